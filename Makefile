@@ -1,0 +1,88 @@
+# memprobe - GPU memory-behaviour microbenchmarks.
+#
+#   make                      build ./memprobe
+#   make probe-bank STRIDE=4  measure one bank configuration (needs a GPU)
+#   make predict-bank ...     the model's prediction only (no GPU)
+#   make test                 CPU tests (no GPU needed)
+#   make test-gpu             GPU tests (on the GPU machine)
+#   make clean
+#
+# Host code is C11 compiled by gcc; kernels are CUDA C compiled by nvcc for
+# sm_$(ARCH) with PTX for later GPUs. Objects go to build/.
+
+CUDA_HOME ?= /usr/local/cuda
+ARCH ?= 90
+CC ?= gcc
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+
+BUILD := build
+# shim/ holds an empty <string> so that cupti_profiler_host.h compiles as C;
+# it must not reach nvcc, whose C++ headers need the real one.
+INCLUDES := -Iruntime -Imodel -Iprobes -Ireport -I$(CUDA_HOME)/include
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ishim $(INCLUDES) -MMD -MP
+NVCCFLAGS ?= -O3 -lineinfo
+NVCCFLAGS += -std=c++17 -gencode arch=compute_$(ARCH),code=[sm_$(ARCH),compute_$(ARCH)] \
+	$(INCLUDES) -Xcompiler -Wall,-Wextra -MMD -MP
+LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
+	-lcupti -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
+
+ifeq ($(SANITIZE),1)
+CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+LIB_C := $(filter-out runtime/main.c,$(wildcard runtime/*.c model/*.c probes/*.c report/*.c))
+LIB_CU := $(wildcard probes/*.cu)
+LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
+TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+GPU_TESTS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/test_*.c))
+
+.PHONY: all clean test test-gpu probe-bank predict-bank
+all: memprobe
+
+memprobe: $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libmemprobe.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.cu.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
+# CPU tests: every tests/test_*.c is a cmocka program printing TAP; prove
+# runs them and prints the totals.
+test: memprobe $(TESTS)
+	CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe prove -v --exec '' $(TESTS)
+
+# GPU tests: tests/gpu/test_*.c, run on the GPU machine.
+test-gpu: memprobe $(GPU_TESTS)
+	CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe prove -v --exec '' $(GPU_TESTS)
+
+# make probe-bank STRIDE=4 [WIDTH= OP= BASE= GROUP= PERIOD= PAD= THREADS=
+#   BLOCKS= ITERATIONS= OUT=]; the same variables work for predict-bank.
+BANK_VARS := OP WIDTH STRIDE BASE GROUP PERIOD PAD THREADS BLOCKS ITERATIONS
+lc = $(shell echo $(1) | tr A-Z a-z)
+bank_args = $(foreach v,$(BANK_VARS),$(if $($(v)),--$(call lc,$(v)) $($(v))))
+SHAPE_VARS := THREADS BLOCKS ITERATIONS
+
+probe-bank: memprobe
+	./memprobe bank $(bank_args) $(if $(OUT),-o $(OUT))
+
+predict-bank: memprobe
+	./memprobe predict bank $(foreach v,$(filter-out $(SHAPE_VARS),$(BANK_VARS)),$(if $($(v)),--$(call lc,$(v)) $($(v))))
+
+clean:
+	rm -rf $(BUILD) memprobe
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

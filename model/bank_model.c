@@ -1,0 +1,111 @@
+/*
+ * bank_model.c - shared-memory wavefront model (see bank_model.h).
+ *
+ * The request is cut into phases of consecutive lanes. Within a phase each
+ * bank delivers one distinct 4-byte word per wavefront (lanes asking for the
+ * same word share it), so a phase costs as many wavefronts as its busiest
+ * bank has distinct words; the request costs the sum over its phases.
+ *
+ * How many lanes make a phase was measured on the H200 (sm_90) with
+ * ncu, 1020 configurations of results/h200 (strides 0..64, group/period
+ * patterns, padding), not taken from the documentation:
+ *
+ *   width  load                          store
+ *   4      32 lanes                      32 lanes
+ *   8      16 lanes, or 32 when paired   16 lanes
+ *   16      8 lanes, or 16 when paired    8 lanes
+ *
+ * "Paired": every pair of lanes (2i, 2i+1) reads the same address. Then a
+ * load moves one element per pair, and twice as many lanes fit in a phase
+ * (stride 0 with 8-byte loads costs 1 wavefront, not 2; with 16-byte loads
+ * 2, not 4). Lanes that repeat an address further away (period 16 or 8)
+ * are NOT merged: lane 16 re-reading lane 0's element still costs its own
+ * phase. Stores never merge.
+ */
+#include "bank_model.h"
+
+#include <string.h>
+
+/* Distinct words per bank for the lanes [first, first+count) of `a`;
+ * returns the worst bank's count (0 if no lane is active). */
+static int busiest_bank(const mp_warp_access *a, int first, int count,
+                        int *distinct_words)
+{
+    /* Each lane touches at most 4 words, so 128 words at most. */
+    long long words[MP_WARP_SIZE * 4];
+    int nwords = 0;
+    int per_bank[MP_SHARED_BANKS];
+    memset(per_bank, 0, sizeof per_bank);
+
+    for (int lane = first; lane < first + count; lane++) {
+        if (!(a->active >> lane & 1u))
+            continue;
+        long long w0 = a->offset[lane] / MP_BANK_BYTES;
+        for (int j = 0; j < a->width / MP_BANK_BYTES; j++) {
+            long long w = w0 + j;
+            int seen = 0;
+            for (int i = 0; i < nwords && !seen; i++)
+                seen = words[i] == w;
+            if (seen)
+                continue;
+            words[nwords++] = w;
+            per_bank[w % MP_SHARED_BANKS]++;
+        }
+    }
+    int worst = 0;
+    for (int b = 0; b < MP_SHARED_BANKS; b++)
+        if (per_bank[b] > worst)
+            worst = per_bank[b];
+    if (distinct_words)
+        *distinct_words = nwords;
+    return worst;
+}
+
+/* True when every pair of lanes (2i, 2i+1) that are both active touches
+ * one address. */
+static int lanes_paired(const mp_warp_access *a)
+{
+    for (int lane = 0; lane < MP_WARP_SIZE; lane += 2) {
+        int both = (a->active >> lane & 3u) == 3u;
+        if (both && a->offset[lane] != a->offset[lane + 1])
+            return 0;
+    }
+    return 1;
+}
+
+/* Lanes per phase: 128 bytes' worth, doubled for paired wide loads. */
+static int phase_lanes(const mp_warp_access *a)
+{
+    int lanes = 128 / a->width;
+    if (!a->is_store && a->width > 4 && lanes_paired(a))
+        lanes *= 2;
+    return lanes;
+}
+
+void mp_bank_predict(const mp_warp_access *a, mp_bank_prediction *p)
+{
+    int lanes = phase_lanes(a);
+    memset(p, 0, sizeof *p);
+    for (int first = 0; first < MP_WARP_SIZE; first += lanes) {
+        int words = 0;
+        int w = busiest_bank(a, first, lanes, &words);
+        p->wavefronts += w;
+        /* Without conflicts a phase needs one wavefront per 32 words. */
+        if (w > 0)
+            p->ideal += (words + MP_SHARED_BANKS - 1) / MP_SHARED_BANKS;
+    }
+    p->max_words_per_bank =
+        busiest_bank(a, 0, MP_WARP_SIZE, &p->distinct_words);
+    p->conflict_ways = p->ideal ? (double)p->wavefronts / p->ideal : 0.0;
+}
+
+void mp_bank_predict_pattern(const mp_pattern *pattern, int width,
+                             int is_store, mp_bank_prediction *p)
+{
+    mp_warp_access a;
+    a.width = width;
+    a.is_store = is_store;
+    a.active = 0xffffffffu;
+    mp_pattern_offsets(pattern, width, a.offset);
+    mp_bank_predict(&a, p);
+}

@@ -1,0 +1,46 @@
+/*
+ * bank_model.h - exact model of shared-memory wavefronts for one warp-level
+ * request (one LDS/STS instruction executed by a warp).
+ *
+ * Shared memory has 32 banks of 4 bytes; word w lives in bank w % 32. One
+ * wavefront serves at most one distinct word per bank; lanes that touch the
+ * same word share it (broadcast on loads, one write on stores). Accesses
+ * wider than 4 bytes cover width/4 consecutive banks, and the hardware splits
+ * the warp into phases that move at most 128 bytes. How phases are formed and
+ * merged for 8- and 16-byte loads and stores on the H200 was measured, not
+ * assumed: the rule table in bank_model.c says what was found and where.
+ */
+#ifndef MP_BANK_MODEL_H
+#define MP_BANK_MODEL_H
+
+#include <stdint.h>
+
+#include "pattern.h"
+
+#define MP_SHARED_BANKS 32
+#define MP_BANK_BYTES 4
+
+typedef struct {
+    int width;                        /* bytes per lane: 4, 8 or 16 */
+    int is_store;                     /* 0 = load, 1 = store */
+    uint32_t active;                  /* bit i set: lane i takes part */
+    long long offset[MP_WARP_SIZE];   /* byte offset of each lane */
+} mp_warp_access;
+
+typedef struct {
+    int wavefronts;          /* predicted wavefronts for the request */
+    int ideal;               /* wavefronts with no bank conflict */
+    double conflict_ways;    /* wavefronts / ideal */
+    int distinct_words;      /* distinct 4-byte words touched */
+    int max_words_per_bank;  /* worst bank over the whole warp */
+} mp_bank_prediction;
+
+/* Predicts wavefronts for one warp-level request. width must be 4, 8 or 16
+ * and every offset a multiple of width (callers validate first). */
+void mp_bank_predict(const mp_warp_access *a, mp_bank_prediction *p);
+
+/* Convenience: a full warp following `pattern`. */
+void mp_bank_predict_pattern(const mp_pattern *pattern, int width,
+                             int is_store, mp_bank_prediction *p);
+
+#endif

@@ -1,0 +1,322 @@
+/*
+ * bank.c - the shared-memory bank probe: parameters, checks, prediction,
+ * verification and derived columns. Kernels are in bank.cu.
+ *
+ * Lane `lane` of every warp touches element
+ *     base + stride * ((lane % period) / group)
+ * of a shared tile (with the seeds' row padding when pad > 0; see
+ * model/pattern.h), once per iteration, with a load or a store of `width`
+ * bytes. Counters divide the op's wavefronts by its instructions, so one
+ * request = one warp-level LDS or STS.
+ */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bank.h"
+#include "bank_model.h"
+#include "check.h"
+#include "pattern.h"
+#include "probe.h"
+
+enum { P_OP, P_WIDTH, P_STRIDE, P_BASE, P_GROUP, P_PERIOD, P_PAD, P_THREADS,
+       P_BLOCKS, P_ITERATIONS, P_COUNT };
+
+static const char *const op_names[] = {"ld", "st", NULL};
+static const long long widths[] = {4, 8, 16};
+
+static const mp_param_def bank_params[P_COUNT] = {
+    [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
+              "ld (LDS) or st (STS)"},
+    [P_WIDTH] = {"width", MP_PARAM_INT, 4, 4, 16, widths, 3, NULL,
+                 "bytes per lane: 4 (int), 8 (int2/double), 16 (int4)"},
+    [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 0, 4096, NULL, 0, NULL,
+                  "elements between address groups (seeds: data[base+k*tid])"},
+    [P_BASE] = {"base", MP_PARAM_INT, 0, 0, 65535, NULL, 0, NULL,
+                "first element index"},
+    [P_GROUP] = {"group", MP_PARAM_INT, 1, 1, 32, NULL, 0, NULL,
+                 "consecutive lanes sharing one address (32 = broadcast)"},
+    [P_PERIOD] = {"period", MP_PARAM_INT, 32, 1, 32, NULL, 0, NULL,
+                  "lanes after which the addresses repeat"},
+    [P_PAD] = {"pad", MP_PARAM_INT, 0, 0, 1024, NULL, 0, NULL,
+               "elements padding each tile row of `stride` (16+1 = 17)"},
+    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
+                   "threads per block, a multiple of 32"},
+    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
+                  "blocks; 0 = fill the GPU (SMs x resident blocks)"},
+    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 4096, 1, 1048576, NULL, 0,
+                      NULL, "accesses per thread per launch"},
+};
+
+static mp_pattern pattern_of(const long long *v)
+{
+    mp_pattern p = {v[P_BASE], v[P_STRIDE], v[P_GROUP], v[P_PERIOD],
+                    v[P_PAD]};
+    return p;
+}
+
+/* Bytes of shared tile the configuration touches, rounded up to 16. */
+static long long footprint(const long long *v, long long offsets[32])
+{
+    mp_pattern p = pattern_of(v);
+    long long end = mp_pattern_offsets(&p, (int)v[P_WIDTH], offsets);
+    return (end + 15) / 16 * 16;
+}
+
+static int bank_check(const long long *v, size_t smem_limit, char *err,
+                      size_t errlen)
+{
+    long long offsets[32];
+    if (v[P_THREADS] % 32) {
+        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
+                 v[P_THREADS]);
+        return -1;
+    }
+    if (v[P_PAD] > 0 && v[P_STRIDE] == 0) {
+        snprintf(err, errlen,
+                 "--pad: %lld needs a tile row, but --stride is 0", v[P_PAD]);
+        return -1;
+    }
+    long long bytes = footprint(v, offsets);
+    if (bytes > (long long)smem_limit) {
+        snprintf(err, errlen,
+                 "--stride/--base/--pad: the warp's addresses need %lld bytes "
+                 "of shared memory, more than the %zu a block may use",
+                 bytes, smem_limit);
+        return -1;
+    }
+    return 0;
+}
+
+static void bank_label(const long long *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "bank/%s/w%lld/s%lld/b%lld/g%lld/p%lld%s%.0lld",
+             op_names[v[P_OP]], v[P_WIDTH], v[P_STRIDE], v[P_BASE],
+             v[P_GROUP], v[P_PERIOD], v[P_PAD] ? "/pad" : "",
+             v[P_PAD] ? v[P_PAD] : 0);
+}
+
+static void bank_predict(const long long *v, mp_prediction *out)
+{
+    mp_pattern p = pattern_of(v);
+    mp_bank_prediction b;
+    mp_bank_predict_pattern(&p, (int)v[P_WIDTH], (int)v[P_OP], &b);
+    out->n = 5;
+    out->name[0] = "wavefronts_per_request";
+    out->value[0] = b.wavefronts;
+    out->name[1] = "ideal_wavefronts_per_request";
+    out->value[1] = b.ideal;
+    out->name[2] = "conflict_ways";
+    out->value[2] = b.conflict_ways;
+    out->name[3] = "distinct_words";
+    out->value[3] = b.distinct_words;
+    out->name[4] = "max_words_per_bank";
+    out->value[4] = b.max_words_per_bank;
+}
+
+static void bank_describe(const long long *v, mp_row *row)
+{
+    mp_prediction p;
+    bank_predict(v, &p);
+    mp_row_set(row, MP_COL_PROBE, "bank");
+    mp_row_set(row, MP_COL_OP, "%s", op_names[v[P_OP]]);
+    mp_row_set(row, MP_COL_WIDTH, "%lld", v[P_WIDTH]);
+    mp_row_set(row, MP_COL_STRIDE, "%lld", v[P_STRIDE]);
+    mp_row_set(row, MP_COL_BASE, "%lld", v[P_BASE]);
+    mp_row_set(row, MP_COL_GROUP, "%lld", v[P_GROUP]);
+    mp_row_set(row, MP_COL_PERIOD, "%lld", v[P_PERIOD]);
+    mp_row_set(row, MP_COL_PAD, "%lld", v[P_PAD]);
+    mp_row_set(row, MP_COL_ITERATIONS, "%lld", v[P_ITERATIONS]);
+    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p.value[0]);
+    mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p.value[1]);
+    mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p.value[2]);
+}
+
+/* ---- GPU side --------------------------------------------------------- */
+
+typedef struct {
+    long long v[P_COUNT];
+    mp_bank_launch l;
+    unsigned *host_out;
+    long long *host_clocks;
+} bank_state;
+
+static int bank_setup(const long long *v, const mp_device *dev, void **out)
+{
+    bank_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    memcpy(s->v, v, sizeof s->v);
+    long long offsets[32];
+    s->l.width = (int)v[P_WIDTH];
+    s->l.is_store = (int)v[P_OP];
+    s->l.tile_bytes = (unsigned)footprint(v, offsets);
+    for (int i = 0; i < 32; i++)
+        s->l.offset[i] = (unsigned)offsets[i];
+    s->l.threads = (int)v[P_THREADS];
+    s->l.iterations = (int)v[P_ITERATIONS];
+    CHECK_CUDA(mp_bank_configure(&s->l, (int)dev->smem_per_block_optin));
+    if (v[P_BLOCKS] > 0) {
+        s->l.blocks = (int)v[P_BLOCKS];
+    } else {
+        int per_sm = 0;
+        CHECK_CUDA(mp_bank_occupancy(&s->l, &per_sm));
+        s->l.blocks = dev->sm_count * (per_sm > 0 ? per_sm : 1);
+    }
+    size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+    CHECK_CUDA(cudaMalloc((void **)&s->l.out, nthreads * sizeof(unsigned)));
+    CHECK_CUDA(cudaMalloc((void **)&s->l.clocks,
+                          2 * (size_t)s->l.blocks * sizeof(long long)));
+    s->host_out = malloc(nthreads * sizeof(unsigned));
+    s->host_clocks = malloc(2 * (size_t)s->l.blocks * sizeof(long long));
+    if (!s->host_out || !s->host_clocks) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    *out = s;
+    return 0;
+}
+
+static void bank_launch(void *state)
+{
+    bank_state *s = state;
+    CHECK_CUDA(mp_bank_launch_kernel(&s->l));
+}
+
+/* What lane `lane` must leave in out[]: the sum of its words' values, times
+ * the iterations for loads (each iteration adds them again). */
+static unsigned expected_word(const bank_state *s, int lane)
+{
+    unsigned first = s->l.offset[lane] / 4, sum = 0;
+    for (int j = 0; j < s->l.width / 4; j++)
+        sum += mp_bank_word_value(first + j);
+    return s->l.is_store ? sum : sum * (unsigned)s->l.iterations;
+}
+
+static int bank_verify(void *state, char *err, size_t errlen)
+{
+    bank_state *s = state;
+    size_t n = (size_t)s->l.blocks * (size_t)s->l.threads;
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, n * sizeof(unsigned),
+                          cudaMemcpyDeviceToHost));
+    unsigned want[32];
+    for (int lane = 0; lane < 32; lane++)
+        want[lane] = expected_word(s, lane);
+    for (size_t t = 0; t < n; t++) {
+        if (s->host_out[t] != want[t % 32]) {
+            snprintf(err, errlen,
+                     "thread %zu (block %zu) left %u, the CPU reference says "
+                     "%u", t, t / (size_t)s->l.threads, s->host_out[t],
+                     want[t % 32]);
+            return -1;
+        }
+    }
+    /* Poison the output so the next launch must write it again. */
+    CHECK_CUDA(cudaMemset(s->l.out, 0xff, n * sizeof(unsigned)));
+    return 0;
+}
+
+static long long bank_clock64_span(void *state)
+{
+    bank_state *s = state;
+    int b = s->l.blocks;
+    CHECK_CUDA(cudaMemcpy(s->host_clocks, s->l.clocks,
+                          2 * (size_t)b * sizeof(long long),
+                          cudaMemcpyDeviceToHost));
+    long long first = s->host_clocks[0], last = s->host_clocks[b];
+    for (int i = 1; i < b; i++) {
+        if (s->host_clocks[i] < first)
+            first = s->host_clocks[i];
+        if (s->host_clocks[b + i] > last)
+            last = s->host_clocks[b + i];
+    }
+    return last - first;
+}
+
+/* Counter values are in metric-set order (runtime/metrics.c). */
+static double counter(const mp_measurement *m, const char *name)
+{
+    size_t n;
+    const mp_metric *set = mp_metric_set_get(MP_SET_SHARED, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(set[i].name, name) == 0)
+            return m->counters[i];
+    return -1;
+}
+
+static void bank_derive(void *state, const mp_device *dev,
+                        const mp_measurement *m, mp_row *row)
+{
+    bank_state *s = state;
+    double warps = (double)s->l.blocks * s->l.threads / 32.0;
+    double requests = warps * s->l.iterations;
+    /* Time per request is per SM: with fewer blocks than SMs only
+     * `blocks` SMs work. */
+    double sms = s->l.blocks < dev->sm_count ? s->l.blocks : dev->sm_count;
+    double ghz = dev->sm_clock_khz / 1e6;
+
+    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
+    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
+    mp_row_set(row, MP_COL_SHARED_BYTES, "%u", s->l.tile_bytes);
+    mp_row_set(row, MP_COL_REQUESTS, "%.0f", requests);
+    if (m->time_ns.n > 0) {
+        double ns = m->time_ns.median * sms / requests;
+        double bytes = requests * 32.0 * s->l.width;
+        double ceiling = 128.0 * sms * ghz;
+        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
+        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
+        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
+                   bytes / m->time_ns.median);
+        mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", ceiling);
+        mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f",
+                   bytes / m->time_ns.median / ceiling);
+    }
+    if (m->clock64_span > 0)
+        mp_row_set(row, MP_COL_CLOCK64_CYCLES_PER_REQUEST, "%.4f",
+                   (double)m->clock64_span * sms / requests);
+    if (!m->counters)
+        return;
+
+    const char *op = s->l.is_store ? "st" : "ld";
+    char wname[96], iname[96];
+    snprintf(wname, sizeof wname,
+             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
+    snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
+             op);
+    double wavefronts = counter(m, wname), inst = counter(m, iname);
+    mp_prediction p;
+    bank_predict(s->v, &p);
+    if (inst <= 0)
+        return;
+    double per_request = wavefronts / inst;
+    mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);
+    mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f", per_request - p.value[1]);
+    /* The kernel issues exactly one request per warp per iteration; any
+     * other instruction count means the probe is not what it claims. */
+    int match = inst == requests && per_request == p.value[0];
+    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+}
+
+static void bank_teardown(void *state)
+{
+    bank_state *s = state;
+    if (!s)
+        return;
+    CHECK_CUDA(cudaFree(s->l.out));
+    CHECK_CUDA(cudaFree(s->l.clocks));
+    free(s->host_out);
+    free(s->host_clocks);
+    free(s);
+}
+
+const mp_probe mp_probe_bank = {
+    "bank", "shared-memory bank conflicts: stride, width, broadcast, padding",
+    bank_params, P_COUNT, MP_SET_SHARED,
+    bank_check, bank_label, bank_predict, bank_describe,
+    bank_setup, bank_launch, bank_verify, bank_clock64_span, bank_derive,
+    bank_teardown,
+};

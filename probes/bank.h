@@ -1,0 +1,48 @@
+/*
+ * bank.h - the C side of the shared-memory bank probe's CUDA launcher.
+ *
+ * Kernels live in bank.cu; everything else about the probe (parameters,
+ * checks, prediction, verification) is plain C in bank.c.
+ */
+#ifndef MP_PROBES_BANK_H
+#define MP_PROBES_BANK_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int width;                 /* 4, 8 or 16 bytes */
+    int is_store;
+    unsigned offset[32];       /* byte offset of each lane in the tile */
+    unsigned tile_bytes;       /* dynamic shared memory per block */
+    int threads, blocks, iterations;
+    unsigned *out;             /* device: one word per thread */
+    long long *clocks;         /* device: 2 x blocks clock64 stamps */
+} mp_bank_launch;
+
+#ifdef __CUDACC__
+#define MP_HOST_DEVICE __host__ __device__
+#else
+#define MP_HOST_DEVICE
+#endif
+
+/* The value stored in shared word w (loads) or written to it (stores). */
+static inline MP_HOST_DEVICE unsigned mp_bank_word_value(unsigned w)
+{
+    return w * 2654435761u + 12345u;
+}
+
+/* Allows the kernel for l's width and op up to smem_optin bytes of dynamic
+ * shared memory. cudaError_t. */
+int mp_bank_configure(const mp_bank_launch *l, int smem_optin);
+/* Active blocks per SM for this configuration. cudaError_t. */
+int mp_bank_occupancy(const mp_bank_launch *l, int *blocks_per_sm);
+/* Launches the kernel once on the default stream. cudaError_t. */
+int mp_bank_launch_kernel(const mp_bank_launch *l);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * probe.h - what every probe family provides, and the table of probes.
+ *
+ * A probe is a row in mp_probes[] (probes.c): a name, a parameter table, a
+ * metric set, and functions that the generic runner (runtime/runner.c) calls
+ * in this order for each configuration:
+ *
+ *   check      combinations and footprint; no GPU (also used by predict)
+ *   predict    the model's columns; no GPU
+ *   setup      allocate and describe the launch; must not launch kernels
+ *              (a profiled batch counts every kernel as one range)
+ *   launch     one launch on the default stream
+ *   verify     the output of the last launch against the CPU reference
+ *   derive     derived columns from timing and counters
+ *   teardown   free what setup took
+ *
+ * A configuration is the array of parameter values, v[i] for params[i].
+ */
+#ifndef MP_PROBE_H
+#define MP_PROBE_H
+
+#include <stddef.h>
+
+#include "device.h"
+#include "metrics.h"
+#include "params.h"
+#include "row.h"
+#include "stats.h"
+
+#define MP_MAX_PREDICTIONS 8
+
+/* Model output as name/value pairs, for `memprobe predict`. */
+typedef struct {
+    int n;
+    const char *name[MP_MAX_PREDICTIONS];
+    double value[MP_MAX_PREDICTIONS];
+} mp_prediction;
+
+/* What timing and counters measured for one configuration. */
+typedef struct {
+    mp_stats time_ns;             /* CUDA-event launch times */
+    long long clock64_span;       /* latest end - earliest start, or -1 */
+    const double *counters;       /* metric values in set order, or NULL */
+} mp_measurement;
+
+typedef struct mp_probe {
+    const char *name;
+    const char *summary;
+    const mp_param_def *params;
+    int nparams;
+    mp_metric_set metrics;
+
+    /* Shared bytes a block may use: the device's opt-in limit when a GPU is
+     * open, else the sm_90 value. */
+    int (*check)(const long long *v, size_t smem_limit, char *err,
+                 size_t errlen);
+    /* "bank/ld/w8/s4/b0/g1/p32": NVTX range and progress name. */
+    void (*label)(const long long *v, char *buf, size_t len);
+    void (*predict)(const long long *v, mp_prediction *p);
+    /* Writes parameter and model columns of a result row. */
+    void (*describe)(const long long *v, mp_row *row);
+
+    int (*setup)(const long long *v, const mp_device *dev, void **state);
+    void (*launch)(void *state);
+    /* 0 when the output is right; else -1 and a one-line reason. */
+    int (*verify)(void *state, char *err, size_t errlen);
+    /* In-kernel clock64 span of the last launch, or -1 if not recorded. */
+    long long (*clock64_span)(void *state);
+    /* Launch-shape, timing-derived and counter-derived columns. */
+    void (*derive)(void *state, const mp_device *dev,
+                   const mp_measurement *m, mp_row *row);
+    void (*teardown)(void *state);
+} mp_probe;
+
+extern const mp_probe *const mp_probes[];
+const mp_probe *mp_probe_find(const char *name);
+
+/* Default shared memory a block may use on sm_90 when no GPU is open. */
+#define MP_SM90_SMEM_OPTIN 232448
+
+#endif

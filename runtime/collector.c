@@ -1,0 +1,716 @@
+/*
+ * collector.c - the in-process hardware-counter collector: one CUPTI 13
+ * Range Profiler session (auto range, kernel replay) per open(), reused
+ * for any number of begin()/end() batches.
+ *
+ * Call order inside (names as in the CUPTI headers):
+ *
+ *   open:  [CUDA_INJECTION64_PATH check]
+ *          cuptiProfilerInitialize              (fails without a driver)
+ *          cudaGetDevice, cuCtxGetCurrent       (via the runtime's entry-point
+ *                                                lookup: no -lcuda)
+ *          cuptiDeviceGetChipName
+ *          cuptiProfilerGetCounterAvailability  (size, then fill)
+ *          cuptiProfilerHostInitialize + GetMetricProperties + ConfigAddMetrics
+ *            + GetConfigImageSize/GetConfigImage + GetNumOfPasses
+ *          cuptiRangeProfilerEnable             (privileges are checked here)
+ *          cuptiRangeProfilerGetCounterDataSize (maxNumOfRanges = max_ranges)
+ *          prepare_batch: CounterDataImageInitialize + SetConfig
+ *   begin: [prepare_batch again from the second batch on]
+ *          cudaDeviceSynchronize, cuptiRangeProfilerStart
+ *   end:   cudaDeviceSynchronize, cuptiRangeProfilerStop, DecodeData,
+ *          GetCounterDataInfo (count check), EvaluateToGpuValues per range
+ *   close: [Stop if a batch is open], cuptiRangeProfilerDisable,
+ *          cuptiProfilerHostDeinitialize, cuptiProfilerDeInitialize
+ *
+ * Every batch thus runs the same Initialize -> SetConfig -> Start sequence
+ * as the first one, on a zeroed image, so no range of an earlier batch can
+ * leak into a later one.
+ *
+ * All state lives in struct mp_collector; there are no globals.
+ */
+#include "collector.h"
+#include "check.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_profiler_host.h>   /* needs shim/string: see there */
+
+/* The CUDA version whose ABI of cuCtxGetCurrent we ask the driver for.
+ * Any driver able to run the CUDA 13 runtime supports it. */
+#define MP_CUDA_ENTRY_VERSION 12000
+
+typedef CUresult (CUDAAPI *mp_ctx_get_current_fn)(CUcontext *pctx);
+_Static_assert(sizeof(mp_ctx_get_current_fn) == sizeof(void *),
+               "function and object pointers differ in size");
+
+struct mp_collector {
+    CUcontext ctx;              /* context the profiler is enabled on */
+    int device;                 /* CUDA device ordinal of ctx */
+    char chip[64];              /* e.g. "GH100" */
+
+    char **names;               /* n owned copies of the metric names */
+    size_t n;
+    size_t max_ranges;          /* ranges per batch (counter image size) */
+    size_t passes;              /* replay passes per kernel */
+
+    CUpti_Profiler_Host_Object *host;   /* config building and evaluation */
+    CUpti_RangeProfiler_Object *rp;     /* the enabled range profiler */
+
+    uint8_t *avail;             /* counter availability image */
+    size_t avail_size;
+    uint8_t *config;            /* config image (metric schedule) */
+    size_t config_size;
+    uint8_t *image;             /* counter data image: max_ranges ranges */
+    size_t image_size;
+
+    size_t batches;             /* batches started */
+    int profiler_initialized;   /* cuptiProfilerInitialize succeeded */
+    int opening;                /* inside mp_collector_open */
+    int active;                 /* between a successful begin() and end() */
+    int broken;                 /* a CUPTI call failed mid-session */
+};
+
+/* ------------------------------------------------------------------------
+ * Reasons.
+ * ---------------------------------------------------------------------- */
+
+/* Writes a reason into why (which may be NULL). */
+static void say(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!why || whylen == 0) return;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+}
+
+/* Appends to the reason already in why. */
+static void append(char *why, size_t whylen, const char *text)
+{
+    size_t len;
+
+    if (!why || whylen == 0) return;
+    len = strnlen(why, whylen);
+    if (len + 1 < whylen) snprintf(why + len, whylen - len, "%s", text);
+}
+
+/* Errors that mean "this machine or process cannot profile" rather than
+ * "something went wrong while profiling". */
+static int environment_error(int code)
+{
+    switch (code) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+    case CUPTI_ERROR_NOT_INITIALIZED:
+    case CUPTI_ERROR_NOT_COMPATIBLE:
+    case CUPTI_ERROR_INVALID_DEVICE:
+    case CUPTI_ERROR_DISABLED:
+    case CUPTI_ERROR_HARDWARE_BUSY:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_INVALID_CHIP_NAME:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Adds what the user can do about an environment error. */
+static void add_hint(int code, char *why, size_t whylen)
+{
+    switch (code) {
+    case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+        append(why, whylen,
+               "; reading GPU counters needs root or CAP_SYS_ADMIN (or"
+               " CAP_PERFMON), or the driver loaded with"
+               " NVreg_RestrictProfilingToAdminUsers=0; see"
+               " https://developer.nvidia.com/ERR_NVGPUCTRPERM");
+        break;
+    case CUPTI_ERROR_HARDWARE_BUSY:
+    case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+    case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+        append(why, whylen,
+               "; another profiler (ncu, nsys, DCGM profiling) is using the"
+               " GPU counters");
+        break;
+    case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+        append(why, whylen, "; counters cannot be read on a MIG instance");
+        break;
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+    case CUPTI_ERROR_NOT_SUPPORTED:
+    case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+    case CUPTI_ERROR_INVALID_CHIP_NAME:
+        append(why, whylen,
+               "; this GPU, driver or configuration does not support the"
+               " CUPTI range profiler");
+        break;
+    default:
+        break;
+    }
+}
+
+/* Status for a failed CUPTI call whose reason CHECK_CUPTI has written.
+ * While opening, every CUPTI failure means "no counters here" (nothing has
+ * been measured yet); once open, only environment errors do. */
+static mp_counters_status failed(const mp_collector *c, int code,
+                                 char *why, size_t whylen)
+{
+    if (environment_error(code)) {
+        add_hint(code, why, whylen);
+        return MP_COUNTERS_UNAVAILABLE;
+    }
+    return c->opening ? MP_COUNTERS_UNAVAILABLE : MP_COUNTERS_ERROR;
+}
+
+/* Runs a CUPTI call through CHECK_CUPTI; on failure sets `st` from the code
+ * and jumps to `fail`. Used where the enclosing function has c, st, why,
+ * whylen and a fail label. */
+#define CUPTI_OR_FAIL(call)                                        \
+    do {                                                           \
+        int rc_ = CHECK_CUPTI(call, why, whylen);                  \
+        if (rc_) {                                                 \
+            st = failed(c, rc_, why, whylen);                      \
+            goto fail;                                             \
+        }                                                          \
+    } while (0)
+
+/* ------------------------------------------------------------------------
+ * Batches.
+ * ---------------------------------------------------------------------- */
+
+/* Gives the profiler a fresh, empty counter data image and the config:
+ * the state every batch starts from. */
+static mp_counters_status prepare_batch(mp_collector *c, char *why, size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_OK;
+
+    memset(c->image, 0, c->image_size);
+
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ini = {
+        .structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->rp,
+        .counterDataSize = c->image_size,
+        .pCounterData = c->image,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerCounterDataImageInitialize(&ini));
+
+    /* Auto range needs exactly one nesting level; kernel replay does all
+     * passes inside each launch, so passIndex stays 0. */
+    CUpti_RangeProfiler_SetConfig_Params set = {
+        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->rp,
+        .configSize = c->config_size,
+        .pConfig = c->config,
+        .counterDataImageSize = c->image_size,
+        .pCounterDataImage = c->image,
+        .range = CUPTI_AutoRange,
+        .replayMode = CUPTI_KernelReplay,
+        .maxRangesPerPass = c->max_ranges,
+        .numNestingLevels = 1,
+        .minNestingLevel = 1,
+        .passIndex = 0,
+        .targetNestingLevel = 1,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerSetConfig(&set));
+    return MP_COUNTERS_OK;
+
+fail:
+    return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Open.
+ * ---------------------------------------------------------------------- */
+
+/* Counter availability image of the context (size query, then fill).
+ * Must run before cuptiRangeProfilerEnable: it fails while a session is
+ * active on the device. */
+static mp_counters_status get_availability(mp_collector *c, char *why, size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
+
+    CUpti_Profiler_GetCounterAvailability_Params av = {
+        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE,
+        .ctx = c->ctx,
+        .pCounterAvailabilityImage = NULL,
+    };
+    CUPTI_OR_FAIL(cuptiProfilerGetCounterAvailability(&av));
+    c->avail_size = av.counterAvailabilityImageSize;
+    c->avail = calloc(1, c->avail_size ? c->avail_size : 1);
+    if (!c->avail) {
+        say(why, whylen, "out of memory for the counter availability image");
+        return MP_COUNTERS_ERROR;
+    }
+    av.pCounterAvailabilityImage = c->avail;
+    CUPTI_OR_FAIL(cuptiProfilerGetCounterAvailability(&av));
+    return MP_COUNTERS_OK;
+
+fail:
+    return st;
+}
+
+/* Host object for the real chip and availability, and the config image. */
+static mp_counters_status build_config(mp_collector *c, char *why, size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
+    char err[256] = "";
+
+    CUpti_Profiler_Host_Initialize_Params hi = {
+        .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
+        .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+        .pChipName = c->chip,
+        .pCounterAvailabilityImage = c->avail,
+    };
+    CUPTI_OR_FAIL(cuptiProfilerHostInitialize(&hi));
+    c->host = hi.pHostObject;
+
+    /* Name the metric that does not exist here (e.g. on another GPU
+     * generation): the machine cannot give these counters. */
+    for (size_t i = 0; i < c->n; i++) {
+        CUpti_Profiler_Host_GetMetricProperties_Params mp = {
+            .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE,
+            .pHostObject = c->host,
+            .pMetricName = c->names[i],
+        };
+        if (CHECK_CUPTI(cuptiProfilerHostGetMetricProperties(&mp), err, sizeof err)) {
+            say(why, whylen, "metric '%s' is not available on %s: %s",
+                c->names[i], c->chip, err);
+            return MP_COUNTERS_UNAVAILABLE;
+        }
+    }
+
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
+        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
+        .pHostObject = c->host,
+        .ppMetricNames = (const char **)c->names,
+        .numMetrics = c->n,
+    };
+    CUPTI_OR_FAIL(cuptiProfilerHostConfigAddMetrics(&add));
+
+    CUpti_Profiler_Host_GetConfigImageSize_Params gs = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE,
+        .pHostObject = c->host,
+    };
+    CUPTI_OR_FAIL(cuptiProfilerHostGetConfigImageSize(&gs));
+    c->config_size = gs.configImageSize;
+    c->config = calloc(1, c->config_size ? c->config_size : 1);
+    if (!c->config) {
+        say(why, whylen, "out of memory for the config image");
+        return MP_COUNTERS_ERROR;
+    }
+
+    CUpti_Profiler_Host_GetConfigImage_Params gi = {
+        .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
+        .pHostObject = c->host,
+        .configImageSize = c->config_size,
+        .pConfigImage = c->config,
+    };
+    CUPTI_OR_FAIL(cuptiProfilerHostGetConfigImage(&gi));
+
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {
+        .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
+        .configImageSize = c->config_size,
+        .pConfigImage = c->config,
+    };
+    CUPTI_OR_FAIL(cuptiProfilerHostGetNumOfPasses(&np));
+    c->passes = np.numOfPasses;
+    return MP_COUNTERS_OK;
+
+fail:
+    return st;
+}
+
+/* The current CUDA context, through the runtime's driver entry-point
+ * lookup so that memprobe does not link libcuda. */
+static mp_counters_status current_context(mp_collector *c, char *why, size_t whylen)
+{
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    mp_ctx_get_current_fn get_current;
+    CUresult cr;
+
+    CHECK_CUDA(cudaGetDevice(&c->device));
+    CHECK_CUDA(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn,
+                                                MP_CUDA_ENTRY_VERSION,
+                                                cudaEnableDefault, &found));
+    if (!fn || found != cudaDriverEntryPointSuccess) {
+        say(why, whylen, "the CUDA driver does not export cuCtxGetCurrent");
+        return MP_COUNTERS_UNAVAILABLE;
+    }
+    /* ISO C has no object-to-function pointer cast; copy the bits (POSIX
+     * guarantees they are the same size, as dlsym relies on). */
+    memcpy(&get_current, &fn, sizeof get_current);
+    cr = get_current(&c->ctx);
+    if (cr != CUDA_SUCCESS || !c->ctx) {
+        say(why, whylen,
+            "no current CUDA context (cuCtxGetCurrent returned %d): call"
+            " cudaSetDevice() and cudaFree(0) before mp_collector_open()",
+            (int)cr);
+        return MP_COUNTERS_ERROR;
+    }
+    return MP_COUNTERS_OK;
+}
+
+mp_counters_status mp_collector_open(mp_collector **out,
+                                     const char *const *names, size_t n,
+                                     size_t max_ranges,
+                                     char *why, size_t whylen)
+{
+    mp_collector *c = NULL;
+    mp_counters_status st = MP_COUNTERS_ERROR;
+    const char *inject;
+    int rc;
+
+    if (why && whylen) why[0] = '\0';
+    if (!out) {
+        say(why, whylen, "mp_collector_open: no place for the result");
+        return MP_COUNTERS_ERROR;
+    }
+    *out = NULL;
+    if (!names || n == 0) {
+        say(why, whylen, "mp_collector_open: empty metric list");
+        return MP_COUNTERS_ERROR;
+    }
+    if (max_ranges == 0 || max_ranges > UINT32_MAX) {
+        say(why, whylen, "mp_collector_open: max_ranges %zu out of range", max_ranges);
+        return MP_COUNTERS_ERROR;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i] || !*names[i]) {
+            say(why, whylen, "mp_collector_open: metric #%zu has no name", i);
+            return MP_COUNTERS_ERROR;
+        }
+    }
+
+    /* ncu and nsys load themselves through this variable and own CUPTI's
+     * profiler; a second range profiler in the same process would fail or
+     * crash. Check before touching CUPTI at all. */
+    inject = getenv("CUDA_INJECTION64_PATH");
+    if (inject && *inject) {
+        say(why, whylen,
+            "another CUDA tool is injected (CUDA_INJECTION64_PATH=%s, e.g."
+            " running under ncu or nsys) and owns the counters; run without"
+            " it, or let that tool collect the metrics", inject);
+        return MP_COUNTERS_UNAVAILABLE;
+    }
+
+    c = calloc(1, sizeof *c);
+    if (!c || !(c->names = calloc(n, sizeof *c->names))) {
+        say(why, whylen, "out of memory");
+        goto fail;
+    }
+    c->opening = 1;
+    c->n = n;
+    c->max_ranges = max_ranges;
+    for (size_t i = 0; i < n; i++) {
+        if (!(c->names[i] = strdup(names[i]))) {
+            say(why, whylen, "out of memory");
+            goto fail;
+        }
+    }
+
+    /* Without a driver this returns CUPTI_ERROR_UNKNOWN, and the later
+     * target calls (chip name, availability) would then crash inside CUPTI:
+     * stop here on any failure. */
+    CUpti_Profiler_Initialize_Params pi = {
+        .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE,
+    };
+    rc = CHECK_CUPTI(cuptiProfilerInitialize(&pi), why, whylen);
+    if (rc) {
+        if (environment_error(rc)) add_hint(rc, why, whylen);
+        else append(why, whylen, "; no CUDA driver or no usable GPU?");
+        st = MP_COUNTERS_UNAVAILABLE;
+        goto fail;
+    }
+    c->profiler_initialized = 1;
+
+    if ((st = current_context(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+
+    CUpti_Device_GetChipName_Params cn = {
+        .structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+        .deviceIndex = (size_t)c->device,
+    };
+    CUPTI_OR_FAIL(cuptiDeviceGetChipName(&cn));
+    snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName ? cn.pChipName : "");
+
+    if ((st = get_availability(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    if ((st = build_config(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+
+    /* Insufficient privileges show up here. */
+    CUpti_RangeProfiler_Enable_Params en = {
+        .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+        .ctx = c->ctx,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerEnable(&en));
+    c->rp = en.pRangeProfilerObject;
+
+    /* The image holds exactly max_ranges ranges; CUPTI drops any range
+     * beyond that without an error, which end() catches by counting. */
+    CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->rp,
+        .pMetricNames = (const char **)c->names,
+        .numMetrics = c->n,
+        .maxNumOfRanges = max_ranges,
+        .maxNumRangeTreeNodes = (uint32_t)max_ranges,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerGetCounterDataSize(&ds));
+    c->image_size = ds.counterDataSize;
+    c->image = calloc(1, c->image_size ? c->image_size : 1);
+    if (!c->image) {
+        say(why, whylen,
+            "cannot allocate a %zu-byte counter data image for %zu ranges;"
+            " profile in smaller batches", c->image_size, max_ranges);
+        st = MP_COUNTERS_ERROR;
+        goto fail;
+    }
+
+    if ((st = prepare_batch(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+
+    c->opening = 0;
+    *out = c;
+    return MP_COUNTERS_OK;
+
+fail:
+    mp_collector_close(c);
+    return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Begin / end.
+ * ---------------------------------------------------------------------- */
+
+mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
+
+    if (why && whylen) why[0] = '\0';
+    if (!c) {
+        say(why, whylen, "mp_collector_begin: no collector");
+        return MP_COUNTERS_ERROR;
+    }
+    if (c->broken) {
+        say(why, whylen, "mp_collector_begin: collector unusable after an earlier CUPTI error");
+        return MP_COUNTERS_ERROR;
+    }
+    if (c->active) {
+        say(why, whylen, "mp_collector_begin: a batch is already open");
+        return MP_COUNTERS_ERROR;
+    }
+
+    if (c->batches > 0 && (st = prepare_batch(c, why, whylen)) != MP_COUNTERS_OK) {
+        c->broken = 1;
+        return st;
+    }
+
+    /* Nothing launched before begin() may still be running when ranges
+     * start being recorded. */
+    CHECK_CUDA(cudaDeviceSynchronize());
+
+    CUpti_RangeProfiler_Start_Params sp = {
+        .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->rp,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerStart(&sp));
+    c->active = 1;
+    c->batches++;
+    return MP_COUNTERS_OK;
+
+fail:
+    c->broken = 1;
+    return st;
+}
+
+mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
+                                    double *values, char *why, size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
+
+    if (why && whylen) why[0] = '\0';
+    if (!c) {
+        say(why, whylen, "mp_collector_end: no collector");
+        return MP_COUNTERS_ERROR;
+    }
+    if (!c->active) {
+        say(why, whylen, "mp_collector_end: no batch is open (begin() missing or failed)");
+        return MP_COUNTERS_ERROR;
+    }
+    if (launches > 0 && !values) {
+        say(why, whylen, "mp_collector_end: no place for the values");
+        /* Still stop the batch below so the session stays usable. */
+    }
+
+    CHECK_CUDA(cudaDeviceSynchronize());
+
+    CUpti_RangeProfiler_Stop_Params sp = {
+        .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->rp,
+    };
+    c->active = 0;
+    CUPTI_OR_FAIL(cuptiRangeProfilerStop(&sp));
+    if (!sp.isAllPassSubmitted) {
+        /* Cannot happen with kernel replay; if it does, the ranges are
+         * incomplete. */
+        say(why, whylen, "CUPTI still wants replay passes after stop (pass %zu)",
+            sp.passIndex);
+        c->broken = 1;
+        return MP_COUNTERS_ERROR;
+    }
+
+    CUpti_RangeProfiler_DecodeData_Params dd = {
+        .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->rp,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerDecodeData(&dd));
+
+    CUpti_RangeProfiler_GetCounterDataInfo_Params info = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE,
+        .pCounterDataImage = c->image,
+        .counterDataImageSize = c->image_size,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerGetCounterDataInfo(&info));
+
+    /* The batch is decoded; from here on, errors are about this batch and
+     * the next begin() starts clean. */
+    if (launches > 0 && !values) return MP_COUNTERS_ERROR;
+    if (launches > c->max_ranges) {
+        say(why, whylen,
+            "%zu kernel launches in one batch, but the collector holds %zu"
+            " ranges per batch: CUPTI dropped the rest", launches, c->max_ranges);
+        return MP_COUNTERS_ERROR;
+    }
+    if (dd.numOfRangeDropped != 0 || info.numTotalRanges != launches) {
+        say(why, whylen,
+            "CUPTI returned %zu ranges (%zu reported dropped) for %zu kernel"
+            " launches: another kernel ran between begin and end, or ranges"
+            " were lost", info.numTotalRanges, dd.numOfRangeDropped, launches);
+        return MP_COUNTERS_ERROR;
+    }
+
+    for (size_t r = 0; r < launches; r++) {
+        double *row = values + r * c->n;
+
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+            .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
+            .pHostObject = c->host,
+            .pCounterDataImage = c->image,
+            .counterDataImageSize = c->image_size,
+            .rangeIndex = r,
+            .ppMetricNames = (const char **)c->names,
+            .numMetrics = c->n,
+            .pMetricValues = row,
+        };
+        CUPTI_OR_FAIL(cuptiProfilerHostEvaluateToGpuValues(&ev));
+        for (size_t m = 0; m < c->n; m++) {
+            if (!isfinite(row[m])) {
+                say(why, whylen, "metric '%s' is %g in range %zu of %zu",
+                    c->names[m], row[m], r, launches);
+                return MP_COUNTERS_ERROR;
+            }
+        }
+    }
+    return MP_COUNTERS_OK;
+
+fail:
+    c->broken = 1;
+    return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Close and accessors.
+ * ---------------------------------------------------------------------- */
+
+void mp_collector_close(mp_collector *c)
+{
+    if (!c) return;
+
+    /* Teardown errors cannot be acted on; CHECK_CUPTI with no buffer. */
+    if (c->active && c->rp) {
+        CUpti_RangeProfiler_Stop_Params sp = {
+            .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = c->rp,
+        };
+        (void)CHECK_CUPTI(cuptiRangeProfilerStop(&sp), NULL, 0);
+        c->active = 0;
+    }
+    if (c->rp) {
+        CUpti_RangeProfiler_Disable_Params dp = {
+            .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = c->rp,
+        };
+        (void)CHECK_CUPTI(cuptiRangeProfilerDisable(&dp), NULL, 0);
+        c->rp = NULL;
+    }
+    if (c->host) {
+        CUpti_Profiler_Host_Deinitialize_Params hd = {
+            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
+            .pHostObject = c->host,
+        };
+        (void)CHECK_CUPTI(cuptiProfilerHostDeinitialize(&hd), NULL, 0);
+        c->host = NULL;
+    }
+    if (c->profiler_initialized) {
+        CUpti_Profiler_DeInitialize_Params di = {
+            .structSize = CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE,
+        };
+        (void)CHECK_CUPTI(cuptiProfilerDeInitialize(&di), NULL, 0);
+        c->profiler_initialized = 0;
+    }
+
+    if (c->names) {
+        for (size_t i = 0; i < c->n; i++) free(c->names[i]);
+        free(c->names);
+    }
+    free(c->avail);
+    free(c->config);
+    free(c->image);
+    free(c);
+}
+
+size_t mp_collector_max_ranges(const mp_collector *c)
+{
+    return c ? c->max_ranges : 0;
+}
+
+size_t mp_collector_passes(const mp_collector *c)
+{
+    return c ? c->passes : 0;
+}
+
+size_t mp_collector_image_bytes(const mp_collector *c)
+{
+    return c ? c->image_size : 0;
+}
+
+const char *mp_collector_chip(const mp_collector *c)
+{
+    return c ? c->chip : "";
+}

@@ -1,0 +1,74 @@
+/*
+ * collector.h - the in-process hardware-counter collector (CUPTI 13 Range
+ * Profiler, auto range + kernel replay).
+ *
+ * One collector is one profiler session on the current CUDA context for
+ * one metric list: open it once per run (or once per metric set), then
+ * profile any number of batches with begin() / launches / end(). Each
+ * kernel launched between begin() and end() is one range, i.e. one row of
+ * values. See docs/collector.md for call order, costs and pitfalls.
+ *
+ * Every function returns a status and, when it is not MP_COUNTERS_OK, a
+ * one-line reason in `why` (which may be NULL). UNAVAILABLE means "this
+ * machine or process cannot read counters" (no driver, no permission,
+ * unsupported GPU, another profiler injected): the caller goes on with
+ * timing-only rows. ERROR means a measurement went wrong and its values
+ * must not be reported.
+ */
+#ifndef MP_COLLECTOR_H
+#define MP_COLLECTOR_H
+
+#include <stddef.h>
+
+typedef struct mp_collector mp_collector;
+
+typedef enum {
+    MP_COUNTERS_OK = 0,
+    MP_COUNTERS_UNAVAILABLE = 1,
+    MP_COUNTERS_ERROR = 2
+} mp_counters_status;
+
+/* Opens a session on the CURRENT CUDA context (the caller has done
+ * cudaSetDevice + cudaFree(0)) for the n metrics in names, able to hold up
+ * to max_ranges kernel launches per batch. The names are copied.
+ * Costs host memory of about 81 KB per range for 17 metrics (less for
+ * fewer): see mp_collector_image_bytes(). On success *out is the collector;
+ * otherwise *out is NULL. Any CUPTI failure while opening is UNAVAILABLE
+ * (with the CUPTI error and, for privileges, what to do); ERROR is kept for
+ * caller mistakes (bad arguments, no current context) and out-of-memory.
+ * Does not crash without a driver. It exits (via CHECK_CUDA) only if a
+ * CUDA runtime call fails after CUPTI found a driver, which the
+ * precondition (a current context) rules out. */
+mp_counters_status mp_collector_open(mp_collector **out,
+                                     const char *const *names, size_t n,
+                                     size_t max_ranges,
+                                     char *why, size_t whylen);
+
+/* Starts a batch (cuptiRangeProfilerStart, ~150-200 ms): every kernel
+ * launched on the context until mp_collector_end() is one range. */
+mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen);
+
+/* Stops the batch, decodes it, checks that exactly `launches` ranges came
+ * back (CUPTI silently drops ranges past max_ranges), and stores
+ * values[r*n + m] for range r (launch order) and metric m (order given to
+ * open). values must hold launches*n doubles. A NaN value is an ERROR. */
+mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
+                                    double *values, char *why, size_t whylen);
+
+/* Stops an open batch if any, disables the profiler, frees everything.
+ * Safe on NULL and after any error. */
+void mp_collector_close(mp_collector *c);
+
+/* Ranges one batch can hold (max_ranges given to open). */
+size_t mp_collector_max_ranges(const mp_collector *c);
+
+/* Replay passes per kernel for this metric list (1 = no replay). */
+size_t mp_collector_passes(const mp_collector *c);
+
+/* Bytes of the counter-data image (host memory held while open). */
+size_t mp_collector_image_bytes(const mp_collector *c);
+
+/* CUPTI's chip name for the device, e.g. "GH100". */
+const char *mp_collector_chip(const mp_collector *c);
+
+#endif

@@ -1,0 +1,151 @@
+/*
+ * csv.c - append-only RFC 4180 writer (see csv.h).
+ *
+ * Records end with CRLF as RFC 4180 asks; fields holding a comma, a quote,
+ * CR or LF are quoted and inner quotes doubled.
+ */
+#include "csv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t mp_csv_escape(const char *field, char *buf, size_t len)
+{
+    size_t need = 0;
+    int quote = strpbrk(field, ",\"\r\n") != NULL;
+#define PUT(c) do { if (need + 1 < len) buf[need] = (c); need++; } while (0)
+    if (quote)
+        PUT('"');
+    for (const char *p = field; *p; p++) {
+        if (*p == '"')
+            PUT('"');
+        PUT(*p);
+    }
+    if (quote)
+        PUT('"');
+#undef PUT
+    if (len)
+        buf[need < len ? need : len - 1] = '\0';
+    return need;
+}
+
+/* Formats cells as one CSV record (with CRLF) into a malloc'd string. */
+static char *format_record(const char *const *cells, int ncols)
+{
+    size_t cap = 2 + 1;
+    for (int i = 0; i < ncols; i++)
+        cap += mp_csv_escape(cells[i] ? cells[i] : "", NULL, 0) + 1;
+    char *line = malloc(cap);
+    if (!line)
+        return NULL;
+    size_t used = 0;
+    for (int i = 0; i < ncols; i++) {
+        if (i)
+            line[used++] = ',';
+        used += mp_csv_escape(cells[i] ? cells[i] : "", line + used,
+                              cap - used);
+    }
+    memcpy(line + used, "\r\n", 3);
+    return line;
+}
+
+/* Reads the first line of an existing file without its line end.
+ * Returns NULL for an empty file. */
+static char *first_line(FILE *f)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, f);
+    if (n <= 0) {
+        free(line);
+        return NULL;
+    }
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        line[--n] = '\0';
+    return line;
+}
+
+int mp_csv_open(mp_csv_writer *w, const char *path,
+                const char *const *header, int ncols, char *err,
+                size_t errlen)
+{
+    memset(w, 0, sizeof *w);
+    w->ncols = ncols;
+    char *want = format_record(header, ncols);
+    if (!want) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int write_header = 1;
+    if (strcmp(path, "-") == 0) {
+        w->f = stdout;
+    } else {
+        FILE *old = fopen(path, "r");
+        if (old) {
+            char *have = first_line(old);
+            fclose(old);
+            if (have) {
+                size_t body = strlen(want) - 2;   /* without CRLF */
+                int same = strlen(have) == body
+                           && strncmp(have, want, body) == 0;
+                free(have);
+                if (!same) {
+                    snprintf(err, errlen,
+                             "%s: existing header differs from this "
+                             "memprobe's columns; write to another file "
+                             "with -o", path);
+                    free(want);
+                    return -1;
+                }
+                write_header = 0;
+            }
+        }
+        w->f = fopen(path, "a");
+        if (!w->f) {
+            snprintf(err, errlen, "%s: cannot open for appending: %s", path,
+                     strerror(errno));
+            free(want);
+            return -1;
+        }
+        w->path = strdup(path);
+    }
+    int rc = 0;
+    if (write_header
+        && (fputs(want, w->f) == EOF || fflush(w->f) != 0)) {
+        snprintf(err, errlen, "%s: cannot write header: %s", path,
+                 strerror(errno));
+        rc = -1;
+    }
+    free(want);
+    return rc;
+}
+
+int mp_csv_write_row(mp_csv_writer *w, const char *const *cells, char *err,
+                     size_t errlen)
+{
+    char *line = format_record(cells, w->ncols);
+    if (!line) {
+        snprintf(err, errlen, "out of memory formatting a CSV row");
+        return -1;
+    }
+    size_t len = strlen(line);
+    int ok = fwrite(line, 1, len, w->f) == len && fflush(w->f) == 0;
+    free(line);
+    if (!ok) {
+        snprintf(err, errlen, "%s: cannot write row: %s",
+                 w->path ? w->path : "stdout", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int mp_csv_close(mp_csv_writer *w)
+{
+    int rc = 0;
+    if (w->f && w->f != stdout)
+        rc = fclose(w->f) == 0 ? 0 : -1;
+    free(w->path);
+    memset(w, 0, sizeof *w);
+    return rc;
+}

@@ -1,0 +1,37 @@
+/*
+ * csv.h - RFC 4180 CSV output that never loses or damages a result.
+ *
+ * A file is opened for appending: the header is written only when the file
+ * is new or empty, and an existing file whose header differs from ours is
+ * refused rather than mixed. Each row is formatted in memory, written with
+ * one call and flushed, so an interrupted run leaves every completed row.
+ */
+#ifndef MP_CSV_H
+#define MP_CSV_H
+
+#include <stdio.h>
+
+typedef struct {
+    FILE *f;
+    char *path;
+    int ncols;
+} mp_csv_writer;
+
+/* Appends CRLF-free RFC 4180 text of `field` to buf (quoting when needed).
+ * Returns the length the field needs, like snprintf. */
+size_t mp_csv_escape(const char *field, char *buf, size_t len);
+
+/* Opens `path` ("-" = stdout) for appending rows of `ncols` columns whose
+ * names are `header`. Returns 0, or -1 with a one-line reason in err. */
+int mp_csv_open(mp_csv_writer *w, const char *path,
+                const char *const *header, int ncols, char *err,
+                size_t errlen);
+
+/* Writes one row (NULL or "" cells are empty) and flushes. 0 or -1. */
+int mp_csv_write_row(mp_csv_writer *w, const char *const *cells, char *err,
+                     size_t errlen);
+
+/* Closes the file (not stdout). Returns 0 or -1 if the close failed. */
+int mp_csv_close(mp_csv_writer *w);
+
+#endif

@@ -1,0 +1,100 @@
+/*
+ * device.c - device discovery and the properties memprobe reports.
+ *
+ * CUDA 13 dropped the clock fields from cudaDeviceProp, so clocks and bus
+ * width come from cudaDeviceGetAttribute. Sizes are size_t and printed as
+ * such (the seeds printed them with %d).
+ */
+#include "device.h"
+
+#include <cuda_runtime_api.h>
+#include <string.h>
+
+#include "check.h"
+
+static int attr(enum cudaDeviceAttr a, int dev)
+{
+    int v = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&v, a, dev));
+    return v;
+}
+
+int mp_device_open(int ordinal, mp_device *d, char *why, size_t whylen)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || count == 0) {
+        snprintf(why, whylen, "no CUDA GPU is visible (%s)",
+                 e != cudaSuccess ? cudaGetErrorString(e)
+                                  : "device count is 0");
+        return MP_EXIT_NOGPU;
+    }
+    if (ordinal < 0 || ordinal >= count) {
+        snprintf(why, whylen, "--device %d: only %d GPU(s) visible", ordinal,
+                 count);
+        return MP_EXIT_NOGPU;
+    }
+    CHECK_CUDA(cudaSetDevice(ordinal));
+    struct cudaDeviceProp p;
+    CHECK_CUDA(cudaGetDeviceProperties(&p, ordinal));
+    memset(d, 0, sizeof *d);
+    d->ordinal = ordinal;
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sm_count = p.multiProcessorCount;
+    d->sm_clock_khz = attr(cudaDevAttrClockRate, ordinal);
+    d->mem_clock_khz = attr(cudaDevAttrMemoryClockRate, ordinal);
+    d->bus_width_bits = attr(cudaDevAttrGlobalMemoryBusWidth, ordinal);
+    d->warp_size = p.warpSize;
+    d->max_threads_per_block = p.maxThreadsPerBlock;
+    d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d->regs_per_sm = p.regsPerMultiprocessor;
+    d->l2_bytes = (size_t)p.l2CacheSize;
+    d->global_mem_bytes = p.totalGlobalMem;
+    d->const_mem_bytes = p.totalConstMem;
+    d->smem_per_block = p.sharedMemPerBlock;
+    d->smem_per_block_optin = p.sharedMemPerBlockOptin;
+    d->smem_per_sm = p.sharedMemPerMultiprocessor;
+    return 0;
+}
+
+double mp_device_shared_ceiling_gbs(const mp_device *d)
+{
+    return 32.0 * 4.0 * d->sm_count * (d->sm_clock_khz * 1e3) / 1e9;
+}
+
+double mp_device_dram_peak_gbs(const mp_device *d)
+{
+    return 2.0 * (d->mem_clock_khz * 1e3) * (d->bus_width_bits / 8.0) / 1e9;
+}
+
+void mp_device_print(const mp_device *d, FILE *out)
+{
+    fprintf(out, "device %d: %s\n", d->ordinal, d->name);
+    fprintf(out, "  compute capability        %d.%d\n", d->cc_major,
+            d->cc_minor);
+    fprintf(out, "  multiprocessors (SMs)     %d\n", d->sm_count);
+    fprintf(out, "  SM clock (peak)           %d MHz\n",
+            d->sm_clock_khz / 1000);
+    fprintf(out, "  memory clock (peak)       %d MHz\n",
+            d->mem_clock_khz / 1000);
+    fprintf(out, "  memory bus width          %d bits\n", d->bus_width_bits);
+    fprintf(out, "  DRAM peak                 %.1f GB/s\n",
+            mp_device_dram_peak_gbs(d));
+    fprintf(out, "  global memory             %zu bytes\n",
+            d->global_mem_bytes);
+    fprintf(out, "  L2 cache                  %zu bytes\n", d->l2_bytes);
+    fprintf(out, "  constant memory           %zu bytes\n",
+            d->const_mem_bytes);
+    fprintf(out, "  shared memory per block   %zu bytes (opt-in %zu)\n",
+            d->smem_per_block, d->smem_per_block_optin);
+    fprintf(out, "  shared memory per SM      %zu bytes\n", d->smem_per_sm);
+    fprintf(out, "  shared memory ceiling     %.1f GB/s (32 banks x 4 B x "
+            "SMs x clock)\n", mp_device_shared_ceiling_gbs(d));
+    fprintf(out, "  warp size                 %d\n", d->warp_size);
+    fprintf(out, "  max threads per block     %d\n",
+            d->max_threads_per_block);
+    fprintf(out, "  max threads per SM        %d\n", d->max_threads_per_sm);
+    fprintf(out, "  registers per SM          %d\n", d->regs_per_sm);
+}

@@ -1,0 +1,43 @@
+/*
+ * device.h - the GPU memprobe measures on, and its properties that matter
+ * for memory studies.
+ */
+#ifndef MP_DEVICE_H
+#define MP_DEVICE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+    int ordinal;
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int sm_clock_khz;          /* peak SM clock */
+    int mem_clock_khz;         /* peak memory clock */
+    int bus_width_bits;
+    int warp_size;
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int regs_per_sm;
+    size_t l2_bytes;
+    size_t global_mem_bytes;
+    size_t const_mem_bytes;
+    size_t smem_per_block;        /* without opt-in */
+    size_t smem_per_block_optin;  /* the most one block may ask for */
+    size_t smem_per_sm;
+} mp_device;
+
+/* Opens device `ordinal`. Returns 0, or MP_EXIT_NOGPU with a one-line
+ * reason in why when no usable GPU is visible. */
+int mp_device_open(int ordinal, mp_device *d, char *why, size_t whylen);
+
+/* Shared-memory ceiling: 32 banks x 4 bytes per clock per SM. GB/s. */
+double mp_device_shared_ceiling_gbs(const mp_device *d);
+
+/* DRAM peak from memory clock and bus width (double data rate). GB/s. */
+double mp_device_dram_peak_gbs(const mp_device *d);
+
+void mp_device_print(const mp_device *d, FILE *out);
+
+#endif

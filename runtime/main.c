@@ -1,0 +1,361 @@
+/*
+ * main.c - memprobe's command line: a table of subcommands (like git's),
+ * and the probes of probes/probes.c, each usable as a subcommand.
+ *
+ *   memprobe device | list | columns | predict PROBE ... | PROBE ...
+ *
+ * Every bad input ends here or in params.c with one line naming the
+ * parameter, and exit status 2, before any GPU work starts.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "configs.h"
+#include "device.h"
+#include "probe.h"
+#include "runner.h"
+#include "version.h"
+
+#define DEFAULT_OUTPUT "results/latest.csv"
+
+/* Options every measuring command takes, parsed like probe parameters. */
+enum { O_WARMUP, O_RUNS, O_COUNTERS, O_DEVICE, O_BATCH, O_COUNT };
+static const char *const counter_modes[] = {"auto", "on", "off", NULL};
+static const mp_param_def run_options[O_COUNT] = {
+    [O_WARMUP] = {"warmup", MP_PARAM_INT, 3, 0, 1000, NULL, 0, NULL,
+                  "untimed launches before timing"},
+    [O_RUNS] = {"runs", MP_PARAM_INT, 20, 0, 10000, NULL, 0, NULL,
+                "timed launches (median and CoV); 0 = verify only"},
+    [O_COUNTERS] = {"counters", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
+                    counter_modes,
+                    "hardware counters: auto (if possible), on (or exit 4), "
+                    "off"},
+    [O_DEVICE] = {"device", MP_PARAM_INT, 0, 0, 63, NULL, 0, NULL,
+                  "CUDA device ordinal"},
+    [O_BATCH] = {"batch", MP_PARAM_INT, 64, 1, 4096, NULL, 0, NULL,
+                 "configurations profiled per counter batch"},
+};
+
+static const char *const formats[] = {"txt", "csv", NULL};
+static const mp_param_def format_option = {
+    "format", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, formats,
+    "txt for people, csv for programs"};
+
+static void print_param_help(const mp_param_def *d, FILE *out)
+{
+    char range[128], def[64];
+    mp_param_describe_range(d, range, sizeof range);
+    mp_param_format(d, d->def, def, sizeof def);
+    fprintf(out, "  --%-11s %-14s default %-6s %s\n", d->name, range, def,
+            d->help);
+}
+
+static void probe_help(const mp_probe *p, int predict, FILE *out)
+{
+    fprintf(out, "usage: memprobe %s%s [--PARAM VALUE]...%s\n\n%s\n\n",
+            predict ? "predict " : "", p->name,
+            predict ? " [--format txt|csv]" : " [-o FILE] [options]",
+            p->summary);
+    fprintf(out, "Parameters (a value, a list 1,2,4 or a range 0..64[:step]; "
+            "lists make a sweep):\n");
+    for (int i = 0; i < p->nparams; i++)
+        print_param_help(&p->params[i], out);
+    if (predict) {
+        print_param_help(&format_option, out);
+        return;
+    }
+    fprintf(out, "\nOptions:\n");
+    for (int i = 0; i < O_COUNT; i++)
+        print_param_help(&run_options[i], out);
+    fprintf(out, "  -o, --output FILE          append CSV rows to FILE "
+            "(default %s; - = stdout)\n", DEFAULT_OUTPUT);
+    fprintf(out, "  --check-model              exit 1 if a measured counter "
+            "differs from the model\n");
+}
+
+/* Splits "--name=value" / "--name value"; returns the value or exits 2. */
+static const char *option_value(int argc, char **argv, int *i,
+                                const char *name)
+{
+    const char *eq = strchr(argv[*i], '=');
+    if (eq)
+        return eq + 1;
+    if (*i + 1 >= argc)
+        mp_usage_error("--%s: needs a value", name);
+    return argv[++*i];
+}
+
+static int option_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, n) == 0
+           && (arg[2 + n] == '\0' || arg[2 + n] == '=');
+}
+
+typedef struct {
+    mp_value_list *lists[MP_MAX_PARAMS];
+    long long opt[O_COUNT];
+    int opt_given[O_COUNT];
+    long long format;
+    const char *output;
+    int check_model;
+} parsed_args;
+
+/* Parses probe parameters and (unless predict) run options. Exits 2 on
+ * any bad input; exits 0 after --help. */
+static void parse_args(const mp_probe *p, int predict, int argc, char **argv,
+                       parsed_args *a)
+{
+    char err[512];
+    memset(a, 0, sizeof *a);
+    for (int i = 0; i < O_COUNT; i++)
+        a->opt[i] = run_options[i].def;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            probe_help(p, predict, stdout);
+            exit(MP_EXIT_OK);
+        }
+        if (strncmp(arg, "--", 2) != 0 && strcmp(arg, "-o") != 0)
+            mp_usage_error("%s: unexpected argument '%s' (see memprobe %s%s "
+                           "--help)", p->name, arg, predict ? "predict " : "",
+                           p->name);
+        int done = 0;
+        for (int k = 0; k < p->nparams && !done; k++) {
+            if (!option_is(arg, p->params[k].name))
+                continue;
+            const char *val = option_value(argc, argv, &i, p->params[k].name);
+            if (a->lists[k])
+                mp_usage_error("--%s: given twice", p->params[k].name);
+            a->lists[k] = malloc(sizeof *a->lists[k]);
+            if (!a->lists[k])
+                mp_usage_error("out of memory");
+            if (mp_param_parse_list(&p->params[k], val, a->lists[k], err,
+                                    sizeof err))
+                mp_usage_error("%s", err);
+            done = 1;
+        }
+        if (!done && predict && option_is(arg, "format")) {
+            const char *val = option_value(argc, argv, &i, "format");
+            if (mp_param_parse_value(&format_option, val, &a->format, err,
+                                     sizeof err))
+                mp_usage_error("%s", err);
+            done = 1;
+        }
+        for (int k = 0; k < O_COUNT && !done && !predict; k++) {
+            if (!option_is(arg, run_options[k].name))
+                continue;
+            const char *val = option_value(argc, argv, &i,
+                                           run_options[k].name);
+            if (a->opt_given[k]++)
+                mp_usage_error("--%s: given twice", run_options[k].name);
+            if (mp_param_parse_value(&run_options[k], val, &a->opt[k], err,
+                                     sizeof err))
+                mp_usage_error("%s", err);
+            done = 1;
+        }
+        if (!done && !predict
+            && (!strcmp(arg, "-o") || option_is(arg, "output"))) {
+            const char *val = option_value(argc, argv, &i, "output");
+            if (a->output)
+                mp_usage_error("--output: given twice");
+            if (!val[0])
+                mp_usage_error("--output: empty file name");
+            a->output = val;
+            done = 1;
+        }
+        if (!done && !predict && !strcmp(arg, "--check-model")) {
+            a->check_model = 1;
+            done = 1;
+        }
+        if (!done)
+            mp_usage_error("%s: unknown option '%s' (see memprobe %s%s "
+                           "--help)", p->name, arg, predict ? "predict " : "",
+                           p->name);
+    }
+}
+
+static void free_args(parsed_args *a)
+{
+    for (int i = 0; i < MP_MAX_PARAMS; i++)
+        free(a->lists[i]);
+}
+
+/* Expands and checks every configuration without a GPU (sm_90 limits). */
+static void expand_and_check(const mp_probe *p, parsed_args *a,
+                             mp_config_list *cl)
+{
+    char err[512];
+    if (mp_configs_expand(p, a->lists, cl, err, sizeof err))
+        mp_usage_error("%s", err);
+    for (int c = 0; c < cl->n; c++)
+        if (p->check(cl->v[c], MP_SM90_SMEM_OPTIN, err, sizeof err))
+            mp_usage_error("%s", err);
+}
+
+static int cmd_measure(const mp_probe *p, int argc, char **argv)
+{
+    parsed_args a;
+    mp_config_list cl;
+    parse_args(p, 0, argc, argv, &a);
+    expand_and_check(p, &a, &cl);
+    mp_run_options o = {
+        .warmup = (int)a.opt[O_WARMUP],
+        .runs = (int)a.opt[O_RUNS],
+        .output = a.output ? a.output : DEFAULT_OUTPUT,
+        .counters = (mp_counters_mode)a.opt[O_COUNTERS],
+        .device = (int)a.opt[O_DEVICE],
+        .check_model = a.check_model,
+        .batch = (int)a.opt[O_BATCH],
+    };
+    if (!a.output && mkdir("results", 0777) && errno != EEXIST)
+        mp_usage_error("-o: cannot create results/: %s", strerror(errno));
+    int rc = mp_run(&cl, &o);
+    mp_configs_free(&cl);
+    free_args(&a);
+    return rc;
+}
+
+static int cmd_predict(int argc, char **argv)
+{
+    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+        printf("usage: memprobe predict PROBE [--PARAM VALUE]... "
+               "[--format txt|csv]\n\nPrints the model's prediction; needs "
+               "no GPU. See memprobe list.\n");
+        return argc < 1 ? MP_EXIT_USAGE : MP_EXIT_OK;
+    }
+    const mp_probe *p = mp_probe_find(argv[0]);
+    if (!p)
+        mp_usage_error("predict: unknown probe '%s' (see memprobe list)",
+                       argv[0]);
+    parsed_args a;
+    mp_config_list cl;
+    parse_args(p, 1, argc - 1, argv + 1, &a);
+    expand_and_check(p, &a, &cl);
+    mp_print_predictions(&cl, a.format == 1, stdout);
+    mp_configs_free(&cl);
+    free_args(&a);
+    return MP_EXIT_OK;
+}
+
+static int cmd_device(int argc, char **argv)
+{
+    long long ordinal = 0;
+    char err[256];
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: memprobe device [--device N]\n\nPrints the GPU's "
+                   "properties that matter for memory studies.\n");
+            return MP_EXIT_OK;
+        }
+        if (!option_is(argv[i], "device"))
+            mp_usage_error("device: unknown option '%s'", argv[i]);
+        const char *val = option_value(argc, argv, &i, "device");
+        if (mp_param_parse_value(&run_options[O_DEVICE], val, &ordinal, err,
+                                 sizeof err))
+            mp_usage_error("%s", err);
+    }
+    mp_device d;
+    if (mp_device_open((int)ordinal, &d, err, sizeof err)) {
+        fprintf(stderr, "memprobe: %s\n", err);
+        return MP_EXIT_NOGPU;
+    }
+    mp_device_print(&d, stdout);
+    return MP_EXIT_OK;
+}
+
+static int no_options(const char *cmd, const char *usage, int argc,
+                      char **argv)
+{
+    if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
+        printf("%s\n", usage);
+        exit(MP_EXIT_OK);
+    }
+    if (argc > 0)
+        mp_usage_error("%s: unexpected argument '%s'", cmd, argv[0]);
+    return 0;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+    no_options("list", "usage: memprobe list\n\nLists every probe with its "
+               "parameters, defaults and ranges.", argc, argv);
+    for (int i = 0; mp_probes[i]; i++) {
+        const mp_probe *p = mp_probes[i];
+        printf("%s - %s\n", p->name, p->summary);
+        for (int k = 0; k < p->nparams; k++)
+            print_param_help(&p->params[k], stdout);
+        printf("\n");
+    }
+    return MP_EXIT_OK;
+}
+
+static int cmd_columns(int argc, char **argv)
+{
+    no_options("columns", "usage: memprobe columns\n\nPrints the CSV "
+               "schema: every column in order, with its meaning.", argc, argv);
+    for (int i = 0; i < mp_schema_columns(); i++)
+        printf("%-58s %s\n", mp_schema_name(i), mp_schema_description(i));
+    return MP_EXIT_OK;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+    no_options("version", "usage: memprobe version", argc, argv);
+    printf("memprobe %s\n", MP_VERSION);
+    return MP_EXIT_OK;
+}
+
+static int cmd_help(int argc, char **argv);
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"device", cmd_device, "print the GPU's memory-related properties"},
+    {"list", cmd_list, "list probes with parameters, defaults and ranges"},
+    {"predict", cmd_predict, "print the model's prediction (no GPU)"},
+    {"columns", cmd_columns, "print the CSV schema"},
+    {"version", cmd_version, "print the version"},
+    {"help", cmd_help, "print this help"},
+};
+
+static int cmd_help(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("usage: memprobe COMMAND [ARGS]\n\nCommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+    printf("\nProbes (measure on the GPU; memprobe PROBE --help):\n");
+    for (int i = 0; mp_probes[i]; i++)
+        printf("  %-10s %s\n", mp_probes[i]->name, mp_probes[i]->summary);
+    printf("\nExit status: 0 ok, 1 a check failed, 2 bad input, 3 no GPU, "
+           "4 counters unavailable with --counters on, 5 CUDA error.\n");
+    return MP_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        cmd_help(0, NULL);
+        return MP_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (!strcmp(name, "--version"))
+        return cmd_version(0, NULL);
+    if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+        return cmd_help(0, NULL);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(name, commands[i].name))
+            return commands[i].run(argc - 2, argv + 2);
+    const mp_probe *p = mp_probe_find(name);
+    if (p)
+        return cmd_measure(p, argc - 2, argv + 2);
+    mp_usage_error("unknown command or probe '%s' (see memprobe help)", name);
+}

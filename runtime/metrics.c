@@ -1,0 +1,274 @@
+/*
+ * metrics.c - the one table of hardware counters per probe family, and a
+ * GPU-free validator built on the CUPTI Profiler Host API.
+ *
+ * The names are Nsight Compute's (checked against CUPTI 13.0 for GH100
+ * with cuptiProfilerHostGetMetricProperties); see docs/collector.md. To add
+ * a metric, add a row to the set's table below: tests/test_metrics.c checks
+ * that every row validates for GH100 and prints the pass count.
+ */
+#include "metrics.h"
+#include "check.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Needs shim/string ahead of the CUDA include dir: see shim/string. */
+#include <cupti_profiler_host.h>
+
+/* ------------------------------------------------------------------------
+ * The tables. Every set ends with gpu__time_duration.sum.
+ * ---------------------------------------------------------------------- */
+
+#define TIME_ROW { MP_METRIC_TIME, "ns", \
+    "GPU duration of the kernel, as measured by the profiler" }
+
+static const mp_metric shared_set[] = {
+    { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "conflicts",
+      "shared-memory bank conflicts counted by L1TEX for loads (LDS, LDSM)" },
+    { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "conflicts",
+      "shared-memory bank conflicts counted by L1TEX for stores (STS, STSM)" },
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts",
+      "shared-memory wavefronts processed by the L1TEX data stage for loads" },
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts",
+      "shared-memory wavefronts processed by the L1TEX data stage for stores" },
+    { "smsp__sass_inst_executed_op_shared_ld.sum", "instructions",
+      "warp-level shared-memory load instructions executed (LDS, LD)" },
+    { "smsp__sass_inst_executed_op_shared_st.sum", "instructions",
+      "warp-level shared-memory store instructions executed (STS, ST)" },
+    TIME_ROW
+};
+
+static const mp_metric global_set[] = {
+    { "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "requests",
+      "global-load requests sent to the L1TEX tag stage" },
+    { "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "requests",
+      "global-store requests sent to the L1TEX tag stage" },
+    { "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sectors",
+      "32-byte sectors requested by global loads at L1TEX" },
+    { "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sectors",
+      "32-byte sectors requested by global stores at L1TEX" },
+    { "lts__t_sectors_srcunit_tex_op_read.sum", "sectors",
+      "L2 sectors read on behalf of L1TEX (SM) traffic" },
+    { "lts__t_sectors_srcunit_tex_op_write.sum", "sectors",
+      "L2 sectors written on behalf of L1TEX (SM) traffic" },
+    { "dram__bytes_read.sum", "bytes",
+      "bytes read from device memory (HBM)" },
+    { "dram__bytes_write.sum", "bytes",
+      "bytes written to device memory (HBM)" },
+    TIME_ROW
+};
+
+static const mp_metric constant_set[] = {
+    { "smsp__inst_executed_op_ldc.sum", "instructions",
+      "warp-level LDC (load from constant bank) instructions executed" },
+    { "idc__requests.sum", "requests",
+      "requests to the immediate constant cache (IDC)" },
+    { "sm__idc_divergent_instructions.sum", "instructions",
+      "instructions sent to the IDC whose addresses diverged within the warp" },
+    { "sm__idc_divergent_instruction_replays.sum", "replays",
+      "IDC instruction replays caused by address divergence" },
+    TIME_ROW
+};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+    const char *name;
+    const mp_metric *table;
+    size_t count;
+} sets[MP_SET_COUNT] = {
+    [MP_SET_SHARED]   = { "shared",   shared_set,   COUNT_OF(shared_set) },
+    [MP_SET_GLOBAL]   = { "global",   global_set,   COUNT_OF(global_set) },
+    [MP_SET_CONSTANT] = { "constant", constant_set, COUNT_OF(constant_set) },
+};
+
+const mp_metric *mp_metric_set_get(mp_metric_set set, size_t *count)
+{
+    if ((unsigned)set >= MP_SET_COUNT) {
+        if (count) *count = 0;
+        return NULL;
+    }
+    if (count) *count = sets[set].count;
+    return sets[set].table;
+}
+
+const char *mp_metric_set_name(mp_metric_set set)
+{
+    return (unsigned)set < MP_SET_COUNT ? sets[set].name : NULL;
+}
+
+int mp_metric_set_from_name(const char *name, mp_metric_set *out)
+{
+    if (!name) return -1;
+    for (int i = 0; i < MP_SET_COUNT; i++) {
+        if (strcmp(name, sets[i].name) == 0) {
+            if (out) *out = (mp_metric_set)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+size_t mp_metric_set_names(mp_metric_set set, const char **names, size_t max)
+{
+    size_t count = 0;
+    const mp_metric *t = mp_metric_set_get(set, &count);
+    size_t i;
+
+    for (i = 0; t && i < count && i < max; i++) names[i] = t[i].name;
+    return i;
+}
+
+/* ------------------------------------------------------------------------
+ * Validator (host API only; no GPU, no driver).
+ * ---------------------------------------------------------------------- */
+
+/* snprintf into the caller's reason buffer, which may be NULL. */
+static void say(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!why || whylen == 0) return;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+}
+
+/* CHECK_CUPTI writes "<call>: <error name> (<code>)"; for messages about a
+ * metric the call text is noise, so keep what follows the first ": ". */
+static const char *error_part(const char *reason)
+{
+    const char *p = strstr(reason, ": ");
+    return p ? p + 2 : reason;
+}
+
+int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
+                        size_t *passes, char *why, size_t whylen)
+{
+    CUpti_Profiler_Host_Object *host = NULL;
+    uint8_t *image = NULL;
+    char err[256] = "";
+    int rc = -1;
+
+    if (why && whylen) why[0] = '\0';
+    if (!chip || !*chip) {
+        say(why, whylen, "no chip name given");
+        return -1;
+    }
+    if (!names || n == 0) {
+        say(why, whylen, "empty metric list");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!names[i] || !*names[i]) {
+            say(why, whylen, "metric #%zu has no name", i);
+            return -1;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (strcmp(names[i], names[j]) == 0) {
+                say(why, whylen, "metric '%s' is listed twice", names[i]);
+                return -1;
+            }
+        }
+    }
+
+    /* A NULL counter-availability image is accepted for chips CUPTI knows;
+     * on a GPU machine the collector passes the real one instead. */
+    CUpti_Profiler_Host_Initialize_Params init = {
+        .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
+        .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+        .pChipName = chip,
+        .pCounterAvailabilityImage = NULL,
+    };
+    if (CHECK_CUPTI(cuptiProfilerHostInitialize(&init), err, sizeof err)) {
+        say(why, whylen, "chip '%s' is not supported by this CUPTI: %s",
+            chip, error_part(err));
+        return -1;
+    }
+    host = init.pHostObject;
+
+    /* One name at a time, so the reason names the bad metric. */
+    for (size_t i = 0; i < n; i++) {
+        CUpti_Profiler_Host_GetMetricProperties_Params prop = {
+            .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE,
+            .pHostObject = host,
+            .pMetricName = names[i],
+        };
+        if (CHECK_CUPTI(cuptiProfilerHostGetMetricProperties(&prop),
+                        err, sizeof err)) {
+            say(why, whylen, "metric '%s' is not valid for %s: %s",
+                names[i], chip, error_part(err));
+            goto out;
+        }
+    }
+
+    /* CUPTI takes a non-const list but does not write it. */
+    CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
+        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
+        .pHostObject = host,
+        .ppMetricNames = (const char **)names,
+        .numMetrics = n,
+    };
+    if (CHECK_CUPTI(cuptiProfilerHostConfigAddMetrics(&add), err, sizeof err)) {
+        say(why, whylen, "metrics cannot be scheduled together on %s: %s",
+            chip, err);
+        goto out;
+    }
+
+    CUpti_Profiler_Host_GetConfigImageSize_Params size = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE,
+        .pHostObject = host,
+    };
+    if (CHECK_CUPTI(cuptiProfilerHostGetConfigImageSize(&size), err, sizeof err)) {
+        say(why, whylen, "config image for %s: %s", chip, err);
+        goto out;
+    }
+    image = malloc(size.configImageSize ? size.configImageSize : 1);
+    if (!image) {
+        say(why, whylen, "out of memory for a %zu-byte config image",
+            size.configImageSize);
+        goto out;
+    }
+
+    CUpti_Profiler_Host_GetConfigImage_Params get = {
+        .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
+        .pHostObject = host,
+        .configImageSize = size.configImageSize,
+        .pConfigImage = image,
+    };
+    if (CHECK_CUPTI(cuptiProfilerHostGetConfigImage(&get), err, sizeof err)) {
+        say(why, whylen, "config image for %s: %s", chip, err);
+        goto out;
+    }
+
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {
+        .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
+        .configImageSize = size.configImageSize,
+        .pConfigImage = image,
+    };
+    if (CHECK_CUPTI(cuptiProfilerHostGetNumOfPasses(&np), err, sizeof err)) {
+        say(why, whylen, "pass count for %s: %s", chip, err);
+        goto out;
+    }
+    if (passes) *passes = np.numOfPasses;
+    rc = 0;
+
+out:
+    free(image);
+    if (host) {
+        CUpti_Profiler_Host_Deinitialize_Params fini = {
+            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
+            .pHostObject = host,
+        };
+        /* A failure here cannot change the verdict; CHECK_CUPTI with no
+         * buffer just reports the code, which we ignore. */
+        (void)CHECK_CUPTI(cuptiProfilerHostDeinitialize(&fini), NULL, 0);
+    }
+    return rc;
+}

@@ -1,0 +1,59 @@
+/*
+ * metrics.h - the one table of hardware counters memprobe collects, per
+ * probe family, and a host-only validator for metric lists.
+ *
+ * Metric names are spelled exactly as Nsight Compute spells them (with the
+ * rollup suffix, e.g. ".sum"), and the CSV column of a metric IS its name,
+ * so users can cross-reference memprobe output with `ncu --metrics`.
+ * Every set also contains gpu__time_duration.sum.
+ *
+ * mp_metrics_validate() uses the CUPTI Profiler Host API only: it needs no
+ * GPU and no driver, so CI can check the tables and pass counts.
+ */
+#ifndef MP_METRICS_H
+#define MP_METRICS_H
+
+#include <stddef.h>
+
+/* The probe families that have a metric set. */
+typedef enum {
+    MP_SET_SHARED,      /* shared memory: bank conflicts, wavefronts, instructions */
+    MP_SET_GLOBAL,      /* global memory: L1 requests/sectors, L2 sectors, DRAM bytes */
+    MP_SET_CONSTANT,    /* constant memory: LDC instructions, IDC requests/divergence */
+    MP_SET_COUNT
+} mp_metric_set;
+
+typedef struct {
+    const char *name;        /* ncu spelling incl. rollup; also the CSV column */
+    const char *unit;        /* "wavefronts", "requests", "sectors", "bytes", "ns", ... */
+    const char *description; /* one line */
+} mp_metric;
+
+/* The name every set contains: kernel duration as measured by the profiler. */
+#define MP_METRIC_TIME "gpu__time_duration.sum"
+
+/* Table for a set; *count (if non-NULL) receives its length. NULL and
+ * *count = 0 for an out-of-range set. The table is static: never free it. */
+const mp_metric *mp_metric_set_get(mp_metric_set set, size_t *count);
+
+/* "shared", "global", "constant"; NULL for an out-of-range set. */
+const char *mp_metric_set_name(mp_metric_set set);
+
+/* Looks a set up by its name (as mp_metric_set_name spells it).
+ * 0 and *out set on success, -1 for an unknown or NULL name. */
+int mp_metric_set_from_name(const char *name, mp_metric_set *out);
+
+/* Fills names[0..n-1] with the metric names of `set` (n = set's count,
+ * at most max). Returns the number written. A convenience for callers
+ * that need a `const char *const *` list for the validator or collector. */
+size_t mp_metric_set_names(mp_metric_set set, const char **names, size_t max);
+
+/* Builds a CUPTI config image for `chip` (e.g. "GH100") holding all n
+ * metrics, without a GPU. Returns 0 and sets *passes (if non-NULL) to the
+ * number of replay passes the set needs. On failure returns nonzero and
+ * leaves a one-line reason in why (if non-NULL) naming the bad metric, e.g.
+ * "metric 'x.sum' is not valid for GH100: CUPTI_ERROR_INVALID_METRIC_NAME (17)". */
+int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
+                        size_t *passes, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,205 @@
+/*
+ * params.c - parsing and describing probe parameters (see params.h).
+ *
+ * Numbers are parsed strictly: decimal digits with an optional leading
+ * minus sign, nothing else; values beyond long long are reported as out of
+ * range rather than wrapped.
+ */
+#include "params.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mp_param_describe_range(const mp_param_def *d, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (d->kind == MP_PARAM_CHOICE) {
+        for (int i = 0; d->choices[i]; i++)
+            used += snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+                             i ? "|" : "", d->choices[i]);
+    } else if (d->allowed) {
+        for (int i = 0; i < d->nallowed; i++)
+            used += snprintf(buf + used, used < len ? len - used : 0,
+                             "%s%lld", i ? "|" : "", d->allowed[i]);
+    } else {
+        snprintf(buf, len, "%lld..%lld", d->min, d->max);
+    }
+}
+
+void mp_param_format(const mp_param_def *d, long long v, char *buf,
+                     size_t len)
+{
+    if (d->kind == MP_PARAM_CHOICE)
+        snprintf(buf, len, "%s", d->choices[v]);
+    else
+        snprintf(buf, len, "%lld", v);
+}
+
+int mp_param_find(const mp_param_def *defs, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(defs[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* Strict decimal integer: returns 0 and *out, 1 if not a number, 2 if it
+ * does not fit in a long long. */
+static int parse_integer(const char *s, long long *out)
+{
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    if (*p == '\0')
+        return 1;
+    for (const char *q = p; *q; q++)
+        if (*q < '0' || *q > '9')
+            return 1;
+    errno = 0;
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (errno == ERANGE)
+        return 2;
+    *out = v;
+    return 0;
+}
+
+int mp_param_parse_value(const mp_param_def *d, const char *text,
+                         long long *out, char *err, size_t errlen)
+{
+    char range[256];
+    mp_param_describe_range(d, range, sizeof range);
+
+    if (d->kind == MP_PARAM_CHOICE) {
+        for (int i = 0; d->choices[i]; i++) {
+            if (strcmp(text, d->choices[i]) == 0) {
+                *out = i;
+                return 0;
+            }
+        }
+        snprintf(err, errlen, "--%s: '%s' is not one of %s", d->name, text,
+                 range);
+        return -1;
+    }
+
+    long long v = 0;
+    int rc = parse_integer(text, &v);
+    if (rc == 1) {
+        snprintf(err, errlen, "--%s: '%s' is not a whole number (allowed: %s)",
+                 d->name, text, range);
+        return -1;
+    }
+    if (rc == 2 || v < d->min || v > d->max) {
+        snprintf(err, errlen, "--%s: %s is out of range (allowed: %s)",
+                 d->name, text, range);
+        return -1;
+    }
+    if (d->allowed) {
+        int ok = 0;
+        for (int i = 0; i < d->nallowed; i++)
+            ok |= d->allowed[i] == v;
+        if (!ok) {
+            snprintf(err, errlen, "--%s: %s is not allowed (allowed: %s)",
+                     d->name, text, range);
+            return -1;
+        }
+    }
+    *out = v;
+    return 0;
+}
+
+static int append(const mp_param_def *d, mp_value_list *out, long long v,
+                  char *err, size_t errlen)
+{
+    if (out->n >= MP_MAX_LIST) {
+        snprintf(err, errlen, "--%s: more than %d values", d->name,
+                 MP_MAX_LIST);
+        return -1;
+    }
+    out->v[out->n++] = v;
+    return 0;
+}
+
+/* One item of a list: a value, or for INT parameters "a..b" or "a..b:s". */
+static int parse_item(const mp_param_def *d, char *item, mp_value_list *out,
+                      char *err, size_t errlen)
+{
+    char *dots = d->kind == MP_PARAM_INT ? strstr(item, "..") : NULL;
+    if (!dots) {
+        long long v;
+        if (mp_param_parse_value(d, item, &v, err, errlen))
+            return -1;
+        return append(d, out, v, err, errlen);
+    }
+    *dots = '\0';
+    char *hi_text = dots + 2;
+    char *colon = strchr(hi_text, ':');
+    long long lo, hi, step = 1;
+    if (colon)
+        *colon = '\0';
+    if (mp_param_parse_value(d, item, &lo, err, errlen)
+        || mp_param_parse_value(d, hi_text, &hi, err, errlen))
+        return -1;
+    if (colon && (parse_integer(colon + 1, &step) != 0 || step < 1)) {
+        snprintf(err, errlen, "--%s: step '%s' must be a whole number >= 1",
+                 d->name, colon + 1);
+        return -1;
+    }
+    if (lo > hi) {
+        snprintf(err, errlen, "--%s: range %lld..%lld is empty", d->name, lo,
+                 hi);
+        return -1;
+    }
+    for (long long v = lo; v <= hi; v += step) {
+        long long checked;
+        char text[32];
+        snprintf(text, sizeof text, "%lld", v);
+        if (mp_param_parse_value(d, text, &checked, err, errlen)
+            || append(d, out, checked, err, errlen))
+            return -1;
+        if (hi - v < step)
+            break;
+    }
+    return 0;
+}
+
+int mp_param_parse_list(const mp_param_def *d, const char *text,
+                        mp_value_list *out, char *err, size_t errlen)
+{
+    out->n = 0;
+    if (text[0] == '\0') {
+        snprintf(err, errlen, "--%s: empty value", d->name);
+        return -1;
+    }
+    size_t len = strlen(text);
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        snprintf(err, errlen, "--%s: out of memory", d->name);
+        return -1;
+    }
+    memcpy(copy, text, len + 1);
+    int rc = 0;
+    char *item = copy;
+    for (;;) {
+        char *comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        if (*item == '\0') {
+            snprintf(err, errlen, "--%s: empty item in '%s'", d->name, text);
+            rc = -1;
+            break;
+        }
+        if (parse_item(d, item, out, err, errlen)) {
+            rc = -1;
+            break;
+        }
+        if (!comma)
+            break;
+        item = comma + 1;
+    }
+    free(copy);
+    return rc;
+}

@@ -1,0 +1,61 @@
+/*
+ * params.h - table-driven probe parameters.
+ *
+ * Every probe declares its parameters in one table of mp_param_def. The
+ * command line (--stride 4), make (STRIDE=4) and sweep files all go through
+ * the same parser, so a value is checked the same way wherever it comes
+ * from. A value may be a list or a range, which makes a sweep:
+ *
+ *     4          one value
+ *     4,8,16     a list
+ *     0..64      every value from 0 to 64
+ *     0..64:4    0, 4, 8, ... 64
+ *
+ * Choice parameters (op = ld|st) store the index of the choice.
+ */
+#ifndef MP_PARAMS_H
+#define MP_PARAMS_H
+
+#include <stddef.h>
+
+#define MP_MAX_PARAMS 16
+#define MP_MAX_LIST 4096   /* values one parameter may take in one run */
+
+typedef enum { MP_PARAM_INT, MP_PARAM_CHOICE } mp_param_kind;
+
+typedef struct {
+    const char *name;             /* --name on the command line */
+    mp_param_kind kind;
+    long long def;                /* default (CHOICE: index into choices) */
+    long long min, max;           /* INT: allowed range, inclusive */
+    const long long *allowed;     /* INT: if non-NULL, the only values */
+    int nallowed;
+    const char *const *choices;   /* CHOICE: names, NULL-terminated */
+    const char *help;             /* one line for `memprobe list` */
+} mp_param_def;
+
+typedef struct {
+    long long v[MP_MAX_LIST];
+    int n;
+} mp_value_list;
+
+/* Parses one value. Returns 0, or -1 with a one-line message in err that
+ * names the parameter and what is allowed. */
+int mp_param_parse_value(const mp_param_def *d, const char *text,
+                         long long *out, char *err, size_t errlen);
+
+/* Parses a value, list or range (see top of file) into `out`. */
+int mp_param_parse_list(const mp_param_def *d, const char *text,
+                        mp_value_list *out, char *err, size_t errlen);
+
+/* Writes what values are allowed ("0..4096", "4|8|16", "ld|st"). */
+void mp_param_describe_range(const mp_param_def *d, char *buf, size_t len);
+
+/* Writes a value as text ("4", "ld"). */
+void mp_param_format(const mp_param_def *d, long long v, char *buf,
+                     size_t len);
+
+/* Index of the parameter called `name` in a table, or -1. */
+int mp_param_find(const mp_param_def *defs, int n, const char *name);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * row.h - the CSV schema and one result row.
+ *
+ * The columns are declared once, here, in a fixed order; `memprobe columns`
+ * prints this table and the README's schema is taken from it. Units are in
+ * the names. After the fixed columns come the hardware counters, one column
+ * per metric of every metric set (runtime/metrics.c), named as Nsight
+ * Compute names them. A cell nobody measured stays empty.
+ */
+#ifndef MP_ROW_H
+#define MP_ROW_H
+
+#include <stddef.h>
+
+#define MP_COLUMNS(X)                                                        \
+    X(TOOL_VERSION, "tool_version", "memprobe version that wrote the row")  \
+    X(TIMESTAMP, "timestamp", "UTC time of the measurement, ISO 8601")      \
+    X(DEVICE_NAME, "device_name", "GPU name as CUDA reports it")            \
+    X(CC, "cc", "compute capability, major.minor")                          \
+    X(SM_COUNT, "sm_count", "streaming multiprocessors")                    \
+    X(SM_CLOCK_MHZ, "sm_clock_mhz", "peak SM clock the device reports")     \
+    X(PROBE, "probe", "probe family")                                       \
+    X(OP, "op", "ld or st")                                                 \
+    X(WIDTH, "width_bytes", "bytes per lane access: 4, 8 or 16")            \
+    X(STRIDE, "stride", "elements between neighbouring address groups")     \
+    X(BASE, "base", "first element index")                                  \
+    X(GROUP, "group", "consecutive lanes sharing one address")              \
+    X(PERIOD, "period", "lanes after which addresses repeat")               \
+    X(PAD, "pad", "padding elements per tile row of `stride` elements")     \
+    X(THREADS, "threads_per_block", "threads per block")                    \
+    X(BLOCKS, "blocks", "blocks in the grid")                               \
+    X(ITERATIONS, "iterations", "accesses per thread per launch")           \
+    X(SHARED_BYTES, "shared_bytes_per_block", "dynamic shared memory")      \
+    X(WARMUP, "warmup_runs", "untimed launches before timing")              \
+    X(RUNS, "timed_runs", "timed launches")                                 \
+    X(TIME_NS_MEDIAN, "time_ns_median", "median launch time, CUDA events")  \
+    X(TIME_NS_MIN, "time_ns_min", "fastest launch")                         \
+    X(TIME_NS_COV, "time_ns_cov", "coefficient of variation of launches")  \
+    X(REQUESTS, "requests", "warp-level requests in one launch")            \
+    X(NS_PER_REQUEST, "ns_per_request_per_sm",                              \
+      "median time x SMs / requests: ns one SM spends per request")        \
+    X(CYCLES_PER_REQUEST, "cycles_per_request_per_sm",                      \
+      "the same in SM clock cycles (at sm_clock_mhz)")                      \
+    X(CLOCK64_SPAN, "clock64_span_cycles",                                  \
+      "seeds' in-kernel timing: latest block end - earliest block start")  \
+    X(CLOCK64_CYCLES_PER_REQUEST, "clock64_cycles_per_request_per_sm",      \
+      "clock64 span x SMs / requests")                                      \
+    X(BANDWIDTH_GBS, "bandwidth_gbs", "bytes requested by lanes / median time") \
+    X(CEILING_GBS, "ceiling_gbs", "device ceiling for this memory")         \
+    X(BANDWIDTH_FRACTION, "bandwidth_fraction", "bandwidth / ceiling")      \
+    X(VERIFIED, "verified", "output checked against the CPU reference")     \
+    X(MODEL_WAVEFRONTS, "model_wavefronts_per_request", "model prediction") \
+    X(MODEL_IDEAL, "model_ideal_wavefronts_per_request",                    \
+      "model: wavefronts without bank conflicts")                           \
+    X(MODEL_CONFLICT_WAYS, "model_conflict_ways", "model: wavefronts / ideal") \
+    X(COUNTERS_STATUS, "counters_status",                                   \
+      "ok, off, or why hardware counters are missing")                      \
+    X(WAVEFRONTS_PER_REQUEST, "wavefronts_per_request",                     \
+      "measured: wavefronts / instructions of the probed op")               \
+    X(EXCESS_WAVEFRONTS, "excess_wavefronts_per_request",                   \
+      "measured wavefronts per request above the model's ideal")           \
+    X(MODEL_MATCH, "model_match", "measured equals predicted: yes or no")
+
+typedef enum {
+#define MP_COL_ENUM(id, name, desc) MP_COL_##id,
+    MP_COLUMNS(MP_COL_ENUM)
+#undef MP_COL_ENUM
+    MP_COL_FIXED_COUNT
+} mp_column;
+
+#define MP_CELL 128
+
+typedef struct {
+    int ncols;             /* fixed columns + metric columns */
+    char (*cells)[MP_CELL];
+} mp_row;
+
+/* Number of columns and the name / description of column i. */
+int mp_schema_columns(void);
+const char *mp_schema_name(int i);
+const char *mp_schema_description(int i);
+/* Column index of metric `name` ("l1tex__...sum"), or -1. */
+int mp_schema_metric_column(const char *name);
+
+int mp_row_init(mp_row *r);     /* all cells empty; -1 on no memory */
+void mp_row_free(mp_row *r);
+void mp_row_clear(mp_row *r);
+void mp_row_set(mp_row *r, int col, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *mp_row_get(const mp_row *r, int col);
+/* Cell pointers for mp_csv_write_row; `out` holds mp_schema_columns(). */
+void mp_row_cells(const mp_row *r, const char **out);
+
+#endif

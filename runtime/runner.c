@@ -1,0 +1,353 @@
+/*
+ * runner.c - the measurement loop shared by every probe.
+ *
+ * Configurations are taken in batches. For each configuration of a batch:
+ * set up, launch once and verify against the CPU reference, warm up, then
+ * time `runs` launches with CUDA events. Then, if counters are on, the
+ * whole batch is profiled in ONE collector batch (one range per
+ * configuration: a separate launch, so profiling never disturbs timing),
+ * and each output is verified again. Then rows are written and flushed.
+ * Every timed and profiled launch sits in an NVTX range named after its
+ * configuration.
+ */
+#include "runner.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "collector.h"
+#include "csv.h"
+#include "nvtx.h"
+#include "version.h"
+
+typedef struct {
+    void *state;
+    int verified;
+    char why[256];
+    mp_measurement m;
+    double *counters;        /* this configuration's values, or NULL */
+} slot;
+
+/* One line per configuration on stdout, measured beside predicted. */
+static void print_table_header(void)
+{
+    printf("%-34s %6s %8s %7s %9s %9s %8s %6s %4s\n", "configuration",
+           "model", "measured", "ways", "cyc/req", "ns/req", "GB/s", "%ceil",
+           "ok");
+}
+
+static void print_table_row(const char *label, const mp_row *r)
+{
+    const char *measured = mp_row_get(r, MP_COL_WAVEFRONTS_PER_REQUEST);
+    const char *frac = mp_row_get(r, MP_COL_BANDWIDTH_FRACTION);
+    char pct[16] = "-";
+    if (frac[0])
+        snprintf(pct, sizeof pct, "%.1f", 100 * atof(frac));
+    const char *ok = mp_row_get(r, MP_COL_VERIFIED);
+    const char *match = mp_row_get(r, MP_COL_MODEL_MATCH);
+    printf("%-34s %6s %8s %7s %9s %9s %8s %6s %4s%s\n", label,
+           mp_row_get(r, MP_COL_MODEL_WAVEFRONTS), measured[0] ? measured : "-",
+           mp_row_get(r, MP_COL_MODEL_CONFLICT_WAYS),
+           mp_row_get(r, MP_COL_CYCLES_PER_REQUEST)[0]
+               ? mp_row_get(r, MP_COL_CYCLES_PER_REQUEST) : "-",
+           mp_row_get(r, MP_COL_NS_PER_REQUEST)[0]
+               ? mp_row_get(r, MP_COL_NS_PER_REQUEST) : "-",
+           mp_row_get(r, MP_COL_BANDWIDTH_GBS)[0]
+               ? mp_row_get(r, MP_COL_BANDWIDTH_GBS) : "-",
+           pct, ok, strcmp(match, "no") == 0 ? "  MODEL MISMATCH" : "");
+}
+
+/* Parameters shown in a prediction: the launch shape does not change it. */
+static int is_shape_param(const char *name)
+{
+    return !strcmp(name, "threads") || !strcmp(name, "blocks")
+           || !strcmp(name, "iterations");
+}
+
+void mp_print_predictions(const mp_config_list *cl, int csv, FILE *out)
+{
+    const mp_probe *p = cl->probe;
+    char text[64];
+    for (int c = 0; c < cl->n; c++) {
+        mp_prediction pr;
+        p->predict(cl->v[c], &pr);
+        if (c == 0) {   /* header */
+            fprintf(out, csv ? "probe" : "%-6s", "probe");
+            for (int i = 0; i < p->nparams; i++)
+                if (!is_shape_param(p->params[i].name))
+                    fprintf(out, csv ? ",%s" : " %7s", p->params[i].name);
+            for (int k = 0; k < pr.n; k++)
+                fprintf(out, csv ? ",%s" : " %s", pr.name[k]);
+            fputs(csv ? "\r\n" : "\n", out);
+        }
+        fprintf(out, csv ? "%s" : "%-6s", p->name);
+        for (int i = 0; i < p->nparams; i++) {
+            if (is_shape_param(p->params[i].name))
+                continue;
+            mp_param_format(&p->params[i], cl->v[c][i], text, sizeof text);
+            fprintf(out, csv ? ",%s" : " %7s", text);
+        }
+        for (int k = 0; k < pr.n; k++) {
+            if (csv)
+                fprintf(out, ",%.6g", pr.value[k]);
+            else
+                fprintf(out, " %*.4g", (int)strlen(pr.name[k]), pr.value[k]);
+        }
+        fputs(csv ? "\r\n" : "\n", out);
+    }
+}
+
+static void fill_common(mp_row *r, const mp_device *dev, const char *stamp)
+{
+    mp_row_set(r, MP_COL_TOOL_VERSION, "%s", MP_VERSION);
+    mp_row_set(r, MP_COL_TIMESTAMP, "%s", stamp);
+    mp_row_set(r, MP_COL_DEVICE_NAME, "%s", dev->name);
+    mp_row_set(r, MP_COL_CC, "%d.%d", dev->cc_major, dev->cc_minor);
+    mp_row_set(r, MP_COL_SM_COUNT, "%d", dev->sm_count);
+    mp_row_set(r, MP_COL_SM_CLOCK_MHZ, "%d", dev->sm_clock_khz / 1000);
+}
+
+static void utc_stamp(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Times `runs` launches with CUDA events; warmup launches first. */
+static void time_launches(const mp_probe *p, void *state, const char *label,
+                          const mp_run_options *o, mp_stats *st)
+{
+    cudaEvent_t start, stop;
+    CHECK_CUDA(cudaEventCreate(&start));
+    CHECK_CUDA(cudaEventCreate(&stop));
+    double *ns = calloc((size_t)(o->runs > 0 ? o->runs : 1), sizeof *ns);
+    if (!ns) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    mp_nvtx_push(label);
+    for (int i = 0; i < o->warmup; i++)
+        p->launch(state);
+    for (int i = 0; i < o->runs; i++) {
+        float ms = 0;
+        CHECK_CUDA(cudaEventRecord(start, 0));
+        p->launch(state);
+        CHECK_CUDA(cudaEventRecord(stop, 0));
+        CHECK_CUDA(cudaEventSynchronize(stop));
+        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+        ns[i] = ms * 1e6;
+    }
+    mp_nvtx_pop();
+    mp_stats_compute(ns, (size_t)o->runs, st);
+    free(ns);
+    CHECK_CUDA(cudaEventDestroy(start));
+    CHECK_CUDA(cudaEventDestroy(stop));
+}
+
+/* Opens the collector for the probe's metric set, or explains why not. */
+static mp_collector *open_counters(const mp_probe *p, const mp_run_options *o,
+                                   char *status, size_t len, int *fatal)
+{
+    *fatal = 0;
+    if (o->counters == MP_COUNTERS_MODE_OFF) {
+        snprintf(status, len, "off");
+        return NULL;
+    }
+    const char *names[64];
+    size_t n = mp_metric_set_names(p->metrics, names, 64);
+    char why[512] = "";
+    mp_collector *c = NULL;
+    mp_counters_status st =
+        mp_collector_open(&c, names, n, (size_t)o->batch, why, sizeof why);
+    if (st == MP_COUNTERS_OK) {
+        snprintf(status, len, "ok");
+        return c;
+    }
+    if (o->counters == MP_COUNTERS_MODE_ON) {
+        fprintf(stderr, "memprobe: --counters on: %s\n", why);
+        *fatal = 1;
+        return NULL;
+    }
+    fprintf(stderr, "memprobe: warning: hardware counters unavailable, "
+            "measuring time only: %s\n", why);
+    snprintf(status, len, "unavailable: %s", why);
+    return NULL;
+}
+
+int mp_run(const mp_config_list *cl, const mp_run_options *o)
+{
+    const mp_probe *p = cl->probe;
+    char why[512];
+    mp_device dev;
+    int rc = mp_device_open(o->device, &dev, why, sizeof why);
+    if (rc) {
+        fprintf(stderr, "memprobe: %s; nothing measured. The model "
+                "predicts:\n", why);
+        mp_print_predictions(cl, 0, stdout);
+        return MP_EXIT_NOGPU;
+    }
+    CHECK_CUDA(cudaFree(0));
+    for (int c = 0; c < cl->n; c++)
+        if (p->check(cl->v[c], dev.smem_per_block_optin, why, sizeof why))
+            mp_usage_error("%s", why);
+
+    int ncols = mp_schema_columns();
+    const char **header = malloc((size_t)ncols * sizeof *header);
+    const char **cells = malloc((size_t)ncols * sizeof *cells);
+    slot *slots = calloc((size_t)o->batch, sizeof *slots);
+    size_t nmetrics;
+    const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
+    double *values = malloc((size_t)o->batch * nmetrics * sizeof *values);
+    mp_row row;
+    if (!header || !cells || !slots || !values || mp_row_init(&row)) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    for (int i = 0; i < ncols; i++)
+        header[i] = mp_schema_name(i);
+    mp_csv_writer csv;
+    if (mp_csv_open(&csv, o->output, header, ncols, why, sizeof why))
+        mp_usage_error("-o: %s", why);
+
+    char counters_status[600];
+    int fatal = 0;
+    mp_collector *coll =
+        open_counters(p, o, counters_status, sizeof counters_status, &fatal);
+    if (fatal) {
+        mp_csv_close(&csv);
+        return MP_EXIT_COUNTERS;
+    }
+
+    int failed = 0;
+    print_table_header();
+    for (int first = 0; first < cl->n; first += o->batch) {
+        int nb = cl->n - first < o->batch ? cl->n - first : o->batch;
+        char label[128];
+
+        /* Verify and time each configuration. */
+        for (int b = 0; b < nb; b++) {
+            slot *s = &slots[b];
+            const long long *v = cl->v[first + b];
+            memset(s, 0, sizeof *s);
+            s->m.clock64_span = -1;
+            p->label(v, label, sizeof label);
+            p->setup(v, &dev, &s->state);
+            p->launch(s->state);
+            s->verified = p->verify(s->state, s->why, sizeof s->why) == 0;
+            if (!s->verified)
+                continue;
+            time_launches(p, s->state, label, o, &s->m.time_ns);
+            if (o->runs > 0 && p->clock64_span)
+                s->m.clock64_span = p->clock64_span(s->state);
+            if (p->verify(s->state, s->why, sizeof s->why))
+                s->verified = 0;
+        }
+
+        /* Profile the batch: one range per verified configuration. */
+        const char *batch_status = counters_status;
+        char batch_why[512] = "";
+        if (coll) {
+            int launches = 0;
+            if (mp_collector_begin(coll, batch_why, sizeof batch_why)
+                == MP_COUNTERS_OK) {
+                for (int b = 0; b < nb; b++) {
+                    if (!slots[b].verified)
+                        continue;
+                    p->label(cl->v[first + b], label, sizeof label);
+                    mp_nvtx_push(label);
+                    p->launch(slots[b].state);
+                    mp_nvtx_pop();
+                    launches++;
+                }
+                CHECK_CUDA(cudaDeviceSynchronize());
+                if (mp_collector_end(coll, (size_t)launches, values,
+                                     batch_why, sizeof batch_why)
+                    == MP_COUNTERS_OK) {
+                    int r = 0;
+                    for (int b = 0; b < nb; b++)
+                        if (slots[b].verified)
+                            slots[b].m.counters = values + nmetrics * r++;
+                } else {
+                    batch_status = batch_why;
+                }
+            } else {
+                batch_status = batch_why;
+            }
+            for (int b = 0; b < nb; b++)
+                if (slots[b].verified
+                    && p->verify(slots[b].state, slots[b].why,
+                                 sizeof slots[b].why))
+                    slots[b].verified = 0;
+        }
+
+        /* Rows. */
+        char stamp[32];
+        utc_stamp(stamp, sizeof stamp);
+        for (int b = 0; b < nb; b++) {
+            slot *s = &slots[b];
+            const long long *v = cl->v[first + b];
+            mp_row_clear(&row);
+            fill_common(&row, &dev, stamp);
+            p->describe(v, &row);
+            mp_row_set(&row, MP_COL_WARMUP, "%d", o->warmup);
+            mp_row_set(&row, MP_COL_RUNS, "%d", o->runs);
+            mp_row_set(&row, MP_COL_VERIFIED, "%s", s->verified ? "yes" : "no");
+            if (s->verified) {
+                if (s->m.time_ns.n > 0) {
+                    mp_row_set(&row, MP_COL_TIME_NS_MEDIAN, "%.0f",
+                               s->m.time_ns.median);
+                    mp_row_set(&row, MP_COL_TIME_NS_MIN, "%.0f",
+                               s->m.time_ns.min);
+                    mp_row_set(&row, MP_COL_TIME_NS_COV, "%.4f",
+                               s->m.time_ns.cov);
+                }
+                if (s->m.clock64_span > 0)
+                    mp_row_set(&row, MP_COL_CLOCK64_SPAN, "%lld",
+                               s->m.clock64_span);
+                mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
+                           s->m.counters ? "ok" : batch_status);
+                if (s->m.counters)
+                    for (size_t m = 0; m < nmetrics; m++) {
+                        double x = s->m.counters[m];
+                        int col = mp_schema_metric_column(metrics[m].name);
+                        if (col >= 0)
+                            mp_row_set(&row, col, "%.17g", x);
+                    }
+                p->derive(s->state, &dev, &s->m, &row);
+            } else {
+                p->label(v, label, sizeof label);
+                fprintf(stderr, "memprobe: %s: output WRONG, not reported: "
+                        "%s\n", label, s->why);
+                failed = 1;
+            }
+            if (o->check_model
+                && strcmp(mp_row_get(&row, MP_COL_MODEL_MATCH), "no") == 0)
+                failed = 1;
+            mp_row_cells(&row, cells);
+            if (mp_csv_write_row(&csv, cells, why, sizeof why)) {
+                fprintf(stderr, "memprobe: %s\n", why);
+                exit(MP_EXIT_FAIL);
+            }
+            p->label(v, label, sizeof label);
+            print_table_row(label, &row);
+            p->teardown(s->state);
+        }
+        fflush(stdout);
+    }
+    mp_collector_close(coll);
+    if (mp_csv_close(&csv))
+        fprintf(stderr, "memprobe: closing %s failed\n", o->output), failed = 1;
+    mp_row_free(&row);
+    free(values);
+    free(slots);
+    free(cells);
+    free(header);
+    return failed ? MP_EXIT_FAIL : MP_EXIT_OK;
+}

@@ -1,0 +1,36 @@
+/*
+ * stats.c - median, minimum and coefficient of variation of timings.
+ */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void mp_stats_compute(double *x, size_t n, mp_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    if (n == 0)
+        return;
+    qsort(x, n, sizeof *x, cmp_double);
+    s->min = x[0];
+    s->max = x[n - 1];
+    s->median = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += x[i];
+    s->mean = sum / n;
+    if (n > 1 && s->mean != 0) {
+        double ss = 0;
+        for (size_t i = 0; i < n; i++)
+            ss += (x[i] - s->mean) * (x[i] - s->mean);
+        s->cov = sqrt(ss / (n - 1)) / s->mean;
+    }
+}
