@@ -25,7 +25,7 @@ NVCCFLAGS ?= -O3 -lineinfo
 NVCCFLAGS += -std=c++17 -gencode arch=compute_$(ARCH),code=[sm_$(ARCH),compute_$(ARCH)] \
 	$(INCLUDES) -Xcompiler -Wall,-Wextra -MMD -MP
 LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
-	-lcupti -lcudart_static -lstdc++ -ldl -lpthread -lrt -lm
+	-lcupti -lcudart_static -lcsv -lstdc++ -ldl -lpthread -lrt -lm
 
 ifeq ($(SANITIZE),1)
 CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -38,7 +38,7 @@ LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/test_*.c))
 
-.PHONY: all clean test test-gpu probe-bank predict-bank
+.PHONY: all clean test test-gpu probe-bank predict-bank ncu-check
 all: memprobe
 
 memprobe: $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
@@ -86,3 +86,7 @@ clean:
 	rm -rf $(BUILD) memprobe
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Counters from memprobe's collector against Nsight Compute's (GPU + ncu).
+ncu-check: memprobe
+	./memprobe ncu-check $(if $(PROBE),--probe $(PROBE))

@@ -10,6 +10,7 @@
  * request = one warp-level LDS or STS.
  */
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,8 +297,11 @@ static void bank_derive(void *state, const mp_device *dev,
     mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);
     mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f", per_request - p.value[1]);
     /* The kernel issues exactly one request per warp per iteration; any
-     * other instruction count means the probe is not what it claims. */
-    int match = inst == requests && per_request == p.value[0];
+     * other instruction count means the probe is not what it claims. The
+     * wavefront counter carries a small positive excess from L1
+     * arbitration with the kernel's other traffic (docs/notes.md), so the
+     * measured value matches when it rounds to the prediction. */
+    int match = inst == requests && lround(per_request) == (long)p.value[0];
     mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
 }
 
@@ -316,6 +320,8 @@ static void bank_teardown(void *state)
 const mp_probe mp_probe_bank = {
     "bank", "shared-memory bank conflicts: stride, width, broadcast, padding",
     bank_params, P_COUNT, MP_SET_SHARED,
+    "--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
+    "--iterations 256",
     bank_check, bank_label, bank_predict, bank_describe,
     bank_setup, bank_launch, bank_verify, bank_clock64_span, bank_derive,
     bank_teardown,

@@ -49,6 +49,8 @@ typedef struct mp_probe {
     const mp_param_def *params;
     int nparams;
     mp_metric_set metrics;
+    /* Parameters of the standard set `memprobe ncu-check` compares. */
+    const char *ncu_check_args;
 
     /* Shared bytes a block may use: the device's opt-in limit when a GPU is
      * open, else the sm_90 value. */

@@ -16,6 +16,7 @@
 #include "check.h"
 #include "configs.h"
 #include "device.h"
+#include "ncu_check.h"
 #include "probe.h"
 #include "runner.h"
 #include "version.h"
@@ -101,6 +102,7 @@ typedef struct {
     long long opt[O_COUNT];
     int opt_given[O_COUNT];
     long long format;
+    int format_given;
     const char *output;
     int check_model;
 } parsed_args;
@@ -141,6 +143,8 @@ static void parse_args(const mp_probe *p, int predict, int argc, char **argv,
         }
         if (!done && predict && option_is(arg, "format")) {
             const char *val = option_value(argc, argv, &i, "format");
+            if (a->format_given++)
+                mp_usage_error("--format: given twice");
             if (mp_param_parse_value(&format_option, val, &a->format, err,
                                      sizeof err))
                 mp_usage_error("%s", err);
@@ -310,6 +314,47 @@ static int cmd_version(int argc, char **argv)
     return MP_EXIT_OK;
 }
 
+static int cmd_ncu_check(int argc, char **argv)
+{
+    const char *probe = "bank", *ncu = "ncu", *dir = "results/ncu-check";
+    const char *compare[2] = {NULL, NULL};
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: memprobe ncu-check [--probe NAME] [--ncu PATH] "
+                   "[--dir DIR]\n"
+                   "       memprobe ncu-check [--probe NAME] --compare "
+                   "MEMPROBE.csv NCU.csv\n\n"
+                   "Runs the probe's standard configurations with memprobe's "
+                   "own counters and\nunder Nsight Compute with the same "
+                   "metrics, and prints both values and\ntheir difference "
+                   "per configuration and metric. Exit 1 when a metric\n"
+                   "differs beyond its tolerance (runtime/metrics.c). Needs "
+                   "a GPU and ncu.\n");
+            return MP_EXIT_OK;
+        }
+        if (option_is(argv[i], "probe"))
+            probe = option_value(argc, argv, &i, "probe");
+        else if (option_is(argv[i], "ncu"))
+            ncu = option_value(argc, argv, &i, "ncu");
+        else if (option_is(argv[i], "dir"))
+            dir = option_value(argc, argv, &i, "dir");
+        else if (!strcmp(argv[i], "--compare") && i + 2 < argc) {
+            compare[0] = argv[++i];
+            compare[1] = argv[++i];
+        } else
+            mp_usage_error("ncu-check: unknown option '%s'", argv[i]);
+    }
+    const mp_probe *p = mp_probe_find(probe);
+    if (!p)
+        mp_usage_error("--probe: unknown probe '%s' (see memprobe list)",
+                       probe);
+    if (compare[0])
+        return mp_ncu_compare(p, compare[0], compare[1], stdout);
+    if (mkdir("results", 0777) && errno != EEXIST)
+        mp_usage_error("--dir: cannot create results/: %s", strerror(errno));
+    return mp_ncu_check(p, ncu, dir, stdout);
+}
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command {
@@ -321,6 +366,7 @@ static const struct command {
     {"list", cmd_list, "list probes with parameters, defaults and ranges"},
     {"predict", cmd_predict, "print the model's prediction (no GPU)"},
     {"columns", cmd_columns, "print the CSV schema"},
+    {"ncu-check", cmd_ncu_check, "compare counters with Nsight Compute"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "print this help"},
 };

@@ -27,6 +27,10 @@ typedef struct {
     const char *name;        /* ncu spelling incl. rollup; also the CSV column */
     const char *unit;        /* "wavefronts", "requests", "sectors", "bytes", "ns", ... */
     const char *description; /* one line */
+    /* Relative difference allowed between two runs of the same launch
+     * (memprobe vs ncu), set from run-to-run noise measured on the H200:
+     * docs/notes.md. 0 = must agree exactly. */
+    double tolerance;
 } mp_metric;
 
 /* The name every set contains: kernel duration as measured by the profiler. */

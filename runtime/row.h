@@ -20,6 +20,7 @@
     X(SM_COUNT, "sm_count", "streaming multiprocessors")                    \
     X(SM_CLOCK_MHZ, "sm_clock_mhz", "peak SM clock the device reports")     \
     X(PROBE, "probe", "probe family")                                       \
+    X(CONFIG, "config", "configuration name, also its NVTX range name")     \
     X(OP, "op", "ld or st")                                                 \
     X(WIDTH, "width_bytes", "bytes per lane access: 4, 8 or 16")            \
     X(STRIDE, "stride", "elements between neighbouring address groups")     \

@@ -21,7 +21,7 @@
 
 #include "check.h"
 #include "collector.h"
-#include "csv.h"
+#include "csv_writer.h"
 #include "nvtx.h"
 #include "version.h"
 
@@ -246,7 +246,8 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
             time_launches(p, s->state, label, o, &s->m.time_ns);
             if (o->runs > 0 && p->clock64_span)
                 s->m.clock64_span = p->clock64_span(s->state);
-            if (p->verify(s->state, s->why, sizeof s->why))
+            if (o->warmup + o->runs > 0
+                && p->verify(s->state, s->why, sizeof s->why))
                 s->verified = 0;
         }
 
@@ -296,6 +297,8 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
             mp_row_clear(&row);
             fill_common(&row, &dev, stamp);
             p->describe(v, &row);
+            p->label(v, label, sizeof label);
+            mp_row_set(&row, MP_COL_CONFIG, "%s", label);
             mp_row_set(&row, MP_COL_WARMUP, "%d", o->warmup);
             mp_row_set(&row, MP_COL_RUNS, "%d", o->runs);
             mp_row_set(&row, MP_COL_VERIFIED, "%s", s->verified ? "yes" : "no");

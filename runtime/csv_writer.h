@@ -1,13 +1,13 @@
 /*
- * csv.h - RFC 4180 CSV output that never loses or damages a result.
+ * csv_writer.h - RFC 4180 CSV output that never loses or damages a result.
  *
  * A file is opened for appending: the header is written only when the file
  * is new or empty, and an existing file whose header differs from ours is
  * refused rather than mixed. Each row is formatted in memory, written with
  * one call and flushed, so an interrupted run leaves every completed row.
  */
-#ifndef MP_CSV_H
-#define MP_CSV_H
+#ifndef MP_CSV_WRITER_H
+#define MP_CSV_WRITER_H
 
 #include <stdio.h>
 

@@ -1,10 +1,10 @@
 /*
- * csv.c - append-only RFC 4180 writer (see csv.h).
+ * csv_writer.c - append-only RFC 4180 writer (see csv_writer.h).
  *
  * Records end with CRLF as RFC 4180 asks; fields holding a comma, a quote,
  * CR or LF are quoted and inner quotes doubled.
  */
-#include "csv.h"
+#include "csv_writer.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -50,6 +50,18 @@ static char *format_record(const char *const *cells, int ncols)
     return line;
 }
 
+/* True when the file's last byte is a line feed (or the file is empty):
+ * otherwise a header or row was cut off, and appending would glue the next
+ * row onto it. */
+static int ends_with_newline(FILE *f)
+{
+    if (fseek(f, -1, SEEK_END) != 0)
+        return 1;   /* empty file */
+    int c = fgetc(f);
+    rewind(f);
+    return c == '\n';
+}
+
 /* Reads the first line of an existing file without its line end.
  * Returns NULL for an empty file. */
 static char *first_line(FILE *f)
@@ -83,6 +95,7 @@ int mp_csv_open(mp_csv_writer *w, const char *path,
     } else {
         FILE *old = fopen(path, "r");
         if (old) {
+            int complete = ends_with_newline(old);
             char *have = first_line(old);
             fclose(old);
             if (have) {
@@ -95,6 +108,14 @@ int mp_csv_open(mp_csv_writer *w, const char *path,
                              "%s: existing header differs from this "
                              "memprobe's columns; write to another file "
                              "with -o", path);
+                    free(want);
+                    return -1;
+                }
+                if (!complete) {
+                    snprintf(err, errlen,
+                             "%s: the last line is incomplete (an "
+                             "interrupted write?); not appending to it",
+                             path);
                     free(want);
                     return -1;
                 }

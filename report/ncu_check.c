@@ -1,0 +1,159 @@
+/*
+ * ncu_check.c - the Nsight Compute cross-check (see ncu_check.h).
+ *
+ * The comparison is per configuration and per metric of the probe's set:
+ * |memprobe - ncu| <= tolerance * max(|ncu|, 1), with the tolerance of the
+ * metric table (runtime/metrics.c). Counters that must agree exactly have
+ * tolerance 0.
+ */
+#include "ncu_check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "metrics.h"
+#include "ncu_csv.h"
+#include "subprocess.h"
+
+int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
+                   const char *ncu_csv, FILE *out)
+{
+    char err[512];
+    mp_ncu_table mine, theirs;
+    if (mp_csv_table_read(memprobe_csv, &mine, err, sizeof err)) {
+        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+        return MP_EXIT_USAGE;
+    }
+    if (mp_ncu_read(ncu_csv, &theirs, err, sizeof err)) {
+        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+        mp_ncu_free(&mine);
+        return MP_EXIT_USAGE;
+    }
+    int rc = MP_EXIT_OK;
+    if (mine.nrows != theirs.nrows) {
+        fprintf(stderr, "memprobe: ncu-check: %s has %d rows but ncu "
+                "profiled %d launches\n", memprobe_csv, mine.nrows,
+                theirs.nrows);
+        rc = MP_EXIT_FAIL;
+    }
+    size_t nm;
+    const mp_metric *m = mp_metric_set_get(p->metrics, &nm);
+    int config_col = mp_ncu_column(&mine, "config");
+    int compared = 0, failed = 0;
+    fprintf(out, "%-30s %-58s %16s %16s %12s %9s  %s\n", "configuration",
+            "metric", "memprobe", "ncu", "difference", "tolerance", "");
+    for (int r = 0; r < mine.nrows && r < theirs.nrows; r++) {
+        const char *config = config_col >= 0 ? mine.cells[r][config_col] : "?";
+        for (size_t k = 0; k < nm; k++) {
+            int a_col = mp_ncu_column(&mine, m[k].name);
+            int b_col = mp_ncu_column(&theirs, m[k].name);
+            double a, b;
+            if (a_col < 0 || b_col < 0
+                || mp_ncu_number(&mine, r, a_col, &a)
+                || mp_ncu_number(&theirs, r, b_col, &b)) {
+                fprintf(out, "%-30s %-58s %16s %16s %12s %9s  MISSING\n",
+                        config, m[k].name, "", "", "", "");
+                failed++;
+                continue;
+            }
+            double diff = a - b;
+            double allowed = m[k].tolerance * fmax(fabs(b), 1.0);
+            int ok = fabs(diff) <= allowed;
+            compared++;
+            failed += !ok;
+            fprintf(out, "%-30s %-58s %16.0f %16.0f %12.0f %8.2g%%  %s\n",
+                    config, m[k].name, a, b, diff, 100 * m[k].tolerance,
+                    ok ? "ok" : "DIFFERS");
+        }
+    }
+    fprintf(out, "ncu-check: %d values compared, %d differ beyond "
+            "tolerance\n", compared, failed);
+    if (failed)
+        rc = MP_EXIT_FAIL;
+    mp_ncu_free(&mine);
+    mp_ncu_free(&theirs);
+    return rc;
+}
+
+/* Appends the words of `args` (space-separated) to argv at *n. The words
+ * point into `buf`, a copy the caller frees. */
+static char *split_words(const char *args, char **argv, int *n, int max)
+{
+    char *buf = strdup(args);
+    if (!buf)
+        return NULL;
+    for (char *w = strtok(buf, " "); w && *n < max; w = strtok(NULL, " "))
+        argv[(*n)++] = w;
+    return buf;
+}
+
+int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
+                 FILE *out)
+{
+    char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
+    if (mkdir(dir, 0777) && access(dir, W_OK)) {
+        fprintf(stderr, "memprobe: ncu-check: cannot use directory %s\n",
+                dir);
+        return MP_EXIT_USAGE;
+    }
+    snprintf(mine, sizeof mine, "%s/memprobe.csv", dir);
+    snprintf(theirs, sizeof theirs, "%s/ncu.csv", dir);
+    snprintf(run, sizeof run, "%s/ncu-run.csv", dir);
+    snprintf(log, sizeof log, "%s/ncu-check.log", dir);
+    remove(mine);
+    remove(theirs);
+    remove(run);
+
+    size_t nm;
+    const mp_metric *m = mp_metric_set_get(p->metrics, &nm);
+    for (size_t k = 0; k < nm; k++) {
+        strncat(metrics, k ? "," : "", sizeof metrics - strlen(metrics) - 1);
+        strncat(metrics, m[k].name, sizeof metrics - strlen(metrics) - 1);
+    }
+    const char *self = mp_self_path();
+    char *argv[128];
+    int n = 0;
+    argv[n++] = (char *)self;
+    argv[n++] = (char *)p->name;
+    char *words1 = split_words(p->ncu_check_args, argv, &n, 100);
+    const char *tail_on[] = {"--counters", "on", "--runs", "0", "--warmup",
+                             "0", "-o", mine, NULL};
+    for (int i = 0; tail_on[i]; i++)
+        argv[n++] = (char *)tail_on[i];
+    argv[n] = NULL;
+    fprintf(out, "ncu-check: memprobe %s %s (counters from CUPTI)\n",
+            p->name, p->ncu_check_args);
+    int rc = mp_spawn_wait(argv, log);
+    free(words1);
+    if (rc != 0) {
+        fprintf(stderr, "memprobe: ncu-check: memprobe run failed (exit "
+                "%d); see %s\n", rc, log);
+        return rc == MP_EXIT_NOGPU ? MP_EXIT_NOGPU : MP_EXIT_FAIL;
+    }
+
+    n = 0;
+    const char *head[] = {ncu, "--csv", "--page", "raw", "--clock-control",
+                          "none", "--metrics", metrics, "--log-file",
+                          theirs, self, p->name, NULL};
+    for (int i = 0; head[i]; i++)
+        argv[n++] = (char *)head[i];
+    char *words2 = split_words(p->ncu_check_args, argv, &n, 100);
+    const char *tail_off[] = {"--counters", "off", "--runs", "0",
+                              "--warmup", "0", "-o", run, NULL};
+    for (int i = 0; tail_off[i]; i++)
+        argv[n++] = (char *)tail_off[i];
+    argv[n] = NULL;
+    fprintf(out, "ncu-check: %s over the same configurations\n", ncu);
+    rc = mp_spawn_wait(argv, log);
+    free(words2);
+    if (rc != 0) {
+        fprintf(stderr, "memprobe: ncu-check: %s failed (exit %d); see %s\n",
+                ncu, rc, log);
+        return rc == 127 ? MP_EXIT_USAGE : MP_EXIT_FAIL;
+    }
+    return mp_ncu_compare(p, mine, theirs, out);
+}

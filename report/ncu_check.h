@@ -1,0 +1,28 @@
+/*
+ * ncu_check.h - memprobe's in-process counters against Nsight Compute's,
+ * for the same configurations of a probe.
+ */
+#ifndef MP_NCU_CHECK_H
+#define MP_NCU_CHECK_H
+
+#include <stdio.h>
+
+#include "probe.h"
+
+/* Runs the probe's standard configurations (p->ncu_check_args) twice: once
+ * as memprobe with --counters on, once as memprobe under `ncu` with the
+ * same metrics and --counters off. Both runs launch exactly one kernel per
+ * configuration in the profiled phase, so ncu's launch i is configuration
+ * i. Writes both CSVs and logs into dir, prints per configuration and
+ * metric memprobe's value, ncu's and the difference, and returns 0 when
+ * every metric agrees within its tolerance (runtime/metrics.c), 1 when
+ * one does not, 2/3/5 when a run could not be made. */
+int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
+                 FILE *out);
+
+/* Compares the two CSV files only (no runs): memprobe's CSV and ncu's
+ * --csv --page raw output. Same return values. */
+int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
+                   const char *ncu_csv, FILE *out);
+
+#endif

@@ -1,0 +1,212 @@
+/*
+ * test_gpu_bank.c - GPU tests of the bank probe (run on the GPU machine by
+ * `make test-gpu`).
+ *
+ * Runs the bank sweep (strides 0..64 x widths x ops) and the group/period
+ * and padding patterns with hardware counters from memprobe's own
+ * collector, then checks every row: output verified, counters read, one
+ * instruction per request, measured wavefronts per request equal to the
+ * model. One cmocka test per configuration, so the totals say how many
+ * agreed. Also checks that time per request grows with the conflict
+ * degree, and that the collector agrees with ncu (memprobe ncu-check).
+ *
+ * MEMPROBE names the binary (default ./memprobe); GPU_TEST_DIR where the
+ * CSVs go (default results/gpu-test).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "ncu_csv.h"
+#include "subprocess.h"
+
+/* Largest fraction of a wavefront per request that the counter may carry
+ * above the model (L1 arbitration with the kernel's other traffic);
+ * measured on the H200, docs/notes.md. */
+#define NOISE_PER_REQUEST 0.01
+
+static const char *memprobe(void)
+{
+    const char *m = getenv("MEMPROBE");
+    return m ? m : "./memprobe";
+}
+
+static const char *test_dir(void)
+{
+    const char *d = getenv("GPU_TEST_DIR");
+    return d ? d : "results/gpu-test";
+}
+
+typedef struct {
+    const mp_ncu_table *t;
+    int row;
+} row_ref;
+
+static const char *cell(const mp_ncu_table *t, int row, const char *col)
+{
+    int c = mp_ncu_column(t, col);
+    assert_true(c >= 0);
+    return t->cells[row][c];
+}
+
+static double number(const mp_ncu_table *t, int row, const char *col)
+{
+    double x = 0;
+    int c = mp_ncu_column(t, col);
+    assert_true(c >= 0);
+    if (mp_ncu_number(t, row, c, &x))
+        fail_msg("row %d column %s: '%s' is not a number", row, col,
+                 t->cells[row][c]);
+    return x;
+}
+
+/* One configuration of a sweep: the checks every row must pass. */
+static void test_row(void **state)
+{
+    const row_ref *r = *state;
+    const mp_ncu_table *t = r->t;
+    int i = r->row;
+    assert_string_equal(cell(t, i, "verified"), "yes");
+    assert_string_equal(cell(t, i, "counters_status"), "ok");
+    const char *op = cell(t, i, "op");
+    char inst[96];
+    snprintf(inst, sizeof inst, "smsp__sass_inst_executed_op_shared_%s.sum",
+             op);
+    /* One LDS/STS per warp per iteration: the probe does what it claims. */
+    assert_true(number(t, i, inst) == number(t, i, "requests"));
+    double measured = number(t, i, "wavefronts_per_request");
+    double model = number(t, i, "model_wavefronts_per_request");
+    if (!(measured >= model && measured - model <= NOISE_PER_REQUEST))
+        fail_msg("%s: measured %.4f wavefronts per request, model %.0f",
+                 cell(t, i, "config"), measured, model);
+    assert_string_equal(cell(t, i, "model_match"), "yes");
+}
+
+/* Runs memprobe with args into dir/name and reads the CSV back. */
+static void run_sweep(const char *name, const char *args, mp_ncu_table *t)
+{
+    char path[1024], log[1024], err[512];
+    snprintf(path, sizeof path, "%s/%s.csv", test_dir(), name);
+    snprintf(log, sizeof log, "%s/%s.log", test_dir(), name);
+    remove(path);
+    char *argv[64];
+    int n = 0;
+    argv[n++] = (char *)memprobe();
+    argv[n++] = "bank";
+    char *words = strdup(args);
+    for (char *w = strtok(words, " "); w; w = strtok(NULL, " "))
+        argv[n++] = w;
+    argv[n++] = "--counters";
+    argv[n++] = "on";
+    argv[n++] = "-o";
+    argv[n++] = path;
+    argv[n] = NULL;
+    int rc = mp_spawn_wait(argv, log);
+    free(words);
+    printf("# %s: memprobe bank %s -> exit %d (%s)\n", name, args, rc, path);
+    if (mp_csv_table_read(path, t, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        exit(1);
+    }
+}
+
+static mp_ncu_table sweeps[3];
+
+/* Cycles per request of ld/st 4-byte rows at each stride. */
+static double cycles_at(const mp_ncu_table *t, const char *op, int width,
+                        int stride)
+{
+    for (int i = 0; i < t->nrows; i++)
+        if (!strcmp(cell(t, i, "op"), op)
+            && number(t, i, "width_bytes") == width
+            && number(t, i, "stride") == stride)
+            return number(t, i, "cycles_per_request_per_sm");
+    fail_msg("no row for %s width %d stride %d", op, width, stride);
+    return 0;
+}
+
+/* An n-way conflict must cost about n times the conflict-free time. */
+static void test_time_grows_with_conflicts(void **state)
+{
+    (void)state;
+    const char *ops[] = {"ld", "st"};
+    for (int o = 0; o < 2; o++) {
+        double one = cycles_at(&sweeps[0], ops[o], 4, 1);
+        double last = one;
+        for (int ways = 2; ways <= 32; ways *= 2) {
+            double c = cycles_at(&sweeps[0], ops[o], 4, ways);
+            printf("# %s 4-byte stride %2d: %.3f cycles/request (%.2fx)\n",
+                   ops[o], ways, c, c / one);
+            assert_true(c > last);
+            assert_true(c / one > 0.75 * ways && c / one < 1.25 * ways);
+            last = c;
+        }
+    }
+}
+
+static void test_ncu_check(void **state)
+{
+    (void)state;
+    char dir[1024], log[1024];
+    snprintf(dir, sizeof dir, "%s/ncu-check", test_dir());
+    snprintf(log, sizeof log, "%s/ncu-check.txt", test_dir());
+    char *argv[] = {(char *)memprobe(), "ncu-check", "--dir", dir, NULL};
+    int rc = mp_spawn_wait(argv, log);
+    printf("# memprobe ncu-check -> exit %d (%s)\n", rc, log);
+    assert_int_equal(rc, 0);
+}
+
+int main(void)
+{
+    mkdir("results", 0777);
+    mkdir(test_dir(), 0777);
+    if (getenv("GPU_TEST_SKIP_SWEEP") == NULL) {
+        run_sweep("bank-sweep", "--op ld,st --width 4,8,16 --stride 0..64",
+                  &sweeps[0]);
+        run_sweep("bank-patterns",
+                  "--op ld,st --width 4,8,16 --stride 1,2,3,4,8,16,32 "
+                  "--group 1,2,3,4,5,8,16,32 --period 32,24,16,12,8 "
+                  "--runs 3", &sweeps[1]);
+        run_sweep("bank-pads",
+                  "--op ld,st --width 4,8,16 --stride 8,16,17,32 "
+                  "--pad 0,1,2,4 --base 0,3", &sweeps[2]);
+    }
+    int n = 0;
+    for (int s = 0; s < 3; s++)
+        n += sweeps[s].nrows;
+    struct CMUnitTest *tests = calloc((size_t)n + 2, sizeof *tests);
+    row_ref *refs = calloc((size_t)n + 1, sizeof *refs);
+    char (*names)[128] = calloc((size_t)n + 1, sizeof *names);
+    int k = 0;
+    for (int s = 0; s < 3; s++) {
+        for (int i = 0; i < sweeps[s].nrows; i++, k++) {
+            refs[k].t = &sweeps[s];
+            refs[k].row = i;
+            int c = mp_ncu_column(&sweeps[s], "config");
+            snprintf(names[k], sizeof names[k], "%s",
+                     c >= 0 ? sweeps[s].cells[i][c] : "?");
+            tests[k].name = names[k];
+            tests[k].test_func = test_row;
+            tests[k].initial_state = &refs[k];
+        }
+    }
+    tests[k].name = "time_grows_with_conflicts";
+    tests[k++].test_func = test_time_grows_with_conflicts;
+    tests[k].name = "ncu_check";
+    tests[k++].test_func = test_ncu_check;
+    int failed = _cmocka_run_group_tests("gpu_bank", tests, (size_t)k, NULL,
+                                         NULL);
+    for (int s = 0; s < 3; s++)
+        mp_ncu_free(&sweeps[s]);
+    free(tests);
+    free(refs);
+    free(names);
+    return failed;
+}
