@@ -1,61 +1,86 @@
 #!/usr/bin/env bash
-# gpu-check.sh - everything memprobe does on a GPU, in one call:
-# build, SASS check, GPU tests, ncu cross-check and sweeps. Writes CSVs and
-# logs under $OUT (default ./gpu-out) and prints a short summary last.
+# gpu-check.sh - everything memprobe does on a GPU, in one call of the
+# device tool: build, SASS check, the main job, GPU tests (which run the
+# sweeps with counters and `memprobe ncu-check`), ncu over the full sweep,
+# the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
-#   scripts/gpu-check.sh [STEP...]    steps: build sass device sweep ncu tests
+#   OUT=dir scripts/gpu-check.sh [STEP...]
+#   steps: build sass device main tests ncu repeat bench sanitize
 #
+# The device tool returns at most 8 files from $OUT, so everything is
+# written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
 # Never changes the GPU's clocks or settings: ncu runs with
 # --clock-control none.
 set -u
-# The device tool returns at most 8 files from $OUT, so everything is
-# written to a temporary folder and packed into $OUT/gpu-results.tar.gz at the end.
 OUT=${OUT:-gpu-out}
 mkdir -p "$OUT"
 FINAL_OUT=$OUT
-OUT=$(mktemp -d)
-STEPS=${*:-build sass device sweep ncu tests}
-SUMMARY=$OUT/summary.txt
+W=$(mktemp -d)
+STEPS=${*:-build sass device main tests ncu repeat bench sanitize}
+SUMMARY=$W/summary.txt
 : > "$SUMMARY"
 NCU=${NCU:-ncu}
-SHARED_METRICS=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,gpu__time_duration.sum
+export GPU_TEST_DIR=$W/gpu-test
+METRICS=$(./memprobe columns 2>/dev/null | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}')
 
-step() {  # step NAME COMMAND...: runs, logs, records status
+step() {  # step NAME COMMAND...: runs, logs, records status and time
     local name=$1; shift
-    local t0=$SECONDS
-    echo "=== $name: $*" | tee -a "$OUT/log.txt"
-    "$@" >> "$OUT/log.txt" 2>&1
+    local t0
+    t0=$(date +%s.%N)
+    echo "=== $name: $*" >> "$W/log.txt"
+    "$@" >> "$W/log.txt" 2>&1
     local rc=$?
-    printf '%-12s rc=%d  %ds\n' "$name" "$rc" $((SECONDS - t0)) | tee -a "$SUMMARY"
+    printf '%-14s rc=%-3d %7.1fs\n' "$name" "$rc" \
+        "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" \
+        | tee -a "$SUMMARY"
     return $rc
 }
 
-bank_sweep="--op ld,st --width 4,8,16 --stride 0..64"
-bank_patterns="--op ld,st --width 4,8,16 --stride 1,2,3,4,8,16,32 --group 1,2,4,8,32 --period 32,16,8"
-bank_pads="--op ld,st --width 4,8,16 --stride 8,16,32 --pad 0,1,2,4"
+SWEEP="--op ld,st --width 4,8,16 --stride 0..64"
+CHECKSET="--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 --iterations 256"
 
 for s in $STEPS; do
 case $s in
-build) step build make -j8 ARCH=90 memprobe ;;
+build)
+    step build make -j16 ARCH=90 memprobe build/tests/gpu/test_gpu_bank
+    METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
 sass)
-    step sass bash -c "cuobjdump --dump-sass memprobe > $OUT/sass-full.txt &&
-        awk '/Function :/{f=\$3} /LDS|STS/{print f, \$0}' $OUT/sass-full.txt > $OUT/sass-bank.txt" ;;
-device) step device bash -c "./memprobe device | tee $OUT/device.txt; nvidia-smi --query-gpu=name,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $OUT/device.txt" ;;
-sweep)
-    rm -f "$OUT"/bank-*.csv
-    step sweep-bank ./memprobe bank $bank_sweep -o "$OUT/bank-sweep.csv"
-    step sweep-pattern ./memprobe bank $bank_patterns -o "$OUT/bank-patterns.csv" --runs 5
-    step sweep-pad ./memprobe bank $bank_pads -o "$OUT/bank-pads.csv" --runs 5 ;;
+    step sass bash -c "cuobjdump --dump-sass memprobe > $W/sass-full.txt &&
+        awk '/Function :/{f=\$3} /bank_probe/{k=1} /(LDS|STS)/{print f, \$2, \$3}' $W/sass-full.txt \
+        | grep bank_probe | sort | uniq -c > $W/sass-bank.txt; cat $W/sass-bank.txt" ;;
+device)
+    step device bash -c "./memprobe device > $W/device.txt; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $W/device.txt" ;;
+main)
+    step main-s4 make probe-bank STRIDE=4 OUT=$W/main.csv
+    step main-s17 make probe-bank STRIDE=17 OUT=$W/main.csv ;;
+tests)
+    step test-gpu make test-gpu
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 ncu)
-    step ncu-bank $NCU --csv --page raw --clock-control none --metrics $SHARED_METRICS \
-        --log-file "$OUT/ncu-bank.csv" ./memprobe bank $bank_sweep --iterations 64 \
-        --runs 0 --warmup 0 --counters off -o "$OUT/ncu-bank-run.csv"
-    step ncu-pattern $NCU --csv --page raw --clock-control none --metrics $SHARED_METRICS \
-        --log-file "$OUT/ncu-pattern.csv" ./memprobe bank $bank_patterns --iterations 64 \
-        --runs 0 --warmup 0 --counters off -o "$OUT/ncu-pattern-run.csv" ;;
-tests) step test-gpu make test-gpu ;;
+    step ncu-sweep $NCU --csv --page raw --print-units base --clock-control none \
+        --metrics "$METRICS" --log-file "$W/ncu-sweep.csv" \
+        ./memprobe bank $SWEEP --runs 0 --warmup 0 --counters off -o "$W/ncu-sweep-run.csv" ;;
+repeat)
+    # Run-to-run noise of counters and times: the sweep again.
+    step repeat ./memprobe bank $SWEEP --counters on -o "$W/bank-sweep-repeat.csv"
+    step counters-off ./memprobe bank $SWEEP --counters off -o "$W/bank-sweep-off.csv" ;;
+bench)
+    # Collector cost per configuration against ncu, same configurations.
+    for mode in off on; do
+        step bench-$mode ./memprobe bank $CHECKSET --runs 0 --warmup 0 \
+            --counters $mode -o "$W/bench-$mode.csv"
+    done
+    step bench-ncu $NCU --csv --page raw --print-units base --clock-control none \
+        --metrics "$METRICS" --log-file "$W/bench-ncu.csv" \
+        ./memprobe bank $CHECKSET --runs 0 --warmup 0 --counters off -o "$W/bench-ncu-run.csv" ;;
+sanitize)
+    for tool in memcheck racecheck synccheck initcheck; do
+        step san-$tool compute-sanitizer --tool $tool --error-exitcode 9 \
+            ./memprobe bank --op ld,st --width 4,16 --stride 1,17 --iterations 8 \
+            --blocks 4 --runs 1 --warmup 0 --counters off -o /dev/null
+    done ;;
 esac
 done
-tar -C "$OUT" -czf "$FINAL_OUT/gpu-results.tar.gz" .
+tar -C "$W" -czf "$FINAL_OUT/gpu-results.tar.gz" .
 cp "$SUMMARY" "$FINAL_OUT/summary.txt"
 cat "$SUMMARY"
