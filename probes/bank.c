@@ -46,7 +46,7 @@ static const mp_param_def bank_params[P_COUNT] = {
                    "threads per block, a multiple of 32"},
     [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
                   "blocks; 0 = fill the GPU (SMs x resident blocks)"},
-    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 4096, 1, 1048576, NULL, 0,
+    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 16384, 1, 1048576, NULL, 0,
                       NULL, "accesses per thread per launch"},
 };
 
@@ -221,21 +221,33 @@ static int bank_verify(void *state, char *err, size_t errlen)
     return 0;
 }
 
-static long long bank_clock64_span(void *state)
+/* The seeds' span (clock64 is per SM, and SMs' counters are not in step)
+ * and the median block duration, which reads both stamps on one SM. */
+static void bank_clock64(void *state, long long *span, double *block_median)
 {
     bank_state *s = state;
     int b = s->l.blocks;
-    CHECK_CUDA(cudaMemcpy(s->host_clocks, s->l.clocks,
-                          2 * (size_t)b * sizeof(long long),
+    long long *c = s->host_clocks;
+    CHECK_CUDA(cudaMemcpy(c, s->l.clocks, 2 * (size_t)b * sizeof(long long),
                           cudaMemcpyDeviceToHost));
-    long long first = s->host_clocks[0], last = s->host_clocks[b];
-    for (int i = 1; i < b; i++) {
-        if (s->host_clocks[i] < first)
-            first = s->host_clocks[i];
-        if (s->host_clocks[b + i] > last)
-            last = s->host_clocks[b + i];
+    long long first = c[0], last = c[b];
+    double *durations = malloc((size_t)b * sizeof *durations);
+    if (!durations) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
     }
-    return last - first;
+    for (int i = 0; i < b; i++) {
+        if (c[i] < first)
+            first = c[i];
+        if (c[b + i] > last)
+            last = c[b + i];
+        durations[i] = (double)(c[b + i] - c[i]);
+    }
+    mp_stats st;
+    mp_stats_compute(durations, (size_t)b, &st);
+    free(durations);
+    *span = last - first;
+    *block_median = st.median;
 }
 
 /* Counter values are in metric-set order (runtime/metrics.c). */
@@ -276,9 +288,12 @@ static void bank_derive(void *state, const mp_device *dev,
         mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f",
                    bytes / m->time_ns.median / ceiling);
     }
-    if (m->clock64_span > 0)
+    if (m->clock64_span > 0) {
         mp_row_set(row, MP_COL_CLOCK64_CYCLES_PER_REQUEST, "%.4f",
                    (double)m->clock64_span * sms / requests);
+        mp_row_set(row, MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, "%.4f",
+                   m->clock64_block_median * sms / requests);
+    }
     if (!m->counters)
         return;
 
@@ -323,6 +338,6 @@ const mp_probe mp_probe_bank = {
     "--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
     "--iterations 256",
     bank_check, bank_label, bank_predict, bank_describe,
-    bank_setup, bank_launch, bank_verify, bank_clock64_span, bank_derive,
+    bank_setup, bank_launch, bank_verify, bank_clock64, bank_derive,
     bank_teardown,
 };

@@ -40,6 +40,7 @@ typedef struct {
 typedef struct {
     mp_stats time_ns;             /* CUDA-event launch times */
     long long clock64_span;       /* latest end - earliest start, or -1 */
+    double clock64_block_median;  /* median of end - start per block */
     const double *counters;       /* metric values in set order, or NULL */
 } mp_measurement;
 
@@ -66,8 +67,10 @@ typedef struct mp_probe {
     void (*launch)(void *state);
     /* 0 when the output is right; else -1 and a one-line reason. */
     int (*verify)(void *state, char *err, size_t errlen);
-    /* In-kernel clock64 span of the last launch, or -1 if not recorded. */
-    long long (*clock64_span)(void *state);
+    /* In-kernel clock64 stamps of the last launch: the seeds' span
+     * (earliest start to latest end over all blocks) and the median of
+     * each block's own end - start. NULL if the probe keeps none. */
+    void (*clock64)(void *state, long long *span, double *block_median);
     /* Launch-shape, timing-derived and counter-derived columns. */
     void (*derive)(void *state, const mp_device *dev,
                    const mp_measurement *m, mp_row *row);

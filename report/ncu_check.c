@@ -2,9 +2,9 @@
  * ncu_check.c - the Nsight Compute cross-check (see ncu_check.h).
  *
  * The comparison is per configuration and per metric of the probe's set:
- * |memprobe - ncu| <= tolerance * max(|ncu|, 1), with the tolerance of the
- * metric table (runtime/metrics.c). Counters that must agree exactly have
- * tolerance 0.
+ * |memprobe - ncu| <= tolerance * scale, with the tolerance of the metric
+ * table (runtime/metrics.c); the scale is the value (times) or the
+ * launch's warp-level requests (counters). Exact counters have tolerance 0.
  */
 #include "ncu_check.h"
 
@@ -43,9 +43,10 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
     size_t nm;
     const mp_metric *m = mp_metric_set_get(p->metrics, &nm);
     int config_col = mp_ncu_column(&mine, "config");
+    int requests_col = mp_ncu_column(&mine, "requests");
     int compared = 0, failed = 0;
-    fprintf(out, "%-30s %-58s %16s %16s %12s %9s  %s\n", "configuration",
-            "metric", "memprobe", "ncu", "difference", "tolerance", "");
+    fprintf(out, "%-30s %-58s %16s %16s %12s %12s  %s\n", "configuration",
+            "metric", "memprobe", "ncu", "difference", "allowed", "");
     for (int r = 0; r < mine.nrows && r < theirs.nrows; r++) {
         const char *config = config_col >= 0 ? mine.cells[r][config_col] : "?";
         for (size_t k = 0; k < nm; k++) {
@@ -55,18 +56,22 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
             if (a_col < 0 || b_col < 0
                 || mp_ncu_number(&mine, r, a_col, &a)
                 || mp_ncu_number(&theirs, r, b_col, &b)) {
-                fprintf(out, "%-30s %-58s %16s %16s %12s %9s  MISSING\n",
+                fprintf(out, "%-30s %-58s %16s %16s %12s %12s  MISSING\n",
                         config, m[k].name, "", "", "", "");
                 failed++;
                 continue;
             }
-            double diff = a - b;
-            double allowed = m[k].tolerance * fmax(fabs(b), 1.0);
+            double diff = a - b, requests = 0;
+            if (requests_col >= 0)
+                mp_ncu_number(&mine, r, requests_col, &requests);
+            double scale = m[k].tolerance_per == MP_TOL_VALUE ? fabs(b)
+                                                              : requests;
+            double allowed = m[k].tolerance * scale;
             int ok = fabs(diff) <= allowed;
             compared++;
             failed += !ok;
-            fprintf(out, "%-30s %-58s %16.0f %16.0f %12.0f %8.2g%%  %s\n",
-                    config, m[k].name, a, b, diff, 100 * m[k].tolerance,
+            fprintf(out, "%-30s %-58s %16.0f %16.0f %12.0f %12.0f  %s\n",
+                    config, m[k].name, a, b, diff, allowed,
                     ok ? "ok" : "DIFFERS");
         }
     }
@@ -136,8 +141,8 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
     }
 
     n = 0;
-    const char *head[] = {ncu, "--csv", "--page", "raw", "--clock-control",
-                          "none", "--metrics", metrics, "--log-file",
+    const char *head[] = {ncu, "--csv", "--page", "raw", "--print-units",
+                          "base", "--clock-control", "none", "--metrics", metrics, "--log-file",
                           theirs, self, p->name, NULL};
     for (int i = 0; head[i]; i++)
         argv[n++] = (char *)head[i];

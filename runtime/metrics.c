@@ -23,14 +23,17 @@
  * The tables. Every set ends with gpu__time_duration.sum.
  * ---------------------------------------------------------------------- */
 
-/* Tolerances (memprobe vs ncu, relative): instruction and request counts
- * of a deterministic kernel are exact; wavefronts, conflicts, sectors and
- * bytes carry arbitration and replay noise; kernel time varies run to run.
- * The values are the measured noise with a margin: docs/notes.md. */
-#define EXACT 0.0
-#define ARBITRATION 0.002
-#define TRAFFIC 0.01
-#define TIMING 0.15
+/* Tolerances (memprobe vs ncu, and run to run). Instruction and request
+ * counts of a deterministic kernel agree exactly. Shared-memory wavefronts
+ * and conflicts of loads differ by up to 2.6e-4 events per request between
+ * the collector and ncu with 256 iterations (4.6e-6 run to run with 4096):
+ * arbitration with the kernel's other traffic; allowed 1e-3 per request.
+ * Sectors and DRAM bytes: not yet measured, the same bound for now. Kernel
+ * time differed by at most 3.8% (256 iterations); allowed 10%. */
+#define EXACT 0.0, MP_TOL_REQUEST
+#define ARBITRATION 1e-3, MP_TOL_REQUEST
+#define TRAFFIC 1e-3, MP_TOL_REQUEST
+#define TIMING 0.10, MP_TOL_VALUE
 
 #define TIME_ROW { MP_METRIC_TIME, "ns", \
     "GPU duration of the kernel, as measured by the profiler", TIMING }

@@ -23,14 +23,24 @@ typedef enum {
     MP_SET_COUNT
 } mp_metric_set;
 
+/* What a metric's tolerance is a fraction of. */
+typedef enum {
+    MP_TOL_VALUE,      /* the value itself (times): relative difference */
+    MP_TOL_REQUEST     /* the launch's requests: events per request, for
+                          counters that are exact but for a few arbitration
+                          events (wavefronts, conflicts, sectors) */
+} mp_tolerance_scale;
+
 typedef struct {
     const char *name;        /* ncu spelling incl. rollup; also the CSV column */
     const char *unit;        /* "wavefronts", "requests", "sectors", "bytes", "ns", ... */
     const char *description; /* one line */
-    /* Relative difference allowed between two runs of the same launch
-     * (memprobe vs ncu), set from run-to-run noise measured on the H200:
-     * docs/notes.md. 0 = must agree exactly. */
+    /* Difference allowed between two runs of the same launch (memprobe
+     * vs ncu), set from run-to-run noise measured on the H200
+     * (docs/notes.md): |a - b| <= tolerance * scale, where the scale is
+     * set by tolerance_per: */
     double tolerance;
+    mp_tolerance_scale tolerance_per;
 } mp_metric;
 
 /* The name every set contains: kernel duration as measured by the profiler. */

@@ -46,6 +46,11 @@
       "seeds' in-kernel timing: latest block end - earliest block start")  \
     X(CLOCK64_CYCLES_PER_REQUEST, "clock64_cycles_per_request_per_sm",      \
       "clock64 span x SMs / requests")                                      \
+    X(CLOCK64_BLOCK_MEDIAN, "clock64_block_cycles_median",                  \
+      "median over blocks of end - start, both read on the block's SM")     \
+    X(CLOCK64_BLOCK_CYCLES_PER_REQUEST,                                     \
+      "clock64_block_cycles_per_request_per_sm",                            \
+      "block median x SMs / requests (one wave of co-resident blocks)")     \
     X(BANDWIDTH_GBS, "bandwidth_gbs", "bytes requested by lanes / median time") \
     X(CEILING_GBS, "ceiling_gbs", "device ceiling for this memory")         \
     X(BANDWIDTH_FRACTION, "bandwidth_fraction", "bandwidth / ceiling")      \

@@ -244,8 +244,9 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
             if (!s->verified)
                 continue;
             time_launches(p, s->state, label, o, &s->m.time_ns);
-            if (o->runs > 0 && p->clock64_span)
-                s->m.clock64_span = p->clock64_span(s->state);
+            if (o->runs > 0 && p->clock64)
+                p->clock64(s->state, &s->m.clock64_span,
+                           &s->m.clock64_block_median);
             if (o->warmup + o->runs > 0
                 && p->verify(s->state, s->why, sizeof s->why))
                 s->verified = 0;
@@ -311,9 +312,12 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
                     mp_row_set(&row, MP_COL_TIME_NS_COV, "%.4f",
                                s->m.time_ns.cov);
                 }
-                if (s->m.clock64_span > 0)
+                if (s->m.clock64_span > 0) {
                     mp_row_set(&row, MP_COL_CLOCK64_SPAN, "%lld",
                                s->m.clock64_span);
+                    mp_row_set(&row, MP_COL_CLOCK64_BLOCK_MEDIAN, "%.0f",
+                               s->m.clock64_block_median);
+                }
                 mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
                            s->m.counters ? "ok" : batch_status);
                 if (s->m.counters)

@@ -42,7 +42,7 @@ CHECKSET="--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2
 for s in $STEPS; do
 case $s in
 build)
-    step build make -j16 ARCH=90 memprobe build/tests/gpu/test_gpu_bank
+    step build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_bank
     METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
 sass)
     step sass bash -c "cuobjdump --dump-sass memprobe > $W/sass-full.txt &&
@@ -54,7 +54,7 @@ main)
     step main-s4 make probe-bank STRIDE=4 OUT=$W/main.csv
     step main-s17 make probe-bank STRIDE=17 OUT=$W/main.csv ;;
 tests)
-    step test-gpu make test-gpu
+    step test-gpu make DEPS=.deps test-gpu
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 ncu)
     step ncu-sweep $NCU --csv --page raw --print-units base --clock-control none \

@@ -421,7 +421,8 @@ static void test_configs_cross_product_order(void **state)
         assert_int_equal(cl.v[c][width], widths[(c / 4) % 3]);
         assert_int_equal(cl.v[c][stride], c % 4);
         assert_int_equal(cl.v[c][pad], 0);                 /* default */
-        assert_int_equal(cl.v[c][bank_index("iterations")], 4096);
+        assert_int_equal(cl.v[c][bank_index("iterations")],
+                         p->params[bank_index("iterations")].def);
     }
     /* Spot checks: config 5 = ld, w8, s1; config 23 = st, w16, s3. */
     assert_int_equal(cl.v[5][op], 0);

@@ -30,7 +30,7 @@
 /* Largest fraction of a wavefront per request that the counter may carry
  * above the model (L1 arbitration with the kernel's other traffic);
  * measured on the H200, docs/notes.md. */
-#define NOISE_PER_REQUEST 0.01
+#define NOISE_PER_REQUEST 0.001
 
 static const char *memprobe(void)
 {
@@ -173,10 +173,11 @@ int main(void)
         run_sweep("bank-patterns",
                   "--op ld,st --width 4,8,16 --stride 1,2,3,4,8,16,32 "
                   "--group 1,2,3,4,5,8,16,32 --period 32,24,16,12,8 "
-                  "--runs 3", &sweeps[1]);
+                  "--iterations 4096 --runs 3", &sweeps[1]);
         run_sweep("bank-pads",
                   "--op ld,st --width 4,8,16 --stride 8,16,17,32 "
-                  "--pad 0,1,2,4 --base 0,3", &sweeps[2]);
+                  "--pad 0,1,2,4 --base 0,3 --iterations 4096 --runs 5",
+                  &sweeps[2]);
     }
     int n = 0;
     for (int s = 0; s < 3; s++)
