@@ -216,8 +216,11 @@ static int bank_verify(void *state, char *err, size_t errlen)
             return -1;
         }
     }
-    /* Poison the output so the next launch must write it again. */
-    CHECK_CUDA(cudaMemset(s->l.out, 0xff, n * sizeof(unsigned)));
+    /* Poison the output so the next launch must write it again (a copy,
+     * not cudaMemset, which may run as a kernel inside a profiled batch). */
+    memset(s->host_out, 0xff, n * sizeof(unsigned));
+    CHECK_CUDA(cudaMemcpy(s->l.out, s->host_out, n * sizeof(unsigned),
+                          cudaMemcpyHostToDevice));
     return 0;
 }
 
@@ -320,13 +323,21 @@ static void bank_derive(void *state, const mp_device *dev,
     mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
 }
 
+static void bank_release(void *state)
+{
+    bank_state *s = state;
+    CHECK_CUDA(cudaFree(s->l.out));
+    CHECK_CUDA(cudaFree(s->l.clocks));
+    s->l.out = NULL;
+    s->l.clocks = NULL;
+}
+
 static void bank_teardown(void *state)
 {
     bank_state *s = state;
     if (!s)
         return;
-    CHECK_CUDA(cudaFree(s->l.out));
-    CHECK_CUDA(cudaFree(s->l.clocks));
+    bank_release(s);
     free(s->host_out);
     free(s->host_clocks);
     free(s);
@@ -338,6 +349,7 @@ const mp_probe mp_probe_bank = {
     "--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
     "--iterations 256",
     bank_check, bank_label, bank_predict, bank_describe,
-    bank_setup, bank_launch, bank_verify, bank_clock64, bank_derive,
+    bank_setup, bank_launch, bank_verify, bank_clock64, bank_release,
+    bank_derive,
     bank_teardown,
 };

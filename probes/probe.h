@@ -11,6 +11,8 @@
  *              (a profiled batch counts every kernel as one range)
  *   launch     one launch on the default stream
  *   verify     the output of the last launch against the CPU reference
+ *   release    free the device memory (the state still describes the
+ *              configuration for derive)
  *   derive     derived columns from timing and counters
  *   teardown   free what setup took
  *
@@ -71,6 +73,10 @@ typedef struct mp_probe {
      * (earliest start to latest end over all blocks) and the median of
      * each block's own end - start. NULL if the probe keeps none. */
     void (*clock64)(void *state, long long *span, double *block_median);
+    /* Frees the device memory setup took; the rest of the state stays.
+     * Kernel replay saves and restores all allocated device memory, so the
+     * runner keeps only the profiled configuration's allocated. */
+    void (*release)(void *state);
     /* Launch-shape, timing-derived and counter-derived columns. */
     void (*derive)(void *state, const mp_device *dev,
                    const mp_measurement *m, mp_row *row);

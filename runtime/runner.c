@@ -3,10 +3,12 @@
  *
  * Configurations are taken in batches. For each configuration of a batch:
  * set up, launch once and verify against the CPU reference, warm up, then
- * time `runs` launches with CUDA events. Then, if counters are on, the
- * whole batch is profiled in ONE collector batch (one range per
- * configuration: a separate launch, so profiling never disturbs timing),
- * and each output is verified again. Then rows are written and flushed.
+ * time `runs` launches with CUDA events, and release the device memory.
+ * Then, if counters are on, the whole batch is profiled in ONE collector
+ * batch: one range per configuration, a separate launch (so profiling
+ * never disturbs timing) of a fresh setup that is verified and torn down
+ * before the next, so that kernel replay saves and restores only that
+ * configuration's memory. Then rows are written and flushed.
  * Every timed and profiled launch sits in an NVTX range named after its
  * configuration.
  */
@@ -168,6 +170,9 @@ static mp_collector *open_counters(const mp_probe *p, const mp_run_options *o,
         mp_collector_open(&c, names, n, (size_t)o->batch, why, sizeof why);
     if (st == MP_COUNTERS_OK) {
         snprintf(status, len, "ok");
+        fprintf(stderr, "memprobe: counters: %zu metrics, %zu replay pass(es) "
+                "per kernel on %s\n", n, mp_collector_passes(c),
+                mp_collector_chip(c));
         return c;
     }
     if (o->counters == MP_COUNTERS_MODE_ON) {
@@ -250,6 +255,7 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
             if (o->warmup + o->runs > 0
                 && p->verify(s->state, s->why, sizeof s->why))
                 s->verified = 0;
+            p->release(s->state);
         }
 
         /* Profile the batch: one range per verified configuration. */
@@ -262,10 +268,15 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
                 for (int b = 0; b < nb; b++) {
                     if (!slots[b].verified)
                         continue;
+                    void *st;
                     p->label(cl->v[first + b], label, sizeof label);
+                    p->setup(cl->v[first + b], &dev, &st);
                     mp_nvtx_push(label);
-                    p->launch(slots[b].state);
+                    p->launch(st);
                     mp_nvtx_pop();
+                    if (p->verify(st, slots[b].why, sizeof slots[b].why))
+                        slots[b].verified = 0;
+                    p->teardown(st);
                     launches++;
                 }
                 CHECK_CUDA(cudaDeviceSynchronize());
@@ -282,11 +293,6 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
             } else {
                 batch_status = batch_why;
             }
-            for (int b = 0; b < nb; b++)
-                if (slots[b].verified
-                    && p->verify(slots[b].state, slots[b].why,
-                                 sizeof slots[b].why))
-                    slots[b].verified = 0;
         }
 
         /* Rows. */

@@ -5,7 +5,7 @@
 # the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
-#   steps: build sass device main tests ncu repeat bench sanitize
+#   steps: build sass device main tests ncu repeat bench nocounters sanitize
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -16,7 +16,7 @@ OUT=${OUT:-gpu-out}
 mkdir -p "$OUT"
 FINAL_OUT=$OUT
 W=$(mktemp -d)
-STEPS=${*:-build sass device main tests ncu repeat bench sanitize}
+STEPS=${*:-build sass device main tests ncu repeat bench nocounters sanitize}
 SUMMARY=$W/summary.txt
 : > "$SUMMARY"
 NCU=${NCU:-ncu}
@@ -65,14 +65,38 @@ repeat)
     step repeat ./memprobe bank $SWEEP --counters on -o "$W/bank-sweep-repeat.csv"
     step counters-off ./memprobe bank $SWEEP --counters off -o "$W/bank-sweep-off.csv" ;;
 bench)
-    # Collector cost per configuration against ncu, same configurations.
-    for mode in off on; do
-        step bench-$mode ./memprobe bank $CHECKSET --runs 0 --warmup 0 \
-            --counters $mode -o "$W/bench-$mode.csv"
+    # Collector cost per configuration against ncu with the same metrics:
+    # wall time of 30 and of 120 configurations, marginal cost per
+    # configuration = (T120 - T30) / 90, for counters off, on, and ncu.
+    SMALL="--op ld,st --width 4,8,16 --stride 1,2,4,17,32 --iterations 256"
+    for set in small:SMALL big:CHECKSET; do
+        name=${set%%:*}
+        eval "args=\$${set#*:}"
+        for mode in off on; do
+            step bench-$mode-$name ./memprobe bank $args --runs 0 --warmup 0 \
+                --counters $mode -o "$W/bench-$mode-$name.csv"
+        done
+        step bench-ncu-$name $NCU --csv --page raw --print-units base --clock-control none \
+            --metrics "$METRICS" --log-file "$W/bench-ncu-$name.csv" \
+            ./memprobe bank $args --runs 0 --warmup 0 --counters off -o "$W/bench-ncu-run-$name.csv"
     done
-    step bench-ncu $NCU --csv --page raw --print-units base --clock-control none \
-        --metrics "$METRICS" --log-file "$W/bench-ncu.csv" \
-        ./memprobe bank $CHECKSET --runs 0 --warmup 0 --counters off -o "$W/bench-ncu-run.csv" ;;
+    awk '/^bench-/{sub("s$","",$3); t[$1]=$3}
+         END{for (m in t) if (m ~ /-big$/) { k=m; sub("-big$","",k);
+             printf "%-10s %8.1f ms per configuration (30: %.2f s, 120: %.2f s)\n",
+                 k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
+        "$SUMMARY" | sort | tee "$W/bench.txt" ;;
+nocounters)
+    # Counters impossible: another profiler injected (ncu sets
+    # CUDA_INJECTION64_PATH). auto: warning + timing-only rows; on: exit 4.
+    step nocounters-auto $NCU --metrics gpu__time_duration.sum --clock-control none \
+        ./memprobe bank --stride 1 --runs 2 --counters auto -o "$W/nocounters.csv"
+    step nocounters-on $NCU --metrics gpu__time_duration.sum --clock-control none \
+        ./memprobe bank --stride 1 --runs 2 --counters on -o "$W/nocounters-on.csv"
+    # NVTX: the range of one configuration holds its warm-up and timed
+    # launches (1 + 2 here) and nothing else.
+    step nvtx $NCU --nvtx --nvtx-include "bank/ld/w4/s4/b0/g1/p32/" --csv --page raw \
+        --clock-control none --metrics gpu__time_duration.sum --log-file "$W/nvtx.csv" \
+        ./memprobe bank --stride 1,4,8 --warmup 1 --runs 2 --counters off -o "$W/nvtx-run.csv" ;;
 sanitize)
     for tool in memcheck racecheck synccheck initcheck; do
         step san-$tool compute-sanitizer --tool $tool --error-exitcode 9 \
