@@ -12,6 +12,7 @@
  * parity of the quotes fed so far tells exactly whether we are inside one.
  */
 #include "ncu_csv.h"
+#include "check.h"
 
 #include <csv.h>   /* libcsv (memprobe's own writer is csv_writer.h) */
 
@@ -32,18 +33,7 @@
 /* How much of an ncu "==ERROR==" line is quoted in a "no header" error. */
 #define MAX_MSG 160
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------------ */
 /* Table storage                                                      */
@@ -104,9 +94,9 @@ static void fail(builder *b, long line, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (line > 0)
-        set_err(b->err, b->errlen, "%s:%ld: %s", b->name, line, msg);
+        mp_reason(b->err, b->errlen, "%s:%ld: %s", b->name, line, msg);
     else
-        set_err(b->err, b->errlen, "%s: %s", b->name, msg);
+        mp_reason(b->err, b->errlen, "%s: %s", b->name, msg);
 }
 
 static void drop_record(builder *b)
@@ -373,7 +363,7 @@ static int parse_table(const char *buf, size_t len, const char *name,
     if (!name)
         name = "(ncu csv)";
     if (!t || (!buf && len)) {
-        set_err(err, errlen, "%s: no table or buffer given", name);
+        mp_reason(err, errlen, "%s: no table or buffer given", name);
         return -1;
     }
     memset(t, 0, sizeof *t);
@@ -402,13 +392,13 @@ static int parse_table(const char *buf, size_t len, const char *name,
         for (int i = 0; t->units && i < t->ncols; i++) {
             t->units[i] = calloc(1, 1);
             if (!t->units[i]) {
-                set_err(err, errlen, "%s: out of memory", name);
+                mp_reason(err, errlen, "%s: out of memory", name);
                 mp_ncu_free(t);  /* frees the unit strings made so far */
                 return -1;
             }
         }
         if (!t->units) {
-            set_err(err, errlen, "%s: out of memory", name);
+            mp_reason(err, errlen, "%s: out of memory", name);
             mp_ncu_free(t);
             return -1;
         }
@@ -434,12 +424,12 @@ static int read_table(const char *path, int plain, mp_ncu_table *t,
     if (t)
         memset(t, 0, sizeof *t);
     if (!path || !t) {
-        set_err(err, errlen, "ncu csv: no path or table given");
+        mp_reason(err, errlen, "ncu csv: no path or table given");
         return -1;
     }
     f = fopen(path, "rb");
     if (!f) {
-        set_err(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        mp_reason(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
     /* Read in chunks: works for pipes and /dev/stdin as well. */
@@ -448,7 +438,7 @@ static int read_table(const char *path, int plain, mp_ncu_table *t,
             size_t ncap = cap ? cap * 2 : 65536;
             char *nb = ncap > cap ? realloc(buf, ncap) : NULL;
             if (!nb) {
-                set_err(err, errlen, "%s: out of memory", path);
+                mp_reason(err, errlen, "%s: out of memory", path);
                 free(buf);
                 fclose(f);
                 return -1;
@@ -462,7 +452,7 @@ static int read_table(const char *path, int plain, mp_ncu_table *t,
             break;
     }
     if (ferror(f)) {
-        set_err(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        mp_reason(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         free(buf);
         fclose(f);
         return -1;

@@ -39,6 +39,16 @@ int mp_check_cupti(int code, const char *call, char *why, size_t whylen)
     return code;
 }
 
+void mp_reason(char *why, size_t whylen, const char *fmt, ...)
+{
+    va_list ap;
+    if (!why || whylen == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+}
+
 void mp_usage_error(const char *fmt, ...)
 {
     va_list ap;

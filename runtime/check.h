@@ -37,6 +37,11 @@ int mp_check_cupti(int code, const char *call, char *why, size_t whylen);
 #define CHECK_CUPTI(call, why, whylen) \
     mp_check_cupti((int)(call), #call, (why), (whylen))
 
+/* Writes a one-line reason into why, which may be NULL (the buffers that
+ * library functions fill for their callers). */
+void mp_reason(char *why, size_t whylen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* One-line usage error naming the parameter: prints
  * "memprobe: <fmt...>" and exits with MP_EXIT_USAGE. */
 void mp_usage_error(const char *fmt, ...)

@@ -82,23 +82,6 @@ struct mp_collector {
     int broken;                 /* a CUPTI call failed mid-session */
 };
 
-/* ------------------------------------------------------------------------
- * Reasons.
- * ---------------------------------------------------------------------- */
-
-/* Writes a reason into why (which may be NULL). */
-static void say(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!why || whylen == 0) return;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-}
-
 /* Appends to the reason already in why. */
 static void append(char *why, size_t whylen, const char *text)
 {
@@ -266,7 +249,7 @@ static mp_counters_status get_availability(mp_collector *c, char *why, size_t wh
     c->avail_size = av.counterAvailabilityImageSize;
     c->avail = calloc(1, c->avail_size ? c->avail_size : 1);
     if (!c->avail) {
-        say(why, whylen, "out of memory for the counter availability image");
+        mp_reason(why, whylen, "out of memory for the counter availability image");
         return MP_COUNTERS_ERROR;
     }
     av.pCounterAvailabilityImage = c->avail;
@@ -301,7 +284,7 @@ static mp_counters_status build_config(mp_collector *c, char *why, size_t whylen
             .pMetricName = c->names[i],
         };
         if (CHECK_CUPTI(cuptiProfilerHostGetMetricProperties(&mp), err, sizeof err)) {
-            say(why, whylen, "metric '%s' is not available on %s: %s",
+            mp_reason(why, whylen, "metric '%s' is not available on %s: %s",
                 c->names[i], c->chip, err);
             return MP_COUNTERS_UNAVAILABLE;
         }
@@ -323,7 +306,7 @@ static mp_counters_status build_config(mp_collector *c, char *why, size_t whylen
     c->config_size = gs.configImageSize;
     c->config = calloc(1, c->config_size ? c->config_size : 1);
     if (!c->config) {
-        say(why, whylen, "out of memory for the config image");
+        mp_reason(why, whylen, "out of memory for the config image");
         return MP_COUNTERS_ERROR;
     }
 
@@ -362,7 +345,7 @@ static mp_counters_status current_context(mp_collector *c, char *why, size_t why
                                                 MP_CUDA_ENTRY_VERSION,
                                                 cudaEnableDefault, &found));
     if (!fn || found != cudaDriverEntryPointSuccess) {
-        say(why, whylen, "the CUDA driver does not export cuCtxGetCurrent");
+        mp_reason(why, whylen, "the CUDA driver does not export cuCtxGetCurrent");
         return MP_COUNTERS_UNAVAILABLE;
     }
     /* ISO C has no object-to-function pointer cast; copy the bits (POSIX
@@ -370,7 +353,7 @@ static mp_counters_status current_context(mp_collector *c, char *why, size_t why
     memcpy(&get_current, &fn, sizeof get_current);
     cr = get_current(&c->ctx);
     if (cr != CUDA_SUCCESS || !c->ctx) {
-        say(why, whylen,
+        mp_reason(why, whylen,
             "no current CUDA context (cuCtxGetCurrent returned %d): call"
             " cudaSetDevice() and cudaFree(0) before mp_collector_open()",
             (int)cr);
@@ -391,21 +374,21 @@ mp_counters_status mp_collector_open(mp_collector **out,
 
     if (why && whylen) why[0] = '\0';
     if (!out) {
-        say(why, whylen, "mp_collector_open: no place for the result");
+        mp_reason(why, whylen, "mp_collector_open: no place for the result");
         return MP_COUNTERS_ERROR;
     }
     *out = NULL;
     if (!names || n == 0) {
-        say(why, whylen, "mp_collector_open: empty metric list");
+        mp_reason(why, whylen, "mp_collector_open: empty metric list");
         return MP_COUNTERS_ERROR;
     }
     if (max_ranges == 0 || max_ranges > UINT32_MAX) {
-        say(why, whylen, "mp_collector_open: max_ranges %zu out of range", max_ranges);
+        mp_reason(why, whylen, "mp_collector_open: max_ranges %zu out of range", max_ranges);
         return MP_COUNTERS_ERROR;
     }
     for (size_t i = 0; i < n; i++) {
         if (!names[i] || !*names[i]) {
-            say(why, whylen, "mp_collector_open: metric #%zu has no name", i);
+            mp_reason(why, whylen, "mp_collector_open: metric #%zu has no name", i);
             return MP_COUNTERS_ERROR;
         }
     }
@@ -415,7 +398,7 @@ mp_counters_status mp_collector_open(mp_collector **out,
      * crash. Check before touching CUPTI at all. */
     inject = getenv("CUDA_INJECTION64_PATH");
     if (inject && *inject) {
-        say(why, whylen,
+        mp_reason(why, whylen,
             "another CUDA tool is injected (CUDA_INJECTION64_PATH=%s, e.g."
             " running under ncu or nsys) and owns the counters; run without"
             " it, or let that tool collect the metrics", inject);
@@ -424,7 +407,7 @@ mp_counters_status mp_collector_open(mp_collector **out,
 
     c = calloc(1, sizeof *c);
     if (!c || !(c->names = calloc(n, sizeof *c->names))) {
-        say(why, whylen, "out of memory");
+        mp_reason(why, whylen, "out of memory");
         goto fail;
     }
     c->opening = 1;
@@ -432,7 +415,7 @@ mp_counters_status mp_collector_open(mp_collector **out,
     c->max_ranges = max_ranges;
     for (size_t i = 0; i < n; i++) {
         if (!(c->names[i] = strdup(names[i]))) {
-            say(why, whylen, "out of memory");
+            mp_reason(why, whylen, "out of memory");
             goto fail;
         }
     }
@@ -486,7 +469,7 @@ mp_counters_status mp_collector_open(mp_collector **out,
     c->image_size = ds.counterDataSize;
     c->image = calloc(1, c->image_size ? c->image_size : 1);
     if (!c->image) {
-        say(why, whylen,
+        mp_reason(why, whylen,
             "cannot allocate a %zu-byte counter data image for %zu ranges;"
             " profile in smaller batches", c->image_size, max_ranges);
         st = MP_COUNTERS_ERROR;
@@ -514,15 +497,15 @@ mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
 
     if (why && whylen) why[0] = '\0';
     if (!c) {
-        say(why, whylen, "mp_collector_begin: no collector");
+        mp_reason(why, whylen, "mp_collector_begin: no collector");
         return MP_COUNTERS_ERROR;
     }
     if (c->broken) {
-        say(why, whylen, "mp_collector_begin: collector unusable after an earlier CUPTI error");
+        mp_reason(why, whylen, "mp_collector_begin: collector unusable after an earlier CUPTI error");
         return MP_COUNTERS_ERROR;
     }
     if (c->active) {
-        say(why, whylen, "mp_collector_begin: a batch is already open");
+        mp_reason(why, whylen, "mp_collector_begin: a batch is already open");
         return MP_COUNTERS_ERROR;
     }
 
@@ -556,15 +539,15 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
 
     if (why && whylen) why[0] = '\0';
     if (!c) {
-        say(why, whylen, "mp_collector_end: no collector");
+        mp_reason(why, whylen, "mp_collector_end: no collector");
         return MP_COUNTERS_ERROR;
     }
     if (!c->active) {
-        say(why, whylen, "mp_collector_end: no batch is open (begin() missing or failed)");
+        mp_reason(why, whylen, "mp_collector_end: no batch is open (begin() missing or failed)");
         return MP_COUNTERS_ERROR;
     }
     if (launches > 0 && !values) {
-        say(why, whylen, "mp_collector_end: no place for the values");
+        mp_reason(why, whylen, "mp_collector_end: no place for the values");
         /* Still stop the batch below so the session stays usable. */
     }
 
@@ -579,7 +562,7 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
     if (!sp.isAllPassSubmitted) {
         /* Cannot happen with kernel replay; if it does, the ranges are
          * incomplete. */
-        say(why, whylen, "CUPTI still wants replay passes after stop (pass %zu)",
+        mp_reason(why, whylen, "CUPTI still wants replay passes after stop (pass %zu)",
             sp.passIndex);
         c->broken = 1;
         return MP_COUNTERS_ERROR;
@@ -602,13 +585,13 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
      * the next begin() starts clean. */
     if (launches > 0 && !values) return MP_COUNTERS_ERROR;
     if (launches > c->max_ranges) {
-        say(why, whylen,
+        mp_reason(why, whylen,
             "%zu kernel launches in one batch, but the collector holds %zu"
             " ranges per batch: CUPTI dropped the rest", launches, c->max_ranges);
         return MP_COUNTERS_ERROR;
     }
     if (dd.numOfRangeDropped != 0 || info.numTotalRanges != launches) {
-        say(why, whylen,
+        mp_reason(why, whylen,
             "CUPTI returned %zu ranges (%zu reported dropped) for %zu kernel"
             " launches: another kernel ran between begin and end, or ranges"
             " were lost", info.numTotalRanges, dd.numOfRangeDropped, launches);
@@ -631,7 +614,7 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
         CUPTI_OR_FAIL(cuptiProfilerHostEvaluateToGpuValues(&ev));
         for (size_t m = 0; m < c->n; m++) {
             if (!isfinite(row[m])) {
-                say(why, whylen, "metric '%s' is %g in range %zu of %zu",
+                mp_reason(why, whylen, "metric '%s' is %g in range %zu of %zu",
                     c->names[m], row[m], r, launches);
                 return MP_COUNTERS_ERROR;
             }

@@ -139,18 +139,6 @@ size_t mp_metric_set_names(mp_metric_set set, const char **names, size_t max)
  * Validator (host API only; no GPU, no driver).
  * ---------------------------------------------------------------------- */
 
-/* snprintf into the caller's reason buffer, which may be NULL. */
-static void say(char *why, size_t whylen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void say(char *why, size_t whylen, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (!why || whylen == 0) return;
-    va_start(ap, fmt);
-    vsnprintf(why, whylen, fmt, ap);
-    va_end(ap);
-}
 
 /* CHECK_CUPTI writes "<call>: <error name> (<code>)"; for messages about a
  * metric the call text is noise, so keep what follows the first ": ". */
@@ -170,21 +158,21 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
 
     if (why && whylen) why[0] = '\0';
     if (!chip || !*chip) {
-        say(why, whylen, "no chip name given");
+        mp_reason(why, whylen, "no chip name given");
         return -1;
     }
     if (!names || n == 0) {
-        say(why, whylen, "empty metric list");
+        mp_reason(why, whylen, "empty metric list");
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
         if (!names[i] || !*names[i]) {
-            say(why, whylen, "metric #%zu has no name", i);
+            mp_reason(why, whylen, "metric #%zu has no name", i);
             return -1;
         }
         for (size_t j = 0; j < i; j++) {
             if (strcmp(names[i], names[j]) == 0) {
-                say(why, whylen, "metric '%s' is listed twice", names[i]);
+                mp_reason(why, whylen, "metric '%s' is listed twice", names[i]);
                 return -1;
             }
         }
@@ -199,7 +187,7 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
         .pCounterAvailabilityImage = NULL,
     };
     if (CHECK_CUPTI(cuptiProfilerHostInitialize(&init), err, sizeof err)) {
-        say(why, whylen, "chip '%s' is not supported by this CUPTI: %s",
+        mp_reason(why, whylen, "chip '%s' is not supported by this CUPTI: %s",
             chip, error_part(err));
         return -1;
     }
@@ -214,7 +202,7 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
         };
         if (CHECK_CUPTI(cuptiProfilerHostGetMetricProperties(&prop),
                         err, sizeof err)) {
-            say(why, whylen, "metric '%s' is not valid for %s: %s",
+            mp_reason(why, whylen, "metric '%s' is not valid for %s: %s",
                 names[i], chip, error_part(err));
             goto out;
         }
@@ -228,7 +216,7 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
         .numMetrics = n,
     };
     if (CHECK_CUPTI(cuptiProfilerHostConfigAddMetrics(&add), err, sizeof err)) {
-        say(why, whylen, "metrics cannot be scheduled together on %s: %s",
+        mp_reason(why, whylen, "metrics cannot be scheduled together on %s: %s",
             chip, err);
         goto out;
     }
@@ -238,12 +226,12 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
         .pHostObject = host,
     };
     if (CHECK_CUPTI(cuptiProfilerHostGetConfigImageSize(&size), err, sizeof err)) {
-        say(why, whylen, "config image for %s: %s", chip, err);
+        mp_reason(why, whylen, "config image for %s: %s", chip, err);
         goto out;
     }
     image = malloc(size.configImageSize ? size.configImageSize : 1);
     if (!image) {
-        say(why, whylen, "out of memory for a %zu-byte config image",
+        mp_reason(why, whylen, "out of memory for a %zu-byte config image",
             size.configImageSize);
         goto out;
     }
@@ -255,7 +243,7 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
         .pConfigImage = image,
     };
     if (CHECK_CUPTI(cuptiProfilerHostGetConfigImage(&get), err, sizeof err)) {
-        say(why, whylen, "config image for %s: %s", chip, err);
+        mp_reason(why, whylen, "config image for %s: %s", chip, err);
         goto out;
     }
 
@@ -265,7 +253,7 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
         .pConfigImage = image,
     };
     if (CHECK_CUPTI(cuptiProfilerHostGetNumOfPasses(&np), err, sizeof err)) {
-        say(why, whylen, "pass count for %s: %s", chip, err);
+        mp_reason(why, whylen, "pass count for %s: %s", chip, err);
         goto out;
     }
     if (passes) *passes = np.numOfPasses;

@@ -94,7 +94,8 @@ nocounters)
         ./memprobe bank --stride 1 --runs 2 --counters on -o "$W/nocounters-on.csv"
     # NVTX: the range of one configuration holds its warm-up and timed
     # launches (1 + 2 here) and nothing else.
-    step nvtx $NCU --nvtx --nvtx-include "bank/ld/w4/s4/b0/g1/p32/" --csv --page raw \
+    # ncu reads "/" in a filter as nesting: escape the name's slashes.
+    step nvtx $NCU --nvtx --nvtx-include 'memprobe@bank\/ld\/w4\/s4\/b0\/g1\/p32/' --csv --page raw \
         --clock-control none --metrics gpu__time_duration.sum --log-file "$W/nvtx.csv" \
         ./memprobe bank --stride 1,4,8 --warmup 1 --runs 2 --counters off -o "$W/nvtx-run.csv" ;;
 sanitize)
