@@ -46,6 +46,7 @@ LIB_CU := $(wildcard probes/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/test_*.c))
+GPU_UTIL := tests/gpu/gpu_util.c
 
 .PHONY: all clean test test-gpu probe-bank predict-bank ncu-check
 all: memprobe
@@ -64,6 +65,10 @@ $(BUILD)/%.o: %.c
 $(BUILD)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/gpu/%: tests/gpu/%.c $(GPU_UTIL) $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/gpu -o $@ $< $(GPU_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)

@@ -344,12 +344,25 @@ static void bank_teardown(void *state)
 }
 
 const mp_probe mp_probe_bank = {
-    "bank", "shared-memory bank conflicts: stride, width, broadcast, padding",
-    bank_params, P_COUNT, MP_SET_SHARED,
-    "--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
-    "--iterations 256",
-    bank_check, bank_label, bank_predict, bank_describe,
-    bank_setup, bank_launch, bank_verify, bank_clock64, bank_release,
-    bank_derive,
-    bank_teardown,
+    .name = "bank",
+    .summary = "shared-memory bank conflicts: stride, width, broadcast, "
+               "padding",
+    .params = bank_params,
+    .nparams = P_COUNT,
+    .metrics = MP_SET_SHARED,
+    .ncu_check_args = "--op ld,st --width 4,8,16 "
+                      "--stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
+                      "--iterations 256",
+    .check = bank_check,
+    .label = bank_label,
+    .predict = bank_predict,
+    .describe = bank_describe,
+    .setup = bank_setup,
+    .launch = bank_launch,
+    .verify = bank_verify,
+    .after_timing = NULL,
+    .clock64 = bank_clock64,
+    .release = bank_release,
+    .derive = bank_derive,
+    .teardown = bank_teardown,
 };

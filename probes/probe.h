@@ -11,6 +11,8 @@
  *              (a profiled batch counts every kernel as one range)
  *   launch     one launch on the default stream
  *   verify     the output of the last launch against the CPU reference
+ *   after_timing  optional: reference measurements beside the probe
+ *              (cudaMemcpy bandwidth), outside any profiled batch
  *   release    free the device memory (the state still describes the
  *              configuration for derive)
  *   derive     derived columns from timing and counters
@@ -69,6 +71,10 @@ typedef struct mp_probe {
     void (*launch)(void *state);
     /* 0 when the output is right; else -1 and a one-line reason. */
     int (*verify)(void *state, char *err, size_t errlen);
+    /* Optional (NULL): measurements the probe makes itself right after its
+     * timed launches and before release, never inside a profiled batch;
+     * kept in the state for derive. */
+    void (*after_timing)(void *state);
     /* In-kernel clock64 stamps of the last launch: the seeds' span
      * (earliest start to latest end over all blocks) and the median of
      * each block's own end - start. NULL if the probe keeps none. */

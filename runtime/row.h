@@ -28,6 +28,15 @@
     X(GROUP, "group", "consecutive lanes sharing one address")              \
     X(PERIOD, "period", "lanes after which addresses repeat")               \
     X(PAD, "pad", "padding elements per tile row of `stride` elements")     \
+    X(OFFSET, "offset_bytes", "start offset from a 256-byte-aligned base")  \
+    X(LAYOUT, "layout", "pattern, soa, aos12, aos16 or aos12-staged")       \
+    X(CACHE, "cache", "global loads: default (L1) or cg (L2 only)")         \
+    X(KERNEL, "kernel", "bandwidth kernel: read, write or copy")            \
+    X(ARRAY_BYTES, "array_bytes", "bytes per array")                        \
+    X(SPREAD, "spread", "distinct addresses per warp-level load")           \
+    X(SPACING, "spacing_bytes", "bytes between distinct addresses")         \
+    X(SOURCE, "source", "where reads come from: constant, global, ldg, tex1d, tex2d") \
+    X(ACCESS, "access", "access pattern of a probe with named patterns")    \
     X(THREADS, "threads_per_block", "threads per block")                    \
     X(BLOCKS, "blocks", "blocks in the grid")                               \
     X(ITERATIONS, "iterations", "accesses per thread per launch")           \
@@ -59,12 +68,27 @@
     X(MODEL_IDEAL, "model_ideal_wavefronts_per_request",                    \
       "model: wavefronts without bank conflicts")                           \
     X(MODEL_CONFLICT_WAYS, "model_conflict_ways", "model: wavefronts / ideal") \
+    X(MODEL_SECTORS, "model_sectors_per_request",                           \
+      "model: 32-byte sectors per warp-level global request")               \
+    X(MODEL_IDEAL_SECTORS, "model_ideal_sectors_per_request",               \
+      "model: sectors if the bytes were contiguous and aligned")            \
+    X(MODEL_DISTINCT, "model_distinct_addresses",                           \
+      "model: distinct addresses in one warp-level request")                \
+    X(MODEL_REPLAYS, "model_replays_per_request",                           \
+      "model: constant-cache replays per warp-level request")               \
     X(COUNTERS_STATUS, "counters_status",                                   \
       "ok, off, or why hardware counters are missing")                      \
     X(WAVEFRONTS_PER_REQUEST, "wavefronts_per_request",                     \
       "measured: wavefronts / instructions of the probed op")               \
     X(EXCESS_WAVEFRONTS, "excess_wavefronts_per_request",                   \
       "measured wavefronts per request above the model's ideal")           \
+    X(SECTORS_PER_REQUEST, "sectors_per_request",                           \
+      "measured: L1 sectors / requests of the probed op")                  \
+    X(REPLAYS_PER_REQUEST, "replays_per_request",                           \
+      "measured: constant-cache replays / LDC instructions")               \
+    X(MEMCPY_GBS, "memcpy_d2d_gbs",                                         \
+      "cudaMemcpy device-to-device in the same run, bytes read + written")  \
+    X(MEMCPY_FRACTION, "fraction_of_memcpy", "bandwidth / memcpy_d2d_gbs")  \
     X(MODEL_MATCH, "model_match", "measured equals predicted: yes or no")
 
 typedef enum {

@@ -249,6 +249,8 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
             if (!s->verified)
                 continue;
             time_launches(p, s->state, label, o, &s->m.time_ns);
+            if (p->after_timing)
+                p->after_timing(s->state);
             if (o->runs > 0 && p->clock64)
                 p->clock64(s->state, &s->m.clock64_span,
                            &s->m.clock64_block_median);

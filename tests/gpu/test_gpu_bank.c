@@ -24,7 +24,7 @@
 
 #include <cmocka.h>
 
-#include "ncu_csv.h"
+#include "gpu_util.h"
 #include "subprocess.h"
 
 /* Largest fraction of a wavefront per request that the counter may carry
@@ -32,40 +32,10 @@
  * measured on the H200, docs/notes.md. */
 #define NOISE_PER_REQUEST 0.001
 
-static const char *memprobe(void)
-{
-    const char *m = getenv("MEMPROBE");
-    return m ? m : "./memprobe";
-}
-
-static const char *test_dir(void)
-{
-    const char *d = getenv("GPU_TEST_DIR");
-    return d ? d : "results/gpu-test";
-}
-
 typedef struct {
     const mp_ncu_table *t;
     int row;
 } row_ref;
-
-static const char *cell(const mp_ncu_table *t, int row, const char *col)
-{
-    int c = mp_ncu_column(t, col);
-    assert_true(c >= 0);
-    return t->cells[row][c];
-}
-
-static double number(const mp_ncu_table *t, int row, const char *col)
-{
-    double x = 0;
-    int c = mp_ncu_column(t, col);
-    assert_true(c >= 0);
-    if (mp_ncu_number(t, row, c, &x))
-        fail_msg("row %d column %s: '%s' is not a number", row, col,
-                 t->cells[row][c]);
-    return x;
-}
 
 /* One configuration of a sweep: the checks every row must pass. */
 static void test_row(void **state)
@@ -73,48 +43,20 @@ static void test_row(void **state)
     const row_ref *r = *state;
     const mp_ncu_table *t = r->t;
     int i = r->row;
-    assert_string_equal(cell(t, i, "verified"), "yes");
-    assert_string_equal(cell(t, i, "counters_status"), "ok");
-    const char *op = cell(t, i, "op");
+    assert_string_equal(gpu_cell(t, i, "verified"), "yes");
+    assert_string_equal(gpu_cell(t, i, "counters_status"), "ok");
+    const char *op = gpu_cell(t, i, "op");
     char inst[96];
     snprintf(inst, sizeof inst, "smsp__sass_inst_executed_op_shared_%s.sum",
              op);
     /* One LDS/STS per warp per iteration: the probe does what it claims. */
-    assert_true(number(t, i, inst) == number(t, i, "requests"));
-    double measured = number(t, i, "wavefronts_per_request");
-    double model = number(t, i, "model_wavefronts_per_request");
+    assert_true(gpu_number(t, i, inst) == gpu_number(t, i, "requests"));
+    double measured = gpu_number(t, i, "wavefronts_per_request");
+    double model = gpu_number(t, i, "model_wavefronts_per_request");
     if (!(measured >= model && measured - model <= NOISE_PER_REQUEST))
         fail_msg("%s: measured %.4f wavefronts per request, model %.0f",
-                 cell(t, i, "config"), measured, model);
-    assert_string_equal(cell(t, i, "model_match"), "yes");
-}
-
-/* Runs memprobe with args into dir/name and reads the CSV back. */
-static void run_sweep(const char *name, const char *args, mp_ncu_table *t)
-{
-    char path[1024], log[1024], err[512];
-    snprintf(path, sizeof path, "%s/%s.csv", test_dir(), name);
-    snprintf(log, sizeof log, "%s/%s.log", test_dir(), name);
-    remove(path);
-    char *argv[64];
-    int n = 0;
-    argv[n++] = (char *)memprobe();
-    argv[n++] = "bank";
-    char *words = strdup(args);
-    for (char *w = strtok(words, " "); w; w = strtok(NULL, " "))
-        argv[n++] = w;
-    argv[n++] = "--counters";
-    argv[n++] = "on";
-    argv[n++] = "-o";
-    argv[n++] = path;
-    argv[n] = NULL;
-    int rc = mp_spawn_wait(argv, log);
-    free(words);
-    printf("# %s: memprobe bank %s -> exit %d (%s)\n", name, args, rc, path);
-    if (mp_csv_table_read(path, t, err, sizeof err)) {
-        fprintf(stderr, "%s\n", err);
-        exit(1);
-    }
+                 gpu_cell(t, i, "config"), measured, model);
+    assert_string_equal(gpu_cell(t, i, "model_match"), "yes");
 }
 
 static mp_ncu_table sweeps[3];
@@ -124,10 +66,10 @@ static double cycles_at(const mp_ncu_table *t, const char *op, int width,
                         int stride)
 {
     for (int i = 0; i < t->nrows; i++)
-        if (!strcmp(cell(t, i, "op"), op)
-            && number(t, i, "width_bytes") == width
-            && number(t, i, "stride") == stride)
-            return number(t, i, "cycles_per_request_per_sm");
+        if (!strcmp(gpu_cell(t, i, "op"), op)
+            && gpu_number(t, i, "width_bytes") == width
+            && gpu_number(t, i, "stride") == stride)
+            return gpu_number(t, i, "cycles_per_request_per_sm");
     fail_msg("no row for %s width %d stride %d", op, width, stride);
     return 0;
 }
@@ -155,9 +97,9 @@ static void test_ncu_check(void **state)
 {
     (void)state;
     char dir[1024], log[1024];
-    snprintf(dir, sizeof dir, "%s/ncu-check", test_dir());
-    snprintf(log, sizeof log, "%s/ncu-check.txt", test_dir());
-    char *argv[] = {(char *)memprobe(), "ncu-check", "--dir", dir, NULL};
+    snprintf(dir, sizeof dir, "%s/ncu-check", gpu_test_dir());
+    snprintf(log, sizeof log, "%s/ncu-check.txt", gpu_test_dir());
+    char *argv[] = {(char *)gpu_memprobe(), "ncu-check", "--dir", dir, NULL};
     int rc = mp_spawn_wait(argv, log);
     printf("# memprobe ncu-check -> exit %d (%s)\n", rc, log);
     assert_int_equal(rc, 0);
@@ -165,16 +107,14 @@ static void test_ncu_check(void **state)
 
 int main(void)
 {
-    mkdir("results", 0777);
-    mkdir(test_dir(), 0777);
     if (getenv("GPU_TEST_SKIP_SWEEP") == NULL) {
-        run_sweep("bank-sweep", "--op ld,st --width 4,8,16 --stride 0..64",
+        gpu_run_sweep("bank", "bank-sweep", "--op ld,st --width 4,8,16 --stride 0..64",
                   &sweeps[0]);
-        run_sweep("bank-patterns",
+        gpu_run_sweep("bank", "bank-patterns",
                   "--op ld,st --width 4,8,16 --stride 1,2,3,4,8,16,32 "
                   "--group 1,2,3,4,5,8,16,32 --period 32,24,16,12,8 "
                   "--iterations 4096 --runs 3", &sweeps[1]);
-        run_sweep("bank-pads",
+        gpu_run_sweep("bank", "bank-pads",
                   "--op ld,st --width 4,8,16 --stride 8,16,17,32 "
                   "--pad 0,1,2,4 --base 0,3 --iterations 4096 --runs 5",
                   &sweeps[2]);
