@@ -48,7 +48,7 @@ TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/test_*.c))
 GPU_UTIL := tests/gpu/gpu_util.c
 
-.PHONY: all clean test test-gpu probe-bank predict-bank ncu-check
+.PHONY: all clean test test-gpu ncu-check
 all: memprobe
 
 memprobe: $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
@@ -88,18 +88,24 @@ test-gpu: memprobe $(GPU_TESTS)
 	    rc=0; for t in $(GPU_TESTS); do MEMPROBE=./memprobe $$t || rc=1; done; exit $$rc; \
 	fi
 
-# make probe-bank STRIDE=4 [WIDTH= OP= BASE= GROUP= PERIOD= PAD= THREADS=
-#   BLOCKS= ITERATIONS= OUT=]; the same variables work for predict-bank.
-BANK_VARS := OP WIDTH STRIDE BASE GROUP PERIOD PAD THREADS BLOCKS ITERATIONS
+# make probe-NAME VAR=value ...: measure probe NAME (memprobe list shows the
+# probes); every parameter is a variable named like its option in capitals
+# (make probe-bank STRIDE=4 WIDTH=8, make probe-const SPREAD=8). Values may
+# be lists and ranges. OUT=file sets the CSV. make predict-NAME prints the
+# model's prediction without a GPU. Only variables given on the command line
+# count, so the environment cannot change a measurement.
+PARAM_VARS := OP WIDTH STRIDE BASE GROUP PERIOD PAD OFFSET LAYOUT CACHE \
+	KERNEL BYTES INFLIGHT SPREAD SPACING SOURCE ACCESS SIZE VARIANT \
+	THREADS BLOCKS ITERATIONS WARMUP RUNS COUNTERS
+SHAPE_VARS := THREADS BLOCKS ITERATIONS WARMUP RUNS COUNTERS
 lc = $(shell echo $(1) | tr A-Z a-z)
-bank_args = $(foreach v,$(BANK_VARS),$(if $($(v)),--$(call lc,$(v)) $($(v))))
-SHAPE_VARS := THREADS BLOCKS ITERATIONS
+given = $(foreach v,$(1),$(if $(filter command line,$(origin $(v))),--$(call lc,$(v)) $($(v))))
 
-probe-bank: memprobe
-	./memprobe bank $(bank_args) $(if $(OUT),-o $(OUT))
+probe-%: memprobe
+	./memprobe $* $(call given,$(PARAM_VARS)) $(if $(OUT),-o $(OUT))
 
-predict-bank: memprobe
-	./memprobe predict bank $(foreach v,$(filter-out $(SHAPE_VARS),$(BANK_VARS)),$(if $($(v)),--$(call lc,$(v)) $($(v))))
+predict-%: memprobe
+	./memprobe predict $* $(call given,$(filter-out $(SHAPE_VARS),$(PARAM_VARS)))
 
 clean:
 	rm -rf $(BUILD) memprobe

@@ -45,9 +45,12 @@ build)
     step build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_bank
     METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
 sass)
+    # Memory instructions of every probe kernel, counted per kernel and
+    # opcode (LDS/STS/LDG/STG/LDC/TEX...): the probes must execute the
+    # accesses they claim, at the width they claim.
     step sass bash -c "cuobjdump --dump-sass memprobe > $W/sass-full.txt &&
-        awk '/Function :/{f=\$3} /bank_probe/{k=1} /(LDS|STS)/{print f, \$2, \$3}' $W/sass-full.txt \
-        | grep bank_probe | sort | uniq -c > $W/sass-bank.txt; cat $W/sass-bank.txt" ;;
+        awk '/Function :/{f=\$3} /(LDS|STS|LDG|STG|LDC|TEX|TLD|LD\.|ST\.)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDS|STS|LDG|STG|LDC|TEX|TLD|LD|ST)(\.|\$)/) {print f, \$i; break}}' \
+        $W/sass-full.txt | sort | uniq -c > $W/sass-memory.txt; cat $W/sass-memory.txt" ;;
 device)
     step device bash -c "./memprobe device > $W/device.txt; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $W/device.txt" ;;
 main)
