@@ -7,9 +7,17 @@
 #include "probe.h"
 
 extern const mp_probe mp_probe_bank;
+extern const mp_probe mp_probe_coalesce;
+extern const mp_probe mp_probe_const;
+extern const mp_probe mp_probe_texture;
+extern const mp_probe mp_probe_bandwidth;
 
 const mp_probe *const mp_probes[] = {
     &mp_probe_bank,
+    &mp_probe_coalesce,
+    &mp_probe_const,
+    &mp_probe_texture,
+    &mp_probe_bandwidth,
     NULL,
 };
 

@@ -142,7 +142,8 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
 
     n = 0;
     const char *head[] = {ncu, "--csv", "--page", "raw", "--print-units",
-                          "base", "--clock-control", "none", "--metrics", metrics, "--log-file",
+                          "base", "--clock-control", "none",
+                          "--cache-control", "none", "--metrics", metrics, "--log-file",
                           theirs, self, p->name, NULL};
     for (int i = 0; head[i]; i++)
         argv[n++] = (char *)head[i];

@@ -20,6 +20,7 @@ typedef enum {
     MP_SET_SHARED,      /* shared memory: bank conflicts, wavefronts, instructions */
     MP_SET_GLOBAL,      /* global memory: L1 requests/sectors, L2 sectors, DRAM bytes */
     MP_SET_CONSTANT,    /* constant memory: LDC instructions, IDC requests/divergence */
+    MP_SET_TEXTURE,     /* texture probe: TEX and global-load requests, sectors, hits */
     MP_SET_COUNT
 } mp_metric_set;
 
@@ -50,7 +51,7 @@ typedef struct {
  * *count = 0 for an out-of-range set. The table is static: never free it. */
 const mp_metric *mp_metric_set_get(mp_metric_set set, size_t *count);
 
-/* "shared", "global", "constant"; NULL for an out-of-range set. */
+/* "shared", "global", "constant", "tex"; NULL for an out-of-range set. */
 const char *mp_metric_set_name(mp_metric_set set);
 
 /* Looks a set up by its name (as mp_metric_set_name spells it).

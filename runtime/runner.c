@@ -43,9 +43,22 @@ static void print_table_header(void)
            "ok");
 }
 
+/* The quantity a probe family is about, as (model, measured) columns:
+ * wavefronts for shared memory, sectors for global, replays for constant
+ * memory; the first pair the row has a model value for. */
+static const int headline[][2] = {
+    {MP_COL_MODEL_WAVEFRONTS, MP_COL_WAVEFRONTS_PER_REQUEST},
+    {MP_COL_MODEL_SECTORS, MP_COL_SECTORS_PER_REQUEST},
+    {MP_COL_MODEL_REPLAYS, MP_COL_REPLAYS_PER_REQUEST},
+};
+
 static void print_table_row(const char *label, const mp_row *r)
 {
-    const char *measured = mp_row_get(r, MP_COL_WAVEFRONTS_PER_REQUEST);
+    int h = 0;
+    while (h < 2 && !mp_row_get(r, headline[h][0])[0])
+        h++;
+    const char *model = mp_row_get(r, headline[h][0]);
+    const char *measured = mp_row_get(r, headline[h][1]);
     const char *frac = mp_row_get(r, MP_COL_BANDWIDTH_FRACTION);
     char pct[16] = "-";
     if (frac[0])
@@ -53,8 +66,9 @@ static void print_table_row(const char *label, const mp_row *r)
     const char *ok = mp_row_get(r, MP_COL_VERIFIED);
     const char *match = mp_row_get(r, MP_COL_MODEL_MATCH);
     printf("%-34s %6s %8s %7s %9s %9s %8s %6s %4s%s\n", label,
-           mp_row_get(r, MP_COL_MODEL_WAVEFRONTS), measured[0] ? measured : "-",
-           mp_row_get(r, MP_COL_MODEL_CONFLICT_WAYS),
+           model[0] ? model : "-", measured[0] ? measured : "-",
+           mp_row_get(r, MP_COL_MODEL_CONFLICT_WAYS)[0]
+               ? mp_row_get(r, MP_COL_MODEL_CONFLICT_WAYS) : "-",
            mp_row_get(r, MP_COL_CYCLES_PER_REQUEST)[0]
                ? mp_row_get(r, MP_COL_CYCLES_PER_REQUEST) : "-",
            mp_row_get(r, MP_COL_NS_PER_REQUEST)[0]
@@ -96,7 +110,7 @@ void mp_print_predictions(const mp_config_list *cl, int csv, FILE *out)
         }
         for (int k = 0; k < pr.n; k++) {
             if (csv)
-                fprintf(out, ",%.6g", pr.value[k]);
+                fprintf(out, ",%.10g", pr.value[k]);
             else
                 fprintf(out, " %*.4g", (int)strlen(pr.name[k]), pr.value[k]);
         }

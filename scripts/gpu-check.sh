@@ -5,7 +5,8 @@
 # the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
-#   steps: build sass device main tests ncu repeat bench nocounters sanitize
+#   steps: build sass device main tests probes ncu repeat bench nocounters
+#          sanitize
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -17,6 +18,8 @@ mkdir -p "$OUT"
 FINAL_OUT=$OUT
 W=$(mktemp -d)
 STEPS=${*:-build sass device main tests ncu repeat bench nocounters sanitize}
+# The default runs every step; later sessions usually name the ones they
+# need (for example: build sass device main probes sanitize).
 SUMMARY=$W/summary.txt
 : > "$SUMMARY"
 NCU=${NCU:-ncu}
@@ -42,7 +45,8 @@ CHECKSET="--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2
 for s in $STEPS; do
 case $s in
 build)
-    step build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_bank
+    step build make -j16 ARCH=90 DEPS=.deps memprobe \
+        $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||')
     METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
 sass)
     # Memory instructions of every probe kernel, counted per kernel and
@@ -59,6 +63,16 @@ main)
 tests)
     step test-gpu make DEPS=.deps test-gpu
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+probes)
+    # The GPU tests of the probe families after bank, one binary each
+    # (make test-gpu runs them all, the bank sweep included).
+    for t in coalesce constant texture bandwidth; do
+        step test-$t env MEMPROBE=./memprobe build/tests/gpu/test_gpu_$t
+    done
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null
+    for p in const texture bandwidth; do
+        step ncu-check-$p ./memprobe ncu-check --probe $p --dir "$W/ncu-check-$p"
+    done ;;
 ncu)
     step ncu-sweep $NCU --csv --page raw --print-units base --clock-control none \
         --metrics "$METRICS" --log-file "$W/ncu-sweep.csv" \
@@ -103,9 +117,23 @@ nocounters)
         ./memprobe bank --stride 1,4,8 --warmup 1 --runs 2 --counters off -o "$W/nvtx-run.csv" ;;
 sanitize)
     for tool in memcheck racecheck synccheck initcheck; do
-        step san-$tool compute-sanitizer --tool $tool --error-exitcode 9 \
+        step san-$tool-bank compute-sanitizer --tool $tool --error-exitcode 9 \
             ./memprobe bank --op ld,st --width 4,16 --stride 1,17 --iterations 8 \
             --blocks 4 --runs 1 --warmup 0 --counters off -o /dev/null
+    done
+    for tool in memcheck racecheck initcheck; do
+        step san-$tool-coalesce compute-sanitizer --tool $tool --error-exitcode 9 \
+            ./memprobe coalesce --op ld,st --width 4,16 --offset 0,16 --stride 1,3 \
+            --blocks 4 --iterations 2 --runs 1 --warmup 0 --counters off -o /dev/null
+        step san-$tool-layouts compute-sanitizer --tool $tool --error-exitcode 9 \
+            ./memprobe coalesce --layout soa,aos12,aos16,aos12-staged --blocks 4 \
+            --iterations 2 --runs 1 --warmup 0 --counters off -o /dev/null
+        step san-$tool-const compute-sanitizer --tool $tool --error-exitcode 9 \
+            ./memprobe const --source constant,global,ldg --spread 1,32 --blocks 4 \
+            --iterations 64 --runs 1 --warmup 0 --counters off -o /dev/null
+        step san-$tool-texture compute-sanitizer --tool $tool --error-exitcode 9 \
+            ./memprobe texture --source tex1d,tex2d,global,ldg --access stencil,column \
+            --size 256 --runs 1 --warmup 0 --counters off -o /dev/null
     done ;;
 esac
 done

@@ -1,0 +1,643 @@
+/*
+ * bandwidth.c - the DRAM bandwidth probe: parameters, checks, the traffic
+ * model, setup, verification, the cudaMemcpy reference and the derived
+ * columns. Kernels are in bandwidth.cu; docs/bandwidth.md explains the
+ * design and how bytes are counted.
+ *
+ * One launch is one full pass of the read, write or copy kernel over
+ * arrays of `bytes` bytes that start `offset` bytes after a cudaMalloc'd
+ * (256-byte-aligned) base. Bytes counted: read = bytes read, write = bytes
+ * written, copy = read + written, whatever the stride (every element is
+ * touched exactly once). bandwidth_gbs = bytes counted / median launch
+ * time; ceiling_gbs = the DRAM peak from memory clock and bus width.
+ *
+ * Host memory: the arrays are filled, read back and poisoned through one
+ * pinned chunk of at most 32 MiB, so a configuration holds no host copy of
+ * its arrays; the chunk (and the read kernel's per-thread output) is freed
+ * in release, because the runner keeps a whole batch of states until their
+ * rows are written.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bandwidth.h"
+#include "check.h"
+#include "probe.h"
+
+enum { P_KERNEL, P_WIDTH, P_OFFSET, P_STRIDE, P_BYTES, P_INFLIGHT, P_CACHE,
+       P_THREADS, P_BLOCKS, P_COUNT };
+
+static const char *const kernel_names[] = {"read", "write", "copy", NULL};
+static const char *const cache_names[] = {"default", "cs", "na", NULL};
+static const long long widths[] = {4, 8, 16};
+static const long long inflights[] = {1, 2, 4, 8};
+
+#define MIB (1024LL * 1024LL)
+#define GIB (1024LL * MIB)
+#define BYTES_MIN MIB
+#define BYTES_MAX (16 * GIB)
+#define BYTES_MULTIPLE 16     /* the widest element: one size for every width */
+#define GUARD_BYTES 256       /* poisoned bytes after a written array */
+#define CHUNK_BYTES (32 * MIB)
+#define MEMCPY_WARMUP 2
+#define MEMCPY_RUNS 10
+
+static const mp_param_def bw_params[P_COUNT] = {
+    [P_KERNEL] = {"kernel", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, kernel_names,
+                  "read (XOR-reduce), write (pattern) or copy (dst = src)"},
+    [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
+                 "bytes per lane access: 4 (u32), 8 (v2.u32), 16 (v4.u32)"},
+    [P_OFFSET] = {"offset", MP_PARAM_INT, 0, 0, 4096, NULL, 0, NULL,
+                  "bytes from the aligned base to element 0; a multiple of "
+                  "--width"},
+    [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 1, 64, NULL, 0, NULL,
+                  "elements between neighbouring threads (stride passes)"},
+    [P_BYTES] = {"bytes", MP_PARAM_INT, GIB, BYTES_MIN, BYTES_MAX, NULL, 0,
+                 NULL, "bytes per array, a multiple of 16 (1 GiB = 17x L2)"},
+    [P_INFLIGHT] = {"inflight", MP_PARAM_INT, 4, 1, 8, inflights, 4, NULL,
+                    "independent accesses each thread issues per step"},
+    [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
+                 "PTX cache operator: default, cs (streaming), na (L1 "
+                 "no-allocate)"},
+    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
+                   "threads per block, a multiple of 32"},
+    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 65536, NULL, 0, NULL,
+                  "blocks; 0 = fill the GPU once (SMs x resident blocks)"},
+};
+
+/* ---- the traffic model ------------------------------------------------ */
+
+/* Distinct 32-byte sectors that `lanes` consecutive lanes touch when lane
+ * l accesses `width` bytes at byte phase + l * spacing. An element never
+ * straddles a sector: it is width-aligned and width divides 32. */
+static long long warp_sectors(long long phase, long long spacing, int width,
+                              int lanes)
+{
+    long long count = 0, last = -1;
+    for (int l = 0; l < lanes; l++) {
+        long long first = (phase + l * spacing) / 32;
+        long long end = (phase + l * spacing + width - 1) / 32;
+        for (long long sct = first; sct <= end; sct++)
+            if (sct > last) {   /* addresses grow with l: no revisits */
+                count++;
+                last = sct;
+            }
+    }
+    return count;
+}
+
+void mp_bw_model_compute(int kernel, int width, long long offset, int stride,
+                         long long bytes, mp_bw_model *m)
+{
+    long long n = bytes / width, spacing = (long long)stride * width;
+    double requests = 0, sectors = 0, ideal = 0, dram = 0;
+    for (int p = 0; p < stride; p++) {
+        long long cnt = (n - p + stride - 1) / stride;
+        long long full = cnt / 32, rest = cnt % 32;
+        /* Group g of pass p starts at element p + 32 g stride, byte
+         * offset + (p + 32 g stride) width: its phase within a sector is
+         * (offset + p width) % 32 for every g. */
+        long long phase = (offset + (long long)p * width) % 32;
+        requests += full + (rest > 0);
+        sectors += (double)full * warp_sectors(phase, spacing, width, 32);
+        ideal += (double)full * width;   /* 32 lanes x width / 32 */
+        if (rest) {
+            sectors += warp_sectors(phase, spacing, width, (int)rest);
+            ideal += (rest * width + 31) / 32;
+        }
+        /* DRAM: the distinct sectors of the pass. With elements at most a
+         * sector apart every sector from the first to the last is hit;
+         * further apart, every element has its own. */
+        if (cnt > 0) {
+            long long first = (offset + (long long)p * width) / 32;
+            long long last =
+                (offset + (p + (cnt - 1) * (long long)stride) * width) / 32;
+            dram += 32.0 * (spacing <= 32 ? last - first + 1 : cnt);
+        }
+    }
+    int reads = kernel != MP_BW_WRITE, writes = kernel != MP_BW_READ;
+    m->bytes_counted = (double)bytes * (reads + writes);
+    m->requests = requests;
+    m->sectors = sectors;
+    m->ideal_sectors = ideal;
+    m->dram_read_bytes = reads ? dram : 0;
+    m->dram_write_bytes = writes ? dram : 0;
+}
+
+static void model_of(const long long *v, mp_bw_model *m)
+{
+    mp_bw_model_compute((int)v[P_KERNEL], (int)v[P_WIDTH], v[P_OFFSET],
+                        (int)v[P_STRIDE], v[P_BYTES], m);
+}
+
+/* Global-memory ops per element: 1 (read, write) or 2 (copy). */
+static int ops_of(const long long *v)
+{
+    return v[P_KERNEL] == MP_BW_COPY ? 2 : 1;
+}
+
+/* ---- parameters, label, prediction ------------------------------------ */
+
+static int bw_check(const long long *v, size_t smem_limit, char *err,
+                    size_t errlen)
+{
+    (void)smem_limit;
+    if (v[P_THREADS] % 32) {
+        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
+                 v[P_THREADS]);
+        return -1;
+    }
+    if (v[P_OFFSET] % v[P_WIDTH]) {
+        snprintf(err, errlen, "--offset: %lld is not a multiple of --width "
+                 "%lld (a misaligned access would fault)", v[P_OFFSET],
+                 v[P_WIDTH]);
+        return -1;
+    }
+    if (v[P_BYTES] % BYTES_MULTIPLE) {
+        snprintf(err, errlen, "--bytes: %lld is not a multiple of %d",
+                 v[P_BYTES], BYTES_MULTIPLE);
+        return -1;
+    }
+    return 0;
+}
+
+static void bw_label(const long long *v, char *buf, size_t len)
+{
+    /* Non-default launch shape and cache operator are appended, so every
+     * configuration of a sweep has its own name. */
+    int n = snprintf(buf, len, "bandwidth/%s/w%lld/o%lld/s%lld/b%lld",
+                     kernel_names[v[P_KERNEL]], v[P_WIDTH], v[P_OFFSET],
+                     v[P_STRIDE], v[P_BYTES]);
+    if (v[P_INFLIGHT] != bw_params[P_INFLIGHT].def && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "/i%lld", v[P_INFLIGHT]);
+    if (v[P_CACHE] != bw_params[P_CACHE].def && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "/%s", cache_names[v[P_CACHE]]);
+    if (v[P_THREADS] != bw_params[P_THREADS].def && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "/t%lld", v[P_THREADS]);
+    if (v[P_BLOCKS] != bw_params[P_BLOCKS].def && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "/g%lld", v[P_BLOCKS]);
+}
+
+static void bw_predict(const long long *v, mp_prediction *out)
+{
+    mp_bw_model m;
+    model_of(v, &m);
+    int ops = ops_of(v);
+    out->n = 6;
+    out->name[0] = "bytes_counted";
+    out->value[0] = m.bytes_counted;
+    out->name[1] = "requests";
+    out->value[1] = m.requests * ops;
+    out->name[2] = "sectors_per_request";
+    out->value[2] = m.sectors / m.requests;
+    out->name[3] = "ideal_sectors_per_request";
+    out->value[3] = m.ideal_sectors / m.requests;
+    out->name[4] = "dram_bytes_read";
+    out->value[4] = m.dram_read_bytes;
+    out->name[5] = "dram_bytes_write";
+    out->value[5] = m.dram_write_bytes;
+}
+
+static void bw_describe(const long long *v, mp_row *row)
+{
+    mp_bw_model m;
+    model_of(v, &m);
+    mp_row_set(row, MP_COL_PROBE, "bandwidth");
+    mp_row_set(row, MP_COL_KERNEL, "%s", kernel_names[v[P_KERNEL]]);
+    mp_row_set(row, MP_COL_WIDTH, "%lld", v[P_WIDTH]);
+    mp_row_set(row, MP_COL_OFFSET, "%lld", v[P_OFFSET]);
+    mp_row_set(row, MP_COL_STRIDE, "%lld", v[P_STRIDE]);
+    mp_row_set(row, MP_COL_ARRAY_BYTES, "%lld", v[P_BYTES]);
+    mp_row_set(row, MP_COL_CACHE, "%s", cache_names[v[P_CACHE]]);
+    mp_row_set(row, MP_COL_REQUESTS, "%.0f", m.requests * ops_of(v));
+    mp_row_set(row, MP_COL_MODEL_SECTORS, "%.6g", m.sectors / m.requests);
+    mp_row_set(row, MP_COL_MODEL_IDEAL_SECTORS, "%.6g",
+               m.ideal_sectors / m.requests);
+}
+
+/* ---- GPU side --------------------------------------------------------- */
+
+typedef struct {
+    long long v[P_COUNT];
+    mp_bw_launch l;
+    long long offset, bytes;
+    char *src_base, *dst_base;   /* device allocations (NULL if unused) */
+    size_t src_alloc, dst_alloc; /* their sizes */
+    unsigned *chunk;             /* pinned host staging buffer */
+    size_t chunk_bytes;
+    int chunk_is_poison;         /* chunk holds MP_BW_POISON words */
+    unsigned *host_out, *ref_out;  /* read: 2 words per thread */
+    size_t nthreads;
+    int launches;                /* since setup */
+    double memcpy_ns, memcpy_cov;  /* median cudaMemcpy D2D; 0 = none */
+} bw_state;
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    return p;
+}
+
+/* Writes MP_BW_POISON over `bytes` device bytes at dev (host->device
+ * copies of the chunk: no kernel, no cudaMemset). */
+static void poison_device(bw_state *s, char *dev, size_t bytes)
+{
+    if (!s->chunk_is_poison) {
+        for (size_t j = 0; j < s->chunk_bytes / 4; j++)
+            s->chunk[j] = MP_BW_POISON;
+        s->chunk_is_poison = 1;
+    }
+    for (size_t done = 0; done < bytes; done += s->chunk_bytes) {
+        size_t n = bytes - done < s->chunk_bytes ? bytes - done
+                                                 : s->chunk_bytes;
+        CHECK_CUDA(cudaMemcpy(dev + done, s->chunk, n,
+                              cudaMemcpyHostToDevice));
+    }
+}
+
+/* Fills the source array (word k = mp_bw_src_word(k)). */
+static void upload_source(bw_state *s)
+{
+    char *dev = s->src_base + s->offset;
+    size_t bytes = (size_t)s->bytes;
+    s->chunk_is_poison = 0;
+    for (size_t done = 0; done < bytes; done += s->chunk_bytes) {
+        size_t n = bytes - done < s->chunk_bytes ? bytes - done
+                                                 : s->chunk_bytes;
+        size_t first = done / 4;
+        for (size_t j = 0; j < n / 4; j++)
+            s->chunk[j] = mp_bw_src_word((unsigned)(first + j));
+        CHECK_CUDA(cudaMemcpy(dev + done, s->chunk, n,
+                              cudaMemcpyHostToDevice));
+    }
+}
+
+static int bw_setup(const long long *v, const mp_device *dev, void **out)
+{
+    bw_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    memcpy(s->v, v, sizeof s->v);
+    int kernel = (int)v[P_KERNEL];
+    s->offset = v[P_OFFSET];
+    s->bytes = v[P_BYTES];
+    s->l.kernel = kernel;
+    s->l.width = (int)v[P_WIDTH];
+    s->l.cache = (int)v[P_CACHE];
+    s->l.inflight = (int)v[P_INFLIGHT];
+    s->l.stride = (int)v[P_STRIDE];
+    s->l.threads = (int)v[P_THREADS];
+    s->l.elements = (unsigned long long)(s->bytes / s->l.width);
+    if (v[P_BLOCKS] > 0) {
+        s->l.blocks = (int)v[P_BLOCKS];
+    } else {
+        /* One full wave: every SM holds as many blocks as fit. A
+         * grid-stride loop needs no more, and more waves only add a tail. */
+        int per_sm = 0;
+        CHECK_CUDA(mp_bw_occupancy(&s->l, &per_sm));
+        s->l.blocks = dev->sm_count * (per_sm > 0 ? per_sm : 1);
+    }
+    s->nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+
+    size_t need = (size_t)s->bytes * (size_t)ops_of(v);
+    if (need > dev->global_mem_bytes)
+        mp_usage_error("--bytes: %lld bytes per array need %zu bytes of "
+                       "device memory, the GPU has %zu", s->bytes, need,
+                       dev->global_mem_bytes);
+    if (kernel != MP_BW_WRITE) {
+        s->src_alloc = (size_t)(s->offset + s->bytes);
+        CHECK_CUDA(cudaMalloc((void **)&s->src_base, s->src_alloc));
+    }
+    if (kernel != MP_BW_READ) {
+        s->dst_alloc = (size_t)(s->offset + s->bytes) + GUARD_BYTES;
+        CHECK_CUDA(cudaMalloc((void **)&s->dst_base, s->dst_alloc));
+    }
+    size_t largest = s->src_alloc > s->dst_alloc ? s->src_alloc : s->dst_alloc;
+    s->chunk_bytes = largest < CHUNK_BYTES ? largest / 4 * 4 : CHUNK_BYTES;
+    CHECK_CUDA(cudaMallocHost((void **)&s->chunk, s->chunk_bytes));
+
+    if (s->src_base)
+        upload_source(s);
+    /* Outputs start poisoned: memory freed by the previous setup of the
+     * same configuration may still hold a right answer. */
+    if (s->dst_base)
+        poison_device(s, s->dst_base, s->dst_alloc);
+    if (kernel == MP_BW_READ) {
+        size_t ob = s->nthreads * 2 * sizeof(unsigned);
+        CHECK_CUDA(cudaMalloc((void **)&s->l.out, ob));
+        poison_device(s, (char *)s->l.out, ob);
+        s->host_out = xmalloc(ob);
+    }
+    s->l.src = s->src_base ? s->src_base + s->offset : NULL;
+    s->l.dst = s->dst_base ? s->dst_base + s->offset : NULL;
+    *out = s;
+    return 0;
+}
+
+static void bw_launch(void *state)
+{
+    bw_state *s = state;
+    CHECK_CUDA(mp_bw_launch_kernel(&s->l));
+    s->launches++;
+}
+
+void mp_bw_read_reference(int width, int stride, unsigned long long elements,
+                          size_t threads, unsigned *ref)
+{
+    const size_t T = threads;
+    const unsigned long long n = elements;
+    const unsigned s = (unsigned)stride, wpe = (unsigned)width / 4;
+    memset(ref, 0, T * 2 * sizeof *ref);
+    for (unsigned p = 0; p < s; p++) {
+        unsigned long long cnt = (n - p + s - 1) / s;
+        for (unsigned long long base = 0; base < cnt; base += T) {
+            size_t m = cnt - base < T ? (size_t)(cnt - base) : T;
+            /* Word index of element p + (base + t) s, mod 2^32. */
+            unsigned k0 = (unsigned)((p + base * s) * wpe);
+            unsigned step = s * wpe;
+            for (size_t t = 0; t < m; t++) {
+                unsigned k = k0 + (unsigned)t * step, x = 0;
+                for (unsigned j = 0; j < wpe; j++)
+                    x ^= mp_bw_src_word(k + j);
+                ref[2 * t] ^= x;
+            }
+        }
+        /* Thread t has elements t, t + T, ... below cnt. */
+        for (size_t t = 0; t < T && t < cnt; t++)
+            ref[2 * t + 1] += (unsigned)((cnt - 1 - t) / T + 1);
+    }
+}
+
+static int verify_read(bw_state *s, char *err, size_t errlen)
+{
+    size_t ob = s->nthreads * 2 * sizeof(unsigned);
+    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, ob, cudaMemcpyDeviceToHost));
+    if (!s->ref_out) {   /* the same for every launch: compute once */
+        s->ref_out = xmalloc(ob);
+        mp_bw_read_reference(s->l.width, s->l.stride, s->l.elements,
+                             s->nthreads, s->ref_out);
+    }
+    for (size_t t = 0; t < s->nthreads; t++) {
+        const unsigned *got = s->host_out + 2 * t, *want = s->ref_out + 2 * t;
+        if (got[0] != want[0] || got[1] != want[1]) {
+            snprintf(err, errlen, "read: thread %zu left XOR 0x%08x over %u "
+                     "elements, the CPU reference says 0x%08x over %u", t,
+                     got[0], got[1], want[0], want[1]);
+            return -1;
+        }
+    }
+    poison_device(s, (char *)s->l.out, ob);
+    return 0;
+}
+
+/* Word k of the array the write or copy kernel leaves. */
+static unsigned written_word(int kernel, unsigned k)
+{
+    return kernel == MP_BW_WRITE ? mp_bw_write_word(k) : mp_bw_src_word(k);
+}
+
+/* Reports the first wrong word of dst words [from, to) (word index from
+ * the start of the allocation) into err. */
+static void report_wrong(const bw_state *s, const unsigned *chunk,
+                         size_t chunk_first, size_t from, size_t to,
+                         char *err, size_t errlen)
+{
+    const char *what = kernel_names[s->l.kernel];
+    size_t lo = (size_t)s->offset / 4, hi = (size_t)(s->offset + s->bytes) / 4;
+    for (size_t w = from; w < to; w++) {
+        unsigned got = chunk[w - chunk_first];
+        if (w < lo || w >= hi) {
+            if (got == MP_BW_POISON)
+                continue;
+            snprintf(err, errlen, "%s: guard byte %zu %s the array was "
+                     "overwritten (0x%08x)", what, 4 * w,
+                     w < lo ? "before" : "after", got);
+            return;
+        }
+        unsigned want = written_word(s->l.kernel, (unsigned)(w - lo));
+        if (got == want)
+            continue;
+        snprintf(err, errlen, "%s: word %zu of the destination holds 0x%08x, "
+                 "the CPU reference says 0x%08x%s", what, w - lo, got, want,
+                 got == MP_BW_POISON ? " (never written)" : "");
+        return;
+    }
+    snprintf(err, errlen, "%s: destination differs from the CPU reference",
+             what);
+}
+
+/* Checks ALL of the destination allocation: the array word by word against
+ * the pattern, and the guard bytes before and after it for poison. Each
+ * chunk is checked with a branch-free OR of differences (fast), and
+ * searched for the first wrong word only when that is non-zero. */
+static int verify_written(bw_state *s, char *err, size_t errlen)
+{
+    size_t lo = (size_t)s->offset / 4, hi = (size_t)(s->offset + s->bytes) / 4;
+    size_t words = s->dst_alloc / 4, per_chunk = s->chunk_bytes / 4;
+    s->chunk_is_poison = 0;
+    for (size_t first = 0; first < words; first += per_chunk) {
+        size_t n = words - first < per_chunk ? words - first : per_chunk;
+        CHECK_CUDA(cudaMemcpy(s->chunk, s->dst_base + 4 * first, 4 * n,
+                              cudaMemcpyDeviceToHost));
+        /* Array words [a, b) of this chunk; the rest are guard words. */
+        size_t a = first > lo ? first : lo;
+        size_t b = first + n < hi ? first + n : hi;
+        unsigned diff = 0;
+        const unsigned *c = s->chunk;   /* c[w - first]: word w */
+        for (size_t w = first; w < a && w < first + n; w++)
+            diff |= c[w - first] ^ MP_BW_POISON;
+        if (s->l.kernel == MP_BW_WRITE)
+            for (size_t w = a; w < b; w++)
+                diff |= c[w - first] ^ mp_bw_write_word((unsigned)(w - lo));
+        else
+            for (size_t w = a; w < b; w++)
+                diff |= c[w - first] ^ mp_bw_src_word((unsigned)(w - lo));
+        for (size_t w = b > first ? b : first; w < first + n; w++)
+            diff |= c[w - first] ^ MP_BW_POISON;
+        if (diff) {
+            report_wrong(s, s->chunk, first, first, first + n, err, errlen);
+            return -1;
+        }
+    }
+    poison_device(s, s->dst_base, s->dst_alloc);
+    return 0;
+}
+
+static int bw_verify(void *state, char *err, size_t errlen)
+{
+    bw_state *s = state;
+    CHECK_CUDA(cudaDeviceSynchronize());
+    return s->l.kernel == MP_BW_READ ? verify_read(s, err, errlen)
+                                     : verify_written(s, err, errlen);
+}
+
+/* cudaMemcpy device-to-device of `bytes` bytes, timed like the probe (CUDA
+ * events on the default stream, warm-up, median), into a temporary buffer:
+ * the probe's own output must stay as the kernel left it for verify. Not
+ * measured when the probe itself was not timed (--warmup 0 --runs 0, as in
+ * ncu-check): there is nothing to compare with. */
+static void bw_after_timing(void *state)
+{
+    bw_state *s = state;
+    if (s->launches <= 1)
+        return;
+    size_t n = (size_t)s->bytes;
+    const char *from = s->src_base ? s->src_base : s->dst_base;
+    char *to;
+    cudaEvent_t start, stop;
+    double ns[MEMCPY_RUNS];
+    CHECK_CUDA(cudaMalloc((void **)&to, n));
+    CHECK_CUDA(cudaEventCreate(&start));
+    CHECK_CUDA(cudaEventCreate(&stop));
+    for (int i = 0; i < MEMCPY_WARMUP; i++)
+        CHECK_CUDA(cudaMemcpyAsync(to, from, n, cudaMemcpyDeviceToDevice, 0));
+    for (int i = 0; i < MEMCPY_RUNS; i++) {
+        float ms = 0;
+        CHECK_CUDA(cudaEventRecord(start, 0));
+        CHECK_CUDA(cudaMemcpyAsync(to, from, n, cudaMemcpyDeviceToDevice, 0));
+        CHECK_CUDA(cudaEventRecord(stop, 0));
+        CHECK_CUDA(cudaEventSynchronize(stop));
+        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+        ns[i] = ms * 1e6;
+    }
+    CHECK_CUDA(cudaEventDestroy(start));
+    CHECK_CUDA(cudaEventDestroy(stop));
+    CHECK_CUDA(cudaFree(to));
+    mp_stats st;
+    mp_stats_compute(ns, MEMCPY_RUNS, &st);
+    s->memcpy_ns = st.median;
+    s->memcpy_cov = st.cov;
+}
+
+/* Counter values are in metric-set order (runtime/metrics.c). */
+static double counter(const mp_measurement *m, const char *name)
+{
+    size_t n;
+    const mp_metric *set = mp_metric_set_get(MP_SET_GLOBAL, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(set[i].name, name) == 0)
+            return m->counters[i];
+    return -1;
+}
+
+static void bw_derive(void *state, const mp_device *dev,
+                      const mp_measurement *m, mp_row *row)
+{
+    bw_state *s = state;
+    mp_bw_model model;
+    model_of(s->v, &model);
+    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
+    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
+    double peak = mp_device_dram_peak_gbs(dev);
+    if (m->time_ns.n > 0 && m->time_ns.median > 0) {
+        double gbs = model.bytes_counted / m->time_ns.median; /* B/ns = GB/s */
+        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f", gbs);
+        mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", peak);
+        mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f", gbs / peak);
+        if (s->memcpy_ns > 0) {
+            /* cudaMemcpy reads and writes `bytes`: both counted. */
+            double mgbs = 2.0 * (double)s->bytes / s->memcpy_ns;
+            mp_row_set(row, MP_COL_MEMCPY_GBS, "%.1f", mgbs);
+            mp_row_set(row, MP_COL_MEMCPY_FRACTION, "%.4f", gbs / mgbs);
+        }
+    }
+    if (!m->counters)
+        return;
+    /* The probed ops: loads for read, stores for write, both for copy
+     * (the read kernel's one 8-byte store per thread is not probed). */
+    int ld = s->l.kernel != MP_BW_WRITE, st = s->l.kernel != MP_BW_READ;
+    double req = 0, sec = 0, inst = 0;
+    const char *ops[2] = {ld ? "ld" : NULL, st ? "st" : NULL};
+    for (int k = 0; k < 2; k++) {
+        char name[96];
+        if (!ops[k])
+            continue;
+        snprintf(name, sizeof name,
+                 "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum", ops[k]);
+        req += counter(m, name);
+        snprintf(name, sizeof name,
+                 "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum", ops[k]);
+        sec += counter(m, name);
+        snprintf(name, sizeof name, "smsp__sass_inst_executed_op_global_%s.sum",
+                 ops[k]);
+        double x = counter(m, name);
+        inst = inst < 0 || x < 0 ? -1 : inst + x;   /* -1: not in the set */
+    }
+    if (req <= 0)
+        return;
+    double want_req = model.requests * (ld + st);
+    double want_sec = model.sectors * (ld + st);
+    mp_row_set(row, MP_COL_SECTORS_PER_REQUEST, "%.4f", sec / req);
+    /* The model counts warp-level instructions (one per group of 32
+     * elements of a pass) and their sectors. Instructions must match
+     * exactly (where the set counts them; else the L1 requests, one per
+     * instruction), sectors up to the metric table's 1e-3 per request. */
+    double issued = inst >= 0 ? inst : req;
+    int match = issued == want_req && fabs(sec - want_sec) <= 1e-3 * want_req;
+    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+}
+
+/* Frees device memory and the large host buffers: derive needs neither. */
+static void bw_release(void *state)
+{
+    bw_state *s = state;
+    if (s->src_base)
+        CHECK_CUDA(cudaFree(s->src_base));
+    if (s->dst_base)
+        CHECK_CUDA(cudaFree(s->dst_base));
+    if (s->l.out)
+        CHECK_CUDA(cudaFree(s->l.out));
+    if (s->chunk)
+        CHECK_CUDA(cudaFreeHost(s->chunk));
+    free(s->host_out);
+    free(s->ref_out);
+    s->src_base = s->dst_base = NULL;
+    s->l.src = NULL;
+    s->l.dst = NULL;
+    s->l.out = NULL;
+    s->chunk = NULL;
+    s->host_out = s->ref_out = NULL;
+}
+
+static void bw_teardown(void *state)
+{
+    bw_state *s = state;
+    if (!s)
+        return;
+    bw_release(s);
+    free(s);
+}
+
+const mp_probe mp_probe_bandwidth = {
+    .name = "bandwidth",
+    .summary = "DRAM bandwidth: read, write and copy of large arrays, "
+               "beside cudaMemcpy and the peak",
+    .params = bw_params,
+    .nparams = P_COUNT,
+    .metrics = MP_SET_GLOBAL,
+    /* 1 GiB: what the L2 keeps from before a launch (up to 60 MB) stays
+     * within the 10% the metric table allows DRAM bytes between runs. */
+    .ncu_check_args = "--kernel read,write,copy --width 4,16 "
+                      "--bytes 1073741824",
+    .check = bw_check,
+    .label = bw_label,
+    .predict = bw_predict,
+    .describe = bw_describe,
+    .setup = bw_setup,
+    .launch = bw_launch,
+    .verify = bw_verify,
+    .after_timing = bw_after_timing,
+    .clock64 = NULL,
+    .release = bw_release,
+    .derive = bw_derive,
+    .teardown = bw_teardown,
+};

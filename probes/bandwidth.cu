@@ -1,0 +1,254 @@
+/*
+ * bandwidth.cu - DRAM bandwidth probe: the read, write and copy kernels and
+ * the extern "C" launcher.
+ *
+ * One launch makes `stride` passes over an array of n elements of W bytes
+ * (see bandwidth.h): in pass p, element i of the pass is array element
+ * p + i * stride and belongs to thread i % T. Each thread walks its
+ * elements with a grid-stride loop unrolled U times: it issues U
+ * independent loads (or stores) before it uses any of them, so U accesses
+ * of every thread are in flight at once. The unrolled loop runs while the
+ * WHOLE warp's U groups of 32 elements lie in the pass (a warp-uniform
+ * test), and a plain loop takes the rest, so every warp-level instruction
+ * covers exactly one group of 32 consecutive elements of a pass: the
+ * request count is the model's, whatever U and the grid are.
+ *
+ *   read   loads every element and XORs its 32-bit words into a per-thread
+ *          value; each thread writes {xor, elements loaded} once, so no
+ *          load can be dropped and the CPU can check every thread.
+ *   write  stores mp_bw_write_word(k) into every word k.
+ *   copy   dst[e] = src[e].
+ *
+ * Accesses are inline PTX of exactly W bytes, ld.global.v4.u32 /
+ * st.global.v4.u32 for W = 16, .v2 for 8, scalar for 4, with the cache
+ * operator of the `cache` parameter (SASS from CUDA 13.0 for sm_90):
+ *   default  ld.global / st.global                  LDG.E.128 / STG.E.128
+ *   cs       ld.global.cs / st.global.cs: streaming,
+ *            evict-first                            LDG.E.EF.128 / STG.E.EF.128
+ *   na       ld.global.L1::no_allocate /
+ *            st.global.L1::no_allocate              LDG.E.NA.128 / STG.E.NA.128
+ * (na uses the coherent path, not ld.global.nc: ptxas may move .nc loads
+ * past the copy kernel's stores, and then fewer than U loads were in
+ * flight.) Loads are plain (non-volatile) asm: their results feed the XOR
+ * or the stores, so the compiler cannot drop them, and it schedules all U
+ * of them before the first use (checked in the SASS for every kernel,
+ * width, cache and U). Stores are asm volatile (no outputs).
+ */
+#include <cuda_runtime.h>
+
+#include "bandwidth.h"
+
+/* Loads and stores of W bytes with cache operator C. */
+template <int W, int C> struct gmem;
+
+#define MP_BW_GMEM4(C, LDQ, STQ)                                             \
+    template <> struct gmem<4, C> {                                          \
+        static __device__ __forceinline__ void load(const char *p,           \
+                                                    unsigned *v)             \
+        {                                                                    \
+            asm("ld.global" LDQ ".u32 %0, [%1];" : "=r"(v[0]) : "l"(p));     \
+        }                                                                    \
+        static __device__ __forceinline__ void store(char *p,                \
+                                                     const unsigned *v)      \
+        {                                                                    \
+            asm volatile("st.global" STQ ".u32 [%0], %1;"                    \
+                         ::"l"(p), "r"(v[0]));                               \
+        }                                                                    \
+    };
+
+#define MP_BW_GMEM8(C, LDQ, STQ)                                             \
+    template <> struct gmem<8, C> {                                          \
+        static __device__ __forceinline__ void load(const char *p,           \
+                                                    unsigned *v)             \
+        {                                                                    \
+            asm("ld.global" LDQ ".v2.u32 {%0, %1}, [%2];"                    \
+                : "=r"(v[0]), "=r"(v[1]) : "l"(p));                          \
+        }                                                                    \
+        static __device__ __forceinline__ void store(char *p,                \
+                                                     const unsigned *v)      \
+        {                                                                    \
+            asm volatile("st.global" STQ ".v2.u32 [%0], {%1, %2};"           \
+                         ::"l"(p), "r"(v[0]), "r"(v[1]));                    \
+        }                                                                    \
+    };
+
+#define MP_BW_GMEM16(C, LDQ, STQ)                                            \
+    template <> struct gmem<16, C> {                                         \
+        static __device__ __forceinline__ void load(const char *p,           \
+                                                    unsigned *v)             \
+        {                                                                    \
+            asm("ld.global" LDQ ".v4.u32 {%0, %1, %2, %3}, [%4];"            \
+                : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])             \
+                : "l"(p));                                                   \
+        }                                                                    \
+        static __device__ __forceinline__ void store(char *p,                \
+                                                     const unsigned *v)      \
+        {                                                                    \
+            asm volatile("st.global" STQ ".v4.u32 [%0], {%1, %2, %3, %4};"   \
+                         ::"l"(p), "r"(v[0]), "r"(v[1]), "r"(v[2]),          \
+                         "r"(v[3]));                                         \
+        }                                                                    \
+    };
+
+#define MP_BW_GMEM(C, LDQ, STQ)                                              \
+    MP_BW_GMEM4(C, LDQ, STQ) MP_BW_GMEM8(C, LDQ, STQ)                        \
+    MP_BW_GMEM16(C, LDQ, STQ)
+
+MP_BW_GMEM(MP_BW_CACHE_DEFAULT, "", "")
+MP_BW_GMEM(MP_BW_CACHE_CS, ".cs", ".cs")
+MP_BW_GMEM(MP_BW_CACHE_NA, ".L1::no_allocate", ".L1::no_allocate")
+
+/* The words the write kernel stores into element e. */
+template <int W>
+static __device__ __forceinline__ void write_pattern(unsigned e, unsigned *v)
+{
+#pragma unroll
+    for (int j = 0; j < W / 4; j++)
+        v[j] = mp_bw_write_word(e * (W / 4) + j);
+}
+
+/* K = MP_BW_READ/WRITE/COPY, W bytes per element, cache operator C, U
+ * accesses in flight per thread. `src` and `dst` point at element 0. */
+template <int K, int W, int C, int U>
+__global__ void __launch_bounds__(1024)
+bw_kernel(const char *__restrict__ src, char *__restrict__ dst,
+          unsigned long long n, int stride, uint2 *out)
+{
+    const unsigned long long T = (unsigned long long)gridDim.x * blockDim.x;
+    const unsigned long long t =
+        (unsigned long long)blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned lane = threadIdx.x & 31;
+    const unsigned long long tb = T * stride * W;  /* bytes to next element
+                                                      of this thread */
+    const unsigned es = (unsigned)(T * stride);     /* elements, mod 2^32 */
+    unsigned acc = 0, count = 0;
+
+    for (int p = 0; p < stride; p++) {
+        /* Elements of pass p: p, p + stride, ... below n. */
+        const unsigned long long cnt = (n - p + stride - 1) / stride;
+        const unsigned long long first = p + t * stride;
+        unsigned long long off = first * W;   /* byte offset of element */
+        unsigned e = (unsigned)first;         /* element index mod 2^32 */
+        unsigned long long i = t;             /* index within the pass */
+
+        /* Whole steps: the warp's last element of its U-th group is in the
+         * pass (i - lane is the warp's first index: warp-uniform). */
+        for (; i - lane + (U - 1) * T + 31 < cnt;
+             i += U * T, off += U * tb, e += U * es) {
+            unsigned v[U][W / 4];
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                if (K == MP_BW_WRITE)
+                    write_pattern<W>(e + u * es, v[u]);
+                else
+                    gmem<W, C>::load(src + off + u * tb, v[u]);
+            }
+            /* Register fence for wide read steps: a read launch passes
+             * dst = NULL, so this never stores, but the compiler cannot
+             * know; it must hold all U loaded values at once, so it issues
+             * all U loads before the first XOR. Without it ptxas (CUDA
+             * 13.0) kept the 8 x 16-byte read at 32 registers by XORing
+             * the first loads before issuing the last: 2 loads in flight
+             * (7 of 8 at 8 bytes). Smaller steps keep all U in flight
+             * without it, and the fence would only cost registers. */
+            if (K == MP_BW_READ && U == 8 && W >= 8 && dst) {
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    gmem<W, C>::store(dst + u * W, v[u]);
+            }
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                if (K == MP_BW_READ) {
+#pragma unroll
+                    for (int j = 0; j < W / 4; j++)
+                        acc ^= v[u][j];
+                } else {
+                    gmem<W, C>::store(dst + off + u * tb, v[u]);
+                }
+            }
+            count += U;
+        }
+        /* The rest, one element at a time. */
+        for (; i < cnt; i += T, off += tb, e += es) {
+            unsigned v[W / 4];
+            if (K == MP_BW_WRITE)
+                write_pattern<W>(e, v);
+            else
+                gmem<W, C>::load(src + off, v);
+            if (K == MP_BW_READ) {
+#pragma unroll
+                for (int j = 0; j < W / 4; j++)
+                    acc ^= v[j];
+            } else {
+                gmem<W, C>::store(dst + off, v);
+            }
+            count++;
+        }
+    }
+    if (K == MP_BW_READ)
+        out[t] = make_uint2(acc, count);
+}
+
+typedef void (*kernel_fn)(const char *, char *, unsigned long long, int,
+                          uint2 *);
+
+template <int K, int W, int C> static kernel_fn pick_u(int u)
+{
+    switch (u) {
+    case 1: return bw_kernel<K, W, C, 1>;
+    case 2: return bw_kernel<K, W, C, 2>;
+    case 4: return bw_kernel<K, W, C, 4>;
+    case 8: return bw_kernel<K, W, C, 8>;
+    }
+    return 0;
+}
+
+template <int K, int W> static kernel_fn pick_c(int c, int u)
+{
+    switch (c) {
+    case MP_BW_CACHE_DEFAULT: return pick_u<K, W, MP_BW_CACHE_DEFAULT>(u);
+    case MP_BW_CACHE_CS: return pick_u<K, W, MP_BW_CACHE_CS>(u);
+    case MP_BW_CACHE_NA: return pick_u<K, W, MP_BW_CACHE_NA>(u);
+    }
+    return 0;
+}
+
+template <int K> static kernel_fn pick_w(int w, int c, int u)
+{
+    switch (w) {
+    case 4: return pick_c<K, 4>(c, u);
+    case 8: return pick_c<K, 8>(c, u);
+    case 16: return pick_c<K, 16>(c, u);
+    }
+    return 0;
+}
+
+static kernel_fn pick(const mp_bw_launch *l)
+{
+    switch (l->kernel) {
+    case MP_BW_READ: return pick_w<MP_BW_READ>(l->width, l->cache, l->inflight);
+    case MP_BW_WRITE:
+        return pick_w<MP_BW_WRITE>(l->width, l->cache, l->inflight);
+    case MP_BW_COPY: return pick_w<MP_BW_COPY>(l->width, l->cache, l->inflight);
+    }
+    return 0;
+}
+
+extern "C" int mp_bw_occupancy(const mp_bw_launch *l, int *blocks_per_sm)
+{
+    kernel_fn k = pick(l);
+    if (!k)
+        return (int)cudaErrorInvalidValue;
+    return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        blocks_per_sm, (const void *)k, l->threads, 0);
+}
+
+extern "C" int mp_bw_launch_kernel(const mp_bw_launch *l)
+{
+    kernel_fn k = pick(l);
+    if (!k)
+        return (int)cudaErrorInvalidValue;
+    k<<<l->blocks, l->threads>>>((const char *)l->src, (char *)l->dst,
+                                 l->elements, l->stride, (uint2 *)l->out);
+    return (int)cudaGetLastError();
+}

@@ -1,0 +1,101 @@
+/*
+ * bandwidth.h - the DRAM bandwidth probe: its CUDA launcher (bandwidth.cu),
+ * the data patterns the kernels and the CPU reference share, and the
+ * traffic model (bandwidth.c) that `memprobe predict bandwidth` prints.
+ *
+ * The probe streams one or two large arrays of N = bytes / width elements
+ * through the GPU once per launch. With stride s the launch makes s passes:
+ * pass p (0 <= p < s) touches the elements p, p + s, p + 2s, ... that lie
+ * below N, with a grid-stride loop in which consecutive threads are s
+ * elements apart. Every element is touched exactly once per launch, so the
+ * bytes a launch moves are known for every stride. In every pass, element
+ * i of the pass belongs to thread i % T (T = threads in the grid), and the
+ * 32 consecutive elements 32g .. 32g+31 of a pass are one warp-level
+ * request. See docs/bandwidth.md.
+ */
+#ifndef MP_PROBES_BANDWIDTH_H
+#define MP_PROBES_BANDWIDTH_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { MP_BW_READ, MP_BW_WRITE, MP_BW_COPY };
+enum { MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA };
+
+typedef struct {
+    int kernel;                   /* MP_BW_READ, _WRITE or _COPY */
+    int width;                    /* 4, 8 or 16 bytes per element */
+    int cache;                    /* MP_BW_CACHE_*: PTX cache operators */
+    int inflight;                 /* 1, 2, 4 or 8 accesses per thread per
+                                     step of the unrolled loop */
+    int stride;                   /* elements between neighbouring threads */
+    int threads, blocks;
+    unsigned long long elements;  /* N */
+    const void *src;              /* device, already + offset (read, copy) */
+    void *dst;                    /* device, already + offset (write, copy) */
+    unsigned *out;                /* device: 2 words per thread (read) */
+} mp_bw_launch;
+
+#ifdef __CUDACC__
+#define MP_BW_HOST_DEVICE __host__ __device__
+#else
+#define MP_BW_HOST_DEVICE
+#endif
+
+/* 32-bit word k of the source array (read and copy). Always odd. */
+static inline MP_BW_HOST_DEVICE unsigned mp_bw_src_word(unsigned k)
+{
+    return (k * 2654435761u + 12345u) | 1u;
+}
+
+/* 32-bit word k the write kernel stores. Always odd, and not the source
+ * pattern, so a write kernel that copied would be caught. */
+static inline MP_BW_HOST_DEVICE unsigned mp_bw_write_word(unsigned k)
+{
+    return (k * 2246822519u + 0x2545f491u) | 1u;
+}
+
+/* What outputs and guard bytes hold before a launch writes them. Even, so
+ * it never equals a pattern word, and far above any per-thread element
+ * count (the second word of a read thread's output). */
+#define MP_BW_POISON 0xfeedfaceu
+
+/* Blocks of this kernel that fit on one SM. cudaError_t. */
+int mp_bw_occupancy(const mp_bw_launch *l, int *blocks_per_sm);
+/* One launch on the default stream. cudaError_t. */
+int mp_bw_launch_kernel(const mp_bw_launch *l);
+
+/* ---- the traffic model (bandwidth.c; pure C, no GPU) ------------------ */
+
+typedef struct {
+    double bytes_counted;     /* read: bytes read; write: written; copy: both */
+    double requests;          /* warp-level global requests (ld + st) */
+    double sectors;           /* 32-byte L1 sectors of those requests */
+    double ideal_sectors;     /* the same bytes contiguous and aligned */
+    double dram_read_bytes;   /* expected DRAM traffic, arrays >> L2 */
+    double dram_write_bytes;
+} mp_bw_model;
+
+/* Traffic of one launch over `bytes` bytes per array, starting `offset`
+ * bytes after a 32-byte-aligned base, elements of `width` bytes, `stride`
+ * passes. The grid does not change any of it: requests are the groups of
+ * 32 consecutive elements of each pass. DRAM bytes assume that no sector
+ * survives in L2 from one pass to the next (true when a pass is larger
+ * than the L2); a sector is 32 bytes. */
+void mp_bw_model_compute(int kernel, int width, long long offset, int stride,
+                         long long bytes, mp_bw_model *m);
+
+/* What each of `threads` threads of the read kernel must leave in its two
+ * output words: the XOR of the 32-bit words of its elements (the source
+ * pattern), and how many elements it loaded. ref holds 2 x threads. */
+void mp_bw_read_reference(int width, int stride, unsigned long long elements,
+                          size_t threads, unsigned *ref);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

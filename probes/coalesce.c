@@ -1,0 +1,714 @@
+/*
+ * coalesce.c - the global-memory coalescing probe: parameters, checks,
+ * prediction, verification and derived columns. Kernels are in
+ * coalesce.cu, the sector model in model/sector_model.c.
+ *
+ * --layout pattern (the default): lane `lane` of every warp accesses
+ *     offset + width * stride * ((lane % period) / group)
+ * bytes into a 256-byte-aligned window of a large array, once per
+ * iteration, with one ld.global[.cg] or st.global of `width` bytes; every
+ * iteration of every warp has its own window (see coalesce.cu), so each
+ * access is a fresh request. The array holds each window once, up to
+ * 512 MiB (beyond that the windows wrap around): with the default shape
+ * (the GPU filled, 64 iterations) at least 138 MB, beyond the 60 MB L2,
+ * so times measure DRAM. Small grids (the GPU test's) fit in L2: their
+ * sector counts are the same, their times are L2 times.
+ *
+ * --layout soa|aos12|aos16|aos12-staged: the seeds' x*x + y*y + z*z over
+ * three float arrays, the 12-byte struct, the __align__(16) struct, and the
+ * 12-byte struct staged through shared memory. Only --threads, --blocks and
+ * --iterations apply to them: any other parameter given a non-default
+ * value is refused (exit 2), so a row never claims a width or offset that
+ * the kernel did not use.
+ *
+ * Counters (metric set "global") divide L1TEX sectors by L1TEX requests of
+ * the probed op. model_match compares TOTALS per launch, which does not
+ * depend on how requests are defined: measured requests must equal
+ * instructions x the model's requests per instruction, and measured
+ * sectors must equal instructions x the model's sectors per instruction,
+ * where instructions = warps x iterations x (global instructions of the
+ * op per warp and iteration: 1 for a pattern, the layout's list in
+ * model/sector_model.c). Layouts check their loads and their result
+ * store. Both counts are integers of a deterministic kernel: exact.
+ */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "coalesce.h"
+#include "pattern.h"
+#include "probe.h"
+#include "sector_model.h"
+
+enum { P_LAYOUT, P_OP, P_WIDTH, P_OFFSET, P_STRIDE, P_GROUP, P_PERIOD,
+       P_CACHE, P_THREADS, P_BLOCKS, P_ITERATIONS, P_COUNT };
+
+/* The largest array a configuration allocates (bytes): windows wrap
+ * around inside it, layouts reuse element slots. */
+#define MAX_ARRAY_BYTES (512ull << 20)
+
+static const char *const op_names[] = {"ld", "st", NULL};
+static const char *const cache_names[] = {"default", "cg", NULL};
+static const long long widths[] = {4, 8, 16};
+
+static const mp_param_def coalesce_params[P_COUNT] = {
+    [P_LAYOUT] = {"layout", MP_PARAM_CHOICE, MP_LAYOUT_PATTERN, 0, 0, NULL,
+                  0, mp_layout_names,
+                  "pattern, or a seeds' layout (the others: only threads, "
+                  "blocks, iterations apply)"},
+    [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
+              "ld (LDG) or st (STG)"},
+    [P_WIDTH] = {"width", MP_PARAM_INT, 4, 4, 16, widths, 3, NULL,
+                 "bytes per lane: 4 (int), 8 (int2/double), 16 (int4)"},
+    [P_OFFSET] = {"offset", MP_PARAM_INT, 0, 0, 4096, NULL, 0, NULL,
+                  "bytes from a 256-byte-aligned base; a multiple of width"},
+    [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 0, 1024, NULL, 0, NULL,
+                  "elements between address groups (0 = one address)"},
+    [P_GROUP] = {"group", MP_PARAM_INT, 1, 1, 32, NULL, 0, NULL,
+                 "consecutive lanes sharing one address (32 = broadcast)"},
+    [P_PERIOD] = {"period", MP_PARAM_INT, 32, 1, 32, NULL, 0, NULL,
+                  "lanes after which the addresses repeat"},
+    [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
+                 "loads: default (ld.global, L1) or cg (ld.global.cg, L2)"},
+    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
+                   "threads per block, a multiple of 32"},
+    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 16384, NULL, 0, NULL,
+                  "blocks; 0 = fill the GPU (SMs x resident blocks)"},
+    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 64, 1, 4096, NULL, 0,
+                      NULL, "accesses (elements) per thread per launch"},
+};
+
+/* Parameters only --layout pattern takes. */
+static const int pattern_only[] = {P_OP, P_WIDTH, P_OFFSET, P_STRIDE,
+                                   P_GROUP, P_PERIOD, P_CACHE};
+
+static int is_pattern(const long long *v)
+{
+    return v[P_LAYOUT] == MP_LAYOUT_PATTERN;
+}
+
+static mp_pattern pattern_of(const long long *v)
+{
+    mp_pattern p = {0, v[P_STRIDE], v[P_GROUP], v[P_PERIOD], 0};
+    return p;
+}
+
+/* Byte offset of each lane in its window (the offset included); returns
+ * the window size: the warp's footprint rounded up to 256. */
+static unsigned lane_offsets(const long long *v, unsigned out[32])
+{
+    mp_pattern p = pattern_of(v);
+    long long off[MP_WARP_SIZE];
+    long long end = mp_pattern_offsets(&p, (int)v[P_WIDTH], off) + v[P_OFFSET];
+    for (int lane = 0; lane < MP_WARP_SIZE; lane++)
+        out[lane] = (unsigned)(off[lane] + v[P_OFFSET]);
+    return (unsigned)((end + MP_COALESCE_WINDOW_ALIGN - 1)
+                      / MP_COALESCE_WINDOW_ALIGN * MP_COALESCE_WINDOW_ALIGN);
+}
+
+static int coalesce_check(const long long *v, size_t smem_limit, char *err,
+                          size_t errlen)
+{
+    (void)smem_limit;   /* staging takes 12 x threads <= 12 KiB */
+    if (v[P_THREADS] % 32) {
+        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
+                 v[P_THREADS]);
+        return -1;
+    }
+    if (!is_pattern(v)) {
+        for (size_t i = 0; i < sizeof pattern_only / sizeof pattern_only[0];
+             i++) {
+            const mp_param_def *d = &coalesce_params[pattern_only[i]];
+            if (v[pattern_only[i]] == d->def)
+                continue;
+            char text[32];
+            mp_param_format(d, v[pattern_only[i]], text, sizeof text);
+            snprintf(err, errlen,
+                     "--%s: %s applies to --layout pattern only, not to "
+                     "--layout %s (a layout takes threads, blocks and "
+                     "iterations)", d->name, text,
+                     mp_layout_names[v[P_LAYOUT]]);
+            return -1;
+        }
+        return 0;
+    }
+    if (v[P_OFFSET] % v[P_WIDTH]) {
+        snprintf(err, errlen,
+                 "--offset: %lld is not a multiple of --width %lld (every "
+                 "lane's address must be aligned to its access)",
+                 v[P_OFFSET], v[P_WIDTH]);
+        return -1;
+    }
+    if (v[P_OP] == 1 && v[P_CACHE] == 1) {
+        snprintf(err, errlen,
+                 "--cache: cg is ld.global.cg, for loads only; --op st "
+                 "takes --cache default");
+        return -1;
+    }
+    return 0;
+}
+
+static void coalesce_label(const long long *v, char *buf, size_t len)
+{
+    if (!is_pattern(v)) {
+        snprintf(buf, len, "coalesce/%s", mp_layout_names[v[P_LAYOUT]]);
+        return;
+    }
+    snprintf(buf, len, "coalesce/pattern/%s/w%lld/o%lld/s%lld/g%lld/p%lld/%s",
+             op_names[v[P_OP]], v[P_WIDTH], v[P_OFFSET], v[P_STRIDE],
+             v[P_GROUP], v[P_PERIOD], cache_names[v[P_CACHE]]);
+}
+
+/* Prediction slots (the same names for patterns and layouts, so a sweep
+ * over both prints one header). */
+enum { R_SECTORS_PER_REQUEST, R_IDEAL, R_REQUESTS_PER_INST,
+       R_SECTORS_PER_INST, R_LINES_PER_INST, R_DISTINCT, R_INSTRUCTIONS,
+       R_SECTORS_PER_ITERATION, R_COUNT };
+
+static void coalesce_predict(const long long *v, mp_prediction *out)
+{
+    static const char *const names[R_COUNT] = {
+        [R_SECTORS_PER_REQUEST] = "sectors_per_request",
+        [R_IDEAL] = "ideal_sectors_per_request",
+        [R_REQUESTS_PER_INST] = "requests_per_instruction",
+        [R_SECTORS_PER_INST] = "sectors_per_instruction",
+        [R_LINES_PER_INST] = "lines_per_instruction",
+        [R_DISTINCT] = "distinct_addresses",
+        [R_INSTRUCTIONS] = "instructions_per_iteration",
+        [R_SECTORS_PER_ITERATION] = "sectors_per_iteration",
+    };
+    double *r = out->value;
+    out->n = R_COUNT;
+    for (int i = 0; i < R_COUNT; i++)
+        out->name[i] = names[i];
+    if (is_pattern(v)) {
+        mp_pattern p = pattern_of(v);
+        mp_sector_prediction s;
+        mp_sector_predict_pattern(&p, v[P_OFFSET], (int)v[P_WIDTH],
+                                  (int)v[P_OP], &s);
+        r[R_SECTORS_PER_REQUEST] = s.sectors_per_request;
+        r[R_IDEAL] = (double)s.ideal_sectors / s.requests;
+        r[R_REQUESTS_PER_INST] = s.requests;
+        r[R_SECTORS_PER_INST] = s.sectors;
+        r[R_LINES_PER_INST] = s.lines;
+        r[R_DISTINCT] = s.distinct_addresses;
+        r[R_INSTRUCTIONS] = 1;
+        r[R_SECTORS_PER_ITERATION] = s.sectors;
+        return;
+    }
+    /* A layout: its loads, per warp and element. */
+    mp_layout_prediction lp;
+    mp_layout_predict((mp_layout)v[P_LAYOUT], &lp);
+    double n = lp.ld_instructions;
+    r[R_SECTORS_PER_REQUEST] = (double)lp.ld_sectors / lp.ld_requests;
+    r[R_IDEAL] = (double)lp.ld_ideal_sectors / lp.ld_requests;
+    r[R_REQUESTS_PER_INST] = lp.ld_requests / n;
+    r[R_SECTORS_PER_INST] = lp.ld_sectors / n;
+    r[R_LINES_PER_INST] = lp.ld_lines / n;
+    r[R_DISTINCT] = MP_WARP_SIZE;
+    r[R_INSTRUCTIONS] = n;
+    r[R_SECTORS_PER_ITERATION] = lp.ld_sectors;
+}
+
+static void coalesce_describe(const long long *v, mp_row *row)
+{
+    mp_prediction p;
+    coalesce_predict(v, &p);
+    mp_row_set(row, MP_COL_PROBE, "coalesce");
+    mp_row_set(row, MP_COL_LAYOUT, "%s", mp_layout_names[v[P_LAYOUT]]);
+    mp_row_set(row, MP_COL_ITERATIONS, "%lld", v[P_ITERATIONS]);
+    mp_row_set(row, MP_COL_MODEL_SECTORS, "%g",
+               p.value[R_SECTORS_PER_REQUEST]);
+    mp_row_set(row, MP_COL_MODEL_IDEAL_SECTORS, "%g", p.value[R_IDEAL]);
+    if (!is_pattern(v)) {
+        /* The layout's measured columns are about its loads. */
+        mp_row_set(row, MP_COL_OP, "ld");
+        return;
+    }
+    mp_row_set(row, MP_COL_OP, "%s", op_names[v[P_OP]]);
+    mp_row_set(row, MP_COL_WIDTH, "%lld", v[P_WIDTH]);
+    mp_row_set(row, MP_COL_OFFSET, "%lld", v[P_OFFSET]);
+    mp_row_set(row, MP_COL_STRIDE, "%lld", v[P_STRIDE]);
+    mp_row_set(row, MP_COL_GROUP, "%lld", v[P_GROUP]);
+    mp_row_set(row, MP_COL_PERIOD, "%lld", v[P_PERIOD]);
+    mp_row_set(row, MP_COL_CACHE, "%s", cache_names[v[P_CACHE]]);
+    mp_row_set(row, MP_COL_MODEL_DISTINCT, "%g", p.value[R_DISTINCT]);
+}
+
+/* ---- GPU side --------------------------------------------------------- */
+
+typedef struct {
+    long long v[P_COUNT];
+    mp_coalesce_launch l;
+    size_t array_bytes;      /* pattern: the array; layouts: the input */
+    size_t elements;         /* layouts: slots x threads in the grid */
+    unsigned *host_out;      /* pattern loads: one word per thread */
+    unsigned *host_array;    /* pattern stores: the array read back */
+    float *host_result;      /* layouts */
+    void *input;             /* layouts: the one input allocation */
+} coalesce_state;
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    return p;
+}
+
+/* The array's contents before a launch: word w holds
+ * mp_coalesce_word_value(w), the same for every configuration, so it is
+ * computed once per process and grown when a configuration needs more
+ * (freed at exit). */
+static unsigned *image;
+static size_t image_words;
+
+static void free_image(void)
+{
+    free(image);
+    image = NULL;
+    image_words = 0;
+}
+
+static const unsigned *initial_image(size_t words)
+{
+    if (words > image_words) {
+        if (!image)
+            atexit(free_image);
+        unsigned *grown = realloc(image, words * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "memprobe: out of memory\n");
+            exit(MP_EXIT_FAIL);
+        }
+        for (size_t w = image_words; w < words; w++)
+            grown[w] = mp_coalesce_word_value((unsigned)w);
+        image = grown;
+        image_words = words;
+    }
+    return image;
+}
+
+/* Blocks for the launch: as given, or SMs x resident blocks. */
+static int grid_blocks(coalesce_state *s, const mp_device *dev)
+{
+    if (s->v[P_BLOCKS] > 0)
+        return (int)s->v[P_BLOCKS];
+    int per_sm = 0;
+    CHECK_CUDA(mp_coalesce_occupancy(&s->l, &per_sm));
+    return dev->sm_count * (per_sm > 0 ? per_sm : 1);
+}
+
+static void setup_pattern(coalesce_state *s)
+{
+    mp_coalesce_launch *l = &s->l;
+    unsigned long long warps = (unsigned long long)l->blocks * l->threads / 32;
+    unsigned long long uses = warps * (unsigned long long)l->iterations;
+    unsigned long long fit = MAX_ARRAY_BYTES / l->window_bytes;
+    l->nwindows = (unsigned)(uses < fit ? uses : fit);
+    l->window_step = (unsigned)(warps % l->nwindows);
+    s->array_bytes = (size_t)l->nwindows * l->window_bytes;
+    size_t words = s->array_bytes / 4;
+    CHECK_CUDA(cudaMalloc((void **)&l->array, s->array_bytes));
+    CHECK_CUDA(cudaMemcpy(l->array, initial_image(words), s->array_bytes,
+                          cudaMemcpyHostToDevice));
+    if (l->is_store) {
+        s->host_array = xmalloc(s->array_bytes);
+    } else {
+        size_t n = (size_t)l->blocks * l->threads;
+        CHECK_CUDA(cudaMalloc((void **)&l->out, n * sizeof(unsigned)));
+        s->host_out = xmalloc(n * sizeof(unsigned));
+    }
+}
+
+/* Bytes of one element in the layout's input. */
+static size_t element_bytes(int layout)
+{
+    return layout == MP_LAYOUT_AOS16 ? 16 : 12;
+}
+
+static size_t round_up(size_t n, size_t to)
+{
+    return (n + to - 1) / to * to;
+}
+
+static void setup_layout(coalesce_state *s)
+{
+    mp_coalesce_launch *l = &s->l;
+    size_t threads = (size_t)l->blocks * l->threads;
+    size_t per_slot = threads * (element_bytes(l->layout) + sizeof(float));
+    size_t fit = MAX_ARRAY_BYTES / per_slot;
+    l->slots = (unsigned)((size_t)l->iterations < fit ? (size_t)l->iterations
+                                                      : fit);
+    if (l->slots == 0)
+        l->slots = 1;
+    size_t n = (size_t)l->slots * threads;
+    s->elements = n;
+
+    /* The input, element e = (input(3e), input(3e+1), input(3e+2)). */
+    float *host;
+    if (l->layout == MP_LAYOUT_SOA) {
+        size_t part = round_up(n * sizeof(float), MP_COALESCE_WINDOW_ALIGN);
+        s->array_bytes = 3 * part;
+        host = xmalloc(s->array_bytes);
+        memset(host, 0, s->array_bytes);   /* the gaps between arrays */
+        float *hx = host, *hy = host + part / 4, *hz = host + 2 * part / 4;
+        for (size_t e = 0; e < n; e++) {
+            hx[e] = mp_coalesce_input((unsigned)(3 * e));
+            hy[e] = mp_coalesce_input((unsigned)(3 * e + 1));
+            hz[e] = mp_coalesce_input((unsigned)(3 * e + 2));
+        }
+        CHECK_CUDA(cudaMalloc(&s->input, s->array_bytes));
+        l->x = s->input;
+        l->y = (float *)s->input + part / 4;
+        l->z = (float *)s->input + 2 * part / 4;
+    } else {
+        size_t per = element_bytes(l->layout) / sizeof(float);
+        s->array_bytes = n * element_bytes(l->layout);
+        host = xmalloc(s->array_bytes);
+        for (size_t e = 0; e < n; e++) {
+            for (size_t c = 0; c < 3; c++)
+                host[per * e + c] = mp_coalesce_input((unsigned)(3 * e + c));
+            if (per == 4)
+                host[per * e + 3] = 0.0f;   /* aos16's padding */
+        }
+        CHECK_CUDA(cudaMalloc(&s->input, s->array_bytes));
+        l->data = s->input;
+    }
+    CHECK_CUDA(cudaMemcpy(s->input, host, s->array_bytes,
+                          cudaMemcpyHostToDevice));
+    free(host);
+    CHECK_CUDA(cudaMalloc((void **)&l->result, n * sizeof(float)));
+    s->host_result = xmalloc(n * sizeof(float));
+    /* Start from NaN everywhere, as after a verification. */
+    memset(s->host_result, 0xff, n * sizeof(float));
+    CHECK_CUDA(cudaMemcpy(l->result, s->host_result, n * sizeof(float),
+                          cudaMemcpyHostToDevice));
+}
+
+static int coalesce_setup(const long long *v, const mp_device *dev,
+                          void **out)
+{
+    coalesce_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    memcpy(s->v, v, sizeof s->v);
+    mp_coalesce_launch *l = &s->l;
+    l->layout = (int)v[P_LAYOUT];
+    l->threads = (int)v[P_THREADS];
+    l->iterations = (int)v[P_ITERATIONS];
+    if (is_pattern(v)) {
+        l->width = (int)v[P_WIDTH];
+        l->is_store = (int)v[P_OP];
+        l->cg = (int)v[P_CACHE];
+        l->window_bytes = lane_offsets(v, l->lane_offset);
+    } else if (l->layout == MP_LAYOUT_AOS12_STAGED) {
+        l->shared_bytes = 3u * (unsigned)l->threads * sizeof(float);
+    }
+    l->blocks = grid_blocks(s, dev);
+    if (is_pattern(v))
+        setup_pattern(s);
+    else
+        setup_layout(s);
+    *out = s;
+    return 0;
+}
+
+static void coalesce_launch(void *state)
+{
+    coalesce_state *s = state;
+    CHECK_CUDA(mp_coalesce_launch_kernel(&s->l));
+}
+
+/* Loads: each thread's sum of every word it read, from the initial image
+ * and the same window sequence as the kernel. */
+static int verify_loads(coalesce_state *s, char *err, size_t errlen)
+{
+    const mp_coalesce_launch *l = &s->l;
+    size_t n = (size_t)l->blocks * l->threads, warps = n / 32;
+    const unsigned *img = initial_image(s->array_bytes / 4);
+    size_t window_words = l->window_bytes / 4;
+    CHECK_CUDA(cudaMemcpy(s->host_out, l->out, n * sizeof(unsigned),
+                          cudaMemcpyDeviceToHost));
+    for (size_t w = 0; w < warps; w++) {
+        unsigned acc[MP_WARP_SIZE] = {0};
+        size_t window = w % l->nwindows;
+        for (int i = 0; i < l->iterations; i++) {
+            const unsigned *win = img + window * window_words;
+            for (int lane = 0; lane < MP_WARP_SIZE; lane++) {
+                const unsigned *p = win + l->lane_offset[lane] / 4;
+                for (int j = 0; j < l->width / 4; j++)
+                    acc[lane] += p[j];
+            }
+            window += l->window_step;
+            if (window >= l->nwindows)
+                window -= l->nwindows;
+        }
+        for (int lane = 0; lane < MP_WARP_SIZE; lane++) {
+            size_t t = w * 32 + (size_t)lane;
+            if (s->host_out[t] != acc[lane]) {
+                snprintf(err, errlen,
+                         "thread %zu (block %zu) left %u, the CPU reference "
+                         "says %u", t, t / (size_t)l->threads,
+                         s->host_out[t], acc[lane]);
+                return -1;
+            }
+        }
+    }
+    /* Poison the output so the next launch must write it again (a copy,
+     * not cudaMemset, which may run as a kernel inside a profiled batch). */
+    memset(s->host_out, 0xff, n * sizeof(unsigned));
+    CHECK_CUDA(cudaMemcpy(l->out, s->host_out, n * sizeof(unsigned),
+                          cudaMemcpyHostToDevice));
+    return 0;
+}
+
+/* Stores: every word the pattern writes holds its store value, every other
+ * word its initial value. */
+static int verify_stores(coalesce_state *s, char *err, size_t errlen)
+{
+    const mp_coalesce_launch *l = &s->l;
+    size_t warps = (size_t)l->blocks * l->threads / 32;
+    size_t window_words = l->window_bytes / 4;
+    const unsigned *img = initial_image(s->array_bytes / 4);
+    unsigned char *used = calloc(l->nwindows, 1);
+    unsigned char *written = calloc(window_words, 1);
+    if (!used || !written) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    for (size_t w = 0; w < warps; w++) {
+        size_t window = w % l->nwindows;
+        for (int i = 0; i < l->iterations; i++) {
+            used[window] = 1;
+            window += l->window_step;
+            if (window >= l->nwindows)
+                window -= l->nwindows;
+        }
+    }
+    for (int lane = 0; lane < MP_WARP_SIZE; lane++)
+        for (int j = 0; j < l->width / 4; j++)
+            written[l->lane_offset[lane] / 4 + (unsigned)j] = 1;
+
+    CHECK_CUDA(cudaMemcpy(s->host_array, l->array, s->array_bytes,
+                          cudaMemcpyDeviceToHost));
+    int rc = 0;
+    for (size_t win = 0; win < l->nwindows && rc == 0; win++) {
+        size_t first = win * window_words;
+        const unsigned *have = s->host_array + first;
+        if (!used[win]) {
+            if (memcmp(have, img + first, window_words * 4) == 0)
+                continue;
+        }
+        for (size_t k = 0; k < window_words; k++) {
+            int wrote = used[win] && written[k];
+            unsigned want = wrote ? mp_coalesce_store_value((unsigned)(first + k))
+                                  : img[first + k];
+            if (have[k] != want) {
+                snprintf(err, errlen,
+                         "array word %zu (window %zu, byte %zu) holds 0x%08x, "
+                         "the CPU reference says 0x%08x (%s)", first + k, win,
+                         4 * k, have[k], want,
+                         wrote ? "a stored word" : "a word no lane stores to");
+                rc = -1;
+                break;
+            }
+        }
+    }
+    free(used);
+    free(written);
+    if (rc)
+        return rc;
+    /* Restore the initial contents: the next launch must store again. */
+    CHECK_CUDA(cudaMemcpy(l->array, img, s->array_bytes,
+                          cudaMemcpyHostToDevice));
+    return 0;
+}
+
+/* The seeds' x*x + y*y + z*z in float, one rounding per operation like
+ * the kernel's __fmul_rn/__fadd_rn (C11 mode: no FMA contraction). */
+static float norm2(float x, float y, float z)
+{
+    float xx = x * x, yy = y * y, zz = z * z;
+    float sum = xx + yy;
+    return sum + zz;
+}
+
+static int verify_layout(coalesce_state *s, char *err, size_t errlen)
+{
+    const mp_coalesce_launch *l = &s->l;
+    size_t n = s->elements;
+    CHECK_CUDA(cudaMemcpy(s->host_result, l->result, n * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+    for (size_t e = 0; e < n; e++) {
+        float want = norm2(mp_coalesce_input((unsigned)(3 * e)),
+                           mp_coalesce_input((unsigned)(3 * e + 1)),
+                           mp_coalesce_input((unsigned)(3 * e + 2)));
+        /* Bitwise: the same operations in the same order are exact. */
+        if (memcmp(&s->host_result[e], &want, sizeof want) != 0) {
+            snprintf(err, errlen,
+                     "element %zu: the kernel left %.9g, the CPU reference "
+                     "says %.9g", e, s->host_result[e], want);
+            return -1;
+        }
+    }
+    memset(s->host_result, 0xff, n * sizeof(float));
+    CHECK_CUDA(cudaMemcpy(l->result, s->host_result, n * sizeof(float),
+                          cudaMemcpyHostToDevice));
+    return 0;
+}
+
+static int coalesce_verify(void *state, char *err, size_t errlen)
+{
+    coalesce_state *s = state;
+    CHECK_CUDA(cudaDeviceSynchronize());
+    if (!is_pattern(s->v))
+        return verify_layout(s, err, errlen);
+    return s->l.is_store ? verify_stores(s, err, errlen)
+                         : verify_loads(s, err, errlen);
+}
+
+/* Counter values are in metric-set order (runtime/metrics.c); -1 if the
+ * set has no such metric. */
+static double counter(const mp_measurement *m, const char *name)
+{
+    size_t n;
+    const mp_metric *set = mp_metric_set_get(MP_SET_GLOBAL, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(set[i].name, name) == 0)
+            return m->counters[i];
+    return -1;
+}
+
+static double l1_counter(const mp_measurement *m, const char *what,
+                         const char *op)
+{
+    char name[96];
+    snprintf(name, sizeof name, "l1tex__t_%s_pipe_lsu_mem_global_op_%s.sum",
+             what, op);
+    return counter(m, name);
+}
+
+static void coalesce_derive(void *state, const mp_device *dev,
+                            const mp_measurement *m, mp_row *row)
+{
+    coalesce_state *s = state;
+    const mp_coalesce_launch *l = &s->l;
+    double warps = (double)l->blocks * l->threads / 32.0;
+    double warp_iterations = warps * l->iterations;
+    double sms = l->blocks < dev->sm_count ? l->blocks : dev->sm_count;
+    double ghz = dev->sm_clock_khz / 1e6;
+    mp_prediction p;
+    coalesce_predict(s->v, &p);
+
+    /* Instructions of the probed op per launch, and the bytes the lanes
+     * ask for: a pattern's 32 x width per instruction; a layout's 12
+     * input bytes and 4 result bytes per element, whatever instructions
+     * move them (aos16's padding is not useful data). */
+    double inst = warp_iterations * p.value[R_INSTRUCTIONS];
+    double bytes = is_pattern(s->v)
+                       ? inst * 32.0 * l->width
+                       : warp_iterations * 32.0 * (12.0 + 4.0);
+
+    mp_row_set(row, MP_COL_THREADS, "%d", l->threads);
+    mp_row_set(row, MP_COL_BLOCKS, "%d", l->blocks);
+    mp_row_set(row, MP_COL_SHARED_BYTES, "%u", l->shared_bytes);
+    mp_row_set(row, MP_COL_ARRAY_BYTES, "%zu", s->array_bytes);
+    mp_row_set(row, MP_COL_REQUESTS, "%.0f", inst);
+    if (m->time_ns.n > 0) {
+        double ns = m->time_ns.median * sms / inst;
+        double ceiling = mp_device_dram_peak_gbs(dev);
+        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
+        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
+        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
+                   bytes / m->time_ns.median);
+        mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", ceiling);
+        mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f",
+                   bytes / m->time_ns.median / ceiling);
+    }
+    if (!m->counters)
+        return;
+
+    const char *op = is_pattern(s->v) && l->is_store ? "st" : "ld";
+    double requests = l1_counter(m, "requests", op);
+    double sectors = l1_counter(m, "sectors", op);
+    if (requests > 0)
+        mp_row_set(row, MP_COL_SECTORS_PER_REQUEST, "%.4f",
+                   sectors / requests);
+    /* Totals per launch against warps x iterations x the model's integer
+     * counts per warp and iteration (see the top of the file). */
+    int match;
+    if (is_pattern(s->v)) {
+        mp_pattern pat = pattern_of(s->v);
+        mp_sector_prediction sp;
+        mp_sector_predict_pattern(&pat, s->v[P_OFFSET], l->width,
+                                  l->is_store, &sp);
+        match = requests == warp_iterations * sp.requests
+                && sectors == warp_iterations * sp.sectors;
+    } else {
+        mp_layout_prediction lp;
+        mp_layout_predict((mp_layout)l->layout, &lp);
+        match = requests == warp_iterations * lp.ld_requests
+                && sectors == warp_iterations * lp.ld_sectors
+                && l1_counter(m, "requests", "st")
+                       == warp_iterations * lp.st_requests
+                && l1_counter(m, "sectors", "st")
+                       == warp_iterations * lp.st_sectors;
+    }
+    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+}
+
+static void coalesce_release(void *state)
+{
+    coalesce_state *s = state;
+    CHECK_CUDA(cudaFree(s->l.array));
+    CHECK_CUDA(cudaFree(s->l.out));
+    CHECK_CUDA(cudaFree(s->input));
+    CHECK_CUDA(cudaFree(s->l.result));
+    s->l.array = NULL;
+    s->l.out = NULL;
+    s->input = NULL;
+    s->l.x = s->l.y = s->l.z = NULL;
+    s->l.data = NULL;
+    s->l.result = NULL;
+}
+
+static void coalesce_teardown(void *state)
+{
+    coalesce_state *s = state;
+    if (!s)
+        return;
+    coalesce_release(s);
+    free(s->host_out);
+    free(s->host_array);
+    free(s->host_result);
+    free(s);
+}
+
+const mp_probe mp_probe_coalesce = {
+    .name = "coalesce",
+    .summary = "global-memory coalescing: width, offset, stride, patterns, "
+               "and the seeds' AoS/SoA layouts (sectors per request)",
+    .params = coalesce_params,
+    .nparams = P_COUNT,
+    .metrics = MP_SET_GLOBAL,
+    .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
+                      "--stride 1,2,32 --blocks 264 --iterations 16",
+    .check = coalesce_check,
+    .label = coalesce_label,
+    .predict = coalesce_predict,
+    .describe = coalesce_describe,
+    .setup = coalesce_setup,
+    .launch = coalesce_launch,
+    .verify = coalesce_verify,
+    .after_timing = NULL,
+    .clock64 = NULL,
+    .release = coalesce_release,
+    .derive = coalesce_derive,
+    .teardown = coalesce_teardown,
+};

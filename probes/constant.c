@@ -1,0 +1,458 @@
+/*
+ * constant.c - the constant-memory probe: parameters, checks, prediction,
+ * verification and derived columns. Kernels are in constant.cu, the model
+ * in model/const_model.c.
+ *
+ * Every warp-level load reads `spread` distinct 4-byte words, `spacing`
+ * bytes apart: lane l reads address number (l % period) / group (the bank
+ * probe's mapping, model/pattern.h), at byte k * spacing of the 64 KB
+ * __constant__ array, which setup fills with cudaMemcpyToSymbol. group and
+ * period default to the blocked mapping (group = 32 / spread lanes per
+ * address); giving them explicitly (group 1, period = spread: lane l reads
+ * address l % spread) tests the seeds' half-warp rule. The same words are
+ * read from a global copy with plain loads or with __ldg, to compare time.
+ *
+ * Counters: the constant set (runtime/metrics.c) for every source. One
+ * request = one warp-level load of the probe; replays_per_request =
+ * sm__idc_divergent_instruction_replays / requests, against the model's
+ * distinct - 1. The global and __ldg sources issue no probe LDC, so their
+ * IDC counters read (close to) zero and only the time compares.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "const_model.h"
+#include "constant.h"
+#include "probe.h"
+
+enum { P_SOURCE, P_SPREAD, P_SPACING, P_GROUP, P_PERIOD, P_THREADS,
+       P_BLOCKS, P_ITERATIONS, P_COUNT };
+
+static const char *const source_names[] = {"constant", "global", "ldg",
+                                           NULL};
+
+static const mp_param_def const_params[P_COUNT] = {
+    [P_SOURCE] = {"source", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, source_names,
+                  "constant (LDC), global (ld.global) or ldg (__ldg)"},
+    [P_SPREAD] = {"spread", MP_PARAM_INT, 1, 1, 32, NULL, 0, NULL,
+                  "distinct addresses per warp-level load (1 = broadcast)"},
+    [P_SPACING] = {"spacing", MP_PARAM_INT, 4, 4, 65536, NULL, 0, NULL,
+                   "bytes between the distinct addresses, a multiple of 4"},
+    [P_GROUP] = {"group", MP_PARAM_INT, 0, 0, 32, NULL, 0, NULL,
+                 "consecutive lanes sharing an address; 0 = 32 / spread"},
+    [P_PERIOD] = {"period", MP_PARAM_INT, 0, 0, 32, NULL, 0, NULL,
+                  "lanes after which addresses repeat; 0 = spread x group"},
+    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
+                   "threads per block, a multiple of 32"},
+    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
+                  "blocks; 0 = fill the GPU (SMs x resident blocks)"},
+    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 4096, 8, 1048576, NULL, 0,
+                      NULL, "loads per thread per launch, a multiple of 8"},
+};
+
+/* The resolved lane mapping and the lanes' byte offsets; the return value
+ * is mp_const_lanes' (0, -1 or -2). */
+static int lanes_of(const long long *v, int *g, int *p,
+                    long long offsets[MP_WARP_SIZE], long long *footprint)
+{
+    int rc = mp_const_lanes((int)v[P_SPREAD], (int)v[P_GROUP],
+                            (int)v[P_PERIOD], g, p);
+    if (rc == 0)
+        *footprint = mp_const_offsets(v[P_SPACING], *g, *p, offsets);
+    return rc;
+}
+
+static int const_check(const long long *v, size_t smem_limit, char *err,
+                       size_t errlen)
+{
+    (void)smem_limit;
+    int g, p;
+    long long offsets[MP_WARP_SIZE], footprint = 0;
+    if (v[P_THREADS] % 32) {
+        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
+                 v[P_THREADS]);
+        return -1;
+    }
+    if (v[P_ITERATIONS] % MP_CONST_SLOTS) {
+        snprintf(err, errlen, "--iterations: %lld is not a multiple of %d",
+                 v[P_ITERATIONS], MP_CONST_SLOTS);
+        return -1;
+    }
+    if (v[P_SPACING] % 4) {
+        snprintf(err, errlen, "--spacing: %lld bytes is not a multiple of 4 "
+                 "(the probe reads 4-byte words)", v[P_SPACING]);
+        return -1;
+    }
+    int rc = lanes_of(v, &g, &p, offsets, &footprint);
+    if (rc == -1) {
+        /* Only a given group can overflow: period is at most 32. */
+        snprintf(err, errlen, "--group: %lld lanes per address x --spread "
+                 "%lld addresses need %lld lanes, a warp has 32",
+                 v[P_GROUP], v[P_SPREAD], v[P_GROUP] * v[P_SPREAD]);
+        return -1;
+    }
+    if (rc == -2) {
+        snprintf(err, errlen, "--group/--period: lanes (l %% %d) / %d read "
+                 "%d distinct addresses, not --spread %lld", p, g,
+                 (p + g - 1) / g, v[P_SPREAD]);
+        return -1;
+    }
+    if (footprint > MP_CONST_BANK_BYTES) {
+        snprintf(err, errlen, "--spacing: %lld addresses %lld bytes apart "
+                 "(+ %d bytes of slots) read %lld bytes, past the %d-byte "
+                 "constant bank", v[P_SPREAD], v[P_SPACING],
+                 (MP_CONST_SLOTS - 1) * MP_CONST_SLOT_BYTES, footprint,
+                 MP_CONST_BANK_BYTES);
+        return -1;
+    }
+    return 0;
+}
+
+/* The resolved mapping of a configuration that passed const_check. */
+static void resolved(const long long *v, int *g, int *p,
+                     long long offsets[MP_WARP_SIZE])
+{
+    long long footprint;
+    if (lanes_of(v, g, p, offsets, &footprint)) {
+        /* Unreachable after const_check; keep the output defined. */
+        *g = 1;
+        *p = 1;
+        memset(offsets, 0, MP_WARP_SIZE * sizeof *offsets);
+    }
+}
+
+static void const_label(const long long *v, char *buf, size_t len)
+{
+    int g, p;
+    long long offsets[MP_WARP_SIZE];
+    resolved(v, &g, &p, offsets);
+    snprintf(buf, len, "const/%s/s%lld/sp%lld/g%d/p%d",
+             source_names[v[P_SOURCE]], v[P_SPREAD], v[P_SPACING], g, p);
+}
+
+static void const_predict(const long long *v, mp_prediction *out)
+{
+    int g, p;
+    long long offsets[MP_WARP_SIZE], footprint;
+    if (lanes_of(v, &g, &p, offsets, &footprint)) {
+        g = p = 0;
+        footprint = 0;
+        memset(offsets, 0, sizeof offsets);
+    }
+    mp_const_prediction c;
+    mp_const_predict(offsets, &c);
+    out->n = 7;
+    out->name[0] = "distinct_addresses";
+    out->value[0] = c.distinct_addresses;
+    /* Only LDC goes through the IDC: global and __ldg loads replay
+     * nothing there. */
+    out->name[1] = "replays_per_request";
+    out->value[1] = v[P_SOURCE] == MP_CONST_SOURCE_CONSTANT ? c.replays : 0;
+    out->name[2] = "distinct_64b_lines";
+    out->value[2] = c.distinct_lines;
+    out->name[3] = "seed_halfwarp_reads";
+    out->value[3] = c.halfwarp_reads;
+    out->name[4] = "lanes_per_address";
+    out->value[4] = g;
+    out->name[5] = "lanes_period";
+    out->value[5] = p;
+    out->name[6] = "footprint_bytes";
+    out->value[6] = (double)footprint;
+}
+
+static void const_describe(const long long *v, mp_row *row)
+{
+    int g, p;
+    long long offsets[MP_WARP_SIZE];
+    mp_prediction pr;
+    resolved(v, &g, &p, offsets);
+    const_predict(v, &pr);
+    mp_row_set(row, MP_COL_PROBE, "const");
+    mp_row_set(row, MP_COL_SOURCE, "%s", source_names[v[P_SOURCE]]);
+    mp_row_set(row, MP_COL_OP, "ld");
+    mp_row_set(row, MP_COL_WIDTH, "4");
+    mp_row_set(row, MP_COL_SPREAD, "%lld", v[P_SPREAD]);
+    mp_row_set(row, MP_COL_SPACING, "%lld", v[P_SPACING]);
+    mp_row_set(row, MP_COL_GROUP, "%d", g);
+    mp_row_set(row, MP_COL_PERIOD, "%d", p);
+    mp_row_set(row, MP_COL_ARRAY_BYTES, "%d", MP_CONST_BANK_BYTES);
+    mp_row_set(row, MP_COL_ITERATIONS, "%lld", v[P_ITERATIONS]);
+    mp_row_set(row, MP_COL_MODEL_DISTINCT, "%g", pr.value[0]);
+    mp_row_set(row, MP_COL_MODEL_REPLAYS, "%g", pr.value[1]);
+}
+
+/* ---- GPU side --------------------------------------------------------- */
+
+typedef struct {
+    long long v[P_COUNT];
+    mp_const_launch l;
+    unsigned word[MP_WARP_SIZE];  /* each lane's first word */
+    unsigned *lane_words;         /* device copy of word[] */
+    unsigned *global;             /* device copy of the bank */
+    unsigned *host_out;
+    long long *host_clocks;
+} const_state;
+
+static void *must_alloc(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    return p;
+}
+
+static int const_setup(const long long *v, const mp_device *dev, void **out)
+{
+    const_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    memcpy(s->v, v, sizeof s->v);
+    int g, p;
+    long long offsets[MP_WARP_SIZE];
+    resolved(v, &g, &p, offsets);
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        s->word[l] = (unsigned)(offsets[l] / 4);
+
+    /* The bank and its global copy hold the same words. */
+    unsigned *host_bank = must_alloc(MP_CONST_BANK_BYTES);
+    for (unsigned w = 0; w < MP_CONST_WORDS; w++)
+        host_bank[w] = mp_const_word_value(w);
+    CHECK_CUDA(mp_const_fill(host_bank, MP_CONST_BANK_BYTES));
+    if (v[P_SOURCE] != MP_CONST_SOURCE_CONSTANT) {
+        CHECK_CUDA(cudaMalloc((void **)&s->global, MP_CONST_BANK_BYTES));
+        CHECK_CUDA(cudaMemcpy(s->global, host_bank, MP_CONST_BANK_BYTES,
+                              cudaMemcpyHostToDevice));
+    }
+    free(host_bank);
+    CHECK_CUDA(cudaMalloc((void **)&s->lane_words, sizeof s->word));
+    CHECK_CUDA(cudaMemcpy(s->lane_words, s->word, sizeof s->word,
+                          cudaMemcpyHostToDevice));
+
+    s->l.source = (int)v[P_SOURCE];
+    s->l.lane_words = s->lane_words;
+    s->l.global = s->global;
+    s->l.rot_mask = 0;   /* opaque to the compiler: see constant.cu */
+    s->l.threads = (int)v[P_THREADS];
+    s->l.iterations = (int)v[P_ITERATIONS];
+    if (v[P_BLOCKS] > 0) {
+        s->l.blocks = (int)v[P_BLOCKS];
+    } else {
+        int per_sm = 0;
+        CHECK_CUDA(mp_const_occupancy(&s->l, &per_sm));
+        s->l.blocks = dev->sm_count * (per_sm > 0 ? per_sm : 1);
+    }
+    size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+    CHECK_CUDA(cudaMalloc((void **)&s->l.out, nthreads * sizeof(unsigned)));
+    CHECK_CUDA(cudaMalloc((void **)&s->l.clocks,
+                          2 * (size_t)s->l.blocks * sizeof(long long)));
+    s->host_out = must_alloc(nthreads * sizeof(unsigned));
+    s->host_clocks = must_alloc(2 * (size_t)s->l.blocks * sizeof(long long));
+    *out = s;
+    return 0;
+}
+
+static void const_launch(void *state)
+{
+    const_state *s = state;
+    CHECK_CUDA(mp_const_launch_kernel(&s->l));
+}
+
+/* What lane `lane` must leave in out[]: the iterations go in groups of
+ * MP_CONST_SLOTS, each reading the lane's word at every slot once (rot
+ * stays 0), so the sum of the slots' values times the number of groups. */
+static unsigned expected_word(const const_state *s, int lane)
+{
+    unsigned slots = 0;
+    for (int j = 0; j < MP_CONST_SLOTS; j++)
+        slots += mp_const_word_value(s->word[lane]
+                                     + j * (MP_CONST_SLOT_BYTES / 4));
+    return slots * (unsigned)(s->l.iterations / MP_CONST_SLOTS);
+}
+
+static int const_verify(void *state, char *err, size_t errlen)
+{
+    const_state *s = state;
+    size_t n = (size_t)s->l.blocks * (size_t)s->l.threads;
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, n * sizeof(unsigned),
+                          cudaMemcpyDeviceToHost));
+    unsigned want[MP_WARP_SIZE];
+    for (int lane = 0; lane < MP_WARP_SIZE; lane++)
+        want[lane] = expected_word(s, lane);
+    for (size_t t = 0; t < n; t++) {
+        if (s->host_out[t] != want[t % MP_WARP_SIZE]) {
+            snprintf(err, errlen,
+                     "thread %zu (block %zu) left %u, the CPU reference says "
+                     "%u", t, t / (size_t)s->l.threads, s->host_out[t],
+                     want[t % MP_WARP_SIZE]);
+            return -1;
+        }
+    }
+    /* Poison the output so the next launch must write it again (a copy,
+     * not cudaMemset, which may run as a kernel inside a profiled batch). */
+    memset(s->host_out, 0xff, n * sizeof(unsigned));
+    CHECK_CUDA(cudaMemcpy(s->l.out, s->host_out, n * sizeof(unsigned),
+                          cudaMemcpyHostToDevice));
+    return 0;
+}
+
+/* The seeds' span and the median block duration (as in bank.c). */
+static void const_clock64(void *state, long long *span, double *block_median)
+{
+    const_state *s = state;
+    int b = s->l.blocks;
+    long long *c = s->host_clocks;
+    CHECK_CUDA(cudaMemcpy(c, s->l.clocks, 2 * (size_t)b * sizeof(long long),
+                          cudaMemcpyDeviceToHost));
+    long long first = c[0], last = c[b];
+    double *durations = must_alloc((size_t)b * sizeof *durations);
+    for (int i = 0; i < b; i++) {
+        if (c[i] < first)
+            first = c[i];
+        if (c[b + i] > last)
+            last = c[b + i];
+        durations[i] = (double)(c[b + i] - c[i]);
+    }
+    mp_stats st;
+    mp_stats_compute(durations, (size_t)b, &st);
+    free(durations);
+    *span = last - first;
+    *block_median = st.median;
+}
+
+/* Counter values are in metric-set order (runtime/metrics.c); -1 for a
+ * metric the set does not have. */
+static double counter(const mp_measurement *m, const char *name)
+{
+    size_t n;
+    const mp_metric *set = mp_metric_set_get(MP_SET_CONSTANT, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(set[i].name, name) == 0)
+            return m->counters[i];
+    return -1;
+}
+
+/* LDC instructions a warp may execute besides the probe's loads: the
+ * compiler reads some kernel parameters and the stack pointer with
+ * warp-uniform LDCs (no replays): 5 to 7 per warp at the start and the
+ * end in the SASS of nvcc 13.0 for sm_90. In the global and __ldg kernels
+ * ptxas also re-reads the data pointer parameter once per unrolled loop
+ * trip (LDC.64 c[0x0][0x218] every 32 loads); allowed: one per group of
+ * MP_CONST_SLOTS loads. */
+#define MAX_EXTRA_LDC_PER_WARP 16
+
+/* Largest number of LDCs that are not the probe's own loads. */
+static double max_extra_ldc(int source, double warps, double requests)
+{
+    double extra = MAX_EXTRA_LDC_PER_WARP * warps;
+    if (source != MP_CONST_SOURCE_CONSTANT)
+        extra += requests / MP_CONST_SLOTS;
+    return extra;
+}
+
+static void const_derive(void *state, const mp_device *dev,
+                         const mp_measurement *m, mp_row *row)
+{
+    const_state *s = state;
+    double warps = (double)s->l.blocks * s->l.threads / 32.0;
+    double requests = warps * s->l.iterations;
+    double sms = s->l.blocks < dev->sm_count ? s->l.blocks : dev->sm_count;
+    double ghz = dev->sm_clock_khz / 1e6;
+
+    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
+    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
+    mp_row_set(row, MP_COL_SHARED_BYTES, "0");
+    mp_row_set(row, MP_COL_REQUESTS, "%.0f", requests);
+    if (m->time_ns.n > 0) {
+        double ns = m->time_ns.median * sms / requests;
+        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
+        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
+        /* Bytes the lanes asked for; there is no documented ceiling for
+         * constant-cache broadcasts, so ceiling_gbs stays empty. */
+        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
+                   requests * 32.0 * 4.0 / m->time_ns.median);
+    }
+    if (m->clock64_span > 0) {
+        mp_row_set(row, MP_COL_CLOCK64_CYCLES_PER_REQUEST, "%.4f",
+                   (double)m->clock64_span * sms / requests);
+        mp_row_set(row, MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, "%.4f",
+                   m->clock64_block_median * sms / requests);
+    }
+    if (!m->counters)
+        return;
+
+    double ldc = counter(m, "smsp__inst_executed_op_ldc.sum");
+    double replays = counter(m, "sm__idc_divergent_instruction_replays.sum");
+    if (ldc < 0 || replays < 0)
+        return;
+    mp_prediction p;
+    const_predict(s->v, &p);
+    double per_request = replays / requests;
+    mp_row_set(row, MP_COL_REPLAYS_PER_REQUEST, "%.4f", per_request);
+    /* The probe's own LDCs: one per warp and iteration for the constant
+     * source, none otherwise; anything beyond the compiler's uniform LDCs
+     * means the kernel is not what it claims. */
+    double own = s->l.source == MP_CONST_SOURCE_CONSTANT ? requests : 0;
+    double extra = ldc - own;
+    int shape_ok = extra >= 0
+                   && extra <= max_extra_ldc(s->l.source, warps, requests);
+    int match = shape_ok && fabs(per_request - p.value[1]) <= 1e-3;
+    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+}
+
+static void const_release(void *state)
+{
+    const_state *s = state;
+    CHECK_CUDA(cudaFree(s->l.out));
+    CHECK_CUDA(cudaFree(s->l.clocks));
+    CHECK_CUDA(cudaFree(s->lane_words));
+    CHECK_CUDA(cudaFree(s->global));
+    s->l.out = NULL;
+    s->l.clocks = NULL;
+    s->lane_words = NULL;
+    s->global = NULL;
+    s->l.lane_words = NULL;
+    s->l.global = NULL;
+}
+
+static void const_teardown(void *state)
+{
+    const_state *s = state;
+    if (!s)
+        return;
+    const_release(s);
+    free(s->host_out);
+    free(s->host_clocks);
+    free(s);
+}
+
+const mp_probe mp_probe_const = {
+    .name = "const",
+    .summary = "constant memory: broadcast and serialised LDC against "
+               "global and __ldg loads",
+    .params = const_params,
+    .nparams = P_COUNT,
+    .metrics = MP_SET_CONSTANT,
+    .ncu_check_args = "--source constant,ldg --spread 1,2,8,32 "
+                      "--spacing 4,128 --iterations 256",
+    .check = const_check,
+    .label = const_label,
+    .predict = const_predict,
+    .describe = const_describe,
+    .setup = const_setup,
+    .launch = const_launch,
+    .verify = const_verify,
+    .after_timing = NULL,
+    .clock64 = const_clock64,
+    .release = const_release,
+    .derive = const_derive,
+    .teardown = const_teardown,
+};

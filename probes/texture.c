@@ -1,0 +1,413 @@
+/*
+ * texture.c - the texture probe: parameters, checks, prediction, the
+ * texture objects, verification and derived columns. Kernels are in
+ * texture.cu; the linear-layout sector model in model/const_model.c.
+ *
+ * An n x n float grid is read through one of four sources (tex1d = texture
+ * object over linear memory + tex1Dfetch, tex2d = cudaArray + texture
+ * object + tex2D, global = plain loads, ldg = __ldg) with one of three
+ * access patterns (model/const_model.h): stencil (5-point, clamped
+ * borders), column (each warp-level load reads 32 rows of one column: the
+ * bad case for a row-major layout) and row (32 columns of one row). Every
+ * output is compared with the CPU's sum of the same values in the same
+ * order; the grid's values have at most 16 significant bits, so every sum
+ * is exact in float and the comparison is bit for bit.
+ *
+ * Counters: the texture set (runtime/metrics.c): L1TEX requests, sectors
+ * and sector hits of the TEX pipe (tex1d, tex2d) and of global loads
+ * (global, ldg), L2 sectors read for L1TEX, kernel time. One request = one
+ * warp-level load instruction of the probe.
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "const_model.h"
+#include "probe.h"
+#include "texture.h"
+
+enum { P_SOURCE, P_ACCESS, P_SIZE, P_COUNT };
+
+static const char *const source_names[] = {"tex1d", "tex2d", "global", "ldg",
+                                           NULL};
+/* In mp_tex_access order. */
+static const char *const access_names[] = {"stencil", "column", "row", NULL};
+
+static const mp_param_def tex_params[P_COUNT] = {
+    [P_SOURCE] = {"source", MP_PARAM_CHOICE, 1, 0, 0, NULL, 0, source_names,
+                  "tex1d (tex1Dfetch), tex2d (cudaArray, tex2D), global, "
+                  "ldg (__ldg)"},
+    [P_ACCESS] = {"access", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, access_names,
+                  "stencil (5-point), column (a warp load = 32 rows), row "
+                  "(= 32 columns)"},
+    [P_SIZE] = {"size", MP_PARAM_INT, 4096, 32, 8192, NULL, 0, NULL,
+                "the grid is size x size floats; a multiple of 32"},
+};
+
+static int tex_check(const long long *v, size_t smem_limit, char *err,
+                     size_t errlen)
+{
+    (void)smem_limit;
+    if (v[P_SIZE] % 32) {
+        snprintf(err, errlen, "--size: %lld is not a multiple of 32",
+                 v[P_SIZE]);
+        return -1;
+    }
+    return 0;
+}
+
+static void tex_label(const long long *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "texture/%s/%s/n%lld", source_names[v[P_SOURCE]],
+             access_names[v[P_ACCESS]], v[P_SIZE]);
+}
+
+/* The linear-layout sectors model applies to every source but tex2d. */
+static int is_linear(const long long *v)
+{
+    return v[P_SOURCE] != MP_TEX_SOURCE_TEX2D;
+}
+
+static void tex_predict(const long long *v, mp_prediction *out)
+{
+    mp_tex_prediction t;
+    mp_tex_predict_linear((mp_tex_access)v[P_ACCESS], v[P_SIZE], &t);
+    out->n = 4;
+    out->name[0] = "requests";
+    out->value[0] = t.requests;
+    /* For tex2d: what a row-major layout would cost, for comparison. */
+    out->name[1] = "linear_sectors_per_request";
+    out->value[1] = t.sectors / t.requests;
+    out->name[2] = "ideal_sectors_per_request";
+    out->value[2] = t.ideal_sectors / t.requests;
+    out->name[3] = "array_bytes";
+    out->value[3] = (double)v[P_SIZE] * (double)v[P_SIZE] * 4.0;
+}
+
+static void tex_describe(const long long *v, mp_row *row)
+{
+    mp_prediction p;
+    tex_predict(v, &p);
+    mp_row_set(row, MP_COL_PROBE, "texture");
+    mp_row_set(row, MP_COL_SOURCE, "%s", source_names[v[P_SOURCE]]);
+    mp_row_set(row, MP_COL_ACCESS, "%s", access_names[v[P_ACCESS]]);
+    mp_row_set(row, MP_COL_OP, "ld");
+    mp_row_set(row, MP_COL_WIDTH, "4");
+    mp_row_set(row, MP_COL_ARRAY_BYTES, "%.0f", p.value[3]);
+    if (is_linear(v))
+        mp_row_set(row, MP_COL_MODEL_SECTORS, "%.6g", p.value[1]);
+    mp_row_set(row, MP_COL_MODEL_IDEAL_SECTORS, "%.6g", p.value[2]);
+}
+
+/* ---- the grid and its CPU reference ----------------------------------- */
+
+/* Texel (x, y): a hash of the position, 16 significant bits, 0 .. 255.996
+ * in steps of 1/256; sums of up to 256 of them are exact in float. */
+static float grid_value(int x, int y)
+{
+    uint32_t h = (uint32_t)x * 73856093u ^ (uint32_t)y * 19349663u;
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    return (float)(h & 0xffffu) / 256.0f;
+}
+
+static int clamp(int i, int n)
+{
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+/* The CPU reference of every output, in the kernels' order of additions. */
+static void reference(int access, int n, const float *in, float *out)
+{
+    const int segs = n / MP_TEX_WALK;
+    switch (access) {
+    case MP_TEX_STENCIL:
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                float s = in[(size_t)y * n + x];
+                s += in[(size_t)y * n + clamp(x - 1, n)];
+                s += in[(size_t)y * n + clamp(x + 1, n)];
+                s += in[(size_t)clamp(y - 1, n) * n + x];
+                s += in[(size_t)clamp(y + 1, n) * n + x];
+                out[(size_t)y * n + x] = s;
+            }
+        break;
+    case MP_TEX_COLUMN:
+        for (int y = 0; y < n; y++)
+            for (int seg = 0; seg < segs; seg++) {
+                float s = 0.0f;
+                for (int k = 0; k < MP_TEX_WALK; k++)
+                    s += in[(size_t)y * n + seg * MP_TEX_WALK + k];
+                out[(size_t)y * segs + seg] = s;
+            }
+        break;
+    case MP_TEX_ROW:
+        for (int seg = 0; seg < segs; seg++)
+            for (int x = 0; x < n; x++) {
+                float s = 0.0f;
+                for (int k = 0; k < MP_TEX_WALK; k++)
+                    s += in[(size_t)(seg * MP_TEX_WALK + k) * n + x];
+                out[(size_t)seg * n + x] = s;
+            }
+        break;
+    }
+}
+
+void mp_tex_grid(const mp_tex_launch *l, int *blocks_x, int *blocks_y)
+{
+    if (l->access == MP_TEX_STENCIL) {
+        *blocks_x = l->n / 32;
+        *blocks_y = l->n / (MP_TEX_THREADS / 32);
+    } else {
+        *blocks_x = (l->n + MP_TEX_THREADS - 1) / MP_TEX_THREADS;
+        *blocks_y = l->n / MP_TEX_WALK;
+    }
+}
+
+unsigned long long mp_tex_outputs(const mp_tex_launch *l)
+{
+    unsigned long long n = (unsigned long long)l->n;
+    return l->access == MP_TEX_STENCIL ? n * n : n * n / MP_TEX_WALK;
+}
+
+/* ---- GPU side --------------------------------------------------------- */
+
+typedef struct {
+    long long v[P_COUNT];
+    mp_tex_launch l;
+    float *linear;                /* device grid (tex1d, global, ldg) */
+    cudaArray_t array;            /* device grid (tex2d) */
+    cudaTextureObject_t tex;      /* 0 when none */
+    float *want;                  /* CPU reference of every output */
+    float *host_out;
+    unsigned long long outputs;
+} tex_state;
+
+static void *must_alloc(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    return p;
+}
+
+/* Point sampling of the element itself, coordinates in texels. */
+static struct cudaTextureDesc texture_desc(void)
+{
+    struct cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.addressMode[0] = cudaAddressModeClamp;
+    td.addressMode[1] = cudaAddressModeClamp;
+    td.filterMode = cudaFilterModePoint;
+    td.readMode = cudaReadModeElementType;
+    td.normalizedCoords = 0;
+    return td;
+}
+
+static int tex_setup(const long long *v, const mp_device *dev, void **out)
+{
+    (void)dev;
+    tex_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    memcpy(s->v, v, sizeof s->v);
+    const int n = (int)v[P_SIZE];
+    const size_t cells = (size_t)n * (size_t)n;
+    s->l.source = (int)v[P_SOURCE];
+    s->l.access = (int)v[P_ACCESS];
+    s->l.n = n;
+    s->outputs = mp_tex_outputs(&s->l);
+
+    float *in = must_alloc(cells * sizeof(float));
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++)
+            in[(size_t)y * n + x] = grid_value(x, y);
+    s->want = must_alloc(s->outputs * sizeof(float));
+    reference(s->l.access, n, in, s->want);
+
+    struct cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    struct cudaChannelFormatDesc fd =
+        cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+    if (s->l.source == MP_TEX_SOURCE_TEX2D) {
+        CHECK_CUDA(cudaMallocArray(&s->array, &fd, (size_t)n, (size_t)n, 0));
+        CHECK_CUDA(cudaMemcpy2DToArray(s->array, 0, 0, in, (size_t)n * 4,
+                                       (size_t)n * 4, (size_t)n,
+                                       cudaMemcpyHostToDevice));
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = s->array;
+    } else {
+        CHECK_CUDA(cudaMalloc((void **)&s->linear, cells * sizeof(float)));
+        CHECK_CUDA(cudaMemcpy(s->linear, in, cells * sizeof(float),
+                              cudaMemcpyHostToDevice));
+        rd.resType = cudaResourceTypeLinear;
+        rd.res.linear.devPtr = s->linear;
+        rd.res.linear.desc = fd;
+        rd.res.linear.sizeInBytes = cells * sizeof(float);
+    }
+    free(in);
+    if (s->l.source == MP_TEX_SOURCE_TEX1D
+        || s->l.source == MP_TEX_SOURCE_TEX2D) {
+        struct cudaTextureDesc td = texture_desc();
+        CHECK_CUDA(cudaCreateTextureObject(&s->tex, &rd, &td, NULL));
+    }
+    s->l.in = s->linear;
+    s->l.tex = s->tex;
+    CHECK_CUDA(cudaMalloc((void **)&s->l.out, s->outputs * sizeof(float)));
+    s->host_out = must_alloc(s->outputs * sizeof(float));
+    *out = s;
+    return 0;
+}
+
+static void tex_launch(void *state)
+{
+    tex_state *s = state;
+    CHECK_CUDA(mp_tex_launch_kernel(&s->l));
+}
+
+static int tex_verify(void *state, char *err, size_t errlen)
+{
+    tex_state *s = state;
+    size_t bytes = s->outputs * sizeof(float);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, bytes,
+                          cudaMemcpyDeviceToHost));
+    /* Bit for bit: the sums are exact (see the top of the file), and the
+     * poison below is a NaN that equals nothing. */
+    if (memcmp(s->host_out, s->want, bytes) != 0) {
+        for (unsigned long long i = 0; i < s->outputs; i++) {
+            if (memcmp(&s->host_out[i], &s->want[i], sizeof(float)) == 0)
+                continue;
+            snprintf(err, errlen, "output %llu (of %llu) is %.9g, the CPU "
+                     "reference says %.9g", i, s->outputs,
+                     (double)s->host_out[i], (double)s->want[i]);
+            return -1;
+        }
+    }
+    /* Poison the output so the next launch must write it again (a copy,
+     * not cudaMemset, which may run as a kernel inside a profiled batch). */
+    memset(s->host_out, 0xff, bytes);
+    CHECK_CUDA(cudaMemcpy(s->l.out, s->host_out, bytes,
+                          cudaMemcpyHostToDevice));
+    return 0;
+}
+
+/* Counter values are in metric-set order (runtime/metrics.c); -1 for a
+ * metric the set does not have. */
+static double counter(const mp_measurement *m, const char *name)
+{
+    size_t n;
+    const mp_metric *set = mp_metric_set_get(MP_SET_TEXTURE, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(set[i].name, name) == 0)
+            return m->counters[i];
+    return -1;
+}
+
+static void tex_derive(void *state, const mp_device *dev,
+                       const mp_measurement *m, mp_row *row)
+{
+    tex_state *s = state;
+    mp_prediction p;
+    tex_predict(s->v, &p);
+    double requests = p.value[0];
+    int bx, by;
+    mp_tex_grid(&s->l, &bx, &by);
+    double blocks = (double)bx * by;
+    double sms = blocks < dev->sm_count ? blocks : dev->sm_count;
+    double ghz = dev->sm_clock_khz / 1e6;
+
+    mp_row_set(row, MP_COL_THREADS, "%d", MP_TEX_THREADS);
+    mp_row_set(row, MP_COL_BLOCKS, "%.0f", blocks);
+    mp_row_set(row, MP_COL_SHARED_BYTES, "0");
+    mp_row_set(row, MP_COL_ITERATIONS, "%d",
+               s->l.access == MP_TEX_STENCIL ? 5 : MP_TEX_WALK);
+    mp_row_set(row, MP_COL_REQUESTS, "%.0f", requests);
+    if (m->time_ns.n > 0) {
+        double ns = m->time_ns.median * sms / requests;
+        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
+        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
+        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
+                   requests * 32.0 * 4.0 / m->time_ns.median);
+    }
+    if (!m->counters)
+        return;
+
+    int tex = s->l.source == MP_TEX_SOURCE_TEX1D
+              || s->l.source == MP_TEX_SOURCE_TEX2D;
+    double req = counter(m, tex ? "l1tex__t_requests_pipe_tex_mem_texture.sum"
+                                : "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+    double sectors = counter(m, tex ? "l1tex__t_sectors_pipe_tex_mem_texture.sum"
+                                    : "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+    if (req <= 0 || sectors < 0)
+        return;
+    double per_request = sectors / req;
+    mp_row_set(row, MP_COL_SECTORS_PER_REQUEST, "%.4f", per_request);
+    /* The model is claimed for the LSU loads only: one request per
+     * warp-level load and the row-major sector count. How the TEX pipe
+     * counts requests and sectors is for the GPU run to show. */
+    if (!tex) {
+        int match = req == requests && fabs(per_request - p.value[1]) <= 1e-3;
+        mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    }
+}
+
+static void tex_release(void *state)
+{
+    tex_state *s = state;
+    if (s->tex)
+        CHECK_CUDA(cudaDestroyTextureObject(s->tex));
+    if (s->array)
+        CHECK_CUDA(cudaFreeArray(s->array));
+    CHECK_CUDA(cudaFree(s->linear));
+    CHECK_CUDA(cudaFree(s->l.out));
+    s->tex = 0;
+    s->array = NULL;
+    s->linear = NULL;
+    s->l.out = NULL;
+    s->l.in = NULL;
+    s->l.tex = 0;
+}
+
+static void tex_teardown(void *state)
+{
+    tex_state *s = state;
+    if (!s)
+        return;
+    tex_release(s);
+    free(s->want);
+    free(s->host_out);
+    free(s);
+}
+
+const mp_probe mp_probe_texture = {
+    .name = "texture",
+    .summary = "texture objects (tex1Dfetch, tex2D) against global and "
+               "__ldg loads: 5-point stencil, column and row walks",
+    .params = tex_params,
+    .nparams = P_COUNT,
+    .metrics = MP_SET_TEXTURE,
+    .ncu_check_args = "--source tex1d,tex2d,global,ldg "
+                      "--access stencil,column --size 1024",
+    .check = tex_check,
+    .label = tex_label,
+    .predict = tex_predict,
+    .describe = tex_describe,
+    .setup = tex_setup,
+    .launch = tex_launch,
+    .verify = tex_verify,
+    .after_timing = NULL,
+    .clock64 = NULL,
+    .release = tex_release,
+    .derive = tex_derive,
+    .teardown = tex_teardown,
+};

@@ -1,0 +1,181 @@
+/*
+ * test_gpu_coalesce.c - GPU tests of the coalesce probe (run on the GPU
+ * machine by `make test-gpu`).
+ *
+ * Runs the issue's sweep (each width x offsets 0..128 step width x strides
+ * 1,2,3,4,8,32, loads and stores), the cg loads, the group/period patterns
+ * and the four layouts with counters from memprobe's own collector, then
+ * checks every row: output verified, counters read, one L1TEX request per
+ * warp-level instruction, measured sectors per request equal to the model
+ * and model_match "yes" (totals: requests and sectors per launch equal
+ * instructions x the model's counts per instruction, exactly). One cmocka
+ * test per configuration, named after it. The layouts' counters and times
+ * are printed as a table. Finally the collector against ncu (memprobe
+ * ncu-check --probe coalesce).
+ *
+ * The pattern sweeps use a small grid (132 blocks x 4 iterations): sector
+ * counts do not depend on the launch shape, and it keeps the whole test
+ * near 30 s. The layouts run at the default shape (fill the GPU, 64
+ * iterations: arrays of about 280 MB, beyond the 60 MB L2), so their times
+ * mean something.
+ *
+ * MEMPROBE names the binary (default ./memprobe); GPU_TEST_DIR where the
+ * CSVs go (default results/gpu-test).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpu_util.h"
+#include "subprocess.h"
+
+typedef struct {
+    const mp_ncu_table *t;
+    int row;
+} row_ref;
+
+/* The L1TEX counter `what` (requests, sectors) of the row's op. */
+static double l1(const mp_ncu_table *t, int i, const char *what,
+                 const char *op)
+{
+    char name[96];
+    snprintf(name, sizeof name, "l1tex__t_%s_pipe_lsu_mem_global_op_%s.sum",
+             what, op);
+    return gpu_number(t, i, name);
+}
+
+/* One configuration: the checks every row must pass. */
+static void test_row(void **state)
+{
+    const row_ref *r = *state;
+    const mp_ncu_table *t = r->t;
+    int i = r->row;
+    const char *config = gpu_cell(t, i, "config");
+    assert_string_equal(gpu_cell(t, i, "verified"), "yes");
+    assert_string_equal(gpu_cell(t, i, "counters_status"), "ok");
+    const char *op = gpu_cell(t, i, "op");
+    double instructions = gpu_number(t, i, "requests");
+    double requests = l1(t, i, "requests", op);
+    double sectors = l1(t, i, "sectors", op);
+    /* One L1TEX request per warp-level LDG/STG of the probed op. If wide
+     * accesses are split on this GPU, this says by how much. */
+    if (requests != instructions)
+        fail_msg("%s: %.0f L1TEX requests for %.0f instructions (%.4f per "
+                 "instruction); sectors per instruction %.4f", config,
+                 requests, instructions, requests / instructions,
+                 sectors / instructions);
+    double measured = gpu_number(t, i, "sectors_per_request");
+    double model = gpu_number(t, i, "model_sectors_per_request");
+    if (fabs(measured - model) > 1e-9)
+        fail_msg("%s: measured %.4f sectors per request, model %g", config,
+                 measured, model);
+    assert_string_equal(gpu_cell(t, i, "model_match"), "yes");
+}
+
+enum { SWEEP_W4, SWEEP_W8, SWEEP_W16, SWEEP_CG, SWEEP_GROUPS, SWEEP_LAYOUTS,
+       NSWEEPS };
+static mp_ncu_table sweeps[NSWEEPS];
+
+/* The layouts side by side: times, sectors, L2 and DRAM traffic. */
+static void test_layout_table(void **state)
+{
+    (void)state;
+    const mp_ncu_table *t = &sweeps[SWEEP_LAYOUTS];
+    if (t->nrows == 0)
+        skip();   /* GPU_TEST_SKIP_SWEEP */
+    assert_int_equal(t->nrows, 4);
+    printf("# %-24s %10s %8s %8s %10s %12s %12s %9s\n", "layout", "time ns",
+           "ld sec/r", "model", "ld sectors", "L2 rd sect", "DRAM rd B",
+           "GB/s");
+    for (int i = 0; i < t->nrows; i++) {
+        assert_string_equal(gpu_cell(t, i, "verified"), "yes");
+        printf("# %-24s %10.0f %8.3f %8g %10.0f %12.0f %12.0f %9.1f\n",
+               gpu_cell(t, i, "config"), gpu_number(t, i, "time_ns_median"),
+               gpu_number(t, i, "sectors_per_request"),
+               gpu_number(t, i, "model_sectors_per_request"),
+               l1(t, i, "sectors", "ld"),
+               gpu_number(t, i, "lts__t_sectors_srcunit_tex_op_read.sum"),
+               gpu_number(t, i, "dram__bytes_read.sum"),
+               gpu_number(t, i, "bandwidth_gbs"));
+    }
+}
+
+static void test_ncu_check(void **state)
+{
+    (void)state;
+    char dir[1024], log[1024];
+    snprintf(dir, sizeof dir, "%s/ncu-check-coalesce", gpu_test_dir());
+    snprintf(log, sizeof log, "%s/ncu-check-coalesce.txt", gpu_test_dir());
+    char *argv[] = {(char *)gpu_memprobe(), "ncu-check", "--probe",
+                    "coalesce", "--dir", dir, NULL};
+    int rc = mp_spawn_wait(argv, log);
+    printf("# memprobe ncu-check --probe coalesce -> exit %d (%s)\n", rc,
+           log);
+    assert_int_equal(rc, 0);
+}
+
+#define SMALL "--blocks 132 --iterations 4 --warmup 1 --runs 3"
+
+int main(void)
+{
+    if (getenv("GPU_TEST_SKIP_SWEEP") == NULL) {
+        gpu_run_sweep("coalesce", "coalesce-w4",
+                      "--op ld,st --width 4 --offset 0..128:4 "
+                      "--stride 1,2,3,4,8,32 " SMALL, &sweeps[SWEEP_W4]);
+        gpu_run_sweep("coalesce", "coalesce-w8",
+                      "--op ld,st --width 8 --offset 0..128:8 "
+                      "--stride 1,2,3,4,8,32 " SMALL, &sweeps[SWEEP_W8]);
+        gpu_run_sweep("coalesce", "coalesce-w16",
+                      "--op ld,st --width 16 --offset 0..128:16 "
+                      "--stride 1,2,3,4,8,32 " SMALL, &sweeps[SWEEP_W16]);
+        gpu_run_sweep("coalesce", "coalesce-cg",
+                      "--op ld --cache cg --width 4,8,16 --offset 0,16 "
+                      "--stride 0,1,2,32 " SMALL, &sweeps[SWEEP_CG]);
+        gpu_run_sweep("coalesce", "coalesce-groups",
+                      "--op ld,st --width 4,16 --stride 0,1,3 "
+                      "--group 1,2,32 --period 32,8 " SMALL,
+                      &sweeps[SWEEP_GROUPS]);
+        gpu_run_sweep("coalesce", "coalesce-layouts",
+                      "--layout soa,aos12,aos16,aos12-staged",
+                      &sweeps[SWEEP_LAYOUTS]);
+    }
+    int n = 0;
+    for (int s = 0; s < NSWEEPS; s++)
+        n += sweeps[s].nrows;
+    struct CMUnitTest *tests = calloc((size_t)n + 2, sizeof *tests);
+    row_ref *refs = calloc((size_t)n + 1, sizeof *refs);
+    char (*names)[128] = calloc((size_t)n + 1, sizeof *names);
+    if (!tests || !refs || !names)
+        return 1;
+    int k = 0;
+    for (int s = 0; s < NSWEEPS; s++) {
+        int c = mp_ncu_column(&sweeps[s], "config");
+        for (int i = 0; i < sweeps[s].nrows; i++, k++) {
+            refs[k].t = &sweeps[s];
+            refs[k].row = i;
+            snprintf(names[k], sizeof names[k], "%s",
+                     c >= 0 ? sweeps[s].cells[i][c] : "?");
+            tests[k].name = names[k];
+            tests[k].test_func = test_row;
+            tests[k].initial_state = &refs[k];
+        }
+    }
+    tests[k].name = "layout_table";
+    tests[k++].test_func = test_layout_table;
+    tests[k].name = "ncu_check_coalesce";
+    tests[k++].test_func = test_ncu_check;
+    int failed = _cmocka_run_group_tests("gpu_coalesce", tests, (size_t)k,
+                                         NULL, NULL);
+    for (int s = 0; s < NSWEEPS; s++)
+        mp_ncu_free(&sweeps[s]);
+    free(tests);
+    free(refs);
+    free(names);
+    return failed;
+}
