@@ -432,9 +432,9 @@ static void test_predict_sweep(void **state)
     assert_int_equal(count_char(r.out, '\n'), 1 + 4);
     /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048 of 16. */
     must_contain("sweep", r.out, "\r\nbandwidth,read,4,0,1,1048576,4,default,"
-                 "1.04858e+06,8192,4,4,1.04858e+06,0\r\n");
+                 "1048576,8192,4,4,1048576,0\r\n");
     must_contain("sweep", r.out, "\r\nbandwidth,copy,16,0,1,1048576,4,default,"
-                 "2.09715e+06,4096,16,16,1.04858e+06,1.04858e+06\r\n");
+                 "2097152,4096,16,16,1048576,1048576\r\n");
     result_free(&r);
 }
 

@@ -352,12 +352,12 @@ static void test_predict_texture(void **state)
     assert_string_equal(r.out,
         "probe,source,access,size,requests,linear_sectors_per_request,"
         "ideal_sectors_per_request,array_bytes\r\n"
-        "texture,global,stencil,4096,2.62144e+06,4.39687,4,6.71089e+07\r\n"
-        "texture,global,column,4096,524288,32,4,6.71089e+07\r\n"
-        "texture,global,row,4096,524288,4,4,6.71089e+07\r\n"
-        "texture,tex2d,stencil,4096,2.62144e+06,4.39687,4,6.71089e+07\r\n"
-        "texture,tex2d,column,4096,524288,32,4,6.71089e+07\r\n"
-        "texture,tex2d,row,4096,524288,4,4,6.71089e+07\r\n");
+        "texture,global,stencil,4096,2621440,4.396875,4,67108864\r\n"
+        "texture,global,column,4096,524288,32,4,67108864\r\n"
+        "texture,global,row,4096,524288,4,4,67108864\r\n"
+        "texture,tex2d,stencil,4096,2621440,4.396875,4,67108864\r\n"
+        "texture,tex2d,column,4096,524288,32,4,67108864\r\n"
+        "texture,tex2d,row,4096,524288,4,4,67108864\r\n");
     result_free(&r);
 }
 
