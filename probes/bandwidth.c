@@ -237,11 +237,7 @@ typedef struct {
 
 static void *xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    void *p = mp_xmalloc(n ? n : 1);
     return p;
 }
 
@@ -281,11 +277,7 @@ static void upload_source(bw_state *s)
 
 static int bw_setup(const long long *v, const mp_device *dev, void **out)
 {
-    bw_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    bw_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
     int kernel = (int)v[P_KERNEL];
     s->offset = v[P_OFFSET];
@@ -518,17 +510,6 @@ static void bw_after_timing(void *state)
     s->memcpy_cov = st.cov;
 }
 
-/* Counter values are in metric-set order (runtime/metrics.c). */
-static double counter(const mp_measurement *m, const char *name)
-{
-    size_t n;
-    const mp_metric *set = mp_metric_set_get(MP_SET_GLOBAL, &n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(set[i].name, name) == 0)
-            return m->counters[i];
-    return -1;
-}
-
 static void bw_derive(void *state, const mp_device *dev,
                       const mp_measurement *m, mp_row *row)
 {
@@ -563,13 +544,13 @@ static void bw_derive(void *state, const mp_device *dev,
             continue;
         snprintf(name, sizeof name,
                  "l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum", ops[k]);
-        req += counter(m, name);
+        req += mp_counter(m, MP_SET_GLOBAL, name);
         snprintf(name, sizeof name,
                  "l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum", ops[k]);
-        sec += counter(m, name);
+        sec += mp_counter(m, MP_SET_GLOBAL, name);
         snprintf(name, sizeof name, "smsp__sass_inst_executed_op_global_%s.sum",
                  ops[k]);
-        double x = counter(m, name);
+        double x = mp_counter(m, MP_SET_GLOBAL, name);
         inst = inst < 0 || x < 0 ? -1 : inst + x;   /* -1: not in the set */
     }
     if (req <= 0)

@@ -145,11 +145,7 @@ typedef struct {
 
 static int bank_setup(const long long *v, const mp_device *dev, void **out)
 {
-    bank_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    bank_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
     long long offsets[32];
     s->l.width = (int)v[P_WIDTH];
@@ -171,12 +167,8 @@ static int bank_setup(const long long *v, const mp_device *dev, void **out)
     CHECK_CUDA(cudaMalloc((void **)&s->l.out, nthreads * sizeof(unsigned)));
     CHECK_CUDA(cudaMalloc((void **)&s->l.clocks,
                           2 * (size_t)s->l.blocks * sizeof(long long)));
-    s->host_out = malloc(nthreads * sizeof(unsigned));
-    s->host_clocks = malloc(2 * (size_t)s->l.blocks * sizeof(long long));
-    if (!s->host_out || !s->host_clocks) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    s->host_out = mp_xmalloc(nthreads * sizeof(unsigned));
+    s->host_clocks = mp_xmalloc(2 * (size_t)s->l.blocks * sizeof(long long));
     *out = s;
     return 0;
 }
@@ -224,44 +216,14 @@ static int bank_verify(void *state, char *err, size_t errlen)
     return 0;
 }
 
-/* The seeds' span (clock64 is per SM, and SMs' counters are not in step)
- * and the median block duration, which reads both stamps on one SM. */
+/* The seeds' span and the median block duration (runtime/stats.c). */
 static void bank_clock64(void *state, long long *span, double *block_median)
 {
     bank_state *s = state;
-    int b = s->l.blocks;
-    long long *c = s->host_clocks;
-    CHECK_CUDA(cudaMemcpy(c, s->l.clocks, 2 * (size_t)b * sizeof(long long),
+    CHECK_CUDA(cudaMemcpy(s->host_clocks, s->l.clocks,
+                          2 * (size_t)s->l.blocks * sizeof(long long),
                           cudaMemcpyDeviceToHost));
-    long long first = c[0], last = c[b];
-    double *durations = malloc((size_t)b * sizeof *durations);
-    if (!durations) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
-    for (int i = 0; i < b; i++) {
-        if (c[i] < first)
-            first = c[i];
-        if (c[b + i] > last)
-            last = c[b + i];
-        durations[i] = (double)(c[b + i] - c[i]);
-    }
-    mp_stats st;
-    mp_stats_compute(durations, (size_t)b, &st);
-    free(durations);
-    *span = last - first;
-    *block_median = st.median;
-}
-
-/* Counter values are in metric-set order (runtime/metrics.c). */
-static double counter(const mp_measurement *m, const char *name)
-{
-    size_t n;
-    const mp_metric *set = mp_metric_set_get(MP_SET_SHARED, &n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(set[i].name, name) == 0)
-            return m->counters[i];
-    return -1;
+    mp_clock64_summary(s->host_clocks, s->l.blocks, span, block_median);
 }
 
 static void bank_derive(void *state, const mp_device *dev,
@@ -306,7 +268,7 @@ static void bank_derive(void *state, const mp_device *dev,
              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
     snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
              op);
-    double wavefronts = counter(m, wname), inst = counter(m, iname);
+    double wavefronts = mp_counter(m, MP_SET_SHARED, wname), inst = mp_counter(m, MP_SET_SHARED, iname);
     mp_prediction p;
     bank_predict(s->v, &p);
     if (inst <= 0)

@@ -252,11 +252,7 @@ typedef struct {
 
 static void *xmalloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
-    if (!p) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    void *p = mp_xmalloc(n ? n : 1);
     return p;
 }
 
@@ -392,11 +388,7 @@ static void setup_layout(coalesce_state *s)
 static int coalesce_setup(const long long *v, const mp_device *dev,
                           void **out)
 {
-    coalesce_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    coalesce_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
     mp_coalesce_launch *l = &s->l;
     l->layout = (int)v[P_LAYOUT];
@@ -476,12 +468,8 @@ static int verify_stores(coalesce_state *s, char *err, size_t errlen)
     size_t warps = (size_t)l->blocks * l->threads / 32;
     size_t window_words = l->window_bytes / 4;
     const unsigned *img = initial_image(s->array_bytes / 4);
-    unsigned char *used = calloc(l->nwindows, 1);
-    unsigned char *written = calloc(window_words, 1);
-    if (!used || !written) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    unsigned char *used = mp_xcalloc(l->nwindows, 1);
+    unsigned char *written = mp_xcalloc(window_words, 1);
     for (size_t w = 0; w < warps; w++) {
         size_t window = w % l->nwindows;
         for (int i = 0; i < l->iterations; i++) {
@@ -573,25 +561,13 @@ static int coalesce_verify(void *state, char *err, size_t errlen)
                          : verify_loads(s, err, errlen);
 }
 
-/* Counter values are in metric-set order (runtime/metrics.c); -1 if the
- * set has no such metric. */
-static double counter(const mp_measurement *m, const char *name)
-{
-    size_t n;
-    const mp_metric *set = mp_metric_set_get(MP_SET_GLOBAL, &n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(set[i].name, name) == 0)
-            return m->counters[i];
-    return -1;
-}
-
 static double l1_counter(const mp_measurement *m, const char *what,
                          const char *op)
 {
     char name[96];
     snprintf(name, sizeof name, "l1tex__t_%s_pipe_lsu_mem_global_op_%s.sum",
              what, op);
-    return counter(m, name);
+    return mp_counter(m, MP_SET_GLOBAL, name);
 }
 
 static void coalesce_derive(void *state, const mp_device *dev,

@@ -196,30 +196,17 @@ __global__ void layout_soa(const float *x, const float *y, const float *z,
     }
 }
 
-__global__ void layout_aos12(const vec3d12 *data, float *result,
-                             unsigned slots, int iterations)
+/* aos12 and aos16: the seeds' struct, 12 bytes or __align__(16). */
+template <typename V>
+__global__ void layout_aos(const V *data, float *result, unsigned slots,
+                           int iterations)
 {
     const size_t n = (size_t)gridDim.x * blockDim.x;
     const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     unsigned slot = 0;
     for (int i = 0; i < iterations; i++) {
         size_t e = slot * n + tid;
-        vec3d12 v = data[e];
-        result[e] = norm2(v.x, v.y, v.z);
-        if (++slot == slots)
-            slot = 0;
-    }
-}
-
-__global__ void layout_aos16(const vec3d16 *data, float *result,
-                             unsigned slots, int iterations)
-{
-    const size_t n = (size_t)gridDim.x * blockDim.x;
-    const size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned slot = 0;
-    for (int i = 0; i < iterations; i++) {
-        size_t e = slot * n + tid;
-        vec3d16 v = data[e];
+        V v = data[e];
         result[e] = norm2(v.x, v.y, v.z);
         if (++slot == slots)
             slot = 0;
@@ -294,8 +281,8 @@ static const void *kernel_of(const mp_coalesce_launch *l)
     switch (l->layout) {
     case MP_LAYOUT_PATTERN: return pattern_kernel(l);
     case MP_LAYOUT_SOA: return (const void *)layout_soa;
-    case MP_LAYOUT_AOS12: return (const void *)layout_aos12;
-    case MP_LAYOUT_AOS16: return (const void *)layout_aos16;
+    case MP_LAYOUT_AOS12: return (const void *)layout_aos<vec3d12>;
+    case MP_LAYOUT_AOS16: return (const void *)layout_aos<vec3d16>;
     case MP_LAYOUT_AOS12_STAGED: return (const void *)layout_staged;
     }
     return 0;
@@ -339,11 +326,11 @@ extern "C" int mp_coalesce_launch_kernel(const mp_coalesce_launch *l)
                                     l->iterations);
         break;
     case MP_LAYOUT_AOS12:
-        layout_aos12<<<grid, block>>>((const vec3d12 *)l->data, l->result,
+        layout_aos<vec3d12><<<grid, block>>>((const vec3d12 *)l->data, l->result,
                                       l->slots, l->iterations);
         break;
     case MP_LAYOUT_AOS16:
-        layout_aos16<<<grid, block>>>((const vec3d16 *)l->data, l->result,
+        layout_aos<vec3d16><<<grid, block>>>((const vec3d16 *)l->data, l->result,
                                       l->slots, l->iterations);
         break;
     case MP_LAYOUT_AOS12_STAGED:

@@ -197,23 +197,9 @@ typedef struct {
     long long *host_clocks;
 } const_state;
 
-static void *must_alloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
-    return p;
-}
-
 static int const_setup(const long long *v, const mp_device *dev, void **out)
 {
-    const_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    const_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
     int g, p;
     long long offsets[MP_WARP_SIZE];
@@ -222,7 +208,7 @@ static int const_setup(const long long *v, const mp_device *dev, void **out)
         s->word[l] = (unsigned)(offsets[l] / 4);
 
     /* The bank and its global copy hold the same words. */
-    unsigned *host_bank = must_alloc(MP_CONST_BANK_BYTES);
+    unsigned *host_bank = mp_xmalloc(MP_CONST_BANK_BYTES);
     for (unsigned w = 0; w < MP_CONST_WORDS; w++)
         host_bank[w] = mp_const_word_value(w);
     CHECK_CUDA(mp_const_fill(host_bank, MP_CONST_BANK_BYTES));
@@ -253,8 +239,8 @@ static int const_setup(const long long *v, const mp_device *dev, void **out)
     CHECK_CUDA(cudaMalloc((void **)&s->l.out, nthreads * sizeof(unsigned)));
     CHECK_CUDA(cudaMalloc((void **)&s->l.clocks,
                           2 * (size_t)s->l.blocks * sizeof(long long)));
-    s->host_out = must_alloc(nthreads * sizeof(unsigned));
-    s->host_clocks = must_alloc(2 * (size_t)s->l.blocks * sizeof(long long));
+    s->host_out = mp_xmalloc(nthreads * sizeof(unsigned));
+    s->host_clocks = mp_xmalloc(2 * (size_t)s->l.blocks * sizeof(long long));
     *out = s;
     return 0;
 }
@@ -308,36 +294,10 @@ static int const_verify(void *state, char *err, size_t errlen)
 static void const_clock64(void *state, long long *span, double *block_median)
 {
     const_state *s = state;
-    int b = s->l.blocks;
-    long long *c = s->host_clocks;
-    CHECK_CUDA(cudaMemcpy(c, s->l.clocks, 2 * (size_t)b * sizeof(long long),
+    CHECK_CUDA(cudaMemcpy(s->host_clocks, s->l.clocks,
+                          2 * (size_t)s->l.blocks * sizeof(long long),
                           cudaMemcpyDeviceToHost));
-    long long first = c[0], last = c[b];
-    double *durations = must_alloc((size_t)b * sizeof *durations);
-    for (int i = 0; i < b; i++) {
-        if (c[i] < first)
-            first = c[i];
-        if (c[b + i] > last)
-            last = c[b + i];
-        durations[i] = (double)(c[b + i] - c[i]);
-    }
-    mp_stats st;
-    mp_stats_compute(durations, (size_t)b, &st);
-    free(durations);
-    *span = last - first;
-    *block_median = st.median;
-}
-
-/* Counter values are in metric-set order (runtime/metrics.c); -1 for a
- * metric the set does not have. */
-static double counter(const mp_measurement *m, const char *name)
-{
-    size_t n;
-    const mp_metric *set = mp_metric_set_get(MP_SET_CONSTANT, &n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(set[i].name, name) == 0)
-            return m->counters[i];
-    return -1;
+    mp_clock64_summary(s->host_clocks, s->l.blocks, span, block_median);
 }
 
 /* LDC instructions a warp may execute besides the probe's loads: the
@@ -389,8 +349,8 @@ static void const_derive(void *state, const mp_device *dev,
     if (!m->counters)
         return;
 
-    double ldc = counter(m, "smsp__inst_executed_op_ldc.sum");
-    double replays = counter(m, "sm__idc_divergent_instruction_replays.sum");
+    double ldc = mp_counter(m, MP_SET_CONSTANT, "smsp__inst_executed_op_ldc.sum");
+    double replays = mp_counter(m, MP_SET_CONSTANT, "sm__idc_divergent_instruction_replays.sum");
     if (ldc < 0 || replays < 0)
         return;
     mp_prediction p;

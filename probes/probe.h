@@ -89,6 +89,11 @@ typedef struct mp_probe {
     void (*teardown)(void *state);
 } mp_probe;
 
+/* Value of metric `name` of `set` in a measurement's counters (which are
+ * in the set's order), or -1 if the set has no such metric. */
+double mp_counter(const mp_measurement *m, mp_metric_set set,
+                  const char *name);
+
 extern const mp_probe *const mp_probes[];
 const mp_probe *mp_probe_find(const char *name);
 

@@ -1,6 +1,7 @@
 /*
  * probes.c - the table of probe families. A new family is a .cu file with
- * its kernels, a .c file with its mp_probe, and one line here.
+ * its kernels, a .c file with its mp_probe, and one line here. Helpers
+ * every probe uses live here too.
  */
 #include <string.h>
 
@@ -27,4 +28,15 @@ const mp_probe *mp_probe_find(const char *name)
         if (strcmp(mp_probes[i]->name, name) == 0)
             return mp_probes[i];
     return NULL;
+}
+
+double mp_counter(const mp_measurement *m, mp_metric_set set,
+                  const char *name)
+{
+    size_t n;
+    const mp_metric *metrics = mp_metric_set_get(set, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(metrics[i].name, name) == 0)
+            return m->counters[i];
+    return -1;
 }

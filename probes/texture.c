@@ -188,16 +188,6 @@ typedef struct {
     unsigned long long outputs;
 } tex_state;
 
-static void *must_alloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
-    return p;
-}
-
 /* Point sampling of the element itself, coordinates in texels. */
 static struct cudaTextureDesc texture_desc(void)
 {
@@ -214,11 +204,7 @@ static struct cudaTextureDesc texture_desc(void)
 static int tex_setup(const long long *v, const mp_device *dev, void **out)
 {
     (void)dev;
-    tex_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    tex_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
     const int n = (int)v[P_SIZE];
     const size_t cells = (size_t)n * (size_t)n;
@@ -227,11 +213,11 @@ static int tex_setup(const long long *v, const mp_device *dev, void **out)
     s->l.n = n;
     s->outputs = mp_tex_outputs(&s->l);
 
-    float *in = must_alloc(cells * sizeof(float));
+    float *in = mp_xmalloc(cells * sizeof(float));
     for (int y = 0; y < n; y++)
         for (int x = 0; x < n; x++)
             in[(size_t)y * n + x] = grid_value(x, y);
-    s->want = must_alloc(s->outputs * sizeof(float));
+    s->want = mp_xmalloc(s->outputs * sizeof(float));
     reference(s->l.access, n, in, s->want);
 
     struct cudaResourceDesc rd;
@@ -263,7 +249,7 @@ static int tex_setup(const long long *v, const mp_device *dev, void **out)
     s->l.in = s->linear;
     s->l.tex = s->tex;
     CHECK_CUDA(cudaMalloc((void **)&s->l.out, s->outputs * sizeof(float)));
-    s->host_out = must_alloc(s->outputs * sizeof(float));
+    s->host_out = mp_xmalloc(s->outputs * sizeof(float));
     *out = s;
     return 0;
 }
@@ -301,18 +287,6 @@ static int tex_verify(void *state, char *err, size_t errlen)
     return 0;
 }
 
-/* Counter values are in metric-set order (runtime/metrics.c); -1 for a
- * metric the set does not have. */
-static double counter(const mp_measurement *m, const char *name)
-{
-    size_t n;
-    const mp_metric *set = mp_metric_set_get(MP_SET_TEXTURE, &n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(set[i].name, name) == 0)
-            return m->counters[i];
-    return -1;
-}
-
 static void tex_derive(void *state, const mp_device *dev,
                        const mp_measurement *m, mp_row *row)
 {
@@ -344,9 +318,9 @@ static void tex_derive(void *state, const mp_device *dev,
 
     int tex = s->l.source == MP_TEX_SOURCE_TEX1D
               || s->l.source == MP_TEX_SOURCE_TEX2D;
-    double req = counter(m, tex ? "l1tex__t_requests_pipe_tex_mem_texture.sum"
+    double req = mp_counter(m, MP_SET_TEXTURE, tex ? "l1tex__t_requests_pipe_tex_mem_texture.sum"
                                 : "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
-    double sectors = counter(m, tex ? "l1tex__t_sectors_pipe_tex_mem_texture.sum"
+    double sectors = mp_counter(m, MP_SET_TEXTURE, tex ? "l1tex__t_sectors_pipe_tex_mem_texture.sum"
                                     : "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
     if (req <= 0 || sectors < 0)
         return;

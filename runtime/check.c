@@ -39,6 +39,29 @@ int mp_check_cupti(int code, const char *call, char *why, size_t whylen)
     return code;
 }
 
+static void out_of_memory(void)
+{
+    fflush(stdout);
+    fputs("memprobe: out of memory\n", stderr);
+    exit(MP_EXIT_FAIL);
+}
+
+void *mp_xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *mp_xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
 void mp_reason(char *why, size_t whylen, const char *fmt, ...)
 {
     va_list ap;

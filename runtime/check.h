@@ -42,6 +42,11 @@ int mp_check_cupti(int code, const char *call, char *why, size_t whylen);
 void mp_reason(char *why, size_t whylen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* malloc / calloc that end memprobe with "out of memory" (exit 1) rather
+ * than return NULL. */
+void *mp_xmalloc(size_t bytes);
+void *mp_xcalloc(size_t count, size_t size);
+
 /* One-line usage error naming the parameter: prints
  * "memprobe: <fmt...>" and exits with MP_EXIT_USAGE. */
 void mp_usage_error(const char *fmt, ...)

@@ -3,6 +3,8 @@
  */
 #include "stats.h"
 
+#include "check.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,26 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+void mp_clock64_summary(const long long *stamps, int blocks, long long *span,
+                        double *block_median)
+{
+    const long long *start = stamps, *end = stamps + blocks;
+    long long first = start[0], last = end[0];
+    double *durations = mp_xmalloc((size_t)blocks * sizeof *durations);
+    for (int i = 0; i < blocks; i++) {
+        if (start[i] < first)
+            first = start[i];
+        if (end[i] > last)
+            last = end[i];
+        durations[i] = (double)(end[i] - start[i]);
+    }
+    mp_stats st;
+    mp_stats_compute(durations, (size_t)blocks, &st);
+    free(durations);
+    *span = last - first;
+    *block_median = st.median;
 }
 
 void mp_stats_compute(double *x, size_t n, mp_stats *s)

@@ -15,4 +15,11 @@ typedef struct {
 /* Summarises x[0..n); sorts x in place. n == 0 gives all zeros. */
 void mp_stats_compute(double *x, size_t n, mp_stats *s);
 
+/* The seeds' in-kernel timing from clock64 stamps: starts[0..blocks) then
+ * ends[0..blocks). *span = latest end - earliest start over all blocks (SM
+ * counters are not in step: compare with care); *block_median = median of
+ * each block's own end - start. */
+void mp_clock64_summary(const long long *stamps, int blocks, long long *span,
+                        double *block_median);
+
 #endif
