@@ -47,6 +47,10 @@ LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
 GPU_TESTS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/test_*.c))
 GPU_UTIL := tests/gpu/gpu_util.c
+# The harness of the CPU tests that run ./memprobe (tests/cli_util.c, not a
+# test itself), compiled once by the %.o rule and linked into every test.
+CLI_UTIL := $(BUILD)/tests/cli_util.o
+.SECONDARY: $(CLI_UTIL)
 
 .PHONY: all clean test test-gpu ncu-check
 all: memprobe
@@ -70,9 +74,9 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.c $(GPU_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/gpu -o $@ $< $(GPU_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libmemprobe.a
+$(BUILD)/tests/%: tests/%.c $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
 # CPU tests: every tests/test_*.c is a cmocka program printing TAP; prove
 # runs them and prints the totals.

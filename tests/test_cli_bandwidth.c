@@ -18,140 +18,18 @@
  *     passes (a pass evicts the one before from L2);
  *   - bytes counted: read = bytes, write = bytes, copy = 2 x bytes.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
+#include "cli_util.h"
 
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "bandwidth.h"
 
-extern char **environ;
+/* ---- table 1: commands that work: exit 0, stdout contains each ------ */
 
-#define MAXARGS 16
-#define MAXARGV 32
-
-static char exe[PATH_MAX];
-static char workdir[64];
-static char origdir[PATH_MAX];
-
-/* ---- running the binary (as in test_cli.c) --------------------------- */
-
-typedef struct {
-    int status;          /* exit status, or 128 + signal */
-    char *out, *err;     /* NUL-terminated */
-    size_t outlen, errlen;
-} result;
-
-static char *read_fd(int fd, size_t *len)
-{
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-    for (;;) {
-        ssize_t r = read(fd, buf + n, cap - n - 1);
-        assert_true(r >= 0);
-        if (r == 0)
-            break;
-        n += (size_t)r;
-        if (n == cap - 1) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
-
-static int tmp_fd(void)
-{
-    char name[] = "/tmp/memprobe-bw-XXXXXX";
-    int fd = mkstemp(name);
-    assert_true(fd >= 0);
-    unlink(name);
-    return fd;
-}
-
-static void run(const char *const *args, result *r)
-{
-    char *argv[MAXARGV + 2];
-    int n = 0;
-    argv[n++] = exe;
-    for (int i = 0; args[i]; i++) {
-        assert_true(n < MAXARGV + 1);
-        argv[n++] = (char *)args[i];
-    }
-    argv[n] = NULL;
-    int out = tmp_fd(), err = tmp_fd();
-    posix_spawn_file_actions_t fa;
-    assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
-    assert_int_equal(posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-                                                      O_RDONLY, 0), 0);
-    assert_int_equal(posix_spawn_file_actions_adddup2(&fa, out, 1), 0);
-    assert_int_equal(posix_spawn_file_actions_adddup2(&fa, err, 2), 0);
-    pid_t pid;
-    int rc = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0)
-        fail_msg("cannot run %s: %s", exe, strerror(rc));
-    int ws;
-    assert_int_equal(waitpid(pid, &ws, 0), pid);
-    r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    r->out = read_fd(out, &r->outlen);
-    r->err = read_fd(err, &r->errlen);
-    close(out);
-    close(err);
-}
-
-static void result_free(result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static int count_char(const char *s, char c)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == c;
-    return n;
-}
-
-static void must_contain(const char *what, const char *hay,
-                         const char *needle)
-{
-    if (!strstr(hay, needle))
-        fail_msg("%s lacks '%s':\n%s", what, needle, hay);
-}
-
-static int path_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-/* ---- table 1: commands that work ------------------------------------ */
-
-typedef struct {
-    const char *args[MAXARGS];
-    const char *out[4];          /* stdout must contain each */
-} good_case;
-
-static const good_case good_cases[] = {
+static const cli_ok_case good_cases[] = {
     {{"bandwidth", "--help"}, {"usage: memprobe bandwidth", "--kernel",
                                "--inflight", "read|write|copy"}},
     {{"predict", "bandwidth", "--help"}, {"usage: memprobe predict bandwidth",
@@ -169,28 +47,9 @@ static const good_case good_cases[] = {
      {"bandwidth"}},
 };
 
-static void test_good(void **state)
-{
-    const good_case *c = *state;
-    result r;
-    run(c->args, &r);
-    if (r.status != 0)
-        fail_msg("exit %d; stderr:\n%s", r.status, r.err);
-    for (int i = 0; i < 4 && c->out[i]; i++)
-        must_contain("stdout", r.out, c->out[i]);
-    if (r.errlen)
-        fail_msg("unexpected stderr:\n%s", r.err);
-    result_free(&r);
-}
-
 /* ---- table 2: bad input: exit 2, one stderr line naming it ---------- */
 
-typedef struct {
-    const char *args[MAXARGS];
-    const char *names;           /* the stderr line must contain this */
-} bad_case;
-
-static const bad_case bad_cases[] = {
+static const cli_bad_case bad_cases[] = {
     /* misaligned: the offset is not a multiple of the width */
     {{"bandwidth", "--width", "16", "--offset", "8"}, "--offset"},
     {{"bandwidth", "--width", "8", "--offset", "4"}, "--offset"},
@@ -229,58 +88,7 @@ static const bad_case bad_cases[] = {
     {{"predict", "bandwidth", "--bytes", "1048577"}, "--bytes"},
 };
 
-static void test_bad(void **state)
-{
-    const bad_case *c = *state;
-    result r;
-    run(c->args, &r);
-    if (r.status != 2)
-        fail_msg("exit %d, want 2; stdout:\n%s\nstderr:\n%s", r.status,
-                 r.out, r.err);
-    if (count_char(r.err, '\n') != 1 || r.err[r.errlen - 1] != '\n')
-        fail_msg("stderr is not exactly one line:\n%s", r.err);
-    must_contain("stderr", r.err, "memprobe: ");
-    must_contain("stderr", r.err, c->names);
-    if (r.outlen)
-        fail_msg("unexpected stdout:\n%s", r.out);
-    assert_false(path_exists("results"));
-    result_free(&r);
-}
-
 /* ---- predict --format csv against hand-derived values ---------------- */
-
-static int split(char *line, char **cells, int max)
-{
-    int n = 0;
-    for (char *p = line;; ) {
-        assert_true(n < max);
-        cells[n++] = p;
-        char *comma = strchr(p, ',');
-        if (!comma)
-            break;
-        *comma = '\0';
-        p = comma + 1;
-    }
-    return n;
-}
-
-static int column(char **names, int n, const char *name)
-{
-    for (int i = 0; i < n; i++)
-        if (!strcmp(names[i], name))
-            return i;
-    fail_msg("no column '%s' in the header", name);
-    return -1;
-}
-
-static double number(const char *cell)
-{
-    char *end;
-    double v = strtod(cell, &end);
-    if (end == cell || *end)
-        fail_msg("'%s' is not a number", cell);
-    return v;
-}
 
 /* predict prints 6 significant digits: compare to 1e-5 relative. */
 static void assert_close(const char *what, double got, double want)
@@ -348,44 +156,27 @@ static void check_predict_csv(const predict_case *pc)
                           "--width", pc->width, "--offset", pc->offset,
                           "--stride", pc->stride, "--bytes", pc->bytes,
                           "--format", "csv", NULL};
-    result r;
-    run(args, &r);
-    if (r.status != 0)
-        fail_msg("exit %d: %s", r.status, r.err);
-    assert_int_equal(r.errlen, 0);
-    assert_int_equal(count_char(r.out, '\n'), 2);
-    assert_int_equal(count_char(r.out, '\r'), 2);
-    char *header = r.out;
-    char *crlf = strstr(header, "\r\n");
-    *crlf = '\0';
-    char *row = crlf + 2;
-    row[strlen(row) - 2] = '\0';
-    char *h[64], *v[64];
-    int nh = split(header, h, 64), nv = split(row, v, 64);
-    assert_int_equal(nh, nv);
-    assert_string_equal(v[0], "bandwidth");
-    assert_string_equal(v[column(h, nh, "kernel")], pc->kernel);
-    assert_string_equal(v[column(h, nh, "width")], pc->width);
-    assert_string_equal(v[column(h, nh, "offset")], pc->offset);
-    assert_string_equal(v[column(h, nh, "stride")], pc->stride);
-    assert_string_equal(v[column(h, nh, "bytes")], pc->bytes);
+    cli_csv_row c;
+    cli_predict_row(args, "bandwidth", &c);
+    assert_string_equal(cli_csv_text(&c, "kernel"), pc->kernel);
+    assert_string_equal(cli_csv_text(&c, "width"), pc->width);
+    assert_string_equal(cli_csv_text(&c, "offset"), pc->offset);
+    assert_string_equal(cli_csv_text(&c, "stride"), pc->stride);
+    assert_string_equal(cli_csv_text(&c, "bytes"), pc->bytes);
     print_message("# %s w%s o%s s%s b%s\n", pc->kernel, pc->width,
                   pc->offset, pc->stride, pc->bytes);
-    assert_close("bytes_counted", number(v[column(h, nh, "bytes_counted")]),
+    assert_close("bytes_counted", cli_csv_number(&c, "bytes_counted"),
                  pc->bytes_counted);
-    assert_close("requests", number(v[column(h, nh, "requests")]),
-                 pc->requests);
+    assert_close("requests", cli_csv_number(&c, "requests"), pc->requests);
     assert_close("sectors_per_request",
-                 number(v[column(h, nh, "sectors_per_request")]), pc->spr);
+                 cli_csv_number(&c, "sectors_per_request"), pc->spr);
     assert_close("ideal_sectors_per_request",
-                 number(v[column(h, nh, "ideal_sectors_per_request")]),
-                 pc->ideal);
-    assert_close("dram_bytes_read",
-                 number(v[column(h, nh, "dram_bytes_read")]), pc->dram_read);
-    assert_close("dram_bytes_write",
-                 number(v[column(h, nh, "dram_bytes_write")]),
+                 cli_csv_number(&c, "ideal_sectors_per_request"), pc->ideal);
+    assert_close("dram_bytes_read", cli_csv_number(&c, "dram_bytes_read"),
+                 pc->dram_read);
+    assert_close("dram_bytes_write", cli_csv_number(&c, "dram_bytes_write"),
                  pc->dram_write);
-    result_free(&r);
+    cli_result_free(&c.r);
 }
 
 static void test_predict_csv(void **state)
@@ -426,16 +217,18 @@ static void test_predict_sweep(void **state)
     const char *args[] = {"predict", "bandwidth", "--kernel", "read,copy",
                           "--width", "4,16", "--bytes", "1048576",
                           "--format", "csv", NULL};
-    result r;
-    run(args, &r);
+    cli_result r;
+    cli_run(args, &r);
     assert_int_equal(r.status, 0);
-    assert_int_equal(count_char(r.out, '\n'), 1 + 4);
+    assert_int_equal(cli_count_char(r.out, '\n'), 1 + 4);
     /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048 of 16. */
-    must_contain("sweep", r.out, "\r\nbandwidth,read,4,0,1,1048576,4,default,"
-                 "1048576,8192,4,4,1048576,0\r\n");
-    must_contain("sweep", r.out, "\r\nbandwidth,copy,16,0,1,1048576,4,default,"
-                 "2097152,4096,16,16,1048576,1048576\r\n");
-    result_free(&r);
+    cli_must_contain("sweep", r.out,
+                     "\r\nbandwidth,read,4,0,1,1048576,4,default,"
+                     "1048576,8192,4,4,1048576,0\r\n");
+    cli_must_contain("sweep", r.out,
+                     "\r\nbandwidth,copy,16,0,1,1048576,4,default,"
+                     "2097152,4096,16,16,1048576,1048576\r\n");
+    cli_result_free(&r);
 }
 
 /* ---- the model and the CPU reference against the kernel's loop -------- */
@@ -604,85 +397,18 @@ static void test_reference_is_sensitive(void **state)
 static void test_no_gpu_measure(void **state)
 {
     (void)state;
-    if (access("/dev/nvidiactl", F_OK) == 0
-        || access("/dev/nvidia0", F_OK) == 0) {
-        print_message("# an NVIDIA device node exists: no-GPU case skipped\n");
-        skip();
-    }
+    cli_skip_if_gpu();
     const char *args[] = {"bandwidth", "--kernel", "read,copy", "--width",
                           "4", "-o", "bw.csv", NULL};
-    result r;
-    run(args, &r);
-    if (r.status != 3)
-        fail_msg("exit %d, want 3; stderr:\n%s", r.status, r.err);
-    must_contain("stderr", r.err, "GPU");
-    must_contain("stderr", r.err, "nothing measured");
-    assert_int_equal(count_char(r.err, '\n'), 1);
-    /* The prediction printed is exactly what `predict` prints. */
-    const char *pargs[] = {"predict", "bandwidth", "--kernel", "read,copy",
-                           "--width", "4", NULL};
-    result p;
-    run(pargs, &p);
-    assert_int_equal(p.status, 0);
-    assert_string_equal(r.out, p.out);
-    must_contain("stdout", r.out, "dram_bytes_read");
-    assert_false(path_exists("bw.csv"));
-    assert_false(path_exists("results"));
-    result_free(&p);
-    result_free(&r);
-}
-
-/* ---- group ------------------------------------------------------------- */
-
-static int group_setup(void **state)
-{
-    (void)state;
-    const char *m = getenv("MEMPROBE");
-    if (!m || !*m)
-        m = "./memprobe";
-    if (!realpath(m, exe)) {
-        fprintf(stderr, "memprobe binary %s: not found\n", m);
-        return -1;
-    }
-    if (!getcwd(origdir, sizeof origdir))
-        return -1;
-    snprintf(workdir, sizeof workdir, "/tmp/memprobe-bw-cwd-XXXXXX");
-    if (!mkdtemp(workdir) || chdir(workdir))
-        return -1;
-    return 0;
-}
-
-static int group_teardown(void **state)
-{
-    (void)state;
-    unlink("bw.csv");
-    unlink("results/latest.csv");
-    rmdir("results");
-    if (chdir(origdir))
-        return -1;
-    rmdir(workdir);
-    return 0;
-}
-
-static char *name_of(const char *prefix, const char *const *args)
-{
-    size_t len = strlen(prefix) + 1;
-    for (int i = 0; args[i]; i++)
-        len += strlen(args[i]) + 3;
-    char *s = malloc(len);
-    assert_non_null(s);
-    strcpy(s, prefix);
-    for (int i = 0; args[i]; i++) {
-        strcat(s, " ");
-        strcat(s, args[i][0] ? args[i] : "''");
-    }
-    return s;
+    const char *predict[] = {"predict", "bandwidth", "--kernel", "read,copy",
+                             "--width", "4", NULL};
+    cli_expect_no_gpu(args, "dram_bytes_read", predict);
+    assert_false(cli_path_exists("bw.csv"));
+    assert_false(cli_path_exists("results"));
 }
 
 int main(void)
 {
-    enum { NGOOD = sizeof good_cases / sizeof good_cases[0],
-           NBAD = sizeof bad_cases / sizeof bad_cases[0] };
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_predict_csv),
         cmocka_unit_test(test_model_exact),
@@ -691,27 +417,8 @@ int main(void)
         cmocka_unit_test(test_reference_is_sensitive),
         cmocka_unit_test(test_no_gpu_measure),
     };
-    enum { NFIXED = sizeof fixed / sizeof fixed[0] };
-    static struct CMUnitTest tests[NGOOD + NBAD + NFIXED];
-    static char *names[NGOOD + NBAD];
-    size_t n = 0;
-    for (size_t i = 0; i < NGOOD; i++) {
-        names[n] = name_of("ok:", good_cases[i].args);
-        tests[n] = (struct CMUnitTest){names[n], test_good, NULL, NULL,
-                                       (void *)&good_cases[i]};
-        n++;
-    }
-    for (size_t i = 0; i < NBAD; i++) {
-        names[n] = name_of("bad input:", bad_cases[i].args);
-        tests[n] = (struct CMUnitTest){names[n], test_bad, NULL, NULL,
-                                       (void *)&bad_cases[i]};
-        n++;
-    }
-    for (size_t i = 0; i < NFIXED; i++)
-        tests[n++] = fixed[i];
-    int failed = _cmocka_run_group_tests("cli_bandwidth", tests, n,
-                                         group_setup, group_teardown);
-    for (size_t i = 0; i < NGOOD + NBAD; i++)
-        free(names[i]);
-    return failed;
+    return cli_run_group("cli_bandwidth", good_cases,
+                         sizeof good_cases / sizeof good_cases[0], bad_cases,
+                         sizeof bad_cases / sizeof bad_cases[0], fixed,
+                         sizeof fixed / sizeof fixed[0]);
 }

@@ -1,6 +1,8 @@
 /*
- * gpu_util.c - helpers shared by the GPU tests (see gpu_util.h).
+ * gpu_util.c - helpers shared by the GPU tests (see gpu_util.h): sweeps,
+ * cell and row lookups, the per-row test group and "# " tables.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,6 +60,16 @@ int gpu_run_sweep(const char *probe, const char *name, const char *args,
     return rc;
 }
 
+void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
+                    mp_ncu_table *tables, int *rc)
+{
+    for (int s = 0; s < n; s++) {
+        int r = gpu_run_sweep(probe, defs[s].name, defs[s].args, &tables[s]);
+        if (rc)
+            rc[s] = r;
+    }
+}
+
 const char *gpu_cell(const mp_ncu_table *t, int row, const char *col)
 {
     int c = mp_ncu_column(t, col);
@@ -76,4 +88,153 @@ double gpu_number(const mp_ncu_table *t, int row, const char *col)
         fail_msg("row %d column %s: '%s' is not a number", row, col,
                  t->cells[row][c]);
     return x;
+}
+
+int gpu_find_row(const mp_ncu_table *t, const char *config)
+{
+    for (int i = 0; i < t->nrows; i++)
+        if (!strcmp(gpu_cell(t, i, "config"), config))
+            return i;
+    fail_msg("no row %s", config);
+    return -1;
+}
+
+/* ---- one test per row ------------------------------------------------- */
+
+/* A row test's state. */
+typedef struct {
+    const mp_ncu_table *t;
+    int row;
+    gpu_row_check check;
+} row_ref;
+
+static void row_test(void **state)
+{
+    const row_ref *r = *state;
+    assert_string_equal(gpu_cell(r->t, r->row, "verified"), "yes");
+    assert_string_equal(gpu_cell(r->t, r->row, "counters_status"), "ok");
+    r->check(r->t, r->row);
+}
+
+int gpu_run_row_tests(const char *group, mp_ncu_table *tables, int ntables,
+                      gpu_row_check check,
+                      const struct CMUnitTest *before, int nbefore,
+                      const struct CMUnitTest *after, int nafter)
+{
+    int rows = 0;
+    for (int s = 0; s < ntables; s++)
+        rows += tables[s].nrows;
+    struct CMUnitTest *tests =
+        calloc((size_t)(nbefore + rows + nafter) + 1, sizeof *tests);
+    row_ref *refs = calloc((size_t)rows + 1, sizeof *refs);
+    if (!tests || !refs) {
+        free(tests);
+        free(refs);
+        return 1;
+    }
+    int k = 0, r = 0;
+    for (int i = 0; i < nbefore; i++)
+        tests[k++] = before[i];
+    for (int s = 0; s < ntables; s++) {
+        int c = mp_ncu_column(&tables[s], "config");
+        for (int i = 0; i < tables[s].nrows; i++, k++, r++) {
+            refs[r] = (row_ref){&tables[s], i, check};
+            tests[k].name = c >= 0 ? tables[s].cells[i][c] : "?";
+            tests[k].test_func = row_test;
+            tests[k].initial_state = &refs[r];
+        }
+    }
+    for (int i = 0; i < nafter; i++)
+        tests[k++] = after[i];
+    int failed = _cmocka_run_group_tests(group, tests, (size_t)k, NULL, NULL);
+    for (int s = 0; s < ntables; s++)
+        mp_ncu_free(&tables[s]);
+    free(tests);
+    free(refs);
+    return failed;
+}
+
+/* ---- tables of "# " lines --------------------------------------------- */
+
+/* A column's conversion "%[-]W[.P]C": width (negative: left-justified),
+ * precision (-1: none) and C, one of s, f, g, e. */
+typedef struct {
+    int width, prec;
+    char conv;
+} conversion;
+
+static conversion parse_fmt(const char *fmt)
+{
+    conversion v = {0, -1, 0};
+    const char *p = fmt + (fmt[0] == '%');
+    int left = *p == '-';
+    char *end;
+    v.width = (int)strtol(p + left, &end, 10);
+    if (left)
+        v.width = -v.width;
+    if (*end == '.')
+        v.prec = (int)strtol(end + 1, &end, 10);
+    v.conv = *end;
+    if (!strchr("sfge", v.conv) || !v.conv || end[1])
+        fail_msg("table column format '%s': want %%[-]W[.P]s|f|g|e", fmt);
+    return v;
+}
+
+void gpu_print_header(const gpu_col *cols)
+{
+    char line[1024];
+    size_t n = (size_t)snprintf(line, sizeof line, "#");
+    for (const gpu_col *c = cols; c->title && n < sizeof line; c++)
+        n += (size_t)snprintf(line + n, sizeof line - n, " %*s",
+                              parse_fmt(c->fmt).width, c->title);
+    printf("%s\n", line);
+}
+
+static double col_value(const gpu_col *c, const mp_ncu_table *t, int row)
+{
+    double x;
+    if (c->value)
+        x = c->value(t, row);
+    else if ((c->flags & GPU_COL_OPTIONAL)
+             && (mp_ncu_column(t, c->column) < 0
+                 || !gpu_cell(t, row, c->column)[0]))
+        return NAN;
+    else
+        x = gpu_number(t, row, c->column);
+    if (c->flags & GPU_COL_PER_REQUEST)
+        x /= gpu_number(t, row, "requests");
+    return c->scale ? x * c->scale : x;
+}
+
+void gpu_print_row(const gpu_col *cols, const mp_ncu_table *t, int row)
+{
+    char line[1024];
+    size_t n = (size_t)snprintf(line, sizeof line, "#");
+    for (const gpu_col *c = cols; c->title && n < sizeof line; c++) {
+        conversion v = parse_fmt(c->fmt);
+        size_t left = sizeof line - n;
+        if (v.conv == 's') {
+            const char *text = gpu_cell(t, row, c->column);
+            n += (size_t)snprintf(line + n, left, " %*s", v.width,
+                                  text[0] ? text : "-");
+        } else {
+            double x = col_value(c, t, row);
+            n += (size_t)(v.conv == 'f'
+                              ? snprintf(line + n, left, " %*.*f", v.width,
+                                         v.prec, x)
+                          : v.conv == 'g'
+                              ? snprintf(line + n, left, " %*.*g", v.width,
+                                         v.prec, x)
+                              : snprintf(line + n, left, " %*.*e", v.width,
+                                         v.prec, x));
+        }
+    }
+    printf("%s\n", line);
+}
+
+void gpu_print_table(const gpu_col *cols, const mp_ncu_table *t)
+{
+    gpu_print_header(cols);
+    for (int i = 0; i < t->nrows; i++)
+        gpu_print_row(cols, t, i);
 }

@@ -1,15 +1,21 @@
 /*
- * gpu_util.h - helpers shared by the GPU tests: run memprobe, read its CSV
- * back, look up cells by column name.
+ * gpu_util.h - helpers shared by the GPU tests (tests/gpu/test_gpu_*.c):
+ * run memprobe sweeps and read their CSVs back, look up cells and rows,
+ * run one cmocka test per CSV row (plus a file's own tests), and print
+ * tables of the evidence as "# " lines.
  */
 #ifndef MP_GPU_UTIL_H
 #define MP_GPU_UTIL_H
 
 #include "ncu_csv.h"
 
+struct CMUnitTest;
+
 /* $MEMPROBE or ./memprobe; $GPU_TEST_DIR or results/gpu-test. */
 const char *gpu_memprobe(void);
 const char *gpu_test_dir(void);
+
+/* ---- sweeps ----------------------------------------------------------- */
 
 /* Runs `memprobe PROBE ARGS --counters on -o DIR/NAME.csv` (log in
  * DIR/NAME.log), prints a "# ..." line, reads the CSV into t. Exits 1 if
@@ -17,9 +23,81 @@ const char *gpu_test_dir(void);
 int gpu_run_sweep(const char *probe, const char *name, const char *args,
                   mp_ncu_table *t);
 
+/* One sweep of a probe: the CSV's name and memprobe's arguments. */
+typedef struct {
+    const char *name, *args;
+} gpu_sweep;
+
+/* gpu_run_sweep(probe, defs[s].name, defs[s].args, &tables[s]) for each
+ * of the n sweeps, in order; their exit statuses go to rc[s] unless rc is
+ * NULL. */
+void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
+                    mp_ncu_table *tables, int *rc);
+
+/* ---- cells and rows --------------------------------------------------- */
+
 /* Cell text / number of column `col` in `row`; a missing column or a
  * non-number fails the current cmocka test. */
 const char *gpu_cell(const mp_ncu_table *t, int row, const char *col);
 double gpu_number(const mp_ncu_table *t, int row, const char *col);
+
+/* The row whose "config" is `config`; fails the current test if none. */
+int gpu_find_row(const mp_ncu_table *t, const char *config);
+
+/* ---- one test per row ------------------------------------------------- */
+
+/* The checks of one configuration: row `row` of `t`. */
+typedef void (*gpu_row_check)(const mp_ncu_table *t, int row);
+
+/* Runs the cmocka group `group`: the `before` tests, then one test per
+ * row of tables[0..ntables), in order, named by the row's "config" cell
+ * ("?" if the table has none), then the `after` tests. A row's test
+ * asserts verified = yes and counters_status = ok, then calls check.
+ * Frees the tables afterwards. Returns the number of failed tests (1 if
+ * memory runs out before they run). */
+int gpu_run_row_tests(const char *group, mp_ncu_table *tables, int ntables,
+                      gpu_row_check check,
+                      const struct CMUnitTest *before, int nbefore,
+                      const struct CMUnitTest *after, int nafter);
+
+/* A cmocka test with its own name (cmocka_unit_test names it after the
+ * function): GPU_TEST("ncu_check", test_ncu_check). */
+#define GPU_TEST(name, func) {(name), (func), NULL, NULL, NULL}
+
+/* ---- tables of "# " lines --------------------------------------------- */
+
+/* Column flags: divided by the row's "requests"; NAN where the table
+ * lacks the column or the cell is empty (otherwise that fails the test). */
+enum { GPU_COL_PER_REQUEST = 1, GPU_COL_OPTIONAL = 2 };
+
+/* One column of a printed table. fmt is one printf conversion with its
+ * width ("%-30s", "%9.3f"): an "s" conversion prints the cell's text ("-"
+ * if empty), any other (f, g, e) the cell's number, or value(t, row)
+ * where value is set, times scale unless scale is 0. The header prints
+ * title in the same width. An array of columns ends with GPU_COL_END.
+ * Write them with the macros below. */
+typedef struct {
+    const char *title;
+    const char *fmt;
+    const char *column;
+    unsigned flags;
+    double scale;
+    double (*value)(const mp_ncu_table *t, int row);
+} gpu_col;
+
+#define GPU_COL(title, fmt, column) {(title), (fmt), (column), 0, 0, NULL}
+#define GPU_COL_FLAGS(title, fmt, column, flags) \
+    {(title), (fmt), (column), (flags), 0, NULL}
+#define GPU_COL_SCALED(title, fmt, column, scale) \
+    {(title), (fmt), (column), 0, (scale), NULL}
+#define GPU_COL_VALUE(title, fmt, value) {(title), (fmt), NULL, 0, 0, (value)}
+#define GPU_COL_END {NULL, NULL, NULL, 0, 0, NULL}
+
+/* "# " and the titles; "# " and row `row`'s values; the header and then
+ * every row of t. A line prints only once all its values are read, so a
+ * missing column fails the test without a partial line. */
+void gpu_print_header(const gpu_col *cols);
+void gpu_print_row(const gpu_col *cols, const mp_ncu_table *t, int row);
+void gpu_print_table(const gpu_col *cols, const mp_ncu_table *t);
 
 #endif

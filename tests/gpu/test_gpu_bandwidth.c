@@ -38,9 +38,7 @@
 
 enum { TABLE, DRAM, OFFSET, STRIDE, NSWEEPS };
 
-static const struct {
-    const char *name, *args;
-} sweep_def[NSWEEPS] = {
+static const gpu_sweep sweep_def[NSWEEPS] = {
     [TABLE] = {"bandwidth-table", "--kernel read,write,copy --width 4,8,16"},
     [DRAM] = {"bandwidth-dram",
               "--kernel read,write --width 16 --bytes 4294967296 --runs 10"},
@@ -52,11 +50,6 @@ static const struct {
 
 static mp_ncu_table sweeps[NSWEEPS];
 static int sweep_rc[NSWEEPS];
-
-typedef struct {
-    const mp_ncu_table *t;
-    int row;
-} row_ref;
 
 /* Sum of metric `fmt` (with %s for ld/st) over the kernel's probed ops:
  * loads for read, stores for write, both for copy. */
@@ -76,15 +69,11 @@ static double op_sum(const mp_ncu_table *t, int i, const char *fmt)
     return sum;
 }
 
-/* One configuration: the checks every row must pass. */
-static void test_row(void **state)
+/* One configuration: the checks every row must pass (besides verified
+ * and counters ok, which gpu_run_row_tests checks). */
+static void check_row(const mp_ncu_table *t, int i)
 {
-    const row_ref *r = *state;
-    const mp_ncu_table *t = r->t;
-    int i = r->row;
     const char *config = gpu_cell(t, i, "config");
-    assert_string_equal(gpu_cell(t, i, "verified"), "yes");
-    assert_string_equal(gpu_cell(t, i, "counters_status"), "ok");
     /* One warp-level instruction per group of 32 elements of a pass (x2
      * for copy), whatever the grid and inflight (where the metric set
      * counts instructions), and one L1 request per instruction. */
@@ -159,110 +148,92 @@ static double dram_total(const mp_ncu_table *t, int i)
            + gpu_number(t, i, "dram__bytes_write.sum");
 }
 
+/* DRAM bytes read and written per byte the kernel counts. */
+static double dram_per_byte(const mp_ncu_table *t, int i)
+{
+    double bytes = gpu_number(t, i, "array_bytes");
+    double counted = strcmp(gpu_cell(t, i, "kernel"), "copy") ? bytes
+                                                              : 2 * bytes;
+    return dram_total(t, i) / counted;
+}
+
 /* The bandwidth table of the issue, printed; asserts only that it is
  * complete (9 rows, each with a time and a CoV). */
 static void test_print_table(void **state)
 {
     (void)state;
+    static const gpu_col cols[] = {
+        GPU_COL("kernel", "%-6s", "kernel"),
+        GPU_COL("width", "%5s", "width_bytes"),
+        GPU_COL("GB/s", "%10.1f", "bandwidth_gbs"),
+        GPU_COL_SCALED("%peak", "%8.2f", "bandwidth_fraction", 100),
+        GPU_COL_SCALED("%memcpy", "%8.2f", "fraction_of_memcpy", 100),
+        GPU_COL("memcpy", "%10.1f", "memcpy_d2d_gbs"),
+        GPU_COL("CoV", "%7.4f", "time_ns_cov"),
+        GPU_COL_VALUE("DRAM/B", "%9.4f", dram_per_byte),
+        GPU_COL_END,
+    };
     const mp_ncu_table *t = &sweeps[TABLE];
     assert_int_equal(t->nrows, 9);
-    printf("# %-6s %5s %10s %8s %8s %10s %7s %9s\n", "kernel", "width",
-           "GB/s", "%peak", "%memcpy", "memcpy", "CoV", "DRAM/B");
-    for (int i = 0; i < t->nrows; i++) {
-        double bytes = gpu_number(t, i, "array_bytes");
-        double counted = strcmp(gpu_cell(t, i, "kernel"), "copy") ? bytes
-                                                                  : 2 * bytes;
-        printf("# %-6s %5s %10.1f %8.2f %8.2f %10.1f %7.4f %9.4f\n",
-               gpu_cell(t, i, "kernel"), gpu_cell(t, i, "width_bytes"),
-               gpu_number(t, i, "bandwidth_gbs"),
-               100 * gpu_number(t, i, "bandwidth_fraction"),
-               100 * gpu_number(t, i, "fraction_of_memcpy"),
-               gpu_number(t, i, "memcpy_d2d_gbs"),
-               gpu_number(t, i, "time_ns_cov"), dram_total(t, i) / counted);
-    }
+    gpu_print_table(cols, t);
     printf("# peak %.1f GB/s (memory clock x bus width x 2)\n",
            gpu_number(t, 0, "ceiling_gbs"));
+}
+
+/* The model's DRAM bytes: bytes x min(stride, 32 / width) for these
+ * aligned or contiguous cases, from the sector count. */
+static double model_dram(const mp_ncu_table *t, int i)
+{
+    double bytes = gpu_number(t, i, "array_bytes");
+    double width = gpu_number(t, i, "width_bytes");
+    double stride = gpu_number(t, i, "stride");
+    double ops = strcmp(gpu_cell(t, i, "kernel"), "copy") ? 1 : 2;
+    double amp = fmin(stride, 32 / width);
+    return ops * bytes * amp;
 }
 
 /* What misalignment and stride cost in bandwidth, beside the sectors. */
 static void test_print_offsets_strides(void **state)
 {
     (void)state;
+    static const gpu_col cols[] = {
+        GPU_COL("configuration", "%-40s", "config"),
+        GPU_COL("GB/s", "%10.1f", "bandwidth_gbs"),
+        GPU_COL_SCALED("%peak", "%7.2f", "bandwidth_fraction", 100),
+        GPU_COL("sec/req", "%8.4f", "sectors_per_request"),
+        GPU_COL("model", "%8.4f", "model_sectors_per_request"),
+        GPU_COL_VALUE("DRAM bytes", "%12.0f", dram_total),
+        GPU_COL_VALUE("model DRAM", "%12.0f", model_dram),
+        GPU_COL_END,
+    };
     const int which[] = {OFFSET, STRIDE};
     int rows = 0;
     for (int k = 0; k < 2; k++) {
-        const mp_ncu_table *t = &sweeps[which[k]];
-        printf("# %-40s %10s %7s %8s %8s %12s %12s\n", "configuration",
-               "GB/s", "%peak", "sec/req", "model", "DRAM bytes",
-               "model DRAM");
-        for (int i = 0; i < t->nrows; i++, rows++) {
-            /* The model's DRAM bytes: bytes x min(stride, 32 / width) for
-             * these aligned or contiguous cases, from the sector count. */
-            double bytes = gpu_number(t, i, "array_bytes");
-            double width = gpu_number(t, i, "width_bytes");
-            double stride = gpu_number(t, i, "stride");
-            double ops = strcmp(gpu_cell(t, i, "kernel"), "copy") ? 1 : 2;
-            double amp = fmin(stride, 32 / width);
-            printf("# %-40s %10.1f %7.2f %8.4f %8.4f %12.0f %12.0f\n",
-                   gpu_cell(t, i, "config"),
-                   gpu_number(t, i, "bandwidth_gbs"),
-                   100 * gpu_number(t, i, "bandwidth_fraction"),
-                   gpu_number(t, i, "sectors_per_request"),
-                   gpu_number(t, i, "model_sectors_per_request"),
-                   dram_total(t, i), ops * bytes * amp);
-        }
+        gpu_print_table(cols, &sweeps[which[k]]);
+        rows += sweeps[which[k]].nrows;
     }
     assert_int_equal(rows, 14 + 12);
 }
 
 int main(void)
 {
-    if (getenv("GPU_TEST_SKIP_SWEEP") == NULL)
-        for (int s = 0; s < NSWEEPS; s++)
-            sweep_rc[s] = gpu_run_sweep("bandwidth", sweep_def[s].name,
-                                        sweep_def[s].args, &sweeps[s]);
-    int n = 0;
-    for (int s = 0; s < NSWEEPS; s++)
-        n += sweeps[s].nrows;
-    struct CMUnitTest *tests = calloc((size_t)n + NSWEEPS + 3, sizeof *tests);
-    row_ref *refs = calloc((size_t)n + 1, sizeof *refs);
-    char (*names)[160] = calloc((size_t)n + NSWEEPS + 1, sizeof *names);
-    if (!tests || !refs || !names)
-        return 1;
-    int k = 0;
+    static const struct CMUnitTest after[] = {
+        GPU_TEST("dram_bytes_4gib", test_dram_bytes),
+        GPU_TEST("bandwidth_table", test_print_table),
+        GPU_TEST("offset_stride_table", test_print_offsets_strides),
+    };
+    /* First one test per sweep: memprobe's exit status. */
+    struct CMUnitTest before[NSWEEPS];
+    char names[NSWEEPS][160];
     for (int s = 0; s < NSWEEPS; s++) {
-        snprintf(names[k], sizeof names[k], "%s exit status",
+        snprintf(names[s], sizeof names[s], "%s exit status",
                  sweep_def[s].name);
-        tests[k].name = names[k];
-        tests[k].test_func = test_sweep_exit;
-        tests[k].initial_state = (void *)(intptr_t)s;
-        k++;
+        before[s] = (struct CMUnitTest)GPU_TEST(names[s], test_sweep_exit);
+        before[s].initial_state = (void *)(intptr_t)s;
     }
-    int r = 0;
-    for (int s = 0; s < NSWEEPS; s++) {
-        for (int i = 0; i < sweeps[s].nrows; i++, k++, r++) {
-            refs[r].t = &sweeps[s];
-            refs[r].row = i;
-            int c = mp_ncu_column(&sweeps[s], "config");
-            snprintf(names[k], sizeof names[k], "%s",
-                     c >= 0 ? sweeps[s].cells[i][c] : "?");
-            tests[k].name = names[k];
-            tests[k].test_func = test_row;
-            tests[k].initial_state = &refs[r];
-        }
-    }
-    tests[k].name = "dram_bytes_4gib";
-    tests[k++].test_func = test_dram_bytes;
-    tests[k].name = "bandwidth_table";
-    tests[k++].test_func = test_print_table;
-    tests[k].name = "offset_stride_table";
-    tests[k++].test_func = test_print_offsets_strides;
-    int failed = _cmocka_run_group_tests("gpu_bandwidth", tests, (size_t)k,
-                                         NULL, NULL);
-    for (int s = 0; s < NSWEEPS; s++)
-        mp_ncu_free(&sweeps[s]);
-    free(tests);
-    free(refs);
-    free(names);
-    return failed;
+    if (getenv("GPU_TEST_SKIP_SWEEP") == NULL)
+        gpu_run_sweeps("bandwidth", sweep_def, NSWEEPS, sweeps, sweep_rc);
+    return gpu_run_row_tests("gpu_bandwidth", sweeps, NSWEEPS, check_row,
+                             before, NSWEEPS, after,
+                             sizeof after / sizeof after[0]);
 }

@@ -32,19 +32,10 @@
  * measured on the H200, docs/notes.md. */
 #define NOISE_PER_REQUEST 0.001
 
-typedef struct {
-    const mp_ncu_table *t;
-    int row;
-} row_ref;
-
-/* One configuration of a sweep: the checks every row must pass. */
-static void test_row(void **state)
+/* One configuration of a sweep: the checks every row must pass (besides
+ * verified and counters ok, which gpu_run_row_tests checks). */
+static void check_row(const mp_ncu_table *t, int i)
 {
-    const row_ref *r = *state;
-    const mp_ncu_table *t = r->t;
-    int i = r->row;
-    assert_string_equal(gpu_cell(t, i, "verified"), "yes");
-    assert_string_equal(gpu_cell(t, i, "counters_status"), "ok");
     const char *op = gpu_cell(t, i, "op");
     char inst[96];
     snprintf(inst, sizeof inst, "smsp__sass_inst_executed_op_shared_%s.sum",
@@ -59,7 +50,8 @@ static void test_row(void **state)
     assert_string_equal(gpu_cell(t, i, "model_match"), "yes");
 }
 
-static mp_ncu_table sweeps[3];
+enum { SWEEP, PATTERNS, PADS, NSWEEPS };
+static mp_ncu_table sweeps[NSWEEPS];
 
 /* Cycles per request of ld/st 4-byte rows at each stride. */
 static double cycles_at(const mp_ncu_table *t, const char *op, int width,
@@ -80,10 +72,10 @@ static void test_time_grows_with_conflicts(void **state)
     (void)state;
     const char *ops[] = {"ld", "st"};
     for (int o = 0; o < 2; o++) {
-        double one = cycles_at(&sweeps[0], ops[o], 4, 1);
+        double one = cycles_at(&sweeps[SWEEP], ops[o], 4, 1);
         double last = one;
         for (int ways = 2; ways <= 32; ways *= 2) {
-            double c = cycles_at(&sweeps[0], ops[o], 4, ways);
+            double c = cycles_at(&sweeps[SWEEP], ops[o], 4, ways);
             printf("# %s 4-byte stride %2d: %.3f cycles/request (%.2fx)\n",
                    ops[o], ways, c, c / one);
             assert_true(c > last);
@@ -107,47 +99,22 @@ static void test_ncu_check(void **state)
 
 int main(void)
 {
-    if (getenv("GPU_TEST_SKIP_SWEEP") == NULL) {
-        gpu_run_sweep("bank", "bank-sweep", "--op ld,st --width 4,8,16 --stride 0..64",
-                  &sweeps[0]);
-        gpu_run_sweep("bank", "bank-patterns",
-                  "--op ld,st --width 4,8,16 --stride 1,2,3,4,8,16,32 "
-                  "--group 1,2,3,4,5,8,16,32 --period 32,24,16,12,8 "
-                  "--iterations 4096 --runs 3", &sweeps[1]);
-        gpu_run_sweep("bank", "bank-pads",
+    static const gpu_sweep defs[NSWEEPS] = {
+        [SWEEP] = {"bank-sweep", "--op ld,st --width 4,8,16 --stride 0..64"},
+        [PATTERNS] = {"bank-patterns",
+                      "--op ld,st --width 4,8,16 --stride 1,2,3,4,8,16,32 "
+                      "--group 1,2,3,4,5,8,16,32 --period 32,24,16,12,8 "
+                      "--iterations 4096 --runs 3"},
+        [PADS] = {"bank-pads",
                   "--op ld,st --width 4,8,16 --stride 8,16,17,32 "
-                  "--pad 0,1,2,4 --base 0,3 --iterations 4096 --runs 5",
-                  &sweeps[2]);
-    }
-    int n = 0;
-    for (int s = 0; s < 3; s++)
-        n += sweeps[s].nrows;
-    struct CMUnitTest *tests = calloc((size_t)n + 2, sizeof *tests);
-    row_ref *refs = calloc((size_t)n + 1, sizeof *refs);
-    char (*names)[128] = calloc((size_t)n + 1, sizeof *names);
-    int k = 0;
-    for (int s = 0; s < 3; s++) {
-        for (int i = 0; i < sweeps[s].nrows; i++, k++) {
-            refs[k].t = &sweeps[s];
-            refs[k].row = i;
-            int c = mp_ncu_column(&sweeps[s], "config");
-            snprintf(names[k], sizeof names[k], "%s",
-                     c >= 0 ? sweeps[s].cells[i][c] : "?");
-            tests[k].name = names[k];
-            tests[k].test_func = test_row;
-            tests[k].initial_state = &refs[k];
-        }
-    }
-    tests[k].name = "time_grows_with_conflicts";
-    tests[k++].test_func = test_time_grows_with_conflicts;
-    tests[k].name = "ncu_check";
-    tests[k++].test_func = test_ncu_check;
-    int failed = _cmocka_run_group_tests("gpu_bank", tests, (size_t)k, NULL,
-                                         NULL);
-    for (int s = 0; s < 3; s++)
-        mp_ncu_free(&sweeps[s]);
-    free(tests);
-    free(refs);
-    free(names);
-    return failed;
+                  "--pad 0,1,2,4 --base 0,3 --iterations 4096 --runs 5"},
+    };
+    static const struct CMUnitTest after[] = {
+        GPU_TEST("time_grows_with_conflicts", test_time_grows_with_conflicts),
+        GPU_TEST("ncu_check", test_ncu_check),
+    };
+    if (getenv("GPU_TEST_SKIP_SWEEP") == NULL)
+        gpu_run_sweeps("bank", defs, NSWEEPS, sweeps, NULL);
+    return gpu_run_row_tests("gpu_bank", sweeps, NSWEEPS, check_row, NULL, 0,
+                             after, sizeof after / sizeof after[0]);
 }

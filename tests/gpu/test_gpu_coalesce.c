@@ -35,11 +35,6 @@
 #include "gpu_util.h"
 #include "subprocess.h"
 
-typedef struct {
-    const mp_ncu_table *t;
-    int row;
-} row_ref;
-
 /* The L1TEX counter `what` (requests, sectors) of the row's op. */
 static double l1(const mp_ncu_table *t, int i, const char *what,
                  const char *op)
@@ -50,15 +45,11 @@ static double l1(const mp_ncu_table *t, int i, const char *what,
     return gpu_number(t, i, name);
 }
 
-/* One configuration: the checks every row must pass. */
-static void test_row(void **state)
+/* One configuration: the checks every row must pass (besides verified
+ * and counters ok, which gpu_run_row_tests checks). */
+static void check_row(const mp_ncu_table *t, int i)
 {
-    const row_ref *r = *state;
-    const mp_ncu_table *t = r->t;
-    int i = r->row;
     const char *config = gpu_cell(t, i, "config");
-    assert_string_equal(gpu_cell(t, i, "verified"), "yes");
-    assert_string_equal(gpu_cell(t, i, "counters_status"), "ok");
     const char *op = gpu_cell(t, i, "op");
     double instructions = gpu_number(t, i, "requests");
     double requests = l1(t, i, "requests", op);
@@ -83,6 +74,19 @@ enum { SWEEP_W4, SWEEP_W8, SWEEP_W16, SWEEP_CG, SWEEP_GROUPS, SWEEP_LAYOUTS,
 static mp_ncu_table sweeps[NSWEEPS];
 
 /* The layouts side by side: times, sectors, L2 and DRAM traffic. */
+static const gpu_col layout_cols[] = {
+    GPU_COL("layout", "%-24s", "config"),
+    GPU_COL("time ns", "%10.0f", "time_ns_median"),
+    GPU_COL("ld sec/r", "%8.3f", "sectors_per_request"),
+    GPU_COL("model", "%8g", "model_sectors_per_request"),
+    GPU_COL("ld sectors", "%10.0f",
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"),
+    GPU_COL("L2 rd sect", "%12.0f", "lts__t_sectors_srcunit_tex_op_read.sum"),
+    GPU_COL("DRAM rd B", "%12.0f", "dram__bytes_read.sum"),
+    GPU_COL("GB/s", "%9.1f", "bandwidth_gbs"),
+    GPU_COL_END,
+};
+
 static void test_layout_table(void **state)
 {
     (void)state;
@@ -90,19 +94,10 @@ static void test_layout_table(void **state)
     if (t->nrows == 0)
         skip();   /* GPU_TEST_SKIP_SWEEP */
     assert_int_equal(t->nrows, 4);
-    printf("# %-24s %10s %8s %8s %10s %12s %12s %9s\n", "layout", "time ns",
-           "ld sec/r", "model", "ld sectors", "L2 rd sect", "DRAM rd B",
-           "GB/s");
+    gpu_print_header(layout_cols);
     for (int i = 0; i < t->nrows; i++) {
         assert_string_equal(gpu_cell(t, i, "verified"), "yes");
-        printf("# %-24s %10.0f %8.3f %8g %10.0f %12.0f %12.0f %9.1f\n",
-               gpu_cell(t, i, "config"), gpu_number(t, i, "time_ns_median"),
-               gpu_number(t, i, "sectors_per_request"),
-               gpu_number(t, i, "model_sectors_per_request"),
-               l1(t, i, "sectors", "ld"),
-               gpu_number(t, i, "lts__t_sectors_srcunit_tex_op_read.sum"),
-               gpu_number(t, i, "dram__bytes_read.sum"),
-               gpu_number(t, i, "bandwidth_gbs"));
+        gpu_print_row(layout_cols, t, i);
     }
 }
 
@@ -124,58 +119,29 @@ static void test_ncu_check(void **state)
 
 int main(void)
 {
-    if (getenv("GPU_TEST_SKIP_SWEEP") == NULL) {
-        gpu_run_sweep("coalesce", "coalesce-w4",
-                      "--op ld,st --width 4 --offset 0..128:4 "
-                      "--stride 1,2,3,4,8,32 " SMALL, &sweeps[SWEEP_W4]);
-        gpu_run_sweep("coalesce", "coalesce-w8",
-                      "--op ld,st --width 8 --offset 0..128:8 "
-                      "--stride 1,2,3,4,8,32 " SMALL, &sweeps[SWEEP_W8]);
-        gpu_run_sweep("coalesce", "coalesce-w16",
-                      "--op ld,st --width 16 --offset 0..128:16 "
-                      "--stride 1,2,3,4,8,32 " SMALL, &sweeps[SWEEP_W16]);
-        gpu_run_sweep("coalesce", "coalesce-cg",
+    static const gpu_sweep defs[NSWEEPS] = {
+        [SWEEP_W4] = {"coalesce-w4", "--op ld,st --width 4 --offset 0..128:4 "
+                                     "--stride 1,2,3,4,8,32 " SMALL},
+        [SWEEP_W8] = {"coalesce-w8", "--op ld,st --width 8 --offset 0..128:8 "
+                                     "--stride 1,2,3,4,8,32 " SMALL},
+        [SWEEP_W16] = {"coalesce-w16",
+                       "--op ld,st --width 16 --offset 0..128:16 "
+                       "--stride 1,2,3,4,8,32 " SMALL},
+        [SWEEP_CG] = {"coalesce-cg",
                       "--op ld --cache cg --width 4,8,16 --offset 0,16 "
-                      "--stride 0,1,2,32 " SMALL, &sweeps[SWEEP_CG]);
-        gpu_run_sweep("coalesce", "coalesce-groups",
-                      "--op ld,st --width 4,16 --stride 0,1,3 "
-                      "--group 1,2,32 --period 32,8 " SMALL,
-                      &sweeps[SWEEP_GROUPS]);
-        gpu_run_sweep("coalesce", "coalesce-layouts",
-                      "--layout soa,aos12,aos16,aos12-staged",
-                      &sweeps[SWEEP_LAYOUTS]);
-    }
-    int n = 0;
-    for (int s = 0; s < NSWEEPS; s++)
-        n += sweeps[s].nrows;
-    struct CMUnitTest *tests = calloc((size_t)n + 2, sizeof *tests);
-    row_ref *refs = calloc((size_t)n + 1, sizeof *refs);
-    char (*names)[128] = calloc((size_t)n + 1, sizeof *names);
-    if (!tests || !refs || !names)
-        return 1;
-    int k = 0;
-    for (int s = 0; s < NSWEEPS; s++) {
-        int c = mp_ncu_column(&sweeps[s], "config");
-        for (int i = 0; i < sweeps[s].nrows; i++, k++) {
-            refs[k].t = &sweeps[s];
-            refs[k].row = i;
-            snprintf(names[k], sizeof names[k], "%s",
-                     c >= 0 ? sweeps[s].cells[i][c] : "?");
-            tests[k].name = names[k];
-            tests[k].test_func = test_row;
-            tests[k].initial_state = &refs[k];
-        }
-    }
-    tests[k].name = "layout_table";
-    tests[k++].test_func = test_layout_table;
-    tests[k].name = "ncu_check_coalesce";
-    tests[k++].test_func = test_ncu_check;
-    int failed = _cmocka_run_group_tests("gpu_coalesce", tests, (size_t)k,
-                                         NULL, NULL);
-    for (int s = 0; s < NSWEEPS; s++)
-        mp_ncu_free(&sweeps[s]);
-    free(tests);
-    free(refs);
-    free(names);
-    return failed;
+                      "--stride 0,1,2,32 " SMALL},
+        [SWEEP_GROUPS] = {"coalesce-groups",
+                          "--op ld,st --width 4,16 --stride 0,1,3 "
+                          "--group 1,2,32 --period 32,8 " SMALL},
+        [SWEEP_LAYOUTS] = {"coalesce-layouts",
+                           "--layout soa,aos12,aos16,aos12-staged"},
+    };
+    static const struct CMUnitTest after[] = {
+        GPU_TEST("layout_table", test_layout_table),
+        GPU_TEST("ncu_check_coalesce", test_ncu_check),
+    };
+    if (getenv("GPU_TEST_SKIP_SWEEP") == NULL)
+        gpu_run_sweeps("coalesce", defs, NSWEEPS, sweeps, NULL);
+    return gpu_run_row_tests("gpu_coalesce", sweeps, NSWEEPS, check_row, NULL,
+                             0, after, sizeof after / sizeof after[0]);
 }

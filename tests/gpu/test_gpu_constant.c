@@ -45,25 +45,11 @@
 enum { SWEEP, SOURCES, INTERLEAVED2, INTERLEAVED16, NSWEEPS };
 static mp_ncu_table sweeps[NSWEEPS];
 
-typedef struct {
-    const mp_ncu_table *t;
-    int row;
-} row_ref;
-
-static int has_column(const mp_ncu_table *t, const char *col)
+/* One configuration: the checks every row must pass (besides verified
+ * and counters ok, which gpu_run_row_tests checks). */
+static void check_row(const mp_ncu_table *t, int i)
 {
-    return mp_ncu_column(t, col) >= 0;
-}
-
-/* One configuration: the checks every row must pass. */
-static void test_row(void **state)
-{
-    const row_ref *r = *state;
-    const mp_ncu_table *t = r->t;
-    int i = r->row;
     const char *config = gpu_cell(t, i, "config");
-    assert_string_equal(gpu_cell(t, i, "verified"), "yes");
-    assert_string_equal(gpu_cell(t, i, "counters_status"), "ok");
     double requests = gpu_number(t, i, "requests");
     double warps = gpu_number(t, i, "blocks")
                    * gpu_number(t, i, "threads_per_block") / 32;
@@ -86,44 +72,23 @@ static void test_row(void **state)
     assert_string_equal(gpu_cell(t, i, "model_match"), "yes");
 }
 
-/* Row of a sweep by its config name; fails if missing. */
-static int find(const mp_ncu_table *t, const char *config)
-{
-    for (int i = 0; i < t->nrows; i++)
-        if (!strcmp(gpu_cell(t, i, "config"), config))
-            return i;
-    fail_msg("no row %s", config);
-    return -1;
-}
-
-/* Per-request value of a raw counter column, or NAN if the set lacks it. */
-static double per_request(const mp_ncu_table *t, int i, const char *col)
-{
-    if (!has_column(t, col) || !gpu_cell(t, i, col)[0])
-        return NAN;
-    return gpu_number(t, i, col) / gpu_number(t, i, "requests");
-}
-
-static void print_header(void)
-{
-    printf("# %-30s %9s %8s %8s %8s %8s %8s %8s %8s\n", "config", "cyc/req",
-           "ns/req", "LDC/req", "IDC/req", "repl/req", "model", "hit/req",
-           "L2sec/req");
-}
-
-static void print_row(const mp_ncu_table *t, int i)
-{
-    printf("# %-30s %9.3f %8.4f %8.4f %8.4f %8.4f %8s %8.4f %8.4f\n",
-           gpu_cell(t, i, "config"),
-           gpu_number(t, i, "cycles_per_request_per_sm"),
-           gpu_number(t, i, "ns_per_request_per_sm"),
-           per_request(t, i, "smsp__inst_executed_op_ldc.sum"),
-           per_request(t, i, "idc__requests.sum"),
-           gpu_number(t, i, "replays_per_request"),
-           gpu_cell(t, i, "model_replays_per_request"),
-           per_request(t, i, "idc__requests_lookup_hit.sum"),
-           per_request(t, i, "lts__t_sectors_srcunit_gcc.sum"));
-}
+/* The evidence tables: per request where the constant set may lack the
+ * counter (nan then). */
+#define PER_REQUEST(title, column) \
+    GPU_COL_FLAGS(title, "%8.4f", column, \
+                  GPU_COL_PER_REQUEST | GPU_COL_OPTIONAL)
+static const gpu_col cols[] = {
+    GPU_COL("config", "%-30s", "config"),
+    GPU_COL("cyc/req", "%9.3f", "cycles_per_request_per_sm"),
+    GPU_COL("ns/req", "%8.4f", "ns_per_request_per_sm"),
+    PER_REQUEST("LDC/req", "smsp__inst_executed_op_ldc.sum"),
+    PER_REQUEST("IDC/req", "idc__requests.sum"),
+    GPU_COL("repl/req", "%8.4f", "replays_per_request"),
+    GPU_COL("model", "%8s", "model_replays_per_request"),
+    PER_REQUEST("hit/req", "idc__requests_lookup_hit.sum"),
+    PER_REQUEST("L2sec/req", "lts__t_sectors_srcunit_gcc.sum"),
+    GPU_COL_END,
+};
 
 /* Seed claim: "a single read is broadcast to the neighbouring threads
  * (a half-warp), saving 15 reads". Evidence: spread 1 (all 32 lanes, one
@@ -138,7 +103,7 @@ static void test_claim_broadcast(void **state)
     static const int spreads[] = {1, 2, 4, 8, 16, 32};
     printf("# claim: a constant read is broadcast to a half-warp "
            "(seed 004)\n");
-    print_header();
+    gpu_print_header(cols);
     char name[96];
     for (int sp = 4; sp <= 128; sp += 124)
         for (size_t k = 0; k < sizeof spreads / sizeof spreads[0]; k++) {
@@ -146,19 +111,21 @@ static void test_claim_broadcast(void **state)
             assert_int_equal(mp_const_lanes(s, 0, 0, &g, &p), 0);
             snprintf(name, sizeof name, "const/constant/s%d/sp%d/g%d/p%d",
                      s, sp, g, p);
-            print_row(t, find(t, name));
+            gpu_print_row(cols, t, gpu_find_row(t, name));
         }
     printf("# blocked (g = 32/spread) vs interleaved (g1, p = spread):\n");
-    print_header();
-    print_row(t, find(t, "const/constant/s2/sp4/g16/p32"));
-    print_row(&sweeps[INTERLEAVED2],
-              find(&sweeps[INTERLEAVED2], "const/constant/s2/sp4/g1/p2"));
-    print_row(t, find(t, "const/constant/s16/sp4/g2/p32"));
-    print_row(&sweeps[INTERLEAVED16],
-              find(&sweeps[INTERLEAVED16], "const/constant/s16/sp4/g1/p16"));
+    gpu_print_header(cols);
+    const mp_ncu_table *i2 = &sweeps[INTERLEAVED2];
+    const mp_ncu_table *i16 = &sweeps[INTERLEAVED16];
+    gpu_print_row(cols, t, gpu_find_row(t, "const/constant/s2/sp4/g16/p32"));
+    gpu_print_row(cols, i2, gpu_find_row(i2, "const/constant/s2/sp4/g1/p2"));
+    gpu_print_row(cols, t, gpu_find_row(t, "const/constant/s16/sp4/g2/p32"));
+    gpu_print_row(cols, i16,
+                  gpu_find_row(i16, "const/constant/s16/sp4/g1/p16"));
     /* Replays follow distinct addresses per WARP, whatever the halves. */
-    assert_true(gpu_number(&sweeps[INTERLEAVED2], 0, "replays_per_request")
-                == gpu_number(t, find(t, "const/constant/s2/sp4/g16/p32"),
+    assert_true(gpu_number(i2, 0, "replays_per_request")
+                == gpu_number(t,
+                              gpu_find_row(t, "const/constant/s2/sp4/g16/p32"),
                               "replays_per_request"));
 }
 
@@ -207,7 +174,7 @@ static void test_claim_caching(void **state)
     static const int spreads[] = {1, 2, 8, 32};
     printf("# claim: constant reads are cached (seed 004); source "
            "comparison\n");
-    print_header();
+    gpu_print_header(cols);
     char name[96];
     for (int sp = 4; sp <= 128; sp += 124)
         for (size_t k = 0; k < sizeof spreads / sizeof spreads[0]; k++)
@@ -216,9 +183,9 @@ static void test_claim_caching(void **state)
                 assert_int_equal(mp_const_lanes(spreads[k], 0, 0, &g, &p), 0);
                 snprintf(name, sizeof name, "const/%s/s%d/sp%d/g%d/p%d",
                          sources[s], spreads[k], sp, g, p);
-                print_row(t, find(t, name));
+                gpu_print_row(cols, t, gpu_find_row(t, name));
             }
-    if (!has_column(t, "idc__requests_lookup_hit.sum"))
+    if (mp_ncu_column(t, "idc__requests_lookup_hit.sum") < 0)
         printf("# (the constant set has no idc__requests_lookup_hit/miss "
                "or lts__t_sectors_srcunit_gcc: hit/req and L2sec/req are "
                "nan)\n");
@@ -226,55 +193,26 @@ static void test_claim_caching(void **state)
 
 int main(void)
 {
-    static const char *const names[NSWEEPS] = {
-        "const-sweep", "const-sources", "const-interleaved2",
-        "const-interleaved16"};
-    static const char *const args[NSWEEPS] = {
-        "--source constant --spread 1..32 --spacing 4,64,128 "
-        "--iterations 1024 --warmup 1 --runs 5",
-        "--source constant,global,ldg --spread 1,2,8,32 --spacing 4,128 "
-        "--iterations 1024 --warmup 1 --runs 5",
-        "--spread 2 --group 1 --period 2 --iterations 1024 --warmup 1 "
-        "--runs 5",
-        "--spread 16 --group 1 --period 16 --iterations 1024 --warmup 1 "
-        "--runs 5",
+    static const gpu_sweep defs[NSWEEPS] = {
+        [SWEEP] = {"const-sweep",
+                   "--source constant --spread 1..32 --spacing 4,64,128 "
+                   "--iterations 1024 --warmup 1 --runs 5"},
+        [SOURCES] = {"const-sources",
+                     "--source constant,global,ldg --spread 1,2,8,32 "
+                     "--spacing 4,128 --iterations 1024 --warmup 1 --runs 5"},
+        [INTERLEAVED2] = {"const-interleaved2",
+                          "--spread 2 --group 1 --period 2 --iterations 1024 "
+                          "--warmup 1 --runs 5"},
+        [INTERLEAVED16] = {"const-interleaved16",
+                           "--spread 16 --group 1 --period 16 "
+                           "--iterations 1024 --warmup 1 --runs 5"},
     };
-    for (int s = 0; s < NSWEEPS; s++)
-        gpu_run_sweep("const", names[s], args[s], &sweeps[s]);
-
-    int n = 0;
-    for (int s = 0; s < NSWEEPS; s++)
-        n += sweeps[s].nrows;
-    struct CMUnitTest *tests = calloc((size_t)n + 3, sizeof *tests);
-    row_ref *refs = calloc((size_t)n + 1, sizeof *refs);
-    char (*labels)[128] = calloc((size_t)n + 1, sizeof *labels);
-    if (!tests || !refs || !labels)
-        return 1;
-    int k = 0;
-    for (int s = 0; s < NSWEEPS; s++) {
-        int c = mp_ncu_column(&sweeps[s], "config");
-        for (int i = 0; i < sweeps[s].nrows; i++, k++) {
-            refs[k].t = &sweeps[s];
-            refs[k].row = i;
-            snprintf(labels[k], sizeof labels[k], "%s",
-                     c >= 0 ? sweeps[s].cells[i][c] : "?");
-            tests[k].name = labels[k];
-            tests[k].test_func = test_row;
-            tests[k].initial_state = &refs[k];
-        }
-    }
-    tests[k].name = "claim_broadcast_half_warp";
-    tests[k++].test_func = test_claim_broadcast;
-    tests[k].name = "claim_64kb_constant_memory";
-    tests[k++].test_func = test_claim_64kb;
-    tests[k].name = "claim_cached_repeated_reads";
-    tests[k++].test_func = test_claim_caching;
-    int failed = _cmocka_run_group_tests("gpu_constant", tests, (size_t)k,
-                                         NULL, NULL);
-    for (int s = 0; s < NSWEEPS; s++)
-        mp_ncu_free(&sweeps[s]);
-    free(tests);
-    free(refs);
-    free(labels);
-    return failed;
+    static const struct CMUnitTest after[] = {
+        GPU_TEST("claim_broadcast_half_warp", test_claim_broadcast),
+        GPU_TEST("claim_64kb_constant_memory", test_claim_64kb),
+        GPU_TEST("claim_cached_repeated_reads", test_claim_caching),
+    };
+    gpu_run_sweeps("const", defs, NSWEEPS, sweeps, NULL);
+    return gpu_run_row_tests("gpu_constant", sweeps, NSWEEPS, check_row, NULL,
+                             0, after, sizeof after / sizeof after[0]);
 }

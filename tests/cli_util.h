@@ -1,0 +1,119 @@
+/*
+ * cli_util.h - the harness shared by the CPU tests that run the built
+ * memprobe binary (tests/test_cli*.c): spawn it without a shell and capture
+ * exit status, stdout and stderr; the assertions those tests share (the
+ * exit-2 usage-error contract, the no-GPU contract, one-row `predict
+ * --format csv` output); and a group runner that turns tables of good and
+ * bad command lines into one cmocka test per line and runs everything in a
+ * fresh temporary working directory.
+ *
+ * The binary is $MEMPROBE, default ./memprobe, resolved when the group
+ * starts. Every helper that checks something fails the current cmocka test
+ * (fail_msg / assert_*) instead of returning an error.
+ */
+#ifndef MP_CLI_UTIL_H
+#define MP_CLI_UTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#define CLI_MAXARGS 24   /* arguments of one table line, the NULL included */
+#define CLI_MAXOUT 4     /* strings a good line's stdout must contain */
+#define CLI_MAXCOLS 64   /* columns of a `predict --format csv` line */
+
+/* ---- running the binary ----------------------------------------------- */
+
+typedef struct {
+    int status;          /* exit status, or 128 + signal */
+    char *out, *err;     /* NUL-terminated */
+    size_t outlen, errlen;
+} cli_result;
+
+/* Runs `memprobe args...` (args NULL-terminated, without the program
+ * name) with stdin from /dev/null, stdout and stderr captured in r.
+ * Returns r->status. Free r with cli_result_free. */
+int cli_run(const char *const *args, cli_result *r);
+void cli_result_free(cli_result *r);
+
+/* The whole file at path, NUL-terminated (malloc'd); *len its size. */
+char *cli_read_file(const char *path, size_t *len);
+
+/* ---- small checks ---------------------------------------------------- */
+
+int cli_count_char(const char *s, char c);
+int cli_path_exists(const char *path);
+/* Fails "WHAT lacks 'NEEDLE'" unless needle occurs in hay. */
+void cli_must_contain(const char *what, const char *hay, const char *needle);
+/* Fails "exit N, want WANT; stderr: ..." unless r->status == want. */
+void cli_expect_status(const cli_result *r, int want);
+
+/* Bad input: `memprobe args` exits 2 with nothing on stdout and exactly
+ * one stderr line "memprobe: ..." that contains `names`; results/ is not
+ * created. */
+void cli_expect_usage_error(const char *const *args, const char *names);
+
+/* Skips the current test where an NVIDIA device node exists (there a
+ * measuring command would measure). */
+void cli_skip_if_gpu(void);
+
+/* No GPU: `memprobe args` exits 3, prints the prediction (stdout contains
+ * `needle`) and one stderr line that names the GPU and says "nothing
+ * measured". With predict_args, stdout is exactly what `memprobe
+ * predict_args` prints (which must exit 0). */
+void cli_expect_no_gpu(const char *const *args, const char *needle,
+                       const char *const *predict_args);
+
+/* ---- predict --format csv -------------------------------------------- */
+
+/* Splits a CSV line without quotes (predict prints none) in place into at
+ * most max cells; returns how many. */
+int cli_split(char *line, char **cells, int max);
+/* Index of `name` among names[0..n); fails the test if absent. */
+int cli_column(char *const *names, int n, const char *name);
+/* The cell as a number; fails the test unless it is all number. */
+double cli_number(const char *cell);
+
+/* The parsed output of a `predict ... --format csv` with one row. */
+typedef struct {
+    cli_result r;
+    char *h[CLI_MAXCOLS], *v[CLI_MAXCOLS];   /* header and row cells */
+    int n;                                   /* cells of each */
+} cli_csv_row;
+
+/* Runs args, which must exit 0 with no stderr and print exactly a header
+ * starting "probe" and one row of `probe`, each ending in CRLF, with the
+ * same number of cells; parses them into c. Free with
+ * cli_result_free(&c->r). */
+void cli_predict_row(const char *const *args, const char *probe,
+                     cli_csv_row *c);
+/* The row's cell / number in column `name` (failing if absent). */
+const char *cli_csv_text(const cli_csv_row *c, const char *name);
+double cli_csv_number(const cli_csv_row *c, const char *name);
+
+/* ---- tables of command lines and the group ---------------------------- */
+
+/* Works: exit 0, no stderr, stdout contains each of out (NULL ends). */
+typedef struct {
+    const char *args[CLI_MAXARGS];   /* NULL-terminated */
+    const char *out[CLI_MAXOUT];
+} cli_ok_case;
+
+/* Bad input: cli_expect_usage_error(args, names). */
+typedef struct {
+    const char *args[CLI_MAXARGS];   /* NULL-terminated */
+    const char *names;
+} cli_bad_case;
+
+/* Runs the cmocka group `group`: one test per ok case (named "ok: ARGS"),
+ * one per bad case ("bad input: ARGS", an empty argument shown as ''),
+ * then the extra tests, in that order. The group starts in a fresh
+ * directory /tmp/memprobe-GROUP-XXXXXX, removed with all in it at the
+ * end. Returns the number of failed tests, as _cmocka_run_group_tests. */
+int cli_run_group(const char *group, const cli_ok_case *ok, size_t nok,
+                  const cli_bad_case *bad, size_t nbad,
+                  const struct CMUnitTest *extra, size_t nextra);
+
+#endif
