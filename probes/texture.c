@@ -330,7 +330,9 @@ static void tex_derive(void *state, const mp_device *dev,
      * warp-level load and the row-major sector count. How the TEX pipe
      * counts requests and sectors is for the GPU run to show. */
     if (!tex) {
-        int match = req == requests && fabs(per_request - p.value[1]) <= 1e-3;
+        double excess = per_request - p.value[1];
+        int match = req == requests && excess > -1e-9
+                    && excess <= MP_TEX_SECTOR_NOISE;
         mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
     }
 }
@@ -371,7 +373,7 @@ const mp_probe mp_probe_texture = {
     .nparams = P_COUNT,
     .metrics = MP_SET_TEXTURE,
     .ncu_check_args = "--source tex1d,tex2d,global,ldg "
-                      "--access stencil,column --size 1024",
+                      "--access stencil,column --size 2048",
     .check = tex_check,
     .label = tex_label,
     .predict = tex_predict,

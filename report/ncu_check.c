@@ -2,9 +2,10 @@
  * ncu_check.c - the Nsight Compute cross-check (see ncu_check.h).
  *
  * The comparison is per configuration and per metric of the probe's set:
- * |memprobe - ncu| <= tolerance * scale, with the tolerance of the metric
- * table (runtime/metrics.c); the scale is the value (times) or the
- * launch's warp-level requests (counters). Exact counters have tolerance 0.
+ * |memprobe - ncu| <= tolerance * scale + floor, with the tolerance of the
+ * metric table (runtime/metrics.c); the scale is the value (times, cache-
+ * dependent traffic) or the launch's warp-level requests (counters). Exact
+ * counters have tolerance 0.
  */
 #include "ncu_check.h"
 
@@ -66,7 +67,7 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
                 mp_ncu_number(&mine, r, requests_col, &requests);
             double scale = m[k].tolerance_per == MP_TOL_VALUE ? fabs(b)
                                                               : requests;
-            double allowed = m[k].tolerance * scale;
+            double allowed = m[k].tolerance * scale + m[k].tolerance_floor;
             int ok = fabs(diff) <= allowed;
             compared++;
             failed += !ok;

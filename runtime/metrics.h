@@ -38,10 +38,14 @@ typedef struct {
     const char *description; /* one line */
     /* Difference allowed between two runs of the same launch (memprobe
      * vs ncu), set from run-to-run noise measured on the H200
-     * (docs/notes.md): |a - b| <= tolerance * scale, where the scale is
-     * set by tolerance_per: */
+     * (docs/notes.md): |a - b| <= tolerance * scale + tolerance_floor,
+     * where the scale is set by tolerance_per: */
     double tolerance;
     mp_tolerance_scale tolerance_per;
+    /* Plus this much, in the metric's unit, whatever the scale: for
+     * counters that depend on what the caches held before the launch, one
+     * L2's worth of data; for kernel time, launch jitter. */
+    double tolerance_floor;
 } mp_metric;
 
 /* The name every set contains: kernel duration as measured by the profiler. */

@@ -6,7 +6,7 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          sanitize
+#          bwtune sanitize
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -115,6 +115,11 @@ nocounters)
     step nvtx $NCU --nvtx --nvtx-include 'memprobe@bank\/ld\/w4\/s4\/b0\/g1\/p32/' --csv --page raw \
         --clock-control none --metrics gpu__time_duration.sum --log-file "$W/nvtx.csv" \
         ./memprobe bank --stride 1,4,8 --warmup 1 --runs 2 --counters off -o "$W/nvtx-run.csv" ;;
+bwtune)
+    # Loads in flight and cache hints for the 16-byte kernels (timing only).
+    step bwtune ./memprobe bandwidth --kernel read,write,copy --width 16 \
+        --inflight 1,2,4,8 --cache default,cs,na --counters off \
+        -o "$W/bandwidth-tuning.csv" ;;
 sanitize)
     for tool in memcheck racecheck synccheck initcheck; do
         step san-$tool-bank compute-sanitizer --tool $tool --error-exitcode 9 \
