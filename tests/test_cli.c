@@ -78,8 +78,7 @@ static const cli_bad_case bad_cases[] = {
     {{"predict", "bank", "--format", "xml"}, "--format"},
     {{"predict", "bank", "--runs", "5"}, "--runs"},
     {{"predict", "bank", "-o", "x.csv"}, "-o"},
-    /* FAILS (bug): a repeated --format is silently accepted, while every
-     * other repeated option is refused with "given twice". */
+    /* Repeated like any other option: refused with "given twice". */
     {{"predict", "bank", "--format", "csv", "--format", "txt"}, "--format"},
     {{"device", "--device", "-1"}, "--device"},
     {{"device", "--bogus"}, "--bogus"},
