@@ -6,7 +6,7 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          bwtune sanitize
+#          bwtune bw4g sanitize
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -120,6 +120,13 @@ bwtune)
     step bwtune ./memprobe bandwidth --kernel read,write,copy --width 16 \
         --inflight 1,2,4,8 --cache default,cs,na --counters off \
         -o "$W/bandwidth-tuning.csv" ;;
+bw4g)
+    # The bandwidth targets at 4 GiB per array (a 1 GiB launch carries a
+    # few percent of fixed launch cost): read and write, loads in flight
+    # and cache hints.
+    step bw4g ./memprobe bandwidth --kernel read,write --width 16 \
+        --bytes 4294967296 --inflight 1,4 --cache default,cs,na \
+        --counters off --runs 10 -o "$W/bandwidth-4g.csv" ;;
 sanitize)
     for tool in memcheck racecheck synccheck initcheck; do
         step san-$tool-bank compute-sanitizer --tool $tool --error-exitcode 9 \
