@@ -330,9 +330,8 @@ static void tex_derive(void *state, const mp_device *dev,
      * warp-level load and the row-major sector count. How the TEX pipe
      * counts requests and sectors is for the GPU run to show. */
     if (!tex) {
-        double excess = per_request - p.value[1];
-        int match = req == requests && excess > -1e-9
-                    && excess <= MP_TEX_SECTOR_NOISE;
+        int match = req == requests
+                    && fabs(per_request - p.value[1]) <= MP_TEX_SECTOR_NOISE;
         mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
     }
 }

@@ -36,14 +36,15 @@
  *   writes apart for a 1 GiB read. Allowed 10% of the value plus one L2
  *   (64 MiB, the H200 has 60 MiB), in bytes or 32-byte sectors.
  * - Kernel time differed by up to 3.8% for 100-us kernels and by up to
- *   5.3 us for 25-us ones; allowed 10% plus 2 us. */
+ *   7.0 us for 45-us ones (the first configurations of a profiled batch
+ *   run slower under the collector); allowed 10% plus 8 us. */
 #define EXACT 0.0, MP_TOL_REQUEST, 0
 #define ARBITRATION 1e-3, MP_TOL_REQUEST, 0
 #define TRAFFIC 1e-3, MP_TOL_REQUEST, 0
 #define L2_BYTES (64.0 * 1024 * 1024)
 #define CACHED_BYTES 0.10, MP_TOL_VALUE, L2_BYTES
 #define CACHED_SECTORS 0.10, MP_TOL_VALUE, (L2_BYTES / 32)
-#define TIMING 0.10, MP_TOL_VALUE, 2000
+#define TIMING 0.10, MP_TOL_VALUE, 8000
 /* Constant-cache hits and misses: 10% plus a few misses per SM. */
 #define CACHED_IDC 0.10, MP_TOL_VALUE, 512
 
@@ -110,9 +111,9 @@ static const mp_metric constant_set[] = {
  * LSU pipe (global loads, __ldg); both sides are in the set, so every
  * source is profiled with the same metrics (4 passes on GH100). Hits (and
  * with them the L2 sectors of the misses) depend on which warps share L1
- * at the time: run-to-run noise not yet measured on the H200; allowed
- * 0.05 sectors per request until it is. */
-#define CACHE_STATE 0.05, MP_TOL_REQUEST, 0
+ * at the time: memprobe and ncu differed by up to 0.051 L2 sectors per
+ * request (tex1d column walk, H200); allowed 0.1. */
+#define CACHE_STATE 0.10, MP_TOL_REQUEST, 0
 
 static const mp_metric texture_set[] = {
     { "l1tex__t_requests_pipe_tex_mem_texture.sum", "requests",
