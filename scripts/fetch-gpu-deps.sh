@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # fetch-gpu-deps.sh - unpack the Debian packages memprobe links (libcsv,
-# cmocka) into .deps/, for the GPU machine, which reaches no package
+# inih, cmocka) into .deps/, for the GPU machine, which reaches no package
 # registry. Pass `carry: [".deps"]` to the device tool and build there with
 # `make DEPS=.deps` (scripts/gpu-check.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
-(cd "$tmp" && apt-get download libcsv3 libcsv-dev libcmocka0 libcmocka-dev)
+(cd "$tmp" && apt-get download libcsv3 libcsv-dev libcmocka0 libcmocka-dev libinih1 libinih-dev)
 rm -rf .deps
 for f in "$tmp"/*.deb; do dpkg -x "$f" .deps; done
 rm -rf "$tmp"
