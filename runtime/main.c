@@ -21,25 +21,13 @@
 #include "runner.h"
 #include "version.h"
 
-#define DEFAULT_OUTPUT "results/latest.csv"
+#define DEFAULT_OUTPUT MP_DEFAULT_OUTPUT
 
-/* Options every measuring command takes, parsed like probe parameters. */
-enum { O_WARMUP, O_RUNS, O_COUNTERS, O_DEVICE, O_BATCH, O_COUNT };
-static const char *const counter_modes[] = {"auto", "on", "off", NULL};
-static const mp_param_def run_options[O_COUNT] = {
-    [O_WARMUP] = {"warmup", MP_PARAM_INT, 3, 0, 1000, NULL, 0, NULL,
-                  "untimed launches before timing"},
-    [O_RUNS] = {"runs", MP_PARAM_INT, 20, 0, 10000, NULL, 0, NULL,
-                "timed launches (median and CoV); 0 = verify only"},
-    [O_COUNTERS] = {"counters", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
-                    counter_modes,
-                    "hardware counters: auto (if possible), on (or exit 4), "
-                    "off"},
-    [O_DEVICE] = {"device", MP_PARAM_INT, 0, 0, 63, NULL, 0, NULL,
-                  "CUDA device ordinal"},
-    [O_BATCH] = {"batch", MP_PARAM_INT, 64, 1, 4096, NULL, 0, NULL,
-                 "configurations profiled per counter batch"},
-};
+/* The run options (runner.h) under short local names. */
+enum { O_WARMUP = MP_OPT_WARMUP, O_RUNS = MP_OPT_RUNS,
+       O_COUNTERS = MP_OPT_COUNTERS, O_DEVICE = MP_OPT_DEVICE,
+       O_BATCH = MP_OPT_BATCH, O_COUNT = MP_OPT_COUNT };
+#define run_options mp_run_option_defs
 
 static const char *const formats[] = {"txt", "csv", NULL};
 static const mp_param_def format_option = {
@@ -355,6 +343,10 @@ static int cmd_ncu_check(int argc, char **argv)
     return mp_ncu_check(p, ncu, dir, stdout);
 }
 
+/* runtime/sweep.c and report/report.c */
+int mp_cmd_sweep(int argc, char **argv);
+int mp_cmd_report(int argc, char **argv);
+
 static int cmd_help(int argc, char **argv);
 
 static const struct command {
@@ -367,6 +359,8 @@ static const struct command {
     {"predict", cmd_predict, "print the model's prediction (no GPU)"},
     {"columns", cmd_columns, "print the CSV schema"},
     {"ncu-check", cmd_ncu_check, "compare counters with Nsight Compute"},
+    {"sweep", mp_cmd_sweep, "run a sweep file's configurations"},
+    {"report", mp_cmd_report, "tables (and plots) from result CSVs"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "print this help"},
 };

@@ -11,6 +11,12 @@
  * configuration's memory. Then rows are written and flushed.
  * Every timed and profiled launch sits in an NVTX range named after its
  * configuration.
+ *
+ * A run may have several parts (a sweep file's sections): each part is one
+ * probe's configurations with its own warm-up and timed launch counts, run
+ * in order with one device, one CSV writer and one progress count. The
+ * collector session stays open across consecutive parts of one metric set
+ * and is reopened where the set changes.
  */
 #include "runner.h"
 
@@ -26,6 +32,22 @@
 #include "csv_writer.h"
 #include "nvtx.h"
 #include "version.h"
+
+static const char *const counter_modes[] = {"auto", "on", "off", NULL};
+const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
+    [MP_OPT_WARMUP] = {"warmup", MP_PARAM_INT, 3, 0, 1000, NULL, 0, NULL,
+                       "untimed launches before timing"},
+    [MP_OPT_RUNS] = {"runs", MP_PARAM_INT, 20, 0, 10000, NULL, 0, NULL,
+                     "timed launches (median and CoV); 0 = verify only"},
+    [MP_OPT_COUNTERS] = {"counters", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
+                         counter_modes,
+                         "hardware counters: auto (if possible), on (or "
+                         "exit 4), off"},
+    [MP_OPT_DEVICE] = {"device", MP_PARAM_INT, 0, 0, 63, NULL, 0, NULL,
+                       "CUDA device ordinal"},
+    [MP_OPT_BATCH] = {"batch", MP_PARAM_INT, 64, 1, 4096, NULL, 0, NULL,
+                      "configurations profiled per counter batch"},
+};
 
 typedef struct {
     void *state;
@@ -200,30 +222,55 @@ static mp_collector *open_counters(const mp_probe *p, const mp_run_options *o,
     return NULL;
 }
 
+/* Progress: where the run is (label) or, with label NULL, clear the
+ * caller's progress line before the runner prints. */
+static void progress(const mp_run_options *o, int done, int total,
+                     const char *label)
+{
+    if (o->progress)
+        o->progress(o->progress_ctx, done, total, label);
+}
+
 int mp_run(const mp_config_list *cl, const mp_run_options *o)
 {
-    const mp_probe *p = cl->probe;
+    mp_run_part part = {cl, o->warmup, o->runs};
+    return mp_run_parts(&part, 1, o);
+}
+
+int mp_run_parts(const mp_run_part *parts, int nparts,
+                 const mp_run_options *opts)
+{
     char why[512];
     mp_device dev;
-    int rc = mp_device_open(o->device, &dev, why, sizeof why);
+    int rc = mp_device_open(opts->device, &dev, why, sizeof why);
     if (rc) {
         fprintf(stderr, "memprobe: %s; nothing measured. The model "
                 "predicts:\n", why);
-        mp_print_predictions(cl, 0, stdout);
+        for (int i = 0; i < nparts; i++)
+            mp_print_predictions(parts[i].configs, 0, stdout);
         return MP_EXIT_NOGPU;
     }
     CHECK_CUDA(cudaFree(0));
-    for (int c = 0; c < cl->n; c++)
-        if (p->check(cl->v[c], dev.smem_per_block_optin, why, sizeof why))
-            mp_usage_error("%s", why);
+    int total = 0;
+    size_t maxmetrics = 1;
+    for (int i = 0; i < nparts; i++) {
+        const mp_config_list *cl = parts[i].configs;
+        for (int c = 0; c < cl->n; c++)
+            if (cl->probe->check(cl->v[c], dev.smem_per_block_optin, why,
+                                 sizeof why))
+                mp_usage_error("%s", why);
+        total += cl->n;
+        size_t n;
+        mp_metric_set_get(cl->probe->metrics, &n);
+        if (n > maxmetrics)
+            maxmetrics = n;
+    }
 
     int ncols = mp_schema_columns();
     const char **header = malloc((size_t)ncols * sizeof *header);
     const char **cells = malloc((size_t)ncols * sizeof *cells);
-    slot *slots = calloc((size_t)o->batch, sizeof *slots);
-    size_t nmetrics;
-    const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
-    double *values = malloc((size_t)o->batch * nmetrics * sizeof *values);
+    slot *slots = calloc((size_t)opts->batch, sizeof *slots);
+    double *values = malloc((size_t)opts->batch * maxmetrics * sizeof *values);
     mp_row row;
     if (!header || !cells || !slots || !values || mp_row_init(&row)) {
         fprintf(stderr, "memprobe: out of memory\n");
@@ -232,151 +279,176 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
     for (int i = 0; i < ncols; i++)
         header[i] = mp_schema_name(i);
     mp_csv_writer csv;
-    if (mp_csv_open(&csv, o->output, header, ncols, why, sizeof why))
+    if (mp_csv_open(&csv, opts->output, header, ncols, why, sizeof why))
         mp_usage_error("-o: %s", why);
 
     char counters_status[600];
-    int fatal = 0;
-    mp_collector *coll =
-        open_counters(p, o, counters_status, sizeof counters_status, &fatal);
-    if (fatal) {
-        mp_csv_close(&csv);
-        return MP_EXIT_COUNTERS;
-    }
-
-    int failed = 0;
-    print_table_header();
-    for (int first = 0; first < cl->n; first += o->batch) {
-        int nb = cl->n - first < o->batch ? cl->n - first : o->batch;
-        char label[128];
-
-        /* Verify and time each configuration. */
-        for (int b = 0; b < nb; b++) {
-            slot *s = &slots[b];
-            const long long *v = cl->v[first + b];
-            memset(s, 0, sizeof *s);
-            s->m.clock64_span = -1;
-            p->label(v, label, sizeof label);
-            p->setup(v, &dev, &s->state);
-            p->launch(s->state);
-            s->verified = p->verify(s->state, s->why, sizeof s->why) == 0;
-            if (!s->verified)
-                continue;
-            time_launches(p, s->state, label, o, &s->m.time_ns);
-            if (p->after_timing)
-                p->after_timing(s->state);
-            if (o->runs > 0 && p->clock64)
-                p->clock64(s->state, &s->m.clock64_span,
-                           &s->m.clock64_block_median);
-            if (o->warmup + o->runs > 0
-                && p->verify(s->state, s->why, sizeof s->why))
-                s->verified = 0;
-            p->release(s->state);
+    mp_collector *coll = NULL;
+    int done = 0, failed = 0, fatal = 0;
+    for (int part = 0; part < nparts && !fatal; part++) {
+        const mp_config_list *cl = parts[part].configs;
+        const mp_probe *p = cl->probe;
+        /* This part's launches; everything else as the caller asked. */
+        mp_run_options part_options = *opts;
+        part_options.warmup = parts[part].warmup;
+        part_options.runs = parts[part].runs;
+        const mp_run_options *o = &part_options;
+        /* One collector session for consecutive parts of one metric set. */
+        if (part == 0
+            || p->metrics != parts[part - 1].configs->probe->metrics) {
+            progress(o, done, total, NULL);
+            mp_collector_close(coll);
+            coll = open_counters(p, o, counters_status,
+                                 sizeof counters_status, &fatal);
+            if (fatal)
+                break;
         }
+        if (part == 0)
+            print_table_header();
+        size_t nmetrics;
+        const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
 
-        /* Profile the batch: one range per verified configuration. */
-        const char *batch_status = counters_status;
-        char batch_why[512] = "";
-        if (coll) {
-            int launches = 0;
-            if (mp_collector_begin(coll, batch_why, sizeof batch_why)
-                == MP_COUNTERS_OK) {
-                for (int b = 0; b < nb; b++) {
-                    if (!slots[b].verified)
-                        continue;
-                    void *st;
-                    p->label(cl->v[first + b], label, sizeof label);
-                    p->setup(cl->v[first + b], &dev, &st);
-                    mp_nvtx_push(label);
-                    p->launch(st);
-                    mp_nvtx_pop();
-                    if (p->verify(st, slots[b].why, sizeof slots[b].why))
-                        slots[b].verified = 0;
-                    p->teardown(st);
-                    launches++;
-                }
-                CHECK_CUDA(cudaDeviceSynchronize());
-                if (mp_collector_end(coll, (size_t)launches, values,
-                                     batch_why, sizeof batch_why)
+        for (int first = 0; first < cl->n; first += o->batch) {
+            int nb = cl->n - first < o->batch ? cl->n - first : o->batch;
+            char label[128];
+
+            /* Verify and time each configuration. */
+            for (int b = 0; b < nb; b++) {
+                slot *s = &slots[b];
+                const long long *v = cl->v[first + b];
+                memset(s, 0, sizeof *s);
+                s->m.clock64_span = -1;
+                p->label(v, label, sizeof label);
+                progress(o, done, total, label);
+                p->setup(v, &dev, &s->state);
+                p->launch(s->state);
+                s->verified = p->verify(s->state, s->why, sizeof s->why) == 0;
+                if (!s->verified)
+                    continue;
+                time_launches(p, s->state, label, o, &s->m.time_ns);
+                if (p->after_timing)
+                    p->after_timing(s->state);
+                if (o->runs > 0 && p->clock64)
+                    p->clock64(s->state, &s->m.clock64_span,
+                               &s->m.clock64_block_median);
+                if (o->warmup + o->runs > 0
+                    && p->verify(s->state, s->why, sizeof s->why))
+                    s->verified = 0;
+                p->release(s->state);
+            }
+
+            /* Profile the batch: one range per verified configuration. */
+            const char *batch_status = counters_status;
+            char batch_why[512] = "";
+            if (coll) {
+                int launches = 0;
+                if (mp_collector_begin(coll, batch_why, sizeof batch_why)
                     == MP_COUNTERS_OK) {
-                    int r = 0;
-                    for (int b = 0; b < nb; b++)
-                        if (slots[b].verified)
-                            slots[b].m.counters = values + nmetrics * r++;
+                    for (int b = 0; b < nb; b++) {
+                        if (!slots[b].verified)
+                            continue;
+                        void *st;
+                        p->label(cl->v[first + b], label, sizeof label);
+                        progress(o, done, total, label);
+                        p->setup(cl->v[first + b], &dev, &st);
+                        mp_nvtx_push(label);
+                        p->launch(st);
+                        mp_nvtx_pop();
+                        if (p->verify(st, slots[b].why, sizeof slots[b].why))
+                            slots[b].verified = 0;
+                        p->teardown(st);
+                        launches++;
+                    }
+                    CHECK_CUDA(cudaDeviceSynchronize());
+                    if (mp_collector_end(coll, (size_t)launches, values,
+                                         batch_why, sizeof batch_why)
+                        == MP_COUNTERS_OK) {
+                        int r = 0;
+                        for (int b = 0; b < nb; b++)
+                            if (slots[b].verified)
+                                slots[b].m.counters = values + nmetrics * r++;
+                    } else {
+                        batch_status = batch_why;
+                    }
                 } else {
                     batch_status = batch_why;
                 }
-            } else {
-                batch_status = batch_why;
             }
-        }
 
-        /* Rows. */
-        char stamp[32];
-        utc_stamp(stamp, sizeof stamp);
-        for (int b = 0; b < nb; b++) {
-            slot *s = &slots[b];
-            const long long *v = cl->v[first + b];
-            mp_row_clear(&row);
-            fill_common(&row, &dev, stamp);
-            p->describe(v, &row);
-            p->label(v, label, sizeof label);
-            mp_row_set(&row, MP_COL_CONFIG, "%s", label);
-            mp_row_set(&row, MP_COL_WARMUP, "%d", o->warmup);
-            mp_row_set(&row, MP_COL_RUNS, "%d", o->runs);
-            mp_row_set(&row, MP_COL_VERIFIED, "%s", s->verified ? "yes" : "no");
-            if (s->verified) {
-                if (s->m.time_ns.n > 0) {
-                    mp_row_set(&row, MP_COL_TIME_NS_MEDIAN, "%.0f",
-                               s->m.time_ns.median);
-                    mp_row_set(&row, MP_COL_TIME_NS_MIN, "%.0f",
-                               s->m.time_ns.min);
-                    mp_row_set(&row, MP_COL_TIME_NS_COV, "%.4f",
-                               s->m.time_ns.cov);
-                }
-                if (s->m.clock64_span > 0) {
-                    mp_row_set(&row, MP_COL_CLOCK64_SPAN, "%lld",
-                               s->m.clock64_span);
-                    mp_row_set(&row, MP_COL_CLOCK64_BLOCK_MEDIAN, "%.0f",
-                               s->m.clock64_block_median);
-                }
-                mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
-                           s->m.counters ? "ok" : batch_status);
-                if (s->m.counters)
-                    for (size_t m = 0; m < nmetrics; m++) {
-                        double x = s->m.counters[m];
-                        int col = mp_schema_metric_column(metrics[m].name);
-                        if (col >= 0)
-                            mp_row_set(&row, col, "%.17g", x);
-                    }
-                p->derive(s->state, &dev, &s->m, &row);
-            } else {
+            /* Rows (the progress line cleared first). */
+            progress(o, done, total, NULL);
+            char stamp[32];
+            utc_stamp(stamp, sizeof stamp);
+            for (int b = 0; b < nb; b++) {
+                slot *s = &slots[b];
+                const long long *v = cl->v[first + b];
+                mp_row_clear(&row);
+                fill_common(&row, &dev, stamp);
+                p->describe(v, &row);
                 p->label(v, label, sizeof label);
-                fprintf(stderr, "memprobe: %s: output WRONG, not reported: "
-                        "%s\n", label, s->why);
-                failed = 1;
+                mp_row_set(&row, MP_COL_CONFIG, "%s", label);
+                mp_row_set(&row, MP_COL_WARMUP, "%d", o->warmup);
+                mp_row_set(&row, MP_COL_RUNS, "%d", o->runs);
+                mp_row_set(&row, MP_COL_VERIFIED, "%s",
+                           s->verified ? "yes" : "no");
+                if (s->verified) {
+                    if (s->m.time_ns.n > 0) {
+                        mp_row_set(&row, MP_COL_TIME_NS_MEDIAN, "%.0f",
+                                   s->m.time_ns.median);
+                        mp_row_set(&row, MP_COL_TIME_NS_MIN, "%.0f",
+                                   s->m.time_ns.min);
+                        mp_row_set(&row, MP_COL_TIME_NS_COV, "%.4f",
+                                   s->m.time_ns.cov);
+                    }
+                    if (s->m.clock64_span > 0) {
+                        mp_row_set(&row, MP_COL_CLOCK64_SPAN, "%lld",
+                                   s->m.clock64_span);
+                        mp_row_set(&row, MP_COL_CLOCK64_BLOCK_MEDIAN, "%.0f",
+                                   s->m.clock64_block_median);
+                    }
+                    mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
+                               s->m.counters ? "ok" : batch_status);
+                    if (s->m.counters)
+                        for (size_t m = 0; m < nmetrics; m++) {
+                            double x = s->m.counters[m];
+                            int col = mp_schema_metric_column(metrics[m].name);
+                            if (col >= 0)
+                                mp_row_set(&row, col, "%.17g", x);
+                        }
+                    p->derive(s->state, &dev, &s->m, &row);
+                } else {
+                    p->label(v, label, sizeof label);
+                    fprintf(stderr, "memprobe: %s: output WRONG, not "
+                            "reported: %s\n", label, s->why);
+                    failed = 1;
+                }
+                if (o->check_model
+                    && strcmp(mp_row_get(&row, MP_COL_MODEL_MATCH), "no") == 0)
+                    failed = 1;
+                mp_row_cells(&row, cells);
+                if (mp_csv_write_row(&csv, cells, why, sizeof why)) {
+                    fprintf(stderr, "memprobe: %s\n", why);
+                    exit(MP_EXIT_FAIL);
+                }
+                p->label(v, label, sizeof label);
+                print_table_row(label, &row);
+                p->teardown(s->state);
+                done++;
             }
-            if (o->check_model
-                && strcmp(mp_row_get(&row, MP_COL_MODEL_MATCH), "no") == 0)
-                failed = 1;
-            mp_row_cells(&row, cells);
-            if (mp_csv_write_row(&csv, cells, why, sizeof why)) {
-                fprintf(stderr, "memprobe: %s\n", why);
-                exit(MP_EXIT_FAIL);
-            }
-            p->label(v, label, sizeof label);
-            print_table_row(label, &row);
-            p->teardown(s->state);
+            fflush(stdout);
         }
-        fflush(stdout);
     }
+    progress(opts, done, total, NULL);
     mp_collector_close(coll);
     if (mp_csv_close(&csv))
-        fprintf(stderr, "memprobe: closing %s failed\n", o->output), failed = 1;
+        fprintf(stderr, "memprobe: closing %s failed\n", opts->output),
+            failed = 1;
     mp_row_free(&row);
     free(values);
     free(slots);
     free(cells);
     free(header);
+    if (fatal)
+        return MP_EXIT_COUNTERS;
     return failed ? MP_EXIT_FAIL : MP_EXIT_OK;
 }

@@ -1,0 +1,310 @@
+/*
+ * sweep.c - `memprobe sweep FILE`: runs every configuration of a sweep
+ * file (runtime/sweep_file.h, docs/sweep-files.md) as one run: one device,
+ * one CSV file, a collector session per metric set, and a progress line on
+ * stderr when it is a terminal. --resume skips what the CSV already holds;
+ * --list and --predict need no GPU.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "device.h"
+#include "runner.h"
+#include "sweep_file.h"
+
+#define DEFAULT_OUTPUT MP_DEFAULT_OUTPUT
+
+/* The command-line options: the run options of runner.h that apply to a
+ * whole sweep (warmup and runs come from the sweep file). */
+enum { O_COUNTERS, O_DEVICE, O_BATCH, O_COUNT };
+static const mp_param_def *const options[O_COUNT] = {
+    [O_COUNTERS] = &mp_run_option_defs[MP_OPT_COUNTERS],
+    [O_DEVICE] = &mp_run_option_defs[MP_OPT_DEVICE],
+    [O_BATCH] = &mp_run_option_defs[MP_OPT_BATCH],
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+        "usage: memprobe sweep FILE [-o OUT.csv] [--resume] [options]\n"
+        "       memprobe sweep FILE --list | --predict [-o OUT.csv "
+        "--resume]\n\n"
+        "Runs every configuration of the sweep file FILE (an INI file: a "
+        "[PROBE] or\n[PROBE.TAG] section per cross product, keys = the "
+        "probe's parameters and\nwarmup, runs; see docs/sweep-files.md) and "
+        "appends one CSV row each.\n\n"
+        "Options:\n"
+        "  -o, --output OUT.csv       append rows to OUT.csv (default %s)\n"
+        "  --resume                   skip configurations OUT.csv already "
+        "holds (verified\n"
+        "                             rows of the same parameters, warmup "
+        "and runs)\n"
+        "  --list                     print the configurations and their "
+        "count; no GPU\n"
+        "  --predict                  print the model's predictions; no "
+        "GPU\n"
+        "  --check-model              exit 1 if a measured counter differs "
+        "from the model\n", DEFAULT_OUTPUT);
+    for (int i = 0; i < O_COUNT; i++) {
+        char range[64], def[32];
+        mp_param_describe_range(options[i], range, sizeof range);
+        mp_param_format(options[i], options[i]->def, def, sizeof def);
+        fprintf(out, "  --%-11s %-14s default %-6s %s\n", options[i]->name,
+                range, def, options[i]->help);
+    }
+}
+
+/* ---- the progress line ------------------------------------------------ */
+
+typedef struct {
+    struct timespec start;
+    int shown;   /* a line is on the terminal */
+} progress_line;
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t0->tv_sec)
+           + 1e-9 * (double)(now.tv_nsec - t0->tv_nsec);
+}
+
+/* "12:05" or "1:02:03". */
+static void format_duration(double seconds, char *buf, size_t len)
+{
+    long s = (long)(seconds + 0.5);
+    if (s >= 3600)
+        snprintf(buf, len, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", s / 60, s % 60);
+}
+
+/* mp_run_options.progress: "[done/total] elapsed, ~left  label", rewritten
+ * in place with \r; cleared (label NULL) before the runner prints. */
+static void show_progress(void *ctx, int done, int total, const char *label)
+{
+    progress_line *pl = ctx;
+    if (!label) {
+        if (pl->shown)
+            fputs("\r\033[K", stderr);
+        pl->shown = 0;
+        return;
+    }
+    double elapsed = seconds_since(&pl->start);
+    char spent[32], left[32] = "?";
+    format_duration(elapsed, spent, sizeof spent);
+    if (done > 0)
+        format_duration(elapsed * (total - done) / done, left, sizeof left);
+    char head[128];
+    int n = snprintf(head, sizeof head, "[%d/%d] %s elapsed, ~%s left  ",
+                     done, total, spent, left);
+    /* Keep the line within the terminal, or \r cannot rewrite it. */
+    struct winsize ws;
+    int width = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0
+                    ? ws.ws_col : 80;
+    int room = width - 1 - n;
+    int len = (int)strlen(label);
+    if (room < 4)
+        fprintf(stderr, "\r%.*s\033[K", width - 1, head);
+    else if (len <= room)
+        fprintf(stderr, "\r%s%s\033[K", head, label);
+    else   /* the end of the name is the part that changes */
+        fprintf(stderr, "\r%s...%s\033[K", head, label + len - (room - 3));
+    pl->shown = 1;
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static int option_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, n) == 0
+           && (arg[2 + n] == '\0' || arg[2 + n] == '=');
+}
+
+/* "--name=value" or "--name value"; exits 2 without a value. */
+static const char *option_value(int argc, char **argv, int *i,
+                                const char *name)
+{
+    const char *eq = strchr(argv[*i], '=');
+    if (eq)
+        return eq + 1;
+    if (*i + 1 >= argc)
+        mp_usage_error("--%s: needs a value", name);
+    return argv[++*i];
+}
+
+typedef struct {
+    const char *file, *output;
+    int resume, list, predict, check_model;
+    long long opt[O_COUNT];
+    int given[O_COUNT];
+} sweep_args;
+
+/* A flag: sets *flag, refusing it twice. */
+static int take_flag(const char *arg, const char *name, int *flag)
+{
+    if (strcmp(arg, name) != 0)
+        return 0;
+    if ((*flag)++)
+        mp_usage_error("%s: given twice", name);
+    return 1;
+}
+
+static void parse_args(int argc, char **argv, sweep_args *a)
+{
+    char err[512];
+    memset(a, 0, sizeof *a);
+    for (int i = 0; i < O_COUNT; i++)
+        a->opt[i] = options[i]->def;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            usage(stdout);
+            exit(MP_EXIT_OK);
+        }
+        if (take_flag(arg, "--resume", &a->resume)
+            || take_flag(arg, "--list", &a->list)
+            || take_flag(arg, "--predict", &a->predict)
+            || take_flag(arg, "--check-model", &a->check_model))
+            continue;
+        if (!strcmp(arg, "-o") || option_is(arg, "output")) {
+            const char *val = option_value(argc, argv, &i, "output");
+            if (a->output)
+                mp_usage_error("--output: given twice");
+            if (!val[0])
+                mp_usage_error("--output: empty file name");
+            a->output = val;
+            continue;
+        }
+        int done = 0;
+        for (int k = 0; k < O_COUNT && !done; k++) {
+            if (!option_is(arg, options[k]->name))
+                continue;
+            const char *val = option_value(argc, argv, &i, options[k]->name);
+            if (a->given[k]++)
+                mp_usage_error("--%s: given twice", options[k]->name);
+            if (mp_param_parse_value(options[k], val, &a->opt[k], err,
+                                     sizeof err))
+                mp_usage_error("%s", err);
+            done = 1;
+        }
+        if (done)
+            continue;
+        if (arg[0] == '-' && arg[1] != '\0')
+            mp_usage_error("sweep: unknown option '%s' (see memprobe sweep "
+                           "--help)", arg);
+        if (a->file)
+            mp_usage_error("sweep: unexpected argument '%s': one sweep file "
+                           "at a time", arg);
+        a->file = arg;
+    }
+    if (!a->file)
+        mp_usage_error("sweep: no sweep file given (usage: memprobe sweep "
+                       "FILE [-o OUT.csv] [--resume])");
+    if (a->list && a->predict)
+        mp_usage_error("sweep: --list and --predict: one at a time");
+    if (a->resume && a->output && !strcmp(a->output, "-"))
+        mp_usage_error("--resume: needs an output file, not stdout (-o -)");
+}
+
+/* --list: one configuration name per line, then the count. */
+static void list_configs(const mp_sweep *s, const sweep_args *a)
+{
+    char label[128];
+    for (int i = 0; i < s->nsections; i++) {
+        const mp_sweep_section *sec = &s->sections[i];
+        for (int c = 0; c < sec->configs.n; c++) {
+            sec->probe->label(sec->configs.v[c], label, sizeof label);
+            printf("%s\n", label);
+        }
+    }
+    printf("%d configuration%s in %d section%s", s->total,
+           s->total == 1 ? "" : "s", s->nsections,
+           s->nsections == 1 ? "" : "s");
+    if (s->duplicates)
+        printf(", %d repeats dropped", s->duplicates);
+    if (a->resume)
+        printf(", %d already in %s", s->resumed,
+               a->output ? a->output : DEFAULT_OUTPUT);
+    printf("\n");
+}
+
+int mp_cmd_sweep(int argc, char **argv)
+{
+    sweep_args a;
+    parse_args(argc, argv, &a);
+    const char *output = a.output ? a.output : DEFAULT_OUTPUT;
+
+    char err[1024];
+    mp_sweep s;
+    if (mp_sweep_read(a.file, &s, err, sizeof err))
+        mp_usage_error("%s", err);
+    if (a.resume && mp_sweep_resume(&s, output, err, sizeof err))
+        mp_usage_error("--resume: %s", err);
+
+    if (a.list || a.predict) {
+        if (a.list)
+            list_configs(&s, &a);
+        for (int i = 0; a.predict && i < s.nsections; i++)
+            if (s.sections[i].configs.n > 0)
+                mp_print_predictions(&s.sections[i].configs, 0, stdout);
+        mp_sweep_free(&s);
+        return MP_EXIT_OK;
+    }
+    if (s.total == 0) {
+        fprintf(stderr, "memprobe: sweep %s: nothing left to run (%d "
+                "configurations already in %s)\n", a.file, s.resumed, output);
+        mp_sweep_free(&s);
+        return MP_EXIT_OK;
+    }
+
+    /* The default output's folder, once a GPU is known to be there. */
+    if (!a.output) {
+        mp_device dev;
+        char why[512];
+        if (mp_device_open((int)a.opt[O_DEVICE], &dev, why, sizeof why) == 0
+            && mkdir("results", 0777) && errno != EEXIST)
+            mp_usage_error("-o: cannot create results/: %s", strerror(errno));
+    }
+
+    mp_run_part *parts = mp_xcalloc((size_t)s.nsections, sizeof *parts);
+    int nparts = 0;
+    for (int i = 0; i < s.nsections; i++)
+        if (s.sections[i].configs.n > 0)
+            parts[nparts++] = (mp_run_part){&s.sections[i].configs,
+                                            s.sections[i].warmup,
+                                            s.sections[i].runs};
+    progress_line pl = {.shown = 0};
+    clock_gettime(CLOCK_MONOTONIC, &pl.start);
+    mp_run_options o = {
+        .output = output,
+        .counters = (mp_counters_mode)a.opt[O_COUNTERS],
+        .device = (int)a.opt[O_DEVICE],
+        .check_model = a.check_model,
+        .batch = (int)a.opt[O_BATCH],
+        .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+        .progress_ctx = &pl,
+    };
+    int rc = mp_run_parts(parts, nparts, &o);
+    if (rc == MP_EXIT_OK || rc == MP_EXIT_FAIL) {
+        char spent[32];
+        format_duration(seconds_since(&pl.start), spent, sizeof spent);
+        fprintf(stderr, "memprobe: sweep %s: %d configurations in %s "
+                "(%.1f s)", a.file, s.total, spent,
+                seconds_since(&pl.start));
+        if (a.resume)
+            fprintf(stderr, ", %d already in %s skipped", s.resumed, output);
+        fprintf(stderr, "\n");
+    }
+    free(parts);
+    mp_sweep_free(&s);
+    return rc;
+}
