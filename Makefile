@@ -5,6 +5,8 @@
 #   make predict-bank ...     the model's prediction only (no GPU)
 #   make test                 CPU tests (no GPU needed)
 #   make test-gpu             GPU tests (on the GPU machine)
+#   make sweep CONFIG=f.conf  run a sweep file (docs/sweep-files.md)
+#   make study                the study sweep, configs/study.conf (GPU)
 #   make clean
 #
 # Host code is C11 compiled by gcc; kernels are CUDA C compiled by nvcc for
@@ -25,9 +27,9 @@ NVCCFLAGS ?= -O3 -lineinfo
 NVCCFLAGS += -std=c++17 -gencode arch=compute_$(ARCH),code=[sm_$(ARCH),compute_$(ARCH)] \
 	$(INCLUDES) -Xcompiler -Wall,-Wextra -MMD -MP
 LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
-	-lcupti -lcudart_static -lcsv -lstdc++ -ldl -lpthread -lrt -lm
+	-lcupti -lcudart_static -lcsv -linih -lstdc++ -ldl -lpthread -lrt -lm
 
-# DEPS=dir: libraries unpacked from Debian packages (libcsv, cmocka) for a
+# DEPS=dir: libraries unpacked from Debian packages (libcsv, inih, cmocka) for a
 # machine that cannot install them, such as the GPU machine: see
 # scripts/fetch-gpu-deps.sh.
 ifneq ($(DEPS),)
@@ -52,7 +54,7 @@ GPU_UTIL := tests/gpu/gpu_util.c
 CLI_UTIL := $(BUILD)/tests/cli_util.o
 .SECONDARY: $(CLI_UTIL)
 
-.PHONY: all clean test test-gpu ncu-check
+.PHONY: all clean test test-gpu ncu-check sweep study
 all: memprobe
 
 memprobe: $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
@@ -119,3 +121,63 @@ clean:
 # Counters from memprobe's collector against Nsight Compute's (GPU + ncu).
 ncu-check: memprobe
 	./memprobe ncu-check $(if $(PROBE),--probe $(PROBE))
+
+# make sweep CONFIG=configs/bank.conf [OUT=file] [RESUME=1]: every
+# configuration of a sweep file (docs/sweep-files.md), one CSV row each;
+# RESUME=1 skips those OUT already holds. `./memprobe sweep FILE --list`
+# shows them without a GPU.
+sweep: memprobe
+	@test -n "$(CONFIG)" || { echo "make sweep: give CONFIG=configs/NAME.conf" >&2; exit 2; }
+	./memprobe sweep $(CONFIG) $(if $(OUT),-o $(OUT)) $(if $(RESUME),--resume)
+
+# make study: configs/study.conf into results/DEVICE/study.csv (DEVICE from
+# the GPU's name: h200 for an NVIDIA H200) or OUT=file. It always resumes:
+# an interrupted study continues where it stopped; remove the CSV to start
+# over. Without a GPU it prints the predictions and exits with status 3.
+study: memprobe
+	@out="$(OUT)"; \
+	if [ -z "$$out" ]; then \
+	    dev=$$(./memprobe device 2>/dev/null | sed -n '1{s/^device [0-9]*: //;s/^NVIDIA //;p;}' \
+	           | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9\n' '-' | sed 's/^-//;s/-$$//'); \
+	    if [ -z "$$dev" ]; then \
+	        echo "make study: no GPU visible, nothing measured; the model predicts:" >&2; \
+	        ./memprobe sweep configs/study.conf --predict; exit 3; \
+	    fi; \
+	    mkdir -p results/$$dev && out=results/$$dev/study.csv; \
+	fi; \
+	echo "./memprobe sweep configs/study.conf -o $$out --resume"; \
+	./memprobe sweep configs/study.conf -o "$$out" --resume
+
+# Tables, plots and the study from result CSVs (issue 7; no GPU needed).
+#   make report [FILES="a.csv ..."] [FORMAT=txt|md|csv] [TABLE=bank]
+#   make plots [FILES=...] [PLOTS=dir]   SVG and PNG by gnuplot (gnuplot-nox)
+#   make study-report    docs/study.md and docs/plots from results/h200
+# FILES defaults to every CSV in results/h200 (Nsight Compute's own CSVs
+# there are skipped with a note). The plot step alone needs gnuplot: without
+# it, it says what to install and fails; the tables are written before it.
+FILES ?= $(wildcard results/h200/*.csv)
+FORMAT ?= txt
+PLOTS ?= $(BUILD)/plots
+GNUPLOT ?= gnuplot
+PLOT_SCRIPTS := $(wildcard scripts/plots/*.gp)
+# $(call run_gnuplot,DATADIR,OUTDIR): every script in scripts/plots.
+run_gnuplot = if ! command -v $(GNUPLOT) >/dev/null 2>&1; then \
+	    echo "make: gnuplot not found: install it to draw the plots (Debian/Ubuntu: apt-get install gnuplot-nox); the tables do not need it" >&2; \
+	    exit 1; \
+	fi; \
+	mkdir -p $(2) && for s in $(PLOT_SCRIPTS); do \
+	    $(GNUPLOT) -e "datadir='$(1)'; outdir='$(2)'" $$s || exit 1; \
+	done; \
+	echo "plots in $(2)"
+
+.PHONY: report plots study-report
+report: memprobe
+	./memprobe report --format $(FORMAT) $(if $(TABLE),--table $(TABLE)) $(FILES)
+
+plots: memprobe
+	./memprobe report --plot-data $(PLOTS)/data $(FILES)
+	@$(call run_gnuplot,$(PLOTS)/data,$(PLOTS))
+
+study-report: memprobe
+	./memprobe report --study docs/study.md --plot-data $(BUILD)/study-plots
+	@$(call run_gnuplot,$(BUILD)/study-plots,docs/plots)

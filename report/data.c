@@ -1,0 +1,319 @@
+/*
+ * data.c - reads memprobe result CSVs for the report (see report.h):
+ * the files, their column maps, one kept row per device and configuration,
+ * and the list of devices.
+ */
+#include "report.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MP_REP_FIELD_NAME(id, name) name,
+static const char *const field_names[MP_F_COUNT] = {
+    MP_REP_FIELDS(MP_REP_FIELD_NAME)
+};
+#undef MP_REP_FIELD_NAME
+
+const char *mp_rep_field_name(int field)
+{
+    return field >= 0 && field < MP_F_COUNT ? field_names[field] : "";
+}
+
+/* The columns each probe family's tables read; a file with rows of the
+ * family must have all of them (the cells may be empty). Families not
+ * listed (a future one) need only the three identity columns. */
+static const struct {
+    const char *probe;
+    int fields[16];   /* ends at the first -1 */
+} needs[] = {
+    {"bank", {MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_BASE, MP_F_GROUP,
+              MP_F_PERIOD, MP_F_PAD, MP_F_CYCLES, MP_F_MODEL_WF, MP_F_WF,
+              MP_F_MODEL_WAYS, MP_F_MATCH, MP_F_VERIFIED, MP_F_COUNTERS, -1}},
+    {"coalesce", {MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_GROUP, MP_F_PERIOD,
+                  MP_F_OFFSET, MP_F_LAYOUT, MP_F_CACHE, MP_F_MODEL_SECTORS,
+                  MP_F_SECTORS, MP_F_MATCH, MP_F_TIME_NS, MP_F_REQUESTS,
+                  MP_F_BANDWIDTH, MP_F_VERIFIED, -1}},
+    {"bandwidth", {MP_F_KERNEL, MP_F_WIDTH, MP_F_OFFSET, MP_F_STRIDE,
+                   MP_F_ARRAY_BYTES, MP_F_CACHE, MP_F_BANDWIDTH,
+                   MP_F_FRACTION, MP_F_OF_MEMCPY, MP_F_MODEL_SECTORS,
+                   MP_F_SECTORS, MP_F_MATCH, MP_F_VERIFIED, -1}},
+    {"const", {MP_F_SPREAD, MP_F_SPACING, MP_F_SOURCE, MP_F_GROUP,
+               MP_F_PERIOD, MP_F_CYCLES, MP_F_MODEL_REPLAYS, MP_F_REPLAYS,
+               MP_F_MATCH, MP_F_VERIFIED, -1}},
+    {"texture", {MP_F_SOURCE, MP_F_ACCESS, MP_F_TIME_NS, MP_F_MODEL_SECTORS,
+                 MP_F_SECTORS, MP_F_MATCH, MP_F_VERIFIED, -1}},
+};
+
+const char *mp_rep_text(const mp_rep_data *d, const mp_rep_row *r, int f)
+{
+    const mp_rep_file *file = &d->files[r->file];
+    int col = f >= 0 && f < MP_F_COUNT ? file->col[f] : -1;
+    return col < 0 ? "" : file->t.cells[r->row][col];
+}
+
+int mp_rep_num(const mp_rep_data *d, const mp_rep_row *r, int f,
+               double *out)
+{
+    return mp_ncu_parse_number(mp_rep_text(d, r, f), out);
+}
+
+void mp_rep_free(mp_rep_data *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < d->nfiles; i++) {
+        free(d->files[i].path);
+        mp_ncu_free(&d->files[i].t);
+    }
+    free(d->files);
+    free(d->rows);
+    free(d->all);
+    for (int i = 0; i < d->ndev; i++)
+        free(d->devices[i]);
+    free(d->devices);
+    memset(d, 0, sizeof *d);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Is this file Nsight Compute's CSV (its messages, or a header "ID")? */
+static int is_ncu_output(const char *path)
+{
+    mp_ncu_table t;
+    int ncu = mp_ncu_read(path, &t, NULL, 0) == 0;
+    mp_ncu_free(&t);
+    return ncu;
+}
+
+/* Reads one file into f and checks its columns. 1 = skipped (ncu), 0 = ok,
+ * -1 = error in err. */
+static int read_file(mp_rep_file *f, const char *path, char *err,
+                     size_t errlen)
+{
+    char why[512] = "";
+    memset(f, 0, sizeof *f);
+    if (mp_csv_table_read(path, &f->t, why, sizeof why) != 0) {
+        if (is_ncu_output(path))
+            return 1;
+        mp_reason(err, errlen, "%s", why);
+        return -1;
+    }
+    for (int i = 0; i < MP_F_COUNT; i++)
+        f->col[i] = mp_ncu_column(&f->t, field_names[i]);
+    static const int identity[] = {MP_F_DEVICE, MP_F_PROBE, MP_F_CONFIG};
+    for (size_t i = 0; i < sizeof identity / sizeof *identity; i++) {
+        if (f->col[identity[i]] < 0) {
+            int ncu = is_ncu_output(path);
+            mp_ncu_free(&f->t);
+            if (ncu)
+                return 1;
+            mp_reason(err, errlen, "%s: no column '%s': not a memprobe "
+                      "results CSV", path, field_names[identity[i]]);
+            return -1;
+        }
+    }
+    /* Every family present needs its columns. */
+    for (size_t k = 0; k < sizeof needs / sizeof *needs; k++) {
+        int present = 0;
+        for (int r = 0; r < f->t.nrows && !present; r++)
+            present = !strcmp(f->t.cells[r][f->col[MP_F_PROBE]],
+                              needs[k].probe);
+        for (int j = 0; present && needs[k].fields[j] >= 0; j++) {
+            int fld = needs[k].fields[j];
+            if (f->col[fld] < 0) {
+                mp_reason(err, errlen, "%s: %s rows need column '%s', which "
+                          "the header lacks", path, needs[k].probe,
+                          field_names[fld]);
+                mp_ncu_free(&f->t);
+                return -1;
+            }
+        }
+    }
+    for (int r = 0; r < f->t.nrows; r++) {
+        if (!f->t.cells[r][f->col[MP_F_DEVICE]][0]
+            || !f->t.cells[r][f->col[MP_F_CONFIG]][0]) {
+            mp_reason(err, errlen, "%s: data row %d has no %s", path, r + 1,
+                      f->t.cells[r][f->col[MP_F_DEVICE]][0] ? "config"
+                                                            : "device_name");
+            mp_ncu_free(&f->t);
+            return -1;
+        }
+    }
+    f->path = strdup(path);
+    if (!f->path) {
+        mp_ncu_free(&f->t);
+        mp_reason(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    f->base = base_name(f->path);
+    return 0;
+}
+
+/* ---- one row per device and configuration -------------------------- */
+
+typedef struct {
+    const mp_rep_data *d;
+    int index;   /* position in d->all */
+} ref;
+
+static const char *cell(const mp_rep_data *d, const mp_rep_row *r, int f)
+{
+    return mp_rep_text(d, r, f);
+}
+
+/* Rows with counters come before rows without. */
+static int has_counters(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return !strcmp(cell(d, r, MP_F_COUNTERS), "ok");
+}
+
+static int cmp_ref(const void *pa, const void *pb)
+{
+    const ref *a = pa, *b = pb;
+    const mp_rep_row *ra = &a->d->all[a->index], *rb = &b->d->all[b->index];
+    int c = ra->device - rb->device;
+    if (c)
+        return c;
+    c = strcmp(cell(a->d, ra, MP_F_CONFIG), cell(b->d, rb, MP_F_CONFIG));
+    if (c)
+        return c;
+    c = has_counters(b->d, rb) - has_counters(a->d, ra);
+    if (c)
+        return c;
+    return a->index - b->index;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+static int device_index(mp_rep_data *d, const char *name)
+{
+    for (int i = 0; i < d->ndev; i++)
+        if (!strcmp(d->devices[i], name))
+            return i;
+    char **v = realloc(d->devices, (size_t)(d->ndev + 1) * sizeof *v);
+    if (!v)
+        return -1;
+    d->devices = v;
+    if (!(d->devices[d->ndev] = strdup(name)))
+        return -1;
+    return d->ndev++;
+}
+
+int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
+                const char *device, FILE *notes, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    if (nfiles <= 0) {
+        mp_reason(err, errlen, "no CSV file given");
+        return -1;
+    }
+    d->files = calloc((size_t)nfiles, sizeof *d->files);
+    if (!d->files)
+        goto oom;
+    size_t total = 0;
+    for (int i = 0; i < nfiles; i++) {
+        int rc = read_file(&d->files[d->nfiles], paths[i], err, errlen);
+        if (rc < 0)
+            goto fail;
+        if (rc > 0) {
+            d->skipped++;
+            if (notes)
+                fprintf(notes, "memprobe: report: skipping %s: Nsight "
+                        "Compute output, not memprobe's (compare it with "
+                        "memprobe ncu-check --compare)\n", paths[i]);
+            continue;
+        }
+        total += (size_t)d->files[d->nfiles].t.nrows;
+        d->nfiles++;
+    }
+    if (d->nfiles == 0) {
+        mp_reason(err, errlen, "%s: no memprobe results CSV among the "
+                  "files given", paths[0]);
+        goto fail;
+    }
+
+    /* Every row, with its device; --device keeps some. */
+    d->all = calloc(total ? total : 1, sizeof *d->all);
+    if (!d->all)
+        goto oom;
+    for (int f = 0; f < d->nfiles; f++) {
+        const mp_rep_file *file = &d->files[f];
+        for (int r = 0; r < file->t.nrows; r++) {
+            const char *name = file->t.cells[r][file->col[MP_F_DEVICE]];
+            if (device && !strstr(name, device))
+                continue;
+            int dev = device_index(d, name);
+            if (dev < 0)
+                goto oom;
+            d->all[d->nall++] = (mp_rep_row){f, r, dev};
+        }
+    }
+    if (device && d->nall == 0) {
+        mp_reason(err, errlen, "--device: no row's device_name contains "
+                  "'%s'", device);
+        goto fail;
+    }
+
+    /* Keep the first row with counters of each (device, config). */
+    ref *refs = calloc(d->nall ? (size_t)d->nall : 1, sizeof *refs);
+    int *keep = calloc(d->nall ? (size_t)d->nall : 1, sizeof *keep);
+    d->rows = calloc(d->nall ? (size_t)d->nall : 1, sizeof *d->rows);
+    if (!refs || !keep || !d->rows) {
+        free(refs);
+        free(keep);
+        goto oom;
+    }
+    for (int i = 0; i < d->nall; i++)
+        refs[i] = (ref){d, i};
+    qsort(refs, (size_t)d->nall, sizeof *refs, cmp_ref);
+    int nkeep = 0;
+    for (int i = 0; i < d->nall; i++) {
+        const mp_rep_row *r = &d->all[refs[i].index];
+        if (i > 0) {
+            const mp_rep_row *p = &d->all[refs[i - 1].index];
+            if (p->device == r->device
+                && !strcmp(cell(d, p, MP_F_CONFIG), cell(d, r, MP_F_CONFIG))) {
+                d->repeats++;
+                continue;
+            }
+        }
+        keep[nkeep++] = refs[i].index;
+    }
+    qsort(keep, (size_t)nkeep, sizeof *keep, cmp_int);
+    for (int i = 0; i < nkeep; i++)
+        d->rows[i] = d->all[keep[i]];
+    d->nrows = nkeep;
+    free(refs);
+    free(keep);
+    return 0;
+
+oom:
+    mp_reason(err, errlen, "report: out of memory");
+fail:
+    mp_rep_free(d);
+    return -1;
+}
+
+const mp_rep_row *mp_rep_find(const mp_rep_data *d, const char *file,
+                              const char *config, int dev)
+{
+    const mp_rep_row *v = file ? d->all : d->rows;
+    int n = file ? d->nall : d->nrows;
+    for (int i = 0; i < n; i++) {
+        if (dev >= 0 && v[i].device != dev)
+            continue;
+        if (file && strcmp(d->files[v[i].file].base, file))
+            continue;
+        if (!strcmp(cell(d, &v[i], MP_F_CONFIG), config))
+            return &v[i];
+    }
+    return NULL;
+}

@@ -1,0 +1,1237 @@
+/*
+ * tables.c - the report's tables (see report.h): which rows each table
+ * takes, its row keys, column groups and values, and the three ways to
+ * print a table (aligned text, Markdown, CSV).
+ *
+ * Every table is built the same way from a `spec`: a row of the data goes
+ * into the table row named by its keys (say op and stride), into the column
+ * group named by one parameter (say the access width), and into the block
+ * of that group that belongs to its device. So CSVs of several devices
+ * come out side by side, one block of groups per device.
+ */
+#include "report.h"
+#include "check.h"
+#include "csv_writer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEYLEN 64     /* longest key or value text */
+#define MAXKEYS 6
+#define MAXSUB 6
+
+void mp_rep_fmt(char *buf, size_t len, double v, int decimals)
+{
+    snprintf(buf, len, "%.*f", decimals, v);
+    if (decimals > 0 && strchr(buf, '.')) {
+        char *e = buf + strlen(buf) - 1;
+        while (*e == '0')
+            *e-- = '\0';
+        if (*e == '.')
+            *e = '\0';
+    }
+    if (!strcmp(buf, "-0"))
+        strcpy(buf, "0");
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers for the specs                                              */
+
+static const char *txt(const mp_rep_data *d, const mp_rep_row *r, int f)
+{
+    return mp_rep_text(d, r, f);
+}
+
+static int is(const mp_rep_data *d, const mp_rep_row *r, int f,
+              const char *want)
+{
+    return !strcmp(txt(d, r, f), want);
+}
+
+/* The field as a number; NAN when empty or not a number. */
+static double num(const mp_rep_data *d, const mp_rep_row *r, int f)
+{
+    double v;
+    return mp_rep_num(d, r, f, &v) == 0 ? v : NAN;
+}
+
+/* Integer-valued field equals n. */
+static int num_is(const mp_rep_data *d, const mp_rep_row *r, int f, double n)
+{
+    return num(d, r, f) == n;
+}
+
+/* Formats field f with `dec` decimals into out ("" when it has no
+ * value): put() keeps every decimal (times, cycles, bandwidths), put_count()
+ * drops trailing zeros (counts per request: "4", "4.3968"). */
+static void put_value(char *out, double v, int dec)
+{
+    if (isnan(v) || isinf(v))
+        out[0] = '\0';
+    else
+        snprintf(out, KEYLEN, "%.*f", dec, v);
+}
+
+static void put_count_value(char *out, double v, int dec)
+{
+    if (isnan(v) || isinf(v))
+        out[0] = '\0';
+    else
+        mp_rep_fmt(out, KEYLEN, v, dec);
+}
+
+static void put(char *out, const mp_rep_data *d, const mp_rep_row *r, int f,
+                int dec)
+{
+    put_value(out, num(d, r, f), dec);
+}
+
+static void put_count(char *out, const mp_rep_data *d, const mp_rep_row *r,
+                      int f, int dec)
+{
+    put_count_value(out, num(d, r, f), dec);
+}
+
+/* A measured value: "wrong" when the kernel's output was wrong (such rows
+ * carry no numbers), and marked when the CSV says it differs from the
+ * model. */
+static void put_measured(char *out, int *mark, const mp_rep_data *d,
+                         const mp_rep_row *r, int f, int dec)
+{
+    if (is(d, r, MP_F_VERIFIED, "no")) {
+        snprintf(out, KEYLEN, "wrong");
+        return;
+    }
+    put_count(out, d, r, f, dec);
+    *mark = out[0] && is(d, r, MP_F_MATCH, "no");
+}
+
+/* Digits of the path segment "/<prefix><digits>" in config ("-" if none):
+ * the texture probe's n4096, for instance. */
+static void config_token(char *out, const char *config, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (const char *s = strchr(config, '/'); s; s = strchr(s + 1, '/')) {
+        if (!strncmp(s + 1, prefix, n) && s[1 + n] >= '0' && s[1 + n] <= '9') {
+            size_t k = strspn(s + 1 + n, "0123456789");
+            snprintf(out, KEYLEN, "%.*s", (int)k, s + 1 + n);
+            return;
+        }
+    }
+    snprintf(out, KEYLEN, "-");
+}
+
+/* What a bandwidth configuration's name has after its size segment
+ * "/b<bytes>" (the in-flight count and cache hint: "i1/cs"), or "-". */
+static void config_variant(char *out, const char *config)
+{
+    for (const char *s = strstr(config, "/b"); s; s = strstr(s + 1, "/b")) {
+        size_t k = strspn(s + 2, "0123456789");
+        if (k > 0 && (s[2 + k] == '/' || s[2 + k] == '\0')) {
+            snprintf(out, KEYLEN, "%s", s[2 + k] ? s + 3 + k : "-");
+            return;
+        }
+    }
+    snprintf(out, KEYLEN, "-");
+}
+
+/* ------------------------------------------------------------------ */
+/* The specs                                                          */
+
+typedef struct {
+    const char *name, *title;
+    int nkeys;
+    const char *const *key_headers;
+    int nsub;
+    const char *const *sub_headers;
+    const char *empty;    /* said when the table has no rows */
+    int (*want)(const mp_rep_data *d, const mp_rep_row *r);
+    void (*keys)(const mp_rep_data *d, const mp_rep_row *r,
+                 char k[][KEYLEN]);
+    /* label of the column group; returns the number groups sort by */
+    double (*group)(const mp_rep_data *d, const mp_rep_row *r, char *label);
+    void (*values)(const mp_rep_data *d, const mp_rep_row *r,
+                   char v[][KEYLEN], int *mark);
+} spec;
+
+static const char *const legend_text =
+    "the measured value differs from the model (the row's model_match is no)";
+
+/* ---- bank: stride x width, ld and st ---- */
+
+static int bank_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "bank") && num_is(d, r, MP_F_BASE, 0)
+           && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32)
+           && num_is(d, r, MP_F_PAD, 0);
+}
+
+static void bank_keys(const mp_rep_data *d, const mp_rep_row *r,
+                      char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_OP));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
+}
+
+static double width_group(const mp_rep_data *d, const mp_rep_row *r,
+                          char *label)
+{
+    snprintf(label, KEYLEN, "%s B", txt(d, r, MP_F_WIDTH));
+    return num(d, r, MP_F_WIDTH);
+}
+
+static void bank_values(const mp_rep_data *d, const mp_rep_row *r,
+                        char v[][KEYLEN], int *mark)
+{
+    put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
+    put_count(v[1], d, r, MP_F_MODEL_WF, 4);
+    put(v[2], d, r, MP_F_CYCLES, 2);
+}
+
+static const char *const bank_kh[] = {"op", "stride"};
+static const char *const bank_sh[] = {"wavefronts", "model", "cycles"};
+
+/* ---- padding: the tile's rows of stride + pad elements ---- */
+
+static int pad_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "bank") && num_is(d, r, MP_F_GROUP, 1)
+           && num_is(d, r, MP_F_PERIOD, 32);
+}
+
+static void pad_keys(const mp_rep_data *d, const mp_rep_row *r,
+                     char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_OP));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
+    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
+    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_BASE));
+}
+
+static double pad_group(const mp_rep_data *d, const mp_rep_row *r,
+                        char *label)
+{
+    snprintf(label, KEYLEN, "pad %s", txt(d, r, MP_F_PAD));
+    return num(d, r, MP_F_PAD);
+}
+
+static void pad_values(const mp_rep_data *d, const mp_rep_row *r,
+                       char v[][KEYLEN], int *mark)
+{
+    put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
+    put(v[1], d, r, MP_F_CYCLES, 2);
+}
+
+static const char *const pad_kh[] = {"op", "width", "stride", "base"};
+static const char *const pad_sh[] = {"wavefronts", "cycles"};
+
+/* ---- coalesce: offset x width x stride ---- */
+
+static int coal_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "coalesce") && is(d, r, MP_F_LAYOUT, "pattern")
+           && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32);
+}
+
+static void coal_keys(const mp_rep_data *d, const mp_rep_row *r,
+                      char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_CACHE));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_OP));
+    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
+    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_OFFSET));
+}
+
+static double stride_group(const mp_rep_data *d, const mp_rep_row *r,
+                           char *label)
+{
+    snprintf(label, KEYLEN, "stride %s", txt(d, r, MP_F_STRIDE));
+    return num(d, r, MP_F_STRIDE);
+}
+
+static void coal_values(const mp_rep_data *d, const mp_rep_row *r,
+                        char v[][KEYLEN], int *mark)
+{
+    put_measured(v[0], &mark[0], d, r, MP_F_SECTORS, 4);
+    put_count(v[1], d, r, MP_F_MODEL_SECTORS, 4);
+}
+
+static const char *const coal_kh[] = {"cache", "op", "width", "offset"};
+static const char *const coal_sh[] = {"sectors", "model"};
+
+/* ---- layouts: AoS, SoA, aligned, staged ---- */
+
+static int layout_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "coalesce")
+           && !is(d, r, MP_F_LAYOUT, "pattern");
+}
+
+static void layout_keys(const mp_rep_data *d, const mp_rep_row *r,
+                        char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_LAYOUT));
+}
+
+static double no_group(const mp_rep_data *d, const mp_rep_row *r,
+                       char *label)
+{
+    (void)d;
+    (void)r;
+    label[0] = '\0';
+    return 0;
+}
+
+static void layout_values(const mp_rep_data *d, const mp_rep_row *r,
+                          char v[][KEYLEN], int *mark)
+{
+    put_measured(v[0], &mark[0], d, r, MP_F_SECTORS, 4);
+    put_count(v[1], d, r, MP_F_MODEL_SECTORS, 4);
+    put_count(v[2], d, r, MP_F_REQUESTS, 0);
+    put_value(v[3], num(d, r, MP_F_TIME_NS) / 1e3, 1);
+    put(v[4], d, r, MP_F_BANDWIDTH, 1);
+}
+
+static const char *const layout_kh[] = {"layout"};
+static const char *const layout_sh[] = {"sectors", "model", "requests",
+                                        "us", "GB/s"};
+
+/* ---- bandwidth: DRAM, by kernel, width, offset, stride ---- */
+
+static int bw_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "bandwidth");
+}
+
+static void bw_keys(const mp_rep_data *d, const mp_rep_row *r,
+                    char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_KERNEL));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
+    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_OFFSET));
+    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
+    put_count_value(k[4], num(d, r, MP_F_ARRAY_BYTES) / (1024.0 * 1024.0), 1);
+    config_variant(k[5], txt(d, r, MP_F_CONFIG));
+}
+
+static void bw_values(const mp_rep_data *d, const mp_rep_row *r,
+                      char v[][KEYLEN], int *mark)
+{
+    if (is(d, r, MP_F_VERIFIED, "no")) {
+        snprintf(v[0], KEYLEN, "wrong");
+        return;
+    }
+    put(v[0], d, r, MP_F_BANDWIDTH, 1);
+    put_value(v[1], num(d, r, MP_F_FRACTION) * 100, 1);
+    put(v[2], d, r, MP_F_OF_MEMCPY, 2);
+    put_measured(v[3], &mark[3], d, r, MP_F_SECTORS, 4);
+    put_count(v[4], d, r, MP_F_MODEL_SECTORS, 4);
+}
+
+static const char *const bw_kh[] = {"kernel", "width", "offset", "stride",
+                                    "MiB", "variant"};
+static const char *const bw_sh[] = {"GB/s", "% peak", "x memcpy",
+                                    "sectors", "model"};
+
+/* ---- const: spread x spacing ---- */
+
+static int const_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "const");
+}
+
+static void const_keys(const mp_rep_data *d, const mp_rep_row *r,
+                       char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_SOURCE));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_SPREAD));
+    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_GROUP));
+    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_PERIOD));
+}
+
+static double spacing_group(const mp_rep_data *d, const mp_rep_row *r,
+                            char *label)
+{
+    snprintf(label, KEYLEN, "%s B apart", txt(d, r, MP_F_SPACING));
+    return num(d, r, MP_F_SPACING);
+}
+
+static void const_values(const mp_rep_data *d, const mp_rep_row *r,
+                         char v[][KEYLEN], int *mark)
+{
+    put_measured(v[0], &mark[0], d, r, MP_F_REPLAYS, 4);
+    put_count(v[1], d, r, MP_F_MODEL_REPLAYS, 4);
+    put(v[2], d, r, MP_F_CYCLES, 2);
+}
+
+static const char *const const_kh[] = {"source", "spread", "group",
+                                       "period"};
+static const char *const const_sh[] = {"replays", "model", "cycles"};
+
+/* ---- texture: source x access ---- */
+
+static int tex_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "texture");
+}
+
+static void tex_keys(const mp_rep_data *d, const mp_rep_row *r,
+                     char k[][KEYLEN])
+{
+    config_token(k[0], txt(d, r, MP_F_CONFIG), "n");
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_ACCESS));
+}
+
+static double source_rank(const char *s);
+
+static double source_group(const mp_rep_data *d, const mp_rep_row *r,
+                           char *label)
+{
+    snprintf(label, KEYLEN, "%s", txt(d, r, MP_F_SOURCE));
+    return source_rank(label);
+}
+
+static void tex_values(const mp_rep_data *d, const mp_rep_row *r,
+                       char v[][KEYLEN], int *mark)
+{
+    int tex = is(d, r, MP_F_SOURCE, "tex1d") || is(d, r, MP_F_SOURCE, "tex2d");
+    if (is(d, r, MP_F_VERIFIED, "no")) {
+        snprintf(v[0], KEYLEN, "wrong");
+        return;
+    }
+    put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
+    put_measured(v[1], &mark[1], d, r, MP_F_SECTORS, 4);
+    /* The model is claimed for the global paths only (model_match empty
+     * for the texture ones). */
+    if (txt(d, r, MP_F_MATCH)[0])
+        put_count(v[2], d, r, MP_F_MODEL_SECTORS, 4);
+    double hits = num(d, r, tex ? MP_F_TEX_HITS : MP_F_LSU_HITS);
+    double sectors = num(d, r, tex ? MP_F_TEX_SECTORS : MP_F_LSU_SECTORS);
+    put_value(v[3], sectors > 0 ? 100.0 * hits / sectors : NAN, 1);
+}
+
+static const char *const tex_kh[] = {"n", "access"};
+static const char *const tex_sh[] = {"us", "sectors", "model", "hit %"};
+
+/* ---- reduction ladder (issue 6) ---- */
+
+static int red_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return !strncmp(txt(d, r, MP_F_PROBE), "reduc", 5);
+}
+
+static void red_keys(const mp_rep_data *d, const mp_rep_row *r,
+                     char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_CONFIG));
+}
+
+static void red_values(const mp_rep_data *d, const mp_rep_row *r,
+                       char v[][KEYLEN], int *mark)
+{
+    (void)mark;
+    if (is(d, r, MP_F_VERIFIED, "no")) {
+        snprintf(v[0], KEYLEN, "wrong");
+        return;
+    }
+    put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
+    put(v[1], d, r, MP_F_BANDWIDTH, 1);
+    put_count(v[2], d, r, MP_F_WF, 4);
+}
+
+static const char *const red_kh[] = {"config"};
+static const char *const red_sh[] = {"us", "GB/s", "wavefronts"};
+
+#define N(a) ((int)(sizeof(a) / sizeof *(a)))
+
+static const spec specs[] = {
+    {"bank",
+     "Bank conflicts: shared-memory wavefronts per request (measured, "
+     "model) and cycles per request on one SM, by stride (elements) and "
+     "access width",
+     N(bank_kh), bank_kh, N(bank_sh), bank_sh, NULL,
+     bank_want, bank_keys, width_group, bank_values},
+    {"padding",
+     "Padding: the tile's rows hold `stride` elements and `pad` unused ones "
+     "(16 + 1 is the seeds' 17); wavefronts and cycles per request",
+     N(pad_kh), pad_kh, N(pad_sh), pad_sh, NULL,
+     pad_want, pad_keys, pad_group, pad_values},
+    {"coalesce",
+     "Coalescing: 32-byte sectors per warp-level global request (measured, "
+     "model), by cache path, op, width (bytes), start offset (bytes) and "
+     "stride (elements)",
+     N(coal_kh), coal_kh, N(coal_sh), coal_sh, NULL,
+     coal_want, coal_keys, stride_group, coal_values},
+    {"layouts",
+     "Layouts: the seeds' 12-byte struct (aos12), the __align__(16) struct "
+     "(aos16), three arrays (soa) and shared-memory staging (aos12-staged): "
+     "sectors per load request, load requests, time of one launch",
+     N(layout_kh), layout_kh, N(layout_sh), layout_sh, NULL,
+     layout_want, layout_keys, no_group, layout_values},
+    {"bandwidth",
+     "DRAM bandwidth: GB/s, share of the device's peak and of cudaMemcpy's, "
+     "sectors per request (measured, model), by kernel, width (bytes), "
+     "offset (bytes), stride (elements) and array size",
+     N(bw_kh), bw_kh, N(bw_sh), bw_sh, NULL,
+     bw_want, bw_keys, no_group, bw_values},
+    {"const",
+     "Constant memory: replays per warp-level load (measured, model) and "
+     "cycles per load, by source, distinct addresses per warp (spread), "
+     "lanes per address (group), lanes after which addresses repeat "
+     "(period) and the addresses' spacing",
+     N(const_kh), const_kh, N(const_sh), const_sh, NULL,
+     const_want, const_keys, spacing_group, const_values},
+    {"texture",
+     "Texture: time of one launch, sectors per request (texture paths: per "
+     "TEX request), the model (global and ldg loads only) and L1 hit rate, by "
+     "array side n (n x n floats), access and source",
+     N(tex_kh), tex_kh, N(tex_sh), tex_sh, NULL,
+     tex_want, tex_keys, source_group, tex_values},
+    {"reduction",
+     "Reduction ladder: time, bandwidth and shared-memory wavefronts per "
+     "request of each step",
+     N(red_kh), red_kh, N(red_sh), red_sh,
+     "no rows: the reduction ladder (issue 6) has not been measured yet",
+     red_want, red_keys, no_group, red_values},
+};
+
+const char *const mp_rep_table_names[] = {
+    "bank", "padding", "coalesce", "layouts", "bandwidth", "const",
+    "texture", "reduction", NULL,
+};
+
+/* ------------------------------------------------------------------ */
+/* Sorting                                                            */
+
+/* Words that sort in a meaningful order rather than alphabetically. */
+static const char *const ranked[] = {
+    "default", "cg", "ld", "st", "read", "write", "copy", "pattern", "soa",
+    "aos12", "aos16", "aos12-staged", "constant", "global", "ldg", "tex1d",
+    "tex2d", "stencil", "column", "row", NULL,
+};
+
+static double word_rank(const char *s)
+{
+    for (int i = 0; ranked[i]; i++)
+        if (!strcmp(ranked[i], s))
+            return i;
+    return NAN;
+}
+
+/* Texture sources: the texture paths first, then the loads they race. */
+static double source_rank(const char *s)
+{
+    static const char *const order[] = {"tex1d", "tex2d", "global", "ldg"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(order[i], s))
+            return i;
+    return 100;
+}
+
+/* Number a key sorts by: its value, the rank of a known word, or NAN
+ * (then by text). */
+static double sort_value(const char *s)
+{
+    double v;
+    if (mp_ncu_parse_number(s, &v) == 0)
+        return v;
+    return word_rank(s);
+}
+
+/* qsort_r comparison of table rows; ctx points to the number of keys. */
+static int cmp_rows(const void *pa, const void *pb, void *ctx)
+{
+    const mp_rep_trow *a = pa, *b = pb;
+    int nkeys = *(const int *)ctx;
+    for (int k = 0; k < nkeys; k++) {
+        double x = a->sort[k], y = b->sort[k];
+        int c;
+        if (!isnan(x) && !isnan(y))
+            c = (x > y) - (x < y);
+        else if (isnan(x) != isnan(y))
+            c = isnan(x) ? 1 : -1;
+        else
+            c = strcmp(a->keys[k], b->keys[k]);
+        if (c)
+            return c;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building                                                           */
+
+/* realloc that ends memprobe with "out of memory" like mp_xmalloc. */
+static void *xrealloc(void *p, size_t bytes)
+{
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (!q) {
+        fflush(stdout);
+        fputs("memprobe: out of memory\n", stderr);
+        exit(MP_EXIT_FAIL);
+    }
+    return q;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = mp_xmalloc(n);
+    memcpy(p, s, n);
+    return p;
+}
+
+static int find_group(const mp_rep_table *t, const char *label)
+{
+    for (int g = 0; g < t->ngroups; g++)
+        if (!strcmp(t->groups[g], label))
+            return g;
+    return -1;
+}
+
+static void add_file(mp_rep_table *t, const char *base)
+{
+    for (int i = 0; i < t->nfiles; i++)
+        if (!strcmp(t->files[i], base))
+            return;
+    t->files = xrealloc(t->files, (size_t)(t->nfiles + 1) * sizeof *t->files);
+    t->files[t->nfiles++] = xstrdup(base);
+}
+
+/* The table row with these keys, appended if new. */
+static mp_rep_trow *row_for(mp_rep_table *t, char k[][KEYLEN])
+{
+    for (int i = 0; i < t->nrows; i++) {
+        int same = 1;
+        for (int j = 0; j < t->nkeys && same; j++)
+            same = !strcmp(t->rows[i].keys[j], k[j]);
+        if (same)
+            return &t->rows[i];
+    }
+    if (t->nrows == t->caprows) {
+        int cap = t->caprows ? 2 * t->caprows : 32;
+        t->rows = xrealloc(t->rows, (size_t)cap * sizeof *t->rows);
+        t->caprows = cap;
+    }
+    mp_rep_trow *r = &t->rows[t->nrows++];
+    r->keys = mp_xcalloc((size_t)t->nkeys, sizeof *r->keys);
+    r->sort = mp_xcalloc((size_t)t->nkeys, sizeof *r->sort);
+    for (int j = 0; j < t->nkeys; j++) {
+        r->keys[j] = xstrdup(k[j]);
+        r->sort[j] = sort_value(k[j]);
+    }
+    size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
+    r->cells = mp_xcalloc(ncells, sizeof *r->cells);
+    for (size_t c = 0; c < ncells; c++)
+        r->cells[c].text = xstrdup("");
+    return r;
+}
+
+static int cmp_group(const void *a, const void *b, void *t_)
+{
+    const mp_rep_table *t = t_;
+    int x = *(const int *)a, y = *(const int *)b;
+    double u = t->group_sort[x], v = t->group_sort[y];
+    if (u != v && !isnan(u) && !isnan(v))
+        return (u > v) - (u < v);
+    return strcmp(t->groups[x], t->groups[y]);
+}
+
+/* Orders the groups by their sort numbers (before any row exists). */
+static void sort_groups(mp_rep_table *t)
+{
+    int *order = mp_xcalloc((size_t)t->ngroups, sizeof *order);
+    char **g = mp_xcalloc((size_t)t->ngroups, sizeof *g);
+    double *s = mp_xcalloc((size_t)t->ngroups, sizeof *s);
+    for (int i = 0; i < t->ngroups; i++)
+        order[i] = i;
+    qsort_r(order, (size_t)t->ngroups, sizeof *order, cmp_group, t);
+    for (int i = 0; i < t->ngroups; i++) {
+        g[i] = t->groups[order[i]];
+        s[i] = t->group_sort[order[i]];
+    }
+    memcpy(t->groups, g, (size_t)t->ngroups * sizeof *g);
+    memcpy(t->group_sort, s, (size_t)t->ngroups * sizeof *s);
+    free(order);
+    free(g);
+    free(s);
+}
+
+/* The padding table keeps only the rows measured with some padding. */
+static void drop_unpadded(mp_rep_table *t)
+{
+    int out = 0;
+    for (int i = 0; i < t->nrows; i++) {
+        mp_rep_trow *r = &t->rows[i];
+        int padded = 0;
+        for (int dev = 0; dev < t->ndev && !padded; dev++)
+            for (int g = 0; g < t->ngroups && !padded; g++) {
+                if (t->group_sort[g] == 0)
+                    continue;
+                mp_rep_cell *c = &r->cells[((size_t)dev * t->ngroups + g)
+                                           * t->nsub];
+                for (int s = 0; s < t->nsub && !padded; s++)
+                    padded = c[s].text[0] != '\0';
+            }
+        if (padded) {
+            t->rows[out++] = *r;
+        } else {
+            size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
+            for (int j = 0; j < t->nkeys; j++)
+                free(r->keys[j]);
+            for (size_t c = 0; c < ncells; c++)
+                free(r->cells[c].text);
+            free(r->keys);
+            free(r->sort);
+            free(r->cells);
+        }
+    }
+    t->nrows = out;
+}
+
+static void count_marks(mp_rep_table *t)
+{
+    size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
+    t->marks = 0;
+    for (int i = 0; i < t->nrows; i++)
+        for (size_t c = 0; c < ncells; c++)
+            t->marks += t->rows[i].cells[c].mark != 0;
+}
+
+mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
+{
+    const spec *sp = NULL;
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        if (!strcmp(specs[i].name, name))
+            sp = &specs[i];
+    if (!sp)
+        return NULL;
+
+    mp_rep_table *t = mp_xcalloc(1, sizeof *t);
+    t->name = sp->name;
+    t->title = sp->title;
+    t->nkeys = sp->nkeys;
+    t->key_headers = sp->key_headers;
+    t->nsub = sp->nsub;
+    t->sub_headers = sp->sub_headers;
+    t->empty = sp->empty ? sp->empty : "no rows";
+    t->legend = legend_text;
+    t->ndev = d->ndev;
+    t->devices = mp_xcalloc(d->ndev ? (size_t)d->ndev : 1, sizeof *t->devices);
+    for (int i = 0; i < d->ndev; i++)
+        t->devices[i] = xstrdup(d->devices[i]);
+
+    /* Pass 1: the column groups. */
+    char label[KEYLEN];
+    for (int i = 0; i < d->nrows; i++) {
+        const mp_rep_row *r = &d->rows[i];
+        if (!sp->want(d, r))
+            continue;
+        double s = sp->group(d, r, label);
+        if (find_group(t, label) >= 0)
+            continue;
+        t->groups = xrealloc(t->groups, (size_t)(t->ngroups + 1)
+                             * sizeof *t->groups);
+        t->group_sort = xrealloc(t->group_sort, (size_t)(t->ngroups + 1)
+                                 * sizeof *t->group_sort);
+        t->groups[t->ngroups] = xstrdup(label);
+        t->group_sort[t->ngroups++] = s;
+    }
+    sort_groups(t);
+
+    /* Pass 2: the cells. A second row for the same cell (two
+     * configurations that the table does not tell apart) keeps the first. */
+    char keys[MAXKEYS][KEYLEN];
+    char vals[MAXSUB][KEYLEN];
+    int marks[MAXSUB];
+    for (int i = 0; i < d->nrows; i++) {
+        const mp_rep_row *r = &d->rows[i];
+        if (!sp->want(d, r))
+            continue;
+        sp->keys(d, r, keys);
+        sp->group(d, r, label);
+        int g = find_group(t, label);
+        mp_rep_trow *row = row_for(t, keys);
+        mp_rep_cell *c = &row->cells[((size_t)r->device * t->ngroups + g)
+                                     * t->nsub];
+        int filled = 0;
+        for (int s = 0; s < t->nsub; s++)
+            filled |= c[s].text[0] != '\0';
+        if (filled)
+            continue;
+        memset(marks, 0, sizeof marks);
+        for (int s = 0; s < t->nsub; s++)
+            vals[s][0] = '\0';
+        sp->values(d, r, vals, marks);
+        for (int s = 0; s < t->nsub; s++) {
+            free(c[s].text);
+            c[s].text = xstrdup(vals[s]);
+            c[s].mark = marks[s];
+        }
+        add_file(t, d->files[r->file].base);
+    }
+    if (!strcmp(sp->name, "padding"))
+        drop_unpadded(t);
+    qsort_r(t->rows, (size_t)t->nrows, sizeof *t->rows, cmp_rows, &t->nkeys);
+    count_marks(t);
+    return t;
+}
+
+/* Removes the column groups in which no row has a value (after rows were
+ * dropped, a group may be left empty). */
+static void drop_empty_groups(mp_rep_table *t)
+{
+    int *keep = mp_xcalloc((size_t)t->ngroups + 1, sizeof *keep);
+    int ng = 0;
+    for (int g = 0; g < t->ngroups; g++) {
+        for (int i = 0; i < t->nrows && !keep[g]; i++)
+            for (int dev = 0; dev < t->ndev && !keep[g]; dev++)
+                for (int s = 0; s < t->nsub && !keep[g]; s++)
+                    keep[g] = t->rows[i].cells[((size_t)dev * t->ngroups + g)
+                                               * t->nsub + s].text[0] != '\0';
+        ng += keep[g];
+    }
+    if (ng == t->ngroups) {
+        free(keep);
+        return;
+    }
+    for (int i = 0; i < t->nrows; i++) {
+        mp_rep_cell *old = t->rows[i].cells;
+        mp_rep_cell *cells = mp_xcalloc((size_t)t->ndev * (ng ? ng : 1)
+                                        * t->nsub, sizeof *cells);
+        size_t n = 0;
+        for (int dev = 0; dev < t->ndev; dev++)
+            for (int g = 0; g < t->ngroups; g++)
+                for (int s = 0; s < t->nsub; s++) {
+                    mp_rep_cell *c = &old[((size_t)dev * t->ngroups + g)
+                                          * t->nsub + s];
+                    if (keep[g])
+                        cells[n++] = *c;
+                    else
+                        free(c->text);
+                }
+        free(old);
+        t->rows[i].cells = cells;
+    }
+    int out = 0;
+    for (int g = 0; g < t->ngroups; g++) {
+        if (keep[g]) {
+            t->groups[out] = t->groups[g];
+            t->group_sort[out++] = t->group_sort[g];
+        } else {
+            free(t->groups[g]);
+        }
+    }
+    t->ngroups = ng;
+    free(keep);
+}
+
+void mp_rep_table_keep(mp_rep_table *t,
+                       int (*keep)(char *const *keys, void *ctx), void *ctx)
+{
+    size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
+    int out = 0;
+    for (int i = 0; i < t->nrows; i++) {
+        mp_rep_trow *r = &t->rows[i];
+        if (keep(r->keys, ctx)) {
+            t->rows[out++] = *r;
+            continue;
+        }
+        for (int j = 0; j < t->nkeys; j++)
+            free(r->keys[j]);
+        for (size_t c = 0; c < ncells; c++)
+            free(r->cells[c].text);
+        free(r->keys);
+        free(r->sort);
+        free(r->cells);
+    }
+    t->nrows = out;
+    drop_empty_groups(t);
+    count_marks(t);
+}
+
+void mp_rep_table_free(mp_rep_table *t)
+{
+    if (!t)
+        return;
+    size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
+    for (int i = 0; i < t->nrows; i++) {
+        for (int j = 0; j < t->nkeys; j++)
+            free(t->rows[i].keys[j]);
+        for (size_t c = 0; c < ncells; c++)
+            free(t->rows[i].cells[c].text);
+        free(t->rows[i].keys);
+        free(t->rows[i].sort);
+        free(t->rows[i].cells);
+    }
+    free(t->rows);
+    for (int g = 0; g < t->ngroups; g++)
+        free(t->groups[g]);
+    free(t->groups);
+    free(t->group_sort);
+    for (int i = 0; i < t->ndev; i++)
+        free(t->devices[i]);
+    free(t->devices);
+    for (int i = 0; i < t->nfiles; i++)
+        free(t->files[i]);
+    free(t->files);
+    free(t);
+}
+
+const mp_rep_cell *mp_rep_table_cell(const mp_rep_table *t,
+                                     const char *const *keys, int dev,
+                                     const char *group, const char *sub)
+{
+    int g = find_group(t, group), s = -1;
+    for (int i = 0; i < t->nsub; i++)
+        if (!strcmp(t->sub_headers[i], sub))
+            s = i;
+    if (g < 0 || s < 0 || dev < 0 || dev >= t->ndev)
+        return NULL;
+    for (int i = 0; i < t->nrows; i++) {
+        int same = 1;
+        for (int j = 0; j < t->nkeys && same; j++)
+            same = !strcmp(t->rows[i].keys[j], keys[j]);
+        if (same)
+            return &t->rows[i].cells[((size_t)dev * t->ngroups + g) * t->nsub
+                                     + s];
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                           */
+
+/* Header of value column (dev, group, sub): the non-empty parts. */
+static void value_header(const mp_rep_table *t, int dev, int g, int s,
+                         char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s%s%s%s", t->ndev > 1 ? t->devices[dev] : "",
+             t->ndev > 1 ? " " : "", t->groups[g], t->groups[g][0] ? " " : "",
+             t->sub_headers[s]);
+}
+
+static const mp_rep_cell *cell_at(const mp_rep_table *t, int row, int dev,
+                                  int g, int s)
+{
+    return &t->rows[row].cells[((size_t)dev * t->ngroups + g) * t->nsub + s];
+}
+
+/* Cell text as printed: "-" for no value (text formats), '*' if marked. */
+static void cell_text(const mp_rep_cell *c, int dash, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s%s", c->text[0] ? c->text : (dash ? "-" : ""),
+             c->mark ? "*" : "");
+}
+
+static void print_files(const mp_rep_table *t, FILE *out, int md)
+{
+    fprintf(out, "From ");
+    for (int i = 0; i < t->nfiles; i++)
+        fprintf(out, md ? "%s`%s`" : "%s%s", i ? ", " : "", t->files[i]);
+    if (t->ndev == 1)
+        fprintf(out, "; device %s", t->devices[0]);
+    fprintf(out, ".\n");
+}
+
+static int is_numeric_text(const char *s)
+{
+    double v;
+    return mp_ncu_parse_number(s, &v) == 0;
+}
+
+/* Aligned text. Numbers are right-aligned; a mark hangs to the right of
+ * its number, so marked and unmarked values line up. */
+static void print_txt_lines(const mp_rep_table *t, int flags, FILE *out)
+{
+    int nval = t->ndev * t->ngroups * t->nsub;
+    int ncol = t->nkeys + nval;
+    int *w = mp_xcalloc((size_t)ncol, sizeof *w);      /* text width */
+    int *mk = mp_xcalloc((size_t)ncol, sizeof *mk);    /* 1: room for '*' */
+    int *right = mp_xcalloc((size_t)ncol, sizeof *right);
+
+    if (!(flags & MP_REP_NO_TITLE)) {
+        fprintf(out, "%s\n", t->title);
+        if (t->nrows)
+            print_files(t, out, 0);
+    }
+    if (t->nrows == 0) {
+        fprintf(out, "%s\n", t->empty);
+        goto done;
+    }
+    /* Widths: keys (right-aligned when all numeric), then values. */
+    for (int k = 0; k < t->nkeys; k++) {
+        w[k] = (int)strlen(t->key_headers[k]);
+        right[k] = 1;
+        for (int i = 0; i < t->nrows; i++) {
+            int n = (int)strlen(t->rows[i].keys[k]);
+            if (n > w[k])
+                w[k] = n;
+            if (!is_numeric_text(t->rows[i].keys[k]))
+                right[k] = 0;
+        }
+    }
+    for (int dev = 0, c = t->nkeys; dev < t->ndev; dev++)
+        for (int g = 0; g < t->ngroups; g++)
+            for (int s = 0; s < t->nsub; s++, c++) {
+                w[c] = (int)strlen(t->sub_headers[s]);
+                right[c] = 1;
+                for (int i = 0; i < t->nrows; i++) {
+                    const mp_rep_cell *e = cell_at(t, i, dev, g, s);
+                    int n = e->text[0] ? (int)strlen(e->text) : 1;
+                    if (n > w[c])
+                        w[c] = n;
+                    mk[c] |= e->mark != 0;
+                }
+            }
+    /* A group (or device) label wider than its columns widens the last. */
+    for (int dev = 0; dev < t->ndev; dev++) {
+        for (int g = 0; g < t->ngroups; g++) {
+            int first = t->nkeys + (dev * t->ngroups + g) * t->nsub;
+            int span = 2 * (t->nsub - 1);
+            for (int s = 0; s < t->nsub; s++)
+                span += w[first + s] + mk[first + s];
+            int need = (int)strlen(t->groups[g]);
+            if (need > span)
+                w[first + t->nsub - 1] += need - span;
+        }
+        if (t->ndev > 1) {
+            int first = t->nkeys + dev * t->ngroups * t->nsub;
+            int n = t->ngroups * t->nsub, span = 2 * (n - 1);
+            for (int s = 0; s < n; s++)
+                span += w[first + s] + mk[first + s];
+            int need = (int)strlen(t->devices[dev]);
+            if (need > span)
+                w[first + n - 1] += need - span;
+        }
+    }
+    int keyspan = 0;
+    for (int k = 0; k < t->nkeys; k++)
+        keyspan += w[k] + 2;
+
+    /* Device line and group line, only when they say something. */
+    if (t->ndev > 1) {
+        fprintf(out, "%*s", keyspan, "");
+        for (int dev = 0; dev < t->ndev; dev++) {
+            int first = t->nkeys + dev * t->ngroups * t->nsub;
+            int n = t->ngroups * t->nsub, span = 2 * n;
+            for (int s = 0; s < n; s++)
+                span += w[first + s] + mk[first + s];
+            if (dev + 1 < t->ndev)
+                fprintf(out, "%-*s", span, t->devices[dev]);
+            else
+                fprintf(out, "%s", t->devices[dev]);
+        }
+        fprintf(out, "\n");
+    }
+    int grouped = 0;
+    for (int g = 0; g < t->ngroups; g++)
+        grouped |= t->groups[g][0] != '\0';
+    if (grouped) {
+        fprintf(out, "%*s", keyspan, "");
+        for (int dev = 0; dev < t->ndev; dev++)
+            for (int g = 0; g < t->ngroups; g++) {
+                int first = t->nkeys + (dev * t->ngroups + g) * t->nsub;
+                int span = 2 * t->nsub;
+                for (int s = 0; s < t->nsub; s++)
+                    span += w[first + s] + mk[first + s];
+                if (dev + 1 < t->ndev || g + 1 < t->ngroups)
+                    fprintf(out, "%-*s", span, t->groups[g]);
+                else
+                    fprintf(out, "%s", t->groups[g]);
+            }
+        fprintf(out, "\n");
+    }
+    /* Column headers, then the rows. */
+    for (int c = 0; c < ncol; c++) {
+        const char *h = c < t->nkeys
+                            ? t->key_headers[c]
+                            : t->sub_headers[(c - t->nkeys) % t->nsub];
+        const char *sep = c ? "  " : "";
+        if (right[c])
+            fprintf(out, "%s%*s%*s", sep, w[c], h, mk[c], "");
+        else
+            fprintf(out, "%s%-*s", sep, w[c], h);
+    }
+    fprintf(out, "\n");
+    for (int i = 0; i < t->nrows; i++) {
+        for (int k = 0; k < t->nkeys; k++)
+            fprintf(out, "%s%*s", k ? "  " : "", right[k] ? w[k] : -w[k],
+                    t->rows[i].keys[k]);
+        for (int dev = 0, c = t->nkeys; dev < t->ndev; dev++)
+            for (int g = 0; g < t->ngroups; g++)
+                for (int s = 0; s < t->nsub; s++, c++) {
+                    const mp_rep_cell *e = cell_at(t, i, dev, g, s);
+                    fprintf(out, "  %*s%s", w[c], e->text[0] ? e->text : "-",
+                            e->mark ? "*" : mk[c] ? " " : "");
+                }
+        fprintf(out, "\n");
+    }
+    if (t->marks)
+        fprintf(out, "* %s\n", t->legend);
+done:
+    free(w);
+    free(mk);
+    free(right);
+}
+
+/* print_txt_lines without the blanks that padding leaves at line ends. */
+static void print_txt(const mp_rep_table *t, int flags, FILE *out)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) {
+        print_txt_lines(t, flags, out);
+        return;
+    }
+    print_txt_lines(t, flags, mem);
+    fclose(mem);
+    for (char *line = buf; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) : strlen(line);
+        size_t k = n;
+        while (k > 0 && line[k - 1] == ' ')
+            k--;
+        fwrite(line, 1, k, out);
+        if (nl)
+            fputc('\n', out);
+        line += n + (nl != NULL);
+    }
+    free(buf);
+}
+
+/* Markdown cell text: '|' escaped. */
+static void md_cell(FILE *out, const char *s)
+{
+    fputs("| ", out);
+    for (; *s; s++) {
+        if (*s == '|')
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+    fputc(' ', out);
+}
+
+static void print_md(const mp_rep_table *t, int flags, FILE *out)
+{
+    char buf[256];
+    if (!(flags & MP_REP_NO_TITLE)) {
+        fprintf(out, "**%s**\n\n", t->title);
+        if (t->nrows) {
+            print_files(t, out, 1);
+            fprintf(out, "\n");
+        }
+    }
+    if (t->nrows == 0) {
+        fprintf(out, "%s\n", t->empty);
+        return;
+    }
+    for (int k = 0; k < t->nkeys; k++)
+        md_cell(out, t->key_headers[k]);
+    for (int dev = 0; dev < t->ndev; dev++)
+        for (int g = 0; g < t->ngroups; g++)
+            for (int s = 0; s < t->nsub; s++) {
+                value_header(t, dev, g, s, buf, sizeof buf);
+                md_cell(out, buf);
+            }
+    fprintf(out, "|\n");
+    for (int k = 0; k < t->nkeys; k++) {
+        int numeric = 1;
+        for (int i = 0; i < t->nrows; i++)
+            numeric &= is_numeric_text(t->rows[i].keys[k]);
+        fprintf(out, "| %s ", numeric ? "---:" : "---");
+    }
+    for (int c = 0; c < t->ndev * t->ngroups * t->nsub; c++)
+        fprintf(out, "| ---: ");
+    fprintf(out, "|\n");
+    for (int i = 0; i < t->nrows; i++) {
+        for (int k = 0; k < t->nkeys; k++)
+            md_cell(out, t->rows[i].keys[k]);
+        for (int dev = 0; dev < t->ndev; dev++)
+            for (int g = 0; g < t->ngroups; g++)
+                for (int s = 0; s < t->nsub; s++) {
+                    cell_text(cell_at(t, i, dev, g, s), 1, buf, sizeof buf);
+                    md_cell(out, buf);
+                }
+        fprintf(out, "|\n");
+    }
+    if (t->marks)
+        fprintf(out, "\n`*` %s.\n", t->legend);
+}
+
+static void csv_field(FILE *out, const char *s, int first)
+{
+    char buf[512];
+    mp_csv_escape(s, buf, sizeof buf);
+    fprintf(out, "%s%s", first ? "" : ",", buf);
+}
+
+static void print_csv(const mp_rep_table *t, FILE *out)
+{
+    char buf[256];
+    csv_field(out, "table", 1);
+    for (int k = 0; k < t->nkeys; k++)
+        csv_field(out, t->key_headers[k], 0);
+    for (int dev = 0; dev < t->ndev; dev++)
+        for (int g = 0; g < t->ngroups; g++)
+            for (int s = 0; s < t->nsub; s++) {
+                value_header(t, dev, g, s, buf, sizeof buf);
+                csv_field(out, buf, 0);
+            }
+    fprintf(out, "\r\n");
+    for (int i = 0; i < t->nrows; i++) {
+        csv_field(out, t->name, 1);
+        for (int k = 0; k < t->nkeys; k++)
+            csv_field(out, t->rows[i].keys[k], 0);
+        for (int dev = 0; dev < t->ndev; dev++)
+            for (int g = 0; g < t->ngroups; g++)
+                for (int s = 0; s < t->nsub; s++) {
+                    cell_text(cell_at(t, i, dev, g, s), 0, buf, sizeof buf);
+                    csv_field(out, buf, 0);
+                }
+        fprintf(out, "\r\n");
+    }
+}
+
+void mp_rep_table_print(const mp_rep_table *t, mp_rep_format f, int flags,
+                        FILE *out)
+{
+    if (f == MP_REP_CSV)
+        print_csv(t, out);
+    else if (f == MP_REP_MD)
+        print_md(t, flags, out);
+    else
+        print_txt(t, flags, out);
+}
+
+int mp_rep_print_all(const mp_rep_data *d, const char *only,
+                     mp_rep_format f, FILE *out)
+{
+    int printed = 0, marks = 0;
+    for (int i = 0; mp_rep_table_names[i]; i++) {
+        if (only && strcmp(only, mp_rep_table_names[i]))
+            continue;
+        mp_rep_table *t = mp_rep_table_build(d, mp_rep_table_names[i]);
+        if (printed)
+            fprintf(out, f == MP_REP_CSV ? "\r\n" : "\n");
+        mp_rep_table_print(t, f, 0, out);
+        marks += t->marks;
+        printed++;
+        mp_rep_table_free(t);
+    }
+    if (!printed)
+        return -1;
+    if (f != MP_REP_CSV) {
+        fprintf(out, "\n%d configuration%s from %d file%s", d->nrows,
+                d->nrows == 1 ? "" : "s", d->nfiles, d->nfiles == 1 ? "" : "s");
+        if (d->repeats)
+            fprintf(out, "; %d repeated measurement%s left out (the first "
+                    "with counters is shown)", d->repeats,
+                    d->repeats == 1 ? "" : "s");
+        fprintf(out, "; %d cell%s differ%s from the model.\n", marks,
+                marks == 1 ? "" : "s", marks == 1 ? "s" : "");
+    }
+    return 0;
+}
