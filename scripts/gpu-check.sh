@@ -6,7 +6,7 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          bwtune bw4g sanitize
+#          bwtune bw4g study sanitize
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -127,6 +127,15 @@ bw4g)
     step bw4g ./memprobe bandwidth --kernel read,write --width 16 \
         --bytes 4294967296 --inflight 1,4 --cache default,cs,na \
         --counters off --runs 10 -o "$W/bandwidth-4g.csv" ;;
+study)
+    # The study with counters on (a failed collector reopen exits 4); the
+    # summary line states the wall time. Then resume must find nothing,
+    # and an interrupted sweep resumed must end with every row once.
+    step study ./memprobe sweep configs/study.conf --counters on -o "$W/study.csv"
+    step study-resume ./memprobe sweep configs/study.conf --resume -o "$W/study.csv"
+    step sweep-stop timeout -s INT 4 ./memprobe sweep configs/const.conf -o "$W/resume.csv"
+    step sweep-resume ./memprobe sweep configs/const.conf --resume -o "$W/resume.csv"
+    step sweep-rows bash -c "test \$(tail -n +2 $W/resume.csv | wc -l) -eq \$(./memprobe sweep configs/const.conf --list | grep -c /)" ;;
 sanitize)
     for tool in memcheck racecheck synccheck initcheck; do
         step san-$tool-bank compute-sanitizer --tool $tool --error-exitcode 9 \
