@@ -6,7 +6,7 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          bwtune bw4g study sanitize
+#          bwtune bw4g study final sanitize
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -134,6 +134,16 @@ study)
     step study ./memprobe sweep configs/study.conf --counters on -o "$W/study.csv"
     step study-resume ./memprobe sweep configs/study.conf --resume -o "$W/study.csv"
     step sweep-stop timeout -s INT 4 ./memprobe sweep configs/const.conf -o "$W/resume.csv"
+    step sweep-resume ./memprobe sweep configs/const.conf --resume -o "$W/resume.csv"
+    step sweep-rows bash -c "test \$(tail -n +2 $W/resume.csv | wc -l) -eq \$(./memprobe sweep configs/const.conf --list | grep -c /)" ;;
+final)
+    # A short check of the last changes: the texture test, the coalesce
+    # cross-check, a sweep file through the multi-part runner, and an
+    # interrupted sweep resumed to every row exactly once.
+    step test-texture env MEMPROBE=./memprobe build/tests/gpu/test_gpu_texture
+    step ncu-check-coalesce ./memprobe ncu-check --probe coalesce --dir "$W/ncu-check-coalesce"
+    step sweep-texture ./memprobe sweep configs/texture.conf --counters on -o "$W/sweep-texture.csv"
+    step sweep-stop timeout -s INT 3 ./memprobe sweep configs/const.conf -o "$W/resume.csv"
     step sweep-resume ./memprobe sweep configs/const.conf --resume -o "$W/resume.csv"
     step sweep-rows bash -c "test \$(tail -n +2 $W/resume.csv | wc -l) -eq \$(./memprobe sweep configs/const.conf --list | grep -c /)" ;;
 sanitize)
