@@ -66,25 +66,6 @@ static void probe_help(const mp_probe *p, int predict, FILE *out)
             "differs from the model\n");
 }
 
-/* Splits "--name=value" / "--name value"; returns the value or exits 2. */
-static const char *option_value(int argc, char **argv, int *i,
-                                const char *name)
-{
-    const char *eq = strchr(argv[*i], '=');
-    if (eq)
-        return eq + 1;
-    if (*i + 1 >= argc)
-        mp_usage_error("--%s: needs a value", name);
-    return argv[++*i];
-}
-
-static int option_is(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, n) == 0
-           && (arg[2 + n] == '\0' || arg[2 + n] == '=');
-}
-
 typedef struct {
     mp_value_list *lists[MP_MAX_PARAMS];
     long long opt[O_COUNT];
@@ -116,9 +97,10 @@ static void parse_args(const mp_probe *p, int predict, int argc, char **argv,
                            p->name);
         int done = 0;
         for (int k = 0; k < p->nparams && !done; k++) {
-            if (!option_is(arg, p->params[k].name))
+            if (!mp_option_is(arg, p->params[k].name))
                 continue;
-            const char *val = option_value(argc, argv, &i, p->params[k].name);
+            const char *val =
+                mp_option_value(argc, argv, &i, p->params[k].name);
             if (a->lists[k])
                 mp_usage_error("--%s: given twice", p->params[k].name);
             a->lists[k] = malloc(sizeof *a->lists[k]);
@@ -129,8 +111,8 @@ static void parse_args(const mp_probe *p, int predict, int argc, char **argv,
                 mp_usage_error("%s", err);
             done = 1;
         }
-        if (!done && predict && option_is(arg, "format")) {
-            const char *val = option_value(argc, argv, &i, "format");
+        if (!done && predict && mp_option_is(arg, "format")) {
+            const char *val = mp_option_value(argc, argv, &i, "format");
             if (a->format_given++)
                 mp_usage_error("--format: given twice");
             if (mp_param_parse_value(&format_option, val, &a->format, err,
@@ -139,9 +121,9 @@ static void parse_args(const mp_probe *p, int predict, int argc, char **argv,
             done = 1;
         }
         for (int k = 0; k < O_COUNT && !done && !predict; k++) {
-            if (!option_is(arg, run_options[k].name))
+            if (!mp_option_is(arg, run_options[k].name))
                 continue;
-            const char *val = option_value(argc, argv, &i,
+            const char *val = mp_option_value(argc, argv, &i,
                                            run_options[k].name);
             if (a->opt_given[k]++)
                 mp_usage_error("--%s: given twice", run_options[k].name);
@@ -151,8 +133,8 @@ static void parse_args(const mp_probe *p, int predict, int argc, char **argv,
             done = 1;
         }
         if (!done && !predict
-            && (!strcmp(arg, "-o") || option_is(arg, "output"))) {
-            const char *val = option_value(argc, argv, &i, "output");
+            && (!strcmp(arg, "-o") || mp_option_is(arg, "output"))) {
+            const char *val = mp_option_value(argc, argv, &i, "output");
             if (a->output)
                 mp_usage_error("--output: given twice");
             if (!val[0])
@@ -244,9 +226,9 @@ static int cmd_device(int argc, char **argv)
                    "properties that matter for memory studies.\n");
             return MP_EXIT_OK;
         }
-        if (!option_is(argv[i], "device"))
+        if (!mp_option_is(argv[i], "device"))
             mp_usage_error("device: unknown option '%s'", argv[i]);
-        const char *val = option_value(argc, argv, &i, "device");
+        const char *val = mp_option_value(argc, argv, &i, "device");
         if (mp_param_parse_value(&run_options[O_DEVICE], val, &ordinal, err,
                                  sizeof err))
             mp_usage_error("%s", err);
@@ -320,12 +302,12 @@ static int cmd_ncu_check(int argc, char **argv)
                    "a GPU and ncu.\n");
             return MP_EXIT_OK;
         }
-        if (option_is(argv[i], "probe"))
-            probe = option_value(argc, argv, &i, "probe");
-        else if (option_is(argv[i], "ncu"))
-            ncu = option_value(argc, argv, &i, "ncu");
-        else if (option_is(argv[i], "dir"))
-            dir = option_value(argc, argv, &i, "dir");
+        if (mp_option_is(argv[i], "probe"))
+            probe = mp_option_value(argc, argv, &i, "probe");
+        else if (mp_option_is(argv[i], "ncu"))
+            ncu = mp_option_value(argc, argv, &i, "ncu");
+        else if (mp_option_is(argv[i], "dir"))
+            dir = mp_option_value(argc, argv, &i, "dir");
         else if (!strcmp(argv[i], "--compare") && i + 2 < argc) {
             compare[0] = argv[++i];
             compare[1] = argv[++i];

@@ -7,6 +7,8 @@
  */
 #include "params.h"
 
+#include "check.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,4 +204,21 @@ int mp_param_parse_list(const mp_param_def *d, const char *text,
     }
     free(copy);
     return rc;
+}
+
+int mp_option_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, n) == 0
+           && (arg[2 + n] == '\0' || arg[2 + n] == '=');
+}
+
+const char *mp_option_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *eq = strchr(argv[*i], '=');
+    if (eq)
+        return eq + 1;
+    if (*i + 1 >= argc)
+        mp_usage_error("--%s: needs a value", name);
+    return argv[++*i];
 }

@@ -55,6 +55,12 @@ void mp_param_describe_range(const mp_param_def *d, char *buf, size_t len);
 void mp_param_format(const mp_param_def *d, long long v, char *buf,
                      size_t len);
 
+/* Command-line helpers shared by every subcommand: is `arg` "--name" or
+ * "--name=value"? And its value ("--name=value" or "--name value", moving
+ * *i past it); exits 2 naming the option when the value is missing. */
+int mp_option_is(const char *arg, const char *name);
+const char *mp_option_value(int argc, char **argv, int *i, const char *name);
+
 /* Index of the parameter called `name` in a table, or -1. */
 int mp_param_find(const mp_param_def *defs, int n, const char *name);
 

@@ -122,25 +122,6 @@ static void show_progress(void *ctx, int done, int total, const char *label)
 
 /* ---- the command -------------------------------------------------------- */
 
-static int option_is(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, n) == 0
-           && (arg[2 + n] == '\0' || arg[2 + n] == '=');
-}
-
-/* "--name=value" or "--name value"; exits 2 without a value. */
-static const char *option_value(int argc, char **argv, int *i,
-                                const char *name)
-{
-    const char *eq = strchr(argv[*i], '=');
-    if (eq)
-        return eq + 1;
-    if (*i + 1 >= argc)
-        mp_usage_error("--%s: needs a value", name);
-    return argv[++*i];
-}
-
 typedef struct {
     const char *file, *output;
     int resume, list, predict, check_model;
@@ -175,8 +156,8 @@ static void parse_args(int argc, char **argv, sweep_args *a)
             || take_flag(arg, "--predict", &a->predict)
             || take_flag(arg, "--check-model", &a->check_model))
             continue;
-        if (!strcmp(arg, "-o") || option_is(arg, "output")) {
-            const char *val = option_value(argc, argv, &i, "output");
+        if (!strcmp(arg, "-o") || mp_option_is(arg, "output")) {
+            const char *val = mp_option_value(argc, argv, &i, "output");
             if (a->output)
                 mp_usage_error("--output: given twice");
             if (!val[0])
@@ -186,9 +167,9 @@ static void parse_args(int argc, char **argv, sweep_args *a)
         }
         int done = 0;
         for (int k = 0; k < O_COUNT && !done; k++) {
-            if (!option_is(arg, options[k]->name))
+            if (!mp_option_is(arg, options[k]->name))
                 continue;
-            const char *val = option_value(argc, argv, &i, options[k]->name);
+            const char *val = mp_option_value(argc, argv, &i, options[k]->name);
             if (a->given[k]++)
                 mp_usage_error("--%s: given twice", options[k]->name);
             if (mp_param_parse_value(options[k], val, &a->opt[k], err,
