@@ -54,7 +54,7 @@ GPU_UTIL := tests/gpu/gpu_util.c
 CLI_UTIL := $(BUILD)/tests/cli_util.o
 .SECONDARY: $(CLI_UTIL)
 
-.PHONY: all clean test test-gpu ncu-check sweep study
+.PHONY: all clean test test-gpu ncu-check sweep study hazards
 all: memprobe
 
 memprobe: $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
@@ -101,7 +101,7 @@ test-gpu: memprobe $(GPU_TESTS)
 # model's prediction without a GPU. Only variables given on the command line
 # count, so the environment cannot change a measurement.
 PARAM_VARS := OP WIDTH STRIDE BASE GROUP PERIOD PAD OFFSET LAYOUT CACHE \
-	KERNEL BYTES INFLIGHT SPREAD SPACING SOURCE ACCESS SIZE VARIANT \
+	KERNEL BYTES INFLIGHT SPREAD SPACING SOURCE ACCESS SIZE VARIANT WORKLOAD \
 	THREADS BLOCKS ITERATIONS WARMUP RUNS COUNTERS
 SHAPE_VARS := THREADS BLOCKS ITERATIONS WARMUP RUNS COUNTERS
 lc = $(shell echo $(1) | tr A-Z a-z)
@@ -111,7 +111,7 @@ probe-%: memprobe
 	./memprobe $* $(call given,$(PARAM_VARS)) $(if $(OUT),-o $(OUT))
 
 predict-%: memprobe
-	./memprobe predict $* $(call given,$(filter-out $(SHAPE_VARS),$(PARAM_VARS)))
+	./memprobe predict $* $(call given,$(filter-out $(filter-out THREADS,$(SHAPE_VARS)),$(PARAM_VARS)))
 
 clean:
 	rm -rf $(BUILD) memprobe
@@ -121,6 +121,15 @@ clean:
 # Counters from memprobe's collector against Nsight Compute's (GPU + ncu).
 ncu-check: memprobe
 	./memprobe ncu-check $(if $(PROBE),--probe $(PROBE))
+
+# make hazards [OUT=file] [TIMEOUT=s]: the hazard catalogue (GPU and
+# compute-sanitizer): the seeds' reduction bugs, each run with a result check
+# and under memcheck, racecheck, synccheck and initcheck, each run in a child
+# process killed after TIMEOUT seconds (default 20; from the command line
+# only); prints hazard x tool -> caught / not caught with the tools'
+# findings (docs/hazards.md).
+hazards: memprobe
+	./memprobe hazards $(if $(OUT),-o $(OUT)) $(call given,TIMEOUT)
 
 # make sweep CONFIG=configs/bank.conf [OUT=file] [RESUME=1]: every
 # configuration of a sweep file (docs/sweep-files.md), one CSV row each;

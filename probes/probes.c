@@ -12,6 +12,7 @@ extern const mp_probe mp_probe_coalesce;
 extern const mp_probe mp_probe_const;
 extern const mp_probe mp_probe_texture;
 extern const mp_probe mp_probe_bandwidth;
+extern const mp_probe mp_probe_reduce;
 
 const mp_probe *const mp_probes[] = {
     &mp_probe_bank,
@@ -19,6 +20,7 @@ const mp_probe *const mp_probes[] = {
     &mp_probe_const,
     &mp_probe_texture,
     &mp_probe_bandwidth,
+    &mp_probe_reduce,
     NULL,
 };
 

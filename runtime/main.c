@@ -328,6 +328,7 @@ static int cmd_ncu_check(int argc, char **argv)
 /* runtime/sweep.c and report/report.c */
 int mp_cmd_sweep(int argc, char **argv);
 int mp_cmd_report(int argc, char **argv);
+int mp_cmd_hazards(int argc, char **argv);   /* runtime/hazards.c */
 
 static int cmd_help(int argc, char **argv);
 
@@ -343,6 +344,8 @@ static const struct command {
     {"ncu-check", cmd_ncu_check, "compare counters with Nsight Compute"},
     {"sweep", mp_cmd_sweep, "run a sweep file's configurations"},
     {"report", mp_cmd_report, "tables (and plots) from result CSVs"},
+    {"hazards", mp_cmd_hazards,
+     "the seeds' reduction bugs under compute-sanitizer (GPU)"},
     {"version", cmd_version, "print the version"},
     {"help", cmd_help, "print this help"},
 };

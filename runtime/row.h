@@ -37,6 +37,9 @@
     X(SPACING, "spacing_bytes", "bytes between distinct addresses")         \
     X(SOURCE, "source", "where reads come from: constant, global, ldg, tex1d, tex2d") \
     X(ACCESS, "access", "access pattern of a probe with named patterns")    \
+    X(VARIANT, "variant", "reduction: which step of the seeds' ladder")      \
+    X(WORKLOAD, "workload", "reduction: cubes (ints) or dot (floats)")      \
+    X(ELEMENTS, "elements", "elements reduced")                             \
     X(THREADS, "threads_per_block", "threads per block")                    \
     X(BLOCKS, "blocks", "blocks in the grid")                               \
     X(ITERATIONS, "iterations", "accesses per thread per launch")           \
@@ -46,6 +49,8 @@
     X(TIME_NS_MEDIAN, "time_ns_median", "median launch time, CUDA events")  \
     X(TIME_NS_MIN, "time_ns_min", "fastest launch")                         \
     X(TIME_NS_COV, "time_ns_cov", "coefficient of variation of launches")  \
+    X(HOST_NS_MEDIAN, "host_ns_median",                                     \
+      "host work a variant needs after the kernel (copy back, CPU sum)")    \
     X(REQUESTS, "requests", "warp-level requests in one launch")            \
     X(NS_PER_REQUEST, "ns_per_request_per_sm",                              \
       "median time x SMs / requests: ns one SM spends per request")        \

@@ -6,7 +6,7 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          bwtune bw4g study final sanitize
+#          bwtune bw4g study final reduce hazards sanitize
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -146,6 +146,22 @@ final)
     step sweep-stop timeout -s INT 3 ./memprobe sweep configs/const.conf -o "$W/resume.csv"
     step sweep-resume ./memprobe sweep configs/const.conf --resume -o "$W/resume.csv"
     step sweep-rows bash -c "test \$(tail -n +2 $W/resume.csv | wc -l) -eq \$(./memprobe sweep configs/const.conf --list | grep -c /)" ;;
+reduce)
+    # The reduction ladder (issue 6): correctness at many sizes, the ladder
+    # tables, and the cross-check against ncu.
+    step test-reduce env MEMPROBE=./memprobe build/tests/gpu/test_gpu_reduce
+    V=host-partials,thread0-serial,tree-interleaved,tree-strided,tree-sequential,warp-shuffle,atomic
+    step reduce-ladder ./memprobe reduce --variant $V --workload cubes,dot \
+        --blocks 32,0 --counters on -o "$W/reduce-ladder.csv"
+    step reduce-large ./memprobe reduce --variant $V --workload dot \
+        --size 67108864 --counters on -o "$W/reduce-ladder.csv"
+    step ncu-check-reduce ./memprobe ncu-check --probe reduce --dir "$W/ncu-check-reduce"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+hazards)
+    # The hazard catalogue: every seed bug with a result check and under the
+    # four compute-sanitizer tools (about 35 child runs, each limited to 20 s).
+    step test-hazards env MEMPROBE=./memprobe HAZARDS_TIMEOUT=20 build/tests/gpu/test_gpu_hazards
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 sanitize)
     for tool in memcheck racecheck synccheck initcheck; do
         step san-$tool-bank compute-sanitizer --tool $tool --error-exitcode 9 \
