@@ -186,8 +186,6 @@ static int cmd_measure(const mp_probe *p, int argc, char **argv)
         .check_model = a.check_model,
         .batch = (int)a.opt[O_BATCH],
     };
-    if (!a.output && mkdir("results", 0777) && errno != EEXIST)
-        mp_usage_error("-o: cannot create results/: %s", strerror(errno));
     int rc = mp_run(&cl, &o);
     mp_configs_free(&cl);
     free_args(&a);

@@ -21,10 +21,12 @@
 #include "runner.h"
 
 #include <cuda_runtime_api.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "check.h"
@@ -279,6 +281,10 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
     for (int i = 0; i < ncols; i++)
         header[i] = mp_schema_name(i);
     mp_csv_writer csv;
+    /* The default output's folder, now that a GPU is known to be there. */
+    if (strcmp(opts->output, MP_DEFAULT_OUTPUT) == 0
+        && mkdir("results", 0777) && errno != EEXIST)
+        mp_usage_error("-o: cannot create results/: %s", strerror(errno));
     if (mp_csv_open(&csv, opts->output, header, ncols, why, sizeof why))
         mp_usage_error("-o: %s", why);
 

@@ -247,15 +247,6 @@ int mp_cmd_sweep(int argc, char **argv)
         return MP_EXIT_OK;
     }
 
-    /* The default output's folder, once a GPU is known to be there. */
-    if (!a.output) {
-        mp_device dev;
-        char why[512];
-        if (mp_device_open((int)a.opt[O_DEVICE], &dev, why, sizeof why) == 0
-            && mkdir("results", 0777) && errno != EEXIST)
-            mp_usage_error("-o: cannot create results/: %s", strerror(errno));
-    }
-
     mp_run_part *parts = mp_xcalloc((size_t)s.nsections, sizeof *parts);
     int nparts = 0;
     for (int i = 0; i < s.nsections; i++)
