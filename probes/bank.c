@@ -232,32 +232,21 @@ static void bank_derive(void *state, const mp_device *dev,
     bank_state *s = state;
     double warps = (double)s->l.blocks * s->l.threads / 32.0;
     double requests = warps * s->l.iterations;
-    /* Time per request is per SM: with fewer blocks than SMs only
-     * `blocks` SMs work. */
-    double sms = s->l.blocks < dev->sm_count ? s->l.blocks : dev->sm_count;
+    double sms = mp_active_sms(dev, s->l.blocks);
     double ghz = dev->sm_clock_khz / 1e6;
 
     mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
     mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
     mp_row_set(row, MP_COL_SHARED_BYTES, "%u", s->l.tile_bytes);
-    mp_row_set(row, MP_COL_REQUESTS, "%.0f", requests);
+    mp_row_set_per_request(row, dev, m, requests, s->l.blocks);
     if (m->time_ns.n > 0) {
-        double ns = m->time_ns.median * sms / requests;
         double bytes = requests * 32.0 * s->l.width;
         double ceiling = 128.0 * sms * ghz;
-        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
-        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
         mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
                    bytes / m->time_ns.median);
         mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", ceiling);
         mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f",
                    bytes / m->time_ns.median / ceiling);
-    }
-    if (m->clock64_span > 0) {
-        mp_row_set(row, MP_COL_CLOCK64_CYCLES_PER_REQUEST, "%.4f",
-                   (double)m->clock64_span * sms / requests);
-        mp_row_set(row, MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, "%.4f",
-                   m->clock64_block_median * sms / requests);
     }
     if (!m->counters)
         return;

@@ -577,8 +577,6 @@ static void coalesce_derive(void *state, const mp_device *dev,
     const mp_coalesce_launch *l = &s->l;
     double warps = (double)l->blocks * l->threads / 32.0;
     double warp_iterations = warps * l->iterations;
-    double sms = l->blocks < dev->sm_count ? l->blocks : dev->sm_count;
-    double ghz = dev->sm_clock_khz / 1e6;
     mp_prediction p;
     coalesce_predict(s->v, &p);
 
@@ -595,12 +593,9 @@ static void coalesce_derive(void *state, const mp_device *dev,
     mp_row_set(row, MP_COL_BLOCKS, "%d", l->blocks);
     mp_row_set(row, MP_COL_SHARED_BYTES, "%u", l->shared_bytes);
     mp_row_set(row, MP_COL_ARRAY_BYTES, "%zu", s->array_bytes);
-    mp_row_set(row, MP_COL_REQUESTS, "%.0f", inst);
+    mp_row_set_per_request(row, dev, m, inst, l->blocks);
     if (m->time_ns.n > 0) {
-        double ns = m->time_ns.median * sms / inst;
         double ceiling = mp_device_dram_peak_gbs(dev);
-        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
-        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
         mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
                    bytes / m->time_ns.median);
         mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", ceiling);

@@ -324,27 +324,15 @@ static void const_derive(void *state, const mp_device *dev,
     const_state *s = state;
     double warps = (double)s->l.blocks * s->l.threads / 32.0;
     double requests = warps * s->l.iterations;
-    double sms = s->l.blocks < dev->sm_count ? s->l.blocks : dev->sm_count;
-    double ghz = dev->sm_clock_khz / 1e6;
-
     mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
     mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
     mp_row_set(row, MP_COL_SHARED_BYTES, "0");
-    mp_row_set(row, MP_COL_REQUESTS, "%.0f", requests);
+    mp_row_set_per_request(row, dev, m, requests, s->l.blocks);
     if (m->time_ns.n > 0) {
-        double ns = m->time_ns.median * sms / requests;
-        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
-        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
         /* Bytes the lanes asked for; there is no documented ceiling for
          * constant-cache broadcasts, so ceiling_gbs stays empty. */
         mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
                    requests * 32.0 * 4.0 / m->time_ns.median);
-    }
-    if (m->clock64_span > 0) {
-        mp_row_set(row, MP_COL_CLOCK64_CYCLES_PER_REQUEST, "%.4f",
-                   (double)m->clock64_span * sms / requests);
-        mp_row_set(row, MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, "%.4f",
-                   m->clock64_block_median * sms / requests);
     }
     if (!m->counters)
         return;

@@ -94,6 +94,17 @@ typedef struct mp_probe {
 double mp_counter(const mp_measurement *m, mp_metric_set set,
                   const char *name);
 
+/* SMs a launch of `blocks` blocks keeps busy: fewer blocks, fewer SMs. */
+double mp_active_sms(const mp_device *dev, double blocks);
+
+/* The per-request time columns every probe with a request count fills:
+ * requests, ns and cycles one SM spends per request (median launch time x
+ * active SMs / requests), and the seeds' clock64 figures per request when
+ * the launch recorded them. */
+void mp_row_set_per_request(mp_row *row, const mp_device *dev,
+                            const mp_measurement *m, double requests,
+                            double blocks);
+
 extern const mp_probe *const mp_probes[];
 const mp_probe *mp_probe_find(const char *name);
 

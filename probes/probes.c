@@ -42,3 +42,30 @@ double mp_counter(const mp_measurement *m, mp_metric_set set,
             return m->counters[i];
     return -1;
 }
+
+double mp_active_sms(const mp_device *dev, double blocks)
+{
+    return blocks < dev->sm_count ? blocks : dev->sm_count;
+}
+
+void mp_row_set_per_request(mp_row *row, const mp_device *dev,
+                            const mp_measurement *m, double requests,
+                            double blocks)
+{
+    double sms = mp_active_sms(dev, blocks);
+    double ghz = dev->sm_clock_khz / 1e6;
+    mp_row_set(row, MP_COL_REQUESTS, "%.0f", requests);
+    if (requests <= 0)
+        return;
+    if (m->time_ns.n > 0) {
+        double ns = m->time_ns.median * sms / requests;
+        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
+        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
+    }
+    if (m->clock64_span > 0) {
+        mp_row_set(row, MP_COL_CLOCK64_CYCLES_PER_REQUEST, "%.4f",
+                   (double)m->clock64_span * sms / requests);
+        mp_row_set(row, MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, "%.4f",
+                   m->clock64_block_median * sms / requests);
+    }
+}

@@ -297,19 +297,14 @@ static void tex_derive(void *state, const mp_device *dev,
     int bx, by;
     mp_tex_grid(&s->l, &bx, &by);
     double blocks = (double)bx * by;
-    double sms = blocks < dev->sm_count ? blocks : dev->sm_count;
-    double ghz = dev->sm_clock_khz / 1e6;
 
     mp_row_set(row, MP_COL_THREADS, "%d", MP_TEX_THREADS);
     mp_row_set(row, MP_COL_BLOCKS, "%.0f", blocks);
     mp_row_set(row, MP_COL_SHARED_BYTES, "0");
     mp_row_set(row, MP_COL_ITERATIONS, "%d",
                s->l.access == MP_TEX_STENCIL ? 5 : MP_TEX_WALK);
-    mp_row_set(row, MP_COL_REQUESTS, "%.0f", requests);
+    mp_row_set_per_request(row, dev, m, requests, blocks);
     if (m->time_ns.n > 0) {
-        double ns = m->time_ns.median * sms / requests;
-        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
-        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
         mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
                    requests * 32.0 * 4.0 / m->time_ns.median);
     }

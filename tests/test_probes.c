@@ -1,0 +1,121 @@
+/*
+ * test_probes.c - the helpers every probe shares (probes/probes.c): the
+ * probe table, counter lookup and the per-request time columns.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "probe.h"
+
+static mp_device h200(void)
+{
+    mp_device d;
+    memset(&d, 0, sizeof d);
+    d.sm_count = 132;
+    d.sm_clock_khz = 1980000;
+    return d;
+}
+
+static double cell(const mp_row *r, int col)
+{
+    const char *text = mp_row_get(r, col);
+    assert_true(text[0] != '\0');
+    return atof(text);
+}
+
+/* 132000 requests in 1000 ns on 132 SMs: one SM spends 1 ns = 1.98 cycles
+ * per request; the seeds' span of 2640 cycles is 2.64 cycles per request,
+ * the block median of 1320 cycles 1.32. */
+static void test_per_request_full_gpu(void **state)
+{
+    (void)state;
+    mp_device d = h200();
+    mp_measurement m;
+    memset(&m, 0, sizeof m);
+    m.time_ns.n = 5;
+    m.time_ns.median = 1000;
+    m.clock64_span = 2640;
+    m.clock64_block_median = 1320;
+    mp_row r;
+    assert_int_equal(mp_row_init(&r), 0);
+    mp_row_set_per_request(&r, &d, &m, 132000, 1056);
+    assert_true(cell(&r, MP_COL_REQUESTS) == 132000);
+    assert_true(cell(&r, MP_COL_NS_PER_REQUEST) == 1.0);
+    assert_true(cell(&r, MP_COL_CYCLES_PER_REQUEST) == 1.98);
+    assert_true(cell(&r, MP_COL_CLOCK64_CYCLES_PER_REQUEST) == 2.64);
+    assert_true(cell(&r, MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST) == 1.32);
+    mp_row_free(&r);
+}
+
+/* 10 blocks keep 10 SMs busy: 1000 ns x 10 / 1000 requests = 10 ns. No
+ * timed runs and no stamps: only the request count is written. */
+static void test_per_request_few_blocks_and_empty(void **state)
+{
+    (void)state;
+    mp_device d = h200();
+    assert_true(mp_active_sms(&d, 10) == 10);
+    assert_true(mp_active_sms(&d, 5000) == 132);
+    mp_measurement m;
+    memset(&m, 0, sizeof m);
+    m.time_ns.n = 3;
+    m.time_ns.median = 1000;
+    mp_row r;
+    assert_int_equal(mp_row_init(&r), 0);
+    mp_row_set_per_request(&r, &d, &m, 1000, 10);
+    assert_true(cell(&r, MP_COL_NS_PER_REQUEST) == 10.0);
+    assert_string_equal(mp_row_get(&r, MP_COL_CLOCK64_CYCLES_PER_REQUEST), "");
+    mp_row_clear(&r);
+    m.time_ns.n = 0;
+    mp_row_set_per_request(&r, &d, &m, 1000, 10);
+    assert_string_equal(mp_row_get(&r, MP_COL_REQUESTS), "1000");
+    assert_string_equal(mp_row_get(&r, MP_COL_NS_PER_REQUEST), "");
+    mp_row_free(&r);
+}
+
+/* Counters come in the metric set's order; a name the set lacks is -1. */
+static void test_counter_lookup(void **state)
+{
+    (void)state;
+    size_t n;
+    const mp_metric *set = mp_metric_set_get(MP_SET_SHARED, &n);
+    double values[32];
+    for (size_t i = 0; i < n; i++)
+        values[i] = 100.0 + (double)i;
+    mp_measurement m;
+    memset(&m, 0, sizeof m);
+    m.counters = values;
+    for (size_t i = 0; i < n; i++)
+        assert_true(mp_counter(&m, MP_SET_SHARED, set[i].name)
+                    == 100.0 + (double)i);
+    assert_true(mp_counter(&m, MP_SET_SHARED, "dram__bytes_read.sum") == -1);
+}
+
+/* Every probe is in the table once, found by its name. */
+static void test_probe_table(void **state)
+{
+    (void)state;
+    int n = 0;
+    for (int i = 0; mp_probes[i]; i++, n++) {
+        assert_ptr_equal(mp_probe_find(mp_probes[i]->name), mp_probes[i]);
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(mp_probes[i]->name, mp_probes[j]->name);
+    }
+    assert_true(n >= 6);
+    assert_null(mp_probe_find("nosuchprobe"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_per_request_full_gpu),
+        cmocka_unit_test(test_per_request_few_blocks_and_empty),
+        cmocka_unit_test(test_counter_lookup),
+        cmocka_unit_test(test_probe_table),
+    };
+    return cmocka_run_group_tests_name("probes", tests, NULL, NULL);
+}
