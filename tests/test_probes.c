@@ -4,6 +4,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,25 @@ static void test_probe_table(void **state)
     assert_null(mp_probe_find("nosuchprobe"));
 }
 
+/* The README's schema lists every column memprobe writes (make test runs
+ * in the repository root). */
+static void test_readme_lists_every_column(void **state)
+{
+    (void)state;
+    FILE *f = fopen("README.md", "r");
+    assert_non_null(f);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    for (int i = 0; i < mp_schema_columns(); i++) {
+        char quoted[256];
+        snprintf(quoted, sizeof quoted, "`%s`", mp_schema_name(i));
+        if (!strstr(text, quoted))
+            fail_msg("README.md does not list column %s", mp_schema_name(i));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -116,6 +136,7 @@ int main(void)
         cmocka_unit_test(test_per_request_few_blocks_and_empty),
         cmocka_unit_test(test_counter_lookup),
         cmocka_unit_test(test_probe_table),
+        cmocka_unit_test(test_readme_lists_every_column),
     };
     return cmocka_run_group_tests_name("probes", tests, NULL, NULL);
 }
