@@ -130,7 +130,6 @@ extern "C" int mp_bank_configure(const mp_bank_launch *l, int smem_optin)
     /* Allow the device's whole opt-in size, not just this tile: the
      * attribute is per kernel, and a batch launches several configurations
      * of the same kernel again after all were set up. */
-    (void)l;
     return (int)cudaFuncSetAttribute((const void *)k,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      smem_optin);
