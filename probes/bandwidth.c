@@ -31,7 +31,8 @@ enum { P_KERNEL, P_WIDTH, P_OFFSET, P_STRIDE, P_BYTES, P_INFLIGHT, P_CACHE,
        P_THREADS, P_BLOCKS, P_COUNT };
 
 static const char *const kernel_names[] = {"read", "write", "copy", NULL};
-static const char *const cache_names[] = {"default", "cs", "na", NULL};
+static const char *const cache_names[] = {"default", "cs", "na", "pf256",
+                                          NULL};
 static const long long widths[] = {4, 8, 16};
 static const long long inflights[] = {1, 2, 4, 8};
 
@@ -61,7 +62,7 @@ static const mp_param_def bw_params[P_COUNT] = {
                     "independent accesses each thread issues per step"},
     [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
                  "PTX cache operator: default, cs (streaming), na (L1 "
-                 "no-allocate)"},
+                 "no-allocate), pf256 (na + L2 256-byte prefetch)"},
     [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
                    "threads per block, a multiple of 32"},
     [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 65536, NULL, 0, NULL,

@@ -27,6 +27,8 @@
  *            evict-first                            LDG.E.EF.128 / STG.E.EF.128
  *   na       ld.global.L1::no_allocate /
  *            st.global.L1::no_allocate              LDG.E.NA.128 / STG.E.NA.128
+ *   pf256    na, and loads ask L2 to fetch the whole 256-byte block
+ *            (ld.global.L1::no_allocate.L2::256B; stores as na)
  * (na uses the coherent path, not ld.global.nc: ptxas may move .nc loads
  * past the copy kernel's stores, and then fewer than U loads were in
  * flight.) Loads are plain (non-volatile) asm: their results feed the XOR
@@ -97,6 +99,7 @@ template <int W, int C> struct gmem;
 MP_BW_GMEM(MP_BW_CACHE_DEFAULT, "", "")
 MP_BW_GMEM(MP_BW_CACHE_CS, ".cs", ".cs")
 MP_BW_GMEM(MP_BW_CACHE_NA, ".L1::no_allocate", ".L1::no_allocate")
+MP_BW_GMEM(MP_BW_CACHE_PF256, ".L1::no_allocate.L2::256B", ".L1::no_allocate")
 
 /* The words the write kernel stores into element e. */
 template <int W>
@@ -209,6 +212,7 @@ template <int K, int W> static kernel_fn pick_c(int c, int u)
     case MP_BW_CACHE_DEFAULT: return pick_u<K, W, MP_BW_CACHE_DEFAULT>(u);
     case MP_BW_CACHE_CS: return pick_u<K, W, MP_BW_CACHE_CS>(u);
     case MP_BW_CACHE_NA: return pick_u<K, W, MP_BW_CACHE_NA>(u);
+    case MP_BW_CACHE_PF256: return pick_u<K, W, MP_BW_CACHE_PF256>(u);
     }
     return 0;
 }

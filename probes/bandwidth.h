@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 enum { MP_BW_READ, MP_BW_WRITE, MP_BW_COPY };
-enum { MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA };
+enum { MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA, MP_BW_CACHE_PF256 };
 
 typedef struct {
     int kernel;                   /* MP_BW_READ, _WRITE or _COPY */

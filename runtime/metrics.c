@@ -31,6 +31,11 @@
  *   events per request (collector vs ncu, 256 iterations; 4.6e-6 run to
  *   run with 4096): arbitration; allowed 1e-3 per request. L1 sectors of
  *   global loads, the same bound.
+ * - Stores' wavefronts and conflicts are exact when a warp only stores
+ *   (bank probe), but where warps interleave LDS and STS (the reduction
+ *   trees) they carry an arbitration excess that varies from run to run:
+ *   collector vs ncu differed by 6 events on 1000 LDS requests (32
+ *   blocks); allowed 1e-2 per request.
  * - L2 sectors and DRAM bytes depend on what the caches held before the
  *   launch, which differs between two processes: up to 25 MB of DRAM
  *   writes apart for a 1 GiB read. Allowed 10% of the value plus one L2
@@ -40,6 +45,7 @@
  *   run slower under the collector); allowed 10% plus 8 us. */
 #define EXACT 0.0, MP_TOL_REQUEST, 0
 #define ARBITRATION 1e-3, MP_TOL_REQUEST, 0
+#define STORE_ARBITRATION 1e-2, MP_TOL_REQUEST, 0
 #define TRAFFIC 1e-3, MP_TOL_REQUEST, 0
 #define L2_BYTES (64.0 * 1024 * 1024)
 #define CACHED_BYTES 0.10, MP_TOL_VALUE, L2_BYTES
@@ -55,11 +61,11 @@ static const mp_metric shared_set[] = {
     { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "conflicts",
       "shared-memory bank conflicts counted by L1TEX for loads (LDS, LDSM)", ARBITRATION },
     { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "conflicts",
-      "shared-memory bank conflicts counted by L1TEX for stores (STS, STSM)", ARBITRATION },
+      "shared-memory bank conflicts counted by L1TEX for stores (STS, STSM)", STORE_ARBITRATION },
     { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts",
       "shared-memory wavefronts processed by the L1TEX data stage for loads", ARBITRATION },
     { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts",
-      "shared-memory wavefronts processed by the L1TEX data stage for stores", ARBITRATION },
+      "shared-memory wavefronts processed by the L1TEX data stage for stores", STORE_ARBITRATION },
     { "smsp__sass_inst_executed_op_shared_ld.sum", "instructions",
       "warp-level shared-memory load instructions executed (LDS, LD)", EXACT },
     { "smsp__sass_inst_executed_op_shared_st.sum", "instructions",

@@ -6,7 +6,7 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          bwtune bw4g study final reduce hazards sanitize
+#          bwtune bw4g bwpeak study final reduce hazards sanitize
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -127,6 +127,16 @@ bw4g)
     step bw4g ./memprobe bandwidth --kernel read,write --width 16 \
         --bytes 4294967296 --inflight 1,4 --cache default,cs,na \
         --counters off --runs 10 -o "$W/bandwidth-4g.csv" ;;
+bwpeak)
+    # Issue 4's read target (94% of peak) in every run: launch shape,
+    # loads in flight and cache operators (pf256: L2 256-byte prefetch),
+    # at 4 GiB per array.
+    step bwpeak-read ./memprobe bandwidth --kernel read --width 16 \
+        --bytes 4294967296 --threads 256,1024 --inflight 4,8 \
+        --cache default,na,pf256 --counters off --runs 10 -o "$W/bandwidth-peak.csv"
+    step bwpeak-write ./memprobe bandwidth --kernel write --width 16 \
+        --bytes 4294967296 --threads 256,1024 --inflight 1,2 \
+        --cache cs,na --counters off --runs 10 -o "$W/bandwidth-peak.csv" ;;
 study)
     # The study with counters on (a failed collector reopen exits 4); the
     # summary line states the wall time. Then resume must find nothing,
@@ -155,6 +165,10 @@ reduce)
         --blocks 32,0 --counters on -o "$W/reduce-ladder.csv"
     step reduce-large ./memprobe reduce --variant $V --workload dot \
         --size 67108864 --counters on -o "$W/reduce-ladder.csv"
+    # Store wavefronts above the model in the trees: one warp alone
+    # (1 block of 32 threads) against many warps per block and per SM.
+    step reduce-arbitration ./memprobe reduce --variant tree-interleaved,tree-strided,tree-sequential \
+        --workload dot --threads 32,256,1024 --blocks 1,132,0 --counters on -o "$W/reduce-arbitration.csv"
     step ncu-check-reduce ./memprobe ncu-check --probe reduce --dir "$W/ncu-check-reduce"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 hazards)

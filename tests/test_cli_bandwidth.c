@@ -34,7 +34,7 @@ static const cli_ok_case good_cases[] = {
                                "--inflight", "read|write|copy"}},
     {{"predict", "bandwidth", "--help"}, {"usage: memprobe predict bandwidth",
                                           "--bytes", "--format"}},
-    {{"list"}, {"bandwidth", "default|cs|na", "1|2|4|8"}},
+    {{"list"}, {"bandwidth", "default|cs|na|pf256", "1|2|4|8"}},
     {{"help"}, {"bandwidth"}},
     {{"predict", "bandwidth"}, {"bytes_counted", "dram_bytes_read"}},
     {{"predict", "bandwidth", "--kernel=copy", "--width=4", "--offset=4"},

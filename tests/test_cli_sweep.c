@@ -23,7 +23,7 @@
 
 static char bank_conf[PATH_MAX], coalesce_conf[PATH_MAX],
     bandwidth_conf[PATH_MAX], const_conf[PATH_MAX], texture_conf[PATH_MAX],
-    study_conf[PATH_MAX];
+    reduce_conf[PATH_MAX], study_conf[PATH_MAX];
 
 /* ---- table 1: commands that work -------------------------------------- */
 
@@ -182,6 +182,18 @@ static void test_list_texture(void **state)
     free(check_list(&l));
 }
 
+static void test_list_reduce(void **state)
+{
+    (void)state;
+    /* 7 variants x 2 workloads x 2 block counts = 28, then 7 large. The
+     * default size of each workload (the seeds') is in the name. */
+    listed l = {reduce_conf, 35, "35 configurations in 2 sections", 28,
+                "reduce/host-partials/dot/n67108864/t256/b0",
+                "reduce/host-partials/cubes/n1048576/t256/b32",
+                "reduce/atomic/dot/n67108864/t256/b0"};
+    free(check_list(&l));
+}
+
 static int by_string(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -194,8 +206,8 @@ static void test_list_study(void **state)
      * bandwidth 9 + 12 + 10, const 96 + 16 + 1 + 1, texture 12 = 1473;
      * dropped: 18 + 24 + 8 + 2 + 2 + 8 = 62. Line 390 is the first
      * padding configuration (stride 8, pad 1). */
-    listed l = {study_conf, 1473,
-                "1473 configurations in 17 sections, 62 repeats dropped",
+    listed l = {study_conf, 1508,
+                "1508 configurations in 19 sections, 62 repeats dropped",
                 390, "bank/ld/w4/s8/b0/g1/p32/pad1",
                 "bank/ld/w4/s0/b0/g1/p32", "texture/ldg/row/n4096"};
     char *out = check_list(&l);
@@ -401,6 +413,7 @@ int main(void)
     snprintf(const_conf, sizeof const_conf, "%s/configs/const.conf", cwd);
     snprintf(texture_conf, sizeof texture_conf, "%s/configs/texture.conf",
              cwd);
+    snprintf(reduce_conf, sizeof reduce_conf, "%s/configs/reduce.conf", cwd);
     snprintf(study_conf, sizeof study_conf, "%s/configs/study.conf", cwd);
 
     static const struct CMUnitTest fixed[] = {
@@ -409,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_list_bandwidth),
         cmocka_unit_test(test_list_const),
         cmocka_unit_test(test_list_texture),
+        cmocka_unit_test(test_list_reduce),
         cmocka_unit_test(test_list_study),
         cmocka_unit_test(test_bad_file_names_line_and_key),
         cmocka_unit_test(test_resume_list),

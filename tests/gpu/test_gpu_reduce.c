@@ -108,7 +108,15 @@ static void check_row(const mp_ncu_table *t, int i)
                  "(STS count or wavefronts; see the CSV)", config);
     /* Timing and the derived columns. */
     assert_true(gpu_number(t, i, "time_ns_median") > 0);
-    assert_true(gpu_number(t, i, "bandwidth_gbs") > 0);
+    /* Bandwidth = bytes read / median time, printed to 0.1 GB/s (a
+     * one-element launch rounds to 0.0). */
+    double bytes = gpu_number(t, i, "elements")
+                   * (strstr(config, "/dot/") ? 8.0 : 4.0);
+    double gbs = gpu_number(t, i, "bandwidth_gbs");
+    if (fabs(gbs - bytes / gpu_number(t, i, "time_ns_median"))
+        > 0.051 + 1e-3 * gbs)
+        fail_msg("%s: %.1f GB/s, but %.0f bytes in %.0f ns", config, gbs,
+                 bytes, gpu_number(t, i, "time_ns_median"));
     double ceiling = gpu_number(t, i, "ceiling_gbs");
     assert_true(ceiling > 0);
     assert_true(fabs(gpu_number(t, i, "bandwidth_fraction")
