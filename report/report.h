@@ -53,6 +53,14 @@
     X(SPACING, "spacing_bytes")                                            \
     X(SOURCE, "source")                                                    \
     X(ACCESS, "access")                                                    \
+    X(VARIANT, "variant")                                                  \
+    X(WORKLOAD, "workload")                                                \
+    X(ELEMENTS, "elements")                                                \
+    X(BLOCKS, "blocks")                                                    \
+    X(CLOCK_SPAN, "clock64_span_cycles")                                   \
+    X(CLOCK_BLOCK, "clock64_block_cycles_median")                          \
+    X(ST_INST, "smsp__sass_inst_executed_op_shared_st.sum")                \
+    X(ST_WF, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")       \
     X(TIME_NS, "time_ns_median")                                           \
     X(REQUESTS, "requests")                                                \
     X(CYCLES, "cycles_per_request_per_sm")                                 \

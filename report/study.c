@@ -39,7 +39,8 @@ const char *const mp_study_files[] = {
     "bandwidth-dram.csv",   "const-sweep.csv",
     "const-sources.csv",    "const-interleaved2.csv",
     "const-interleaved16.csv", "texture-4096.csv",
-    "texture-small.csv",    NULL,
+    "texture-small.csv",    "reduce-ladder.csv",
+    NULL,
 };
 
 /* Text files of the same runs that the claims read besides the CSVs. */
@@ -712,17 +713,127 @@ static verdict texture2d(ctx *c, char *m, char *why, size_t len)
     return FAILS;
 }
 
+/* Median time in us of reduction `variant` at the seeds' 32 blocks or a
+ * full GPU (b0), 256 threads, on the seeds' workload sizes. */
+static double red_us(ctx *c, const char *variant, const char *work,
+                     const char *blocks)
+{
+    char cfg[96];
+    snprintf(cfg, sizeof cfg, "reduce/%s/%s/n%s/t256/%s", variant, work,
+             strcmp(work, "dot") ? "1048576" : "33792", blocks);
+    return v(c, cfg, MP_F_TIME_NS) / 1e3;
+}
+
 static verdict reduction(ctx *c, char *m, char *why, size_t len)
 {
-    mp_rep_table *t = mp_rep_table_build(c->d, "reduction");
-    int rows = t->nrows;
-    mp_rep_table_free(t);
-    say(m, len, "%s", rows ? "See the reduction table below."
-                           : "Nothing yet: the reduction ladder (issue 6) "
-                             "has not been measured.");
-    say(why, len, "%s", rows ? "The verdict waits for the ladder's analysis."
-                             : "No measurement, no verdict.");
-    return UNMEASURED;
+    double s32 = red_us(c, "thread0-serial", "dot", "b32");
+    double t32 = red_us(c, "tree-sequential", "dot", "b32");
+    double w32 = red_us(c, "warp-shuffle", "dot", "b32");
+    double sc = red_us(c, "thread0-serial", "cubes", "b32");
+    double tc = red_us(c, "tree-sequential", "cubes", "b32");
+    double sf = red_us(c, "thread0-serial", "cubes", "b0");
+    double tf = red_us(c, "tree-sequential", "cubes", "b0");
+    double wf = red_us(c, "warp-shuffle", "cubes", "b0");
+    double big_s = v(c, "reduce/thread0-serial/dot/n67108864/t256/b0",
+                     MP_F_TIME_NS) / 1e3;
+    double big_t = v(c, "reduce/tree-sequential/dot/n67108864/t256/b0",
+                     MP_F_TIME_NS) / 1e3;
+    say(m, len, "Dot product of 33792 floats on the seeds' 32 blocks of "
+        "256 threads: thread 0 adding the block's 256 partials %s us, the "
+        "halving tree %s us, warp shuffles %s us. Sum of 2^20 cubes: %s "
+        "against %s us on 32 blocks, %s against %s us (shuffles %s us) on "
+        "a full GPU. A 2^26-float dot product: %s against %s us.", F1(s32),
+        F1(t32), F1(w32), F1(sc), F1(tc), F1(sf), F1(tf), F1(wf),
+        F1(big_s), F1(big_t));
+    if (c->missing[0])
+        return UNMEASURED;
+    if (t32 < s32 && tc < sc && tf < sf) {
+        say(why, len, "The tree's log2(256) = 8 steps beat 255 serial "
+            "additions (%sx on the seeds' dot product), and warp shuffles, "
+            "which need no shared memory for 31 of every 32 partials, beat "
+            "the tree; once the input is large the loads dominate and every "
+            "way of combining the partials costs within %s%% of the others.",
+            F1(s32 / t32), F1(100 * fabs(big_s - big_t) / big_t));
+        return HOLDS;
+    }
+    say(why, len, "Thread 0 alone is as fast as the tree here.");
+    return FAILS;
+}
+
+static verdict clock_timing(ctx *c, char *m, char *why, size_t len)
+{
+    const char *cfg = "reduce/tree-sequential/cubes/n1048576/t256/b32";
+    double span = v(c, cfg, MP_F_CLOCK_SPAN);
+    double block = v(c, cfg, MP_F_CLOCK_BLOCK);
+    double ns = v(c, cfg, MP_F_TIME_NS);
+    double mhz = v(c, cfg, MP_F_SM_CLOCK);
+    double event = ns * mhz / 1e3;   /* the event time in SM cycles */
+    say(m, len, "Sum of 2^20 cubes on 32 blocks: CUDA events time the "
+        "launch at %s us, %s SM cycles at %s MHz; clock64() from the "
+        "earliest block start to the latest block end spans %s cycles, the "
+        "median block %s.", F1(ns / 1e3), N0(event), N0(mhz), N0(span),
+        N0(block));
+    if (c->missing[0])
+        return UNMEASURED;
+    if (span > 1.5 * event || span < 0.5 * event) {
+        say(why, len, "Each SM counts its own clock and the counters are "
+            "not in step, so a span across blocks on different SMs is "
+            "%sx the real time; a single block's own start and end are "
+            "meaningful (%s%% of the event time here, blocks overlap), "
+            "but the kernel's time needs CUDA events.",
+            N0(span / event), N0(100 * block / event));
+        return FAILS;
+    }
+    say(why, len, "The span agrees with the event time.");
+    return HOLDS;
+}
+
+/* The hazard table (results/h200/hazards-table.txt) row of the seed's
+ * __syncthreads() in an if: "256  right  not caught ..." */
+#define HAZARDS_TXT "hazards-table.txt"
+
+static verdict divergent_barrier(ctx *c, char *m, char *why, size_t len)
+{
+    char row[256];
+    text_after(c, HAZARDS_TXT, "sync-in-divergent-if", row, sizeof row);
+    char result[32] = "", tools[4][16];
+    int threads = 0, caught = 0;
+    /* threads result memcheck racecheck synccheck initcheck; a tool's
+     * cell is "CAUGHT" or "not caught". */
+    if (sscanf(row, "%d %31s", &threads, result) == 2) {
+        const char *p = strstr(row, result) + strlen(result);
+        for (int k = 0; k < 4; k++) {
+            while (*p == ' ')
+                p++;
+            int n = !strncmp(p, "not caught", 10) ? 10 : (int)strcspn(p, " ");
+            snprintf(tools[k], sizeof tools[k], "%.*s", n, p);
+            caught += !strcmp(tools[k], "CAUGHT");
+            p += n;
+        }
+    } else {
+        snprintf(c->missing, sizeof c->missing, "no sync-in-divergent-if row "
+                 "in `%s`", HAZARDS_TXT);
+        return UNMEASURED;
+    }
+    say(m, len, "The seed's kernel with `__syncthreads()` inside `if "
+        "(cacheIndex < i)`, %d threads per block, 64 blocks: it finished "
+        "(no run hit the 20 s limit) with the %s sum; memcheck %s, "
+        "racecheck %s, synccheck %s, initcheck %s.", threads,
+        !strcmp(result, "right") ? "right" : "wrong", tools[0], tools[1],
+        tools[2], tools[3]);
+    if (!strcmp(result, "right") && caught == 0) {
+        say(why, len, "The compiler turned the barrier into a predicated "
+            "`@!P BAR.SYNC` (results/h200/sass-reduce-hazards.txt); warps "
+            "whose threads all skip it run on to their exit, and threads "
+            "that have exited do not hold a barrier up, so the block "
+            "completes. The code is still wrong (a barrier in divergent code "
+            "is undefined behaviour in CUDA), but on this GPU nothing shows "
+            "it, not even synccheck.");
+        return FAILS;
+    }
+    say(why, len, "The divergent barrier shows: a tool or the result "
+        "catches it.");
+    return HOLDS;
 }
 
 static const claim claims[] = {
@@ -803,6 +914,14 @@ static const claim claims[] = {
      "Summing a block's values by halving the active threads each step in "
      "shared memory beats letting one thread add them all.",
      NULL, reduction},
+    {"Timing with clock() in the kernel", "000 (reductions)",
+     "Each block's thread 0 records clock() at its start and end; the "
+     "latest end minus the earliest start is the kernel's running time.",
+     NULL, clock_timing},
+    {"`__syncthreads()` inside an `if` deadlocks", "003 (reductions)",
+     "If `__syncthreads()` is placed inside an `if` that some threads skip, "
+     "the threads that entered wait for the others forever: a deadlock.",
+     NULL, divergent_barrier},
 };
 
 #define NCLAIMS ((int)(sizeof claims / sizeof *claims))
