@@ -38,9 +38,25 @@ LDLIBS := -L$(DEPS)/usr/lib/x86_64-linux-gnu \
 	-Wl,-rpath,$(abspath $(DEPS))/usr/lib/x86_64-linux-gnu $(LDLIBS)
 endif
 
+# SANITIZE=1: the host code with AddressSanitizer and UndefinedBehavior-
+# Sanitizer (every report fatal), in build/san/, so that the plain build is
+# left alone; `make test SANITIZE=1` runs the CPU suite against
+# build/san/memprobe.
+BIN := memprobe
+ifeq ($(FUZZ),1)
+# FUZZ=1: the host code built by clang with libFuzzer's coverage hooks,
+# ASan and UBSan, in build/fuzz/ (`make fuzz` sets it).
+CC := clang
+BUILD := build/fuzz
+CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+endif
 ifeq ($(SANITIZE),1)
-CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer
-LDFLAGS += -fsanitize=address,undefined
+BUILD := build/san
+BIN := $(BUILD)/memprobe
+CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all
+export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1:exitcode=99
 endif
 
 LIB_C := $(filter-out runtime/main.c,$(wildcard runtime/*.c model/*.c probes/*.c report/*.c))
@@ -57,7 +73,7 @@ CLI_UTIL := $(BUILD)/tests/cli_util.o
 .PHONY: all clean test test-gpu ncu-check sweep study hazards
 all: memprobe
 
-memprobe: $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
+memprobe $(BUILD)/memprobe: $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libmemprobe.a: $(LIB_OBJ)
@@ -80,10 +96,17 @@ $(BUILD)/tests/%: tests/%.c $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
+# The fuzz targets' bodies (tests/fuzz/), linked into the corpus replay
+# test without their libFuzzer entry points.
+FUZZ_SRC := $(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c))
+$(BUILD)/tests/test_fuzz_corpus: tests/test_fuzz_corpus.c $(FUZZ_SRC) tests/fuzz/fuzz_util.c $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -DMP_FUZZ_NO_ENTRY -Itests/fuzz -o $@ $< $(FUZZ_SRC) tests/fuzz/fuzz_util.c $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
 # CPU tests: every tests/test_*.c is a cmocka program printing TAP; prove
 # runs them and prints the totals.
-test: memprobe $(TESTS)
-	CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe prove -v --exec '' $(TESTS)
+test: $(BIN) $(TESTS)
+	CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./$(BIN) prove -v --exec '' $(TESTS)
 
 # GPU tests: tests/gpu/test_*.c, run on the GPU machine (where prove may be
 # missing: then cmocka's own summary says how many passed).
@@ -112,6 +135,37 @@ probe-%: memprobe
 
 predict-%: memprobe
 	./memprobe predict $* $(call given,$(filter-out $(filter-out THREADS,$(SHAPE_VARS)),$(PARAM_VARS)))
+
+# make fuzz [FUZZ_SECONDS=n]: each libFuzzer target (tests/fuzz/) for n
+# seconds (default 20), starting from its committed seed corpus; new inputs
+# go to build/fuzz/corpus, crashes to build/fuzz/crash-*. A crash fails the
+# target: copy its input to tests/fuzz/regress/NAME/ (replayed by make test)
+# and fix the parser.
+FUZZ_SECONDS ?= 20
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c build/fuzz/libmemprobe.a
+	$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined -Itests/fuzz -o $@ $< tests/fuzz/fuzz_util.c build/fuzz/libmemprobe.a $(LDLIBS)
+
+# The host paths that need no GPU under valgrind (scripts/valgrind-host.sh).
+.PHONY: valgrind
+valgrind: memprobe
+	scripts/valgrind-host.sh ./memprobe
+
+.PHONY: fuzz fuzzers
+fuzzers: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
+fuzz:
+	$(MAKE) -j4 FUZZ=1 fuzzers
+	@for t in $(FUZZ_TARGETS); do \
+	    mkdir -p build/fuzz/corpus/$$t; \
+	    ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+	        -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+	        -artifact_prefix=build/fuzz/crash-$$t- \
+	        build/fuzz/corpus/$$t tests/fuzz/corpus/$$t > build/fuzz/$$t.log 2>&1 \
+	        || { tail -40 build/fuzz/$$t.log; echo "fuzz $$t: FAILED (input in build/fuzz/crash-$$t-*)" >&2; exit 1; }; \
+	    printf 'fuzz %-12s %s s, %s runs, corpus %s inputs\n' $$t $(FUZZ_SECONDS) \
+	        "$$(sed -n 's/^stat::number_of_executed_units: *//p' build/fuzz/$$t.log)" \
+	        "$$(ls build/fuzz/corpus/$$t tests/fuzz/corpus/$$t | grep -vc ':$$\|^$$')"; \
+	done
 
 clean:
 	rm -rf $(BUILD) memprobe

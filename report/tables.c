@@ -657,6 +657,8 @@ static int cmp_group(const void *a, const void *b, void *t_)
 /* Orders the groups by their sort numbers (before any row exists). */
 static void sort_groups(mp_rep_table *t)
 {
+    if (t->ngroups == 0)
+        return;   /* no rows: no groups, and NULL arrays */
     int *order = mp_xcalloc((size_t)t->ngroups, sizeof *order);
     char **g = mp_xcalloc((size_t)t->ngroups, sizeof *g);
     double *s = mp_xcalloc((size_t)t->ngroups, sizeof *s);
@@ -789,7 +791,9 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
     }
     if (!strcmp(sp->name, "padding"))
         drop_unpadded(t);
-    qsort_r(t->rows, (size_t)t->nrows, sizeof *t->rows, cmp_rows, &t->nkeys);
+    if (t->nrows > 1)
+        qsort_r(t->rows, (size_t)t->nrows, sizeof *t->rows, cmp_rows,
+                &t->nkeys);
     count_marks(t);
     return t;
 }

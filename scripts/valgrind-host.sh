@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# valgrind-host.sh - memprobe's host paths that need no GPU, each under
+# valgrind's memcheck (errors and definite or indirect leaks fail): the
+# report and the study on the committed CSVs, plot data, every sweep file
+# listed and predicted, --resume against a CSV of another schema, bad
+# input, and the no-GPU exit. `make valgrind` runs it; so does .ci/run.
+#
+#   scripts/valgrind-host.sh [MEMPROBE]
+set -u
+cd "$(dirname "$0")/.."
+MP=${1:-./memprobe}
+VG="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+n=0
+
+# check WANT_STATUS COMMAND...: runs COMMAND under valgrind; the exit
+# status must be WANT_STATUS (99 = valgrind found something).
+check() {
+    local want=$1; shift
+    n=$((n + 1))
+    $VG "$@" > "$tmp/out" 2> "$tmp/err"
+    local rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        echo "FAIL (exit $rc, want $want): $*"
+        grep -v '^memprobe' "$tmp/err" | head -20
+        failed=$((failed + 1))
+    fi
+}
+
+check 0 "$MP" report results/h200/*.csv
+check 0 "$MP" report --format md --table reduction results/h200/study.csv
+check 0 "$MP" report --format csv results/h200/study.csv results/h200/bank-sweep.csv
+check 0 "$MP" report --study "$tmp/study.md" --plot-data "$tmp/plots"
+for f in configs/*.conf; do
+    check 0 "$MP" sweep "$f" --list
+    check 0 "$MP" sweep "$f" --predict
+done
+check 2 "$MP" sweep configs/texture.conf --resume -o results/h200/sweep-texture.csv
+printf '[bank]\nstride = 1..\n' > "$tmp/bad.conf"
+check 2 "$MP" sweep "$tmp/bad.conf" --list
+check 2 "$MP" bank --stride abc
+check 2 "$MP" report "$tmp/missing.csv"
+check 0 "$MP" predict coalesce --width 8 --offset 8 --stride 1 --format csv
+check 3 "$MP" bank --stride 4 -o "$tmp/none.csv"
+echo "valgrind: $n runs, $failed failed"
+[ "$failed" -eq 0 ]
