@@ -509,6 +509,14 @@ mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
         return MP_COUNTERS_ERROR;
     }
 
+    /* The test hook of collector.h: counters lost mid-sweep. */
+    const char *lose = getenv(MP_LOSE_COUNTERS_ENV);
+    if (lose && *lose && c->batches >= (size_t)atoi(lose)) {
+        c->broken = 1;
+        mp_reason(why, whylen, "counters lost after %zu batch(es) (test hook "
+                  "%s=%s)", c->batches, MP_LOSE_COUNTERS_ENV, lose);
+        return MP_COUNTERS_ERROR;
+    }
     if (c->batches > 0 && (st = prepare_batch(c, why, whylen)) != MP_COUNTERS_OK) {
         c->broken = 1;
         return st;

@@ -46,6 +46,12 @@ mp_counters_status mp_collector_open(mp_collector **out,
 
 /* Starts a batch (cuptiRangeProfilerStart, ~150-200 ms): every kernel
  * launched on the context until mp_collector_end() is one range. */
+
+/* Test hook, for the GPU test of a sweep whose counters fail midway
+ * (scripts/gpu-check.sh, step faults): with this variable set to N, the
+ * (N+1)-th and every later begin() fails as a broken collector does, and
+ * the runner records that batch's rows as timing-only with the reason. */
+#define MP_LOSE_COUNTERS_ENV "MEMPROBE_LOSE_COUNTERS_AFTER"
 mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen);
 
 /* Stops the batch, decodes it, checks that exactly `launches` ranges came

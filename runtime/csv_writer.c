@@ -9,6 +9,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 size_t mp_csv_escape(const char *field, char *buf, size_t len)
 {
@@ -78,6 +81,37 @@ static char *first_line(FILE *f)
     return line;
 }
 
+/* Appends text to the writer's file with write(2), bypassing stdio, so
+ * that a row is one system call: a kill between rows leaves whole rows
+ * only. On a failed or short write (disk full, the file-size limit, an I/O
+ * error) the file is cut back to its length before the call, so earlier
+ * rows stay intact and no partial line is left. stdout goes through stdio
+ * (it is shared with other output, and cannot be cut back). */
+static int append_text(mp_csv_writer *w, const char *text, size_t len)
+{
+    if (w->f == stdout)
+        return fwrite(text, 1, len, w->f) == len && fflush(w->f) == 0 ? 0
+                                                                      : -1;
+    int fd = fileno(w->f);
+    off_t before = lseek(fd, 0, SEEK_END);
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = write(fd, text + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int e = n < 0 ? errno : EIO;
+            if (before >= 0 && ftruncate(fd, before) != 0) {
+                /* nothing more to do: the error below is reported */
+            }
+            errno = e;
+            return -1;
+        }
+        done += (size_t)n;
+    }
+    return 0;
+}
+
 int mp_csv_open(mp_csv_writer *w, const char *path,
                 const char *const *header, int ncols, char *err,
                 size_t errlen)
@@ -89,11 +123,21 @@ int mp_csv_open(mp_csv_writer *w, const char *path,
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    int write_header = 1;
+    int write_header = 1, existed = 0;
     if (strcmp(path, "-") == 0) {
         w->f = stdout;
     } else {
-        FILE *old = fopen(path, "r");
+        /* Only a regular file has rows to check: a device (/dev/null,
+         * /dev/full) or a pipe is written, never read. */
+        struct stat st;
+        existed = stat(path, &st) == 0;
+        if (existed && S_ISDIR(st.st_mode)) {
+            snprintf(err, errlen, "%s: cannot open for appending: %s", path,
+                     strerror(EISDIR));
+            free(want);
+            return -1;
+        }
+        FILE *old = existed && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
         if (old) {
             int complete = ends_with_newline(old);
             char *have = first_line(old);
@@ -132,11 +176,14 @@ int mp_csv_open(mp_csv_writer *w, const char *path,
         w->path = strdup(path);
     }
     int rc = 0;
-    if (write_header
-        && (fputs(want, w->f) == EOF || fflush(w->f) != 0)) {
+    if (write_header && append_text(w, want, strlen(want))) {
         snprintf(err, errlen, "%s: cannot write header: %s", path,
                  strerror(errno));
         rc = -1;
+        /* Leave no empty file behind where there was none. */
+        if (!existed && w->path)
+            unlink(w->path);
+        mp_csv_close(w);
     }
     free(want);
     return rc;
@@ -150,8 +197,7 @@ int mp_csv_write_row(mp_csv_writer *w, const char *const *cells, char *err,
         snprintf(err, errlen, "out of memory formatting a CSV row");
         return -1;
     }
-    size_t len = strlen(line);
-    int ok = fwrite(line, 1, len, w->f) == len && fflush(w->f) == 0;
+    int ok = append_text(w, line, strlen(line)) == 0;
     free(line);
     if (!ok) {
         snprintf(err, errlen, "%s: cannot write row: %s",

@@ -26,7 +26,20 @@ typedef struct {
     size_t smem_per_block;        /* without opt-in */
     size_t smem_per_block_optin;  /* the most one block may ask for */
     size_t smem_per_sm;
+    /* Set only by the test hook below: no GPU behind this device. */
+    int fake;
+    int fake_delay_us;            /* time one configuration "takes" */
 } mp_device;
+
+/* Test hook, for the CPU tests of what a sweep leaves behind when it is
+ * killed or its output fails (tests/test_faults.c): with this variable set
+ * to a number of microseconds, mp_device_open returns a fake device with
+ * the H200's properties, named as fake, and the runner writes a row per
+ * configuration without running anything (verified, no times, no
+ * counters, counters_status saying so), sleeping that long per
+ * configuration. Every use prints a warning. Never set it for a
+ * measurement. */
+#define MP_FAKE_DEVICE_ENV "MEMPROBE_FAKE_DEVICE"
 
 /* Opens device `ordinal`. Returns 0, or MP_EXIT_NOGPU with a one-line
  * reason in why when no usable GPU is visible. */

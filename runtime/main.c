@@ -8,6 +8,7 @@
  * parameter, and exit status 2, before any GPU work starts.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,6 +366,9 @@ static int cmd_help(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* A file that reaches the size limit (ulimit -f) fails its write with
+     * EFBIG, reported like a full disk, instead of killing memprobe. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         cmd_help(0, NULL);
         return MP_EXIT_USAGE;

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "collector.h"
@@ -252,7 +253,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             mp_print_predictions(parts[i].configs, 0, stdout);
         return MP_EXIT_NOGPU;
     }
-    CHECK_CUDA(cudaFree(0));
+    if (!dev.fake)
+        CHECK_CUDA(cudaFree(0));
     int total = 0;
     size_t maxmetrics = 1;
     for (int i = 0; i < nparts; i++) {
@@ -304,8 +306,13 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             || p->metrics != parts[part - 1].configs->probe->metrics) {
             progress(o, done, total, NULL);
             mp_collector_close(coll);
-            coll = open_counters(p, o, counters_status,
-                                 sizeof counters_status, &fatal);
+            coll = NULL;
+            if (dev.fake)
+                snprintf(counters_status, sizeof counters_status,
+                         "fake device: nothing measured");
+            else
+                coll = open_counters(p, o, counters_status,
+                                     sizeof counters_status, &fatal);
             if (fatal)
                 break;
         }
@@ -326,6 +333,11 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 s->m.clock64_span = -1;
                 p->label(v, label, sizeof label);
                 progress(o, done, total, label);
+                if (dev.fake) {   /* the test hook: nothing runs */
+                    s->verified = 1;
+                    usleep((useconds_t)dev.fake_delay_us);
+                    continue;
+                }
                 p->setup(v, &dev, &s->state);
                 p->launch(s->state);
                 s->verified = p->verify(s->state, s->why, sizeof s->why) == 0;
@@ -421,7 +433,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                             if (col >= 0)
                                 mp_row_set(&row, col, "%.17g", x);
                         }
-                    p->derive(s->state, &dev, &s->m, &row);
+                    if (!dev.fake)
+                        p->derive(s->state, &dev, &s->m, &row);
                 } else {
                     p->label(v, label, sizeof label);
                     fprintf(stderr, "memprobe: %s: output WRONG, not "
@@ -438,7 +451,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 }
                 p->label(v, label, sizeof label);
                 print_table_row(label, &row);
-                p->teardown(s->state);
+                if (!dev.fake)
+                    p->teardown(s->state);
                 done++;
             }
             fflush(stdout);

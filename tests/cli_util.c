@@ -93,6 +93,11 @@ int cli_run(const char *const *args, cli_result *r)
     return r->status;
 }
 
+const char *cli_exe(void)
+{
+    return exe;
+}
+
 void cli_result_free(cli_result *r)
 {
     free(r->out);

@@ -38,6 +38,9 @@ typedef struct {
 int cli_run(const char *const *args, cli_result *r);
 void cli_result_free(cli_result *r);
 
+/* The binary's absolute path (valid once the group has started). */
+const char *cli_exe(void);
+
 /* The whole file at path, NUL-terminated (malloc'd); *len its size. */
 char *cli_read_file(const char *path, size_t *len);
 
