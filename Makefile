@@ -185,6 +185,13 @@ ncu-check: memprobe
 hazards: memprobe
 	./memprobe hazards $(if $(OUT),-o $(OUT)) $(call given,TIMEOUT)
 
+# make sanitize [SUMMARY=file]: every probe family's standard
+# configurations under compute-sanitizer memcheck, racecheck, synccheck and
+# initcheck (GPU machine; scripts/sanitize.sh); any finding fails.
+.PHONY: sanitize
+sanitize: memprobe
+	scripts/sanitize.sh ./memprobe $(if $(SUMMARY),$(SUMMARY),/dev/null)
+
 # make sweep CONFIG=configs/bank.conf [OUT=file] [RESUME=1]: every
 # configuration of a sweep file (docs/sweep-files.md), one CSV row each;
 # RESUME=1 skips those OUT already holds. `./memprobe sweep FILE --list`

@@ -65,9 +65,7 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
             double diff = a - b, requests = 0;
             if (requests_col >= 0)
                 mp_ncu_number(&mine, r, requests_col, &requests);
-            double scale = m[k].tolerance_per == MP_TOL_VALUE ? fabs(b)
-                                                              : requests;
-            double allowed = m[k].tolerance * scale + m[k].tolerance_floor;
+            double allowed = mp_metric_allowed(&m[k], b, requests);
             int ok = fabs(diff) <= allowed;
             compared++;
             failed += !ok;

@@ -195,11 +195,14 @@ static int cmd_measure(const mp_probe *p, int argc, char **argv)
 
 static int cmd_predict(int argc, char **argv)
 {
-    if (argc < 1 || !strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
+    if (argc < 1)
+        mp_usage_error("predict: no probe given (usage: memprobe predict "
+                       "PROBE [--PARAM VALUE]...; see memprobe list)");
+    if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
         printf("usage: memprobe predict PROBE [--PARAM VALUE]... "
                "[--format txt|csv]\n\nPrints the model's prediction; needs "
                "no GPU. See memprobe list.\n");
-        return argc < 1 ? MP_EXIT_USAGE : MP_EXIT_OK;
+        return MP_EXIT_OK;
     }
     const mp_probe *p = mp_probe_find(argv[0]);
     if (!p)

@@ -10,6 +10,7 @@
 #include "metrics.h"
 #include "check.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -153,6 +154,12 @@ static const struct {
     [MP_SET_CONSTANT] = { "constant", constant_set, COUNT_OF(constant_set) },
     [MP_SET_TEXTURE]  = { "tex",      texture_set,  COUNT_OF(texture_set) },
 };
+
+double mp_metric_allowed(const mp_metric *m, double value, double requests)
+{
+    double scale = m->tolerance_per == MP_TOL_VALUE ? fabs(value) : requests;
+    return m->tolerance * scale + m->tolerance_floor;
+}
 
 const mp_metric *mp_metric_set_get(mp_metric_set set, size_t *count)
 {

@@ -48,6 +48,11 @@ typedef struct {
     double tolerance_floor;
 } mp_metric;
 
+/* The difference two measurements of one launch may show in metric m
+ * (see the tolerance fields): `value` is either measurement, `requests`
+ * the launch's warp-level requests (the CSV's requests column). */
+double mp_metric_allowed(const mp_metric *m, double value, double requests);
+
 /* The name every set contains: kernel duration as measured by the profiler. */
 #define MP_METRIC_TIME "gpu__time_duration.sum"
 

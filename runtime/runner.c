@@ -292,7 +292,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
 
     char counters_status[600];
     mp_collector *coll = NULL;
-    int done = 0, failed = 0, fatal = 0;
+    int done = 0, failed = 0, fatal = 0, lost = 0;
     for (int part = 0; part < nparts && !fatal; part++) {
         const mp_config_list *cl = parts[part].configs;
         const mp_probe *p = cl->probe;
@@ -395,6 +395,14 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
 
             /* Rows (the progress line cleared first). */
             progress(o, done, total, NULL);
+            if (batch_status != counters_status && !lost) {
+                /* Counters lost midway: this batch's rows and every later
+                 * one are timing-only, with the reason in counters_status;
+                 * --counters on then exits 4 once all rows are written. */
+                fprintf(stderr, "memprobe: warning: counters lost, measuring "
+                        "time only from here: %s\n", batch_status);
+                lost = 1;
+            }
             char stamp[32];
             utc_stamp(stamp, sizeof stamp);
             for (int b = 0; b < nb; b++) {
@@ -468,7 +476,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
     free(slots);
     free(cells);
     free(header);
-    if (fatal)
+    if (fatal || (lost && opts->counters == MP_COUNTERS_MODE_ON))
         return MP_EXIT_COUNTERS;
     return failed ? MP_EXIT_FAIL : MP_EXIT_OK;
 }

@@ -6,7 +6,8 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          bwtune bw4g bwpeak study final reduce hazards sanitize
+#          bwtune bw4g bwpeak bwpeak2 study final reduce hazards sanitize
+#          determinism faults
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -177,24 +178,36 @@ hazards)
     step test-hazards env MEMPROBE=./memprobe HAZARDS_TIMEOUT=20 build/tests/gpu/test_gpu_hazards
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 sanitize)
-    for tool in memcheck racecheck synccheck initcheck; do
-        step san-$tool-bank compute-sanitizer --tool $tool --error-exitcode 9 \
-            ./memprobe bank --op ld,st --width 4,16 --stride 1,17 --iterations 8 \
-            --blocks 4 --runs 1 --warmup 0 --counters off -o /dev/null
-    done
-    for tool in memcheck racecheck initcheck; do
-        step san-$tool-coalesce compute-sanitizer --tool $tool --error-exitcode 9 \
-            ./memprobe coalesce --op ld,st --width 4,16 --offset 0,16 --stride 1,3 \
-            --blocks 4 --iterations 2 --runs 1 --warmup 0 --counters off -o /dev/null
-        step san-$tool-layouts compute-sanitizer --tool $tool --error-exitcode 9 \
-            ./memprobe coalesce --layout soa,aos12,aos16,aos12-staged --blocks 4 \
-            --iterations 2 --runs 1 --warmup 0 --counters off -o /dev/null
-        step san-$tool-const compute-sanitizer --tool $tool --error-exitcode 9 \
-            ./memprobe const --source constant,global,ldg --spread 1,32 --blocks 4 \
-            --iterations 64 --runs 1 --warmup 0 --counters off -o /dev/null
-        step san-$tool-texture compute-sanitizer --tool $tool --error-exitcode 9 \
-            ./memprobe texture --source tex1d,tex2d,global,ldg --access stencil,column \
-            --size 256 --runs 1 --warmup 0 --counters off -o /dev/null
+    # Every family's standard set under the four tools (make sanitize).
+    step sanitize scripts/sanitize.sh ./memprobe "$W/sanitizer-summary.txt" ;;
+determinism)
+    # The standard sets twice, counters on: run-to-run spread per family.
+    step determinism env MEMPROBE=./memprobe build/tests/gpu/test_gpu_determinism
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+faults)
+    # A sweep killed with SIGKILL, resumed: every configuration once.
+    step kill-sweep timeout -s KILL 3 ./memprobe sweep configs/const.conf -o "$W/resume-kill.csv"
+    step kill-rows bash -c "tail -n +2 $W/resume-kill.csv | wc -l"
+    step kill-resume ./memprobe sweep configs/const.conf --resume -o "$W/resume-kill.csv"
+    step kill-once bash -c "n=\$(./memprobe sweep configs/const.conf --list | grep -c /);
+        test \$(tail -n +2 $W/resume-kill.csv | wc -l) -eq \$n &&
+        test \$(tail -n +2 $W/resume-kill.csv | cut -d, -f8 | sort -u | wc -l) -eq \$n"
+    # Counters lost after 2 batches of 8: auto keeps timing-only rows with
+    # the reason (exit 0), on does the same and exits 4.
+    step lose-auto env MEMPROBE_LOSE_COUNTERS_AFTER=2 ./memprobe bank --stride 0..31 \
+        --batch 8 --runs 3 --counters auto -o "$W/lose-auto.csv"
+    step lose-on bash -c "MEMPROBE_LOSE_COUNTERS_AFTER=2 ./memprobe bank --stride 0..31 \
+        --batch 8 --runs 3 --counters on -o $W/lose-on.csv; test \$? -eq 4" ;;
+bwpeak2)
+    # Issue 4's read target again: launch shapes at 4 GiB, then the two
+    # best repeated in fresh processes.
+    step bwpeak2 ./memprobe bandwidth --kernel read --width 16 --bytes 4294967296 \
+        --threads 512,1024 --inflight 4,8 --cache default,na --counters off --runs 20 \
+        -o "$W/bandwidth-peak2.csv"
+    for r in 1 2; do
+        step bwpeak2-repeat$r ./memprobe bandwidth --kernel read --width 16 --bytes 4294967296 \
+            --threads 1024 --inflight 8 --cache default,na --counters off --runs 20 \
+            -o "$W/bandwidth-peak2.csv"
     done ;;
 esac
 done

@@ -1,0 +1,288 @@
+/*
+ * test_bad_input.c - the error contract (README, "Bad input"), tested as a
+ * table generated from the parameter tables themselves, so a new probe or
+ * parameter is covered without a line here:
+ *
+ *   for every probe, every parameter and every run option: a non-number,
+ *   an empty value, a fraction, an exponent, hex, blanks, a negative
+ *   number, values beyond int64 and size_t, one below the minimum and one
+ *   above the maximum, a value between the allowed ones, an empty range,
+ *   a zero step, an empty list item, a missing value, the option twice;
+ *   for every choice: an unknown name and a wrong case;
+ *   for every probe: an unknown option, a stray argument, -o twice and
+ *   empty; the same through `memprobe predict` and `make probe-NAME`;
+ *   then conflicting values, and the other subcommands' bad arguments,
+ *   missing files, folders given as files, malformed sweep files and CSVs.
+ *
+ * Each must exit 2 with nothing on stdout and exactly one stderr line
+ * "memprobe: ..." naming the parameter (make: its recipe fails, and the
+ * line is memprobe's), never create results/, and leave an existing output
+ * file byte for byte as it was.
+ */
+#include "cli_util.h"
+#include "probe.h"
+#include "runner.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define KEPT "kept.csv"
+static const char kept_text[] = "tool_version,config\r\nx,earlier row\r\n";
+static char repo[PATH_MAX];
+static int ncases;
+
+/* The contract, plus: an existing -o file is untouched. */
+static void expect_refused(const char *const *args, const char *names)
+{
+    FILE *f = fopen(KEPT, "wb");
+    assert_non_null(f);
+    fputs(kept_text, f);
+    fclose(f);
+    cli_expect_usage_error(args, names);
+    size_t len;
+    char *after = cli_read_file(KEPT, &len);
+    if (len != strlen(kept_text) || memcmp(after, kept_text, len))
+        fail_msg("%s was changed by a refused command", KEPT);
+    free(after);
+    ncases++;
+}
+
+/* `memprobe [predict] PROBE --NAME VALUE [-o kept.csv]` is refused
+ * naming --NAME. */
+static void refuse_value(const mp_probe *p, const char *name,
+                         const char *value, int predict)
+{
+    char opt[64];
+    snprintf(opt, sizeof opt, "--%s", name);
+    if (predict) {
+        const char *args[] = {"predict", p->name, opt, value, NULL};
+        expect_refused(args, opt);
+    } else {
+        const char *args[] = {p->name, opt, value, "-o", KEPT, NULL};
+        expect_refused(args, opt);
+    }
+}
+
+/* The bad values of one parameter definition, into vals (each <64). */
+static int bad_values(const mp_param_def *d, char vals[][64])
+{
+    int n = 0;
+    if (d->kind == MP_PARAM_CHOICE) {
+        snprintf(vals[n++], 64, "nosuch");
+        snprintf(vals[n++], 64, "%s", "");
+        char upper[64];
+        snprintf(upper, sizeof upper, "%s", d->choices[0]);
+        for (char *c = upper; *c; c++)
+            if (*c >= 'a' && *c <= 'z')
+                *c = (char)(*c - 'a' + 'A');
+        if (strcmp(upper, d->choices[0]))
+            snprintf(vals[n++], 64, "%s", upper);
+        snprintf(vals[n++], 64, "%s,", d->choices[0]);
+        return n;
+    }
+    static const char *const fixed[] = {
+        "abc", "", "1.5", "1e3", "0x10", " 4", "4 ", "-", "--", "+",
+        "99999999999999999999", "18446744073709551616",
+        "-9223372036854775809", "1,,2", "1..3:0", "..3", "1..", NULL,
+    };
+    for (int i = 0; fixed[i]; i++)
+        snprintf(vals[n++], 64, "%s", fixed[i]);
+    snprintf(vals[n++], 64, "%lld", d->min - 1);
+    snprintf(vals[n++], 64, "%lld", d->max + 1);
+    if (d->max > d->min)
+        snprintf(vals[n++], 64, "%lld..%lld", d->max, d->min);
+    if (d->allowed) {   /* a value in range but not allowed */
+        for (long long v = d->min; v <= d->max; v++) {
+            int ok = 0;
+            for (int k = 0; k < d->nallowed; k++)
+                ok |= d->allowed[k] == v;
+            if (!ok) {
+                snprintf(vals[n++], 64, "%lld", v);
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+static void test_every_parameter(void **state)
+{
+    (void)state;
+    int before = ncases;
+    for (int i = 0; mp_probes[i]; i++) {
+        const mp_probe *p = mp_probes[i];
+        char vals[40][64];
+        for (int k = 0; k < p->nparams; k++) {
+            const mp_param_def *d = &p->params[k];
+            int n = bad_values(d, vals);
+            for (int j = 0; j < n; j++) {
+                refuse_value(p, d->name, vals[j], 0);
+                refuse_value(p, d->name, vals[j], 1);
+            }
+            /* No value, and the option twice. */
+            char opt[64];
+            snprintf(opt, sizeof opt, "--%s", d->name);
+            const char *novalue[] = {p->name, "-o", KEPT, opt, NULL};
+            expect_refused(novalue, opt);
+            const char *good = d->kind == MP_PARAM_CHOICE ? d->choices[0]
+                                                          : NULL;
+            char num[32];
+            if (!good) {
+                snprintf(num, sizeof num, "%lld", d->def);
+                good = num;
+            }
+            const char *twice[] = {p->name, opt, good, opt, good, "-o",
+                                   KEPT, NULL};
+            expect_refused(twice, opt);
+        }
+        for (int k = 0; k < MP_OPT_COUNT; k++) {
+            const mp_param_def *d = &mp_run_option_defs[k];
+            int n = bad_values(d, vals);
+            for (int j = 0; j < n; j++)
+                refuse_value(p, d->name, vals[j], 0);
+        }
+        const char *unknown[] = {p->name, "--nosuch", "1", "-o", KEPT, NULL};
+        expect_refused(unknown, "--nosuch");
+        const char *stray[] = {p->name, "stray", "-o", KEPT, NULL};
+        expect_refused(stray, "stray");
+        const char *o_twice[] = {p->name, "-o", KEPT, "-o", KEPT, NULL};
+        expect_refused(o_twice, "--output");
+        const char *o_empty[] = {p->name, "-o", "", NULL};
+        expect_refused(o_empty, "--output");
+    }
+    printf("# %d refused command lines from the parameter tables\n",
+           ncases - before);
+}
+
+/* Every parameter through make, once: `make probe-NAME VAR=abc`. */
+static void test_make_targets(void **state)
+{
+    (void)state;
+    int before = ncases;
+    for (int i = 0; mp_probes[i]; i++) {
+        const mp_probe *p = mp_probes[i];
+        for (int k = 0; k < p->nparams; k++) {
+            char target[64], var[96], opt[64];
+            snprintf(target, sizeof target, "probe-%s", p->name);
+            snprintf(var, sizeof var, "%s=abc", p->params[k].name);
+            for (char *c = var; *c != '='; c++)
+                if (*c >= 'a' && *c <= 'z')
+                    *c = (char)(*c - 'a' + 'A');
+            snprintf(opt, sizeof opt, "memprobe: --%s: ", p->params[k].name);
+            char *cwd = getcwd(NULL, 0);
+            char out[PATH_MAX + 8];
+            snprintf(out, sizeof out, "OUT=%s/%s", cwd, KEPT);
+            free(cwd);
+            FILE *f = fopen(KEPT, "wb");
+            fputs(kept_text, f);
+            fclose(f);
+            char cmd[3 * PATH_MAX];
+            snprintf(cmd, sizeof cmd, "make -s --no-print-directory -C '%s' "
+                     "%s %s '%s' > make.out 2>&1", repo, target, var, out);
+            int rc = system(cmd);
+            size_t len;
+            char *text = cli_read_file("make.out", &len);
+            if (rc == 0)
+                fail_msg("make %s %s succeeded:\n%s", target, var, text);
+            cli_must_contain(cmd, text, opt);
+            free(text);
+            char *after = cli_read_file(KEPT, &len);
+            assert_memory_equal(after, kept_text, strlen(kept_text));
+            free(after);
+            ncases++;
+        }
+    }
+    printf("# %d make targets refused\n", ncases - before);
+}
+
+/* Values that are each allowed but not together, and the other commands. */
+typedef struct {
+    const char *args[12];
+    const char *names;
+} bad_line;
+
+static const bad_line others[] = {
+    /* Conflicting values. */
+    {{"coalesce", "--width", "8", "--offset", "4"}, "--offset"},
+    {{"bandwidth", "--width", "16", "--offset", "8"}, "--offset"},
+    {{"reduce", "--variant", "tree-sequential", "--threads", "96"},
+     "--threads"},
+    {{"bank", "--width", "16", "--stride", "4096", "--pad", "64"}, "shared"},
+    {{"bank", "--counters", "on", "--counters", "off"}, "--counters"},
+    /* Other subcommands. */
+    {{"predict"}, "predict"},
+    {{"predict", "nosuch"}, "nosuch"},
+    {{"predict", "bank", "--format", "xml"}, "--format"},
+    {{"nosuch"}, "nosuch"},
+    {{"list", "extra"}, "extra"},
+    {{"columns", "extra"}, "extra"},
+    {{"version", "extra"}, "extra"},
+    {{"device", "--device", "abc"}, "--device"},
+    {{"sweep"}, "sweep"},
+    {{"sweep", "missing.conf"}, "missing.conf"},
+    {{"sweep", "."}, "Is a directory"},
+    {{"sweep", "bad.conf", "--list"}, "bad.conf:2"},
+    {{"sweep", "empty.conf", "--list"}, "empty.conf"},
+    {{"sweep", "CONF", "--resume", "-o", "malformed.csv"}, "malformed.csv"},
+    {{"sweep", "CONF", "--nosuch"}, "--nosuch"},
+    {{"report"}, "report"},
+    {{"report", "missing.csv"}, "missing.csv"},
+    {{"report", "."}, "."},
+    {{"report", "malformed.csv"}, "malformed.csv"},
+    {{"report", "--format", "xml", "malformed.csv"}, "--format"},
+    {{"report", "--table", "nosuch", "CSV"}, "nosuch"},
+    {{"ncu-check", "--probe", "nosuch"}, "nosuch"},
+    {{"ncu-check", "--compare", "missing.csv", "missing2.csv"},
+     "missing"},
+    {{"hazards", "--timeout", "0"}, "--timeout"},
+    {{"hazards", "--timeout", "abc"}, "--timeout"},
+    {{"hazards", "--nosuch"}, "--nosuch"},
+    {{"hazards", "-o"}, "--output"},
+};
+
+static void test_other_commands(void **state)
+{
+    (void)state;
+    int before = ncases;
+    FILE *f = fopen("bad.conf", "w");
+    fputs("[bank]\nstride = 1..\n", f);
+    fclose(f);
+    f = fopen("empty.conf", "w");
+    fclose(f);
+    f = fopen("malformed.csv", "w");
+    fputs("probe,config\r\n\"bank,x\r\n", f);
+    fclose(f);
+    char conf[PATH_MAX + 32], csv[PATH_MAX + 32];
+    snprintf(conf, sizeof conf, "%s/configs/texture.conf", repo);
+    snprintf(csv, sizeof csv, "%s/results/h200/study.csv", repo);
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+        const char *args[16];
+        int n = 0;
+        for (int k = 0; others[i].args[k]; k++) {
+            const char *a = others[i].args[k];
+            args[n++] = !strcmp(a, "CONF") ? conf : !strcmp(a, "CSV") ? csv
+                                                                       : a;
+        }
+        args[n] = NULL;
+        expect_refused(args, others[i].names);
+    }
+    printf("# %d other command lines refused\n", ncases - before);
+}
+
+int main(void)
+{
+    if (!getcwd(repo, sizeof repo))
+        return 1;
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_parameter),
+        cmocka_unit_test(test_make_targets),
+        cmocka_unit_test(test_other_commands),
+    };
+    int failed = cli_run_group("bad_input", NULL, 0, NULL, 0, tests,
+                               sizeof tests / sizeof *tests);
+    printf("# %d bad inputs in all\n", ncases);
+    return failed;
+}
