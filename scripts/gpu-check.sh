@@ -179,7 +179,7 @@ hazards)
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 sanitize)
     # Every family's standard set under the four tools (make sanitize).
-    step sanitize scripts/sanitize.sh ./memprobe "$W/sanitizer-summary.txt" ;;
+    step sanitize timeout ${SANITIZE_LIMIT:-240} scripts/sanitize.sh ./memprobe "$W/sanitizer-summary.txt" ;;
 determinism)
     # The standard sets twice, counters on: run-to-run spread per family.
     step determinism env MEMPROBE=./memprobe build/tests/gpu/test_gpu_determinism
