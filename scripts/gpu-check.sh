@@ -6,7 +6,7 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          bwtune bw4g bwpeak bwpeak2 study final reduce hazards sanitize
+#          bwtune bw4g bwpeak bwpeak2 bwpeak3 study final reduce hazards sanitize
 #          determinism faults
 #
 # The device tool returns at most 8 files from $OUT, so everything is
@@ -20,7 +20,16 @@ FINAL_OUT=$OUT
 W=$(mktemp -d)
 STEPS=${*:-build sass device main tests ncu repeat bench nocounters sanitize}
 # The default runs every step; later sessions usually name the ones they
-# need (for example: build sass device main probes sanitize).
+# need (for example: build sass device main probes bwpeak3)
+    # The read target with less launch overhead: 8 and 16 GiB per array
+    # (a 4 GiB launch is ~0.95 ms, ~0.5% of it fixed cost), the two best
+    # shapes of bwpeak2, then repeated in fresh processes.
+    for r in 1 2 3; do
+        step bwpeak3-$r ./memprobe bandwidth --kernel read --width 16 \
+            --bytes 8589934592,17179869184 --threads 512,1024 --inflight 8 \
+            --cache default,na --counters off --runs 10 -o "$W/bandwidth-peak3.csv"
+    done ;;
+sanitize).
 SUMMARY=$W/summary.txt
 : > "$SUMMARY"
 NCU=${NCU:-ncu}

@@ -36,7 +36,10 @@ for set in "${SETS[@]}"; do
         log="$LOGS/$probe-$tool.log"
         $CS --tool "$tool" --error-exitcode 9 $MP "$probe" $args $SHAPE > "$log" 2>&1
         rc=$?
-        errors=$(sed -n 's/^========= ERROR SUMMARY: \([0-9]*\) error.*/\1/p' "$log" | tail -1)
+        # memcheck, synccheck, initcheck: "ERROR SUMMARY: N errors";
+        # racecheck: "RACECHECK SUMMARY: H hazards displayed (N errors, ...)".
+        errors=$(sed -n -e 's/^========= ERROR SUMMARY: \([0-9]*\) error.*/\1/p' \
+            -e 's/^========= RACECHECK SUMMARY: .*(\([0-9]*\) error.*/\1/p' "$log" | tail -1)
         line=$(printf '%-10s %-10s %4s configurations  exit %d  errors %s' \
             "$probe" "$tool" "$n" "$rc" "${errors:-?}")
         echo "$line" | tee -a "$SUMMARY"

@@ -123,7 +123,8 @@ int main(void)
     for (int f = 0; mp_probes[f] && f < MAX_FAMILIES; f++, nf++) {
         const mp_probe *p = mp_probes[f];
         char args[512], name[64];
-        snprintf(args, sizeof args, "%s --counters on", p->ncu_check_args);
+        /* gpu_run_sweep adds --counters on. */
+        snprintf(args, sizeof args, "%s", p->ncu_check_args);
         for (int k = 0; k < 2; k++) {
             snprintf(name, sizeof name, "repeat-%s-%d", p->name, k + 1);
             rcs[f][k] = gpu_run_sweep(p->name, name, args, &runs[f][k]);
