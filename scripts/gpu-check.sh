@@ -20,16 +20,7 @@ FINAL_OUT=$OUT
 W=$(mktemp -d)
 STEPS=${*:-build sass device main tests ncu repeat bench nocounters sanitize}
 # The default runs every step; later sessions usually name the ones they
-# need (for example: build sass device main probes bwpeak3)
-    # The read target with less launch overhead: 8 and 16 GiB per array
-    # (a 4 GiB launch is ~0.95 ms, ~0.5% of it fixed cost), the two best
-    # shapes of bwpeak2, then repeated in fresh processes.
-    for r in 1 2 3; do
-        step bwpeak3-$r ./memprobe bandwidth --kernel read --width 16 \
-            --bytes 8589934592,17179869184 --threads 512,1024 --inflight 8 \
-            --cache default,na --counters off --runs 10 -o "$W/bandwidth-peak3.csv"
-    done ;;
-sanitize).
+# need (for example: build sass device main probes sanitize).
 SUMMARY=$W/summary.txt
 : > "$SUMMARY"
 NCU=${NCU:-ncu}
@@ -186,6 +177,15 @@ hazards)
     # four compute-sanitizer tools (about 35 child runs, each limited to 20 s).
     step test-hazards env MEMPROBE=./memprobe HAZARDS_TIMEOUT=20 build/tests/gpu/test_gpu_hazards
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+bwpeak3)
+    # The read target with less launch overhead: 8 and 16 GiB per array
+    # (a 4 GiB launch is ~0.95 ms, ~0.5% of it fixed cost), the two best
+    # shapes of bwpeak2, then repeated in fresh processes.
+    for r in 1 2 3; do
+        step bwpeak3-$r ./memprobe bandwidth --kernel read --width 16 \
+            --bytes 8589934592,17179869184 --threads 512,1024 --inflight 8 \
+            --cache default,na --counters off --runs 10 -o "$W/bandwidth-peak3.csv"
+    done ;;
 sanitize)
     # Every family's standard set under the four tools (make sanitize).
     step sanitize timeout ${SANITIZE_LIMIT:-240} scripts/sanitize.sh ./memprobe "$W/sanitizer-summary.txt" ;;
