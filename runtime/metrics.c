@@ -36,7 +36,9 @@
  *   (bank probe), but where warps interleave LDS and STS (the reduction
  *   trees) they carry an arbitration excess that varies from run to run:
  *   collector vs ncu differed by 6 events on 1000 LDS requests (32
- *   blocks); allowed 1e-2 per request.
+ *   blocks); allowed 1e-2 per request, plus 4 events: the atomic variant,
+ *   32 LDS in all, counted 256 store wavefronts in one run and 257 in the
+ *   next (a global atomic shares the pipe).
  * - L2 sectors and DRAM bytes depend on what the caches held before the
  *   launch, which differs between two processes: up to 25 MB of DRAM
  *   writes apart for a 1 GiB read. Allowed 10% of the value plus one L2
@@ -46,7 +48,7 @@
  *   run slower under the collector); allowed 10% plus 8 us. */
 #define EXACT 0.0, MP_TOL_REQUEST, 0
 #define ARBITRATION 1e-3, MP_TOL_REQUEST, 0
-#define STORE_ARBITRATION 1e-2, MP_TOL_REQUEST, 0
+#define STORE_ARBITRATION 1e-2, MP_TOL_REQUEST, 4
 #define TRAFFIC 1e-3, MP_TOL_REQUEST, 0
 #define L2_BYTES (64.0 * 1024 * 1024)
 #define CACHED_BYTES 0.10, MP_TOL_VALUE, L2_BYTES

@@ -6,7 +6,7 @@
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
-#          bwtune bw4g bwpeak bwpeak2 bwpeak3 study final reduce hazards sanitize
+#          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults
 #
 # The device tool returns at most 8 files from $OUT, so everything is
@@ -185,6 +185,17 @@ bwpeak3)
         step bwpeak3-$r ./memprobe bandwidth --kernel read --width 16 \
             --bytes 8589934592,17179869184 --threads 512,1024 --inflight 8 \
             --cache default,na --counters off --runs 10 -o "$W/bandwidth-peak3.csv"
+    done ;;
+bwfinal)
+    # Issue 4's targets, sizes side by side in one process: the best read
+    # (8 loads in flight, 1024 threads) and write shapes at 4, 8, 16 GiB.
+    for r in 1 2; do
+        step bwfinal-read-$r ./memprobe bandwidth --kernel read --width 16 \
+            --bytes 4294967296,8589934592,17179869184 --threads 1024 --inflight 8 \
+            --counters off --runs 10 -o "$W/bandwidth-final.csv"
+        step bwfinal-write-$r ./memprobe bandwidth --kernel write --width 16 \
+            --bytes 4294967296,8589934592,17179869184 --threads 256,1024 --inflight 1,2 \
+            --cache cs --counters off --runs 10 -o "$W/bandwidth-final.csv"
     done ;;
 sanitize)
     # Every family's standard set under the four tools (make sanitize).

@@ -145,10 +145,11 @@ static void test_list_coalesce(void **state)
 static void test_list_bandwidth(void **state)
 {
     (void)state;
-    /* 9 + 2 + 14 + 12 = 37, less 4 repeats of [bandwidth]: 33. Lines 9
-     * and 10 are the 4 GiB runs; 11 the first offset run that is new. */
-    listed l = {bandwidth_conf, 33,
-                "33 configurations in 4 sections, 4 repeats dropped", 11,
+    /* 9 + 2 + 4 + 14 + 12 = 41, less 4 repeats of [bandwidth]: 37. Lines
+     * 9 and 10 are the 4 GiB runs, 11-14 the peak shapes; 15 the first
+     * offset run that is new. */
+    listed l = {bandwidth_conf, 37,
+                "37 configurations in 6 sections, 4 repeats dropped", 15,
                 "bandwidth/read/w4/o4/s1/b1073741824",
                 "bandwidth/read/w4/o0/s1/b1073741824",
                 "bandwidth/copy/w16/o0/s32/b1073741824"};
