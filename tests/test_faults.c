@@ -142,6 +142,8 @@ static int by_name(const void *a, const void *b)
 /* Sorted; fails if a name repeats. */
 static void sort_unique(char **names, int n, const char *what)
 {
+    if (n < 2)
+        return;   /* killed before any row: names may be NULL */
     qsort(names, (size_t)n, sizeof *names, by_name);
     for (int i = 1; i < n; i++)
         if (!strcmp(names[i - 1], names[i]))
