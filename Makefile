@@ -71,9 +71,11 @@ CLI_UTIL := $(BUILD)/tests/cli_util.o
 .SECONDARY: $(CLI_UTIL)
 
 .PHONY: all clean test test-gpu ncu-check sweep study hazards
-all: memprobe
+all: $(BIN)
 
-memprobe $(BUILD)/memprobe: $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
+# ./memprobe, or build/san/memprobe under SANITIZE=1 (never the one from
+# the other's objects).
+$(BIN): $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libmemprobe.a: $(LIB_OBJ)
@@ -110,11 +112,11 @@ test: $(BIN) $(TESTS)
 
 # GPU tests: tests/gpu/test_*.c, run on the GPU machine (where prove may be
 # missing: then cmocka's own summary says how many passed).
-test-gpu: memprobe $(GPU_TESTS)
+test-gpu: $(BIN) $(GPU_TESTS)
 	if command -v prove >/dev/null; then \
-	    CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe prove -v --exec '' $(GPU_TESTS); \
+	    CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./$(BIN) prove -v --exec '' $(GPU_TESTS); \
 	else \
-	    rc=0; for t in $(GPU_TESTS); do MEMPROBE=./memprobe $$t || rc=1; done; exit $$rc; \
+	    rc=0; for t in $(GPU_TESTS); do MEMPROBE=./$(BIN) $$t || rc=1; done; exit $$rc; \
 	fi
 
 # make probe-NAME VAR=value ...: measure probe NAME (memprobe list shows the
@@ -130,11 +132,11 @@ SHAPE_VARS := THREADS BLOCKS ITERATIONS WARMUP RUNS COUNTERS
 lc = $(shell echo $(1) | tr A-Z a-z)
 given = $(foreach v,$(1),$(if $(filter command line,$(origin $(v))),--$(call lc,$(v)) $($(v))))
 
-probe-%: memprobe
-	./memprobe $* $(call given,$(PARAM_VARS)) $(if $(OUT),-o $(OUT))
+probe-%: $(BIN)
+	./$(BIN) $* $(call given,$(PARAM_VARS)) $(if $(OUT),-o $(OUT))
 
-predict-%: memprobe
-	./memprobe predict $* $(call given,$(filter-out $(filter-out THREADS,$(SHAPE_VARS)),$(PARAM_VARS)))
+predict-%: $(BIN)
+	./$(BIN) predict $* $(call given,$(filter-out $(filter-out THREADS,$(SHAPE_VARS)),$(PARAM_VARS)))
 
 # make fuzz [FUZZ_SECONDS=n]: each libFuzzer target (tests/fuzz/) for n
 # seconds (default 20), starting from its committed seed corpus; new inputs
@@ -148,8 +150,8 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c build/fuzz/libmemp
 
 # The host paths that need no GPU under valgrind (scripts/valgrind-host.sh).
 .PHONY: valgrind
-valgrind: memprobe
-	scripts/valgrind-host.sh ./memprobe
+valgrind: $(BIN)
+	scripts/valgrind-host.sh ./$(BIN)
 
 .PHONY: fuzz fuzzers
 fuzzers: $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
@@ -168,13 +170,13 @@ fuzz:
 	done
 
 clean:
-	rm -rf $(BUILD) memprobe
+	rm -rf $(BUILD) $(BIN)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # Counters from memprobe's collector against Nsight Compute's (GPU + ncu).
-ncu-check: memprobe
-	./memprobe ncu-check $(if $(PROBE),--probe $(PROBE))
+ncu-check: $(BIN)
+	./$(BIN) ncu-check $(if $(PROBE),--probe $(PROBE))
 
 # make hazards [OUT=file] [TIMEOUT=s]: the hazard catalogue (GPU and
 # compute-sanitizer): the seeds' reduction bugs, each run with a result check
@@ -182,41 +184,41 @@ ncu-check: memprobe
 # process killed after TIMEOUT seconds (default 20; from the command line
 # only); prints hazard x tool -> caught / not caught with the tools'
 # findings (docs/hazards.md).
-hazards: memprobe
-	./memprobe hazards $(if $(OUT),-o $(OUT)) $(call given,TIMEOUT)
+hazards: $(BIN)
+	./$(BIN) hazards $(if $(OUT),-o $(OUT)) $(call given,TIMEOUT)
 
 # make sanitize [SUMMARY=file]: every probe family's standard
 # configurations under compute-sanitizer memcheck, racecheck, synccheck and
 # initcheck (GPU machine; scripts/sanitize.sh); any finding fails.
 .PHONY: sanitize
-sanitize: memprobe
-	scripts/sanitize.sh ./memprobe $(if $(SUMMARY),$(SUMMARY),/dev/null)
+sanitize: $(BIN)
+	scripts/sanitize.sh ./$(BIN) $(if $(SUMMARY),$(SUMMARY),/dev/null)
 
 # make sweep CONFIG=configs/bank.conf [OUT=file] [RESUME=1]: every
 # configuration of a sweep file (docs/sweep-files.md), one CSV row each;
 # RESUME=1 skips those OUT already holds. `./memprobe sweep FILE --list`
 # shows them without a GPU.
-sweep: memprobe
+sweep: $(BIN)
 	@test -n "$(CONFIG)" || { echo "make sweep: give CONFIG=configs/NAME.conf" >&2; exit 2; }
-	./memprobe sweep $(CONFIG) $(if $(OUT),-o $(OUT)) $(if $(RESUME),--resume)
+	./$(BIN) sweep $(CONFIG) $(if $(OUT),-o $(OUT)) $(if $(RESUME),--resume)
 
 # make study: configs/study.conf into results/DEVICE/study.csv (DEVICE from
 # the GPU's name: h200 for an NVIDIA H200) or OUT=file. It always resumes:
 # an interrupted study continues where it stopped; remove the CSV to start
 # over. Without a GPU it prints the predictions and exits with status 3.
-study: memprobe
+study: $(BIN)
 	@out="$(OUT)"; \
 	if [ -z "$$out" ]; then \
-	    dev=$$(./memprobe device 2>/dev/null | sed -n '1{s/^device [0-9]*: //;s/^NVIDIA //;p;}' \
+	    dev=$$(./$(BIN) device 2>/dev/null | sed -n '1{s/^device [0-9]*: //;s/^NVIDIA //;p;}' \
 	           | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9\n' '-' | sed 's/^-//;s/-$$//'); \
 	    if [ -z "$$dev" ]; then \
 	        echo "make study: no GPU visible, nothing measured; the model predicts:" >&2; \
-	        ./memprobe sweep configs/study.conf --predict; exit 3; \
+	        ./$(BIN) sweep configs/study.conf --predict; exit 3; \
 	    fi; \
 	    mkdir -p results/$$dev && out=results/$$dev/study.csv; \
 	fi; \
-	echo "./memprobe sweep configs/study.conf -o $$out --resume"; \
-	./memprobe sweep configs/study.conf -o "$$out" --resume
+	echo "./$(BIN) sweep configs/study.conf -o $$out --resume"; \
+	./$(BIN) sweep configs/study.conf -o "$$out" --resume
 
 # Tables, plots and the study from result CSVs (issue 7; no GPU needed).
 #   make report [FILES="a.csv ..."] [FORMAT=txt|md|csv] [TABLE=bank]
@@ -241,13 +243,13 @@ run_gnuplot = if ! command -v $(GNUPLOT) >/dev/null 2>&1; then \
 	echo "plots in $(2)"
 
 .PHONY: report plots study-report
-report: memprobe
-	./memprobe report --format $(FORMAT) $(if $(TABLE),--table $(TABLE)) $(FILES)
+report: $(BIN)
+	./$(BIN) report --format $(FORMAT) $(if $(TABLE),--table $(TABLE)) $(FILES)
 
-plots: memprobe
-	./memprobe report --plot-data $(PLOTS)/data $(FILES)
+plots: $(BIN)
+	./$(BIN) report --plot-data $(PLOTS)/data $(FILES)
 	@$(call run_gnuplot,$(PLOTS)/data,$(PLOTS))
 
-study-report: memprobe
-	./memprobe report --study docs/study.md --plot-data $(BUILD)/study-plots
+study-report: $(BIN)
+	./$(BIN) report --study docs/study.md --plot-data $(BUILD)/study-plots
 	@$(call run_gnuplot,$(BUILD)/study-plots,docs/plots)
