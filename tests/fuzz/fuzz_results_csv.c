@@ -61,9 +61,4 @@ int fuzz_results_csv(const uint8_t *data, size_t size)
     return 0;
 }
 
-#ifndef MP_FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    return fuzz_results_csv(data, size);
-}
-#endif
+MP_FUZZ_ENTRY(fuzz_results_csv)

@@ -36,9 +36,4 @@ int fuzz_sweep_file(const uint8_t *data, size_t size)
     return 0;
 }
 
-#ifndef MP_FUZZ_NO_ENTRY
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    return fuzz_sweep_file(data, size);
-}
-#endif
+MP_FUZZ_ENTRY(fuzz_sweep_file)

@@ -24,6 +24,18 @@ int fuzz_ncu_csv(const uint8_t *data, size_t size);
 int fuzz_results_csv(const uint8_t *data, size_t size);
 int fuzz_sweep_file(const uint8_t *data, size_t size);
 
+/* A target's libFuzzer entry point, calling its body; nothing under
+ * MP_FUZZ_NO_ENTRY. */
+#ifdef MP_FUZZ_NO_ENTRY
+#define MP_FUZZ_ENTRY(body)
+#else
+#define MP_FUZZ_ENTRY(body)                                                \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)           \
+    {                                                                      \
+        return body(data, size);                                           \
+    }
+#endif
+
 /* A parser that refused its input must have said why in one line: a
  * non-empty err without a newline. Aborts (a finding) otherwise. */
 void fuzz_check_reason(const char *err);
