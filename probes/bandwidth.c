@@ -297,7 +297,7 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
          * grid-stride loop needs no more, and more waves only add a tail. */
         int per_sm = 0;
         CHECK_CUDA(mp_bw_occupancy(&s->l, &per_sm));
-        s->l.blocks = dev->sm_count * (per_sm > 0 ? per_sm : 1);
+        s->l.blocks = mp_full_wave(dev, per_sm);
     }
     s->nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
 

@@ -161,14 +161,12 @@ static int bank_setup(const long long *v, const mp_device *dev, void **out)
     } else {
         int per_sm = 0;
         CHECK_CUDA(mp_bank_occupancy(&s->l, &per_sm));
-        s->l.blocks = dev->sm_count * (per_sm > 0 ? per_sm : 1);
+        s->l.blocks = mp_full_wave(dev, per_sm);
     }
     size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
     CHECK_CUDA(cudaMalloc((void **)&s->l.out, nthreads * sizeof(unsigned)));
-    CHECK_CUDA(cudaMalloc((void **)&s->l.clocks,
-                          2 * (size_t)s->l.blocks * sizeof(long long)));
     s->host_out = mp_xmalloc(nthreads * sizeof(unsigned));
-    s->host_clocks = mp_xmalloc(2 * (size_t)s->l.blocks * sizeof(long long));
+    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
     *out = s;
     return 0;
 }
@@ -220,10 +218,8 @@ static int bank_verify(void *state, char *err, size_t errlen)
 static void bank_clock64(void *state, long long *span, double *block_median)
 {
     bank_state *s = state;
-    CHECK_CUDA(cudaMemcpy(s->host_clocks, s->l.clocks,
-                          2 * (size_t)s->l.blocks * sizeof(long long),
-                          cudaMemcpyDeviceToHost));
-    mp_clock64_summary(s->host_clocks, s->l.blocks, span, block_median);
+    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
+                    block_median);
 }
 
 static void bank_derive(void *state, const mp_device *dev,

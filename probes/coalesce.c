@@ -295,7 +295,7 @@ static int grid_blocks(coalesce_state *s, const mp_device *dev)
         return (int)s->v[P_BLOCKS];
     int per_sm = 0;
     CHECK_CUDA(mp_coalesce_occupancy(&s->l, &per_sm));
-    return dev->sm_count * (per_sm > 0 ? per_sm : 1);
+    return mp_full_wave(dev, per_sm);
 }
 
 static void setup_pattern(coalesce_state *s)

@@ -233,14 +233,12 @@ static int const_setup(const long long *v, const mp_device *dev, void **out)
     } else {
         int per_sm = 0;
         CHECK_CUDA(mp_const_occupancy(&s->l, &per_sm));
-        s->l.blocks = dev->sm_count * (per_sm > 0 ? per_sm : 1);
+        s->l.blocks = mp_full_wave(dev, per_sm);
     }
     size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
     CHECK_CUDA(cudaMalloc((void **)&s->l.out, nthreads * sizeof(unsigned)));
-    CHECK_CUDA(cudaMalloc((void **)&s->l.clocks,
-                          2 * (size_t)s->l.blocks * sizeof(long long)));
     s->host_out = mp_xmalloc(nthreads * sizeof(unsigned));
-    s->host_clocks = mp_xmalloc(2 * (size_t)s->l.blocks * sizeof(long long));
+    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
     *out = s;
     return 0;
 }
@@ -294,10 +292,8 @@ static int const_verify(void *state, char *err, size_t errlen)
 static void const_clock64(void *state, long long *span, double *block_median)
 {
     const_state *s = state;
-    CHECK_CUDA(cudaMemcpy(s->host_clocks, s->l.clocks,
-                          2 * (size_t)s->l.blocks * sizeof(long long),
-                          cudaMemcpyDeviceToHost));
-    mp_clock64_summary(s->host_clocks, s->l.blocks, span, block_median);
+    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
+                    block_median);
 }
 
 /* LDC instructions a warp may execute besides the probe's loads: the

@@ -105,6 +105,18 @@ void mp_row_set_per_request(mp_row *row, const mp_device *dev,
                             const mp_measurement *m, double requests,
                             double blocks);
 
+/* Blocks of one full wave: the SMs times the blocks of the kernel that fit
+ * on one (per_sm from the occupancy API; at least 1). */
+int mp_full_wave(const mp_device *dev, int per_sm);
+
+/* The seeds' clock64 stamps (thread 0 of block b writes its start at [b]
+ * and its end at [blocks + b]): allocates the device buffer and its host
+ * copy; mp_clock64_read copies them back and summarises them
+ * (runtime/stats.c). Free with cudaFree and free. */
+void mp_clock64_alloc(int blocks, long long **dev, long long **host);
+void mp_clock64_read(const long long *dev, long long *host, int blocks,
+                     long long *span, double *block_median);
+
 extern const mp_probe *const mp_probes[];
 const mp_probe *mp_probe_find(const char *name);
 

@@ -3,9 +3,12 @@
  * its kernels, a .c file with its mp_probe, and one line here. Helpers
  * every probe uses live here too.
  */
+#include <cuda_runtime_api.h>
 #include <string.h>
 
+#include "check.h"
 #include "probe.h"
+#include "stats.h"
 
 extern const mp_probe mp_probe_bank;
 extern const mp_probe mp_probe_coalesce;
@@ -68,4 +71,24 @@ void mp_row_set_per_request(mp_row *row, const mp_device *dev,
         mp_row_set(row, MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, "%.4f",
                    m->clock64_block_median * sms / requests);
     }
+}
+
+int mp_full_wave(const mp_device *dev, int per_sm)
+{
+    return dev->sm_count * (per_sm > 0 ? per_sm : 1);
+}
+
+void mp_clock64_alloc(int blocks, long long **dev, long long **host)
+{
+    size_t bytes = 2 * (size_t)blocks * sizeof(long long);
+    CHECK_CUDA(cudaMalloc((void **)dev, bytes));
+    *host = mp_xmalloc(bytes);
+}
+
+void mp_clock64_read(const long long *dev, long long *host, int blocks,
+                     long long *span, double *block_median)
+{
+    CHECK_CUDA(cudaMemcpy(host, dev, 2 * (size_t)blocks * sizeof(long long),
+                          cudaMemcpyDeviceToHost));
+    mp_clock64_summary(host, blocks, span, block_median);
 }

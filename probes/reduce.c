@@ -315,7 +315,7 @@ static int red_setup(const long long *v, const mp_device *dev, void **out)
     } else {
         int per_sm = 0;
         CHECK_CUDA(mp_red_occupancy(&s->l, &per_sm));
-        s->l.blocks = dev->sm_count * (per_sm > 0 ? per_sm : 1);
+        s->l.blocks = mp_full_wave(dev, per_sm);
     }
     int dot = s->l.workload == MP_RED_DOT;
     size_t bytes = (size_t)s->n * 4;
@@ -373,9 +373,7 @@ static int red_setup(const long long *v, const mp_device *dev, void **out)
     } else {
         poison(s, s->l.out, slots);
     }
-    CHECK_CUDA(cudaMalloc((void **)&s->l.clocks,
-                          2 * (size_t)s->l.blocks * sizeof(long long)));
-    s->host_clocks = mp_xmalloc(2 * (size_t)s->l.blocks * sizeof(long long));
+    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
     *out = s;
     return 0;
 }
@@ -534,10 +532,8 @@ static void red_after_timing(void *state)
 static void red_clock64(void *state, long long *span, double *block_median)
 {
     red_state *s = state;
-    CHECK_CUDA(cudaMemcpy(s->host_clocks, s->l.clocks,
-                          2 * (size_t)s->l.blocks * sizeof(long long),
-                          cudaMemcpyDeviceToHost));
-    mp_clock64_summary(s->host_clocks, s->l.blocks, span, block_median);
+    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
+                    block_median);
 }
 
 /* Measured count of op (ld/st) against the model: instructions exactly,

@@ -4,6 +4,7 @@
  * assertions, and the group runner with its temporary working directory.
  */
 #include "cli_util.h"
+#include "probe.h"
 
 #include <fcntl.h>
 #include <ftw.h>
@@ -91,6 +92,21 @@ int cli_run(const char *const *args, cli_result *r)
     close(out);
     close(err);
     return r->status;
+}
+
+void cli_param_values(const mp_probe *p, long long *v, ...)
+{
+    for (int i = 0; i < p->nparams; i++)
+        v[i] = p->params[i].def;
+    va_list ap;
+    va_start(ap, v);
+    for (const char *name; (name = va_arg(ap, const char *)) != NULL;) {
+        long long value = va_arg(ap, long long);
+        int k = mp_param_find(p->params, p->nparams, name);
+        assert_true(k >= 0);
+        v[k] = value;
+    }
+    va_end(ap);
 }
 
 const char *cli_exe(void)

@@ -38,6 +38,12 @@ typedef struct {
 int cli_run(const char *const *args, cli_result *r);
 void cli_result_free(cli_result *r);
 
+/* Fills v[] with probe p's defaults, then sets the parameters named in
+ * the NULL-terminated list of (const char *name, long long value) pairs;
+ * fails the test on an unknown name. */
+struct mp_probe;
+void cli_param_values(const struct mp_probe *p, long long *v, ...);
+
 /* The binary's absolute path (valid once the group has started). */
 const char *cli_exe(void);
 

@@ -234,22 +234,6 @@ static void test_predict_csv_sweep(void **state)
 
 /* ---- the probe's functions, called directly ------------------------- */
 
-/* A configuration from the defaults with some parameters changed. */
-static void config(const mp_probe *p, long long *v, ...)
-{
-    for (int i = 0; i < p->nparams; i++)
-        v[i] = p->params[i].def;
-    va_list ap;
-    va_start(ap, v);
-    for (const char *name; (name = va_arg(ap, const char *)) != NULL;) {
-        long long value = va_arg(ap, long long);
-        int k = mp_param_find(p->params, p->nparams, name);
-        assert_true(k >= 0);
-        v[k] = value;
-    }
-    va_end(ap);
-}
-
 static void test_labels(void **state)
 {
     (void)state;
@@ -257,25 +241,25 @@ static void test_labels(void **state)
     assert_non_null(p);
     long long v[MP_MAX_PARAMS];
     char buf[128];
-    config(p, v, NULL);
+    cli_param_values(p, v, NULL);
     p->label(v, buf, sizeof buf);
     assert_string_equal(buf, "coalesce/pattern/ld/w4/o0/s1/g1/p32/default");
-    config(p, v, "op", 0LL, "width", 8LL, "offset", 8LL, "stride", 1LL,
+    cli_param_values(p, v, "op", 0LL, "width", 8LL, "offset", 8LL, "stride", 1LL,
            NULL);
     p->label(v, buf, sizeof buf);
     assert_string_equal(buf, "coalesce/pattern/ld/w8/o8/s1/g1/p32/default");
-    config(p, v, "op", 1LL, "width", 16LL, "offset", 128LL, "stride", 32LL,
+    cli_param_values(p, v, "op", 1LL, "width", 16LL, "offset", 128LL, "stride", 32LL,
            "group", 2LL, "period", 16LL, NULL);
     p->label(v, buf, sizeof buf);
     assert_string_equal(buf,
                         "coalesce/pattern/st/w16/o128/s32/g2/p16/default");
-    config(p, v, "cache", 1LL, NULL);
+    cli_param_values(p, v, "cache", 1LL, NULL);
     p->label(v, buf, sizeof buf);
     assert_string_equal(buf, "coalesce/pattern/ld/w4/o0/s1/g1/p32/cg");
-    config(p, v, "layout", (long long)MP_LAYOUT_AOS12, NULL);
+    cli_param_values(p, v, "layout", (long long)MP_LAYOUT_AOS12, NULL);
     p->label(v, buf, sizeof buf);
     assert_string_equal(buf, "coalesce/aos12");
-    config(p, v, "layout", (long long)MP_LAYOUT_AOS12_STAGED, NULL);
+    cli_param_values(p, v, "layout", (long long)MP_LAYOUT_AOS12_STAGED, NULL);
     p->label(v, buf, sizeof buf);
     assert_string_equal(buf, "coalesce/aos12-staged");
 }
@@ -294,7 +278,7 @@ static void test_check_sweep(void **state)
         for (int off = 0; off <= 128; off++)
             for (int s = 0; s < 6; s++)
                 for (int op = 0; op < 2; op++) {
-                    config(p, v, "op", (long long)op, "width", (long long)w,
+                    cli_param_values(p, v, "op", (long long)op, "width", (long long)w,
                            "offset", (long long)off, "stride",
                            (long long)strides[s], NULL);
                     int rc = p->check(v, MP_SM90_SMEM_OPTIN, err, sizeof err);
@@ -310,7 +294,7 @@ static void test_check_sweep(void **state)
     /* Offsets 0..128 step w: 33 + 17 + 9 = 59, x 6 strides x 2 ops. */
     assert_int_equal(valid, 59 * 6 * 2);
     /* The largest window: stride 1024 x 31 lanes x 16 B + 16 + 4096. */
-    config(p, v, "width", 16LL, "stride", 1024LL, "offset", 4096LL, NULL);
+    cli_param_values(p, v, "width", 16LL, "stride", 1024LL, "offset", 4096LL, NULL);
     assert_int_equal(p->check(v, MP_SM90_SMEM_OPTIN, err, sizeof err), 0);
 }
 
