@@ -133,16 +133,8 @@ static void parse_args(const mp_probe *p, int predict, int argc, char **argv,
                 mp_usage_error("%s", err);
             done = 1;
         }
-        if (!done && !predict
-            && (!strcmp(arg, "-o") || mp_option_is(arg, "output"))) {
-            const char *val = mp_option_value(argc, argv, &i, "output");
-            if (a->output)
-                mp_usage_error("--output: given twice");
-            if (!val[0])
-                mp_usage_error("--output: empty file name");
-            a->output = val;
-            done = 1;
-        }
+        if (!done && !predict)
+            done = mp_take_output(argc, argv, &i, &a->output);
         if (!done && !predict && !strcmp(arg, "--check-model")) {
             a->check_model = 1;
             done = 1;

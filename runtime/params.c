@@ -222,3 +222,16 @@ const char *mp_option_value(int argc, char **argv, int *i, const char *name)
         mp_usage_error("--%s: needs a value", name);
     return argv[++*i];
 }
+
+int mp_take_output(int argc, char **argv, int *i, const char **output)
+{
+    if (strcmp(argv[*i], "-o") && !mp_option_is(argv[*i], "output"))
+        return 0;
+    const char *val = mp_option_value(argc, argv, i, "output");
+    if (*output)
+        mp_usage_error("--output: given twice");
+    if (!val[0])
+        mp_usage_error("--output: empty file name");
+    *output = val;
+    return 1;
+}

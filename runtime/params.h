@@ -61,6 +61,11 @@ void mp_param_format(const mp_param_def *d, long long v, char *buf,
 int mp_option_is(const char *arg, const char *name);
 const char *mp_option_value(int argc, char **argv, int *i, const char *name);
 
+/* The output option every measuring subcommand takes: when argv[*i] is
+ * "-o FILE", "--output FILE" or "--output=FILE", sets *output (exits 2
+ * when it is given twice or the name is empty) and returns 1; else 0. */
+int mp_take_output(int argc, char **argv, int *i, const char **output);
+
 /* Index of the parameter called `name` in a table, or -1. */
 int mp_param_find(const mp_param_def *defs, int n, const char *name);
 

@@ -156,15 +156,8 @@ static void parse_args(int argc, char **argv, sweep_args *a)
             || take_flag(arg, "--predict", &a->predict)
             || take_flag(arg, "--check-model", &a->check_model))
             continue;
-        if (!strcmp(arg, "-o") || mp_option_is(arg, "output")) {
-            const char *val = mp_option_value(argc, argv, &i, "output");
-            if (a->output)
-                mp_usage_error("--output: given twice");
-            if (!val[0])
-                mp_usage_error("--output: empty file name");
-            a->output = val;
+        if (mp_take_output(argc, argv, &i, &a->output))
             continue;
-        }
         int done = 0;
         for (int k = 0; k < O_COUNT && !done; k++) {
             if (!mp_option_is(arg, options[k]->name))
