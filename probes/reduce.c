@@ -44,11 +44,11 @@ enum { P_VARIANT, P_WORKLOAD, P_SIZE, P_THREADS, P_BLOCKS, P_COUNT };
 /* What the wavefront counter may carry above the model, per request:
  * L1 arbitration with the kernel's other traffic. Loads: measured below
  * 0.11 per request with one LDS per warp (docs/notes.md). Stores: exact
- * in the bank probe, where a warp only stores; in the trees, where warps
- * interleave LDS and STS, the H200 counted 0.11 (strided) to 0.33
- * (interleaved) extra wavefronts per STS, varying from run to run, and
- * the conflict counter the same amount (results/h200/reduce-*.csv).
- * Instruction counts are exact. */
+ * in the bank probe, where every warp only stores, and with a warp alone
+ * on its SM; where several warps on one SM interleave LDS and STS (the
+ * trees), the H200 counted up to 0.40 extra wavefronts per STS, and the
+ * conflict counter the same amount (results/h200/reduce-*.csv,
+ * docs/reduce.md). Instruction counts are exact. */
 #define LOAD_ARBITRATION_PER_REQUEST 0.125
 #define STORE_ARBITRATION_PER_REQUEST 0.5
 #define COUNTER_NOISE_PER_REQUEST 1e-3

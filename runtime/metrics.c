@@ -38,7 +38,7 @@
  *   collector vs ncu differed by 6 events on 1000 LDS requests (32
  *   blocks); allowed 1e-2 per request, plus 4 events: the atomic variant,
  *   32 LDS in all, counted 256 store wavefronts in one run and 257 in the
- *   next (a global atomic shares the pipe).
+ *   next.
  * - L2 sectors and DRAM bytes depend on what the caches held before the
  *   launch, which differs between two processes: up to 25 MB of DRAM
  *   writes apart for a 1 GiB read. Allowed 10% of the value plus one L2
