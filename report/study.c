@@ -788,52 +788,75 @@ static verdict clock_timing(ctx *c, char *m, char *why, size_t len)
     return HOLDS;
 }
 
-/* The hazard table (results/h200/hazards-table.txt) row of the seed's
- * __syncthreads() in an if: "256  right  not caught ..." */
-#define HAZARDS_TXT "hazards-table.txt"
+/* The hazard catalogue's CSV (`memprobe hazards`, committed from make
+ * test-gpu): one row per hazard, block size and tool. */
+#define HAZARDS_CSV "hazards/hazards.csv"
 
 static verdict divergent_barrier(ctx *c, char *m, char *why, size_t len)
 {
-    char row[256];
-    text_after(c, HAZARDS_TXT, "sync-in-divergent-if", row, sizeof row);
-    char result[32] = "", tools[4][16];
-    int threads = 0, caught = 0;
-    /* threads result memcheck racecheck synccheck initcheck; a tool's
-     * cell is "CAUGHT" or "not caught". */
-    if (sscanf(row, "%d %31s", &threads, result) == 2) {
-        const char *p = strstr(row, result) + strlen(result);
-        for (int k = 0; k < 4; k++) {
-            while (*p == ' ')
-                p++;
-            int n = !strncmp(p, "not caught", 10) ? 10 : (int)strcspn(p, " ");
-            snprintf(tools[k], sizeof tools[k], "%.*s", n, p);
-            caught += !strcmp(tools[k], "CAUGHT");
-            p += n;
-        }
-    } else {
-        snprintf(c->missing, sizeof c->missing, "no sync-in-divergent-if row "
-                 "in `%s`", HAZARDS_TXT);
+    static const char *const tools[] = {"memcheck", "racecheck",
+                                        "synccheck", "initcheck"};
+    char path[4096], err[512];
+    snprintf(path, sizeof path, "%s/%s", c->dir, HAZARDS_CSV);
+    mp_ncu_table t;
+    if (mp_csv_table_read(path, &t, err, sizeof err)) {
+        snprintf(c->missing, sizeof c->missing, "%.200s", err);
         return UNMEASURED;
     }
-    say(m, len, "The seed's kernel with `__syncthreads()` inside `if "
-        "(cacheIndex < i)`, %d threads per block, 64 blocks: it finished "
-        "(no run hit the 20 s limit) with the %s sum; memcheck %s, "
-        "racecheck %s, synccheck %s, initcheck %s.", threads,
-        !strcmp(result, "right") ? "right" : "wrong", tools[0], tools[1],
-        tools[2], tools[3]);
-    if (!strcmp(result, "right") && caught == 0) {
-        say(why, len, "The compiler turned the barrier into a predicated "
-            "`@!P BAR.SYNC` (results/h200/sass-reduce-hazards.txt); warps "
-            "whose threads all skip it run on to their exit, and threads "
-            "that have exited do not hold a barrier up, so the block "
-            "completes. The code is still wrong (a barrier in divergent code "
-            "is undefined behaviour in CUDA), but on this GPU nothing shows "
-            "it, not even synccheck.");
-        return FAILS;
+    note_source(c, HAZARDS_CSV);
+    int hz = mp_ncu_column(&t, "hazard"), tool = mp_ncu_column(&t, "tool");
+    int outcome = mp_ncu_column(&t, "outcome");
+    int result = mp_ncu_column(&t, "result");
+    int threads = mp_ncu_column(&t, "threads");
+    int blocks = mp_ncu_column(&t, "blocks");
+    const char *plain = NULL, *said[4] = {NULL, NULL, NULL, NULL};
+    const char *nthreads = "?", *nblocks = "?";
+    int caught = 0, timeouts = 0;
+    for (int r = 0; hz >= 0 && tool >= 0 && outcome >= 0 && result >= 0
+                    && threads >= 0 && blocks >= 0 && r < t.nrows; r++) {
+        char *const *row = t.cells[r];
+        if (strcmp(row[hz], "sync-in-divergent-if"))
+            continue;
+        nthreads = row[threads];
+        nblocks = row[blocks];
+        timeouts += !strcmp(row[outcome], "timeout");
+        if (!strcmp(row[tool], "none"))
+            plain = row[result];
+        for (int k = 0; k < 4; k++)
+            if (!strcmp(row[tool], tools[k])) {
+                said[k] = strcmp(row[outcome], "caught") ? "not caught"
+                                                         : "CAUGHT";
+                caught += !strcmp(row[outcome], "caught");
+            }
     }
-    say(why, len, "The divergent barrier shows: a tool or the result "
-        "catches it.");
-    return HOLDS;
+    verdict vd = UNMEASURED;
+    if (!plain || !said[0] || !said[1] || !said[2] || !said[3]) {
+        snprintf(c->missing, sizeof c->missing, "no complete "
+                 "sync-in-divergent-if rows in `%s`", HAZARDS_CSV);
+    } else {
+        say(m, len, "The seed's kernel with `__syncthreads()` inside `if "
+            "(cacheIndex < i)`, %s threads per block, %s blocks: %d of its "
+            "5 runs hit the time limit; the plain run's sum was %s; "
+            "memcheck %s, racecheck %s, synccheck %s, initcheck %s.",
+            nthreads, nblocks, timeouts, plain, said[0], said[1], said[2],
+            said[3]);
+        if (!strcmp(plain, "right") && caught == 0 && timeouts == 0) {
+            say(why, len, "The compiler turned the barrier into a predicated "
+                "`@!P BAR.SYNC` (results/h200/sass-reduce-hazards.txt); "
+                "warps whose threads all skip it run on to their exit, and "
+                "threads that have exited do not hold a barrier up, so the "
+                "block completes. The code is still wrong (a barrier in "
+                "divergent code is undefined behaviour in CUDA), but on this "
+                "GPU nothing shows it, not even synccheck.");
+            vd = FAILS;
+        } else {
+            say(why, len, "The divergent barrier shows: it hangs, a tool "
+                "reports it, or the result is wrong.");
+            vd = HOLDS;
+        }
+    }
+    mp_ncu_free(&t);
+    return vd;
 }
 
 static const claim claims[] = {
