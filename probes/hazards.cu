@@ -16,7 +16,7 @@
  * grid-stride loop by n, the halving loop by MP_HZ_MAX_STEPS steps whatever
  * its halving does. A barrier that never opens cannot be bounded inside the
  * kernel; memprobe runs each kernel in a child process with a time limit
- * (runtime/hazards.c).
+ * (probes/hazards.c).
  */
 #include <cuda_runtime.h>
 

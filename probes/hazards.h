@@ -7,7 +7,7 @@
  * Two halves:
  *  - the kernels' extern "C" launchers (probes/hazards.cu);
  *  - the catalogue, the options, the compute-sanitizer output parser and
- *    the table runner (runtime/hazards.c, plain C, no CUDA), declared here
+ *    the table runner (probes/hazards.c, plain C, no CUDA), declared here
  *    so that the CPU tests can call them without a GPU.
  * docs/hazards.md describes the catalogue, the table and its CSV.
  */
@@ -59,7 +59,7 @@ int mp_hazard_launch(int kernel, const float *a, const float *b, int n,
  * initcheck sees it. cudaError_t. */
 int mp_hazard_finalize(const float *partials, int blocks, double *total);
 
-/* ---- the catalogue (runtime/hazards.c) --------------------------------- */
+/* ---- the catalogue (probes/hazards.c) ---------------------------------- */
 
 typedef struct {
     const char *name;   /* "sync-in-divergent-if": --run, --hazards, CSV */

@@ -322,7 +322,7 @@ static int cmd_ncu_check(int argc, char **argv)
 /* runtime/sweep.c and report/report.c */
 int mp_cmd_sweep(int argc, char **argv);
 int mp_cmd_report(int argc, char **argv);
-int mp_cmd_hazards(int argc, char **argv);   /* runtime/hazards.c */
+int mp_cmd_hazards(int argc, char **argv);   /* probes/hazards.c */
 
 static int cmd_help(int argc, char **argv);
 

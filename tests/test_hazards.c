@@ -1,5 +1,5 @@
 /*
- * test_hazards.c - the hazard catalogue without a GPU (runtime/hazards.c,
+ * test_hazards.c - the hazard catalogue without a GPU (probes/hazards.c,
  * runtime/subprocess.c):
  *  - option parsing: defaults, good lines, and every kind of bad input
  *    (one-line message naming the option);

@@ -1,6 +1,6 @@
 /*
  * test_ncu_csv.c - CPU-only tests of the Nsight Compute CSV reader
- * (report/ncu_csv.c): the real H200 sample in tests/data, synthetic edge
+ * (runtime/ncu_csv.c): the real H200 sample in tests/data, synthetic edge
  * cases (in memory, or written to temporary files where the file path
  * matters), and the number-text table.
  *

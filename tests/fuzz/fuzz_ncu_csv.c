@@ -1,6 +1,6 @@
 /*
  * fuzz_ncu_csv.c - libFuzzer target: Nsight Compute's CSV (`ncu --csv
- * --page raw`) as memprobe's ncu-check reads it (report/ncu_csv.c).
+ * --page raw`) as memprobe's ncu-check reads it (runtime/ncu_csv.c).
  *
  * Any bytes: the parser returns a table or a one-line reason, never reads
  * past the buffer (it is not NUL-terminated), and every cell it returns
