@@ -109,3 +109,39 @@ void mp_bank_predict_pattern(const mp_pattern *pattern, int width,
     mp_pattern_offsets(pattern, width, a.offset);
     mp_bank_predict(&a, p);
 }
+
+void mp_bank_predict_block(const long long *offset, int threads, int width,
+                           int is_store, mp_bank_block_prediction *p)
+{
+    long long wf = 0, ideal = 0, words = 0;
+    int warps = 0;
+    memset(p, 0, sizeof *p);
+    for (int first = 0; first < threads; first += MP_WARP_SIZE, warps++) {
+        mp_warp_access a;
+        mp_bank_prediction w;
+        a.width = width;
+        a.is_store = is_store;
+        a.active = 0;
+        for (int lane = 0; lane < MP_WARP_SIZE; lane++) {
+            a.offset[lane] = 0;
+            if (first + lane < threads) {
+                a.offset[lane] = offset[first + lane];
+                a.active |= 1u << lane;
+            }
+        }
+        mp_bank_predict(&a, &w);
+        wf += w.wavefronts;
+        ideal += w.ideal;
+        words += w.distinct_words;
+        if (w.wavefronts > p->worst_warp)
+            p->worst_warp = w.wavefronts;
+        if (w.max_words_per_bank > p->max_words_per_bank)
+            p->max_words_per_bank = w.max_words_per_bank;
+    }
+    if (warps == 0)
+        return;
+    p->wavefronts = (double)wf / warps;
+    p->ideal = (double)ideal / warps;
+    p->distinct_words = (double)words / warps;
+    p->conflict_ways = ideal ? (double)wf / (double)ideal : 0.0;
+}

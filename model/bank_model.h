@@ -43,4 +43,20 @@ void mp_bank_predict(const mp_warp_access *a, mp_bank_prediction *p);
 void mp_bank_predict_pattern(const mp_pattern *pattern, int width,
                              int is_store, mp_bank_prediction *p);
 
+/* A whole block whose warps touch different addresses (2D blocks): the
+ * prediction of each warp (threads 32w .. 32w+31 of offset[], a partial
+ * last warp with its missing lanes inactive), averaged over the warps,
+ * since the counters divide all wavefronts by all instructions. */
+typedef struct {
+    double wavefronts;       /* mean over warps */
+    double ideal;            /* mean over warps */
+    double conflict_ways;    /* wavefronts / ideal */
+    int worst_warp;          /* most wavefronts of any one warp */
+    double distinct_words;   /* mean over warps */
+    int max_words_per_bank;  /* worst bank of any one warp */
+} mp_bank_block_prediction;
+
+void mp_bank_predict_block(const long long *offset, int threads, int width,
+                           int is_store, mp_bank_block_prediction *p);
+
 #endif

@@ -24,3 +24,22 @@ long long mp_pattern_offsets(const mp_pattern *p, int width,
     }
     return end;
 }
+
+long long mp_block2d_element(const mp_block2d *b, long long t)
+{
+    long long x = t % b->bx, y = t / b->bx;
+    if (b->form == MP_INDEX_XY_MIRROR || b->form == MP_INDEX_YX_MIRROR) {
+        x = b->bx - 1 - x;
+        y = b->by - 1 - y;
+    }
+    if (b->form == MP_INDEX_YX || b->form == MP_INDEX_YX_MIRROR)
+        return y * (b->bx + b->pad) + x;
+    return x * (b->by + b->pad) + y;
+}
+
+long long mp_block2d_elements(const mp_block2d *b)
+{
+    if (b->form == MP_INDEX_YX || b->form == MP_INDEX_YX_MIRROR)
+        return b->by * (b->bx + b->pad);
+    return b->bx * (b->by + b->pad);
+}

@@ -38,4 +38,29 @@ long long mp_pattern_element(const mp_pattern *p, int lane);
 long long mp_pattern_offsets(const mp_pattern *p, int width,
                              long long offsets[MP_WARP_SIZE]);
 
+/* A 2D thread block indexing a 2D __shared__ array, as the seeds' bitmap
+ * kernel does. Thread t (linear id, x fastest: x = t % bx, y = t / bx; a
+ * warp is 32 consecutive t, so with bx = 16 it spans two y rows) touches
+ *
+ *     XY         shared[x][y]   of shared[bx][by + pad]: x * (by + pad) + y
+ *     YX         shared[y][x]   of shared[by][bx + pad]: y * (bx + pad) + x
+ *     XY_MIRROR  shared[bx-1-x][by-1-y]  (the seed's read)
+ *     YX_MIRROR  shared[by-1-y][bx-1-x]
+ *
+ * (MP_INDEX_LANE = the 1D lane pattern above, not a 2D form.) */
+enum { MP_INDEX_LANE, MP_INDEX_XY, MP_INDEX_YX, MP_INDEX_XY_MIRROR,
+       MP_INDEX_YX_MIRROR, MP_INDEX_COUNT };
+
+typedef struct {
+    int form;          /* MP_INDEX_XY .. MP_INDEX_YX_MIRROR */
+    long long bx, by;  /* block shape, threads */
+    long long pad;     /* elements of padding per row of the array */
+} mp_block2d;
+
+/* Element index thread t touches. */
+long long mp_block2d_element(const mp_block2d *b, long long t);
+
+/* Elements of the whole array (rows x (row length + pad)). */
+long long mp_block2d_elements(const mp_block2d *b);
+
 #endif

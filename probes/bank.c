@@ -8,6 +8,13 @@
  * model/pattern.h), once per iteration, with a load or a store of `width`
  * bytes. Counters divide the op's wavefronts by its instructions, so one
  * request = one warp-level LDS or STS.
+ *
+ * With --index xy|yx|xy-mirror|yx-mirror the lane pattern is replaced by a
+ * 2D block of --block-x x --block-y threads indexing a 2D array the way
+ * the seeds' bitmap kernel does (model/pattern.h, mp_block2d): each warp
+ * of the block gets the addresses its 32 linear thread ids produce, the
+ * threads per block are block-x x block-y, and the model averages its
+ * per-warp predictions.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -22,10 +29,12 @@
 #include "probe.h"
 
 enum { P_OP, P_WIDTH, P_STRIDE, P_BASE, P_GROUP, P_PERIOD, P_PAD, P_THREADS,
-       P_BLOCKS, P_ITERATIONS, P_COUNT };
+       P_BLOCKS, P_ITERATIONS, P_INDEX, P_BLOCK_X, P_BLOCK_Y, P_COUNT };
 
 static const char *const op_names[] = {"ld", "st", NULL};
 static const long long widths[] = {4, 8, 16};
+static const char *const index_names[] = {"lane", "xy", "yx", "xy-mirror",
+                                          "yx-mirror", NULL};
 
 static const mp_param_def bank_params[P_COUNT] = {
     [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
@@ -48,7 +57,42 @@ static const mp_param_def bank_params[P_COUNT] = {
                   "blocks; 0 = fill the GPU (SMs x resident blocks)"},
     [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 16384, 1, 1048576, NULL, 0,
                       NULL, "accesses per thread per launch"},
+    [P_INDEX] = {"index", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, index_names,
+                 "lane pattern, or a 2D block's shared[x][y], [y][x], "
+                 "mirrored [bx-1-x][by-1-y], [by-1-y][bx-1-x]"},
+    [P_BLOCK_X] = {"block-x", MP_PARAM_INT, 16, 1, 1024, NULL, 0, NULL,
+                   "2D block: threads along x (with --index)"},
+    [P_BLOCK_Y] = {"block-y", MP_PARAM_INT, 16, 1, 1024, NULL, 0, NULL,
+                   "2D block: threads along y (with --index)"},
 };
+
+static int is_2d(const long long *v)
+{
+    return v[P_INDEX] != MP_INDEX_LANE;
+}
+
+static mp_block2d block_of(const long long *v)
+{
+    mp_block2d b = {(int)v[P_INDEX], v[P_BLOCK_X], v[P_BLOCK_Y], v[P_PAD]};
+    return b;
+}
+
+/* Threads per block: --threads, or the 2D block's. */
+static long long threads_of(const long long *v)
+{
+    return is_2d(v) ? v[P_BLOCK_X] * v[P_BLOCK_Y] : v[P_THREADS];
+}
+
+/* Byte offset of every thread of a 2D block (threads_of(v) of them);
+ * returns the array's bytes. */
+static long long block_offsets(const long long *v, long long *off)
+{
+    mp_block2d b = block_of(v);
+    long long n = threads_of(v);
+    for (long long t = 0; t < n; t++)
+        off[t] = mp_block2d_element(&b, t) * v[P_WIDTH];
+    return mp_block2d_elements(&b) * v[P_WIDTH];
+}
 
 static mp_pattern pattern_of(const long long *v)
 {
@@ -62,6 +106,10 @@ static long long footprint(const long long *v, long long offsets[32])
 {
     mp_pattern p = pattern_of(v);
     long long end = mp_pattern_offsets(&p, (int)v[P_WIDTH], offsets);
+    if (is_2d(v)) {
+        mp_block2d b = block_of(v);
+        end = mp_block2d_elements(&b) * v[P_WIDTH];
+    }
     return (end + 15) / 16 * 16;
 }
 
@@ -69,7 +117,16 @@ static int bank_check(const long long *v, size_t smem_limit, char *err,
                       size_t errlen)
 {
     long long offsets[32];
-    if (v[P_THREADS] % 32) {
+    if (is_2d(v)) {
+        long long n = v[P_BLOCK_X] * v[P_BLOCK_Y];
+        if (n > 1024 || n % 32) {
+            snprintf(err, errlen,
+                     "--block-x/--block-y: %lld x %lld = %lld threads; a 2D "
+                     "block needs a multiple of 32, at most 1024",
+                     v[P_BLOCK_X], v[P_BLOCK_Y], n);
+            return -1;
+        }
+    } else if (v[P_THREADS] % 32) {
         snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
                  v[P_THREADS]);
         return -1;
@@ -92,6 +149,13 @@ static int bank_check(const long long *v, size_t smem_limit, char *err,
 
 static void bank_label(const long long *v, char *buf, size_t len)
 {
+    if (is_2d(v)) {
+        snprintf(buf, len, "bank/%s/w%lld/%s/%lldx%lld%s%.0lld",
+                 op_names[v[P_OP]], v[P_WIDTH], index_names[v[P_INDEX]],
+                 v[P_BLOCK_X], v[P_BLOCK_Y], v[P_PAD] ? "/pad" : "",
+                 v[P_PAD] ? v[P_PAD] : 0);
+        return;
+    }
     snprintf(buf, len, "bank/%s/w%lld/s%lld/b%lld/g%lld/p%lld%s%.0lld",
              op_names[v[P_OP]], v[P_WIDTH], v[P_STRIDE], v[P_BASE],
              v[P_GROUP], v[P_PERIOD], v[P_PAD] ? "/pad" : "",
@@ -100,6 +164,27 @@ static void bank_label(const long long *v, char *buf, size_t len)
 
 static void bank_predict(const long long *v, mp_prediction *out)
 {
+    if (is_2d(v)) {
+        long long off[1024];
+        mp_bank_block_prediction b;
+        block_offsets(v, off);
+        mp_bank_predict_block(off, (int)threads_of(v), (int)v[P_WIDTH],
+                              (int)v[P_OP], &b);
+        /* The same names as the lane pattern's, so one sweep may mix
+         * them: per-warp means, and the worst bank of any warp. */
+        out->n = 5;
+        out->name[0] = "wavefronts_per_request";
+        out->value[0] = b.wavefronts;
+        out->name[1] = "ideal_wavefronts_per_request";
+        out->value[1] = b.ideal;
+        out->name[2] = "conflict_ways";
+        out->value[2] = b.conflict_ways;
+        out->name[3] = "distinct_words";
+        out->value[3] = b.distinct_words;
+        out->name[4] = "max_words_per_bank";
+        out->value[4] = b.max_words_per_bank;
+        return;
+    }
     mp_pattern p = pattern_of(v);
     mp_bank_prediction b;
     mp_bank_predict_pattern(&p, (int)v[P_WIDTH], (int)v[P_OP], &b);
@@ -129,6 +214,9 @@ static void bank_describe(const long long *v, mp_row *row)
     mp_row_set(row, MP_COL_PERIOD, "%lld", v[P_PERIOD]);
     mp_row_set(row, MP_COL_PAD, "%lld", v[P_PAD]);
     mp_row_set(row, MP_COL_ITERATIONS, "%lld", v[P_ITERATIONS]);
+    if (is_2d(v))
+        mp_row_set(row, MP_COL_ACCESS, "%s/%lldx%lld", index_names[v[P_INDEX]],
+                   v[P_BLOCK_X], v[P_BLOCK_Y]);
     mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p.value[0]);
     mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p.value[1]);
     mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p.value[2]);
@@ -139,6 +227,7 @@ static void bank_describe(const long long *v, mp_row *row)
 typedef struct {
     long long v[P_COUNT];
     mp_bank_launch l;
+    unsigned *host_offset;     /* 2D: each thread's byte offset, or NULL */
     unsigned *host_out;
     long long *host_clocks;
 } bank_state;
@@ -153,7 +242,18 @@ static int bank_setup(const long long *v, const mp_device *dev, void **out)
     s->l.tile_bytes = (unsigned)footprint(v, offsets);
     for (int i = 0; i < 32; i++)
         s->l.offset[i] = (unsigned)offsets[i];
-    s->l.threads = (int)v[P_THREADS];
+    s->l.threads = (int)threads_of(v);
+    if (is_2d(v)) {
+        long long off[1024];
+        block_offsets(v, off);
+        s->host_offset = mp_xmalloc((size_t)s->l.threads * sizeof(unsigned));
+        for (int t = 0; t < s->l.threads; t++)
+            s->host_offset[t] = (unsigned)off[t];
+        size_t bytes = (size_t)s->l.threads * sizeof(unsigned);
+        CHECK_CUDA(cudaMalloc((void **)&s->l.thread_offset, bytes));
+        CHECK_CUDA(cudaMemcpy(s->l.thread_offset, s->host_offset, bytes,
+                              cudaMemcpyHostToDevice));
+    }
     s->l.iterations = (int)v[P_ITERATIONS];
     CHECK_CUDA(mp_bank_configure(&s->l, (int)dev->smem_per_block_optin));
     if (v[P_BLOCKS] > 0) {
@@ -177,11 +277,13 @@ static void bank_launch(void *state)
     CHECK_CUDA(mp_bank_launch_kernel(&s->l));
 }
 
-/* What lane `lane` must leave in out[]: the sum of its words' values, times
- * the iterations for loads (each iteration adds them again). */
-static unsigned expected_word(const bank_state *s, int lane)
+/* What thread `t` of a block must leave in out[]: the sum of its words'
+ * values, times the iterations for loads (each iteration adds them
+ * again). */
+static unsigned expected_word(const bank_state *s, int t)
 {
-    unsigned first = s->l.offset[lane] / 4, sum = 0;
+    unsigned off = s->host_offset ? s->host_offset[t] : s->l.offset[t % 32];
+    unsigned first = off / 4, sum = 0;
     for (int j = 0; j < s->l.width / 4; j++)
         sum += mp_bank_word_value(first + j);
     return s->l.is_store ? sum : sum * (unsigned)s->l.iterations;
@@ -194,18 +296,21 @@ static int bank_verify(void *state, char *err, size_t errlen)
     CHECK_CUDA(cudaDeviceSynchronize());
     CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, n * sizeof(unsigned),
                           cudaMemcpyDeviceToHost));
-    unsigned want[32];
-    for (int lane = 0; lane < 32; lane++)
-        want[lane] = expected_word(s, lane);
+    size_t per_block = (size_t)s->l.threads;
+    unsigned *want = mp_xmalloc(per_block * sizeof(unsigned));
+    for (size_t t = 0; t < per_block; t++)
+        want[t] = expected_word(s, (int)t);
     for (size_t t = 0; t < n; t++) {
-        if (s->host_out[t] != want[t % 32]) {
+        if (s->host_out[t] != want[t % per_block]) {
             snprintf(err, errlen,
                      "thread %zu (block %zu) left %u, the CPU reference says "
-                     "%u", t, t / (size_t)s->l.threads, s->host_out[t],
-                     want[t % 32]);
+                     "%u", t, t / per_block, s->host_out[t],
+                     want[t % per_block]);
+            free(want);
             return -1;
         }
     }
+    free(want);
     /* Poison the output so the next launch must write it again (a copy,
      * not cudaMemset, which may run as a kernel inside a profiled batch). */
     memset(s->host_out, 0xff, n * sizeof(unsigned));
@@ -266,7 +371,7 @@ static void bank_derive(void *state, const mp_device *dev,
      * wavefront counter carries a small positive excess from L1
      * arbitration with the kernel's other traffic (docs/notes.md), so the
      * measured value matches when it rounds to the prediction. */
-    int match = inst == requests && lround(per_request) == (long)p.value[0];
+    int match = inst == requests && fabs(per_request - p.value[0]) < 0.5;
     mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
 }
 
@@ -275,6 +380,8 @@ static void bank_release(void *state)
     bank_state *s = state;
     CHECK_CUDA(cudaFree(s->l.out));
     CHECK_CUDA(cudaFree(s->l.clocks));
+    CHECK_CUDA(cudaFree(s->l.thread_offset));
+    s->l.thread_offset = NULL;
     s->l.out = NULL;
     s->l.clocks = NULL;
 }
@@ -286,6 +393,7 @@ static void bank_teardown(void *state)
         return;
     bank_release(s);
     free(s->host_out);
+    free(s->host_offset);
     free(s->host_clocks);
     free(s);
 }

@@ -11,6 +11,9 @@
  * one LDS/STS of that width per iteration. Loads add what they read into a per-thread sum; stores write
  * the word's own value, and after the loop each lane reads its words back.
  * Either way every thread leaves one word in `out` for the CPU to check.
+ * With a 2D block shape (--index) the warps of a block touch different
+ * addresses: each thread then reads its own offset from thread_off, once,
+ * before the timed loop.
  * Thread 0 of each block stamps clock64 before and after the loop (the
  * seeds' in-kernel timing).
  */
@@ -68,11 +71,13 @@ template <> struct access<16> {
 };
 
 template <int W, bool STORE>
-__global__ void bank_probe(lane_offsets lanes, unsigned tile_words,
-                           int iterations, unsigned *out, long long *clocks)
+__global__ void bank_probe(lane_offsets lanes, const unsigned *thread_off,
+                           unsigned tile_words, int iterations, unsigned *out,
+                           long long *clocks)
 {
     extern __shared__ unsigned tile[];
-    const unsigned off = lanes.off[threadIdx.x & 31];
+    const unsigned off = thread_off ? thread_off[threadIdx.x]
+                                    : lanes.off[threadIdx.x & 31];
     const unsigned first_word = off / 4;
     const unsigned addr = (unsigned)__cvta_generic_to_shared(tile) + off;
     unsigned acc = 0;
@@ -106,8 +111,8 @@ __global__ void bank_probe(lane_offsets lanes, unsigned tile_words,
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-typedef void (*kernel_fn)(lane_offsets, unsigned, int, unsigned *,
-                          long long *);
+typedef void (*kernel_fn)(lane_offsets, const unsigned *, unsigned, int,
+                          unsigned *, long long *);
 
 static kernel_fn pick(int width, int is_store)
 {
@@ -152,7 +157,8 @@ extern "C" int mp_bank_launch_kernel(const mp_bank_launch *l)
     lane_offsets lanes;
     for (int i = 0; i < 32; i++)
         lanes.off[i] = l->offset[i];
-    k<<<l->blocks, l->threads, l->tile_bytes>>>(lanes, l->tile_bytes / 4,
+    k<<<l->blocks, l->threads, l->tile_bytes>>>(lanes, l->thread_offset,
+                                                l->tile_bytes / 4,
                                                 l->iterations, l->out,
                                                 l->clocks);
     return (int)cudaGetLastError();

@@ -15,6 +15,9 @@ typedef struct {
     int width;                 /* 4, 8 or 16 bytes */
     int is_store;
     unsigned offset[32];       /* byte offset of each lane in the tile */
+    unsigned *thread_offset;   /* device, or NULL: one byte offset per
+                                  thread of a block (2D blocks), replacing
+                                  offset[] */
     unsigned tile_bytes;       /* dynamic shared memory per block */
     int threads, blocks, iterations;
     unsigned *out;             /* device: one word per thread */

@@ -16,6 +16,7 @@ extern const mp_probe mp_probe_const;
 extern const mp_probe mp_probe_texture;
 extern const mp_probe mp_probe_bandwidth;
 extern const mp_probe mp_probe_reduce;
+extern const mp_probe mp_probe_bitmap;
 
 const mp_probe *const mp_probes[] = {
     &mp_probe_bank,
@@ -24,6 +25,7 @@ const mp_probe *const mp_probes[] = {
     &mp_probe_texture,
     &mp_probe_bandwidth,
     &mp_probe_reduce,
+    &mp_probe_bitmap,
     NULL,
 };
 

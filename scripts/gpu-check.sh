@@ -7,7 +7,7 @@
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
-#          determinism faults
+#          determinism faults bank2d
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -171,6 +171,20 @@ reduce)
     step reduce-arbitration ./memprobe reduce --variant tree-interleaved,tree-strided,tree-sequential \
         --workload dot --threads 32,256,1024 --blocks 1,132,0 --counters on -o "$W/reduce-arbitration.csv"
     step ncu-check-reduce ./memprobe ncu-check --probe reduce --dir "$W/ncu-check-reduce"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+bank2d)
+    # Issue 18: the seeds' bitmap kernel (as written, [ty][tx], rows of 17)
+    # with its write and read counters, and the bank probe's 2D blocks;
+    # the GPU test checks images and counters (fixed versions = model).
+    # Look at: bitmap.csv (wavefronts_per_request per layout x op beside
+    # model_wavefronts_per_request), gpu-test/*bitmap*, ncu-check-bitmap.
+    # Estimate: 30-40 s on the H200 (118 small configurations).
+    step test-bitmap env MEMPROBE=./memprobe build/tests/gpu/test_gpu_bitmap
+    cp "$GPU_TEST_DIR/bitmap.csv" "$W/bitmap.csv" 2>/dev/null
+    cp "$GPU_TEST_DIR/bank2d.csv" "$W/bank2d.csv" 2>/dev/null
+    cat "$GPU_TEST_DIR/bank2d-48x2.csv" 2>/dev/null | tail -n +2 >> "$W/bank2d.csv"
+    step ncu-check-bitmap ./memprobe ncu-check --probe bitmap --dir "$W/ncu-check-bitmap"
+    step sass-bitmap bash -c "cuobjdump --dump-sass memprobe | awk '/Function :/{f=\$3} f ~ /bitmap|bank_probe/ && /(LDS|STS)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDS|STS)/) {print f, \$i; break}}' | sort | uniq -c > $W/sass-bitmap.txt; cat $W/sass-bitmap.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 hazards)
     # The hazard catalogue: every seed bug with a result check and under the

@@ -187,6 +187,8 @@ static void test_make_targets(void **state)
             for (char *c = var; *c != '='; c++)
                 if (*c >= 'a' && *c <= 'z')
                     *c = (char)(*c - 'a' + 'A');
+                else if (*c == '-')   /* BLOCK_X=... is --block-x */
+                    *c = '_';
             snprintf(opt, sizeof opt, "memprobe: --%s: ", p->params[k].name);
             write_kept();
             char cmd[3 * PATH_MAX];

@@ -101,11 +101,12 @@ static void test_find(void **state)
     (void)state;
     const mp_param_def *p = mp_probe_bank.params;
     int n = mp_probe_bank.nparams;
-    assert_int_equal(n, 10);
+    assert_int_equal(n, 13);
     assert_int_equal(mp_param_find(p, n, "op"), 0);
     assert_int_equal(mp_param_find(p, n, "width"), 1);
     assert_int_equal(mp_param_find(p, n, "stride"), 2);
     assert_int_equal(mp_param_find(p, n, "iterations"), 9);
+    assert_int_equal(mp_param_find(p, n, "block-x"), 11);
     assert_int_equal(mp_param_find(p, n, "strid"), -1);
     assert_int_equal(mp_param_find(p, n, "strides"), -1);
     assert_int_equal(mp_param_find(p, n, ""), -1);

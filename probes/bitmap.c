@@ -1,0 +1,271 @@
+/*
+ * bitmap.c - the seeds' bitmap kernel as a probe (kernels in bitmap.cu):
+ * parameters, checks, the model's prediction, the CPU reference image and
+ * the derived columns.
+ *
+ * One configuration is a layout (seed, yx, pad; see bitmap.h) and the op
+ * whose counters the row reports: st (the write into the shared buffer)
+ * or ld (the mirrored read). Both ops run the same kernel; the raw counters
+ * of both are in every row with counters. The model takes the addresses a
+ * 16 x 16 block's warps produce (model/pattern.h, mp_block2d) and predicts
+ * them like the bank probe's 2D blocks (mp_bank_predict_block).
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bank_model.h"
+#include "bitmap.h"
+#include "check.h"
+#include "pattern.h"
+#include "probe.h"
+
+enum { P_LAYOUT, P_OP, P_DIM, P_COUNT };
+
+static const char *const layout_names[] = {"seed", "yx", "pad", NULL};
+static const char *const op_names[] = {"ld", "st", NULL};
+
+static const mp_param_def bitmap_params[P_COUNT] = {
+    [P_LAYOUT] = {"layout", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, layout_names,
+                  "seed: shared[tx][ty]; yx: shared[ty][tx]; pad: rows of "
+                  "16+1"},
+    [P_OP] = {"op", MP_PARAM_CHOICE, 1, 0, 0, NULL, 0, op_names,
+              "which counters the row reports: ld (mirrored read) or st "
+              "(write)"},
+    [P_DIM] = {"dim", MP_PARAM_INT, 1024, 16, 8192, NULL, 0, NULL,
+               "image side in pixels, a multiple of 16 (seed: 1024)"},
+};
+
+/* The 2D index form the layout's op uses. */
+static mp_block2d access_of(const long long *v)
+{
+    int st = v[P_OP] == 1;
+    mp_block2d b = {0, MP_BITMAP_TILE, MP_BITMAP_TILE, 0};
+    if (v[P_LAYOUT] == MP_BITMAP_YX)
+        b.form = st ? MP_INDEX_YX : MP_INDEX_YX_MIRROR;
+    else
+        b.form = st ? MP_INDEX_XY : MP_INDEX_XY_MIRROR;
+    b.pad = v[P_LAYOUT] == MP_BITMAP_PAD;
+    return b;
+}
+
+static int bitmap_check(const long long *v, size_t smem_limit, char *err,
+                        size_t errlen)
+{
+    (void)smem_limit;
+    if (v[P_DIM] % MP_BITMAP_TILE) {
+        snprintf(err, errlen, "--dim: %lld is not a multiple of %d",
+                 v[P_DIM], MP_BITMAP_TILE);
+        return -1;
+    }
+    return 0;
+}
+
+static void bitmap_label(const long long *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "bitmap/%s/%s/d%lld", layout_names[v[P_LAYOUT]],
+             op_names[v[P_OP]], v[P_DIM]);
+}
+
+static void bitmap_predict(const long long *v, mp_prediction *out)
+{
+    mp_block2d b = access_of(v);
+    long long off[MP_BITMAP_TILE * MP_BITMAP_TILE];
+    for (int t = 0; t < MP_BITMAP_TILE * MP_BITMAP_TILE; t++)
+        off[t] = mp_block2d_element(&b, t) * 4;
+    mp_bank_block_prediction p;
+    mp_bank_predict_block(off, MP_BITMAP_TILE * MP_BITMAP_TILE, 4,
+                          (int)v[P_OP], &p);
+    out->n = 3;
+    out->name[0] = "wavefronts_per_request";
+    out->value[0] = p.wavefronts;
+    out->name[1] = "ideal_wavefronts_per_request";
+    out->value[1] = p.ideal;
+    out->name[2] = "conflict_ways";
+    out->value[2] = p.conflict_ways;
+}
+
+static void bitmap_describe(const long long *v, mp_row *row)
+{
+    mp_prediction p;
+    bitmap_predict(v, &p);
+    mp_block2d b = access_of(v);
+    static const char *const forms[] = {"", "[x][y]", "[y][x]",
+                                        "[15-x][15-y]", "[15-y][15-x]"};
+    mp_row_set(row, MP_COL_PROBE, "bitmap");
+    mp_row_set(row, MP_COL_OP, "%s", op_names[v[P_OP]]);
+    mp_row_set(row, MP_COL_LAYOUT, "%s", layout_names[v[P_LAYOUT]]);
+    mp_row_set(row, MP_COL_ACCESS, "%s", forms[b.form]);
+    mp_row_set(row, MP_COL_WIDTH, "4");
+    mp_row_set(row, MP_COL_PAD, "%lld", b.pad);
+    mp_row_set(row, MP_COL_ARRAY_BYTES, "%lld", v[P_DIM] * v[P_DIM]);
+    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p.value[0]);
+    mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p.value[1]);
+    mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p.value[2]);
+}
+
+/* ---- GPU side --------------------------------------------------------- */
+
+typedef struct {
+    long long v[P_COUNT];
+    mp_bitmap_launch l;
+    int blocks;
+    unsigned char *host_image;
+    unsigned char *want;       /* the CPU's image */
+    long long *host_clocks;
+    long long off_by_one;      /* pixels one grey level from the CPU's */
+} bitmap_state;
+
+/* The CPU reference: pixel (x, y) holds the value of its block's mirrored
+ * thread, converted to unsigned char as the seed's store converts it. */
+static void reference_image(int dim, unsigned char *img)
+{
+    const int T = MP_BITMAP_TILE;
+    for (int y = 0; y < dim; y++)
+        for (int x = 0; x < dim; x++) {
+            int mx = x / T * T + (T - 1 - x % T);
+            int my = y / T * T + (T - 1 - y % T);
+            img[(size_t)y * dim + x] = (unsigned char)mp_bitmap_value(mx, my);
+        }
+}
+
+static int bitmap_setup(const long long *v, const mp_device *dev, void **out)
+{
+    (void)dev;
+    bitmap_state *s = mp_xcalloc(1, sizeof *s);
+    memcpy(s->v, v, sizeof s->v);
+    s->l.layout = (int)v[P_LAYOUT];
+    s->l.dim = (int)v[P_DIM];
+    int side = s->l.dim / MP_BITMAP_TILE;
+    s->blocks = side * side;
+    size_t pixels = (size_t)s->l.dim * (size_t)s->l.dim;
+    CHECK_CUDA(cudaMalloc((void **)&s->l.image, pixels));
+    s->host_image = mp_xmalloc(pixels);
+    s->want = mp_xmalloc(pixels);
+    reference_image(s->l.dim, s->want);
+    mp_clock64_alloc(s->blocks, &s->l.clocks, &s->host_clocks);
+    *out = s;
+    return 0;
+}
+
+static void bitmap_launch(void *state)
+{
+    bitmap_state *s = state;
+    CHECK_CUDA(mp_bitmap_launch_kernel(&s->l));
+}
+
+/* The GPU's sinf and the CPU's may differ in the last bits, which moves a
+ * value sitting on a grey level to the next one down: one level apart is
+ * counted (off_by_one), more is a wrong image. */
+static int bitmap_verify(void *state, char *err, size_t errlen)
+{
+    bitmap_state *s = state;
+    size_t pixels = (size_t)s->l.dim * (size_t)s->l.dim;
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(s->host_image, s->l.image, pixels,
+                          cudaMemcpyDeviceToHost));
+    s->off_by_one = 0;
+    for (size_t i = 0; i < pixels; i++) {
+        int d = (int)s->host_image[i] - (int)s->want[i];
+        if (d == 0)
+            continue;
+        if (d == 1 || d == -1) {
+            s->off_by_one++;
+            continue;
+        }
+        snprintf(err, errlen,
+                 "pixel (%zu, %zu) is %u, the CPU reference says %u",
+                 i % (size_t)s->l.dim, i / (size_t)s->l.dim,
+                 s->host_image[i], s->want[i]);
+        return -1;
+    }
+    /* Poison the image so the next launch must write it again. */
+    memset(s->host_image, 0x5a, pixels);
+    CHECK_CUDA(cudaMemcpy(s->l.image, s->host_image, pixels,
+                          cudaMemcpyHostToDevice));
+    return 0;
+}
+
+static void bitmap_clock64(void *state, long long *span, double *block_median)
+{
+    bitmap_state *s = state;
+    mp_clock64_read(s->l.clocks, s->host_clocks, s->blocks, span,
+                    block_median);
+}
+
+static void bitmap_derive(void *state, const mp_device *dev,
+                          const mp_measurement *m, mp_row *row)
+{
+    bitmap_state *s = state;
+    /* One STS and one LDS per warp: a request is one of them. */
+    double requests = (double)s->l.dim * s->l.dim / 32.0;
+    mp_row_set(row, MP_COL_THREADS, "%d", MP_BITMAP_TILE * MP_BITMAP_TILE);
+    mp_row_set(row, MP_COL_BLOCKS, "%d", s->blocks);
+    mp_row_set(row, MP_COL_SHARED_BYTES, "%d",
+               MP_BITMAP_TILE * (MP_BITMAP_TILE + (s->l.layout == MP_BITMAP_PAD)) * 4);
+    mp_row_set_per_request(row, dev, m, requests, s->blocks);
+    if (!m->counters)
+        return;
+    const char *op = op_names[s->v[P_OP]];
+    char wname[96], iname[96];
+    snprintf(wname, sizeof wname,
+             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
+    snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
+             op);
+    double wavefronts = mp_counter(m, MP_SET_SHARED, wname);
+    double inst = mp_counter(m, MP_SET_SHARED, iname);
+    if (inst <= 0)
+        return;
+    mp_prediction p;
+    bitmap_predict(s->v, &p);
+    double per_request = wavefronts / inst;
+    mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);
+    mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f", per_request - p.value[1]);
+    int match = inst == requests && fabs(per_request - p.value[0]) < 0.5;
+    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+}
+
+static void bitmap_release(void *state)
+{
+    bitmap_state *s = state;
+    CHECK_CUDA(cudaFree(s->l.image));
+    CHECK_CUDA(cudaFree(s->l.clocks));
+    s->l.image = NULL;
+    s->l.clocks = NULL;
+}
+
+static void bitmap_teardown(void *state)
+{
+    bitmap_state *s = state;
+    if (!s)
+        return;
+    bitmap_release(s);
+    free(s->host_image);
+    free(s->want);
+    free(s->host_clocks);
+    free(s);
+}
+
+const mp_probe mp_probe_bitmap = {
+    .name = "bitmap",
+    .summary = "the seeds' 2D shared-memory bitmap kernel: as written, "
+               "[y][x] and padded",
+    .params = bitmap_params,
+    .nparams = P_COUNT,
+    .metrics = MP_SET_SHARED,
+    .ncu_check_args = "--layout seed,yx,pad --op st,ld",
+    .check = bitmap_check,
+    .label = bitmap_label,
+    .predict = bitmap_predict,
+    .describe = bitmap_describe,
+    .setup = bitmap_setup,
+    .launch = bitmap_launch,
+    .verify = bitmap_verify,
+    .after_timing = NULL,
+    .clock64 = bitmap_clock64,
+    .release = bitmap_release,
+    .derive = bitmap_derive,
+    .teardown = bitmap_teardown,
+};
