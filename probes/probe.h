@@ -9,6 +9,8 @@
  *   predict    the model's columns; no GPU
  *   setup      allocate and describe the launch; must not launch kernels
  *              (a profiled batch counts every kernel as one range)
+ *   before_launch  optional: untimed preparation before every launch
+ *              (managed memory moved back to the host)
  *   launch     one launch on the default stream
  *   verify     the output of the last launch against the CPU reference
  *   after_timing  optional: reference measurements beside the probe
@@ -67,7 +69,14 @@ typedef struct mp_probe {
     /* Writes parameter and model columns of a result row. */
     void (*describe)(const long long *v, mp_row *row);
 
+    /* Optional (NULL: every configuration launches kernels): 0 when the
+     * configuration launches no kernel (DMA copies), so there is nothing
+     * for the counters to profile and it is left out of counter batches. */
+    int (*has_kernels)(const long long *v);
+
     int (*setup)(const long long *v, const mp_device *dev, void **state);
+    /* Optional (NULL): called before every launch, outside timing. */
+    void (*before_launch)(void *state);
     void (*launch)(void *state);
     /* 0 when the output is right; else -1 and a one-line reason. */
     int (*verify)(void *state, char *err, size_t errlen);

@@ -17,6 +17,7 @@ extern const mp_probe mp_probe_texture;
 extern const mp_probe mp_probe_bandwidth;
 extern const mp_probe mp_probe_reduce;
 extern const mp_probe mp_probe_bitmap;
+extern const mp_probe mp_probe_transfer;
 
 const mp_probe *const mp_probes[] = {
     &mp_probe_bank,
@@ -26,6 +27,7 @@ const mp_probe *const mp_probes[] = {
     &mp_probe_bandwidth,
     &mp_probe_reduce,
     &mp_probe_bitmap,
+    &mp_probe_transfer,
     NULL,
 };
 

@@ -49,10 +49,35 @@ static void fake_device(mp_device *d, const char *delay)
             "is measured\n", MP_FAKE_DEVICE_ENV);
 }
 
+static int fake_count(void)
+{
+    const char *n = getenv(MP_FAKE_DEVICES_ENV);
+    int count = n && *n ? atoi(n) : 1;
+    return count > 0 ? count : 1;
+}
+
+int mp_device_count(void)
+{
+    const char *fake = getenv(MP_FAKE_DEVICE_ENV);
+    if (fake && *fake)
+        return fake_count();
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    return count;
+}
+
 int mp_device_open(int ordinal, mp_device *d, char *why, size_t whylen)
 {
     const char *fake = getenv(MP_FAKE_DEVICE_ENV);
     if (fake && *fake) {
+        if (ordinal >= fake_count()) {
+            snprintf(why, whylen, "--device %d: only %d GPU(s) visible",
+                     ordinal, fake_count());
+            return MP_EXIT_NOGPU;
+        }
         fake_device(d, fake);
         d->ordinal = ordinal;
         return 0;

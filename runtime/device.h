@@ -40,6 +40,13 @@ typedef struct {
  * configuration. Every use prints a warning. Never set it for a
  * measurement. */
 #define MP_FAKE_DEVICE_ENV "MEMPROBE_FAKE_DEVICE"
+/* With the hook set: how many fake GPUs the node has (default 1), so that
+ * sweeps over every GPU (--devices) can be tested on the CPU. */
+#define MP_FAKE_DEVICES_ENV "MEMPROBE_FAKE_DEVICES"
+
+/* GPUs visible: the fake node's count under the hook, else
+ * cudaGetDeviceCount's; -1 when CUDA cannot tell (no driver). */
+int mp_device_count(void);
 
 /* Opens device `ordinal`. Returns 0, or MP_EXIT_NOGPU with a one-line
  * reason in why when no usable GPU is visible. */

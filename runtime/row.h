@@ -94,7 +94,20 @@
     X(MEMCPY_GBS, "memcpy_d2d_gbs",                                         \
       "cudaMemcpy device-to-device in the same run, bytes read + written")  \
     X(MEMCPY_FRACTION, "fraction_of_memcpy", "bandwidth / memcpy_d2d_gbs")  \
-    X(MODEL_MATCH, "model_match", "measured equals predicted: yes or no")
+    X(MODEL_MATCH, "model_match", "measured equals predicted: yes or no") \
+    X(DEVICE_ID, "device_id", "CUDA ordinal of the device that measured")   \
+    X(DIRECTION, "direction",                                               \
+      "transfer: h2d, d2h, bidir, d2d, p2p or p2p-bidir")                   \
+    X(HOST_MEMORY, "host_memory",                                           \
+      "transfer: pinned, pageable, mapped or managed host memory")          \
+    X(METHOD, "method", "transfer: memcpy (copy engine) or kernel (SMs)")   \
+    X(BYTES, "bytes", "transfer: bytes per copy (each way for bidir)")      \
+    X(SRC_DEVICE, "src_device", "transfer p2p: source GPU")                 \
+    X(DST_DEVICE, "dst_device", "transfer p2p: destination GPU")            \
+    X(PEER_ACCESS, "peer_access", "transfer p2p: on, or off (staged)")      \
+    X(PREFETCH, "prefetch", "transfer managed: cudaMemPrefetchAsync first") \
+    X(LATENCY_US, "latency_us", "transfer: median time of one copy, us")    \
+    X(LINK, "link", "transfer: the link crossed and how its ceiling was set")
 
 typedef enum {
 #define MP_COL_ENUM(id, name, desc) MP_COL_##id,

@@ -143,8 +143,15 @@ void mp_print_predictions(const mp_config_list *cl, int csv, FILE *out)
     }
 }
 
+/* Whether a configuration launches kernels the counters can profile. */
+static int has_kernels(const mp_probe *p, const long long *v)
+{
+    return !p->has_kernels || p->has_kernels(v);
+}
+
 static void fill_common(mp_row *r, const mp_device *dev, const char *stamp)
 {
+    mp_row_set(r, MP_COL_DEVICE_ID, "%d", dev->ordinal);
     mp_row_set(r, MP_COL_TOOL_VERSION, "%s", MP_VERSION);
     mp_row_set(r, MP_COL_TIMESTAMP, "%s", stamp);
     mp_row_set(r, MP_COL_DEVICE_NAME, "%s", dev->name);
@@ -174,10 +181,15 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
         exit(MP_EXIT_FAIL);
     }
     mp_nvtx_push(label);
-    for (int i = 0; i < o->warmup; i++)
+    for (int i = 0; i < o->warmup; i++) {
+        if (p->before_launch)
+            p->before_launch(state);
         p->launch(state);
+    }
     for (int i = 0; i < o->runs; i++) {
         float ms = 0;
+        if (p->before_launch)
+            p->before_launch(state);
         CHECK_CUDA(cudaEventRecord(start, 0));
         p->launch(state);
         CHECK_CUDA(cudaEventRecord(stop, 0));
@@ -339,6 +351,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                     continue;
                 }
                 p->setup(v, &dev, &s->state);
+                if (p->before_launch)
+                    p->before_launch(s->state);
                 p->launch(s->state);
                 s->verified = p->verify(s->state, s->why, sizeof s->why) == 0;
                 if (!s->verified)
@@ -358,17 +372,24 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             /* Profile the batch: one range per verified configuration. */
             const char *batch_status = counters_status;
             char batch_why[512] = "";
-            if (coll) {
+            int profilable = 0;
+            for (int b = 0; b < nb; b++)
+                profilable |= slots[b].verified
+                              && has_kernels(p, cl->v[first + b]);
+            if (coll && profilable) {
                 int launches = 0;
                 if (mp_collector_begin(coll, batch_why, sizeof batch_why)
                     == MP_COUNTERS_OK) {
                     for (int b = 0; b < nb; b++) {
-                        if (!slots[b].verified)
+                        if (!slots[b].verified
+                            || !has_kernels(p, cl->v[first + b]))
                             continue;
                         void *st;
                         p->label(cl->v[first + b], label, sizeof label);
                         progress(o, done, total, label);
                         p->setup(cl->v[first + b], &dev, &st);
+                        if (p->before_launch)
+                            p->before_launch(st);
                         mp_nvtx_push(label);
                         p->launch(st);
                         mp_nvtx_pop();
@@ -383,7 +404,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                         == MP_COUNTERS_OK) {
                         int r = 0;
                         for (int b = 0; b < nb; b++)
-                            if (slots[b].verified)
+                            if (slots[b].verified
+                                && has_kernels(p, cl->v[first + b]))
                                 slots[b].m.counters = values + nmetrics * r++;
                     } else {
                         batch_status = batch_why;
@@ -433,7 +455,10 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                                    s->m.clock64_block_median);
                     }
                     mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
-                               s->m.counters ? "ok" : batch_status);
+                               s->m.counters ? "ok"
+                               : coll && !has_kernels(p, v)
+                                   ? "none: no kernel to profile (copies)"
+                                   : batch_status);
                     if (s->m.counters)
                         for (size_t m = 0; m < nmetrics; m++) {
                             double x = s->m.counters[m];

@@ -7,7 +7,7 @@
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
-#          determinism faults bank2d
+#          determinism faults bank2d transfer multigpu
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -232,6 +232,17 @@ faults)
         --batch 8 --runs 3 --counters auto -o "$W/lose-auto.csv"
     step lose-on bash -c "MEMPROBE_LOSE_COUNTERS_AFTER=2 ./memprobe bank --stride 0..31 \
         --batch 8 --runs 3 --counters on -o $W/lose-on.csv; test \$? -eq 4" ;;
+transfer)
+    # Host transfers (issue 17): the GPU test (every copy verified, ~20 s),
+    # the sweep of configs/transfer.conf (155 copies, pinned / pageable /
+    # mapped / managed x h2d / d2h / bidir x 4 KiB .. 1 GiB, d2d; ~50 s),
+    # the copy kernel's counters against ncu and its SASS. About 90 s.
+    step test-transfer env MEMPROBE=./memprobe build/tests/gpu/test_gpu_transfer
+    step transfer-sweep ./memprobe sweep configs/transfer.conf --counters off -o "$W/transfer.csv"
+    step ncu-check-transfer ./memprobe ncu-check --probe transfer --dir "$W/ncu-check-transfer"
+    step sass-transfer bash -c "cuobjdump --dump-sass build/probes/transfer.cu.o \
+        | grep -E 'Function|LDG|STG|LD\.|ST\.' > $W/sass-transfer.txt; cat $W/sass-transfer.txt"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 bwpeak2)
     # Issue 4's read target again: launch shapes at 4 GiB, then the two
     # best repeated in fresh processes.

@@ -1,0 +1,176 @@
+/*
+ * test_gpu_transfer.c - GPU tests of the transfer probe (`make test-gpu`,
+ * scripts/gpu-check.sh transfer and multigpu).
+ *
+ * Sweeps (counters on: the copy-kernel rows are profiled, memcpy rows say
+ * there is no kernel to profile):
+ *   host    pinned, pageable, mapped, managed x h2d, d2h, bidir x 4 KiB,
+ *           1 MiB, 64 MiB, and managed with prefetch
+ *   kernel  the copy kernel over mapped and managed host memory
+ *   d2d     copy engine and copy kernel within the device
+ *   peer    (two GPUs) p2p and p2p-bidir both ways, peer access on and off,
+ *           and the copy kernel storing into the peer; skipped with a
+ *           message on one GPU, where memprobe must refuse p2p (exit 2)
+ * Every row: verified (the destination read back and compared word by
+ * word), a bandwidth, a latency; where the driver named the link, its
+ * ceiling and a fraction of it no greater than 1.05 (5% for timing noise
+ * on the smallest copies; the copy cannot beat its link). Numbers are
+ * printed as "# " tables; no performance target is asserted.
+ *
+ * Expected run time on the H200: about 20 s (1 GiB never appears here).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "device.h"
+#include "gpu_util.h"
+#include "subprocess.h"
+
+enum { HOST, KERNEL, D2D, PEER, NSWEEPS };
+
+static const gpu_sweep sweep_def[NSWEEPS] = {
+    [HOST] = {"transfer-host",
+              "--direction h2d,d2h,bidir --host-memory "
+              "pinned,pageable,mapped,managed --bytes 4096,1048576,67108864 "
+              "--runs 5"},
+    [KERNEL] = {"transfer-kernel",
+                "--direction h2d,d2h,bidir --host-memory mapped,managed "
+                "--method kernel --bytes 65536,16777216 --runs 5"},
+    [D2D] = {"transfer-d2d",
+             "--direction d2d --method memcpy,kernel "
+             "--bytes 4096,1048576,268435456 --runs 5"},
+    [PEER] = {"transfer-peer",
+              "--direction p2p,p2p-bidir --src 0 --dst 1 --peer-access on,off "
+              "--bytes 4096,1048576,67108864 --runs 5"},
+};
+
+static const gpu_col cols[] = {
+    GPU_COL("configuration", "%-52s", "config"),
+    GPU_COL("link", "%-34s", "link"),
+    GPU_COL("GB/s", "%9.2f", "bandwidth_gbs"),
+    GPU_COL_FLAGS("ceiling", "%8.1f", "ceiling_gbs", GPU_COL_OPTIONAL),
+    GPU_COL_FLAGS("fraction", "%8.3f", "bandwidth_fraction",
+                  GPU_COL_OPTIONAL),
+    GPU_COL("latency_us", "%10.2f", "latency_us"),
+    GPU_COL_END,
+};
+
+/* Every row of a sweep verified, with sane numbers. */
+static void check_rows(const mp_ncu_table *t, int want_rows)
+{
+    assert_int_equal(t->nrows, want_rows);
+    gpu_print_table(cols, t);
+    for (int i = 0; i < t->nrows; i++) {
+        assert_string_equal(gpu_cell(t, i, "verified"), "yes");
+        assert_string_equal(gpu_cell(t, i, "probe"), "transfer");
+        double gbs = gpu_number(t, i, "bandwidth_gbs");
+        double us = gpu_number(t, i, "latency_us");
+        double bytes = gpu_number(t, i, "bytes");
+        assert_true(gbs > 0 && us > 0);
+        /* bandwidth = bytes moved / median time, latency = median time. */
+        int both = strstr(gpu_cell(t, i, "direction"), "bidir") != NULL;
+        assert_true(fabs(gbs - bytes * (both ? 2 : 1) / (us * 1e3))
+                    <= 2e-3 * gbs + 1e-3);
+        assert_true(gpu_cell(t, i, "link")[0] != '\0');
+        const char *ceiling = gpu_cell(t, i, "ceiling_gbs");
+        if (ceiling[0]) {
+            double f = gpu_number(t, i, "bandwidth_fraction");
+            assert_true(f > 0 && f <= 1.05);
+        } else {
+            printf("# %s: no ceiling: %s\n", gpu_cell(t, i, "config"),
+                   gpu_cell(t, i, "link"));
+        }
+        const char *method = gpu_cell(t, i, "method");
+        const char *counters = gpu_cell(t, i, "counters_status");
+        if (!strcmp(method, "kernel"))
+            assert_string_equal(counters, "ok");
+        else
+            assert_non_null(strstr(counters, "no kernel"));
+    }
+}
+
+static void run_and_check(int s, int rows)
+{
+    mp_ncu_table t;
+    int rc = gpu_run_sweep("transfer", sweep_def[s].name, sweep_def[s].args,
+                           &t);
+    assert_int_equal(rc, 0);
+    check_rows(&t, rows);
+    mp_ncu_free(&t);
+}
+
+static void test_host(void **state)
+{
+    (void)state;
+    run_and_check(HOST, 3 * 4 * 3);
+    mp_ncu_table t;
+    assert_int_equal(gpu_run_sweep("transfer", "transfer-prefetch",
+                                   "--direction h2d,bidir --host-memory "
+                                   "managed --prefetch off,on --bytes "
+                                   "1048576,67108864 --runs 5", &t), 0);
+    check_rows(&t, 8);
+    mp_ncu_free(&t);
+}
+
+static void test_kernel(void **state)
+{
+    (void)state;
+    run_and_check(KERNEL, 3 * 2 * 2);
+}
+
+static void test_d2d(void **state)
+{
+    (void)state;
+    run_and_check(D2D, 2 * 3);
+}
+
+static void test_peer(void **state)
+{
+    (void)state;
+    int n = mp_device_count();
+    if (n < 2) {
+        printf("# peer copies: %d GPU visible, skipped (p2p must be "
+               "refused)\n", n);
+        char *argv[] = {(char *)gpu_memprobe(), "transfer", "--direction",
+                        "p2p", NULL};
+        char log[1024];
+        snprintf(log, sizeof log, "%s/transfer-p2p-one-gpu.log",
+                 gpu_test_dir());
+        assert_int_equal(mp_spawn_wait(argv, log), 2);
+        skip();
+    }
+    run_and_check(PEER, 2 * 2 * 3);
+    mp_ncu_table t;
+    assert_int_equal(gpu_run_sweep("transfer", "transfer-peer-back",
+                                   "--direction p2p --src 1 --dst 0 "
+                                   "--peer-access on,off --method memcpy "
+                                   "--bytes 1048576,67108864 --runs 5", &t),
+                     0);
+    check_rows(&t, 4);
+    mp_ncu_free(&t);
+    assert_int_equal(gpu_run_sweep("transfer", "transfer-peer-kernel",
+                                   "--direction p2p,p2p-bidir --method "
+                                   "kernel --bytes 1048576,67108864 "
+                                   "--runs 5", &t), 0);
+    check_rows(&t, 4);
+    mp_ncu_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_host),
+        cmocka_unit_test(test_kernel),
+        cmocka_unit_test(test_d2d),
+        cmocka_unit_test(test_peer),
+    };
+    return cmocka_run_group_tests_name("gpu_transfer", tests, NULL, NULL);
+}
