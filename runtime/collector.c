@@ -30,6 +30,7 @@
  * All state lives in struct mp_collector; there are no globals.
  */
 #include "collector.h"
+#include "cost.h"
 #include "check.h"
 
 #include <math.h>
@@ -517,13 +518,16 @@ mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
                   "%s=%s)", c->batches, MP_LOSE_COUNTERS_ENV, lose);
         return MP_COUNTERS_ERROR;
     }
+    double t0 = mp_cost_now();
     if (c->batches > 0 && (st = prepare_batch(c, why, whylen)) != MP_COUNTERS_OK) {
         c->broken = 1;
         return st;
     }
+    mp_cost_add(MP_COST_BEGIN_CONFIG, 0, t0);
 
     /* Nothing launched before begin() may still be running when ranges
      * start being recorded. */
+    t0 = mp_cost_now();
     CHECK_CUDA(cudaDeviceSynchronize());
 
     CUpti_RangeProfiler_Start_Params sp = {
@@ -531,6 +535,7 @@ mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
         .pRangeProfilerObject = c->rp,
     };
     CUPTI_OR_FAIL(cuptiRangeProfilerStart(&sp));
+    mp_cost_add(MP_COST_BEGIN_START, 0, t0);
     c->active = 1;
     c->batches++;
     return MP_COUNTERS_OK;
@@ -559,14 +564,18 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
         /* Still stop the batch below so the session stays usable. */
     }
 
+    double t0 = mp_cost_now();
     CHECK_CUDA(cudaDeviceSynchronize());
+    mp_cost_add(MP_COST_END_SYNC, 0, t0);
 
+    t0 = mp_cost_now();
     CUpti_RangeProfiler_Stop_Params sp = {
         .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
         .pRangeProfilerObject = c->rp,
     };
     c->active = 0;
     CUPTI_OR_FAIL(cuptiRangeProfilerStop(&sp));
+    mp_cost_add(MP_COST_END_STOP, 0, t0);
     if (!sp.isAllPassSubmitted) {
         /* Cannot happen with kernel replay; if it does, the ranges are
          * incomplete. */
@@ -576,6 +585,7 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
         return MP_COUNTERS_ERROR;
     }
 
+    t0 = mp_cost_now();
     CUpti_RangeProfiler_DecodeData_Params dd = {
         .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
         .pRangeProfilerObject = c->rp,
@@ -588,6 +598,7 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
         .counterDataImageSize = c->image_size,
     };
     CUPTI_OR_FAIL(cuptiRangeProfilerGetCounterDataInfo(&info));
+    mp_cost_add(MP_COST_END_DECODE, 0, t0);
 
     /* The batch is decoded; from here on, errors are about this batch and
      * the next begin() starts clean. */
@@ -606,6 +617,7 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
         return MP_COUNTERS_ERROR;
     }
 
+    t0 = mp_cost_now();
     for (size_t r = 0; r < launches; r++) {
         double *row = values + r * c->n;
 
@@ -628,6 +640,7 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
             }
         }
     }
+    mp_cost_add(MP_COST_END_EVALUATE, 0, t0);
     return MP_COUNTERS_OK;
 
 fail:

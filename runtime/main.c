@@ -323,6 +323,7 @@ static int cmd_ncu_check(int argc, char **argv)
 int mp_cmd_sweep(int argc, char **argv);
 int mp_cmd_report(int argc, char **argv);
 int mp_cmd_hazards(int argc, char **argv);   /* probes/hazards.c */
+int mp_cmd_compare(int argc, char **argv);   /* report/compare.c */
 
 static int cmd_help(int argc, char **argv);
 
@@ -338,6 +339,8 @@ static const struct command {
     {"ncu-check", cmd_ncu_check, "compare counters with Nsight Compute"},
     {"sweep", mp_cmd_sweep, "run a sweep file's configurations"},
     {"report", mp_cmd_report, "tables (and plots) from result CSVs"},
+    {"compare", mp_cmd_compare,
+     "counters of two result CSVs within tolerance (no GPU)"},
     {"hazards", mp_cmd_hazards,
      "the seeds' reduction bugs under compute-sanitizer (GPU)"},
     {"version", cmd_version, "print the version"},

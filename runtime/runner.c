@@ -32,6 +32,7 @@
 
 #include "check.h"
 #include "collector.h"
+#include "cost.h"
 #include "csv_writer.h"
 #include "nvtx.h"
 #include "version.h"
@@ -304,6 +305,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
 
     char counters_status[600];
     mp_collector *coll = NULL;
+    mp_cost_start();
     int done = 0, failed = 0, fatal = 0, lost = 0;
     for (int part = 0; part < nparts && !fatal; part++) {
         const mp_config_list *cl = parts[part].configs;
@@ -317,14 +319,20 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
         if (part == 0
             || p->metrics != parts[part - 1].configs->probe->metrics) {
             progress(o, done, total, NULL);
+            double tc = mp_cost_now();
             mp_collector_close(coll);
+            if (coll)
+                mp_cost_add(MP_COST_CLOSE, 0, tc);
             coll = NULL;
             if (dev.fake)
                 snprintf(counters_status, sizeof counters_status,
                          "fake device: nothing measured");
-            else
+            else {
+                tc = mp_cost_now();
                 coll = open_counters(p, o, counters_status,
                                      sizeof counters_status, &fatal);
+                mp_cost_add(MP_COST_OPEN, 0, tc);
+            }
             if (fatal)
                 break;
         }
@@ -335,7 +343,9 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
 
         for (int first = 0; first < cl->n; first += o->batch) {
             int nb = cl->n - first < o->batch ? cl->n - first : o->batch;
+            int base = done;   /* the run's index of this batch's first */
             char label[128];
+            double t0;
 
             /* Verify and time each configuration. */
             for (int b = 0; b < nb; b++) {
@@ -345,28 +355,43 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 s->m.clock64_span = -1;
                 p->label(v, label, sizeof label);
                 progress(o, done, total, label);
+                mp_cost_config(base + b, label);
                 if (dev.fake) {   /* the test hook: nothing runs */
                     s->verified = 1;
                     usleep((useconds_t)dev.fake_delay_us);
                     continue;
                 }
+                t0 = mp_cost_now();
                 p->setup(v, &dev, &s->state);
                 if (p->before_launch)
                     p->before_launch(s->state);
+                mp_cost_add(MP_COST_SETUP, base + b, t0);
+                t0 = mp_cost_now();
                 p->launch(s->state);
                 s->verified = p->verify(s->state, s->why, sizeof s->why) == 0;
+                mp_cost_add(MP_COST_VERIFY, base + b, t0);
                 if (!s->verified)
                     continue;
+                t0 = mp_cost_now();
                 time_launches(p, s->state, label, o, &s->m.time_ns);
+                mp_cost_add(MP_COST_TIMED, base + b, t0);
+                mp_cost_kernel(base + b, s->m.time_ns.n ? s->m.time_ns.median
+                                                        : 0);
+                t0 = mp_cost_now();
                 if (p->after_timing)
                     p->after_timing(s->state);
                 if (o->runs > 0 && p->clock64)
                     p->clock64(s->state, &s->m.clock64_span,
                                &s->m.clock64_block_median);
+                mp_cost_add(MP_COST_RELEASE, base + b, t0);
+                t0 = mp_cost_now();
                 if (o->warmup + o->runs > 0
                     && p->verify(s->state, s->why, sizeof s->why))
                     s->verified = 0;
+                mp_cost_add(MP_COST_VERIFY, base + b, t0);
+                t0 = mp_cost_now();
                 p->release(s->state);
+                mp_cost_add(MP_COST_RELEASE, base + b, t0);
             }
 
             /* Profile the batch: one range per verified configuration. */
@@ -378,6 +403,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                               && has_kernels(p, cl->v[first + b]);
             if (coll && profilable) {
                 int launches = 0;
+                mp_cost_batch(nb);
                 if (mp_collector_begin(coll, batch_why, sizeof batch_why)
                     == MP_COUNTERS_OK) {
                     for (int b = 0; b < nb; b++) {
@@ -387,15 +413,27 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                         void *st;
                         p->label(cl->v[first + b], label, sizeof label);
                         progress(o, done, total, label);
+                        t0 = mp_cost_now();
                         p->setup(cl->v[first + b], &dev, &st);
                         if (p->before_launch)
                             p->before_launch(st);
+                        mp_cost_add(MP_COST_PROF_SETUP, base + b, t0);
+                        t0 = mp_cost_now();
                         mp_nvtx_push(label);
                         p->launch(st);
                         mp_nvtx_pop();
+                        /* Kernel replay runs every pass inside the launch;
+                         * the sync makes sure its time lands here. */
+                        if (mp_cost_enabled())
+                            CHECK_CUDA(cudaDeviceSynchronize());
+                        mp_cost_add(MP_COST_PROF_LAUNCH, base + b, t0);
+                        t0 = mp_cost_now();
                         if (p->verify(st, slots[b].why, sizeof slots[b].why))
                             slots[b].verified = 0;
+                        mp_cost_add(MP_COST_PROF_VERIFY, base + b, t0);
+                        t0 = mp_cost_now();
                         p->teardown(st);
+                        mp_cost_add(MP_COST_PROF_TEARDOWN, base + b, t0);
                         launches++;
                     }
                     CHECK_CUDA(cudaDeviceSynchronize());
@@ -430,6 +468,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             for (int b = 0; b < nb; b++) {
                 slot *s = &slots[b];
                 const long long *v = cl->v[first + b];
+                t0 = mp_cost_now();
                 mp_row_clear(&row);
                 fill_common(&row, &dev, stamp);
                 p->describe(v, &row);
@@ -486,13 +525,18 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 print_table_row(label, &row);
                 if (!dev.fake)
                     p->teardown(s->state);
+                mp_cost_add(MP_COST_ROW, base + b, t0);
                 done++;
             }
             fflush(stdout);
         }
     }
     progress(opts, done, total, NULL);
+    double tc = mp_cost_now();
     mp_collector_close(coll);
+    if (coll)
+        mp_cost_add(MP_COST_CLOSE, 0, tc);
+    mp_cost_finish();
     if (mp_csv_close(&csv))
         fprintf(stderr, "memprobe: closing %s failed\n", opts->output),
             failed = 1;

@@ -56,3 +56,10 @@ void mp_stats_compute(double *x, size_t n, mp_stats *s)
         s->cov = sqrt(ss / (n - 1)) / s->mean;
     }
 }
+
+double mp_eta_seconds(double elapsed, int done, int total)
+{
+    if (done <= 0 || total < done || !(elapsed >= 0))
+        return -1;
+    return elapsed * (double)(total - done) / (double)done;
+}

@@ -22,4 +22,10 @@ void mp_stats_compute(double *x, size_t n, mp_stats *s);
 void mp_clock64_summary(const long long *stamps, int blocks, long long *span,
                         double *block_median);
 
+/* The time left of a run that has done `done` of `total` items in
+ * `elapsed` seconds, at the rate so far: elapsed * (total - done) / done.
+ * -1 when unknown (nothing done yet, or arguments out of range); 0 when
+ * everything is done. */
+double mp_eta_seconds(double elapsed, int done, int total);
+
 #endif

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "device.h"
 #include "runner.h"
+#include "stats.h"
 #include "sweep_file.h"
 
 #define DEFAULT_OUTPUT MP_DEFAULT_OUTPUT
@@ -100,8 +101,9 @@ static void show_progress(void *ctx, int done, int total, const char *label)
     double elapsed = seconds_since(&pl->start);
     char spent[32], left[32] = "?";
     format_duration(elapsed, spent, sizeof spent);
-    if (done > 0)
-        format_duration(elapsed * (total - done) / done, left, sizeof left);
+    double eta = mp_eta_seconds(elapsed, done, total);
+    if (eta >= 0)
+        format_duration(eta, left, sizeof left);
     char head[128];
     int n = snprintf(head, sizeof head, "[%d/%d] %s elapsed, ~%s left  ",
                      done, total, spent, left);

@@ -1,0 +1,305 @@
+/*
+ * test_speed.c - CPU tests of the instruments of issue 16 (speed):
+ * the cost breakdown (runtime/cost.c) as numbers in its CSV, the ETA
+ * arithmetic of the progress line (runtime/stats.c), and `memprobe
+ * compare` (report/compare.c) on hand-made result CSVs, plus the cost
+ * breakdown of a whole run on the fake device (MEMPROBE_FAKE_DEVICE).
+ */
+#include "cli_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "cost.h"
+#include "ncu_csv.h"
+#include "stats.h"
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_int_equal(fputs(text, f) >= 0, 1);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The number in row `scope`,`name` (name NULL: the first row of the
+ * scope) under column col of a cost CSV. */
+static double cost_cell(const mp_ncu_table *t, const char *scope,
+                        const char *name, const char *col)
+{
+    int c = mp_ncu_column(t, col);
+    assert_true(c >= 0);
+    for (int r = 0; r < t->nrows; r++)
+        if (!strcmp(t->cells[r][0], scope)
+            && (!name || !strcmp(t->cells[r][1], name))) {
+            double x;
+            assert_int_equal(mp_ncu_number(t, r, c, &x), 0);
+            return x;
+        }
+    fail_msg("no row %s,%s", scope, name ? name : "*");
+    return NAN;
+}
+
+static int count_scope(const mp_ncu_table *t, const char *scope)
+{
+    int n = 0;
+    for (int r = 0; r < t->nrows; r++)
+        n += !strcmp(t->cells[r][0], scope);
+    return n;
+}
+
+/* ---- the cost breakdown -------------------------------------------------- */
+
+static void cost_off_records_nothing(void **state)
+{
+    (void)state;
+    unsetenv(MP_COST_ENV);
+    assert_int_equal(mp_cost_start(), 0);
+    assert_int_equal(mp_cost_enabled(), 0);
+    mp_cost_config(0, "x");
+    mp_cost_add_seconds(MP_COST_SETUP, 0, 1.0);
+    FILE *f = tmpfile();
+    assert_int_equal(mp_cost_write(f), 0);
+    rewind(f);
+    char line[4096];
+    int lines = 0;
+    while (fgets(line, sizeof line, f))
+        lines++;
+    fclose(f);
+    /* header, run, total, per_config: no configuration row */
+    assert_int_equal(lines, 4);
+    mp_cost_finish();
+}
+
+static void cost_rows_totals_and_means(void **state)
+{
+    (void)state;
+    setenv(MP_COST_ENV, "cost.csv", 1);
+    assert_int_equal(mp_cost_start(), 1);
+    mp_cost_config(0, "bank/ld/w4,odd\"name");
+    mp_cost_config(1, "bank/ld/w8");
+    mp_cost_add_seconds(MP_COST_SETUP, 0, 0.002);
+    mp_cost_add_seconds(MP_COST_SETUP, 1, 0.004);
+    mp_cost_add_seconds(MP_COST_PROF_LAUNCH, 0, 0.010);
+    mp_cost_add_seconds(MP_COST_PROF_LAUNCH, 0, 0.005);   /* adds up */
+    mp_cost_kernel(0, 2000.0);
+    mp_cost_kernel(1, 4000.0);
+    mp_cost_batch(2);
+    mp_cost_add_seconds(MP_COST_BEGIN_START, 0, 0.150);
+    mp_cost_add_seconds(MP_COST_END_EVALUATE, 7, 0.001);  /* index ignored */
+    mp_cost_add_seconds(MP_COST_OPEN, 3, 0.200);
+    mp_cost_add_seconds(MP_COST_PHASES, 0, 9.0);           /* ignored */
+    double t0 = mp_cost_now();
+    mp_cost_add(MP_COST_ROW, 1, t0 - 0.5);                  /* >= 0.5 s */
+    mp_cost_finish();   /* writes cost.csv, turns recording off */
+    assert_int_equal(mp_cost_enabled(), 0);
+
+    mp_ncu_table t;
+    char err[256];
+    assert_int_equal(mp_csv_table_read("cost.csv", &t, err, sizeof err), 0);
+    assert_int_equal(count_scope(&t, "config"), 2);
+    assert_int_equal(count_scope(&t, "batch"), 1);
+    assert_string_equal(t.cells[0][1], "bank/ld/w4,odd\"name");
+    assert_float_equal(cost_cell(&t, "config", "bank/ld/w4,odd\"name",
+                                 "prof_launch"), 15.0, 1e-6);
+    assert_float_equal(cost_cell(&t, "config", "bank/ld/w8", "setup"), 4.0,
+                       1e-6);
+    double row = cost_cell(&t, "config", "bank/ld/w8", "row");
+    assert_true(row >= 500.0 && row < 5000.0);
+    assert_float_equal(cost_cell(&t, "config", "bank/ld/w8", "wall"),
+                       4.0 + row, 1e-3);
+    assert_float_equal(cost_cell(&t, "batch", NULL, "begin_start"), 150.0,
+                       1e-6);
+    assert_float_equal(cost_cell(&t, "batch", NULL, "end_evaluate"), 1.0,
+                       1e-6);
+    assert_float_equal(cost_cell(&t, "run", NULL, "open"), 200.0, 1e-6);
+    assert_float_equal(cost_cell(&t, "total", NULL, "setup"), 6.0, 1e-6);
+    assert_float_equal(cost_cell(&t, "total", NULL, "kernel_ms"), 0.006,
+                       1e-9);
+    double wall = cost_cell(&t, "total", NULL, "wall");
+    assert_float_equal(wall, 6.0 + 15.0 + row + 150.0 + 1.0 + 200.0, 1e-3);
+    assert_float_equal(cost_cell(&t, "per_config", NULL, "wall"), wall / 2,
+                       1e-3);
+    assert_float_equal(cost_cell(&t, "per_config", NULL, "begin_start"),
+                       75.0, 1e-6);
+    mp_ncu_free(&t);
+    unlink("cost.csv");
+    unsetenv(MP_COST_ENV);
+}
+
+static void cost_phase_names(void **state)
+{
+    (void)state;
+    assert_string_equal(mp_cost_phase_name(MP_COST_SETUP), "setup");
+    assert_string_equal(mp_cost_phase_name(MP_COST_CLOSE), "close");
+    assert_null(mp_cost_phase_name(MP_COST_PHASES));
+    for (int p = 0; p < MP_COST_PHASES; p++)
+        assert_non_null(mp_cost_phase_name((mp_cost_phase)p));
+}
+
+/* A sweep on the fake device with the breakdown on: one config row per
+ * configuration, in the order of --list, and a summary line. */
+static void cost_of_a_fake_run(void **state)
+{
+    (void)state;
+    char conf[600];
+    setenv("MEMPROBE_FAKE_DEVICE", "0", 1);
+    setenv(MP_COST_ENV, "run-cost.csv", 1);
+    char exe_dir[512];   /* ./memprobe lives in the repository root */
+    snprintf(exe_dir, sizeof exe_dir, "%s", cli_exe());
+    *strrchr(exe_dir, '/') = '\0';
+    snprintf(conf, sizeof conf, "%s/configs/const.conf", exe_dir);
+    const char *args[] = {"sweep", conf, "--batch", "8", "-o", "fake.csv",
+                          NULL};
+    cli_result r;
+    cli_run(args, &r);
+    unsetenv("MEMPROBE_FAKE_DEVICE");
+    unsetenv(MP_COST_ENV);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "memprobe: cost: ");
+    cli_result_free(&r);
+
+    const char *list[] = {"sweep", conf, "--list", NULL};
+    cli_run(list, &r);
+    cli_expect_status(&r, 0);
+    int n = 0;
+    for (const char *p = r.out; (p = strchr(p, '\n')); p++)
+        n++;
+    n--;   /* the count line */
+
+    mp_ncu_table t;
+    char err[256];
+    assert_int_equal(mp_csv_table_read("run-cost.csv", &t, err, sizeof err),
+                     0);
+    assert_int_equal(count_scope(&t, "config"), n);
+    /* the first configuration row is the first name --list prints */
+    size_t first = strcspn(r.out, "\n");
+    assert_int_equal(strlen(t.cells[0][1]), first);
+    assert_int_equal(strncmp(t.cells[0][1], r.out, first), 0);
+    /* no counters on the fake device: no batch rows */
+    assert_int_equal(count_scope(&t, "batch"), 0);
+    char total[64];
+    snprintf(total, sizeof total, "%d configurations", n);
+    assert_string_equal(t.cells[t.nrows - 2][1], total);
+    mp_ncu_free(&t);
+    cli_result_free(&r);
+}
+
+/* ---- ETA ------------------------------------------------------------------- */
+
+static void eta_arithmetic(void **state)
+{
+    (void)state;
+    assert_float_equal(mp_eta_seconds(10.0, 100, 1508), 10.0 * 1408 / 100,
+                       1e-9);
+    assert_float_equal(mp_eta_seconds(60.0, 1, 2), 60.0, 1e-9);
+    assert_float_equal(mp_eta_seconds(5.0, 7, 7), 0.0, 0);
+    assert_float_equal(mp_eta_seconds(0.0, 3, 9), 0.0, 0);
+    assert_true(mp_eta_seconds(10.0, 0, 9) < 0);      /* nothing done */
+    assert_true(mp_eta_seconds(10.0, 10, 9) < 0);     /* beyond total */
+    assert_true(mp_eta_seconds(-1.0, 1, 9) < 0);
+    assert_true(mp_eta_seconds(NAN, 1, 9) < 0);
+}
+
+/* ---- compare --------------------------------------------------------------- */
+
+#define HEAD "config,requests,time_ns_median,model_match," \
+             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum," \
+             "smsp__sass_inst_executed_op_shared_ld.sum," \
+             "lts__t_sectors_srcunit_tex_op_read.sum\n"
+
+static void compare_within_and_beyond(void **state)
+{
+    (void)state;
+    /* conflicts: 1e-3 per request (1000 requests: 1 event allowed);
+     * instructions exact. */
+    write_file("base.csv", HEAD
+               "a,1000,100,yes,500,1000,\n"
+               "b,1000,200,yes,0,1000,\n"
+               "a,1000,999,yes,9,9,\n"          /* a repeat: ignored */
+               "c,1000,300,,7,1000,\n");
+    write_file("same.csv", HEAD
+               "c,1000,330,,7,1000,\n"
+               "b,1000,180,yes,1,1000,\n"       /* 1 event: allowed */
+               "a,1000,100,yes,500,1000,\n"
+               "d,1000,1,yes,0,0,\n");          /* only here: fine */
+    mp_compare_result res;
+    FILE *out = tmpfile();
+    assert_int_equal(mp_compare_files("base.csv", "same.csv", 0, out, &res),
+                     0);
+    fclose(out);
+    assert_int_equal(res.base_rows, 4);
+    assert_int_equal(res.matched, 3);
+    assert_int_equal(res.only_base, 0);
+    assert_int_equal(res.only_new, 1);
+    assert_int_equal(res.values, 6);
+    assert_int_equal(res.differ, 0);
+    assert_int_equal(res.time_pairs, 3);
+    assert_float_equal(res.time_ratio_median, 1.0, 1e-12);
+    assert_float_equal(res.time_ratio_min, 0.9, 1e-12);
+    assert_float_equal(res.time_ratio_max, 1.1, 1e-12);
+
+    write_file("worse.csv", HEAD
+               "a,1000,100,yes,502,1000,\n"     /* 2 events: beyond */
+               "b,1000,200,no,0,1001,\n");      /* inst off by one; model */
+    assert_int_equal(mp_compare_files("base.csv", "worse.csv", 0, stderr,
+                                      &res), 1);
+    assert_int_equal(res.matched, 2);
+    assert_int_equal(res.only_base, 1);   /* c is missing */
+    assert_int_equal(res.differ, 2);
+    assert_int_equal(res.model_mismatch, 1);
+    unlink("base.csv");
+    unlink("same.csv");
+    unlink("worse.csv");
+}
+
+static void compare_command_line(void **state)
+{
+    (void)state;
+    write_file("x.csv", HEAD "a,10,5,yes,1,10,\n");
+    write_file("y.csv", HEAD "a,10,5,yes,1,11,\n");
+    const char *same[] = {"compare", "x.csv", "x.csv", NULL};
+    cli_result r;
+    cli_run(same, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out, "1 configurations in both");
+    cli_must_contain("stdout", r.out, "0 differ beyond tolerance");
+    cli_result_free(&r);
+    const char *diff[] = {"compare", "x.csv", "y.csv", NULL};
+    cli_run(diff, &r);
+    cli_expect_status(&r, 1);
+    cli_must_contain("stdout", r.out, "DIFFERS");
+    cli_must_contain("stdout", r.out, "1 differ beyond tolerance");
+    cli_result_free(&r);
+    const char *missing[] = {"compare", "x.csv", "nope.csv", NULL};
+    cli_run(missing, &r);
+    cli_expect_status(&r, 2);
+    cli_result_free(&r);
+    const char *one[] = {"compare", "x.csv", NULL};
+    cli_expect_usage_error(one, "compare");
+    const char *bad[] = {"compare", "x.csv", "y.csv", "--what", NULL};
+    cli_expect_usage_error(bad, "--what");
+    unlink("x.csv");
+    unlink("y.csv");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(cost_off_records_nothing),
+        cmocka_unit_test(cost_rows_totals_and_means),
+        cmocka_unit_test(cost_phase_names),
+        cmocka_unit_test(cost_of_a_fake_run),
+        cmocka_unit_test(eta_arithmetic),
+        cmocka_unit_test(compare_within_and_beyond),
+        cmocka_unit_test(compare_command_line),
+    };
+    return cli_run_group("speed", NULL, 0, NULL, 0, tests,
+                         sizeof tests / sizeof *tests);
+}
