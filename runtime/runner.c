@@ -56,6 +56,8 @@ const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
 typedef struct {
     void *state;
     int verified;
+    long long short_iterations;   /* profiled at n and 2n of these, or 0 */
+    int range;                    /* its first range in the batch */
     char why[256];
     mp_measurement m;
     double *counters;        /* this configuration's values, or NULL */
@@ -205,9 +207,111 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
     CHECK_CUDA(cudaEventDestroy(stop));
 }
 
+/* ---- shorter profiled launches ------------------------------------------
+
+   Kernel replay runs a profiled kernel once per pass and more: a bank
+   launch of 16384 iterations costs about 16 kernel times under the
+   profiler. Where every counter of the probe's set is an affine function
+   of the iteration count (a fixed part - tile fill, result store - plus
+   the same events every iteration), two short launches of n and 2n
+   iterations give the counts of N iterations exactly:
+       x(N) = x(n) + (x(2n) - x(n)) * (N - n) / n.
+   Only the probes below qualify: the bank probe's instruction, wavefront
+   and conflict counts. Not the constant probe (its addresses rotate, so
+   IDC misses come in periods), nor the global set (L2/DRAM counts depend
+   on what the caches hold). MEMPROBE_PROFILE_SCALE=K sets n = N / K (rounded down to a
+   multiple of 16, at least 64; default 32); 0 or 1 profiles the full
+   launch as before. `memprobe compare` against a full-launch run is the
+   check (scripts/gpu-check.sh cost and studytime). */
+
+#define MP_PROFILE_SCALE_ENV "MEMPROBE_PROFILE_SCALE"
+
+static const char *const affine_probes[] = {"bank", NULL};
+
+/* Index of the probe's "iterations" parameter if its counters scale,
+ * else -1. */
+static int scalable_param(const mp_probe *p)
+{
+    int ok = 0;
+    for (int i = 0; affine_probes[i]; i++)
+        ok |= !strcmp(p->name, affine_probes[i]);
+    for (int i = 0; ok && i < p->nparams; i++)
+        if (!strcmp(p->params[i].name, "iterations"))
+            return i;
+    return -1;
+}
+
+/* The divisor K of MEMPROBE_PROFILE_SCALE (default 32; 0 = off). */
+static long long profile_scale(void)
+{
+    const char *e = getenv(MP_PROFILE_SCALE_ENV);
+    if (!e || !*e)
+        return 32;
+    char *end;
+    long long k = strtoll(e, &end, 10);
+    return *end || k < 2 ? 0 : k;
+}
+
+/* n for a configuration of N iterations, or 0 to profile it whole. */
+long long mp_profile_short_iterations(long long n_full, long long k)
+{
+    if (k < 2)
+        return 0;
+    long long n = n_full / k / 16 * 16;
+    return n >= 64 && 2 * n < n_full ? n : 0;
+}
+
+/* x(N) from x(n) and x(2n), in place into a. */
+void mp_profile_extrapolate(double *a, const double *b, size_t count,
+                            long long n, long long n_full)
+{
+    double f = (double)(n_full - n) / (double)n;
+    for (size_t m = 0; m < count; m++)
+        a[m] += (b[m] - a[m]) * f;
+}
+
+/* One profiled launch of v (iterations replaced by `iterations` when that
+ * is >0): setup, launch, verify, teardown, with their costs. Returns 0 if
+ * the output was right, else -1 with the reason in why. */
+static int profiled_launch(const mp_probe *p, const long long *v, int it,
+                           long long iterations, const mp_device *dev,
+                           const char *label, int index, char *why,
+                           size_t whylen)
+{
+    long long copy[64];
+    if (iterations > 0 && p->nparams <= 64) {
+        memcpy(copy, v, (size_t)p->nparams * sizeof *v);
+        copy[it] = iterations;
+        v = copy;
+    }
+    void *st;
+    double t0 = mp_cost_now();
+    p->setup(v, dev, &st);
+    if (p->before_launch)
+        p->before_launch(st);
+    mp_cost_add(MP_COST_PROF_SETUP, index, t0);
+    t0 = mp_cost_now();
+    mp_nvtx_push(label);
+    p->launch(st);
+    mp_nvtx_pop();
+    /* Kernel replay runs every pass inside the launch; the sync makes
+     * sure its time lands here. */
+    if (mp_cost_enabled())
+        CHECK_CUDA(cudaDeviceSynchronize());
+    mp_cost_add(MP_COST_PROF_LAUNCH, index, t0);
+    t0 = mp_cost_now();
+    int rc = p->verify(st, why, whylen) ? -1 : 0;
+    mp_cost_add(MP_COST_PROF_VERIFY, index, t0);
+    t0 = mp_cost_now();
+    p->teardown(st);
+    mp_cost_add(MP_COST_PROF_TEARDOWN, index, t0);
+    return rc;
+}
+
 /* Opens the collector for the probe's metric set, or explains why not. */
 static mp_collector *open_counters(const mp_probe *p, const mp_run_options *o,
-                                   char *status, size_t len, int *fatal)
+                                   size_t ranges, char *status, size_t len,
+                                   int *fatal)
 {
     *fatal = 0;
     if (o->counters == MP_COUNTERS_MODE_OFF) {
@@ -219,7 +323,7 @@ static mp_collector *open_counters(const mp_probe *p, const mp_run_options *o,
     char why[512] = "";
     mp_collector *c = NULL;
     mp_counters_status st =
-        mp_collector_open(&c, names, n, (size_t)o->batch, why, sizeof why);
+        mp_collector_open(&c, names, n, ranges, why, sizeof why);
     if (st == MP_COUNTERS_OK) {
         snprintf(status, len, "ok");
         fprintf(stderr, "memprobe: counters: %zu metrics, %zu replay pass(es) "
@@ -287,7 +391,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
     const char **header = malloc((size_t)ncols * sizeof *header);
     const char **cells = malloc((size_t)ncols * sizeof *cells);
     slot *slots = calloc((size_t)opts->batch, sizeof *slots);
-    double *values = malloc((size_t)opts->batch * maxmetrics * sizeof *values);
+    double *values = malloc(2 * (size_t)opts->batch * maxmetrics
+                            * sizeof *values);
     mp_row row;
     if (!header || !cells || !slots || !values || mp_row_init(&row)) {
         fprintf(stderr, "memprobe: out of memory\n");
@@ -329,7 +434,10 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                          "fake device: nothing measured");
             else {
                 tc = mp_cost_now();
-                coll = open_counters(p, o, counters_status,
+                /* Two ranges per configuration where launches are
+                 * profiled short (at most: every part of this set). */
+                coll = open_counters(p, o, 2 * (size_t)o->batch,
+                                     counters_status,
                                      sizeof counters_status, &fatal);
                 mp_cost_add(MP_COST_OPEN, 0, tc);
             }
@@ -340,6 +448,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             print_table_header();
         size_t nmetrics;
         const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
+        int it = scalable_param(p);
+        long long scale = it >= 0 ? profile_scale() : 0;
 
         for (int first = 0; first < cl->n; first += o->batch) {
             int nb = cl->n - first < o->batch ? cl->n - first : o->batch;
@@ -353,6 +463,9 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 const long long *v = cl->v[first + b];
                 memset(s, 0, sizeof *s);
                 s->m.clock64_span = -1;
+                if (it >= 0)
+                    s->short_iterations =
+                        mp_profile_short_iterations(v[it], scale);
                 p->label(v, label, sizeof label);
                 progress(o, done, total, label);
                 mp_cost_config(base + b, label);
@@ -407,44 +520,42 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 if (mp_collector_begin(coll, batch_why, sizeof batch_why)
                     == MP_COUNTERS_OK) {
                     for (int b = 0; b < nb; b++) {
-                        if (!slots[b].verified
+                        slot *s = &slots[b];
+                        if (!s->verified
                             || !has_kernels(p, cl->v[first + b]))
                             continue;
-                        void *st;
-                        p->label(cl->v[first + b], label, sizeof label);
+                        const long long *v = cl->v[first + b];
+                        p->label(v, label, sizeof label);
                         progress(o, done, total, label);
-                        t0 = mp_cost_now();
-                        p->setup(cl->v[first + b], &dev, &st);
-                        if (p->before_launch)
-                            p->before_launch(st);
-                        mp_cost_add(MP_COST_PROF_SETUP, base + b, t0);
-                        t0 = mp_cost_now();
-                        mp_nvtx_push(label);
-                        p->launch(st);
-                        mp_nvtx_pop();
-                        /* Kernel replay runs every pass inside the launch;
-                         * the sync makes sure its time lands here. */
-                        if (mp_cost_enabled())
-                            CHECK_CUDA(cudaDeviceSynchronize());
-                        mp_cost_add(MP_COST_PROF_LAUNCH, base + b, t0);
-                        t0 = mp_cost_now();
-                        if (p->verify(st, slots[b].why, sizeof slots[b].why))
-                            slots[b].verified = 0;
-                        mp_cost_add(MP_COST_PROF_VERIFY, base + b, t0);
-                        t0 = mp_cost_now();
-                        p->teardown(st);
-                        mp_cost_add(MP_COST_PROF_TEARDOWN, base + b, t0);
+                        s->range = launches;
+                        long long n = s->short_iterations;
+                        if (profiled_launch(p, v, it, n, &dev, label,
+                                            base + b, s->why, sizeof s->why))
+                            s->verified = 0;
                         launches++;
+                        if (n && profiled_launch(p, v, it, 2 * n, &dev,
+                                                 label, base + b, s->why,
+                                                 sizeof s->why))
+                            s->verified = 0;
+                        launches += n > 0;
                     }
                     CHECK_CUDA(cudaDeviceSynchronize());
                     if (mp_collector_end(coll, (size_t)launches, values,
                                          batch_why, sizeof batch_why)
                         == MP_COUNTERS_OK) {
-                        int r = 0;
-                        for (int b = 0; b < nb; b++)
-                            if (slots[b].verified
-                                && has_kernels(p, cl->v[first + b]))
-                                slots[b].m.counters = values + nmetrics * r++;
+                        for (int b = 0; b < nb; b++) {
+                            slot *s = &slots[b];
+                            if (!s->verified
+                                || !has_kernels(p, cl->v[first + b]))
+                                continue;
+                            double *x = values + nmetrics * (size_t)s->range;
+                            if (s->short_iterations)
+                                mp_profile_extrapolate(
+                                    x, x + nmetrics, nmetrics,
+                                    s->short_iterations,
+                                    cl->v[first + b][it]);
+                            s->m.counters = x;
+                        }
                     } else {
                         batch_status = batch_why;
                     }

@@ -5,7 +5,7 @@
 # the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
-#   steps: build sass device main tests probes ncu repeat bench nocounters
+#   steps: build sass device main tests probes ncu repeat bench cost studytime nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu
 #
@@ -103,6 +103,52 @@ bench)
              printf "%-10s %8.1f ms per configuration (30: %.2f s, 120: %.2f s)\n",
                  k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
         "$SUMMARY" | sort | tee "$W/bench.txt" ;;
+cost)
+    # Issue 16: where the collector's time goes (MEMPROBE_PROFILE_COST
+    # breakdowns, runtime/cost.h) on the bench's 30 and 120 bank
+    # configurations: counters off, on (batches of 64), on in one batch
+    # (--batch 4096), ncu; marginal cost per configuration = (T120 - T30)
+    # / 90 into cost.txt. Then the short profiled launches (two launches of
+    # 512 and 1024 iterations stand for 16384) against full ones on the
+    # study's bank shapes, and `memprobe compare` of each pair: 0 values
+    # beyond tolerance. About 70 s.
+    SMALL="--op ld,st --width 4,8,16 --stride 1,2,4,17,32 --iterations 256"
+    for set in small:SMALL big:CHECKSET; do
+        name=${set%%:*}
+        eval "args=\$${set#*:}"
+        step cost-off-$name ./memprobe bank $args --runs 0 --warmup 0 \
+            --counters off -o "$W/cost-off-$name.csv"
+        step cost-on-$name env MEMPROBE_PROFILE_COST="$W/cost-breakdown-on-$name.csv" \
+            ./memprobe bank $args --runs 0 --warmup 0 --counters on -o "$W/cost-on-$name.csv"
+        step cost-b1-$name env MEMPROBE_PROFILE_COST="$W/cost-breakdown-b1-$name.csv" \
+            ./memprobe bank $args --runs 0 --warmup 0 --counters on --batch 4096 \
+            -o "$W/cost-b1-$name.csv"
+        step cost-ncu-$name $NCU --csv --page raw --print-units base --clock-control none \
+            --metrics "$METRICS" --log-file "$W/cost-ncu-$name.csv" \
+            ./memprobe bank $args --runs 0 --warmup 0 --counters off -o "$W/cost-ncu-run-$name.csv"
+    done
+    step cost-b1-same bash -c "./memprobe compare $W/cost-on-big.csv $W/cost-b1-big.csv > $W/cost-b1-compare.txt"
+    awk '/^cost-(off|on|b1|ncu)-(small|big) /{sub("s$","",$3); t[$1]=$3}
+         END{for (m in t) if (m ~ /-big$/) { k=m; sub("-big$","",k);
+             printf "%-10s %8.1f ms per configuration (30: %.2f s, 120: %.2f s)\n",
+                 k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
+        "$SUMMARY" | sort | tee "$W/cost.txt"
+    # Short profiled launches at 16384 iterations (102 configurations).
+    B16="--op ld,st --width 4,8,16 --stride 0..64:4"
+    step cost-full16k env MEMPROBE_PROFILE_SCALE=0 MEMPROBE_PROFILE_COST="$W/cost-breakdown-full16k.csv" \
+        ./memprobe bank $B16 --counters on -o "$W/cost-full16k.csv"
+    step cost-short16k env MEMPROBE_PROFILE_COST="$W/cost-breakdown-short16k.csv" \
+        ./memprobe bank $B16 --counters on -o "$W/cost-short16k.csv"
+    step cost-short-same bash -c "./memprobe compare --verbose $W/cost-full16k.csv $W/cost-short16k.csv > $W/cost-short-compare.txt; rc=\$?; tail -1 $W/cost-short-compare.txt; exit \$rc"
+    step ncu-check-bank ./memprobe ncu-check --probe bank --dir "$W/ncu-check-bank" ;;
+studytime)
+    # Issue 16: make study (counters auto, defaults: short profiled bank
+    # launches) timed, with its cost breakdown, then compared with the
+    # committed H200 study: 0 values beyond tolerance, 0 rows off the model.
+    step studytime env MEMPROBE_PROFILE_COST="$W/cost-breakdown-study.csv" \
+        make study OUT="$W/study.csv"
+    step study-counters bash -c "tail -n +2 $W/study.csv | grep -vc ',ok,' ; true"
+    step study-compare bash -c "./memprobe compare results/h200/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
 nocounters)
     # Counters impossible: another profiler injected (ncu sets
     # CUDA_INJECTION64_PATH). auto: warning + timing-only rows; on: exit 4.
