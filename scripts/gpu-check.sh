@@ -27,6 +27,16 @@ NCU=${NCU:-ncu}
 export GPU_TEST_DIR=$W/gpu-test
 METRICS=$(./memprobe columns 2>/dev/null | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}')
 
+# Pack whatever the steps wrote, also when the run is cut short (the
+# device tool's time limit sends a signal): a partial run still comes back.
+pack() {
+    tar -C "$W" -czf "$FINAL_OUT/gpu-results.tar.gz" .
+    cp "$SUMMARY" "$FINAL_OUT/summary.txt"
+    cat "$SUMMARY"
+}
+trap pack EXIT
+trap 'echo "interrupted" >> "$SUMMARY"; exit 124' INT TERM
+
 step() {  # step NAME COMMAND...: runs, logs, records status and time
     local name=$1; shift
     local t0
@@ -302,6 +312,3 @@ bwpeak2)
     done ;;
 esac
 done
-tar -C "$W" -czf "$FINAL_OUT/gpu-results.tar.gz" .
-cp "$SUMMARY" "$FINAL_OUT/summary.txt"
-cat "$SUMMARY"
