@@ -25,6 +25,7 @@
 
 #include "bandwidth.h"
 #include "check.h"
+#include "launch.h"
 #include "probe.h"
 
 enum { P_KERNEL, P_WIDTH, P_OFFSET, P_STRIDE, P_BYTES, P_INFLIGHT, P_CACHE,
@@ -206,13 +207,13 @@ static void bw_describe(const long long *v, mp_row *row)
 {
     mp_bw_model m;
     model_of(v, &m);
+    static const mp_param_column cols[] = {
+        {P_KERNEL, MP_COL_KERNEL}, {P_WIDTH, MP_COL_WIDTH},
+        {P_OFFSET, MP_COL_OFFSET}, {P_STRIDE, MP_COL_STRIDE},
+        {P_BYTES, MP_COL_ARRAY_BYTES}, {P_CACHE, MP_COL_CACHE},
+    };
     mp_row_set(row, MP_COL_PROBE, "bandwidth");
-    mp_row_set(row, MP_COL_KERNEL, "%s", kernel_names[v[P_KERNEL]]);
-    mp_row_set(row, MP_COL_WIDTH, "%lld", v[P_WIDTH]);
-    mp_row_set(row, MP_COL_OFFSET, "%lld", v[P_OFFSET]);
-    mp_row_set(row, MP_COL_STRIDE, "%lld", v[P_STRIDE]);
-    mp_row_set(row, MP_COL_ARRAY_BYTES, "%lld", v[P_BYTES]);
-    mp_row_set(row, MP_COL_CACHE, "%s", cache_names[v[P_CACHE]]);
+    mp_row_set_params(row, bw_params, v, cols, sizeof cols / sizeof *cols);
     mp_row_set(row, MP_COL_REQUESTS, "%.0f", m.requests * ops_of(v));
     mp_row_set(row, MP_COL_MODEL_SECTORS, "%.6g", m.sectors / m.requests);
     mp_row_set(row, MP_COL_MODEL_IDEAL_SECTORS, "%.6g",
@@ -230,7 +231,8 @@ typedef struct {
     unsigned *chunk;             /* pinned host staging buffer */
     size_t chunk_bytes;
     int chunk_is_poison;         /* chunk holds MP_BW_POISON words */
-    unsigned *host_out, *ref_out;  /* read: 2 words per thread */
+    mp_launch_shape shape;       /* read: out, 2 words per thread */
+    unsigned *ref_out;           /* read: the CPU reference of out */
     size_t nthreads;
     int launches;                /* since setup */
     double memcpy_ns, memcpy_cov;  /* median cudaMemcpy D2D; 0 = none */
@@ -290,15 +292,9 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
     s->l.stride = (int)v[P_STRIDE];
     s->l.threads = (int)v[P_THREADS];
     s->l.elements = (unsigned long long)(s->bytes / s->l.width);
-    if (v[P_BLOCKS] > 0) {
-        s->l.blocks = (int)v[P_BLOCKS];
-    } else {
-        /* One full wave: every SM holds as many blocks as fit. A
-         * grid-stride loop needs no more, and more waves only add a tail. */
-        int per_sm = 0;
-        CHECK_CUDA(mp_bw_occupancy(&s->l, &per_sm));
-        s->l.blocks = mp_full_wave(dev, per_sm);
-    }
+    /* Unless given, one full wave: every SM holds as many blocks as fit.
+     * A grid-stride loop needs no more, and more waves only add a tail. */
+    MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy, &s->l);
     s->nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
 
     size_t need = (size_t)s->bytes * (size_t)ops_of(v);
@@ -326,9 +322,8 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
         poison_device(s, s->dst_base, s->dst_alloc);
     if (kernel == MP_BW_READ) {
         size_t ob = s->nthreads * 2 * sizeof(unsigned);
-        CHECK_CUDA(cudaMalloc((void **)&s->l.out, ob));
+        mp_launch_alloc(&s->shape, s->l.blocks, (void **)&s->l.out, ob, NULL);
         poison_device(s, (char *)s->l.out, ob);
-        s->host_out = xmalloc(ob);
     }
     s->l.src = s->src_base ? s->src_base + s->offset : NULL;
     s->l.dst = s->dst_base ? s->dst_base + s->offset : NULL;
@@ -373,14 +368,15 @@ void mp_bw_read_reference(int width, int stride, unsigned long long elements,
 static int verify_read(bw_state *s, char *err, size_t errlen)
 {
     size_t ob = s->nthreads * 2 * sizeof(unsigned);
-    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, ob, cudaMemcpyDeviceToHost));
+    mp_launch_fetch(&s->shape);
     if (!s->ref_out) {   /* the same for every launch: compute once */
         s->ref_out = xmalloc(ob);
         mp_bw_read_reference(s->l.width, s->l.stride, s->l.elements,
                              s->nthreads, s->ref_out);
     }
     for (size_t t = 0; t < s->nthreads; t++) {
-        const unsigned *got = s->host_out + 2 * t, *want = s->ref_out + 2 * t;
+        const unsigned *got = (const unsigned *)s->shape.host_out + 2 * t;
+        const unsigned *want = s->ref_out + 2 * t;
         if (got[0] != want[0] || got[1] != want[1]) {
             snprintf(err, errlen, "read: thread %zu left XOR 0x%08x over %u "
                      "elements, the CPU reference says 0x%08x over %u", t,
@@ -517,14 +513,11 @@ static void bw_derive(void *state, const mp_device *dev,
     bw_state *s = state;
     mp_bw_model model;
     model_of(s->v, &model);
-    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
-    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
+    mp_row_set_launch(row, s->l.threads, s->l.blocks, -1);
     double peak = mp_device_dram_peak_gbs(dev);
     if (m->time_ns.n > 0 && m->time_ns.median > 0) {
         double gbs = model.bytes_counted / m->time_ns.median; /* B/ns = GB/s */
-        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f", gbs);
-        mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", peak);
-        mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f", gbs / peak);
+        mp_row_set_bandwidth(row, gbs, peak);
         if (s->memcpy_ns > 0) {
             /* cudaMemcpy reads and writes `bytes`: both counted. */
             double mgbs = 2.0 * (double)s->bytes / s->memcpy_ns;
@@ -576,18 +569,15 @@ static void bw_release(void *state)
         CHECK_CUDA(cudaFree(s->src_base));
     if (s->dst_base)
         CHECK_CUDA(cudaFree(s->dst_base));
-    if (s->l.out)
-        CHECK_CUDA(cudaFree(s->l.out));
+    mp_launch_free(&s->shape);
     if (s->chunk)
         CHECK_CUDA(cudaFreeHost(s->chunk));
-    free(s->host_out);
     free(s->ref_out);
     s->src_base = s->dst_base = NULL;
     s->l.src = NULL;
     s->l.dst = NULL;
-    s->l.out = NULL;
     s->chunk = NULL;
-    s->host_out = s->ref_out = NULL;
+    s->ref_out = NULL;
 }
 
 static void bw_teardown(void *state)

@@ -25,6 +25,7 @@
 #include "bank.h"
 #include "bank_model.h"
 #include "check.h"
+#include "launch.h"
 #include "pattern.h"
 #include "probe.h"
 
@@ -205,15 +206,14 @@ static void bank_describe(const long long *v, mp_row *row)
 {
     mp_prediction p;
     bank_predict(v, &p);
+    static const mp_param_column cols[] = {
+        {P_OP, MP_COL_OP}, {P_WIDTH, MP_COL_WIDTH},
+        {P_STRIDE, MP_COL_STRIDE}, {P_BASE, MP_COL_BASE},
+        {P_GROUP, MP_COL_GROUP}, {P_PERIOD, MP_COL_PERIOD},
+        {P_PAD, MP_COL_PAD}, {P_ITERATIONS, MP_COL_ITERATIONS},
+    };
     mp_row_set(row, MP_COL_PROBE, "bank");
-    mp_row_set(row, MP_COL_OP, "%s", op_names[v[P_OP]]);
-    mp_row_set(row, MP_COL_WIDTH, "%lld", v[P_WIDTH]);
-    mp_row_set(row, MP_COL_STRIDE, "%lld", v[P_STRIDE]);
-    mp_row_set(row, MP_COL_BASE, "%lld", v[P_BASE]);
-    mp_row_set(row, MP_COL_GROUP, "%lld", v[P_GROUP]);
-    mp_row_set(row, MP_COL_PERIOD, "%lld", v[P_PERIOD]);
-    mp_row_set(row, MP_COL_PAD, "%lld", v[P_PAD]);
-    mp_row_set(row, MP_COL_ITERATIONS, "%lld", v[P_ITERATIONS]);
+    mp_row_set_params(row, bank_params, v, cols, sizeof cols / sizeof *cols);
     if (is_2d(v))
         mp_row_set(row, MP_COL_ACCESS, "%s/%lldx%lld", index_names[v[P_INDEX]],
                    v[P_BLOCK_X], v[P_BLOCK_Y]);
@@ -228,8 +228,7 @@ typedef struct {
     long long v[P_COUNT];
     mp_bank_launch l;
     unsigned *host_offset;     /* 2D: each thread's byte offset, or NULL */
-    unsigned *host_out;
-    long long *host_clocks;
+    mp_launch_shape shape;     /* out (one word per thread), clock64 */
 } bank_state;
 
 static int bank_setup(const long long *v, const mp_device *dev, void **out)
@@ -256,17 +255,11 @@ static int bank_setup(const long long *v, const mp_device *dev, void **out)
     }
     s->l.iterations = (int)v[P_ITERATIONS];
     CHECK_CUDA(mp_bank_configure(&s->l, (int)dev->smem_per_block_optin));
-    if (v[P_BLOCKS] > 0) {
-        s->l.blocks = (int)v[P_BLOCKS];
-    } else {
-        int per_sm = 0;
-        CHECK_CUDA(mp_bank_occupancy(&s->l, &per_sm));
-        s->l.blocks = mp_full_wave(dev, per_sm);
-    }
+    MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_bank_occupancy,
+                     &s->l);
     size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
-    CHECK_CUDA(cudaMalloc((void **)&s->l.out, nthreads * sizeof(unsigned)));
-    s->host_out = mp_xmalloc(nthreads * sizeof(unsigned));
-    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
+    mp_launch_alloc(&s->shape, s->l.blocks, (void **)&s->l.out,
+                    nthreads * sizeof(unsigned), &s->l.clocks);
     *out = s;
     return 0;
 }
@@ -292,39 +285,21 @@ static unsigned expected_word(const bank_state *s, int t)
 static int bank_verify(void *state, char *err, size_t errlen)
 {
     bank_state *s = state;
-    size_t n = (size_t)s->l.blocks * (size_t)s->l.threads;
-    CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, n * sizeof(unsigned),
-                          cudaMemcpyDeviceToHost));
     size_t per_block = (size_t)s->l.threads;
     unsigned *want = mp_xmalloc(per_block * sizeof(unsigned));
     for (size_t t = 0; t < per_block; t++)
         want[t] = expected_word(s, (int)t);
-    for (size_t t = 0; t < n; t++) {
-        if (s->host_out[t] != want[t % per_block]) {
-            snprintf(err, errlen,
-                     "thread %zu (block %zu) left %u, the CPU reference says "
-                     "%u", t, t / per_block, s->host_out[t],
-                     want[t % per_block]);
-            free(want);
-            return -1;
-        }
-    }
+    int rc = mp_launch_verify_words(&s->shape, s->l.threads, want, per_block,
+                                    err, errlen);
     free(want);
-    /* Poison the output so the next launch must write it again (a copy,
-     * not cudaMemset, which may run as a kernel inside a profiled batch). */
-    memset(s->host_out, 0xff, n * sizeof(unsigned));
-    CHECK_CUDA(cudaMemcpy(s->l.out, s->host_out, n * sizeof(unsigned),
-                          cudaMemcpyHostToDevice));
-    return 0;
+    return rc;
 }
 
 /* The seeds' span and the median block duration (runtime/stats.c). */
 static void bank_clock64(void *state, long long *span, double *block_median)
 {
     bank_state *s = state;
-    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
-                    block_median);
+    mp_launch_clock64(&s->shape, span, block_median);
 }
 
 static void bank_derive(void *state, const mp_device *dev,
@@ -336,18 +311,12 @@ static void bank_derive(void *state, const mp_device *dev,
     double sms = mp_active_sms(dev, s->l.blocks);
     double ghz = dev->sm_clock_khz / 1e6;
 
-    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
-    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
-    mp_row_set(row, MP_COL_SHARED_BYTES, "%u", s->l.tile_bytes);
+    mp_row_set_launch(row, s->l.threads, s->l.blocks, s->l.tile_bytes);
     mp_row_set_per_request(row, dev, m, requests, s->l.blocks);
     if (m->time_ns.n > 0) {
         double bytes = requests * 32.0 * s->l.width;
-        double ceiling = 128.0 * sms * ghz;
-        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
-                   bytes / m->time_ns.median);
-        mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", ceiling);
-        mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f",
-                   bytes / m->time_ns.median / ceiling);
+        mp_row_set_bandwidth(row, bytes / m->time_ns.median,
+                             128.0 * sms * ghz);
     }
     if (!m->counters)
         return;
@@ -378,12 +347,9 @@ static void bank_derive(void *state, const mp_device *dev,
 static void bank_release(void *state)
 {
     bank_state *s = state;
-    CHECK_CUDA(cudaFree(s->l.out));
-    CHECK_CUDA(cudaFree(s->l.clocks));
+    mp_launch_release(&s->shape);
     CHECK_CUDA(cudaFree(s->l.thread_offset));
     s->l.thread_offset = NULL;
-    s->l.out = NULL;
-    s->l.clocks = NULL;
 }
 
 static void bank_teardown(void *state)
@@ -392,9 +358,8 @@ static void bank_teardown(void *state)
     if (!s)
         return;
     bank_release(s);
-    free(s->host_out);
+    mp_launch_free(&s->shape);
     free(s->host_offset);
-    free(s->host_clocks);
     free(s);
 }
 

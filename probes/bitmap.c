@@ -19,6 +19,7 @@
 #include "bank_model.h"
 #include "bitmap.h"
 #include "check.h"
+#include "launch.h"
 #include "pattern.h"
 #include "probe.h"
 
@@ -94,9 +95,11 @@ static void bitmap_describe(const long long *v, mp_row *row)
     mp_block2d b = access_of(v);
     static const char *const forms[] = {"", "[x][y]", "[y][x]",
                                         "[15-x][15-y]", "[15-y][15-x]"};
+    static const mp_param_column cols[] = {
+        {P_OP, MP_COL_OP}, {P_LAYOUT, MP_COL_LAYOUT},
+    };
     mp_row_set(row, MP_COL_PROBE, "bitmap");
-    mp_row_set(row, MP_COL_OP, "%s", op_names[v[P_OP]]);
-    mp_row_set(row, MP_COL_LAYOUT, "%s", layout_names[v[P_LAYOUT]]);
+    mp_row_set_params(row, bitmap_params, v, cols, sizeof cols / sizeof *cols);
     mp_row_set(row, MP_COL_ACCESS, "%s", forms[b.form]);
     mp_row_set(row, MP_COL_WIDTH, "4");
     mp_row_set(row, MP_COL_PAD, "%lld", b.pad);
@@ -112,9 +115,8 @@ typedef struct {
     long long v[P_COUNT];
     mp_bitmap_launch l;
     int blocks;
-    unsigned char *host_image;
+    mp_launch_shape shape;   /* out: the image, one byte a pixel; clock64 */
     unsigned char *want;       /* the CPU's image */
-    long long *host_clocks;
     long long off_by_one;      /* pixels one grey level from the CPU's */
 } bitmap_state;
 
@@ -141,11 +143,10 @@ static int bitmap_setup(const long long *v, const mp_device *dev, void **out)
     int side = s->l.dim / MP_BITMAP_TILE;
     s->blocks = side * side;
     size_t pixels = (size_t)s->l.dim * (size_t)s->l.dim;
-    CHECK_CUDA(cudaMalloc((void **)&s->l.image, pixels));
-    s->host_image = mp_xmalloc(pixels);
+    mp_launch_alloc(&s->shape, s->blocks, (void **)&s->l.image, pixels,
+                    &s->l.clocks);
     s->want = mp_xmalloc(pixels);
     reference_image(s->l.dim, s->want);
-    mp_clock64_alloc(s->blocks, &s->l.clocks, &s->host_clocks);
     *out = s;
     return 0;
 }
@@ -164,11 +165,11 @@ static int bitmap_verify(void *state, char *err, size_t errlen)
     bitmap_state *s = state;
     size_t pixels = (size_t)s->l.dim * (size_t)s->l.dim;
     CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(s->host_image, s->l.image, pixels,
-                          cudaMemcpyDeviceToHost));
+    mp_launch_fetch(&s->shape);
+    unsigned char *got = s->shape.host_out;
     s->off_by_one = 0;
     for (size_t i = 0; i < pixels; i++) {
-        int d = (int)s->host_image[i] - (int)s->want[i];
+        int d = (int)got[i] - (int)s->want[i];
         if (d == 0)
             continue;
         if (d == 1 || d == -1) {
@@ -178,12 +179,12 @@ static int bitmap_verify(void *state, char *err, size_t errlen)
         snprintf(err, errlen,
                  "pixel (%zu, %zu) is %u, the CPU reference says %u",
                  i % (size_t)s->l.dim, i / (size_t)s->l.dim,
-                 s->host_image[i], s->want[i]);
+                 got[i], s->want[i]);
         return -1;
     }
     /* Poison the image so the next launch must write it again. */
-    memset(s->host_image, 0x5a, pixels);
-    CHECK_CUDA(cudaMemcpy(s->l.image, s->host_image, pixels,
+    memset(got, 0x5a, pixels);
+    CHECK_CUDA(cudaMemcpy(s->l.image, got, pixels,
                           cudaMemcpyHostToDevice));
     return 0;
 }
@@ -191,8 +192,7 @@ static int bitmap_verify(void *state, char *err, size_t errlen)
 static void bitmap_clock64(void *state, long long *span, double *block_median)
 {
     bitmap_state *s = state;
-    mp_clock64_read(s->l.clocks, s->host_clocks, s->blocks, span,
-                    block_median);
+    mp_launch_clock64(&s->shape, span, block_median);
 }
 
 static void bitmap_derive(void *state, const mp_device *dev,
@@ -201,10 +201,10 @@ static void bitmap_derive(void *state, const mp_device *dev,
     bitmap_state *s = state;
     /* One STS and one LDS per warp: a request is one of them. */
     double requests = (double)s->l.dim * s->l.dim / 32.0;
-    mp_row_set(row, MP_COL_THREADS, "%d", MP_BITMAP_TILE * MP_BITMAP_TILE);
-    mp_row_set(row, MP_COL_BLOCKS, "%d", s->blocks);
-    mp_row_set(row, MP_COL_SHARED_BYTES, "%d",
-               MP_BITMAP_TILE * (MP_BITMAP_TILE + (s->l.layout == MP_BITMAP_PAD)) * 4);
+    mp_row_set_launch(row, MP_BITMAP_TILE * MP_BITMAP_TILE, s->blocks,
+                      MP_BITMAP_TILE
+                          * (MP_BITMAP_TILE + (s->l.layout == MP_BITMAP_PAD))
+                          * 4);
     mp_row_set_per_request(row, dev, m, requests, s->blocks);
     if (!m->counters)
         return;
@@ -230,10 +230,7 @@ static void bitmap_derive(void *state, const mp_device *dev,
 static void bitmap_release(void *state)
 {
     bitmap_state *s = state;
-    CHECK_CUDA(cudaFree(s->l.image));
-    CHECK_CUDA(cudaFree(s->l.clocks));
-    s->l.image = NULL;
-    s->l.clocks = NULL;
+    mp_launch_release(&s->shape);
 }
 
 static void bitmap_teardown(void *state)
@@ -242,9 +239,8 @@ static void bitmap_teardown(void *state)
     if (!s)
         return;
     bitmap_release(s);
-    free(s->host_image);
+    mp_launch_free(&s->shape);
     free(s->want);
-    free(s->host_clocks);
     free(s);
 }
 

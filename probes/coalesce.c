@@ -38,6 +38,7 @@
 
 #include "check.h"
 #include "coalesce.h"
+#include "launch.h"
 #include "pattern.h"
 #include "probe.h"
 #include "sector_model.h"
@@ -216,9 +217,18 @@ static void coalesce_describe(const long long *v, mp_row *row)
 {
     mp_prediction p;
     coalesce_predict(v, &p);
+    static const mp_param_column common[] = {
+        {P_LAYOUT, MP_COL_LAYOUT}, {P_ITERATIONS, MP_COL_ITERATIONS},
+    };
+    static const mp_param_column pattern[] = {
+        {P_OP, MP_COL_OP}, {P_WIDTH, MP_COL_WIDTH},
+        {P_OFFSET, MP_COL_OFFSET}, {P_STRIDE, MP_COL_STRIDE},
+        {P_GROUP, MP_COL_GROUP}, {P_PERIOD, MP_COL_PERIOD},
+        {P_CACHE, MP_COL_CACHE},
+    };
     mp_row_set(row, MP_COL_PROBE, "coalesce");
-    mp_row_set(row, MP_COL_LAYOUT, "%s", mp_layout_names[v[P_LAYOUT]]);
-    mp_row_set(row, MP_COL_ITERATIONS, "%lld", v[P_ITERATIONS]);
+    mp_row_set_params(row, coalesce_params, v, common,
+                      sizeof common / sizeof *common);
     mp_row_set(row, MP_COL_MODEL_SECTORS, "%g",
                p.value[R_SECTORS_PER_REQUEST]);
     mp_row_set(row, MP_COL_MODEL_IDEAL_SECTORS, "%g", p.value[R_IDEAL]);
@@ -227,13 +237,8 @@ static void coalesce_describe(const long long *v, mp_row *row)
         mp_row_set(row, MP_COL_OP, "ld");
         return;
     }
-    mp_row_set(row, MP_COL_OP, "%s", op_names[v[P_OP]]);
-    mp_row_set(row, MP_COL_WIDTH, "%lld", v[P_WIDTH]);
-    mp_row_set(row, MP_COL_OFFSET, "%lld", v[P_OFFSET]);
-    mp_row_set(row, MP_COL_STRIDE, "%lld", v[P_STRIDE]);
-    mp_row_set(row, MP_COL_GROUP, "%lld", v[P_GROUP]);
-    mp_row_set(row, MP_COL_PERIOD, "%lld", v[P_PERIOD]);
-    mp_row_set(row, MP_COL_CACHE, "%s", cache_names[v[P_CACHE]]);
+    mp_row_set_params(row, coalesce_params, v, pattern,
+                      sizeof pattern / sizeof *pattern);
     mp_row_set(row, MP_COL_MODEL_DISTINCT, "%g", p.value[R_DISTINCT]);
 }
 
@@ -244,7 +249,7 @@ typedef struct {
     mp_coalesce_launch l;
     size_t array_bytes;      /* pattern: the array; layouts: the input */
     size_t elements;         /* layouts: slots x threads in the grid */
-    unsigned *host_out;      /* pattern loads: one word per thread */
+    mp_launch_shape shape;   /* pattern loads: out, one word per thread */
     unsigned *host_array;    /* pattern stores: the array read back */
     float *host_result;      /* layouts */
     void *input;             /* layouts: the one input allocation */
@@ -288,16 +293,6 @@ static const unsigned *initial_image(size_t words)
     return image;
 }
 
-/* Blocks for the launch: as given, or SMs x resident blocks. */
-static int grid_blocks(coalesce_state *s, const mp_device *dev)
-{
-    if (s->v[P_BLOCKS] > 0)
-        return (int)s->v[P_BLOCKS];
-    int per_sm = 0;
-    CHECK_CUDA(mp_coalesce_occupancy(&s->l, &per_sm));
-    return mp_full_wave(dev, per_sm);
-}
-
 static void setup_pattern(coalesce_state *s)
 {
     mp_coalesce_launch *l = &s->l;
@@ -315,8 +310,8 @@ static void setup_pattern(coalesce_state *s)
         s->host_array = xmalloc(s->array_bytes);
     } else {
         size_t n = (size_t)l->blocks * l->threads;
-        CHECK_CUDA(cudaMalloc((void **)&l->out, n * sizeof(unsigned)));
-        s->host_out = xmalloc(n * sizeof(unsigned));
+        mp_launch_alloc(&s->shape, l->blocks, (void **)&l->out,
+                        n * sizeof(unsigned), NULL);
     }
 }
 
@@ -402,7 +397,7 @@ static int coalesce_setup(const long long *v, const mp_device *dev,
     } else if (l->layout == MP_LAYOUT_AOS12_STAGED) {
         l->shared_bytes = 3u * (unsigned)l->threads * sizeof(float);
     }
-    l->blocks = grid_blocks(s, dev);
+    MP_LAUNCH_BLOCKS(l->blocks, v[P_BLOCKS], dev, mp_coalesce_occupancy, l);
     if (is_pattern(v))
         setup_pattern(s);
     else
@@ -425,8 +420,8 @@ static int verify_loads(coalesce_state *s, char *err, size_t errlen)
     size_t n = (size_t)l->blocks * l->threads, warps = n / 32;
     const unsigned *img = initial_image(s->array_bytes / 4);
     size_t window_words = l->window_bytes / 4;
-    CHECK_CUDA(cudaMemcpy(s->host_out, l->out, n * sizeof(unsigned),
-                          cudaMemcpyDeviceToHost));
+    mp_launch_fetch(&s->shape);
+    const unsigned *got = s->shape.host_out;
     for (size_t w = 0; w < warps; w++) {
         unsigned acc[MP_WARP_SIZE] = {0};
         size_t window = w % l->nwindows;
@@ -443,20 +438,16 @@ static int verify_loads(coalesce_state *s, char *err, size_t errlen)
         }
         for (int lane = 0; lane < MP_WARP_SIZE; lane++) {
             size_t t = w * 32 + (size_t)lane;
-            if (s->host_out[t] != acc[lane]) {
+            if (got[t] != acc[lane]) {
                 snprintf(err, errlen,
                          "thread %zu (block %zu) left %u, the CPU reference "
                          "says %u", t, t / (size_t)l->threads,
-                         s->host_out[t], acc[lane]);
+                         got[t], acc[lane]);
                 return -1;
             }
         }
     }
-    /* Poison the output so the next launch must write it again (a copy,
-     * not cudaMemset, which may run as a kernel inside a profiled batch). */
-    memset(s->host_out, 0xff, n * sizeof(unsigned));
-    CHECK_CUDA(cudaMemcpy(l->out, s->host_out, n * sizeof(unsigned),
-                          cudaMemcpyHostToDevice));
+    mp_launch_poison(&s->shape);
     return 0;
 }
 
@@ -589,18 +580,12 @@ static void coalesce_derive(void *state, const mp_device *dev,
                        ? inst * 32.0 * l->width
                        : warp_iterations * 32.0 * (12.0 + 4.0);
 
-    mp_row_set(row, MP_COL_THREADS, "%d", l->threads);
-    mp_row_set(row, MP_COL_BLOCKS, "%d", l->blocks);
-    mp_row_set(row, MP_COL_SHARED_BYTES, "%u", l->shared_bytes);
+    mp_row_set_launch(row, l->threads, l->blocks, l->shared_bytes);
     mp_row_set(row, MP_COL_ARRAY_BYTES, "%zu", s->array_bytes);
     mp_row_set_per_request(row, dev, m, inst, l->blocks);
     if (m->time_ns.n > 0) {
-        double ceiling = mp_device_dram_peak_gbs(dev);
-        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
-                   bytes / m->time_ns.median);
-        mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", ceiling);
-        mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f",
-                   bytes / m->time_ns.median / ceiling);
+        mp_row_set_bandwidth(row, bytes / m->time_ns.median,
+                             mp_device_dram_peak_gbs(dev));
     }
     if (!m->counters)
         return;
@@ -638,11 +623,10 @@ static void coalesce_release(void *state)
 {
     coalesce_state *s = state;
     CHECK_CUDA(cudaFree(s->l.array));
-    CHECK_CUDA(cudaFree(s->l.out));
+    mp_launch_release(&s->shape);
     CHECK_CUDA(cudaFree(s->input));
     CHECK_CUDA(cudaFree(s->l.result));
     s->l.array = NULL;
-    s->l.out = NULL;
     s->input = NULL;
     s->l.x = s->l.y = s->l.z = NULL;
     s->l.data = NULL;
@@ -655,7 +639,7 @@ static void coalesce_teardown(void *state)
     if (!s)
         return;
     coalesce_release(s);
-    free(s->host_out);
+    mp_launch_free(&s->shape);
     free(s->host_array);
     free(s->host_result);
     free(s);

@@ -27,6 +27,7 @@
 #include "check.h"
 #include "const_model.h"
 #include "constant.h"
+#include "launch.h"
 #include "probe.h"
 
 enum { P_SOURCE, P_SPREAD, P_SPACING, P_GROUP, P_PERIOD, P_THREADS,
@@ -171,16 +172,17 @@ static void const_describe(const long long *v, mp_row *row)
     mp_prediction pr;
     resolved(v, &g, &p, offsets);
     const_predict(v, &pr);
+    static const mp_param_column cols[] = {
+        {P_SOURCE, MP_COL_SOURCE}, {P_SPREAD, MP_COL_SPREAD},
+        {P_SPACING, MP_COL_SPACING}, {P_ITERATIONS, MP_COL_ITERATIONS},
+    };
     mp_row_set(row, MP_COL_PROBE, "const");
-    mp_row_set(row, MP_COL_SOURCE, "%s", source_names[v[P_SOURCE]]);
     mp_row_set(row, MP_COL_OP, "ld");
     mp_row_set(row, MP_COL_WIDTH, "4");
-    mp_row_set(row, MP_COL_SPREAD, "%lld", v[P_SPREAD]);
-    mp_row_set(row, MP_COL_SPACING, "%lld", v[P_SPACING]);
+    mp_row_set_params(row, const_params, v, cols, sizeof cols / sizeof *cols);
     mp_row_set(row, MP_COL_GROUP, "%d", g);
     mp_row_set(row, MP_COL_PERIOD, "%d", p);
     mp_row_set(row, MP_COL_ARRAY_BYTES, "%d", MP_CONST_BANK_BYTES);
-    mp_row_set(row, MP_COL_ITERATIONS, "%lld", v[P_ITERATIONS]);
     mp_row_set(row, MP_COL_MODEL_DISTINCT, "%g", pr.value[0]);
     mp_row_set(row, MP_COL_MODEL_REPLAYS, "%g", pr.value[1]);
 }
@@ -193,8 +195,7 @@ typedef struct {
     unsigned word[MP_WARP_SIZE];  /* each lane's first word */
     unsigned *lane_words;         /* device copy of word[] */
     unsigned *global;             /* device copy of the bank */
-    unsigned *host_out;
-    long long *host_clocks;
+    mp_launch_shape shape;        /* out (one word per thread), clock64 */
 } const_state;
 
 static int const_setup(const long long *v, const mp_device *dev, void **out)
@@ -228,17 +229,11 @@ static int const_setup(const long long *v, const mp_device *dev, void **out)
     s->l.rot_mask = 0;   /* opaque to the compiler: see constant.cu */
     s->l.threads = (int)v[P_THREADS];
     s->l.iterations = (int)v[P_ITERATIONS];
-    if (v[P_BLOCKS] > 0) {
-        s->l.blocks = (int)v[P_BLOCKS];
-    } else {
-        int per_sm = 0;
-        CHECK_CUDA(mp_const_occupancy(&s->l, &per_sm));
-        s->l.blocks = mp_full_wave(dev, per_sm);
-    }
+    MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_const_occupancy,
+                     &s->l);
     size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
-    CHECK_CUDA(cudaMalloc((void **)&s->l.out, nthreads * sizeof(unsigned)));
-    s->host_out = mp_xmalloc(nthreads * sizeof(unsigned));
-    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
+    mp_launch_alloc(&s->shape, s->l.blocks, (void **)&s->l.out,
+                    nthreads * sizeof(unsigned), &s->l.clocks);
     *out = s;
     return 0;
 }
@@ -264,36 +259,18 @@ static unsigned expected_word(const const_state *s, int lane)
 static int const_verify(void *state, char *err, size_t errlen)
 {
     const_state *s = state;
-    size_t n = (size_t)s->l.blocks * (size_t)s->l.threads;
-    CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, n * sizeof(unsigned),
-                          cudaMemcpyDeviceToHost));
     unsigned want[MP_WARP_SIZE];
     for (int lane = 0; lane < MP_WARP_SIZE; lane++)
         want[lane] = expected_word(s, lane);
-    for (size_t t = 0; t < n; t++) {
-        if (s->host_out[t] != want[t % MP_WARP_SIZE]) {
-            snprintf(err, errlen,
-                     "thread %zu (block %zu) left %u, the CPU reference says "
-                     "%u", t, t / (size_t)s->l.threads, s->host_out[t],
-                     want[t % MP_WARP_SIZE]);
-            return -1;
-        }
-    }
-    /* Poison the output so the next launch must write it again (a copy,
-     * not cudaMemset, which may run as a kernel inside a profiled batch). */
-    memset(s->host_out, 0xff, n * sizeof(unsigned));
-    CHECK_CUDA(cudaMemcpy(s->l.out, s->host_out, n * sizeof(unsigned),
-                          cudaMemcpyHostToDevice));
-    return 0;
+    return mp_launch_verify_words(&s->shape, s->l.threads, want, MP_WARP_SIZE,
+                                  err, errlen);
 }
 
 /* The seeds' span and the median block duration (as in bank.c). */
 static void const_clock64(void *state, long long *span, double *block_median)
 {
     const_state *s = state;
-    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
-                    block_median);
+    mp_launch_clock64(&s->shape, span, block_median);
 }
 
 /* LDC instructions a warp may execute besides the probe's loads: the
@@ -320,15 +297,13 @@ static void const_derive(void *state, const mp_device *dev,
     const_state *s = state;
     double warps = (double)s->l.blocks * s->l.threads / 32.0;
     double requests = warps * s->l.iterations;
-    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
-    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
-    mp_row_set(row, MP_COL_SHARED_BYTES, "0");
+    mp_row_set_launch(row, s->l.threads, s->l.blocks, 0);
     mp_row_set_per_request(row, dev, m, requests, s->l.blocks);
     if (m->time_ns.n > 0) {
         /* Bytes the lanes asked for; there is no documented ceiling for
          * constant-cache broadcasts, so ceiling_gbs stays empty. */
-        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
-                   requests * 32.0 * 4.0 / m->time_ns.median);
+        mp_row_set_bandwidth(row, requests * 32.0 * 4.0 / m->time_ns.median,
+                             -1);
     }
     if (!m->counters)
         return;
@@ -355,12 +330,9 @@ static void const_derive(void *state, const mp_device *dev,
 static void const_release(void *state)
 {
     const_state *s = state;
-    CHECK_CUDA(cudaFree(s->l.out));
-    CHECK_CUDA(cudaFree(s->l.clocks));
+    mp_launch_release(&s->shape);
     CHECK_CUDA(cudaFree(s->lane_words));
     CHECK_CUDA(cudaFree(s->global));
-    s->l.out = NULL;
-    s->l.clocks = NULL;
     s->lane_words = NULL;
     s->global = NULL;
     s->l.lane_words = NULL;
@@ -373,8 +345,7 @@ static void const_teardown(void *state)
     if (!s)
         return;
     const_release(s);
-    free(s->host_out);
-    free(s->host_clocks);
+    mp_launch_free(&s->shape);
     free(s);
 }
 

@@ -114,6 +114,28 @@ void mp_row_set_per_request(mp_row *row, const mp_device *dev,
                             const mp_measurement *m, double requests,
                             double blocks);
 
+/* A parameter that goes into a result column as it is: its value
+ * ("%lld"), or for a choice its name. */
+typedef struct {
+    int param;      /* index into the probe's parameter table */
+    int col;        /* MP_COL_... */
+} mp_param_column;
+
+/* Writes each of the n mapped parameters of configuration v into row
+ * (describe's plain columns). */
+void mp_row_set_params(mp_row *row, const mp_param_def *params,
+                       const long long *v, const mp_param_column *cols,
+                       int n);
+
+/* The launch-shape columns: threads, blocks, and the shared bytes of a
+ * block unless shared_bytes < 0. */
+void mp_row_set_launch(mp_row *row, int threads, double blocks,
+                       long long shared_bytes);
+
+/* Bandwidth columns: GB/s (bytes per ns), and, unless ceiling_gbs < 0
+ * (no ceiling known), the ceiling and the fraction of it. */
+void mp_row_set_bandwidth(mp_row *row, double gbs, double ceiling_gbs);
+
 /* Blocks of one full wave: the SMs times the blocks of the kernel that fit
  * on one (per_sm from the occupancy API; at least 1). */
 int mp_full_wave(const mp_device *dev, int per_sm);

@@ -77,6 +77,38 @@ void mp_row_set_per_request(mp_row *row, const mp_device *dev,
     }
 }
 
+void mp_row_set_params(mp_row *row, const mp_param_def *params,
+                       const long long *v, const mp_param_column *cols,
+                       int n)
+{
+    for (int i = 0; i < n; i++) {
+        const mp_param_def *d = &params[cols[i].param];
+        long long x = v[cols[i].param];
+        if (d->kind == MP_PARAM_CHOICE)
+            mp_row_set(row, cols[i].col, "%s", d->choices[x]);
+        else
+            mp_row_set(row, cols[i].col, "%lld", x);
+    }
+}
+
+void mp_row_set_launch(mp_row *row, int threads, double blocks,
+                       long long shared_bytes)
+{
+    mp_row_set(row, MP_COL_THREADS, "%d", threads);
+    mp_row_set(row, MP_COL_BLOCKS, "%.0f", blocks);
+    if (shared_bytes >= 0)
+        mp_row_set(row, MP_COL_SHARED_BYTES, "%lld", shared_bytes);
+}
+
+void mp_row_set_bandwidth(mp_row *row, double gbs, double ceiling_gbs)
+{
+    mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f", gbs);
+    if (ceiling_gbs < 0)
+        return;
+    mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", ceiling_gbs);
+    mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f", gbs / ceiling_gbs);
+}
+
 int mp_full_wave(const mp_device *dev, int per_sm)
 {
     return dev->sm_count * (per_sm > 0 ? per_sm : 1);

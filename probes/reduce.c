@@ -27,6 +27,7 @@
 
 #include "bandwidth.h"
 #include "check.h"
+#include "launch.h"
 #include "probe.h"
 #include "reduce.h"
 #include "reduce_model.h"
@@ -282,8 +283,7 @@ typedef struct {
     size_t out_count;         /* values the host reads back */
     mp_red_sum ref;           /* exact sums */
     double tolerance;         /* dot: the bound; < 0: too loose to check */
-    uint32_t *host_out;       /* out_count values (freed in release) */
-    long long *host_clocks;   /* 2 x blocks (freed in release) */
+    mp_launch_shape shape;    /* out and clock64 (all freed in release) */
     int launches;             /* since setup */
     double host_ns;           /* median copy + CPU sum; 0 = not measured */
     double ceiling_gbs;       /* measured read bandwidth; 0 = none */
@@ -294,9 +294,10 @@ typedef struct {
  * batch). */
 static void poison(red_state *s, void *dev, size_t count)
 {
+    uint32_t *host = s->shape.host_out;
     for (size_t i = 0; i < count; i++)
-        s->host_out[i] = POISON_WORD;
-    CHECK_CUDA(cudaMemcpy(dev, s->host_out, count * 4,
+        host[i] = POISON_WORD;
+    CHECK_CUDA(cudaMemcpy(dev, host, count * 4,
                           cudaMemcpyHostToDevice));
 }
 
@@ -310,13 +311,7 @@ static int red_setup(const long long *v, const mp_device *dev, void **out)
     s->l.workload = (int)v[P_WORKLOAD];
     s->l.threads = (int)v[P_THREADS];
     s->l.n = (unsigned)s->n;
-    if (v[P_BLOCKS] > 0) {
-        s->l.blocks = (int)v[P_BLOCKS];
-    } else {
-        int per_sm = 0;
-        CHECK_CUDA(mp_red_occupancy(&s->l, &per_sm));
-        s->l.blocks = mp_full_wave(dev, per_sm);
-    }
+    MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_red_occupancy, &s->l);
     int dot = s->l.workload == MP_RED_DOT;
     size_t bytes = (size_t)s->n * 4;
     CHECK_CUDA(cudaMalloc(&s->x, bytes));
@@ -364,16 +359,15 @@ static int red_setup(const long long *v, const mp_device *dev, void **out)
                    : s->l.variant == MP_RED_ATOMIC      ? 2
                                                         : (size_t)s->l.blocks;
     s->out_count = s->l.variant == MP_RED_ATOMIC ? 1 : slots;
-    CHECK_CUDA(cudaMalloc(&s->l.out, slots * 4));
-    s->host_out = mp_xmalloc(slots * 4);
+    mp_launch_alloc(&s->shape, s->l.blocks, (void **)&s->l.out, slots * 4,
+                    &s->l.clocks);
     if (s->l.variant == MP_RED_ATOMIC) {
-        memset(s->host_out, 0, slots * 4);
-        CHECK_CUDA(cudaMemcpy(s->l.out, s->host_out, slots * 4,
+        memset(s->shape.host_out, 0, slots * 4);
+        CHECK_CUDA(cudaMemcpy(s->l.out, s->shape.host_out, slots * 4,
                               cudaMemcpyHostToDevice));
     } else {
         poison(s, s->l.out, slots);
     }
-    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
     *out = s;
     return 0;
 }
@@ -400,17 +394,18 @@ static void *last_output(const red_state *s)
  * sums`). Returns the sum as a double; *int_sum gets the 32-bit sum. */
 static double host_sum(red_state *s, uint32_t *int_sum)
 {
-    CHECK_CUDA(cudaMemcpy(s->host_out, last_output(s), s->out_count * 4,
+    const uint32_t *host = s->shape.host_out;
+    CHECK_CUDA(cudaMemcpy(s->shape.host_out, last_output(s), s->out_count * 4,
                           cudaMemcpyDeviceToHost));
     if (s->l.workload == MP_RED_CUBES) {
         uint32_t sum = 0;
         for (size_t i = 0; i < s->out_count; i++)
-            sum += s->host_out[i];
+            sum += host[i];
         *int_sum = sum;
         return sum;
     }
     double sum = 0;
-    const float *f = (const float *)s->host_out;
+    const float *f = (const float *)s->shape.host_out;
     for (size_t i = 0; i < s->out_count; i++)
         sum += f[i];
     *int_sum = 0;
@@ -532,8 +527,7 @@ static void red_after_timing(void *state)
 static void red_clock64(void *state, long long *span, double *block_median)
 {
     red_state *s = state;
-    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
-                    block_median);
+    mp_launch_clock64(&s->shape, span, block_median);
 }
 
 /* Measured count of op (ld/st) against the model: instructions exactly,
@@ -563,17 +557,12 @@ static void red_derive(void *state, const mp_device *dev,
     mp_red_block_traffic model;
     mp_red_block_model(s->l.variant, s->l.threads, &model);
     double blocks = s->l.blocks;
-    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
-    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
+    mp_row_set_launch(row, s->l.threads, blocks, -1);
     mp_row_set(row, MP_COL_REQUESTS, "%.0f", model.ld.requests * blocks);
     if (m->time_ns.n > 0 && m->time_ns.median > 0) {
-        double gbs = input_bytes(s->v) / m->time_ns.median;
-        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f", gbs);
-        if (s->ceiling_gbs > 0) {
-            mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", s->ceiling_gbs);
-            mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f",
-                       gbs / s->ceiling_gbs);
-        }
+        /* The ceiling: the read bandwidth measured in after_timing. */
+        mp_row_set_bandwidth(row, input_bytes(s->v) / m->time_ns.median,
+                             s->ceiling_gbs > 0 ? s->ceiling_gbs : -1);
     }
     if (s->host_ns > 0) {
         char text[32];
@@ -609,18 +598,9 @@ static void red_release(void *state)
         CHECK_CUDA(cudaFree(s->x));
     if (s->y)
         CHECK_CUDA(cudaFree(s->y));
-    if (s->l.out)
-        CHECK_CUDA(cudaFree(s->l.out));
-    if (s->l.clocks)
-        CHECK_CUDA(cudaFree(s->l.clocks));
-    free(s->host_out);
-    free(s->host_clocks);
+    mp_launch_free(&s->shape);
     s->x = s->y = NULL;
     s->l.x = s->l.y = NULL;
-    s->l.out = NULL;
-    s->l.clocks = NULL;
-    s->host_out = NULL;
-    s->host_clocks = NULL;
 }
 
 static void red_teardown(void *state)

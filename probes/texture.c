@@ -27,6 +27,7 @@
 
 #include "check.h"
 #include "const_model.h"
+#include "launch.h"
 #include "probe.h"
 #include "texture.h"
 
@@ -92,9 +93,11 @@ static void tex_describe(const long long *v, mp_row *row)
 {
     mp_prediction p;
     tex_predict(v, &p);
+    static const mp_param_column cols[] = {
+        {P_SOURCE, MP_COL_SOURCE}, {P_ACCESS, MP_COL_ACCESS},
+    };
     mp_row_set(row, MP_COL_PROBE, "texture");
-    mp_row_set(row, MP_COL_SOURCE, "%s", source_names[v[P_SOURCE]]);
-    mp_row_set(row, MP_COL_ACCESS, "%s", access_names[v[P_ACCESS]]);
+    mp_row_set_params(row, tex_params, v, cols, sizeof cols / sizeof *cols);
     mp_row_set(row, MP_COL_OP, "ld");
     mp_row_set(row, MP_COL_WIDTH, "4");
     mp_row_set(row, MP_COL_ARRAY_BYTES, "%.0f", p.value[3]);
@@ -184,7 +187,7 @@ typedef struct {
     cudaArray_t array;            /* device grid (tex2d) */
     cudaTextureObject_t tex;      /* 0 when none */
     float *want;                  /* CPU reference of every output */
-    float *host_out;
+    mp_launch_shape shape;   /* out: the outputs, floats */
     unsigned long long outputs;
 } tex_state;
 
@@ -248,8 +251,8 @@ static int tex_setup(const long long *v, const mp_device *dev, void **out)
     }
     s->l.in = s->linear;
     s->l.tex = s->tex;
-    CHECK_CUDA(cudaMalloc((void **)&s->l.out, s->outputs * sizeof(float)));
-    s->host_out = mp_xmalloc(s->outputs * sizeof(float));
+    mp_launch_alloc(&s->shape, 0, (void **)&s->l.out,
+                    s->outputs * sizeof(float), NULL);
     *out = s;
     return 0;
 }
@@ -265,25 +268,21 @@ static int tex_verify(void *state, char *err, size_t errlen)
     tex_state *s = state;
     size_t bytes = s->outputs * sizeof(float);
     CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out, bytes,
-                          cudaMemcpyDeviceToHost));
+    mp_launch_fetch(&s->shape);
+    const float *got = s->shape.host_out;
     /* Bit for bit: the sums are exact (see the top of the file), and the
      * poison below is a NaN that equals nothing. */
-    if (memcmp(s->host_out, s->want, bytes) != 0) {
+    if (memcmp(got, s->want, bytes) != 0) {
         for (unsigned long long i = 0; i < s->outputs; i++) {
-            if (memcmp(&s->host_out[i], &s->want[i], sizeof(float)) == 0)
+            if (memcmp(&got[i], &s->want[i], sizeof(float)) == 0)
                 continue;
             snprintf(err, errlen, "output %llu (of %llu) is %.9g, the CPU "
                      "reference says %.9g", i, s->outputs,
-                     (double)s->host_out[i], (double)s->want[i]);
+                     (double)got[i], (double)s->want[i]);
             return -1;
         }
     }
-    /* Poison the output so the next launch must write it again (a copy,
-     * not cudaMemset, which may run as a kernel inside a profiled batch). */
-    memset(s->host_out, 0xff, bytes);
-    CHECK_CUDA(cudaMemcpy(s->l.out, s->host_out, bytes,
-                          cudaMemcpyHostToDevice));
+    mp_launch_poison(&s->shape);
     return 0;
 }
 
@@ -298,15 +297,13 @@ static void tex_derive(void *state, const mp_device *dev,
     mp_tex_grid(&s->l, &bx, &by);
     double blocks = (double)bx * by;
 
-    mp_row_set(row, MP_COL_THREADS, "%d", MP_TEX_THREADS);
-    mp_row_set(row, MP_COL_BLOCKS, "%.0f", blocks);
-    mp_row_set(row, MP_COL_SHARED_BYTES, "0");
+    mp_row_set_launch(row, MP_TEX_THREADS, blocks, 0);
     mp_row_set(row, MP_COL_ITERATIONS, "%d",
                s->l.access == MP_TEX_STENCIL ? 5 : MP_TEX_WALK);
     mp_row_set_per_request(row, dev, m, requests, blocks);
     if (m->time_ns.n > 0) {
-        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f",
-                   requests * 32.0 * 4.0 / m->time_ns.median);
+        mp_row_set_bandwidth(row, requests * 32.0 * 4.0 / m->time_ns.median,
+                             -1);
     }
     if (!m->counters)
         return;
@@ -339,11 +336,10 @@ static void tex_release(void *state)
     if (s->array)
         CHECK_CUDA(cudaFreeArray(s->array));
     CHECK_CUDA(cudaFree(s->linear));
-    CHECK_CUDA(cudaFree(s->l.out));
+    mp_launch_release(&s->shape);
     s->tex = 0;
     s->array = NULL;
     s->linear = NULL;
-    s->l.out = NULL;
     s->l.in = NULL;
     s->l.tex = 0;
 }
@@ -355,7 +351,7 @@ static void tex_teardown(void *state)
         return;
     tex_release(s);
     free(s->want);
-    free(s->host_out);
+    mp_launch_free(&s->shape);
     free(s);
 }
 

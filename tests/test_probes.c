@@ -1,6 +1,8 @@
 /*
  * test_probes.c - the helpers every probe shares (probes/probes.c): the
- * probe table, counter lookup and the per-request time columns.
+ * probe table, counter lookup, the per-request time columns and the row
+ * helpers describe and derive share (parameter, launch-shape and bandwidth
+ * columns).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -110,6 +112,57 @@ static void test_probe_table(void **state)
     assert_null(mp_probe_find("nosuchprobe"));
 }
 
+/* Parameters go into their columns: an integer as its value, a choice as
+ * its name; unmapped columns stay empty. */
+static void test_row_set_params(void **state)
+{
+    (void)state;
+    static const char *const ops[] = {"ld", "st", NULL};
+    static const mp_param_def defs[] = {
+        {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, ops, "op"},
+        {"stride", MP_PARAM_INT, 1, 0, 4096, NULL, 0, NULL, "stride"},
+        {"pad", MP_PARAM_INT, 0, 0, 64, NULL, 0, NULL, "pad"},
+    };
+    static const mp_param_column cols[] = {
+        {0, MP_COL_OP}, {1, MP_COL_STRIDE},
+    };
+    const long long v[] = {1, 4096, 7};
+    mp_row r;
+    assert_int_equal(mp_row_init(&r), 0);
+    mp_row_set_params(&r, defs, v, cols, 2);
+    assert_string_equal(mp_row_get(&r, MP_COL_OP), "st");
+    assert_string_equal(mp_row_get(&r, MP_COL_STRIDE), "4096");
+    assert_string_equal(mp_row_get(&r, MP_COL_PAD), "");
+    mp_row_free(&r);
+}
+
+/* Launch shape: blocks print as integers whatever their type; shared bytes
+ * only when given. Bandwidth: the fraction of the ceiling, or neither
+ * column when there is no ceiling. */
+static void test_row_set_launch_and_bandwidth(void **state)
+{
+    (void)state;
+    mp_row r;
+    assert_int_equal(mp_row_init(&r), 0);
+    mp_row_set_launch(&r, 256, 1056.0, 4096);
+    assert_string_equal(mp_row_get(&r, MP_COL_THREADS), "256");
+    assert_string_equal(mp_row_get(&r, MP_COL_BLOCKS), "1056");
+    assert_string_equal(mp_row_get(&r, MP_COL_SHARED_BYTES), "4096");
+    mp_row_set_bandwidth(&r, 1200.04, 4800.0);
+    assert_string_equal(mp_row_get(&r, MP_COL_BANDWIDTH_GBS), "1200.0");
+    assert_string_equal(mp_row_get(&r, MP_COL_CEILING_GBS), "4800.0");
+    assert_string_equal(mp_row_get(&r, MP_COL_BANDWIDTH_FRACTION), "0.2500");
+    mp_row_clear(&r);
+    mp_row_set_launch(&r, 32, 7, -1);
+    assert_string_equal(mp_row_get(&r, MP_COL_BLOCKS), "7");
+    assert_string_equal(mp_row_get(&r, MP_COL_SHARED_BYTES), "");
+    mp_row_set_bandwidth(&r, 812.5, -1);
+    assert_string_equal(mp_row_get(&r, MP_COL_BANDWIDTH_GBS), "812.5");
+    assert_string_equal(mp_row_get(&r, MP_COL_CEILING_GBS), "");
+    assert_string_equal(mp_row_get(&r, MP_COL_BANDWIDTH_FRACTION), "");
+    mp_row_free(&r);
+}
+
 /* The README's schema lists every column memprobe writes (make test runs
  * in the repository root). */
 static void test_readme_lists_every_column(void **state)
@@ -136,6 +189,8 @@ int main(void)
         cmocka_unit_test(test_per_request_few_blocks_and_empty),
         cmocka_unit_test(test_counter_lookup),
         cmocka_unit_test(test_probe_table),
+        cmocka_unit_test(test_row_set_params),
+        cmocka_unit_test(test_row_set_launch_and_bandwidth),
         cmocka_unit_test(test_readme_lists_every_column),
     };
     return cmocka_run_group_tests_name("probes", tests, NULL, NULL);
