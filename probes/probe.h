@@ -35,11 +35,15 @@
 
 #define MP_MAX_PREDICTIONS 8
 
-/* Model output as name/value pairs, for `memprobe predict`. */
+/* Model output as name/value pairs, for `memprobe predict`. A value that
+ * is a name (the latency probe's level) is given as text[k], which is
+ * printed instead of value[k]; callers zero the struct first, so probes
+ * that never set text leave it NULL. */
 typedef struct {
     int n;
     const char *name[MP_MAX_PREDICTIONS];
     double value[MP_MAX_PREDICTIONS];
+    const char *text[MP_MAX_PREDICTIONS];
 } mp_prediction;
 
 /* What timing and counters measured for one configuration. */

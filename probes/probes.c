@@ -18,6 +18,7 @@ extern const mp_probe mp_probe_bandwidth;
 extern const mp_probe mp_probe_reduce;
 extern const mp_probe mp_probe_bitmap;
 extern const mp_probe mp_probe_transfer;
+extern const mp_probe mp_probe_latency;
 
 const mp_probe *const mp_probes[] = {
     &mp_probe_bank,
@@ -28,6 +29,7 @@ const mp_probe *const mp_probes[] = {
     &mp_probe_reduce,
     &mp_probe_bitmap,
     &mp_probe_transfer,
+    &mp_probe_latency,
     NULL,
 };
 

@@ -21,6 +21,7 @@ typedef enum {
     MP_SET_GLOBAL,      /* global memory: L1 requests/sectors, L2 sectors, DRAM bytes */
     MP_SET_CONSTANT,    /* constant memory: LDC instructions, IDC requests/divergence */
     MP_SET_TEXTURE,     /* texture probe: TEX and global-load requests, sectors, hits */
+    MP_SET_LATENCY,     /* pointer chase: L1 and L2 hits, DRAM bytes read */
     MP_SET_COUNT
 } mp_metric_set;
 
@@ -60,7 +61,7 @@ double mp_metric_allowed(const mp_metric *m, double value, double requests);
  * *count = 0 for an out-of-range set. The table is static: never free it. */
 const mp_metric *mp_metric_set_get(mp_metric_set set, size_t *count);
 
-/* "shared", "global", "constant", "tex"; NULL for an out-of-range set. */
+/* "shared", "global", "constant", "tex", "latency"; NULL for an out-of-range set. */
 const char *mp_metric_set_name(mp_metric_set set);
 
 /* Looks a set up by its name (as mp_metric_set_name spells it).

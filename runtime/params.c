@@ -1,6 +1,7 @@
 /*
  * params.c - parsing and describing probe parameters (see params.h).
  *
+ * Ranges step by adding (a..b:s) or by multiplying (a..b:xF).
  * Numbers are parsed strictly: decimal digits with an optional leading
  * minus sign, nothing else; values beyond long long are reported as out of
  * range rather than wrapped.
@@ -145,7 +146,15 @@ static int parse_item(const mp_param_def *d, char *item, mp_value_list *out,
     if (mp_param_parse_value(d, item, &lo, err, errlen)
         || mp_param_parse_value(d, hi_text, &hi, err, errlen))
         return -1;
-    if (colon && (parse_integer(colon + 1, &step) != 0 || step < 1)) {
+    /* ":xF" multiplies by F instead of adding a step. */
+    int geometric = colon && colon[1] == 'x';
+    if (geometric) {
+        if (parse_integer(colon + 2, &step) != 0 || step < 2) {
+            snprintf(err, errlen, "--%s: step factor '%s' must be a whole number "
+                     ">= 2", d->name, colon + 2);
+            return -1;
+        }
+    } else if (colon && (parse_integer(colon + 1, &step) != 0 || step < 1)) {
         snprintf(err, errlen, "--%s: step '%s' must be a whole number >= 1",
                  d->name, colon + 1);
         return -1;
@@ -154,6 +163,24 @@ static int parse_item(const mp_param_def *d, char *item, mp_value_list *out,
         snprintf(err, errlen, "--%s: range %lld..%lld is empty", d->name, lo,
                  hi);
         return -1;
+    }
+    if (geometric && lo < 1) {
+        snprintf(err, errlen, "--%s: range %lld..%lld:x%lld must start at 1 "
+                 "or more to grow by a factor", d->name, lo, hi, step);
+        return -1;
+    }
+    if (geometric) {
+        for (long long v = lo;; v *= step) {
+            long long checked;
+            char text[32];
+            snprintf(text, sizeof text, "%lld", v);
+            if (mp_param_parse_value(d, text, &checked, err, errlen)
+                || append(d, out, checked, err, errlen))
+                return -1;
+            if (v > hi / step)   /* the next value is past hi */
+                break;
+        }
+        return 0;
     }
     for (long long v = lo; v <= hi; v += step) {
         long long checked;

@@ -10,6 +10,7 @@
  *     4,8,16     a list
  *     0..64      every value from 0 to 64
  *     0..64:4    0, 4, 8, ... 64
+ *     8..1024:x2 8, 16, 32, ... 1024 (each value times the factor)
  *
  * Choice parameters (op = ld|st) store the index of the choice.
  */

@@ -107,7 +107,26 @@
     X(PEER_ACCESS, "peer_access", "transfer p2p: on, or off (staged)")      \
     X(PREFETCH, "prefetch", "transfer managed: cudaMemPrefetchAsync first") \
     X(LATENCY_US, "latency_us", "transfer: median time of one copy, us")    \
-    X(LINK, "link", "transfer: the link crossed and how its ceiling was set")
+    X(LINK, "link", "transfer: the link crossed and how its ceiling was set") \
+    X(FOOTPRINT, "footprint_bytes", "latency: bytes of the chased array")   \
+    X(STRIDE_BYTES, "stride_bytes", "latency: bytes between chased elements") \
+    X(ORDER, "order", "latency: chain order, seq or random")                \
+    X(SPACE, "space", "latency: global, shared or constant memory")         \
+    X(LOADS, "loads", "latency: timed dependent loads per launch")          \
+    X(WARM_LOADS, "warm_loads", "latency: untimed loads before them, same launch") \
+    X(CYCLES_PER_LOAD, "cycles_per_load",                                   \
+      "latency: clock64 cycles of the timed loads / loads (median launch)") \
+    X(NS_PER_LOAD, "ns_per_load", "cycles_per_load at sm_clock_mhz")        \
+    X(MODEL_LEVEL, "model_level",                                           \
+      "model: level serving the chase (L1, L2, DRAM, shared, constant)")    \
+    X(L1_HIT_RATE, "l1_hit_rate", "L1 hit sectors / global-load sectors")   \
+    X(L2_HIT_RATE, "l2_hit_rate", "L2 hit sectors / L2 read sectors")       \
+    X(L2_SECTORS_PER_LOAD, "l2_sectors_per_load",                           \
+      "L2 read sectors / loads of the launch (warm + timed)")              \
+    X(DRAM_BYTES_PER_LOAD, "dram_bytes_per_load",                           \
+      "DRAM bytes read / loads of the launch (warm + timed)")              \
+    X(COUNTER_LEVEL, "counter_level",                                       \
+      "level the counters say served the loads (latency probe)")
 
 typedef enum {
 #define MP_COL_ENUM(id, name, desc) MP_COL_##id,

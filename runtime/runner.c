@@ -119,6 +119,7 @@ void mp_print_predictions(const mp_config_list *cl, int csv, FILE *out)
     char text[64];
     for (int c = 0; c < cl->n; c++) {
         mp_prediction pr;
+        memset(&pr, 0, sizeof pr);
         p->predict(cl->v[c], &pr);
         if (c == 0) {   /* header */
             fprintf(out, csv ? "probe" : "%-6s", "probe");
@@ -137,7 +138,11 @@ void mp_print_predictions(const mp_config_list *cl, int csv, FILE *out)
             fprintf(out, csv ? ",%s" : " %7s", text);
         }
         for (int k = 0; k < pr.n; k++) {
-            if (csv)
+            if (pr.text[k] && csv)
+                fprintf(out, ",%s", pr.text[k]);
+            else if (pr.text[k])
+                fprintf(out, " %*s", (int)strlen(pr.name[k]), pr.text[k]);
+            else if (csv)
                 fprintf(out, ",%.10g", pr.value[k]);
             else
                 fprintf(out, " %*.4g", (int)strlen(pr.name[k]), pr.value[k]);

@@ -7,7 +7,7 @@
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench cost studytime nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
-#          determinism faults bank2d transfer multigpu
+#          determinism faults bank2d transfer multigpu latency
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -256,6 +256,21 @@ bwpeak3)
             --bytes 8589934592,17179869184 --threads 512,1024 --inflight 8 \
             --cache default,na --counters off --runs 10 -o "$W/bandwidth-peak3.csv"
     done ;;
+latency)
+    # The memory hierarchy (issue 13): the GPU test (verified chases,
+    # counters' level against the model, latency rising from level to
+    # level), the whole latency sweep with counters (182 configurations,
+    # estimated 60-90 s), ncu against the collector for the latency set,
+    # and the SASS of the chase kernels (one LDG / LDS / LDC per load,
+    # nothing else on the chain). Total estimate: 2-2.5 minutes.
+    step latency-build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_latency
+    step test-latency env MEMPROBE=./memprobe build/tests/gpu/test_gpu_latency
+    step latency-sweep ./memprobe sweep configs/latency.conf --counters on -o "$W/latency.csv"
+    step ncu-check-latency ./memprobe ncu-check --probe latency --dir "$W/ncu-check-latency"
+    step latency-sass bash -c "cuobjdump --dump-sass build/probes/latency.cu.o > $W/sass-latency-full.txt &&
+        awk '/Function :/{f=\$3} /(LDG|LDS|LDC|CS2R|STG)/{print f, \$0}' $W/sass-latency-full.txt > $W/sass-latency.txt;
+        awk '{print \$1}' $W/sass-latency.txt | sort | uniq -c"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 bwfinal)
     # Issue 4's targets, sizes side by side in one process: the best read
     # (8 loads in flight, 1024 threads) and write shapes at 4, 8, 16 GiB.

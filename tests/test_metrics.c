@@ -133,6 +133,7 @@ static void test_set_lookup(void **state)
     assert_string_equal(mp_metric_set_name(MP_SET_SHARED), "shared");
     assert_string_equal(mp_metric_set_name(MP_SET_GLOBAL), "global");
     assert_string_equal(mp_metric_set_name(MP_SET_CONSTANT), "constant");
+    assert_string_equal(mp_metric_set_name(MP_SET_LATENCY), "latency");
     assert_int_equal(mp_metric_set_from_name("texture", &set), -1);
     assert_int_equal(mp_metric_set_from_name("Shared", &set), -1);
     assert_int_equal(mp_metric_set_from_name("", &set), -1);

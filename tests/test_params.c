@@ -272,6 +272,24 @@ static void test_lists_and_ranges(void **state)
     assert_int_equal(l->v[1], 0);
     assert_int_equal(l->v[2], 5);
 
+    l = list_ok(&wide, "8..1024:x2");
+    assert_int_equal(l->n, 8);              /* 8, 16, ..., 1024 */
+    for (int i = 0; i < 8; i++)
+        assert_int_equal(l->v[i], 8LL << i);
+
+    l = list_ok(&wide, "3..100:x3");        /* 3, 9, 27, 81: stops below */
+    assert_int_equal(l->n, 4);
+    assert_int_equal(l->v[3], 81);
+
+    l = list_ok(&wide, "1..10000000:x10,5"); /* 1 .. 1e7 by ten, then 5 */
+    assert_int_equal(l->n, 9);
+    assert_int_equal(l->v[7], 10000000);
+    assert_int_equal(l->v[8], 5);
+
+    l = list_ok(&wide, "7..7:x2");
+    assert_int_equal(l->n, 1);
+    assert_int_equal(l->v[0], 7);
+
     l = list_ok(bank_param("width"), "4,16");
     assert_int_equal(l->n, 2);
     assert_int_equal(l->v[1], 16);
@@ -294,6 +312,12 @@ static void test_bad_lists_and_ranges(void **state)
     list_bad(stride, "1..4:", "step");
     list_bad(stride, "1..4:x", "step");
     list_bad(stride, "1..4:-1", "step");
+    list_bad(stride, "1..4:x1", "factor");  /* a factor must grow */
+    list_bad(stride, "1..4:x0", "factor");
+    list_bad(stride, "1..4:x-2", "factor");
+    list_bad(stride, "1..4:xx2", "factor");
+    list_bad(stride, "0..64:x2", "start");  /* 0 never grows */
+    list_bad(&wide, "1..20000000:x4", "20000000");
     list_bad(stride, "1...4", NULL);
     list_bad(stride, "1,,2", "empty");
     list_bad(stride, "1,2,", "empty");      /* trailing comma */

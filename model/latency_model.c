@@ -1,0 +1,143 @@
+/*
+ * latency_model.c - capacities, the level model and the chain builder of
+ * the latency probe (see latency_model.h).
+ */
+#include "latency_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KIB 1024LL
+#define MIB (1024LL * 1024)
+
+void mp_lat_caps_h200(mp_lat_caps *c)
+{
+    c->l1_bytes = 256 * KIB;
+    c->l2_bytes = 60 * MIB;
+}
+
+void mp_lat_caps_of(int cc_major, int cc_minor, long long smem_per_sm,
+                    long long l2_bytes, mp_lat_caps *c)
+{
+    /* Unified L1/shared per SM (CUDA programming guide, per architecture). */
+    static const struct { int major, minor; long long bytes; } unified[] = {
+        {7, 0, 128 * KIB}, {7, 2, 128 * KIB}, {7, 5, 96 * KIB},
+        {8, 0, 192 * KIB}, {8, 6, 128 * KIB}, {8, 7, 192 * KIB},
+        {8, 9, 128 * KIB}, {9, 0, 256 * KIB},
+    };
+    c->l1_bytes = smem_per_sm + 32 * KIB;
+    for (size_t i = 0; i < sizeof unified / sizeof unified[0]; i++)
+        if (unified[i].major == cc_major && unified[i].minor == cc_minor)
+            c->l1_bytes = unified[i].bytes;
+    c->l2_bytes = l2_bytes;
+}
+
+int mp_lat_element_bytes(mp_lat_space space)
+{
+    return space == MP_LAT_SPACE_GLOBAL ? 8 : 4;
+}
+
+long long mp_lat_elements(long long footprint, long long stride)
+{
+    if (stride <= 0 || footprint < stride)
+        return 0;
+    return footprint / stride;
+}
+
+long long mp_lat_cached_bytes(long long footprint, long long stride)
+{
+    long long n = mp_lat_elements(footprint, stride);
+    if (stride >= MP_LAT_LINE_BYTES)
+        return n * MP_LAT_LINE_BYTES;
+    /* Elements pack into lines: the lines spanned by the array. */
+    long long bytes = n * stride;
+    return (bytes + MP_LAT_LINE_BYTES - 1) / MP_LAT_LINE_BYTES
+           * MP_LAT_LINE_BYTES;
+}
+
+mp_level mp_lat_level(const mp_lat_caps *c, mp_lat_space space, int cg,
+                      long long footprint, long long stride)
+{
+    if (space == MP_LAT_SPACE_SHARED)
+        return MP_LEVEL_SHARED;
+    if (space == MP_LAT_SPACE_CONSTANT)
+        return MP_LEVEL_CONSTANT;
+    long long bytes = mp_lat_cached_bytes(footprint, stride);
+    if (!cg && bytes <= c->l1_bytes)
+        return MP_LEVEL_L1;
+    if (bytes <= c->l2_bytes)
+        return MP_LEVEL_L2;
+    return MP_LEVEL_DRAM;
+}
+
+static const char *const level_names[MP_LEVEL_COUNT] = {
+    [MP_LEVEL_L1] = "L1", [MP_LEVEL_L2] = "L2", [MP_LEVEL_DRAM] = "DRAM",
+    [MP_LEVEL_SHARED] = "shared", [MP_LEVEL_CONSTANT] = "constant",
+};
+
+const char *mp_level_name(mp_level l)
+{
+    return (unsigned)l < MP_LEVEL_COUNT ? level_names[l] : NULL;
+}
+
+int mp_level_from_name(const char *name, mp_level *out)
+{
+    for (int i = 0; name && i < MP_LEVEL_COUNT; i++) {
+        if (strcmp(name, level_names[i]) == 0) {
+            *out = (mp_level)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* splitmix64: a small, well-mixed generator; the chain depends only on
+ * the seed. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, bound), bound >= 1 (multiply-shift: no division). */
+static uint32_t below(uint64_t *state, uint32_t bound)
+{
+    return (uint32_t)(((unsigned __int128)next_random(state) * bound) >> 64);
+}
+
+int mp_lat_build_chain(uint32_t *next, uint32_t *order, long long n,
+                       int random, uint64_t seed)
+{
+    if (n < 1 || n > 0xffffffffLL)
+        return -1;
+    uint32_t *succ = next ? next : malloc((size_t)n * sizeof *succ);
+    if (!succ)
+        return -1;
+    for (long long i = 0; i < n; i++)
+        succ[i] = (uint32_t)((i + 1) % n);
+    if (random) {
+        /* Sattolo: swapping each position with a strictly earlier one
+         * turns the identity into a single cycle over all n elements. */
+        for (long long i = 0; i < n; i++)
+            succ[i] = (uint32_t)i;
+        uint64_t st = seed;
+        for (long long i = n - 1; i > 0; i--) {
+            uint32_t j = below(&st, (uint32_t)i);
+            uint32_t t = succ[i];
+            succ[i] = succ[j];
+            succ[j] = t;
+        }
+    }
+    if (order) {
+        uint32_t e = 0;
+        for (long long k = 0; k < n; k++) {
+            order[k] = e;
+            e = succ[e];
+        }
+    }
+    if (!next)
+        free(succ);
+    return 0;
+}

@@ -1,0 +1,152 @@
+/*
+ * test_gpu_latency.c - GPU tests of the latency probe (run on the GPU
+ * machine by `make test-gpu`).
+ *
+ * Runs a latency staircase (random chases from 8 KiB to 1 GiB, through L1
+ * and with cg) and the shared and constant chases with counters from
+ * memprobe's collector, then checks every row: verified (the chase's last
+ * element equals the CPU's walk of the same chain, and the kernel made
+ * the loads it claims), a cycle count, the global-load instructions of
+ * the profiled launch equal to its loads (+1 for the cursor), and, away
+ * from the capacity edges (footprint <= L1/2, 2 x L1 .. L2/4, >= 4 x L2),
+ * the level the counters show equal to the model's. Then: latency rises
+ * from level to level (L1 < L2 < DRAM, each step at least 1.3x), cg at
+ * 8 KiB is an L2 latency, and a table of the levels for the seed-000
+ * claims.
+ *
+ * MEMPROBE names the binary (default ./memprobe); GPU_TEST_DIR where the
+ * CSVs go (default results/gpu-test). GPU time: about 10-20 s (the 1 GiB
+ * chains take a second each to build and copy).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gpu_util.h"
+#include "latency_model.h"
+
+enum { STAIRS, SPACES, NSWEEPS };
+static mp_ncu_table sweeps[NSWEEPS];
+
+#define KIB 1024.0
+#define MIB (1024.0 * 1024)
+
+/* Away from an edge: the model's level should be what the counters say. */
+static int away_from_edges(double f, const char *cache)
+{
+    mp_lat_caps c;
+    mp_lat_caps_h200(&c);
+    double l1 = (double)c.l1_bytes, l2 = (double)c.l2_bytes;
+    if (!strcmp(cache, "default") && f > l1 / 2 && f < 2 * l1)
+        return 0;
+    return f <= l2 / 4 || f >= 4 * l2;
+}
+
+static void check_row(const mp_ncu_table *t, int i)
+{
+    const char *config = gpu_cell(t, i, "config");
+    double cycles = gpu_number(t, i, "cycles_per_load");
+    if (!(cycles > 1 && cycles < 1e5))
+        fail_msg("%s: %g cycles per load", config, cycles);
+    if (strcmp(gpu_cell(t, i, "space"), "global"))
+        return;
+    /* The profiled launch's loads, plus the cursor load. */
+    double ldg = gpu_number(t, i, "smsp__sass_inst_executed_op_global_ld.sum");
+    double requests = gpu_number(t, i, "requests");
+    if (ldg != requests + 1)
+        fail_msg("%s: %.0f LDG executed, the launch makes %.0f loads + 1",
+                 config, ldg, requests);
+    double f = gpu_number(t, i, "footprint_bytes");
+    if (away_from_edges(f, gpu_cell(t, i, "cache"))) {
+        const char *model = gpu_cell(t, i, "model_level");
+        const char *measured = gpu_cell(t, i, "counter_level");
+        if (strcmp(model, measured))
+            fail_msg("%s: counters say %s (L1 hit rate %s, L2 hit rate %s, "
+                     "DRAM bytes per load %s), the model %s", config,
+                     measured, gpu_cell(t, i, "l1_hit_rate"),
+                     gpu_cell(t, i, "l2_hit_rate"),
+                     gpu_cell(t, i, "dram_bytes_per_load"), model);
+    }
+}
+
+static const gpu_col cols[] = {
+    GPU_COL("config", "%-44s", "config"),
+    GPU_COL("cyc/load", "%9.1f", "cycles_per_load"),
+    GPU_COL("ns/load", "%8.1f", "ns_per_load"),
+    GPU_COL("model", "%8s", "model_level"),
+    GPU_COL("counters", "%8s", "counter_level"),
+    GPU_COL("L1hit", "%7.3f", "l1_hit_rate"),
+    GPU_COL("L2hit", "%7.3f", "l2_hit_rate"),
+    GPU_COL("L2sec/ld", "%8.3f", "l2_sectors_per_load"),
+    GPU_COL("DRAMB/ld", "%8.2f", "dram_bytes_per_load"),
+    GPU_COL_END,
+};
+
+static double cycles_of(const mp_ncu_table *t, const char *config)
+{
+    return gpu_number(t, gpu_find_row(t, config), "cycles_per_load");
+}
+
+/* L1 < L2 < DRAM, each at least 1.3 times the one before (published
+ * Hopper figures: about 30-40, 250-300 and 500+ cycles). */
+static void test_levels_rise(void **state)
+{
+    (void)state;
+    const mp_ncu_table *t = &sweeps[STAIRS];
+    double l1 = cycles_of(t, "latency/global/default/random/f65536/s128");
+    double l2 = cycles_of(t, "latency/global/default/random/f4194304/s128");
+    double dram = cycles_of(t,
+                            "latency/global/default/random/f1073741824/s128");
+    double cg = cycles_of(t, "latency/global/cg/random/f8192/s128");
+    printf("# L1 %.1f, L2 %.1f, DRAM %.1f cycles per load; cg at 8 KiB "
+           "%.1f\n", l1, l2, dram, cg);
+    assert_true(l2 > 1.3 * l1);
+    assert_true(dram > 1.3 * l2);
+    /* cg skips L1: an L2 latency even for 8 KiB. */
+    assert_true(cg > 1.3 * l1);
+    assert_true(fabs(cg - l2) < 0.3 * l2);
+}
+
+/* Seed 000: "global memory has no cache, hundreds of cycles"; "shared
+ * memory: no latency worries". The evidence table. */
+static void test_claims_table(void **state)
+{
+    (void)state;
+    printf("# latency staircase (random chase, stride 128)\n");
+    gpu_print_table(cols, &sweeps[STAIRS]);
+    printf("# shared and constant chases\n");
+    gpu_print_table(cols, &sweeps[SPACES]);
+    const mp_ncu_table *s = &sweeps[SPACES];
+    double shared = cycles_of(s, "latency/shared/default/random/f16384/s64");
+    double l1 = cycles_of(&sweeps[STAIRS],
+                          "latency/global/default/random/f65536/s128");
+    printf("# shared %.1f cycles, L1 %.1f cycles\n", shared, l1);
+    /* A shared load is no slower than an L1 hit. */
+    assert_true(shared <= l1 * 1.1);
+}
+
+int main(void)
+{
+    static const gpu_sweep defs[NSWEEPS] = {
+        [STAIRS] = {"latency-stairs",
+                    "--footprint 8192,65536,131072,1048576,4194304,"
+                    "268435456,1073741824 --order random --cache default,cg "
+                    "--loads 4096 --warmup 2 --runs 5"},
+        [SPACES] = {"latency-spaces",
+                    "--space shared,constant --footprint 16384 --stride 64 "
+                    "--loads 4096 --warmup 2 --runs 5"},
+    };
+    static const struct CMUnitTest after[] = {
+        GPU_TEST("latency_rises_across_levels", test_levels_rise),
+        GPU_TEST("claims_table", test_claims_table),
+    };
+    gpu_run_sweeps("latency", defs, NSWEEPS, sweeps, NULL);
+    return gpu_run_row_tests("gpu_latency", sweeps, NSWEEPS, check_row, NULL,
+                             0, after, sizeof after / sizeof after[0]);
+}
