@@ -176,6 +176,14 @@ static void latency_predict(const long long *v, mp_prediction *out)
     out->value[6] = (double)caps.l2_bytes;
 }
 
+/* Parameters that are result columns as they are. */
+static const mp_param_column plain_columns[] = {
+    {P_FOOTPRINT, MP_COL_FOOTPRINT}, {P_FOOTPRINT, MP_COL_ARRAY_BYTES},
+    {P_STRIDE, MP_COL_STRIDE_BYTES}, {P_ORDER, MP_COL_ORDER},
+    {P_CACHE, MP_COL_CACHE}, {P_SPACE, MP_COL_SPACE},
+    {P_LOADS, MP_COL_LOADS},
+};
+
 static void latency_describe(const long long *v, mp_row *row)
 {
     mp_lat_caps caps;
@@ -184,14 +192,9 @@ static void latency_describe(const long long *v, mp_row *row)
     mp_row_set(row, MP_COL_OP, "ld");
     mp_row_set(row, MP_COL_WIDTH, "%d",
                mp_lat_element_bytes((mp_lat_space)v[P_SPACE]));
-    mp_row_set(row, MP_COL_FOOTPRINT, "%lld", v[P_FOOTPRINT]);
-    mp_row_set(row, MP_COL_STRIDE_BYTES, "%lld", v[P_STRIDE]);
-    mp_row_set(row, MP_COL_ORDER, "%s", order_names[v[P_ORDER]]);
-    mp_row_set(row, MP_COL_CACHE, "%s", cache_names[v[P_CACHE]]);
-    mp_row_set(row, MP_COL_SPACE, "%s", space_names[v[P_SPACE]]);
-    mp_row_set(row, MP_COL_LOADS, "%lld", v[P_LOADS]);
+    mp_row_set_params(row, latency_params, v, plain_columns,
+                      (int)(sizeof plain_columns / sizeof plain_columns[0]));
     mp_row_set(row, MP_COL_WARM_LOADS, "%lld", warm_of(v));
-    mp_row_set(row, MP_COL_ARRAY_BYTES, "%lld", v[P_FOOTPRINT]);
     mp_row_set(row, MP_COL_MODEL_LEVEL, "%s",
                mp_level_name(level_with(v, &caps)));
 }
@@ -406,11 +409,9 @@ static void latency_derive(void *state, const mp_device *dev,
                    (long long)dev->l2_bytes, &caps);
     mp_row_set(row, MP_COL_MODEL_LEVEL, "%s",
                mp_level_name(level_with(s->v, &caps)));
-    mp_row_set(row, MP_COL_THREADS, "%d",
-               s->l.space == MP_LAT_SPACE_SHARED ? MP_LAT_COPY_THREADS : 1);
-    mp_row_set(row, MP_COL_BLOCKS, "1");
-    mp_row_set(row, MP_COL_SHARED_BYTES, "%lld",
-               s->l.space == MP_LAT_SPACE_SHARED ? s->v[P_FOOTPRINT] : 0);
+    int shared = s->l.space == MP_LAT_SPACE_SHARED;
+    mp_row_set_launch(row, shared ? MP_LAT_COPY_THREADS : 1, 1,
+                      shared ? s->v[P_FOOTPRINT] : 0);
     /* The profiled launch: the first after setup. */
     mp_row_set(row, MP_COL_REQUESTS, "%d", s->first_warm + s->l.loads);
     if (m->clock64_span > 0) {
