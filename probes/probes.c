@@ -19,6 +19,7 @@ extern const mp_probe mp_probe_reduce;
 extern const mp_probe mp_probe_bitmap;
 extern const mp_probe mp_probe_transfer;
 extern const mp_probe mp_probe_latency;
+extern const mp_probe mp_probe_async;
 
 const mp_probe *const mp_probes[] = {
     &mp_probe_bank,
@@ -30,6 +31,7 @@ const mp_probe *const mp_probes[] = {
     &mp_probe_bitmap,
     &mp_probe_transfer,
     &mp_probe_latency,
+    &mp_probe_async,
     NULL,
 };
 

@@ -160,6 +160,32 @@ static const mp_metric latency_set[] = {
       "L2 sectors read on behalf of L1TEX (SM) traffic", CACHED_SECTORS },
     { "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "sectors",
       "L2 sectors read on behalf of L1TEX that hit in L2", CACHED_SECTORS },
+/* Async copies into shared memory (probes/async.c): the copy
+ * instructions of each method, the shared-store wavefronts of STS and
+ * LDGSTS (the LSU side; validated names: no l1tex__ LDGSTS wavefront
+ * counter exists for GH100, the sass-level one does), the bytes the TMA
+ * unit received (bulk and tensor copies), and the traffic behind them.
+ * Tolerances as for the shared and global sets; the LDGSTS ones are
+ * placeholders until the H200 run measures their noise. */
+static const mp_metric async_set[] = {
+    { "smsp__inst_executed_op_ldgsts.sum", "instructions",
+      "warp-level LDGSTS (cp.async) instructions executed", EXACT },
+    { "smsp__sass_inst_executed_op_shared_st.sum", "instructions",
+      "warp-level shared-memory store instructions executed (STS)", EXACT },
+    { "smsp__sass_inst_executed_op_shared_ld.sum", "instructions",
+      "warp-level shared-memory load instructions executed (LDS)", EXACT },
+    { "smsp__inst_executed_pipe_tma.sum", "instructions",
+      "warp-level instructions executed by the TMA pipe (UBLKCP, UTMALDG)", EXACT },
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts",
+      "shared-memory wavefronts of stores (STS)", STORE_ARBITRATION },
+    { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "wavefronts",
+      "shared-memory wavefronts of LDGSTS (the cp.async shared stores)", STORE_ARBITRATION },
+    { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "conflicts",
+      "shared-memory bank conflicts of LDGSTS", STORE_ARBITRATION },
+    { "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum", "bytes",
+      "bytes returned from L2 to L1TEX for the TMA (bulk and tensor copies)", CACHED_BYTES },
+    { "lts__t_sectors_srcunit_tex_op_read.sum", "sectors",
+      "L2 sectors read on behalf of L1TEX (SM) traffic", CACHED_SECTORS },
     { "dram__bytes_read.sum", "bytes",
       "bytes read from device memory (HBM)", CACHED_BYTES },
     TIME_ROW
@@ -177,6 +203,7 @@ static const struct {
     [MP_SET_CONSTANT] = { "constant", constant_set, COUNT_OF(constant_set) },
     [MP_SET_TEXTURE]  = { "tex",      texture_set,  COUNT_OF(texture_set) },
     [MP_SET_LATENCY]  = { "latency",  latency_set,  COUNT_OF(latency_set) },
+    [MP_SET_ASYNC]    = { "async",    async_set,    COUNT_OF(async_set) },
 };
 
 double mp_metric_allowed(const mp_metric *m, double value, double requests)

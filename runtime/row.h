@@ -33,6 +33,10 @@
     X(CACHE, "cache", "global loads: default (L1) or cg (L2 only)")         \
     X(KERNEL, "kernel", "bandwidth kernel: read, write or copy")            \
     X(ARRAY_BYTES, "array_bytes", "bytes per array")                        \
+    X(SWIZZLE, "swizzle", "tensor-map swizzle: none, 32, 64 or 128 bytes")  \
+    X(TILE_BYTES, "tile_bytes", "bytes of the shared tile a block copies")  \
+    X(PASSES, "passes", "copies of the whole array per launch")             \
+    X(CLUSTER_SIZE, "cluster_size", "blocks per thread-block cluster")      \
     X(SPREAD, "spread", "distinct addresses per warp-level load")           \
     X(SPACING, "spacing_bytes", "bytes between distinct addresses")         \
     X(SOURCE, "source", "where reads come from: constant, global, ldg, tex1d, tex2d") \
@@ -100,7 +104,8 @@
       "transfer: h2d, d2h, bidir, d2d, p2p or p2p-bidir")                   \
     X(HOST_MEMORY, "host_memory",                                           \
       "transfer: pinned, pageable, mapped or managed host memory")          \
-    X(METHOD, "method", "transfer: memcpy (copy engine) or kernel (SMs)")   \
+    X(METHOD, "method", "transfer: memcpy (copy engine) or kernel (SMs); "  \
+      "async: staged, cpasync, bulk, tensor; cluster: local, remote")       \
     X(BYTES, "bytes", "transfer: bytes per copy (each way for bidir)")      \
     X(SRC_DEVICE, "src_device", "transfer p2p: source GPU")                 \
     X(DST_DEVICE, "dst_device", "transfer p2p: destination GPU")            \

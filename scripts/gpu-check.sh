@@ -7,7 +7,7 @@
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench cost studytime nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
-#          determinism faults bank2d transfer multigpu latency
+#          determinism faults bank2d transfer multigpu latency async
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -325,5 +325,19 @@ bwpeak2)
             --threads 1024 --inflight 8 --cache default,na --counters off --runs 20 \
             -o "$W/bandwidth-peak2.csv"
     done ;;
+async)
+    # Issue 15: global -> shared copies (staged, cp.async, bulk, tensor
+    # with each swizzle) and, when built, the cluster probe. Builds what it
+    # needs, runs the GPU tests, the sweep into $W/async.csv, the ncu
+    # cross-check, and the SASS of the kernels (LDGSTS, UBLKCP, UTMALDG,
+    # SYNCS for the mbarrier; STS for the staged copy). About 60 s.
+    step async-build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_async
+    step test-async env MEMPROBE=./memprobe build/tests/gpu/test_gpu_async
+    step sweep-async ./memprobe sweep configs/async.conf --counters on -o "$W/async.csv"
+    step ncu-check-async ./memprobe ncu-check --probe async --dir "$W/ncu-check-async"
+    step sass-async bash -c "cuobjdump --dump-sass build/probes/async.cu.o > $W/sass-async-full.txt &&
+        awk '/Function :/{f=\$3} /(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|STS|LDS|LDG)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|LDGDEPBAR|STS|LDS|LDG)(\.|\$)/) {print f, \$i; break}}' \
+        $W/sass-async-full.txt | sed 's/^_ZN[0-9]*_GLOBAL__N__[0-9a-f_]*async_cu_[0-9]*//' | sort | uniq -c > $W/sass-async.txt; cat $W/sass-async.txt"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 esac
 done
