@@ -9,13 +9,32 @@
 #   make study                the study sweep, configs/study.conf (GPU)
 #   make clean
 #
-# Host code is C11 compiled by gcc; kernels are CUDA C compiled by nvcc for
-# sm_$(ARCH) with PTX for later GPUs. Objects go to build/.
+# Host code is C11 compiled by gcc; kernels are CUDA C compiled by nvcc.
+# Objects go to build/.
+#
+# Only variables given on the command line count (make X=1, not X=1 make):
+# a shell that happens to export OUT, STRIDE or ARCH cannot change what is
+# built or measured. $(call cmdline,VAR) is VAR's value when it came from
+# the command line, else empty.
+cmdline = $(if $(filter command line,$(origin $(1))),$($(1)))
 
 CUDA_HOME ?= /usr/local/cuda
-ARCH ?= 90
 CC ?= gcc
 NVCC ?= $(CUDA_HOME)/bin/nvcc
+
+# ARCH: the GPU architectures to build SASS for, as compute capabilities
+# without the dot ("90", "80 90"). Default: every sm_NN this nvcc can
+# generate (nvcc --list-gpu-code), so one ./memprobe runs on every GPU CUDA
+# supports, plus the PTX of the newest for GPUs after it. A kernel that
+# uses an instruction some of them lack is guarded (probes/arch.h), and the
+# host refuses the option on such a GPU (the `cc` field of its parameter).
+ALL_ARCHS := $(shell $(NVCC) --list-gpu-code 2>/dev/null | sed -n 's/^sm_\([0-9]*\)$$/\1/p' | sort -n)
+# The sanitizer and fuzz builds (SANITIZE=1, FUZZ=1) test host code: they
+# build sm_90 only unless ARCH is given.
+ARCH := $(or $(call cmdline,ARCH),$(if $(filter 1,$(call cmdline,SANITIZE) $(call cmdline,FUZZ)),90),$(ALL_ARCHS),90)
+NEWEST_ARCH := $(lastword $(shell printf '%s\n' $(ARCH) | sort -n))
+GENCODE := $(foreach a,$(ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
+	-gencode arch=compute_$(NEWEST_ARCH),code=compute_$(NEWEST_ARCH)
 
 BUILD := build
 # shim/ holds an empty <string> so that cupti_profiler_host.h compiles as C;
@@ -24,14 +43,27 @@ INCLUDES := -Iruntime -Imodel -Iprobes -Ireport -I$(CUDA_HOME)/include
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ishim $(INCLUDES) -MMD -MP
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -std=c++17 -gencode arch=compute_$(ARCH),code=[sm_$(ARCH),compute_$(ARCH)] \
+NVCCFLAGS += -std=c++17 $(GENCODE) \
 	$(INCLUDES) -Xcompiler -Wall,-Wextra -MMD -MP
 LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,--disable-new-dtags,-rpath,$(CUDA_HOME)/lib64 \
 	-lcupti -lcudart_static -lcsv -linih -lstdc++ -ldl -lpthread -lrt -lm
 
-# DEPS=dir: libraries unpacked from Debian packages (libcsv, inih, cmocka) for a
-# machine that cannot install them, such as the GPU machine: see
-# scripts/fetch-gpu-deps.sh.
+# libcsv, inih and cmocka: from the system when the compiler finds them;
+# else scripts/deps.sh unpacks their Debian packages into DEPS_DIR (.deps/)
+# without root and the build uses them; else make stops with one line naming
+# the packages to install. DEPS=dir uses a directory unpacked before (the
+# GPU machine, which reaches no package registry: scripts/fetch-gpu-deps.sh).
+# `make clean` checks nothing.
+DEPS_DIR := $(or $(call cmdline,DEPS_DIR),.deps)
+DEPS := $(call cmdline,DEPS)
+ifeq ($(DEPS),)
+ifneq ($(filter-out clean,$(or $(MAKECMDGOALS),all)),)
+DEPS := $(shell scripts/deps.sh '$(CC)' '$(DEPS_DIR)')
+ifneq ($(filter !%,$(firstword $(DEPS))),)
+$(error $(patsubst !%,%,$(DEPS)))
+endif
+endif
+endif
 ifneq ($(DEPS),)
 CFLAGS += -I$(DEPS)/usr/include
 LDLIBS := -L$(DEPS)/usr/lib/x86_64-linux-gnu \
@@ -43,14 +75,14 @@ endif
 # left alone; `make test SANITIZE=1` runs the CPU suite against
 # build/san/memprobe.
 BIN := memprobe
-ifeq ($(FUZZ),1)
+ifeq ($(call cmdline,FUZZ),1)
 # FUZZ=1: the host code built by clang with libFuzzer's coverage hooks,
 # ASan and UBSan, in build/fuzz/ (`make fuzz` sets it).
 CC := clang
 BUILD := build/fuzz
 CFLAGS += -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 endif
-ifeq ($(SANITIZE),1)
+ifeq ($(call cmdline,SANITIZE),1)
 BUILD := build/san
 BIN := $(BUILD)/memprobe
 CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -135,7 +167,7 @@ lc = $(shell echo $(1) | tr A-Z_ a-z-)
 given = $(foreach v,$(1),$(if $(filter command line,$(origin $(v))),--$(call lc,$(v)) $($(v))))
 
 probe-%: $(BIN)
-	./$(BIN) $* $(call given,$(PARAM_VARS)) $(if $(OUT),-o $(OUT))
+	./$(BIN) $* $(call given,$(PARAM_VARS)) $(if $(call cmdline,OUT),-o $(call cmdline,OUT))
 
 predict-%: $(BIN)
 	./$(BIN) predict $* $(call given,$(filter-out $(filter-out THREADS,$(SHAPE_VARS)),$(PARAM_VARS)))
@@ -145,7 +177,7 @@ predict-%: $(BIN)
 # go to build/fuzz/corpus, crashes to build/fuzz/crash-*. A crash fails the
 # target: copy its input to tests/fuzz/regress/NAME/ (replayed by make test)
 # and fix the parser.
-FUZZ_SECONDS ?= 20
+FUZZ_SECONDS := $(or $(call cmdline,FUZZ_SECONDS),20)
 FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.c build/fuzz/libmemprobe.a
 	$(CC) $(CFLAGS) -fsanitize=fuzzer,address,undefined -Itests/fuzz -o $@ $< tests/fuzz/fuzz_util.c build/fuzz/libmemprobe.a $(LDLIBS)
@@ -178,7 +210,7 @@ clean:
 
 # Counters from memprobe's collector against Nsight Compute's (GPU + ncu).
 ncu-check: $(BIN)
-	./$(BIN) ncu-check $(if $(PROBE),--probe $(PROBE))
+	./$(BIN) ncu-check $(if $(call cmdline,PROBE),--probe $(call cmdline,PROBE))
 
 # make hazards [OUT=file] [TIMEOUT=s]: the hazard catalogue (GPU and
 # compute-sanitizer): the seeds' reduction bugs, each run with a result check
@@ -187,29 +219,29 @@ ncu-check: $(BIN)
 # only); prints hazard x tool -> caught / not caught with the tools'
 # findings (docs/hazards.md).
 hazards: $(BIN)
-	./$(BIN) hazards $(if $(OUT),-o $(OUT)) $(call given,TIMEOUT)
+	./$(BIN) hazards $(if $(call cmdline,OUT),-o $(call cmdline,OUT)) $(call given,TIMEOUT)
 
 # make sanitize [SUMMARY=file]: every probe family's standard
 # configurations under compute-sanitizer memcheck, racecheck, synccheck and
 # initcheck (GPU machine; scripts/sanitize.sh); any finding fails.
 .PHONY: sanitize
 sanitize: $(BIN)
-	scripts/sanitize.sh ./$(BIN) $(if $(SUMMARY),$(SUMMARY),/dev/null)
+	scripts/sanitize.sh ./$(BIN) $(or $(call cmdline,SUMMARY),/dev/null)
 
 # make sweep CONFIG=configs/bank.conf [OUT=file] [RESUME=1]: every
 # configuration of a sweep file (docs/sweep-files.md), one CSV row each;
 # RESUME=1 skips those OUT already holds. `./memprobe sweep FILE --list`
 # shows them without a GPU.
 sweep: $(BIN)
-	@test -n "$(CONFIG)" || { echo "make sweep: give CONFIG=configs/NAME.conf" >&2; exit 2; }
-	./$(BIN) sweep $(CONFIG) $(if $(OUT),-o $(OUT)) $(if $(RESUME),--resume)
+	@test -n "$(call cmdline,CONFIG)" || { echo "make sweep: give CONFIG=configs/NAME.conf" >&2; exit 2; }
+	./$(BIN) sweep $(call cmdline,CONFIG) $(if $(call cmdline,OUT),-o $(call cmdline,OUT)) $(if $(call cmdline,RESUME),--resume)
 
 # make study: configs/study.conf into results/DEVICE/study.csv (DEVICE from
 # the GPU's name: h200 for an NVIDIA H200) or OUT=file. It always resumes:
 # an interrupted study continues where it stopped; remove the CSV to start
 # over. Without a GPU it prints the predictions and exits with status 3.
 study: $(BIN)
-	@out="$(OUT)"; \
+	@out="$(call cmdline,OUT)"; \
 	if [ -z "$$out" ]; then \
 	    dev=$$(./$(BIN) device 2>/dev/null | sed -n '1{s/^device [0-9]*: //;s/^NVIDIA //;p;}' \
 	           | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9\n' '-' | sed 's/^-//;s/-$$//'); \
@@ -229,9 +261,9 @@ study: $(BIN)
 # FILES defaults to every CSV in results/h200 (Nsight Compute's own CSVs
 # there are skipped with a note). The plot step alone needs gnuplot: without
 # it, it says what to install and fails; the tables are written before it.
-FILES ?= $(wildcard results/h200/*.csv)
-FORMAT ?= txt
-PLOTS ?= $(BUILD)/plots
+FILES := $(or $(call cmdline,FILES),$(wildcard results/h200/*.csv))
+FORMAT := $(or $(call cmdline,FORMAT),txt)
+PLOTS := $(or $(call cmdline,PLOTS),$(BUILD)/plots)
 GNUPLOT ?= gnuplot
 PLOT_SCRIPTS := $(wildcard scripts/plots/*.gp)
 # $(call run_gnuplot,DATADIR,OUTDIR): every script in scripts/plots.
@@ -246,7 +278,7 @@ run_gnuplot = if ! command -v $(GNUPLOT) >/dev/null 2>&1; then \
 
 .PHONY: report plots study-report
 report: $(BIN)
-	./$(BIN) report --format $(FORMAT) $(if $(TABLE),--table $(TABLE)) $(FILES)
+	./$(BIN) report --format $(FORMAT) $(if $(call cmdline,TABLE),--table $(call cmdline,TABLE)) $(FILES)
 
 plots: $(BIN)
 	./$(BIN) report --plot-data $(PLOTS)/data $(FILES)

@@ -38,6 +38,7 @@
  */
 #include <cuda_runtime.h>
 
+#include "arch.h"
 #include "bandwidth.h"
 
 /* Loads and stores of W bytes with cache operator C. */
@@ -99,7 +100,24 @@ template <int W, int C> struct gmem;
 MP_BW_GMEM(MP_BW_CACHE_DEFAULT, "", "")
 MP_BW_GMEM(MP_BW_CACHE_CS, ".cs", ".cs")
 MP_BW_GMEM(MP_BW_CACHE_NA, ".L1::no_allocate", ".L1::no_allocate")
+/* The L2 prefetch hint needs sm_80 (probes/arch.h): on older GPUs the host
+ * refuses --cache pf256, and these kernels trap. */
+#if MP_ARCH_HAS(MP_CC_L2_PREFETCH)
 MP_BW_GMEM(MP_BW_CACHE_PF256, ".L1::no_allocate.L2::256B", ".L1::no_allocate")
+#else
+template <int W> struct gmem<W, MP_BW_CACHE_PF256> {
+    static __device__ __forceinline__ void load(const char *, unsigned *v)
+    {
+        for (int j = 0; j < W / 4; j++)
+            v[j] = 0;
+        MP_ARCH_MISSING();
+    }
+    static __device__ __forceinline__ void store(char *, const unsigned *)
+    {
+        MP_ARCH_MISSING();
+    }
+};
+#endif
 
 /* The words the write kernel stores into element e. */
 template <int W>

@@ -18,7 +18,7 @@ OUT=${OUT:-gpu-out}
 mkdir -p "$OUT"
 FINAL_OUT=$OUT
 W=$(mktemp -d)
-STEPS=${*:-build sass device main tests ncu repeat bench nocounters sanitize}
+STEPS=${*:-build sass arch device main tests ncu repeat bench nocounters sanitize}
 # The default runs every step; later sessions usually name the ones they
 # need (for example: build sass device main probes sanitize).
 SUMMARY=$W/summary.txt
@@ -56,16 +56,31 @@ CHECKSET="--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2
 for s in $STEPS; do
 case $s in
 build)
-    step build make -j16 ARCH=90 DEPS=.deps memprobe \
+    step build make -j16 DEPS=.deps memprobe \
         $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||')
     METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
 sass)
     # Memory instructions of every probe kernel, counted per kernel and
     # opcode (LDS/STS/LDG/STG/LDC/TEX...): the probes must execute the
     # accesses they claim, at the width they claim.
-    step sass bash -c "cuobjdump --dump-sass memprobe > $W/sass-full.txt &&
+    step sass bash -c "cuobjdump --dump-sass -arch sm_90 memprobe > $W/sass-full.txt &&
         awk '/Function :/{f=\$3} /(LDS|STS|LDG|STG|LDC|TEX|TLD|LD\.|ST\.)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDS|STS|LDG|STG|LDC|TEX|TLD|LD|ST)(\.|\$)/) {print f, \$i; break}}' \
         $W/sass-full.txt | sort | uniq -c > $W/sass-memory.txt; cat $W/sass-memory.txt" ;;
+arch)
+    # Every architecture in ./memprobe (issue 14): the ELF (SASS) and PTX
+    # images, then per architecture the memory instructions of every
+    # kernel, counted per opcode (sass-archs.txt: "sm_NN kernel OPCODE
+    # count"). pf256's loads must be LDG...LTC256B on sm_80 and later and a
+    # trap (BPT.TRAP) on sm_75; every other kernel the same opcodes on
+    # every architecture.
+    step arch bash -c "cuobjdump --list-elf memprobe > $W/arch-elf.txt &&
+        cuobjdump --list-ptx memprobe > $W/arch-ptx.txt &&
+        for a in \$(sed -n 's/.*\\.\\(sm_[0-9]*\\)\\.cubin.*/\\1/p' $W/arch-elf.txt | sort -u -V); do
+            cuobjdump --dump-sass -arch \$a memprobe |
+            awk -v a=\$a '/Function :/{f=\$3} /(LDS|STS|LDG|STG|LDC|LDSM|STSM|LDGSTS|UTMA|UBLKCP|TEX|TLD|LD\\.|ST\\.|BPT)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDS|STS|LDG|STG|LDC|LDSM|STSM|LDGSTS|UTMALDG|UBLKCP|TEX|TLD|LD|ST|BPT)(\\.|\$)/) {print a, f, \$i; break}}' |
+            sort | uniq -c; done > $W/sass-archs.txt;
+        sed 's/.*\\.\\(sm_[0-9]*\\)\\.cubin.*/\\1/' $W/arch-elf.txt | sort | uniq -c;
+        awk '{n[\$2]++} END{for (a in n) print a, n[a], \"kernel x opcode lines\"}' $W/sass-archs.txt | sort -V" ;;
 device)
     step device bash -c "./memprobe device > $W/device.txt; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $W/device.txt" ;;
 main)

@@ -1,0 +1,297 @@
+/*
+ * test_make.c - the Makefile as a user meets it, without a GPU:
+ *   - only variables given on the command line reach memprobe or the build
+ *     (a shell exporting OUT, STRIDE, ARCH, SANITIZE ... changes nothing):
+ *     checked on the commands `make -n` would run;
+ *   - the three libraries: with the system's copies hidden
+ *     (MP_DEPS_HIDE_SYSTEM=1, scripts/deps.sh) and no way to fetch them,
+ *     make stops with one line naming the packages and runs no compiler;
+ *     where apt-get can download, it unpacks them into DEPS_DIR and the
+ *     build commands use that directory;
+ *   - the default build carries SASS for every architecture nvcc lists,
+ *     and ARCH=... narrows it.
+ * Runs from the repository root (make test does).
+ */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+/* Every variable a user might have exported; none may count. */
+#define ENV_NOISE                                                           \
+    "OUT=/tmp/env-out.csv STRIDE=9 WIDTH=8 OP=st CACHE=pf256 THREADS=64 "   \
+    "RUNS=7 COUNTERS=off TIMEOUT=99 PROBE=bank CONFIG=configs/bank.conf "  \
+    "RESUME=1 SUMMARY=/tmp/env-summary FILES=/tmp/env.csv FORMAT=md "       \
+    "TABLE=bank PLOTS=/tmp/env-plots ARCH=x86_64 SANITIZE=1 FUZZ=1 "        \
+    "DEPS=/tmp/env-deps DEPS_DIR=/tmp/env-deps "
+
+typedef struct {
+    int status;
+    char *out, *err;
+} run_result;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+    }
+    buf[len] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Runs `sh -c cmd` with the make variables of an enclosing make (make
+ * test) removed, capturing stdout and stderr. */
+static void run_sh(const char *cmd, run_result *r)
+{
+    char dir[] = "/tmp/mp-test-make-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char full[8192], o[64], e[64];
+    snprintf(o, sizeof o, "%s/out", dir);
+    snprintf(e, sizeof e, "%s/err", dir);
+    snprintf(full, sizeof full,
+             "unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES; (%s) >%s 2>%s",
+             cmd, o, e);
+    int st = system(full);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    r->out = slurp(o);
+    r->err = slurp(e);
+    unlink(o);
+    unlink(e);
+    rmdir(dir);
+}
+
+static void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* The line of `text` that starts with `prefix` (a copy), or fails. */
+static char *line_starting(const char *text, const char *prefix,
+                           const char *what)
+{
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        if (strncmp(p, prefix, strlen(prefix)) == 0) {
+            char *l = malloc(n + 1);
+            assert_non_null(l);
+            memcpy(l, p, n);
+            l[n] = '\0';
+            return l;
+        }
+        p += n + (nl != NULL);
+    }
+    fail_msg("%s: no line starting '%s' in:\n%s", what, prefix, text);
+    return NULL;
+}
+
+/* `make -n ARGS` with ENV_NOISE in the environment runs exactly `want`
+ * (the line starting like it, trailing blanks dropped). */
+static void expect_recipe(const char *args, const char *prefix,
+                          const char *want)
+{
+    /* want ending in '*': the line must start with the rest */
+    size_t wn = strlen(want);
+    int starts = wn && want[wn - 1] == '*';
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "env " ENV_NOISE "make -n -s --no-print-directory %s", args);
+    run_result r;
+    run_sh(cmd, &r);
+    if (r.status != 0)
+        fail_msg("%s: exit %d\n%s%s", cmd, r.status, r.out, r.err);
+    char *l = line_starting(r.out, prefix, cmd);
+    /* blanks collapsed (empty $(if)s leave runs of them), trailing
+     * ones dropped */
+    size_t n = 0;
+    for (const char *c = l; *c; c++)
+        if (*c != ' ' || (n && l[n - 1] != ' '))
+            l[n++] = *c;
+    while (n && l[n - 1] == ' ')
+        n--;
+    l[n] = '\0';
+    if (starts ? strncmp(l, want, wn - 1) != 0 || strstr(l, "/tmp/env")
+               : strcmp(l, want) != 0)
+        fail_msg("%s runs\n  '%s'\nwant\n  '%s'", cmd, l, want);
+    free(l);
+    run_free(&r);
+}
+
+static void test_environment_ignored(void **state)
+{
+    (void)state;
+    expect_recipe("probe-bank STRIDE=4", "./", "./memprobe bank --stride 4");
+    expect_recipe("probe-bank STRIDE=4 OUT=/tmp/cl.csv", "./",
+                  "./memprobe bank --stride 4 -o /tmp/cl.csv");
+    expect_recipe("predict-bandwidth WIDTH=4", "./",
+                  "./memprobe predict bandwidth --width 4");
+    expect_recipe("sweep CONFIG=configs/texture.conf", "./",
+                  "./memprobe sweep configs/texture.conf");
+    expect_recipe("hazards", "./", "./memprobe hazards");
+    expect_recipe("ncu-check", "./", "./memprobe ncu-check");
+    expect_recipe("report", "./", "./memprobe report --format txt results/*");
+    expect_recipe("sanitize", "scripts/",
+                  "scripts/sanitize.sh ./memprobe /dev/null");
+}
+
+/* ARCH=x86_64 in the environment must not reach nvcc; the default is
+ * every sm_NN of `nvcc --list-gpu-code`, with PTX of the newest. */
+static void test_arch(void **state)
+{
+    (void)state;
+    run_result r;
+    run_sh("/usr/local/cuda/bin/nvcc --list-gpu-code | "
+           "sed -n 's/^sm_\\([0-9]*\\)$/\\1/p' | sort -n", &r);
+    assert_int_equal(r.status, 0);
+    char archs[64][8];
+    int n = 0;
+    for (char *t = strtok(r.out, "\n"); t && n < 64; t = strtok(NULL, "\n"))
+        snprintf(archs[n++], sizeof archs[0], "%s", t);
+    run_free(&r);
+    assert_true(n >= 10);   /* CUDA 13: sm_75 ... sm_121 */
+
+    run_sh("env " ENV_NOISE "make -n -B -s --no-print-directory "
+           "build/probes/bank.cu.o", &r);
+    assert_int_equal(r.status, 0);
+    char *l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
+    assert_null(strstr(l, "x86_64"));
+    int nsm = 0;
+    for (const char *p = l; (p = strstr(p, "code=sm_")); p++)
+        nsm++;
+    assert_int_equal(nsm, n);
+    for (int i = 0; i < n; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "arch=compute_%.7s,code=sm_%.7s ", archs[i],
+                 archs[i]);
+        if (!strstr(l, want))
+            fail_msg("nvcc line lacks %s: %s", want, l);
+    }
+    char ptx[128];
+    snprintf(ptx, sizeof ptx, "code=compute_%.7s", archs[n - 1]);
+    assert_non_null(strstr(l, ptx));
+    free(l);
+    run_free(&r);
+
+    run_sh("make -n -B -s --no-print-directory build/probes/bank.cu.o "
+           "ARCH='90 80'", &r);
+    assert_int_equal(r.status, 0);
+    l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
+    assert_non_null(strstr(l, "arch=compute_80,code=sm_80 "));
+    assert_non_null(strstr(l, "arch=compute_90,code=sm_90 "));
+    assert_non_null(strstr(l, "arch=compute_90,code=compute_90"));
+    assert_null(strstr(l, "sm_75"));
+    assert_null(strstr(l, "compute_80,code=compute_80"));
+    free(l);
+    run_free(&r);
+
+    /* The sanitizer build tests host code: sm_90 only. */
+    run_sh("make -n -B -s --no-print-directory SANITIZE=1 "
+           "build/san/probes/bank.cu.o", &r);
+    assert_int_equal(r.status, 0);
+    l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
+    assert_non_null(strstr(l, "arch=compute_90,code=sm_90 "));
+    assert_null(strstr(l, "sm_80"));
+    assert_null(strstr(l, "sm_100"));
+    free(l);
+    run_free(&r);
+}
+
+/* System libraries hidden and apt-get failing: one line naming the three
+ * packages, exit 2, no compiler run. */
+static void test_deps_missing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/mp-deps-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p %s/bin && printf '#!/bin/sh\\nexit 100\\n' > "
+             "%s/bin/apt-get && chmod +x %s/bin/apt-get && "
+             "PATH=%s/bin:$PATH MP_DEPS_HIDE_SYSTEM=1 make -s "
+             "--no-print-directory -B DEPS_DIR=%s/deps memprobe",
+             dir, dir, dir, dir, dir);
+    run_result r;
+    run_sh(cmd, &r);
+    assert_int_equal(r.status, 2);
+    assert_string_equal(r.out, "");
+    assert_int_equal(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err));
+    assert_non_null(strstr(r.err,
+                           "apt-get install libcsv-dev libinih-dev libcmocka-dev"));
+    assert_null(strstr(r.err, "No such file"));
+    run_free(&r);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* System libraries hidden, apt-get able to download: they are unpacked
+ * into DEPS_DIR, make says so in one line, and compiles and links with
+ * that directory. Skipped where no package source answers. */
+static void test_deps_fetched(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/mp-deps-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd %s && apt-get download libcsv3 >/dev/null 2>&1",
+             dir);
+    int can = system(cmd) == 0;
+    if (!can) {
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        assert_int_equal(system(cmd), 0);
+        skip();
+    }
+    snprintf(cmd, sizeof cmd,
+             "MP_DEPS_HIDE_SYSTEM=1 make -n -B -s --no-print-directory "
+             "DEPS_DIR=%s/deps memprobe", dir);
+    run_result r;
+    run_sh(cmd, &r);
+    if (r.status != 0)
+        fail_msg("%s: exit %d\n%s", cmd, r.status, r.err);
+    char want[512];
+    snprintf(want, sizeof want, "unpacked into %s/deps/", dir);
+    assert_non_null(strstr(r.err, want));
+    assert_int_equal(strchr(r.err, '\n') - r.err + 1, (long)strlen(r.err));
+    snprintf(want, sizeof want, "-I%s/deps/usr/include", dir);
+    assert_non_null(strstr(r.out, want));
+    snprintf(want, sizeof want, "-L%s/deps/usr/lib/x86_64-linux-gnu", dir);
+    assert_non_null(strstr(r.out, want));
+    run_free(&r);
+    for (const char *h = "csv.h"; h; h = strcmp(h, "csv.h") == 0 ? "ini.h"
+             : strcmp(h, "ini.h") == 0 ? "cmocka.h" : NULL) {
+        snprintf(cmd, sizeof cmd, "test -s %s/deps/usr/include/%s", dir, h);
+        assert_int_equal(system(cmd), 0);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_environment_ignored),
+        cmocka_unit_test(test_arch),
+        cmocka_unit_test(test_deps_missing),
+        cmocka_unit_test(test_deps_fetched),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
