@@ -160,6 +160,11 @@ static const mp_metric latency_set[] = {
       "L2 sectors read on behalf of L1TEX (SM) traffic", CACHED_SECTORS },
     { "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum", "sectors",
       "L2 sectors read on behalf of L1TEX that hit in L2", CACHED_SECTORS },
+    { "dram__bytes_read.sum", "bytes",
+      "bytes read from device memory (HBM)", CACHED_BYTES },
+    TIME_ROW
+};
+
 /* Async copies into shared memory (probes/async.c): the copy
  * instructions of each method, the shared-store wavefronts of STS and
  * LDGSTS (the LSU side; validated names: no l1tex__ LDGSTS wavefront
