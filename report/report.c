@@ -6,6 +6,8 @@
  */
 #include "report.h"
 #include "check.h"
+#include "params.h"
+#include "sweep_devices.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@ static const char usage[] =
     "usage: memprobe report FILE.csv... [--format txt|md|csv] [--table NAME]\n"
     "                       [--device NAME] [--plot-data DIR]\n"
     "       memprobe report --study OUT.md [--results DIR] [--plot-data DIR]\n"
+    "       memprobe report --merge -o MERGED.csv SHARD.csv... [--format F]\n"
     "\n"
     "Tables from memprobe's result CSVs: bank conflicts (stride x width, ld\n"
     "and st), padding, coalescing (offset x width x stride), layouts (AoS,\n"
@@ -33,6 +36,11 @@ static const char usage[] =
     "  --device NAME   only rows whose device_name contains NAME\n"
     "  --plot-data DIR write the data files of scripts/plots/*.gp into DIR\n"
     "                  (first device) instead of printing tables\n"
+    "  --merge         append the rows of every FILE (the shards of a sweep,\n"
+    "                  from a Slurm array or several nodes) to the new file\n"
+    "                  given by -o, check that no device measured one\n"
+    "                  configuration twice, and print the tables of the\n"
+    "                  merged file, devices side by side\n"
     "  --study OUT.md  write the study document (docs/study.md) from the\n"
     "                  CSVs in --results DIR (default results/h200)\n"
     "\n"
@@ -69,6 +77,8 @@ int mp_cmd_report(int argc, char **argv)
 {
     const char *format = NULL, *table = NULL, *device = NULL;
     const char *plot_dir = NULL, *study = NULL, *results = NULL;
+    const char *output = NULL;
+    int merge = 0;
     const char **files = mp_xcalloc((size_t)argc + 1, sizeof *files);
     int nfiles = 0;
     char err[1024] = "";
@@ -92,6 +102,11 @@ int mp_cmd_report(int argc, char **argv)
             study = v;
         else if ((v = take(argc, argv, &i, "results", results)))
             results = v;
+        else if (!strcmp(argv[i], "--merge")) {
+            if (merge++)
+                mp_usage_error("--merge: given twice");
+        } else if (mp_take_output(argc, argv, &i, &output))
+            continue;
         else if (argv[i][0] == '-' && argv[i][1])
             mp_usage_error("report: unknown option '%s'", argv[i]);
         else
@@ -134,6 +149,43 @@ int mp_cmd_report(int argc, char **argv)
                            format ? "format" : "table");
     }
 
+    if (output && !merge)
+        mp_usage_error("-o: only with --merge");
+    if (merge) {
+        if (study || plot_dir || device)
+            mp_usage_error("--merge: takes no --%s", study ? "study"
+                           : plot_dir ? "plot-data" : "device");
+        if (!output || !strcmp(output, "-"))
+            mp_usage_error("--merge: needs -o MERGED.csv, a new file");
+        FILE *exists = fopen(output, "r");
+        if (exists) {
+            int c = fgetc(exists);
+            fclose(exists);
+            if (c != EOF)
+                mp_usage_error("-o: %s exists and is not empty; --merge "
+                               "writes a new file", output);
+        }
+        int total = 0;
+        for (int i = 0; i < nfiles; i++) {
+            int rows;
+            if (!strcmp(files[i], output))
+                mp_usage_error("--merge: %s is both input and -o", output);
+            FILE *in = fopen(files[i], "r");
+            if (!in)
+                mp_usage_error("report: cannot read %s: %s", files[i],
+                               strerror(errno));
+            fclose(in);
+            if (mp_csv_append_rows(output, files[i], 0, &rows, err,
+                                   sizeof err))
+                mp_usage_error("--merge: %s", err);
+            total += rows;
+        }
+        fprintf(stderr, "memprobe: merged %d rows of %d file%s into %s\n",
+                total, nfiles, nfiles == 1 ? "" : "s", output);
+        files[0] = output;
+        nfiles = 1;
+    }
+
     mp_rep_data d;
     int rc = study ? mp_study_load(&d, results, err, sizeof err)
                    : mp_rep_load(&d, nfiles, files, device, stderr, err,
@@ -170,6 +222,13 @@ int mp_cmd_report(int argc, char **argv)
         } else {
             printf("wrote the plot data to %s\n", plot_dir);
         }
+    }
+    if (merge && d.nall > d.nrows) {
+        fprintf(stderr, "memprobe: report: --merge: %d configuration%s "
+                "measured more than once on one device (overlapping "
+                "shards?)\n", d.nall - d.nrows, d.nall - d.nrows == 1 ? ""
+                : "s");
+        status = MP_EXIT_FAIL;
     }
     if (!study && !plot_dir)
         mp_rep_print_all(&d, table, f, stdout);

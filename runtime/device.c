@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "nvml_link.h"
 
 static int attr(enum cudaDeviceAttr a, int dev)
 {
@@ -158,4 +159,67 @@ void mp_device_print(const mp_device *d, FILE *out)
             d->max_threads_per_block);
     fprintf(out, "  max threads per SM        %d\n", d->max_threads_per_sm);
     fprintf(out, "  registers per SM          %d\n", d->regs_per_sm);
+}
+
+void mp_device_print_all(int n, FILE *out)
+{
+    char why[256];
+    for (int i = 0; i < n; i++) {
+        mp_device d;
+        if (mp_device_open(i, &d, why, sizeof why)) {
+            fprintf(out, "device %d: %s\n", i, why);
+            continue;
+        }
+        fprintf(out, "device %d: %s, cc %d.%d, %d SMs, %.0f GB/s DRAM peak, "
+                "%zu bytes", i, d.name, d.cc_major, d.cc_minor, d.sm_count,
+                mp_device_dram_peak_gbs(&d), d.global_mem_bytes);
+        if (d.fake) {
+            fprintf(out, "\n");
+            continue;
+        }
+        mp_link_info l;
+        char bus[64];
+        CHECK_CUDA(cudaDeviceGetPCIBusId(bus, sizeof bus, i));
+        if (mp_link_query(bus, &l) == 0)
+            fprintf(out, "\n  %s: pcie gen%d x%d (max gen%d x%d), %d active "
+                    "nvlink%s (NVML version enum %d: 6 = NVLink 4.0)\n", bus,
+                    l.pcie_gen, l.pcie_width, l.pcie_max_gen,
+                    l.pcie_max_width, l.nvlinks, l.nvlinks == 1 ? "" : "s",
+                    l.nvlink_version);
+        else
+            fprintf(out, "\n  %s: links unknown: %s\n", bus, l.why);
+    }
+    fprintf(out, "\npeer matrix (row: from, column: to; yes/no = "
+            "cudaDeviceCanAccessPeer, r = performance rank, 0 best, "
+            "a = native atomics):\n%8s", "");
+    for (int j = 0; j < n; j++)
+        fprintf(out, " %12s%d", "GPU", j);
+    fprintf(out, "\n");
+    const char *fake = getenv(MP_FAKE_DEVICE_ENV);
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "GPU%-5d", i);
+        for (int j = 0; j < n; j++) {
+            char cell[32];
+            if (i == j) {
+                snprintf(cell, sizeof cell, "-");
+            } else if (fake && *fake) {
+                snprintf(cell, sizeof cell, "? (fake)");
+            } else {
+                int can = 0, rank = 0, atom = 0;
+                CHECK_CUDA(cudaDeviceCanAccessPeer(&can, i, j));
+                if (can) {
+                    CHECK_CUDA(cudaDeviceGetP2PAttribute(
+                        &rank, cudaDevP2PAttrPerformanceRank, i, j));
+                    CHECK_CUDA(cudaDeviceGetP2PAttribute(
+                        &atom, cudaDevP2PAttrNativeAtomicSupported, i, j));
+                    snprintf(cell, sizeof cell, "yes r%d%s", rank,
+                             atom ? " a" : "");
+                } else {
+                    snprintf(cell, sizeof cell, "no");
+                }
+            }
+            fprintf(out, " %13s", cell);
+        }
+        fprintf(out, "\n");
+    }
 }

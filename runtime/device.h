@@ -60,4 +60,11 @@ double mp_device_dram_peak_gbs(const mp_device *d);
 
 void mp_device_print(const mp_device *d, FILE *out);
 
+/* `memprobe device --all`: every visible GPU (n of them, n >= 1) in short,
+ * its links (NVML), and the peer matrix: which pairs can access each other
+ * (cudaDeviceCanAccessPeer), cudaDeviceGetP2PAttribute's performance rank
+ * (0 = best) and native atomics. Under the fake-device hook the matrix is
+ * printed as unknown. */
+void mp_device_print_all(int n, FILE *out);
+
 #endif

@@ -213,12 +213,19 @@ static int cmd_predict(int argc, char **argv)
 static int cmd_device(int argc, char **argv)
 {
     long long ordinal = 0;
+    int all = 0;
     char err[256];
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: memprobe device [--device N]\n\nPrints the GPU's "
-                   "properties that matter for memory studies.\n");
+            printf("usage: memprobe device [--device N | --all]\n\nPrints "
+                   "the GPU's properties that matter for memory studies;\n"
+                   "--all: every GPU in short, its links and the peer "
+                   "matrix.\n");
             return MP_EXIT_OK;
+        }
+        if (!strcmp(argv[i], "--all")) {
+            all = 1;
+            continue;
         }
         if (!mp_option_is(argv[i], "device"))
             mp_usage_error("device: unknown option '%s'", argv[i]);
@@ -226,6 +233,15 @@ static int cmd_device(int argc, char **argv)
         if (mp_param_parse_value(&run_options[O_DEVICE], val, &ordinal, err,
                                  sizeof err))
             mp_usage_error("%s", err);
+    }
+    if (all) {
+        int n = mp_device_count();
+        if (n <= 0) {
+            fprintf(stderr, "memprobe: no CUDA GPU is visible\n");
+            return MP_EXIT_NOGPU;
+        }
+        mp_device_print_all(n, stdout);
+        return MP_EXIT_OK;
     }
     mp_device d;
     if (mp_device_open((int)ordinal, &d, err, sizeof err)) {

@@ -18,6 +18,7 @@
 #include "device.h"
 #include "runner.h"
 #include "stats.h"
+#include "sweep_devices.h"
 #include "sweep_file.h"
 
 #define DEFAULT_OUTPUT MP_DEFAULT_OUTPUT
@@ -52,7 +53,19 @@ static void usage(FILE *out)
         "  --predict                  print the model's predictions; no "
         "GPU\n"
         "  --check-model              exit 1 if a measured counter differs "
-        "from the model\n", DEFAULT_OUTPUT);
+        "from the model\n"
+        "  --devices all|0,1,..       every GPU of the node: one worker "
+        "process per GPU,\n"
+        "                             the configurations dealt round robin, "
+        "one CSV\n"
+        "  --shard K/N                only shard K of N (K from 0): "
+        "configurations whose\n"
+        "                             index modulo N is K; default from "
+        "Slurm's\n"
+        "                             SLURM_ARRAY_TASK_ID/_COUNT/_MIN when "
+        "set\n"
+        "  --resume-from CSV          also skip what CSV holds (the workers "
+        "of --devices)\n", DEFAULT_OUTPUT);
     for (int i = 0; i < O_COUNT; i++) {
         char range[64], def[32];
         mp_param_describe_range(options[i], range, sizeof range);
@@ -126,6 +139,7 @@ static void show_progress(void *ctx, int done, int total, const char *label)
 
 typedef struct {
     const char *file, *output;
+    const char *devices, *shard, *resume_from;
     int resume, list, predict, check_model;
     long long opt[O_COUNT];
     int given[O_COUNT];
@@ -160,6 +174,22 @@ static void parse_args(int argc, char **argv, sweep_args *a)
             continue;
         if (mp_take_output(argc, argv, &i, &a->output))
             continue;
+        const char **text = mp_option_is(arg, "devices") ? &a->devices
+                            : mp_option_is(arg, "shard") ? &a->shard
+                            : mp_option_is(arg, "resume-from")
+                                ? &a->resume_from : NULL;
+        if (text) {
+            const char *name = text == &a->devices ? "devices"
+                               : text == &a->shard ? "shard" : "resume-from";
+            size_t len = strlen(name);
+            const char *val = mp_option_value(argc, argv, &i, name);
+            if (*text)
+                mp_usage_error("--%.*s: given twice", (int)len, name);
+            if (!val[0])
+                mp_usage_error("--%.*s: empty value", (int)len, name);
+            *text = val;
+            continue;
+        }
         int done = 0;
         for (int k = 0; k < O_COUNT && !done; k++) {
             if (!mp_option_is(arg, options[k]->name))
@@ -189,6 +219,38 @@ static void parse_args(int argc, char **argv, sweep_args *a)
         mp_usage_error("sweep: --list and --predict: one at a time");
     if (a->resume && a->output && !strcmp(a->output, "-"))
         mp_usage_error("--resume: needs an output file, not stdout (-o -)");
+    if (a->devices && a->output && !strcmp(a->output, "-"))
+        mp_usage_error("--devices: needs an output file, not stdout (-o -)");
+    if (a->devices && a->given[O_DEVICE])
+        mp_usage_error("--devices: --device names one GPU, --devices several:"
+                       " one of them");
+}
+
+/* The shard to run: --shard, else Slurm's array variables, else 0/1. */
+static void shard_of(const sweep_args *a, int *k, int *n)
+{
+    char err[256];
+    *k = 0;
+    *n = 1;
+    if (a->shard) {
+        if (mp_shard_parse(a->shard, "--shard", k, n, err, sizeof err))
+            mp_usage_error("%s", err);
+        return;
+    }
+    const char *id = getenv("SLURM_ARRAY_TASK_ID");
+    const char *count = getenv("SLURM_ARRAY_TASK_COUNT");
+    if (!id || !count || !*id || !*count)
+        return;
+    const char *min = getenv("SLURM_ARRAY_TASK_MIN");
+    char text[64];
+    snprintf(text, sizeof text, "%ld/%s",
+             atol(id) - (min && *min ? atol(min) : 0), count);
+    if (mp_shard_parse(text, "SLURM_ARRAY_TASK_ID/COUNT", k, n, err,
+                       sizeof err))
+        mp_usage_error("%s (an array of --array=MIN-MAX without a step)",
+                       err);
+    fprintf(stderr, "memprobe: shard %d/%d from Slurm's array variables\n",
+            *k, *n);
 }
 
 /* --list: one configuration name per line, then the count. */
@@ -213,6 +275,22 @@ static void list_configs(const mp_sweep *s, const sweep_args *a)
     printf("\n");
 }
 
+/* --list --devices: which device measures what (round robin). */
+static void list_on_devices(const mp_sweep *s, const int *devs, int n)
+{
+    char label[128];
+    int g = 0;
+    for (int i = 0; i < s->nsections; i++) {
+        const mp_sweep_section *sec = &s->sections[i];
+        for (int c = 0; c < sec->configs.n; c++, g++) {
+            sec->probe->label(sec->configs.v[c], label, sizeof label);
+            printf("device %d: %s\n", devs[g % n], label);
+        }
+    }
+    printf("%d configurations over %d device%s\n", s->total, n,
+           n == 1 ? "" : "s");
+}
+
 int mp_cmd_sweep(int argc, char **argv)
 {
     sweep_args a;
@@ -223,11 +301,37 @@ int mp_cmd_sweep(int argc, char **argv)
     mp_sweep s;
     if (mp_sweep_read(a.file, &s, err, sizeof err))
         mp_usage_error("%s", err);
+    int shard_k, shard_n;
+    shard_of(&a, &shard_k, &shard_n);
+    int devs[64], ndevs = 0;
+    if (a.devices) {
+        ndevs = mp_devices_parse(a.devices, devs, 64, err, sizeof err);
+        if (ndevs < 0)
+            mp_usage_error("%s", err);
+    }
+    if (ndevs > 0 && !a.list && !a.predict) {
+        /* The workers read the file, shard and resume themselves. */
+        mp_sweep_free(&s);
+        mp_sweep_devices_args da = {
+            .file = a.file, .output = output, .devices = devs,
+            .ndevices = ndevs, .shard_k = shard_k, .shard_n = shard_n,
+            .resume = a.resume, .check_model = a.check_model,
+            .batch = (int)a.opt[O_BATCH],
+            .counters = options[O_COUNTERS]->choices[a.opt[O_COUNTERS]],
+        };
+        return mp_sweep_on_devices(&da);
+    }
+    if (shard_n > 1)
+        mp_sweep_shard(&s, shard_k, shard_n);
+    if (a.resume_from && mp_sweep_resume(&s, a.resume_from, err, sizeof err))
+        mp_usage_error("--resume-from: %s", err);
     if (a.resume && mp_sweep_resume(&s, output, err, sizeof err))
         mp_usage_error("--resume: %s", err);
 
     if (a.list || a.predict) {
-        if (a.list)
+        if (a.list && ndevs > 0)
+            list_on_devices(&s, devs, ndevs);
+        else if (a.list)
             list_configs(&s, &a);
         for (int i = 0; a.predict && i < s.nsections; i++)
             if (s.sections[i].configs.n > 0)

@@ -634,3 +634,49 @@ int mp_sweep_resume(mp_sweep *s, const char *csv_path, char *err,
     mp_ncu_free(&t);
     return 0;
 }
+
+void mp_sweep_shard(mp_sweep *s, int k, int n)
+{
+    int g = 0;
+    s->total = 0;
+    for (int i = 0; i < s->nsections; i++) {
+        mp_config_list *cl = &s->sections[i].configs;
+        int kept = 0;
+        for (int c = 0; c < cl->n; c++, g++)
+            if (g % n == k) {
+                if (kept != c)
+                    memcpy(cl->v[kept], cl->v[c], sizeof cl->v[c]);
+                kept++;
+            }
+        cl->n = kept;
+        s->total += kept;
+    }
+}
+
+int mp_shard_parse(const char *text, const char *what, int *k, int *n,
+                   char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long a = strtol(text, &end, 10);
+    if (end == text || *end != '/' || errno) {
+        snprintf(err, errlen, "%s: '%s' is not K/N (shard K of N, K from 0)",
+                 what, text);
+        return -1;
+    }
+    const char *rest = end + 1;
+    long b = strtol(rest, &end, 10);
+    if (end == rest || *end || errno) {
+        snprintf(err, errlen, "%s: '%s' is not K/N (shard K of N, K from 0)",
+                 what, text);
+        return -1;
+    }
+    if (b < 1 || b > 4096 || a < 0 || a >= b) {
+        snprintf(err, errlen, "%s: shard %ld of %ld: need 0 <= K < N <= 4096",
+                 what, a, b);
+        return -1;
+    }
+    *k = (int)a;
+    *n = (int)b;
+    return 0;
+}

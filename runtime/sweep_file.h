@@ -86,4 +86,15 @@ void mp_sweep_free(mp_sweep *s);
 int mp_sweep_resume(mp_sweep *s, const char *csv_path, char *err,
                     size_t errlen);
 
+/* Keeps shard k of n (0 <= k < n): the configurations whose index in
+ * the whole sweep (sections in order, repeats dropped, before any
+ * resume) is k modulo n. Round robin, so that every shard gets a share of
+ * each section's sizes. Call before mp_sweep_resume. */
+void mp_sweep_shard(mp_sweep *s, int k, int n);
+
+/* Parses "K/N" (0 <= K < N <= 4096) into *k, *n: 0, or -1 with a one-line
+ * reason naming `what` (the option or variable it came from) in err. */
+int mp_shard_parse(const char *text, const char *what, int *k, int *n,
+                   char *err, size_t errlen);
+
 #endif

@@ -329,6 +329,30 @@ transfer)
     step sass-transfer bash -c "cuobjdump --dump-sass build/probes/transfer.cu.o \
         | grep -E 'Function|LDG|STG|LD\.|ST\.' > $W/sass-transfer.txt; cat $W/sass-transfer.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+multigpu)
+    # Two GPUs (issue 17, nvidia-h200-x2): the node and its peer matrix,
+    # the transfer GPU test (peer copies included), peer copies both ways
+    # with and without peer access (configs/transfer-p2p.conf, 48 copies,
+    # ~40 s), host transfers per GPU (~30 s), and a sweep dealt over both
+    # GPUs into one CSV, killed after 3 s (SIGKILL to the parent: the
+    # workers die with it) and resumed: every configuration once. ~2 min.
+    step device-all bash -c "./memprobe device --all | tee $W/device-all.txt"
+    step test-transfer-2gpu env MEMPROBE=./memprobe build/tests/gpu/test_gpu_transfer
+    step p2p-sweep ./memprobe sweep configs/transfer-p2p.conf --counters off -o "$W/transfer-p2p.csv"
+    for d in 0 1; do
+        step host-gpu$d ./memprobe transfer --device $d --direction h2d,d2h,bidir \
+            --host-memory pinned,pageable --bytes 4096,1048576,67108864,1073741824 \
+            --runs 5 --counters off -o "$W/transfer-host-per-gpu.csv"
+    done
+    step devices-kill timeout -s KILL 3 ./memprobe sweep configs/const.conf --devices all \
+        --batch 8 -o "$W/sweep-devices.csv"
+    step devices-left bash -c "ls -l $W/sweep-devices.csv*; cat $W/sweep-devices.csv.dev*.log 2>/dev/null | tail -5"
+    step devices-resume ./memprobe sweep configs/const.conf --devices all --batch 8 \
+        --resume -o "$W/sweep-devices.csv"
+    step devices-once bash -c "n=\$(./memprobe sweep configs/const.conf --list | grep -c /);
+        test \$(tail -n +2 $W/sweep-devices.csv | wc -l) -eq \$n &&
+        test \$(tail -n +2 $W/sweep-devices.csv | cut -d, -f8 | sort -u | wc -l) -eq \$n"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 bwpeak2)
     # Issue 4's read target again: launch shapes at 4 GiB, then the two
     # best repeated in fresh processes.
