@@ -250,6 +250,15 @@ int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
             const char *name = file->t.cells[r][file->col[MP_F_DEVICE]];
             if (device && !strstr(name, device))
                 continue;
+            /* GPUs of one node share a name: the second and later ones
+             * (device_id > 0) get columns of their own. */
+            char named[300];
+            int id = file->col[MP_F_DEVICE_ID];
+            if (id >= 0 && atoi(file->t.cells[r][id]) > 0) {
+                snprintf(named, sizeof named, "%s (GPU %d)", name,
+                         atoi(file->t.cells[r][id]));
+                name = named;
+            }
             int dev = device_index(d, name);
             if (dev < 0)
                 goto oom;

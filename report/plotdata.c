@@ -15,6 +15,7 @@
  */
 #include "report.h"
 #include "check.h"
+#include "plotdata_transfer.h"
 
 #include <errno.h>
 #include <math.h>
@@ -24,7 +25,7 @@
 
 const char *const mp_rep_plot_files[] = {
     "bank-heatmap.dat", "bank-cycles.dat", "bandwidth-offset.dat",
-    "bandwidth-stride.dat", NULL,
+    "bandwidth-stride.dat", "transfer-bandwidth.dat", NULL,
 };
 
 static double num(const mp_rep_data *d, const mp_rep_row *r, int f)
@@ -227,7 +228,8 @@ int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,
         || write_bandwidth(d, dir, "bandwidth-offset.dat", MP_F_OFFSET, err,
                            errlen)
         || write_bandwidth(d, dir, "bandwidth-stride.dat", MP_F_STRIDE, err,
-                           errlen))
+                           errlen)
+        || mp_rep_plot_transfer(d, dir, err, errlen))
         return -1;
     return 0;
 }

@@ -32,7 +32,8 @@ static const char usage[] =
     "  --format F      txt (aligned text, default), md (Markdown) or csv\n"
     "                  (one block per table, its first column 'table')\n"
     "  --table NAME    only this table: bank, padding, coalesce, layouts,\n"
-    "                  bandwidth, const, texture or reduction\n"
+    "                  bandwidth, const, texture, reduction, transfers or\n"
+    "                  peers\n"
     "  --device NAME   only rows whose device_name contains NAME\n"
     "  --plot-data DIR write the data files of scripts/plots/*.gp into DIR\n"
     "                  (first device) instead of printing tables\n"
@@ -128,8 +129,8 @@ int mp_cmd_report(int argc, char **argv)
             known |= !strcmp(mp_rep_table_names[i], table);
         if (!known)
             mp_usage_error("--table: no table '%s' (bank, padding, coalesce, "
-                           "layouts, bandwidth, const, texture, reduction)",
-                           table);
+                           "layouts, bandwidth, const, texture, reduction, "
+                           "transfers, peers)", table);
     }
     if (study) {
         if (nfiles)

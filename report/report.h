@@ -86,7 +86,18 @@
     X(TEX_SECTORS, "l1tex__t_sectors_pipe_tex_mem_texture.sum")            \
     X(TEX_HITS, "l1tex__t_sectors_pipe_tex_mem_texture_lookup_hit.sum")    \
     X(IDC_REQUESTS, "idc__requests.sum")                                   \
-    X(IDC_HITS, "idc__requests_lookup_hit.sum")
+    X(IDC_HITS, "idc__requests_lookup_hit.sum")                            \
+    X(DEVICE_ID, "device_id")                                              \
+    X(DIRECTION, "direction")                                              \
+    X(HOST_MEMORY, "host_memory")                                          \
+    X(METHOD, "method")                                                    \
+    X(BYTES, "bytes")                                                      \
+    X(SRC_DEVICE, "src_device")                                            \
+    X(DST_DEVICE, "dst_device")                                            \
+    X(PEER_ACCESS, "peer_access")                                          \
+    X(PREFETCH, "prefetch")                                                \
+    X(LATENCY_US, "latency_us")                                            \
+    X(LINK, "link")
 
 #define MP_REP_FIELD_ENUM(id, name) MP_F_##id,
 enum mp_rep_field { MP_REP_FIELDS(MP_REP_FIELD_ENUM) MP_F_COUNT };

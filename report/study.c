@@ -23,6 +23,7 @@
 #include "report.h"
 #include "check.h"
 #include "probe.h"
+#include "plotdata_transfer.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -42,6 +43,7 @@ const char *const mp_study_files[] = {
     "const-interleaved16.csv", "texture-4096.csv",
     "texture-small.csv",    "reduce-ladder.csv",
     "bitmap.csv",
+    "transfer.csv",
     NULL,
 };
 
@@ -1265,6 +1267,8 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
         fprintf(out, "- **Verdict: %s.** %s\n", verdict_text[verdicts[i]],
                 why_all[i]);
     }
+
+    mp_study_transfer(d, dir, out);
 
     fprintf(out, "\n## The plots\n\n"
             "Drawn by gnuplot from the same CSVs (`make study-report`; "

@@ -12,12 +12,13 @@
 #include "report.h"
 #include "check.h"
 #include "csv_writer.h"
+#include "table_spec.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define KEYLEN 64     /* longest key or value text */
+#define KEYLEN MP_REP_KEYLEN
 #define MAXKEYS 6
 #define MAXSUB 6
 
@@ -139,21 +140,7 @@ static void config_variant(char *out, const char *config)
 /* ------------------------------------------------------------------ */
 /* The specs                                                          */
 
-typedef struct {
-    const char *name, *title;
-    int nkeys;
-    const char *const *key_headers;
-    int nsub;
-    const char *const *sub_headers;
-    const char *empty;    /* said when the table has no rows */
-    int (*want)(const mp_rep_data *d, const mp_rep_row *r);
-    void (*keys)(const mp_rep_data *d, const mp_rep_row *r,
-                 char k[][KEYLEN]);
-    /* label of the column group; returns the number groups sort by */
-    double (*group)(const mp_rep_data *d, const mp_rep_row *r, char *label);
-    void (*values)(const mp_rep_data *d, const mp_rep_row *r,
-                   char v[][KEYLEN], int *mark);
-} spec;
+typedef mp_rep_spec spec;
 
 static const char *const legend_text =
     "the measured value differs from the model (the row's model_match is no)";
@@ -512,7 +499,7 @@ static const spec specs[] = {
 
 const char *const mp_rep_table_names[] = {
     "bank", "padding", "coalesce", "layouts", "bandwidth", "const",
-    "texture", "reduction", NULL,
+    "texture", "reduction", "transfers", "peers", NULL,
 };
 
 /* ------------------------------------------------------------------ */
@@ -723,6 +710,9 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
         if (!strcmp(specs[i].name, name))
             sp = &specs[i];
+    for (int i = 0; i < mp_rep_transfer_nspecs; i++)
+        if (!strcmp(mp_rep_transfer_specs[i].name, name))
+            sp = &mp_rep_transfer_specs[i];
     if (!sp)
         return NULL;
 

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "link_model.h"
+#include "row.h"
+#include <sys/stat.h>
 
 /* The directory the test starts in: the repository (make test). */
 static char repo[PATH_MAX];
@@ -169,6 +171,122 @@ static void test_sweep_list(void **state)
     cli_result_free(&r);
 }
 
+/* One CSV row of the transfer probe with the given cells (others empty),
+ * in the schema's order. */
+typedef struct {
+    const char *dir, *host, *src, *peer, *bytes, *gbs, *frac, *us, *link;
+} fake_row;
+
+static void write_rows(const char *path, const fake_row *rows, int n)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    int nc = mp_schema_columns();
+    for (int c = 0; c < nc; c++)
+        fprintf(f, "%s%s", c ? "," : "", mp_schema_name(c));
+    fprintf(f, "\r\n");
+    for (int i = 0; i < n; i++) {
+        const fake_row *r = &rows[i];
+        char config[128];
+        snprintf(config, sizeof config, "transfer/%s/%s/%s/%s/memcpy/b%s",
+                 r->dir, r->host, r->src ? r->src : "", r->peer ? r->peer
+                 : "", r->bytes);
+        for (int c = 0; c < nc; c++) {
+            const char *name = mp_schema_name(c), *v = "";
+            int p2p = !strncmp(r->dir, "p2p", 3);
+            if (!strcmp(name, "device_name")) v = "NVIDIA H200";
+            else if (!strcmp(name, "device_id")) v = "0";
+            else if (!strcmp(name, "probe")) v = "transfer";
+            else if (!strcmp(name, "config")) v = config;
+            else if (!strcmp(name, "direction")) v = r->dir;
+            else if (!strcmp(name, "host_memory")) v = r->host;
+            else if (!strcmp(name, "method")) v = "memcpy";
+            else if (!strcmp(name, "bytes")) v = r->bytes;
+            else if (!strcmp(name, "src_device") && p2p) v = r->src;
+            else if (!strcmp(name, "dst_device") && p2p)
+                v = !strcmp(r->src, "0") ? "1" : "0";
+            else if (!strcmp(name, "peer_access") && p2p) v = r->peer;
+            else if (!strcmp(name, "verified")) v = "yes";
+            else if (!strcmp(name, "bandwidth_gbs")) v = r->gbs;
+            else if (!strcmp(name, "bandwidth_fraction")) v = r->frac;
+            else if (!strcmp(name, "latency_us")) v = r->us;
+            else if (!strcmp(name, "link")) v = r->link;
+            fprintf(f, "%s%s", c ? "," : "", v);
+        }
+        fprintf(f, "\r\n");
+    }
+    fclose(f);
+}
+
+#define PCIE "pcie gen5 x16 (max gen5 x16)"
+
+/* The study's transfer section and the tables from hand-made CSVs: the
+ * numbers in the text are the CSVs' (ratios computed from them). */
+static void test_study_section(void **state)
+{
+    (void)state;
+    static const fake_row host[] = {
+        {"h2d", "pinned", NULL, NULL, "4096", "0.4", "0.0063", "10.2", PCIE},
+        {"h2d", "pageable", NULL, NULL, "4096", "0.2", "0.0032", "20.5", PCIE},
+        {"h2d", "pinned", NULL, NULL, "1073741824", "55.2", "0.8760", "19452", PCIE},
+        {"h2d", "pageable", NULL, NULL, "1073741824", "27.6", "0.4380", "38904", PCIE},
+        {"d2h", "pinned", NULL, NULL, "1073741824", "50.0", "0.7935", "21475", PCIE},
+        {"d2h", "pageable", NULL, NULL, "1073741824", "12.5", "0.1984", "85899", PCIE},
+        {"h2d", "mapped", NULL, NULL, "1073741824", "54.0", "0.8569", "19884", PCIE},
+    };
+    static const fake_row peers[] = {
+        {"p2p", "", "0", "on", "1073741824", "360.0", "0.8", "2983", "nvlink 4.0 x18"},
+        {"p2p", "", "0", "off", "1073741824", "45.0", "0.7141", "23861", PCIE},
+        {"p2p", "", "1", "on", "1073741824", "350.0", "0.7778", "3068", "nvlink 4.0 x18"},
+        {"p2p", "", "1", "off", "1073741824", "43.75", "0.6943", "24542", PCIE},
+    };
+    assert_int_equal(mkdir("res", 0777), 0);
+    assert_int_equal(mkdir("res/h200", 0777), 0);
+    assert_int_equal(mkdir("res/h200x2", 0777), 0);
+    write_rows("res/h200/transfer.csv", host, 7);
+    write_rows("res/h200x2/transfer-p2p.csv", peers, 4);
+    const char *args[] = {"report", "--study", "study.md", "--results",
+                          "res/h200", NULL};
+    cli_result r;
+    cli_run(args, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    size_t len;
+    char *md = cli_read_file("study.md", &len);
+    cli_must_contain("study", md, "## Host transfers and peer access");
+    cli_must_contain("study", md, "- **h2d**: pinned 55.2 GB/s (87.6% of "
+                     PCIE "), pageable 27.6 GB/s (43.8% of " PCIE
+                     "): pinned memory moves 2.00x as much per second.");
+    cli_must_contain("study", md, "d2h**: pinned 50.0 GB/s (79.3% of");
+    cli_must_contain("study", md, "moves 4.00x as much");
+    cli_must_contain("study", md, "one h2d copy takes 10.2 us from pinned "
+                     "and 20.5 us from pageable memory");
+    cli_must_contain("study", md, "- **GPU 0 to GPU 1**: peer access on "
+                     "360.0 GB/s (80.0% of nvlink 4.0 x18); off (staged "
+                     "through the host) 45.0 GB/s (71.4% of " PCIE
+                     "): direct access moves 8.0x as much.");
+    cli_must_contain("study", md, "direct access moves 8.0x as much.");
+    cli_must_contain("study", md, "| p2p | off | memcpy | 1073741824 | GPU 1 |");
+    free(md);
+    /* The tables and the plot data from the same CSVs. */
+    const char *tab[] = {"report", "res/h200/transfer.csv", "--table",
+                         "transfers", "--format", "csv", NULL};
+    cli_run(tab, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("transfers", r.out, "h2d,memcpy,1073741824,55.2,87.6,"
+                     "19452,27.6,43.8,38904,54,85.7,19884");
+    cli_result_free(&r);
+    const char *plot[] = {"report", "res/h200/transfer.csv", "--plot-data",
+                          "pd", NULL};
+    cli_run(plot, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    char *dat = cli_read_file("pd/transfer-bandwidth.dat", &len);
+    cli_must_contain("plot data", dat, "\"x\" \"h2d pinned\"\n4096 0.4\n"
+                     "1073741824 55.2\n");
+    free(dat);
+}
+
 int main(void)
 {
     if (!getcwd(repo, sizeof repo))
@@ -179,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_p2p_one_gpu),
         cmocka_unit_test(test_p2p_two_gpus),
         cmocka_unit_test(test_sweep_list),
+        cmocka_unit_test(test_study_section),
     };
     return cli_run_group("transfer", NULL, 0, bad_cases,
                          sizeof bad_cases / sizeof bad_cases[0], extra,
