@@ -13,6 +13,7 @@
  *
  * Only the first device of the data is written (`--device` picks another).
  */
+#include "hierarchy.h"
 #include "report.h"
 #include "check.h"
 #include "plotdata_transfer.h"
@@ -231,5 +232,16 @@ int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,
                            errlen)
         || mp_rep_plot_transfer(d, dir, err, errlen))
         return -1;
+    /* The latency staircase (report/hierarchy.c reads the rows). */
+    mp_hier h = {0, 0, NULL};
+    for (int i = 0; i < d->nfiles; i++)
+        mp_hier_add(&h, &d->files[i].t, d->files[i].base);
+    int rc = mp_hier_plot_data(&h, dir);
+    mp_hier_free(&h);
+    if (rc) {
+        mp_reason(err, errlen, "--plot-data: cannot write %s/"
+                  "latency-footprint.dat", dir);
+        return -1;
+    }
     return 0;
 }

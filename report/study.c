@@ -21,6 +21,7 @@
  * the committed docs/study.md.
  */
 #include "report.h"
+#include "study_latency.h"
 #include "check.h"
 #include "probe.h"
 #include "plotdata_transfer.h"
@@ -43,7 +44,7 @@ const char *const mp_study_files[] = {
     "const-interleaved16.csv", "texture-4096.csv",
     "texture-small.csv",    "reduce-ladder.csv",
     "bitmap.csv",
-    "transfer.csv",
+    "transfer.csv",         "latency.csv",
     NULL,
 };
 
@@ -923,6 +924,28 @@ static verdict bitmap2d(ctx *c, char *m, char *why, size_t len)
     return HOLDS;
 }
 
+/* Seed 000's latency claims: report/study_latency.c. */
+static verdict latency_claim(ctx *c, int shared, char *m, char *why,
+                             size_t len)
+{
+    const char *src = NULL;
+    int v = (shared ? mp_study_latency_shared : mp_study_latency_global)(
+        c->dir, m, why, len, c->missing, sizeof c->missing, &src);
+    if (src)
+        note_source(c, src);
+    return (verdict)v;
+}
+
+static verdict global_latency(ctx *c, char *m, char *why, size_t len)
+{
+    return latency_claim(c, 0, m, why, len);
+}
+
+static verdict shared_latency(ctx *c, char *m, char *why, size_t len)
+{
+    return latency_claim(c, 1, m, why, len);
+}
+
 static const claim claims[] = {
     {"Sixteen banks", "000 (shared memory)",
      "Shared memory is divided into 16 banks of 4 bytes: `data[0]` to "
@@ -1015,6 +1038,15 @@ static const claim claims[] = {
      "mirrored, is a cheap way to share values within a block (the seed "
      "says nothing of banks).",
      "bitmap.csv", bitmap2d},
+    {"A global load costs hundreds of cycles", "000 (global memory)",
+     "Global memory has no cache (a cache per multiprocessor would need a "
+     "coherence protocol), so the latency of a load from it is very long, "
+     "usually hundreds of cycles.",
+     "latency.csv", global_latency},
+    {"Shared memory has no latency to worry about", "000 (shared memory)",
+     "Shared memory is on the GPU chip and shared by a block, so access is "
+     "fast and latency need not be worried about.",
+     "latency.csv", shared_latency},
 };
 
 #define NCLAIMS ((int)(sizeof claims / sizeof *claims))
@@ -1281,6 +1313,8 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
             "against offset](plots/bandwidth-offset.svg)\n"
             "- DRAM bandwidth against the stride: ![bandwidth against "
             "stride](plots/bandwidth-stride.svg)\n");
+
+    mp_study_latency_section(dir, out);
 
     fprintf(out, "\n## The tables\n\n"
             "`*` marks a measured value that differs from the model (the "

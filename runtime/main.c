@@ -340,6 +340,7 @@ int mp_cmd_sweep(int argc, char **argv);
 int mp_cmd_report(int argc, char **argv);
 int mp_cmd_hazards(int argc, char **argv);   /* probes/hazards.c */
 int mp_cmd_compare(int argc, char **argv);   /* report/compare.c */
+int mp_cmd_hierarchy(int argc, char **argv); /* report/hierarchy.c */
 
 static int cmd_help(int argc, char **argv);
 
@@ -357,6 +358,8 @@ static const struct command {
     {"report", mp_cmd_report, "tables (and plots) from result CSVs"},
     {"compare", mp_cmd_compare,
      "counters of two result CSVs within tolerance (no GPU)"},
+    {"hierarchy", mp_cmd_hierarchy,
+     "latency, capacities, granularity, TLB reach from latency CSVs"},
     {"hazards", mp_cmd_hazards,
      "the seeds' reduction bugs under compute-sanitizer (GPU)"},
     {"version", cmd_version, "print the version"},

@@ -1,0 +1,241 @@
+/*
+ * test_hierarchy.c - the memory-hierarchy figures (report/hierarchy.c)
+ * from a hand-made latency CSV whose staircase is known: L1 33 cycles up
+ * to 192 KiB, L2 260 cycles from 512 KiB to 16 MiB (cg: 260 from the
+ * start), DRAM 600 cycles from 64 MiB (700 at 1 GiB), a stride sweep
+ * whose loads are all slow from 32 bytes on, a TLB rise after 16 pages,
+ * shared 30 and constant 20..90 cycles. Then `memprobe hierarchy` on it,
+ * and its bad input (exit 2).
+ */
+#include "cli_util.h"
+#include "hierarchy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CSV "latency-test.csv"
+
+static void row(FILE *f, double fp, double stride, const char *order,
+                const char *cache, const char *space, double cycles)
+{
+    fprintf(f, "latency,latency/%s/%s/%s/f%.0f/s%.0f,yes,%.0f,%.0f,%s,%s,%s,"
+            "%.2f,%.2f\r\n", space, cache, order, fp, stride, fp, stride,
+            order, cache, space, cycles, cycles / 1.98);
+}
+
+static void write_csv(void)
+{
+    FILE *f = fopen(CSV, "w");
+    assert_non_null(f);
+    fprintf(f, "probe,config,verified,footprint_bytes,stride_bytes,order,"
+            "cache,space,cycles_per_load,ns_per_load\r\n");
+    /* Staircase, random, stride 128, default and cg. */
+    for (double fp = 8192; fp <= 1073741824.0; fp *= 2) {
+        double l1 = fp <= 196608 ? 33 : fp < 524288 ? 150 : 260;
+        double l2 = fp <= 16777216 ? 260 : fp < 67108864 ? 430 : 600;
+        double d = fp >= 1073741824.0 ? 700 : fp >= 67108864 ? 600 : 0;
+        row(f, fp, 128, "random", "default", "global",
+            d ? d : fp <= 262144 && l1 < 260 ? l1 : l2 > 260 ? l2 : l1);
+        row(f, fp, 128, "random", "cg", "global", d ? d : l2);
+    }
+    /* A row that failed verification: never used. */
+    fprintf(f, "latency,bad,no,65536,128,random,default,global,9999,1\r\n");
+    /* Stride sweep at 2 MiB (L2-sized): slow from 32 bytes on. */
+    static const double strides[] = {8, 16, 32, 64, 128, 256};
+    static const double cyc2m[] = {90, 147, 260, 261, 260, 262};
+    static const double cycdr[] = {180, 330, 420, 600, 601, 600};
+    for (int i = 0; i < 6; i++) {
+        row(f, 2097152, strides[i], "seq", "default", "global", cyc2m[i]);
+        row(f, 268435456, strides[i], "seq", "default", "global", cycdr[i]);
+    }
+    /* TLB: one load per 2 MiB page, 8 .. 128 pages. */
+    static const double tlb[] = {262, 263, 262, 330, 420};
+    for (int i = 0; i < 5; i++)
+        row(f, 16777216.0 * (1 << i), 2097152, "seq", "default", "global",
+            tlb[i]);
+    row(f, 16384, 64, "random", "default", "shared", 30);
+    row(f, 4096, 64, "random", "default", "shared", 31);
+    row(f, 256, 64, "random", "default", "constant", 20);
+    row(f, 65536, 64, "random", "default", "constant", 90);
+    /* Another probe's row is skipped. */
+    fprintf(f, "bank,bank/x,yes,,,,,,,\r\n");
+    fclose(f);
+}
+
+static void load(mp_hier *h, mp_ncu_table *t)
+{
+    char err[256];
+    write_csv();
+    assert_int_equal(mp_csv_table_read(CSV, t, err, sizeof err), 0);
+    memset(h, 0, sizeof *h);
+    mp_hier_add(h, t, CSV);
+}
+
+static const mp_hier_figure *figure(const mp_hier_figure *f, int n,
+                                    const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(f[i].name, name))
+            return &f[i];
+    fail_msg("no figure '%s'", name);
+    return NULL;
+}
+
+static void expect(const mp_hier_figure *f, int n, const char *name,
+                   const char *value_prefix)
+{
+    const mp_hier_figure *x = figure(f, n, name);
+    if (strncmp(x->value, value_prefix, strlen(value_prefix)))
+        fail_msg("%s: '%s', expected '%s...'", name, x->value, value_prefix);
+    assert_true(x->from[0] != '\0');
+}
+
+static void test_figures(void **state)
+{
+    (void)state;
+    mp_hier h;
+    mp_ncu_table t;
+    load(&h, &t);
+    /* 18 x 2 staircase + 12 strides + 5 TLB + 4 spaces. */
+    assert_int_equal(h.n, 36 + 12 + 5 + 4);
+    mp_hier_figure f[MP_HIER_FIGURES];
+    int n = mp_hier_derive(&h, f);
+    assert_int_equal(n, MP_HIER_FIGURES);
+    expect(f, n, "L1 hit latency", "33.0 cycles");
+    expect(f, n, "L2 hit latency", "260.0 cycles");
+    expect(f, n, "device-memory latency", "600.0 cycles (random, 256 MiB)");
+    expect(f, n, "device memory, largest footprint",
+           "700.0 cycles (random, 1024 MiB)");
+    /* Midpoint (33 + 260) / 2 = 146.5: 128 KiB at 33, 256 KiB at 150. */
+    expect(f, n, "effective L1 capacity",
+           "between 128 KiB (33.0 cycles) and 256 KiB (150.0 cycles)");
+    /* Midpoint (260 + 600) / 2 = 430: 16 MiB at 260, 32 MiB at 430. */
+    expect(f, n, "effective L2 capacity",
+           "between 16 MiB (260.0 cycles) and 32 MiB (430.0 cycles)");
+    expect(f, n, "L1 fetch granularity", "32 bytes");
+    expect(f, n, "L2 fetch granularity from DRAM", "64 bytes");
+    expect(f, n, "TLB reach (2 MiB pages)", "32 pages (64 MiB: 262.0 cycles) "
+           "fit, 64 pages (330.0 cycles) do not");
+    expect(f, n, "shared-memory latency", "30.5 cycles");
+    expect(f, n, "constant cache hit", "20.0 cycles (256 B)");
+    expect(f, n, "constant, largest", "90.0 cycles (64 KiB)");
+    /* The failed row's 9999 cycles are in no figure. */
+    for (int i = 0; i < n; i++)
+        assert_null(strstr(f[i].value, "9999"));
+
+    mp_hier_latency l;
+    mp_hier_latencies(&h, &l);
+    assert_true(l.l1 == 33 && l.l2 == 260 && l.dram == 600);
+    assert_true(l.dram_tlb == 700 && l.shared == 30.5);
+    assert_true(l.constant_hit == 20 && l.constant_miss == 90);
+
+    /* Plot data: four series (random/seq x default/cg) where measured:
+     * the two random staircases, and the stride sweeps' 128-byte rows as
+     * a sequential series of two points. */
+    assert_int_equal(mp_hier_plot_data(&h, "."), 0);
+    size_t len;
+    char *dat = cli_read_file("latency-footprint.dat", &len);
+    assert_non_null(strstr(dat, "\"random, through L1\"\n8 33.00\n"));
+    assert_non_null(strstr(dat, "\"random, cg (L2 only)\"\n8 260.00\n"));
+    assert_non_null(strstr(dat, "\"seq, through L1\"\n2048 260.00\n"
+                               "262144 601.00\n"));
+    assert_null(strstr(dat, "\"seq, cg"));
+    free(dat);
+    mp_hier_free(&h);
+    mp_ncu_free(&t);
+}
+
+/* Nothing measured: every figure empty, plot data a comment only. */
+static void test_empty(void **state)
+{
+    (void)state;
+    mp_hier h = {0, 0, NULL};
+    mp_hier_figure f[MP_HIER_FIGURES];
+    int n = mp_hier_derive(&h, f);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(f[i].value, "");
+    mp_hier_latency l;
+    mp_hier_latencies(&h, &l);
+    assert_true(isnan(l.l1) && isnan(l.dram) && isnan(l.shared));
+    assert_int_equal(mp_hier_plot_data(&h, "."), 0);
+    size_t len;
+    char *dat = cli_read_file("latency-footprint.dat", &len);
+    assert_int_equal(cli_count_char(dat, '\n'), 1);
+    free(dat);
+}
+
+static void test_command(void **state)
+{
+    (void)state;
+    write_csv();
+    const char *args[] = {"hierarchy", CSV, "--format", "md", NULL};
+    cli_result r;
+    cli_run(args, &r);
+    assert_int_equal(r.status, 0);
+    cli_must_contain("hierarchy", r.out, "| figure | measured | from rows |");
+    cli_must_contain("hierarchy", r.out,
+                     "| L1 hit latency | 33.0 cycles | latency/global/");
+    cli_result_free(&r);
+}
+
+/* The study from a results folder holding only latency.csv (the test's
+ * CSV with a device column): the section's table and both claims of
+ * seed 000 with the synthetic figures. */
+static void test_study(void **state)
+{
+    (void)state;
+    write_csv();
+    size_t len;
+    char *text = cli_read_file(CSV, &len);
+    assert_int_equal(system("mkdir -p res"), 0);
+    FILE *f = fopen("res/latency.csv", "w");
+    assert_non_null(f);
+    /* device_name first on every line; the bank row left out (the
+     * report wants a bank row's own columns). */
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        if (strncmp(line, "bank,", 5))
+            fprintf(f, "%s,%s\n",
+                    line == text ? "device_name" : "NVIDIA H200", line);
+    fclose(f);
+    free(text);
+    const char *args[] = {"report", "--study", "study.md", "--results", "res",
+                          NULL};
+    cli_result r;
+    cli_run(args, &r);
+    if (r.status != 0)
+        fail_msg("report --study: %s", r.err);
+    cli_result_free(&r);
+    char *md = cli_read_file("study.md", &len);
+    cli_must_contain("study", md, "## The memory hierarchy");
+    cli_must_contain("study", md, "| L2 hit latency | 260.0 cycles |");
+    cli_must_contain("study", md, "plots/latency-footprint.svg");
+    cli_must_contain("study", md, "33 cycles per load from L1");
+    cli_must_contain("study", md, "Global memory IS cached");
+    cli_must_contain("study", md, "A dependent shared-memory load takes 30 "
+                     "cycles");
+    assert_null(strstr(md, "No H200 measurement is committed yet (`latency"));
+    free(md);
+}
+
+static const cli_bad_case bad_cases[] = {
+    {{"hierarchy"}, "hierarchy"},
+    {{"hierarchy", "missing.csv"}, "missing.csv"},
+    {{"hierarchy", ".", NULL}, "folder"},
+    {{"hierarchy", "--format", "html", "x.csv"}, "--format"},
+    {{"hierarchy", "--bogus"}, "--bogus"},
+};
+
+int main(void)
+{
+    static const struct CMUnitTest fixed[] = {
+        cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_command),
+        cmocka_unit_test(test_study),
+    };
+    return cli_run_group("hierarchy", NULL, 0, bad_cases,
+                         sizeof bad_cases / sizeof bad_cases[0], fixed,
+                         sizeof fixed / sizeof fixed[0]);
+}
