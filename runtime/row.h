@@ -131,7 +131,9 @@
     X(DRAM_BYTES_PER_LOAD, "dram_bytes_per_load",                           \
       "DRAM bytes read / loads of the launch (warm + timed)")              \
     X(COUNTER_LEVEL, "counter_level",                                       \
-      "level the counters say served the loads (latency probe)")
+      "level the counters say served the loads (latency probe)") \
+    X(CLOCK_NOTE, "clock_note",                                             \
+      "SM clock (NVML) moved during timing or sat below sm_clock_mhz")
 
 typedef enum {
 #define MP_COL_ENUM(id, name, desc) MP_COL_##id,

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "clock_watch.h"
 #include "collector.h"
 #include "cost.h"
 #include "csv_writer.h"
@@ -58,6 +59,7 @@ typedef struct {
     int verified;
     long long short_iterations;   /* profiled at n and 2n of these, or 0 */
     int range;                    /* its first range in the batch */
+    int clock_before, clock_after;  /* SM MHz around timing, or -1 */
     char why[256];
     mp_measurement m;
     double *counters;        /* this configuration's values, or NULL */
@@ -468,6 +470,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 const long long *v = cl->v[first + b];
                 memset(s, 0, sizeof *s);
                 s->m.clock64_span = -1;
+                s->clock_before = s->clock_after = -1;
                 if (it >= 0)
                     s->short_iterations =
                         mp_profile_short_iterations(v[it], scale);
@@ -491,7 +494,11 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 if (!s->verified)
                     continue;
                 t0 = mp_cost_now();
+                s->clock_before = o->runs > 0 ? mp_sm_clock_mhz(dev.ordinal)
+                                              : -1;
                 time_launches(p, s->state, label, o, &s->m.time_ns);
+                s->clock_after = o->runs > 0 ? mp_sm_clock_mhz(dev.ordinal)
+                                             : -1;
                 mp_cost_add(MP_COST_TIMED, base + b, t0);
                 mp_cost_kernel(base + b, s->m.time_ns.n ? s->m.time_ns.median
                                                         : 0);
@@ -602,6 +609,12 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                                    s->m.time_ns.min);
                         mp_row_set(&row, MP_COL_TIME_NS_COV, "%.4f",
                                    s->m.time_ns.cov);
+                        char note[96];
+                        mp_clock_note(s->clock_before, s->clock_after,
+                                      dev.sm_clock_khz / 1000, note,
+                                      sizeof note);
+                        if (note[0])
+                            mp_row_set(&row, MP_COL_CLOCK_NOTE, "%s", note);
                     }
                     if (s->m.clock64_span > 0) {
                         mp_row_set(&row, MP_COL_CLOCK64_SPAN, "%lld",

@@ -5,7 +5,7 @@
 # the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
-#   steps: build sass device main tests probes ncu repeat bench cost studytime nocounters
+#   steps: build sass device main tests probes ncu repeat bench cost studytime steady nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async
 #
@@ -48,6 +48,12 @@ step() {  # step NAME COMMAND...: runs, logs, records status and time
         "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{print b - a}')" \
         | tee -a "$SUMMARY"
     return $rc
+}
+
+steady_table() {  # steady_table CSV TXT: config, time CoV, clock note
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { printf "%-50s cov %s  %s\n", $c["config"], $c["time_ns_cov"], $c["clock_note"] }' \
+        "$1" | tee "$2"
 }
 
 SWEEP="--op ld,st --width 4,8,16 --stride 0..64"
@@ -174,6 +180,14 @@ studytime)
         make study OUT="$W/study.csv"
     step study-counters bash -c "tail -n +2 $W/study.csv | grep -vc ',ok,' ; true"
     step study-compare bash -c "./memprobe compare results/h200/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
+steady)
+    # Issue 16: the default run of every probe family, timing only: the
+    # spread of timed launches (time_ns_cov; goal <= 0.01 for conflict-
+    # free cases) and whether the SM clock moved (clock_note). About 20 s.
+    for p in bank coalesce const texture bandwidth reduce bitmap; do
+        step steady-$p ./memprobe $p --counters off -o "$W/steady.csv"
+    done
+    step steady-table steady_table "$W/steady.csv" "$W/steady.txt" ;;
 nocounters)
     # Counters impossible: another profiler injected (ncu sets
     # CUDA_INJECTION64_PATH). auto: warning + timing-only rows; on: exit 4.

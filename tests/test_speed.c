@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "clock_watch.h"
 #include "compare.h"
 #include "cost.h"
 #include "ncu_csv.h"
@@ -208,6 +209,31 @@ static void eta_arithmetic(void **state)
     assert_true(mp_eta_seconds(NAN, 1, 9) < 0);
 }
 
+/* ---- the clock note ------------------------------------------------------- */
+
+static void clock_notes(void **state)
+{
+    (void)state;
+    char buf[96];
+    assert_string_equal(mp_clock_note(1980, 1980, 1980, buf, sizeof buf), "");
+    assert_string_equal(mp_clock_note(1980, 1755, 1980, buf, sizeof buf),
+                        "sm clock 1980->1755 MHz during timing");
+    assert_string_equal(mp_clock_note(1755, 1980, 1980, buf, sizeof buf),
+                        "sm clock 1755->1980 MHz during timing");
+    assert_string_equal(mp_clock_note(1755, 1755, 1980, buf, sizeof buf),
+                        "sm clock 1755 MHz, below 1980");
+    /* above the nominal clock (boost beyond the reported peak): steady */
+    assert_string_equal(mp_clock_note(1990, 1990, 1980, buf, sizeof buf), "");
+    assert_string_equal(mp_clock_note(-1, 1755, 1980, buf, sizeof buf), "");
+    assert_string_equal(mp_clock_note(1980, -1, 1980, buf, sizeof buf), "");
+    assert_string_equal(mp_clock_note(1500, 1500, 0, buf, sizeof buf), "");
+    char tiny[8];
+    mp_clock_note(1980, 1755, 1980, tiny, sizeof tiny);
+    assert_int_equal(strlen(tiny), 7);   /* cut, terminated */
+    /* no NVML on this machine (or no such device): unknown */
+    assert_int_equal(mp_sm_clock_mhz(-1), -1);
+}
+
 /* ---- short profiled launches ---------------------------------------------- */
 
 static void short_iterations_choice(void **state)
@@ -335,6 +361,7 @@ int main(void)
         cmocka_unit_test(cost_phase_names),
         cmocka_unit_test(cost_of_a_fake_run),
         cmocka_unit_test(eta_arithmetic),
+        cmocka_unit_test(clock_notes),
         cmocka_unit_test(short_iterations_choice),
         cmocka_unit_test(extrapolation_is_exact_for_affine_counts),
         cmocka_unit_test(compare_within_and_beyond),
