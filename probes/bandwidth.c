@@ -24,16 +24,22 @@
 #include <string.h>
 
 #include "bandwidth.h"
+#include "bw_shape.h"
 #include "check.h"
 #include "launch.h"
 #include "probe.h"
+#include "version.h"
 
 enum { P_KERNEL, P_WIDTH, P_OFFSET, P_STRIDE, P_BYTES, P_INFLIGHT, P_CACHE,
        P_THREADS, P_BLOCKS, P_COUNT };
 
 static const char *const kernel_names[] = {"read", "write", "copy", NULL};
 static const char *const cache_names[] = {"default", "cs", "na", "pf256",
-                                          NULL};
+                                          "auto", NULL};
+/* Automatic shape (bw_shape.h): cache "auto", and inflight or threads 0,
+ * which only `memprobe bandwidth` without those options sets (the
+ * parameter ranges refuse 0). */
+#define CACHE_AUTO 4
 static const long long widths[] = {4, 8, 16};
 static const long long inflights[] = {1, 2, 4, 8};
 
@@ -63,7 +69,8 @@ static const mp_param_def bw_params[P_COUNT] = {
                     "independent accesses each thread issues per step"},
     [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
                  "PTX cache operator: default, cs (streaming), na (L1 "
-                 "no-allocate), pf256 (na + L2 256-byte prefetch)"},
+                 "no-allocate), pf256 (na + L2 256-byte prefetch), auto "
+                 "(the fastest, searched)"},
     [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
                    "threads per block, a multiple of 32"},
     [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 65536, NULL, 0, NULL,
@@ -173,12 +180,21 @@ static void bw_label(const long long *v, char *buf, size_t len)
     int n = snprintf(buf, len, "bandwidth/%s/w%lld/o%lld/s%lld/b%lld",
                      kernel_names[v[P_KERNEL]], v[P_WIDTH], v[P_OFFSET],
                      v[P_STRIDE], v[P_BYTES]);
-    if (v[P_INFLIGHT] != bw_params[P_INFLIGHT].def && n >= 0 && (size_t)n < len)
+    /* Automatic choices: one "/auto" (the row's columns say what was
+     * chosen), given values as usual. */
+    int any_auto = v[P_INFLIGHT] == 0 || v[P_THREADS] == 0
+                   || v[P_CACHE] == CACHE_AUTO;
+    if (v[P_INFLIGHT] != bw_params[P_INFLIGHT].def && v[P_INFLIGHT] != 0
+        && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "/i%lld", v[P_INFLIGHT]);
-    if (v[P_CACHE] != bw_params[P_CACHE].def && n >= 0 && (size_t)n < len)
+    if (v[P_CACHE] != bw_params[P_CACHE].def && v[P_CACHE] != CACHE_AUTO
+        && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "/%s", cache_names[v[P_CACHE]]);
-    if (v[P_THREADS] != bw_params[P_THREADS].def && n >= 0 && (size_t)n < len)
+    if (v[P_THREADS] != bw_params[P_THREADS].def && v[P_THREADS] != 0
+        && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "/t%lld", v[P_THREADS]);
+    if (any_auto && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "/auto");
     if (v[P_BLOCKS] != bw_params[P_BLOCKS].def && n >= 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, "/g%lld", v[P_BLOCKS]);
 }
@@ -236,6 +252,8 @@ typedef struct {
     size_t nthreads;
     int launches;                /* since setup */
     double memcpy_ns, memcpy_cov;  /* median cudaMemcpy D2D; 0 = none */
+    int auto_shape;              /* inflight, threads or cache searched */
+    char shape_from[16];         /* "search" or "cache" */
 } bw_state;
 
 static void *xmalloc(size_t n)
@@ -278,6 +296,156 @@ static void upload_source(bw_state *s)
     }
 }
 
+/* ---- the automatic shape -------------------------------------------- */
+
+/* Shapes chosen in this process, by configuration key: the profiled setup
+ * of a configuration finds its shape here and launches nothing. */
+typedef struct memo {
+    struct memo *next;
+    char key[192];
+    mp_bw_shape shape;
+} memo;
+static memo *memos;
+
+static void config_key(const long long *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/w%lld/o%lld/s%lld/b%lld/g%lld/i%lld/t%lld/c%s",
+             kernel_names[v[P_KERNEL]], v[P_WIDTH], v[P_OFFSET], v[P_STRIDE],
+             v[P_BYTES], v[P_BLOCKS], v[P_INFLIGHT], v[P_THREADS],
+             cache_names[v[P_CACHE]]);
+}
+
+static void device_key(const mp_device *dev, char *buf, size_t len)
+{
+    int driver = 0;
+    CHECK_CUDA(cudaDriverGetVersion(&driver));
+    snprintf(buf, len, "%s;driver %d;memprobe %s built %s %s", dev->name,
+             driver, MP_VERSION, __DATE__, __TIME__);
+}
+
+/* Median time (ns) of 3 launches of shape l after 1 warm-up. */
+static double time_shape(const mp_bw_launch *l)
+{
+    cudaEvent_t a, b;
+    CHECK_CUDA(cudaEventCreate(&a));
+    CHECK_CUDA(cudaEventCreate(&b));
+    CHECK_CUDA(mp_bw_launch_kernel(l));
+    double ns[3];
+    for (int i = 0; i < 3; i++) {
+        float ms = 0;
+        CHECK_CUDA(cudaEventRecord(a, 0));
+        CHECK_CUDA(mp_bw_launch_kernel(l));
+        CHECK_CUDA(cudaEventRecord(b, 0));
+        CHECK_CUDA(cudaEventSynchronize(b));
+        CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+        ns[i] = ms * 1e6;
+    }
+    CHECK_CUDA(cudaEventDestroy(a));
+    CHECK_CUDA(cudaEventDestroy(b));
+    double lo = ns[0] < ns[1] ? ns[0] : ns[1], hi = ns[0] < ns[1] ? ns[1] : ns[0];
+    return ns[2] < lo ? lo : ns[2] > hi ? hi : ns[2];
+}
+
+/* Candidates of the searched options (a given one has only its value):
+ * 1, 2, 4, 8 accesses in flight; 256, 512, 1024 threads; every cache
+ * operator: 48 shapes, 4 launches each (about 50 ms at 1 GiB). */
+static void search_shape(bw_state *s, const long long *v,
+                         const mp_device *dev, mp_bw_shape *best)
+{
+    static const int inf_c[] = {1, 2, 4, 8}, thr_c[] = {256, 512, 1024};
+    int cache_c[4] = {MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA,
+                      MP_BW_CACHE_PF256};
+    int nc = 4, ni = v[P_INFLIGHT] ? 1 : 4, nt = v[P_THREADS] ? 1 : 3;
+    if (v[P_CACHE] != CACHE_AUTO)
+        nc = 1, cache_c[0] = (int)v[P_CACHE];
+    /* The read kernel's per-thread output: one buffer for the largest
+     * grid of the candidates. */
+    mp_bw_launch l = s->l;
+    size_t most = 0;
+    for (int t = 0; t < nt; t++)
+        for (int i = 0; i < ni; i++) {
+            l.threads = v[P_THREADS] ? (int)v[P_THREADS] : thr_c[t];
+            l.inflight = v[P_INFLIGHT] ? (int)v[P_INFLIGHT] : inf_c[i];
+            MP_LAUNCH_BLOCKS(l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy, &l);
+            size_t n = (size_t)l.blocks * (size_t)l.threads;
+            most = n > most ? n : most;
+        }
+    unsigned *out = NULL;
+    if (s->l.kernel == MP_BW_READ)
+        CHECK_CUDA(cudaMalloc((void **)&out, most * 2 * sizeof *out));
+    double best_ns = 0;
+    mp_bw_model model;
+    model_of(v, &model);
+    for (int t = 0; t < nt; t++)
+        for (int i = 0; i < ni; i++)
+            for (int c = 0; c < nc; c++) {
+                l = s->l;
+                l.out = out;
+                l.threads = v[P_THREADS] ? (int)v[P_THREADS] : thr_c[t];
+                l.inflight = v[P_INFLIGHT] ? (int)v[P_INFLIGHT] : inf_c[i];
+                l.cache = cache_c[c];
+                MP_LAUNCH_BLOCKS(l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy,
+                                 &l);
+                double ns = time_shape(&l);
+                if (best_ns == 0 || ns < best_ns) {
+                    best_ns = ns;
+                    *best = (mp_bw_shape){l.inflight, l.threads, l.cache,
+                                          model.bytes_counted / ns};
+                }
+            }
+    if (out)
+        CHECK_CUDA(cudaFree(out));
+}
+
+/* Sets s->l's inflight, threads and cache for an automatic shape: from
+ * this process's memo, the cache file, or a search (then both are
+ * written). Runs only in the setup of the unprofiled pass when it
+ * searches: the profiled setup of the same configuration finds the memo. */
+static void resolve_shape(bw_state *s, const long long *v,
+                          const mp_device *dev)
+{
+    char key[192], dkey[512], path[1024];
+    config_key(v, key, sizeof key);
+    memo *m = memos;
+    while (m && strcmp(m->key, key))
+        m = m->next;
+    if (!m) {
+        m = mp_xcalloc(1, sizeof *m);
+        snprintf(m->key, sizeof m->key, "%s", key);
+        device_key(dev, dkey, sizeof dkey);
+        const char *file = mp_bw_shape_cache_path(path, sizeof path);
+        if (mp_bw_shape_cache_lookup(file, dkey, key, &m->shape) == 0
+            && m->shape.inflight <= 8 && m->shape.cache < CACHE_AUTO) {
+            snprintf(s->shape_from, sizeof s->shape_from, "cache");
+        } else {
+            search_shape(s, v, dev, &m->shape);
+            snprintf(s->shape_from, sizeof s->shape_from, "search");
+            if (mp_bw_shape_cache_store(file, dkey, key, &m->shape))
+                fprintf(stderr, "memprobe: bandwidth: could not write the "
+                        "shape cache %s (the search runs again next time)\n",
+                        file ? file : "(no $HOME)");
+        }
+        m->next = memos;
+        memos = m;
+    } else if (!s->shape_from[0]) {
+        snprintf(s->shape_from, sizeof s->shape_from, "memo");
+    }
+    s->l.inflight = m->shape.inflight;
+    s->l.threads = m->shape.threads;
+    s->l.cache = m->shape.cache;
+}
+
+/* `memprobe bandwidth` without shape options: search those not given. */
+static void bw_cli_defaults(long long *v, const int *given)
+{
+    if (!given[P_INFLIGHT])
+        v[P_INFLIGHT] = 0;
+    if (!given[P_THREADS])
+        v[P_THREADS] = 0;
+    if (!given[P_CACHE])
+        v[P_CACHE] = CACHE_AUTO;
+}
+
 static int bw_setup(const long long *v, const mp_device *dev, void **out)
 {
     bw_state *s = mp_xcalloc(1, sizeof *s);
@@ -292,6 +460,14 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
     s->l.stride = (int)v[P_STRIDE];
     s->l.threads = (int)v[P_THREADS];
     s->l.elements = (unsigned long long)(s->bytes / s->l.width);
+    s->auto_shape = v[P_INFLIGHT] == 0 || v[P_THREADS] == 0
+                    || v[P_CACHE] == CACHE_AUTO;
+    if (s->auto_shape) {   /* a placeholder shape until the search */
+        s->l.inflight = s->l.inflight ? s->l.inflight : 4;
+        s->l.threads = s->l.threads ? s->l.threads : 256;
+        s->l.cache = s->l.cache == CACHE_AUTO ? MP_BW_CACHE_DEFAULT
+                                              : s->l.cache;
+    }
     /* Unless given, one full wave: every SM holds as many blocks as fit.
      * A grid-stride loop needs no more, and more waves only add a tail. */
     MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy, &s->l);
@@ -320,13 +496,23 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
      * same configuration may still hold a right answer. */
     if (s->dst_base)
         poison_device(s, s->dst_base, s->dst_alloc);
+    s->l.src = s->src_base ? s->src_base + s->offset : NULL;
+    s->l.dst = s->dst_base ? s->dst_base + s->offset : NULL;
+    if (s->auto_shape) {
+        resolve_shape(s, v, dev);
+        MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy,
+                         &s->l);
+        s->nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+        /* The search wrote the right answer: poison it again, so that
+         * verification proves the measured launches wrote it. */
+        if (s->dst_base && !strcmp(s->shape_from, "search"))
+            poison_device(s, s->dst_base, s->dst_alloc);
+    }
     if (kernel == MP_BW_READ) {
         size_t ob = s->nthreads * 2 * sizeof(unsigned);
         mp_launch_alloc(&s->shape, s->l.blocks, (void **)&s->l.out, ob, NULL);
         poison_device(s, (char *)s->l.out, ob);
     }
-    s->l.src = s->src_base ? s->src_base + s->offset : NULL;
-    s->l.dst = s->dst_base ? s->dst_base + s->offset : NULL;
     *out = s;
     return 0;
 }
@@ -514,6 +700,10 @@ static void bw_derive(void *state, const mp_device *dev,
     mp_bw_model model;
     model_of(s->v, &model);
     mp_row_set_launch(row, s->l.threads, s->l.blocks, -1);
+    mp_row_set(row, MP_COL_INFLIGHT, "%d", s->l.inflight);
+    mp_row_set(row, MP_COL_CACHE, "%s", cache_names[s->l.cache]);
+    if (s->auto_shape)
+        mp_row_set(row, MP_COL_SHAPE, "auto (%s)", s->shape_from);
     double peak = mp_device_dram_peak_gbs(dev);
     if (m->time_ns.n > 0 && m->time_ns.median > 0) {
         double gbs = model.bytes_counted / m->time_ns.median; /* B/ns = GB/s */
@@ -599,8 +789,10 @@ const mp_probe mp_probe_bandwidth = {
     /* 1 GiB: what the L2 keeps from before a launch (up to 60 MB) stays
      * within the 10% the metric table allows DRAM bytes between runs. */
     .ncu_check_args = "--kernel read,write,copy --width 4,16 "
-                      "--bytes 1073741824",
+                      "--bytes 1073741824 --inflight 4 --threads 256 "
+                      "--cache default",
     .check = bw_check,
+    .cli_defaults = bw_cli_defaults,
     .label = bw_label,
     .predict = bw_predict,
     .describe = bw_describe,

@@ -78,6 +78,12 @@ typedef struct mp_probe {
      * for the counters to profile and it is left out of counter batches. */
     int (*has_kernels)(const long long *v);
 
+    /* Optional (NULL): adjusts a configuration of the probe's own
+     * subcommand (`memprobe NAME`, not sweeps or predict) for the
+     * parameters the user did not give (given[i] == 0): e.g. a launch
+     * shape chosen at run time. */
+    void (*cli_defaults)(long long *v, const int *given);
+
     int (*setup)(const long long *v, const mp_device *dev, void **state);
     /* Optional (NULL): called before every launch, outside timing. */
     void (*before_launch)(void *state);

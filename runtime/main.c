@@ -170,6 +170,9 @@ static int cmd_measure(const mp_probe *p, int argc, char **argv)
     mp_config_list cl;
     parse_args(p, 0, argc, argv, &a);
     expand_and_check(p, &a, &cl);
+    int given[MP_MAX_PARAMS];   /* for the probe's cli_defaults */
+    for (int i = 0; i < p->nparams; i++)
+        given[i] = a.lists[i] != NULL;
     mp_run_options o = {
         .warmup = (int)a.opt[O_WARMUP],
         .runs = (int)a.opt[O_RUNS],
@@ -178,6 +181,7 @@ static int cmd_measure(const mp_probe *p, int argc, char **argv)
         .device = (int)a.opt[O_DEVICE],
         .check_model = a.check_model,
         .batch = (int)a.opt[O_BATCH],
+        .given = given,
     };
     int rc = mp_run(&cl, &o);
     mp_configs_free(&cl);

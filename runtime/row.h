@@ -133,7 +133,9 @@
     X(COUNTER_LEVEL, "counter_level",                                       \
       "level the counters say served the loads (latency probe)") \
     X(CLOCK_NOTE, "clock_note",                                             \
-      "SM clock (NVML) moved during timing or sat below sm_clock_mhz")
+      "SM clock (NVML) moved during timing or sat below sm_clock_mhz") \
+    X(INFLIGHT, "inflight", "bandwidth: independent accesses per thread per step") \
+    X(SHAPE, "shape", "bandwidth: auto (search, cache or memo) when the shape was chosen at run time")
 
 typedef enum {
 #define MP_COL_ENUM(id, name, desc) MP_COL_##id,

@@ -379,6 +379,12 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
     }
     if (!dev.fake)
         CHECK_CUDA(cudaFree(0));
+    for (int i = 0; opts->given && i < nparts; i++) {
+        const mp_config_list *cl = parts[i].configs;
+        if (cl->probe->cli_defaults)
+            for (int c = 0; c < cl->n; c++)
+                cl->probe->cli_defaults(cl->v[c], opts->given);
+    }
     int total = 0;
     size_t maxmetrics = 1;
     for (int i = 0; i < nparts; i++) {

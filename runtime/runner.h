@@ -35,6 +35,11 @@ typedef struct {
      * clear its line because the runner is about to print. */
     void (*progress)(void *ctx, int done, int total, const char *label);
     void *progress_ctx;
+    /* The probe's own subcommand: which parameters the user gave (NULL
+     * otherwise). Once a GPU is open, the probe's cli_defaults (probe.h)
+     * adjusts the others (no GPU: the predictions show the plain
+     * defaults). */
+    const int *given;
 } mp_run_options;
 
 /* One part of a run: a probe's configurations and the launches that time

@@ -5,7 +5,7 @@
 # the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
-#   steps: build sass device main tests probes ncu repeat bench cost studytime steady nocounters
+#   steps: build sass device main tests probes ncu repeat bench cost studytime steady bwdefault nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async
 #
@@ -54,6 +54,14 @@ steady_table() {  # steady_table CSV TXT: config, time CoV, clock note
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { printf "%-50s cov %s  %s\n", $c["config"], $c["time_ns_cov"], $c["clock_note"] }' \
         "$1" | tee "$2"
+}
+
+bw_table() {  # bw_table CSV TXT: the chosen shapes and what they reached
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { printf "%-45s %-14s i%-2s t%-5s %-8s %7s GB/s %s of peak  dram rd %s wr %s\n",
+            $c["config"], $c["shape"], $c["inflight"], $c["threads_per_block"],
+            $c["cache"], $c["bandwidth_gbs"], $c["bandwidth_fraction"],
+            $c["dram__bytes_read.sum"], $c["dram__bytes_write.sum"] }' "$1" | tee "$2"
 }
 
 SWEEP="--op ld,st --width 4,8,16 --stride 0..64"
@@ -180,6 +188,21 @@ studytime)
         make study OUT="$W/study.csv"
     step study-counters bash -c "tail -n +2 $W/study.csv | grep -vc ',ok,' ; true"
     step study-compare bash -c "./memprobe compare results/h200/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
+bwdefault)
+    # Issue 16: the peak by default. `memprobe bandwidth` without shape
+    # options searches loads in flight, threads and cache operator per
+    # kernel (48 shapes, 4 launches each) and caches the choice: the first
+    # process searches, the second reads the cache (shape column "auto
+    # (cache)"). Counters on: DRAM read/write bytes per row. Goal:
+    # bandwidth_fraction read >= 0.95, write >= 0.91, copy >= 0.90.
+    export MEMPROBE_SHAPE_CACHE="$W/bandwidth-shapes"
+    rm -f "$MEMPROBE_SHAPE_CACHE"
+    for r in 1 2; do
+        step bwdefault-$r ./memprobe bandwidth --kernel read,write,copy \
+            --counters on -o "$W/bandwidth-default.csv"
+    done
+    step bwdefault-table bw_table "$W/bandwidth-default.csv" "$W/bandwidth-default.txt"
+    unset MEMPROBE_SHAPE_CACHE ;;
 steady)
     # Issue 16: the default run of every probe family, timing only: the
     # spread of timed launches (time_ns_cov; goal <= 0.01 for conflict-

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bw_shape.h"
 #include "clock_watch.h"
 #include "compare.h"
 #include "cost.h"
@@ -234,6 +235,125 @@ static void clock_notes(void **state)
     assert_int_equal(mp_sm_clock_mhz(-1), -1);
 }
 
+/* ---- the bandwidth shape cache ---------------------------------------------- */
+
+static void shape_cache_file(void **state)
+{
+    (void)state;
+    const char *path = "cache-dir/memprobe/bandwidth-shapes";
+    const char *dev = "NVIDIA H200;driver 13000;memprobe 0.1.0 built x";
+    const char *other = "NVIDIA H200;driver 13010;memprobe 0.1.0 built x";
+    mp_bw_shape got, a = {8, 1024, 2, 4567.8}, b = {4, 256, 1, 4400.0};
+    /* no file yet */
+    assert_int_equal(mp_bw_shape_cache_lookup(path, dev, "read/x", &got), -1);
+    /* written (folders made), read back */
+    assert_int_equal(mp_bw_shape_cache_store(path, dev, "read/x", &a), 0);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, dev, "read/x", &got), 0);
+    assert_int_equal(got.inflight, 8);
+    assert_int_equal(got.threads, 1024);
+    assert_int_equal(got.cache, 2);
+    assert_float_equal(got.gbs, 4567.8, 1e-9);
+    /* another configuration, another driver: not found (invalidated) */
+    assert_int_equal(mp_bw_shape_cache_lookup(path, dev, "read/xy", &got), -1);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, dev, "read", &got), -1);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, other, "read/x", &got),
+                     -1);
+    /* the newer driver's own entry, and a later entry wins */
+    assert_int_equal(mp_bw_shape_cache_store(path, other, "read/x", &b), 0);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, other, "read/x", &got), 0);
+    assert_int_equal(got.threads, 256);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, dev, "read/x", &got), 0);
+    assert_int_equal(got.threads, 1024);
+    assert_int_equal(mp_bw_shape_cache_store(path, dev, "read/x", &b), 0);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, dev, "read/x", &got), 0);
+    assert_int_equal(got.threads, 256);
+    /* '|' in a key cannot split the line */
+    assert_int_equal(mp_bw_shape_cache_store(path, "a|b", "c|d", &a), 0);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, "a_b", "c_d", &got), 0);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, "a|b", "c|d", &got), 0);
+    /* damaged lines are skipped, the good ones still read */
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    fprintf(f, "%s|read/y|8 33 0 1.0\n%s|read/y|x\n%s|read/y|2 64 0",
+            dev, dev, dev);
+    fclose(f);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, dev, "read/y", &got), -1);
+    assert_int_equal(mp_bw_shape_cache_lookup(path, dev, "read/x", &got), 0);
+    /* an unwritable place: -1, no crash */
+    assert_int_equal(mp_bw_shape_cache_store("/proc/nope/x/y", dev, "k", &a),
+                     -1);
+    assert_int_equal(mp_bw_shape_cache_store(NULL, dev, "k", &a), -1);
+    assert_int_equal(mp_bw_shape_cache_lookup(NULL, dev, "k", &got), -1);
+    unlink(path);
+    rmdir("cache-dir/memprobe");
+    rmdir("cache-dir");
+}
+
+static void shape_cache_path(void **state)
+{
+    (void)state;
+    char buf[256];
+    char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    setenv("MEMPROBE_SHAPE_CACHE", "/x/y", 1);
+    assert_string_equal(mp_bw_shape_cache_path(buf, sizeof buf), "/x/y");
+    unsetenv("MEMPROBE_SHAPE_CACHE");
+    setenv("XDG_CACHE_HOME", "/c", 1);
+    assert_string_equal(mp_bw_shape_cache_path(buf, sizeof buf),
+                        "/c/memprobe/bandwidth-shapes");
+    unsetenv("XDG_CACHE_HOME");
+    setenv("HOME", "/h", 1);
+    assert_string_equal(mp_bw_shape_cache_path(buf, sizeof buf),
+                        "/h/.cache/memprobe/bandwidth-shapes");
+    unsetenv("HOME");
+    assert_null(mp_bw_shape_cache_path(buf, sizeof buf));
+    if (home) {
+        setenv("HOME", home, 1);
+        free(home);
+    }
+}
+
+/* Without shape options the rows say auto; a given option stays in the
+ * name (fake device: nothing launched). */
+static void bandwidth_auto_names(void **state)
+{
+    (void)state;
+    setenv("MEMPROBE_FAKE_DEVICE", "0", 1);
+    const char *plain[] = {"bandwidth", "--kernel", "read,copy", "-o", "-",
+                           NULL};
+    cli_result r;
+    cli_run(plain, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out, ",bandwidth/read/w16/o0/s1/b1073741824/auto,");
+    cli_must_contain("stdout", r.out, ",bandwidth/copy/w16/o0/s1/b1073741824/auto,");
+    cli_result_free(&r);
+    const char *given[] = {"bandwidth", "--kernel", "read", "--inflight",
+                           "8", "--threads", "1024", "--cache", "na", "-o",
+                           "-", NULL};
+    cli_run(given, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out,
+                     ",bandwidth/read/w16/o0/s1/b1073741824/i8/na/t1024,");
+    assert_null(strstr(r.out, "/auto"));
+    cli_result_free(&r);
+    const char *cache_only[] = {"bandwidth", "--kernel", "write", "--cache",
+                                "auto", "--inflight", "4", "--threads",
+                                "256", "-o", "-", NULL};
+    cli_run(cache_only, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out,
+                     ",bandwidth/write/w16/o0/s1/b1073741824/auto,");
+    cli_result_free(&r);
+    /* sweeps keep the plain defaults (the study's names) */
+    write_file("bw.conf", "[bandwidth]\nkernel = read\n");
+    const char *sweep[] = {"sweep", "bw.conf", "-o", "-", NULL};
+    cli_run(sweep, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out, ",bandwidth/read/w16/o0/s1/b1073741824,");
+    cli_result_free(&r);
+    unlink("bw.conf");
+    unsetenv("MEMPROBE_FAKE_DEVICE");
+}
+
 /* ---- short profiled launches ---------------------------------------------- */
 
 static void short_iterations_choice(void **state)
@@ -362,6 +482,9 @@ int main(void)
         cmocka_unit_test(cost_of_a_fake_run),
         cmocka_unit_test(eta_arithmetic),
         cmocka_unit_test(clock_notes),
+        cmocka_unit_test(shape_cache_file),
+        cmocka_unit_test(shape_cache_path),
+        cmocka_unit_test(bandwidth_auto_names),
         cmocka_unit_test(short_iterations_choice),
         cmocka_unit_test(extrapolation_is_exact_for_affine_counts),
         cmocka_unit_test(compare_within_and_beyond),
