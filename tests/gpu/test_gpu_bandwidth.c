@@ -38,14 +38,22 @@
 
 enum { TABLE, DRAM, OFFSET, STRIDE, NSWEEPS };
 
+/* The shape is given (the parameter table's defaults), so these rows keep
+ * the names and shape of the committed sweeps: without it `memprobe
+ * bandwidth` would search a shape per configuration (docs/bandwidth.md). */
+#define SHAPE " --inflight 4 --threads 256 --cache default"
+
 static const gpu_sweep sweep_def[NSWEEPS] = {
-    [TABLE] = {"bandwidth-table", "--kernel read,write,copy --width 4,8,16"},
+    [TABLE] = {"bandwidth-table",
+               "--kernel read,write,copy --width 4,8,16" SHAPE},
     [DRAM] = {"bandwidth-dram",
-              "--kernel read,write --width 16 --bytes 4294967296 --runs 10"},
+              "--kernel read,write --width 16 --bytes 4294967296 --runs 10"
+              SHAPE},
     [OFFSET] = {"bandwidth-offset",
-                "--kernel read,copy --width 4 --offset 0,4,8,16,32,64,128"},
+                "--kernel read,copy --width 4 --offset 0,4,8,16,32,64,128"
+                SHAPE},
     [STRIDE] = {"bandwidth-stride",
-                "--kernel read,copy --width 16 --stride 1,2,4,8,16,32"},
+                "--kernel read,copy --width 16 --stride 1,2,4,8,16,32" SHAPE},
 };
 
 static mp_ncu_table sweeps[NSWEEPS];
