@@ -261,7 +261,7 @@ typedef struct {
     copy_pair pair[2];
     cudaStream_t stream[2];
     unsigned char *check;     /* pageable: read-back and poison */
-    mp_link_info link[2];     /* exec device, and the peer for p2p */
+    mp_link_info link[2];     /* exec device; for p2p: src and dst */
     double dram_peak_gbs;
 } transfer_state;
 
@@ -372,7 +372,12 @@ static int transfer_setup(const long long *v, const mp_device *dev,
     long long d = v[P_DIRECTION];
     int hk = (int)v[P_HOST_MEMORY];
     s->home = dev->ordinal;
-    s->exec = is_p2p(d) ? (int)v[P_SRC] : dev->ordinal;
+    /* Peer copies run on the runner's device when it is one of the pair
+     * (its profiler session then sees the copy kernel: a push from the
+     * source or a pull by the destination), else on the source. */
+    s->exec = dev->ordinal;
+    if (is_p2p(d) && v[P_SRC] != dev->ordinal && v[P_DST] != dev->ordinal)
+        s->exec = (int)v[P_SRC];
     s->bytes = (size_t)v[P_BYTES];
     s->npairs = copies(d);
     s->dram_peak_gbs = mp_device_dram_peak_gbs(dev);
@@ -399,6 +404,7 @@ static int transfer_setup(const long long *v, const mp_device *dev,
         break;
     case D_P2P:
     case D_P2P_BIDIR:
+        a->src_dev = b->dst_dev = (int)v[P_SRC];
         a->dst_dev = b->src_dev = (int)v[P_DST];
         break;
     default:
@@ -421,10 +427,14 @@ static int transfer_setup(const long long *v, const mp_device *dev,
             CHECK_CUDA(cudaMemcpy(p->src, s->check, s->bytes,
                                   cudaMemcpyDefault));
         }
-        if (p->dst_kind >= 0)
+        /* Cleared (by a copy, which works for a peer's memory too). */
+        if (p->dst_kind >= 0) {
             memset(p->dst, 0, s->bytes);
-        else
-            CHECK_CUDA(cudaMemset(p->dst, 0, s->bytes));
+        } else {
+            memset(s->check, 0, s->bytes);
+            CHECK_CUDA(cudaMemcpy(p->dst, s->check, s->bytes,
+                                  cudaMemcpyDefault));
+        }
     }
     if (s->npairs == 2)
         for (int i = 0; i < 2; i++)
@@ -533,9 +543,12 @@ static int transfer_verify(void *state, char *err, size_t errlen)
 static void transfer_after_timing(void *state)
 {
     transfer_state *s = state;
-    mp_link_query_device(s->exec, &s->link[0]);
-    if (is_p2p(s->v[P_DIRECTION]))
+    if (is_p2p(s->v[P_DIRECTION])) {
+        mp_link_query_device((int)s->v[P_SRC], &s->link[0]);
         mp_link_query_device((int)s->v[P_DST], &s->link[1]);
+    } else {
+        mp_link_query_device(s->exec, &s->link[0]);
+    }
 }
 
 /* The link a configuration crosses and its ceiling in GB/s per copy
@@ -586,6 +599,11 @@ static void transfer_derive(void *state, const mp_device *dev,
     }
     char link[256];
     double per_dir = link_ceiling(s, link, sizeof link);
+    if (is_p2p(s->v[P_DIRECTION]) && s->v[P_METHOD] == M_KERNEL) {
+        size_t n = strlen(link);
+        snprintf(link + n, sizeof link - n, ", kernel on GPU %d (%s)",
+                 s->exec, s->exec == s->v[P_SRC] ? "push" : "pull");
+    }
     mp_row_set(row, MP_COL_LINK, "%s", link);
     double ceiling = per_dir * s->npairs;
     if (ceiling > 0)
