@@ -9,10 +9,12 @@
  *   tables.c   builds the student's tables (bank, padding, coalesce,
  *              bandwidth, layouts, const, texture, reduction) and prints them
  *              as aligned text, Markdown or CSV, one column group per device;
+ *              each table's spec is in tables_<topic>.c (table_spec.h);
  *   plotdata.c writes the data files the gnuplot scripts in scripts/plots/
  *              read;
  *   study.c    writes docs/study.md: the tables, the plots and the seeds'
- *              claims beside what was measured;
+ *              claims beside what was measured; the claims are in
+ *              study_<topic>.c (study_claims.h);
  *   report.c   the command line.
  *
  * Nothing here needs a GPU. Everything is deterministic: the same CSVs give

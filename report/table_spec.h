@@ -1,15 +1,24 @@
 /*
- * table_spec.h - how a report table is described (report/tables.c builds
- * and prints every table from one of these): which rows it takes, their
- * keys, the column group and the values. Tables of newer probe families
- * live in files of their own (tables_transfer.c) and are listed here.
+ * table_spec.h - what one report table is made of, for the files that
+ * define tables (report/tables_*.c, one per memory space or probe
+ * family); report/tables.c builds and prints them. Internal to report/.
+ *
+ * A table is an mp_rep_spec: which rows it takes (want), the row keys
+ * (keys), the column group a row goes into (group), and the values of its
+ * cells (values). A new table is a spec in its topic's file, a declaration
+ * below, and one line in the registry of report/tables.c.
  */
 #ifndef MP_TABLE_SPEC_H
 #define MP_TABLE_SPEC_H
 
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "report.h"
 
 #define MP_REP_KEYLEN 64     /* longest key or value text */
+#define KEYLEN MP_REP_KEYLEN
 
 typedef struct {
     const char *name, *title;
@@ -20,15 +29,133 @@ typedef struct {
     const char *empty;    /* said when the table has no rows */
     int (*want)(const mp_rep_data *d, const mp_rep_row *r);
     void (*keys)(const mp_rep_data *d, const mp_rep_row *r,
-                 char k[][MP_REP_KEYLEN]);
+                 char k[][KEYLEN]);
     /* label of the column group; returns the number groups sort by */
     double (*group)(const mp_rep_data *d, const mp_rep_row *r, char *label);
     void (*values)(const mp_rep_data *d, const mp_rep_row *r,
-                   char v[][MP_REP_KEYLEN], int *mark);
+                   char v[][KEYLEN], int *mark);
 } mp_rep_spec;
 
+#define N(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* The tables (report/tables_*.c). */
+extern const mp_rep_spec mp_rep_spec_bank, mp_rep_spec_padding;
+extern const mp_rep_spec mp_rep_spec_coalesce, mp_rep_spec_layouts,
+    mp_rep_spec_bandwidth;
+extern const mp_rep_spec mp_rep_spec_const, mp_rep_spec_texture;
+extern const mp_rep_spec mp_rep_spec_reduction;
 /* report/tables_transfer.c: "transfers" and "peers". */
 extern const mp_rep_spec mp_rep_transfer_specs[];
 extern const int mp_rep_transfer_nspecs;
+
+/* ---- helpers for the specs ---------------------------------------- */
+
+static inline const char *txt(const mp_rep_data *d, const mp_rep_row *r, int f)
+{
+    return mp_rep_text(d, r, f);
+}
+
+static inline int is(const mp_rep_data *d, const mp_rep_row *r, int f,
+              const char *want)
+{
+    return !strcmp(txt(d, r, f), want);
+}
+
+/* The field as a number; NAN when empty or not a number. */
+static inline double num(const mp_rep_data *d, const mp_rep_row *r, int f)
+{
+    double v;
+    return mp_rep_num(d, r, f, &v) == 0 ? v : NAN;
+}
+
+/* Integer-valued field equals n. */
+static inline int num_is(const mp_rep_data *d, const mp_rep_row *r, int f, double n)
+{
+    return num(d, r, f) == n;
+}
+
+/* Formats field f with `dec` decimals into out ("" when it has no
+ * value): put() keeps every decimal (times, cycles, bandwidths), put_count()
+ * drops trailing zeros (counts per request: "4", "4.3968"). */
+static inline void put_value(char *out, double v, int dec)
+{
+    if (isnan(v) || isinf(v))
+        out[0] = '\0';
+    else
+        snprintf(out, KEYLEN, "%.*f", dec, v);
+}
+
+static inline void put_count_value(char *out, double v, int dec)
+{
+    if (isnan(v) || isinf(v))
+        out[0] = '\0';
+    else
+        mp_rep_fmt(out, KEYLEN, v, dec);
+}
+
+static inline void put(char *out, const mp_rep_data *d, const mp_rep_row *r, int f,
+                int dec)
+{
+    put_value(out, num(d, r, f), dec);
+}
+
+static inline void put_count(char *out, const mp_rep_data *d, const mp_rep_row *r,
+                      int f, int dec)
+{
+    put_count_value(out, num(d, r, f), dec);
+}
+
+/* A measured value: "wrong" when the kernel's output was wrong (such rows
+ * carry no numbers), and marked when the CSV says it differs from the
+ * model. */
+static inline void put_measured(char *out, int *mark, const mp_rep_data *d,
+                         const mp_rep_row *r, int f, int dec)
+{
+    if (is(d, r, MP_F_VERIFIED, "no")) {
+        snprintf(out, KEYLEN, "wrong");
+        return;
+    }
+    put_count(out, d, r, f, dec);
+    *mark = out[0] && is(d, r, MP_F_MATCH, "no");
+}
+
+/* Digits of the path segment "/<prefix><digits>" in config ("-" if none):
+ * the texture probe's n4096, for instance. */
+static inline void config_token(char *out, const char *config, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    for (const char *s = strchr(config, '/'); s; s = strchr(s + 1, '/')) {
+        if (!strncmp(s + 1, prefix, n) && s[1 + n] >= '0' && s[1 + n] <= '9') {
+            size_t k = strspn(s + 1 + n, "0123456789");
+            snprintf(out, KEYLEN, "%.*s", (int)k, s + 1 + n);
+            return;
+        }
+    }
+    snprintf(out, KEYLEN, "-");
+}
+
+/* What a bandwidth configuration's name has after its size segment
+ * "/b<bytes>" (the in-flight count and cache hint: "i1/cs"), or "-". */
+static inline void config_variant(char *out, const char *config)
+{
+    for (const char *s = strstr(config, "/b"); s; s = strstr(s + 1, "/b")) {
+        size_t k = strspn(s + 2, "0123456789");
+        if (k > 0 && (s[2 + k] == '/' || s[2 + k] == '\0')) {
+            snprintf(out, KEYLEN, "%s", s[2 + k] ? s + 3 + k : "-");
+            return;
+        }
+    }
+    snprintf(out, KEYLEN, "-");
+}
+
+/* The one column group of a table without groups. */
+static inline double no_group(const mp_rep_data *d, const mp_rep_row *r,
+                       char *label)
+{
+    (void)d;
+    (void)r;
+    label[0] = '\0';
+    return 0;
+}
 
 #endif

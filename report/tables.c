@@ -1,7 +1,10 @@
 /*
- * tables.c - the report's tables (see report.h): which rows each table
- * takes, its row keys, column groups and values, and the three ways to
- * print a table (aligned text, Markdown, CSV).
+ * tables.c - the report's tables (see report.h): the registry of tables,
+ * building a table from its spec, and the three ways to print a table
+ * (aligned text, Markdown, CSV). Which rows each table takes, its row keys,
+ * column groups and values are its spec, in one file per memory space
+ * (report/tables_shared.c, tables_global.c, tables_const_texture.c,
+ * tables_reduce.c; report/table_spec.h).
  *
  * Every table is built the same way from a `spec`: a row of the data goes
  * into the table row named by its keys (say op and stride), into the column
@@ -11,14 +14,13 @@
  */
 #include "report.h"
 #include "check.h"
-#include "csv_writer.h"
 #include "table_spec.h"
+#include "csv_writer.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define KEYLEN MP_REP_KEYLEN
 #define MAXKEYS 6
 #define MAXSUB 6
 
@@ -37,465 +39,18 @@ void mp_rep_fmt(char *buf, size_t len, double v, int decimals)
 }
 
 /* ------------------------------------------------------------------ */
-/* Helpers for the specs                                              */
+/* The registry: every table, in the order the report prints them. A new
+ * table is one line here and one in mp_rep_table_names (its spec lives in
+ * its topic's report/tables_*.c). */
 
-static const char *txt(const mp_rep_data *d, const mp_rep_row *r, int f)
-{
-    return mp_rep_text(d, r, f);
-}
-
-static int is(const mp_rep_data *d, const mp_rep_row *r, int f,
-              const char *want)
-{
-    return !strcmp(txt(d, r, f), want);
-}
-
-/* The field as a number; NAN when empty or not a number. */
-static double num(const mp_rep_data *d, const mp_rep_row *r, int f)
-{
-    double v;
-    return mp_rep_num(d, r, f, &v) == 0 ? v : NAN;
-}
-
-/* Integer-valued field equals n. */
-static int num_is(const mp_rep_data *d, const mp_rep_row *r, int f, double n)
-{
-    return num(d, r, f) == n;
-}
-
-/* Formats field f with `dec` decimals into out ("" when it has no
- * value): put() keeps every decimal (times, cycles, bandwidths), put_count()
- * drops trailing zeros (counts per request: "4", "4.3968"). */
-static void put_value(char *out, double v, int dec)
-{
-    if (isnan(v) || isinf(v))
-        out[0] = '\0';
-    else
-        snprintf(out, KEYLEN, "%.*f", dec, v);
-}
-
-static void put_count_value(char *out, double v, int dec)
-{
-    if (isnan(v) || isinf(v))
-        out[0] = '\0';
-    else
-        mp_rep_fmt(out, KEYLEN, v, dec);
-}
-
-static void put(char *out, const mp_rep_data *d, const mp_rep_row *r, int f,
-                int dec)
-{
-    put_value(out, num(d, r, f), dec);
-}
-
-static void put_count(char *out, const mp_rep_data *d, const mp_rep_row *r,
-                      int f, int dec)
-{
-    put_count_value(out, num(d, r, f), dec);
-}
-
-/* A measured value: "wrong" when the kernel's output was wrong (such rows
- * carry no numbers), and marked when the CSV says it differs from the
- * model. */
-static void put_measured(char *out, int *mark, const mp_rep_data *d,
-                         const mp_rep_row *r, int f, int dec)
-{
-    if (is(d, r, MP_F_VERIFIED, "no")) {
-        snprintf(out, KEYLEN, "wrong");
-        return;
-    }
-    put_count(out, d, r, f, dec);
-    *mark = out[0] && is(d, r, MP_F_MATCH, "no");
-}
-
-/* Digits of the path segment "/<prefix><digits>" in config ("-" if none):
- * the texture probe's n4096, for instance. */
-static void config_token(char *out, const char *config, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    for (const char *s = strchr(config, '/'); s; s = strchr(s + 1, '/')) {
-        if (!strncmp(s + 1, prefix, n) && s[1 + n] >= '0' && s[1 + n] <= '9') {
-            size_t k = strspn(s + 1 + n, "0123456789");
-            snprintf(out, KEYLEN, "%.*s", (int)k, s + 1 + n);
-            return;
-        }
-    }
-    snprintf(out, KEYLEN, "-");
-}
-
-/* What a bandwidth configuration's name has after its size segment
- * "/b<bytes>" (the in-flight count and cache hint: "i1/cs"), or "-". */
-static void config_variant(char *out, const char *config)
-{
-    for (const char *s = strstr(config, "/b"); s; s = strstr(s + 1, "/b")) {
-        size_t k = strspn(s + 2, "0123456789");
-        if (k > 0 && (s[2 + k] == '/' || s[2 + k] == '\0')) {
-            snprintf(out, KEYLEN, "%s", s[2 + k] ? s + 3 + k : "-");
-            return;
-        }
-    }
-    snprintf(out, KEYLEN, "-");
-}
-
-/* ------------------------------------------------------------------ */
-/* The specs                                                          */
-
-typedef mp_rep_spec spec;
+static const mp_rep_spec *const specs[] = {
+    &mp_rep_spec_bank, &mp_rep_spec_padding, &mp_rep_spec_coalesce,
+    &mp_rep_spec_layouts, &mp_rep_spec_bandwidth, &mp_rep_spec_const,
+    &mp_rep_spec_texture, &mp_rep_spec_reduction,
+};
 
 static const char *const legend_text =
     "the measured value differs from the model (the row's model_match is no)";
-
-/* ---- bank: stride x width, ld and st ---- */
-
-static int bank_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "bank") && num_is(d, r, MP_F_BASE, 0)
-           && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32)
-           && num_is(d, r, MP_F_PAD, 0);
-}
-
-static void bank_keys(const mp_rep_data *d, const mp_rep_row *r,
-                      char k[][KEYLEN])
-{
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_OP));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
-}
-
-static double width_group(const mp_rep_data *d, const mp_rep_row *r,
-                          char *label)
-{
-    snprintf(label, KEYLEN, "%s B", txt(d, r, MP_F_WIDTH));
-    return num(d, r, MP_F_WIDTH);
-}
-
-static void bank_values(const mp_rep_data *d, const mp_rep_row *r,
-                        char v[][KEYLEN], int *mark)
-{
-    put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
-    put_count(v[1], d, r, MP_F_MODEL_WF, 4);
-    put(v[2], d, r, MP_F_CYCLES, 2);
-}
-
-static const char *const bank_kh[] = {"op", "stride"};
-static const char *const bank_sh[] = {"wavefronts", "model", "cycles"};
-
-/* ---- padding: the tile's rows of stride + pad elements ---- */
-
-static int pad_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "bank") && num_is(d, r, MP_F_GROUP, 1)
-           && num_is(d, r, MP_F_PERIOD, 32);
-}
-
-static void pad_keys(const mp_rep_data *d, const mp_rep_row *r,
-                     char k[][KEYLEN])
-{
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_OP));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_BASE));
-}
-
-static double pad_group(const mp_rep_data *d, const mp_rep_row *r,
-                        char *label)
-{
-    snprintf(label, KEYLEN, "pad %s", txt(d, r, MP_F_PAD));
-    return num(d, r, MP_F_PAD);
-}
-
-static void pad_values(const mp_rep_data *d, const mp_rep_row *r,
-                       char v[][KEYLEN], int *mark)
-{
-    put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
-    put(v[1], d, r, MP_F_CYCLES, 2);
-}
-
-static const char *const pad_kh[] = {"op", "width", "stride", "base"};
-static const char *const pad_sh[] = {"wavefronts", "cycles"};
-
-/* ---- coalesce: offset x width x stride ---- */
-
-static int coal_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "coalesce") && is(d, r, MP_F_LAYOUT, "pattern")
-           && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32);
-}
-
-static void coal_keys(const mp_rep_data *d, const mp_rep_row *r,
-                      char k[][KEYLEN])
-{
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_CACHE));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_OP));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_OFFSET));
-}
-
-static double stride_group(const mp_rep_data *d, const mp_rep_row *r,
-                           char *label)
-{
-    snprintf(label, KEYLEN, "stride %s", txt(d, r, MP_F_STRIDE));
-    return num(d, r, MP_F_STRIDE);
-}
-
-static void coal_values(const mp_rep_data *d, const mp_rep_row *r,
-                        char v[][KEYLEN], int *mark)
-{
-    put_measured(v[0], &mark[0], d, r, MP_F_SECTORS, 4);
-    put_count(v[1], d, r, MP_F_MODEL_SECTORS, 4);
-}
-
-static const char *const coal_kh[] = {"cache", "op", "width", "offset"};
-static const char *const coal_sh[] = {"sectors", "model"};
-
-/* ---- layouts: AoS, SoA, aligned, staged ---- */
-
-static int layout_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "coalesce")
-           && !is(d, r, MP_F_LAYOUT, "pattern");
-}
-
-static void layout_keys(const mp_rep_data *d, const mp_rep_row *r,
-                        char k[][KEYLEN])
-{
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_LAYOUT));
-}
-
-static double no_group(const mp_rep_data *d, const mp_rep_row *r,
-                       char *label)
-{
-    (void)d;
-    (void)r;
-    label[0] = '\0';
-    return 0;
-}
-
-static void layout_values(const mp_rep_data *d, const mp_rep_row *r,
-                          char v[][KEYLEN], int *mark)
-{
-    put_measured(v[0], &mark[0], d, r, MP_F_SECTORS, 4);
-    put_count(v[1], d, r, MP_F_MODEL_SECTORS, 4);
-    put_count(v[2], d, r, MP_F_REQUESTS, 0);
-    put_value(v[3], num(d, r, MP_F_TIME_NS) / 1e3, 1);
-    put(v[4], d, r, MP_F_BANDWIDTH, 1);
-}
-
-static const char *const layout_kh[] = {"layout"};
-static const char *const layout_sh[] = {"sectors", "model", "requests",
-                                        "us", "GB/s"};
-
-/* ---- bandwidth: DRAM, by kernel, width, offset, stride ---- */
-
-static int bw_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "bandwidth");
-}
-
-static void bw_keys(const mp_rep_data *d, const mp_rep_row *r,
-                    char k[][KEYLEN])
-{
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_KERNEL));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_OFFSET));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
-    put_count_value(k[4], num(d, r, MP_F_ARRAY_BYTES) / (1024.0 * 1024.0), 1);
-    config_variant(k[5], txt(d, r, MP_F_CONFIG));
-}
-
-static void bw_values(const mp_rep_data *d, const mp_rep_row *r,
-                      char v[][KEYLEN], int *mark)
-{
-    if (is(d, r, MP_F_VERIFIED, "no")) {
-        snprintf(v[0], KEYLEN, "wrong");
-        return;
-    }
-    put(v[0], d, r, MP_F_BANDWIDTH, 1);
-    put_value(v[1], num(d, r, MP_F_FRACTION) * 100, 1);
-    put(v[2], d, r, MP_F_OF_MEMCPY, 2);
-    put_measured(v[3], &mark[3], d, r, MP_F_SECTORS, 4);
-    put_count(v[4], d, r, MP_F_MODEL_SECTORS, 4);
-}
-
-static const char *const bw_kh[] = {"kernel", "width", "offset", "stride",
-                                    "MiB", "variant"};
-static const char *const bw_sh[] = {"GB/s", "% peak", "x memcpy",
-                                    "sectors", "model"};
-
-/* ---- const: spread x spacing ---- */
-
-static int const_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "const");
-}
-
-static void const_keys(const mp_rep_data *d, const mp_rep_row *r,
-                       char k[][KEYLEN])
-{
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_SOURCE));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_SPREAD));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_GROUP));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_PERIOD));
-}
-
-static double spacing_group(const mp_rep_data *d, const mp_rep_row *r,
-                            char *label)
-{
-    snprintf(label, KEYLEN, "%s B apart", txt(d, r, MP_F_SPACING));
-    return num(d, r, MP_F_SPACING);
-}
-
-static void const_values(const mp_rep_data *d, const mp_rep_row *r,
-                         char v[][KEYLEN], int *mark)
-{
-    put_measured(v[0], &mark[0], d, r, MP_F_REPLAYS, 4);
-    put_count(v[1], d, r, MP_F_MODEL_REPLAYS, 4);
-    put(v[2], d, r, MP_F_CYCLES, 2);
-}
-
-static const char *const const_kh[] = {"source", "spread", "group",
-                                       "period"};
-static const char *const const_sh[] = {"replays", "model", "cycles"};
-
-/* ---- texture: source x access ---- */
-
-static int tex_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "texture");
-}
-
-static void tex_keys(const mp_rep_data *d, const mp_rep_row *r,
-                     char k[][KEYLEN])
-{
-    config_token(k[0], txt(d, r, MP_F_CONFIG), "n");
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_ACCESS));
-}
-
-static double source_rank(const char *s);
-
-static double source_group(const mp_rep_data *d, const mp_rep_row *r,
-                           char *label)
-{
-    snprintf(label, KEYLEN, "%s", txt(d, r, MP_F_SOURCE));
-    return source_rank(label);
-}
-
-static void tex_values(const mp_rep_data *d, const mp_rep_row *r,
-                       char v[][KEYLEN], int *mark)
-{
-    int tex = is(d, r, MP_F_SOURCE, "tex1d") || is(d, r, MP_F_SOURCE, "tex2d");
-    if (is(d, r, MP_F_VERIFIED, "no")) {
-        snprintf(v[0], KEYLEN, "wrong");
-        return;
-    }
-    put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
-    put_measured(v[1], &mark[1], d, r, MP_F_SECTORS, 4);
-    /* The model is claimed for the global paths only (model_match empty
-     * for the texture ones). */
-    if (txt(d, r, MP_F_MATCH)[0])
-        put_count(v[2], d, r, MP_F_MODEL_SECTORS, 4);
-    double hits = num(d, r, tex ? MP_F_TEX_HITS : MP_F_LSU_HITS);
-    double sectors = num(d, r, tex ? MP_F_TEX_SECTORS : MP_F_LSU_SECTORS);
-    put_value(v[3], sectors > 0 ? 100.0 * hits / sectors : NAN, 1);
-}
-
-static const char *const tex_kh[] = {"n", "access"};
-static const char *const tex_sh[] = {"us", "sectors", "model", "hit %"};
-
-/* ---- reduction ladder: variant by workload, size and grid ---- */
-
-static int red_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "reduce");
-}
-
-static void red_keys(const mp_rep_data *d, const mp_rep_row *r,
-                     char k[][KEYLEN])
-{
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_WORKLOAD));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_ELEMENTS));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_BLOCKS));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_VARIANT));
-}
-
-/* Loads: wavefronts per LDS against the model (marked when the row's
- * model_match is no). Stores: wavefronts per STS from the raw counters,
- * which carry an arbitration excess the address model does not predict
- * where warps interleave LDS and STS (docs/reduce.md). */
-static void red_values(const mp_rep_data *d, const mp_rep_row *r,
-                       char v[][KEYLEN], int *mark)
-{
-    if (is(d, r, MP_F_VERIFIED, "no")) {
-        snprintf(v[0], KEYLEN, "wrong");
-        return;
-    }
-    put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
-    put(v[1], d, r, MP_F_BANDWIDTH, 1);
-    put_value(v[2], num(d, r, MP_F_FRACTION) * 100, 1);
-    put_measured(v[3], &mark[3], d, r, MP_F_WF, 4);
-    put_count(v[4], d, r, MP_F_MODEL_WF, 4);
-    double sts = num(d, r, MP_F_ST_INST);
-    put_count_value(v[5], sts > 0 ? num(d, r, MP_F_ST_WF) / sts : NAN, 4);
-}
-
-static const char *const red_kh[] = {"workload", "elements", "blocks",
-                                     "variant"};
-static const char *const red_sh[] = {"us", "GB/s", "% read", "wf/LDS",
-                                     "model", "wf/STS"};
-
-#define N(a) ((int)(sizeof(a) / sizeof *(a)))
-
-static const spec specs[] = {
-    {"bank",
-     "Bank conflicts: shared-memory wavefronts per request (measured, "
-     "model) and cycles per request on one SM, by stride (elements) and "
-     "access width",
-     N(bank_kh), bank_kh, N(bank_sh), bank_sh, NULL,
-     bank_want, bank_keys, width_group, bank_values},
-    {"padding",
-     "Padding: the tile's rows hold `stride` elements and `pad` unused ones "
-     "(16 + 1 is the seeds' 17); wavefronts and cycles per request",
-     N(pad_kh), pad_kh, N(pad_sh), pad_sh, NULL,
-     pad_want, pad_keys, pad_group, pad_values},
-    {"coalesce",
-     "Coalescing: 32-byte sectors per warp-level global request (measured, "
-     "model), by cache path, op, width (bytes), start offset (bytes) and "
-     "stride (elements)",
-     N(coal_kh), coal_kh, N(coal_sh), coal_sh, NULL,
-     coal_want, coal_keys, stride_group, coal_values},
-    {"layouts",
-     "Layouts: the seeds' 12-byte struct (aos12), the __align__(16) struct "
-     "(aos16), three arrays (soa) and shared-memory staging (aos12-staged): "
-     "sectors per load request, load requests, time of one launch",
-     N(layout_kh), layout_kh, N(layout_sh), layout_sh, NULL,
-     layout_want, layout_keys, no_group, layout_values},
-    {"bandwidth",
-     "DRAM bandwidth: GB/s, share of the device's peak and of cudaMemcpy's, "
-     "sectors per request (measured, model), by kernel, width (bytes), "
-     "offset (bytes), stride (elements) and array size",
-     N(bw_kh), bw_kh, N(bw_sh), bw_sh, NULL,
-     bw_want, bw_keys, no_group, bw_values},
-    {"const",
-     "Constant memory: replays per warp-level load (measured, model) and "
-     "cycles per load, by source, distinct addresses per warp (spread), "
-     "lanes per address (group), lanes after which addresses repeat "
-     "(period) and the addresses' spacing",
-     N(const_kh), const_kh, N(const_sh), const_sh, NULL,
-     const_want, const_keys, spacing_group, const_values},
-    {"texture",
-     "Texture: time of one launch, sectors per request (texture paths: per "
-     "TEX request), the model (global and ldg loads only) and L1 hit rate, by "
-     "array side n (n x n floats), access and source",
-     N(tex_kh), tex_kh, N(tex_sh), tex_sh, NULL,
-     tex_want, tex_keys, source_group, tex_values},
-    {"reduction",
-     "Reduction ladder: each way of combining a block's partial sums, "
-     "with its time, bandwidth (bytes read / time, and as a % of the "
-     "device's measured 16-byte read bandwidth), shared-memory wavefronts "
-     "per LDS (measured, model) and per STS",
-     N(red_kh), red_kh, N(red_sh), red_sh,
-     "no rows: no reduce configuration in these CSVs",
-     red_want, red_keys, no_group, red_values},
-};
 
 const char *const mp_rep_table_names[] = {
     "bank", "padding", "coalesce", "layouts", "bandwidth", "const",
@@ -520,16 +75,6 @@ static double word_rank(const char *s)
         if (!strcmp(ranked[i], s))
             return i;
     return NAN;
-}
-
-/* Texture sources: the texture paths first, then the loads they race. */
-static double source_rank(const char *s)
-{
-    static const char *const order[] = {"tex1d", "tex2d", "global", "ldg"};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(order[i], s))
-            return i;
-    return 100;
 }
 
 /* Number a key sorts by: its value, the rank of a known word, or NAN
@@ -706,10 +251,10 @@ static void count_marks(mp_rep_table *t)
 
 mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
 {
-    const spec *sp = NULL;
+    const mp_rep_spec *sp = NULL;
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
-        if (!strcmp(specs[i].name, name))
-            sp = &specs[i];
+        if (!strcmp(specs[i]->name, name))
+            sp = specs[i];
     for (int i = 0; i < mp_rep_transfer_nspecs; i++)
         if (!strcmp(mp_rep_transfer_specs[i].name, name))
             sp = &mp_rep_transfer_specs[i];

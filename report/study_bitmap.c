@@ -1,0 +1,77 @@
+/*
+ * study_bitmap.c - the study's claim on seed 004's 2D shared buffer (the
+ * bitmap probe). report/study_claims.h says what a claim group holds;
+ * report/study.c writes the document.
+ */
+#include "study_claims.h"
+#include "probe.h"
+
+/* Seed 004's bitmap kernel (the bitmap probe): the write and the mirrored
+ * read of its 16 x 16 shared buffer, as written and with each fix. */
+static verdict bitmap2d(ctx *c, char *m, char *why, size_t len)
+{
+    static const char *const lay[] = {"seed", "yx", "pad"};
+    double st[3], ld[3], mst[3], mld[3], blk[3];
+    for (int i = 0; i < 3; i++) {
+        char a[64], b[64];
+        snprintf(a, sizeof a, "bitmap/%s/st/d1024", lay[i]);
+        snprintf(b, sizeof b, "bitmap/%s/ld/d1024", lay[i]);
+        st[i] = wf(c, a);
+        ld[i] = wf(c, b);
+        mst[i] = v(c, a, MP_F_MODEL_WF);
+        mld[i] = v(c, b, MP_F_MODEL_WF);
+        blk[i] = v(c, a, MP_F_CLOCK_BLOCK);
+    }
+    say(m, len, "Wavefronts per instruction, measured (model) for the write "
+        "and the mirrored read of a 16 x 16 block on a 1024 x 1024 image: "
+        "as written `shared[tx][ty]` %s (%s) and %s (%s); `shared[ty][tx]` "
+        "%s (%s) and %s (%s); rows of 17 floats %s (%s) and %s (%s). Median "
+        "clock64 cycles per block: %s, %s, %s.", F2(st[0]), F2(mst[0]),
+        F2(ld[0]), F2(mld[0]), F2(st[1]), F2(mst[1]), F2(ld[1]),
+        F2(mld[1]), F2(st[2]), F2(mst[2]), F2(ld[2]), F2(mld[2]),
+        F1(blk[0]), F1(blk[1]), F1(blk[2]));
+    if (c->missing[0]) {
+        /* The model's figures without a GPU (memprobe predict bitmap). */
+        const mp_probe *pr = mp_probe_find("bitmap");
+        double w[3][2];
+        for (int i = 0; i < 3; i++)
+            for (int op = 0; op < 2; op++) {
+                long long cfg[3] = {i, op, 1024};   /* layout, op, dim */
+                mp_prediction p;
+                pr->predict(cfg, &p);
+                w[i][op] = p.value[0];
+            }
+        say(m, len, "No H200 measurement is committed yet (`bitmap.csv`). "
+            "The model predicts, for the write and the mirrored read: "
+            "%s and %s wavefronts per instruction as written, %s and %s "
+            "with `shared[ty][tx]`, %s and %s with rows of 17 floats "
+            "(`memprobe predict bitmap`).", F2(w[0][1]), F2(w[0][0]),
+            F2(w[1][1]), F2(w[1][0]), F2(w[2][1]), F2(w[2][0]));
+        return UNMEASURED;
+    }
+    if (st[0] > 1.5 && ld[0] > 1.5) {
+        say(why, len, "A warp of a 16 x 16 block is two rows of threadIdx.x, "
+            "so `shared[threadIdx.x][...]` walks it down the array's columns "
+            "(16 words apart): the write costs %sx and the read %sx the "
+            "conflict-free wavefronts. Swapping the indices makes both 1; "
+            "padding rows to 17 floats leaves %s and %s, because the warp's "
+            "second row wraps onto the first row's bank 0. Measured minus "
+            "model: write %s, read %s (as written).", F2(st[0] / st[1]),
+            F2(ld[0] / ld[1]), F2(st[2]), F2(ld[2]), F2(st[0] - mst[0]),
+            F2(ld[0] - mld[0]));
+        return FAILS;
+    }
+    say(why, len, "The buffer as written costs no more than its fixes.");
+    return HOLDS;
+}
+
+static const claim claims[] = {
+    {"The 2D shared buffer of the bitmap example", "004 (shared memory)",
+     "The bitmap kernel's `__shared__ float shared[16][16]`, written as "
+     "`shared[threadIdx.x][threadIdx.y]` by a 16 x 16 block and read back "
+     "mirrored, is a cheap way to share values within a block (the seed "
+     "says nothing of banks).",
+     "bitmap.csv", bitmap2d},
+};
+
+const mp_study_group mp_study_bitmap = {claims, N_OF(claims), NULL, 0};

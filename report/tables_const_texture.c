@@ -1,0 +1,113 @@
+/*
+ * tables_const_texture.c - the constant- and texture-memory tables.
+ * report/table_spec.h says what a table's spec holds; report/tables.c
+ * builds and prints the tables.
+ */
+#include "table_spec.h"
+
+/* ---- const: spread x spacing ---- */
+
+static int const_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "const");
+}
+
+static void const_keys(const mp_rep_data *d, const mp_rep_row *r,
+                       char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_SOURCE));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_SPREAD));
+    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_GROUP));
+    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_PERIOD));
+}
+
+static double spacing_group(const mp_rep_data *d, const mp_rep_row *r,
+                            char *label)
+{
+    snprintf(label, KEYLEN, "%s B apart", txt(d, r, MP_F_SPACING));
+    return num(d, r, MP_F_SPACING);
+}
+
+static void const_values(const mp_rep_data *d, const mp_rep_row *r,
+                         char v[][KEYLEN], int *mark)
+{
+    put_measured(v[0], &mark[0], d, r, MP_F_REPLAYS, 4);
+    put_count(v[1], d, r, MP_F_MODEL_REPLAYS, 4);
+    put(v[2], d, r, MP_F_CYCLES, 2);
+}
+
+static const char *const const_kh[] = {"source", "spread", "group",
+                                       "period"};
+static const char *const const_sh[] = {"replays", "model", "cycles"};
+
+const mp_rep_spec mp_rep_spec_const = {
+    "const",
+    "Constant memory: replays per warp-level load (measured, model) and "
+    "cycles per load, by source, distinct addresses per warp (spread), "
+    "lanes per address (group), lanes after which addresses repeat "
+    "(period) and the addresses' spacing",
+    N(const_kh), const_kh, N(const_sh), const_sh, NULL,
+    const_want, const_keys, spacing_group, const_values
+};
+
+/* ---- texture: source x access ---- */
+
+static int tex_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "texture");
+}
+
+static void tex_keys(const mp_rep_data *d, const mp_rep_row *r,
+                     char k[][KEYLEN])
+{
+    config_token(k[0], txt(d, r, MP_F_CONFIG), "n");
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_ACCESS));
+}
+
+/* Texture sources: the texture paths first, then the loads they race. */
+static double source_rank(const char *s)
+{
+    static const char *const order[] = {"tex1d", "tex2d", "global", "ldg"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(order[i], s))
+            return i;
+    return 100;
+}
+
+static double source_group(const mp_rep_data *d, const mp_rep_row *r,
+                           char *label)
+{
+    snprintf(label, KEYLEN, "%s", txt(d, r, MP_F_SOURCE));
+    return source_rank(label);
+}
+
+static void tex_values(const mp_rep_data *d, const mp_rep_row *r,
+                       char v[][KEYLEN], int *mark)
+{
+    int tex = is(d, r, MP_F_SOURCE, "tex1d") || is(d, r, MP_F_SOURCE, "tex2d");
+    if (is(d, r, MP_F_VERIFIED, "no")) {
+        snprintf(v[0], KEYLEN, "wrong");
+        return;
+    }
+    put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
+    put_measured(v[1], &mark[1], d, r, MP_F_SECTORS, 4);
+    /* The model is claimed for the global paths only (model_match empty
+     * for the texture ones). */
+    if (txt(d, r, MP_F_MATCH)[0])
+        put_count(v[2], d, r, MP_F_MODEL_SECTORS, 4);
+    double hits = num(d, r, tex ? MP_F_TEX_HITS : MP_F_LSU_HITS);
+    double sectors = num(d, r, tex ? MP_F_TEX_SECTORS : MP_F_LSU_SECTORS);
+    put_value(v[3], sectors > 0 ? 100.0 * hits / sectors : NAN, 1);
+}
+
+static const char *const tex_kh[] = {"n", "access"};
+static const char *const tex_sh[] = {"us", "sectors", "model", "hit %"};
+
+const mp_rep_spec mp_rep_spec_texture = {
+    "texture",
+    "Texture: time of one launch, sectors per request (texture paths: per "
+    "TEX request), the model (global and ldg loads only) and L1 hit rate, by "
+    "array side n (n x n floats), access and source",
+    N(tex_kh), tex_kh, N(tex_sh), tex_sh, NULL,
+    tex_want, tex_keys, source_group, tex_values
+};
