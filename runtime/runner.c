@@ -50,7 +50,7 @@ const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
                          "exit 4), off"},
     [MP_OPT_DEVICE] = {"device", MP_PARAM_INT, 0, 0, 63, NULL, 0, NULL,
                        "CUDA device ordinal"},
-    [MP_OPT_BATCH] = {"batch", MP_PARAM_INT, 64, 1, 4096, NULL, 0, NULL,
+    [MP_OPT_BATCH] = {"batch", MP_PARAM_INT, 256, 1, 4096, NULL, 0, NULL,
                       "configurations profiled per counter batch"},
 };
 
@@ -447,9 +447,17 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                          "fake device: nothing measured");
             else {
                 tc = mp_cost_now();
-                /* Two ranges per configuration where launches are
-                 * profiled short (at most: every part of this set). */
-                coll = open_counters(p, o, 2 * (size_t)o->batch,
+                /* Ranges for the largest batch this session will see: at
+                 * most --batch configurations, and no more than the
+                 * parts of this set hold (a small run keeps a small
+                 * image); two per configuration profiled short. */
+                int most = 0;
+                for (int q = part; q < nparts
+                     && parts[q].configs->probe->metrics == p->metrics; q++)
+                    most = parts[q].configs->n > most ? parts[q].configs->n
+                                                      : most;
+                most = most < o->batch ? most : o->batch;
+                coll = open_counters(p, o, 2 * (size_t)(most > 0 ? most : 1),
                                      counters_status,
                                      sizeof counters_status, &fatal);
                 mp_cost_add(MP_COST_OPEN, 0, tc);
