@@ -188,7 +188,7 @@ int mp_devices_parse(const char *text, int *devs, int max, char *err,
         snprintf(err, errlen, "--devices: empty list");
         return -1;
     }
-    return n;
+    return count < 0 ? 0 : n;   /* no GPU at all: the caller reports it */
 }
 
 int mp_merge_leftover_parts(const char *out, int quiet)

@@ -20,8 +20,9 @@ typedef struct {
  * Returns 0, or the first failing worker's status (1 when killed). */
 int mp_sweep_on_devices(const mp_sweep_devices_args *a);
 
-/* Parses --devices: "all" (every visible GPU; 0 devices when none is
- * visible) or "0,2,..". Returns the count, or -1 with a one-line reason. */
+/* Parses --devices: "all" (every visible GPU) or "0,2,..". Returns the
+ * count (0 when CUDA sees no GPU at all: the caller then runs as without
+ * --devices and reports it), or -1 with a one-line reason. */
 int mp_devices_parse(const char *text, int *devs, int max, char *err,
                      size_t errlen);
 
