@@ -145,8 +145,8 @@ bench)
 cost)
     # Issue 16: where the collector's time goes (MEMPROBE_PROFILE_COST
     # breakdowns, runtime/cost.h) on the bench's 30 and 120 bank
-    # configurations: counters off, on (batches of 64), on in one batch
-    # (--batch 4096), ncu; marginal cost per configuration = (T120 - T30)
+    # configurations: counters off, on (default: one batch of up to 256),
+    # on in batches of 64 (the old default), ncu; marginal cost per configuration = (T120 - T30)
     # / 90 into cost.txt. Then the short profiled launches (two launches of
     # 512 and 1024 iterations stand for 16384) against full ones on the
     # study's bank shapes, and `memprobe compare` of each pair: 0 values
@@ -159,15 +159,15 @@ cost)
             --counters off -o "$W/cost-off-$name.csv"
         step cost-on-$name env MEMPROBE_PROFILE_COST="$W/cost-breakdown-on-$name.csv" \
             ./memprobe bank $args --runs 0 --warmup 0 --counters on -o "$W/cost-on-$name.csv"
-        step cost-b1-$name env MEMPROBE_PROFILE_COST="$W/cost-breakdown-b1-$name.csv" \
-            ./memprobe bank $args --runs 0 --warmup 0 --counters on --batch 4096 \
-            -o "$W/cost-b1-$name.csv"
+        step cost-on64-$name env MEMPROBE_PROFILE_COST="$W/cost-breakdown-on64-$name.csv" \
+            ./memprobe bank $args --runs 0 --warmup 0 --counters on --batch 64 \
+            -o "$W/cost-on64-$name.csv"
         step cost-ncu-$name $NCU --csv --page raw --print-units base --clock-control none \
             --metrics "$METRICS" --log-file "$W/cost-ncu-$name.csv" \
             ./memprobe bank $args --runs 0 --warmup 0 --counters off -o "$W/cost-ncu-run-$name.csv"
     done
-    step cost-b1-same bash -c "./memprobe compare $W/cost-on-big.csv $W/cost-b1-big.csv > $W/cost-b1-compare.txt"
-    awk '/^cost-(off|on|b1|ncu)-(small|big) /{sub("s$","",$3); t[$1]=$3}
+    step cost-batch-same bash -c "./memprobe compare $W/cost-on64-big.csv $W/cost-on-big.csv > $W/cost-batch-compare.txt; rc=\$?; tail -1 $W/cost-batch-compare.txt; exit \$rc"
+    awk '/^cost-(off|on|on64|ncu)-(small|big) /{sub("s$","",$3); t[$1]=$3}
          END{for (m in t) if (m ~ /-big$/) { k=m; sub("-big$","",k);
              printf "%-10s %8.1f ms per configuration (30: %.2f s, 120: %.2f s)\n",
                  k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
@@ -185,7 +185,7 @@ studytime)
     # launches) timed, with its cost breakdown, then compared with the
     # committed H200 study: 0 values beyond tolerance, 0 rows off the model.
     step studytime env MEMPROBE_PROFILE_COST="$W/cost-breakdown-study.csv" \
-        make study OUT="$W/study.csv"
+        make DEPS=.deps study OUT="$W/study.csv"
     step study-counters bash -c "tail -n +2 $W/study.csv | grep -vc ',ok,' ; true"
     step study-compare bash -c "./memprobe compare results/h200/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
 bwdefault)
