@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "async.h"
 #include "async_model.h"
 #include "check.h"
@@ -43,10 +44,14 @@ static const long long widths[] = {4, 8, 16};
 static const long long tiles[] = {1024, 2048, 4096, 8192, 16384, 32768,
                                   65536, 131072};
 
+/* What each method's instructions need (probes/arch.h): the runner
+ * refuses a method the GPU lacks before any launch. */
+static const int method_cc[] = {0, MP_CC_CP_ASYNC, MP_CC_TMA, MP_CC_TMA};
+
 static const mp_param_def async_params[P_COUNT] = {
     [P_METHOD] = {"method", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, method_names,
                   "staged (LDG + STS), cpasync (LDGSTS, sm_80), bulk "
-                  "(cp.async.bulk, sm_90) or tensor (TMA, sm_90)"},
+                  "(cp.async.bulk, sm_90) or tensor (TMA, sm_90)", method_cc},
     [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
                  "bytes per thread copy (staged, cpasync); 16 for bulk, "
                  "tensor"},

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "bandwidth.h"
 #include "bw_shape.h"
 #include "check.h"
@@ -40,6 +41,8 @@ static const char *const cache_names[] = {"default", "cs", "na", "pf256",
  * which only `memprobe bandwidth` without those options sets (the
  * parameter ranges refuse 0). */
 #define CACHE_AUTO 4
+/* pf256's L2::256B prefetch hint needs sm_80 (bandwidth.cu). */
+static const int cache_cc[] = {0, 0, 0, MP_CC_L2_PREFETCH, 0};
 static const long long widths[] = {4, 8, 16};
 static const long long inflights[] = {1, 2, 4, 8};
 
@@ -70,7 +73,7 @@ static const mp_param_def bw_params[P_COUNT] = {
     [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
                  "PTX cache operator: default, cs (streaming), na (L1 "
                  "no-allocate), pf256 (na + L2 256-byte prefetch), auto "
-                 "(the fastest, searched)"},
+                 "(the fastest, searched)", cache_cc},
     [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
                    "threads per block, a multiple of 32"},
     [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 65536, NULL, 0, NULL,
@@ -356,6 +359,9 @@ static void search_shape(bw_state *s, const long long *v,
     int cache_c[4] = {MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA,
                       MP_BW_CACHE_PF256};
     int nc = 4, ni = v[P_INFLIGHT] ? 1 : 4, nt = v[P_THREADS] ? 1 : 3;
+    /* pf256 only where the GPU has its instruction (probes/arch.h). */
+    if (10 * dev->cc_major + dev->cc_minor < MP_CC_L2_PREFETCH)
+        nc = 3;
     if (v[P_CACHE] != CACHE_AUTO)
         nc = 1, cache_c[0] = (int)v[P_CACHE];
     /* The read kernel's per-thread output: one buffer for the largest

@@ -60,6 +60,10 @@ typedef struct mp_probe {
     const mp_param_def *params;
     int nparams;
     mp_metric_set metrics;
+    /* Compute capability times ten that every configuration needs (a
+     * probe built on an instruction older GPUs lack; probes/arch.h), 0 for
+     * any GPU. Per-value needs go in the parameter's choice_cc. */
+    int cc;
     /* Parameters of the standard set `memprobe ncu-check` compares. */
     const char *ncu_check_args;
 

@@ -192,8 +192,11 @@ static double h200_ceiling(const long long *v)
     double c;
     if (is_host_dir(d))
         c = pcie;
-    else if (d == D_D2D)   /* 3201 MHz x 2 x 6016 bits, read + write */
-        c = 2.0 * 3201e6 * (6016 / 8.0) / 1e9 / 2.0;
+    else if (d == D_D2D) {   /* DRAM peak shared by read and write */
+        mp_device h200;
+        mp_device_default(&h200);
+        c = mp_device_dram_peak_gbs(&h200) / 2.0;
+    }
     else if (v[P_PEER_ACCESS] == 0)
         c = mp_nvlink_gbs(MP_H200_NVLINK_VERSION, MP_H200_NVLINKS);
     else

@@ -21,27 +21,88 @@ static int attr(enum cudaDeviceAttr a, int dev)
     return v;
 }
 
-/* The test hook of device.h: the H200's numbers, nothing behind them. */
-static void fake_device(mp_device *d, const char *delay)
+/* Descriptions of GPUs memprobe may meet, as the CUDA runtime reports
+ * them (clocks are the peak SM clock and the memory clock in kHz that
+ * cudaDevAttrClockRate / cudaDevAttrMemoryClockRate give). The H200's is
+ * results/h200/device.txt; the others are the vendors' published figures
+ * (see docs/architecture.md for sources), for the CPU tests and for the
+ * test hook of device.h. */
+typedef struct {
+    const char *key;
+    const char *name;
+    int cc_major, cc_minor, sm_count, sm_clock_khz, mem_clock_khz, bus_bits;
+    int max_threads_per_sm;
+    size_t l2, global, smem_optin, smem_per_sm;
+} known_gpu;
+
+static const known_gpu known[] = {
+    {"h200", "NVIDIA H200", 9, 0, 132, 1980000, 3201000, 6016, 2048,
+     62914560, 150754820096ULL, 232448, 233472},
+    {"a100", "NVIDIA A100-SXM4-40GB", 8, 0, 108, 1410000, 1215000, 5120,
+     2048, 41943040, 42505273344ULL, 166912, 167936},
+    {"rtx4090", "NVIDIA GeForce RTX 4090", 8, 9, 128, 2520000, 10501000,
+     384, 1536, 75497472, 25757220864ULL, 101376, 102400},
+    {"b200", "NVIDIA B200", 10, 0, 148, 1965000, 3996000, 8192, 2048,
+     132120576, 191986155520ULL, 232448, 233472},
+    {"t4", "Tesla T4", 7, 5, 40, 1590000, 5001000, 256, 1024, 4194304,
+     15843721216ULL, 65536, 65536},
+};
+
+static void describe_known(const known_gpu *k, mp_device *d)
 {
     memset(d, 0, sizeof *d);
-    snprintf(d->name, sizeof d->name, "fake device (%s set: nothing is "
-             "measured)", MP_FAKE_DEVICE_ENV);
-    d->cc_major = 9;
-    d->sm_count = 132;
-    d->sm_clock_khz = 1980000;
-    d->mem_clock_khz = 3201000;
-    d->bus_width_bits = 6016;
+    snprintf(d->name, sizeof d->name, "%s", k->name);
+    d->cc_major = k->cc_major;
+    d->cc_minor = k->cc_minor;
+    d->sm_count = k->sm_count;
+    d->sm_clock_khz = k->sm_clock_khz;
+    d->mem_clock_khz = k->mem_clock_khz;
+    d->bus_width_bits = k->bus_bits;
     d->warp_size = 32;
     d->max_threads_per_block = 1024;
-    d->max_threads_per_sm = 2048;
+    d->max_threads_per_sm = k->max_threads_per_sm;
     d->regs_per_sm = 65536;
-    d->l2_bytes = 62914560;
-    d->global_mem_bytes = 150754820096ULL;
+    d->l2_bytes = k->l2;
+    d->global_mem_bytes = k->global;
     d->const_mem_bytes = 65536;
     d->smem_per_block = 49152;
-    d->smem_per_block_optin = 232448;
-    d->smem_per_sm = 233472;
+    d->smem_per_block_optin = k->smem_optin;
+    d->smem_per_sm = k->smem_per_sm;
+}
+
+int mp_device_describe(const char *key, mp_device *d)
+{
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (strcmp(known[i].key, key) == 0) {
+            describe_known(&known[i], d);
+            return 0;
+        }
+    return -1;
+}
+
+void mp_device_default(mp_device *d)
+{
+    describe_known(&known[0], d);
+}
+
+/* The test hook of device.h: "[NAME][:]DELAY_US" or "NAME" (default
+ * h200), nothing behind it. */
+static void fake_device(mp_device *d, const char *spec)
+{
+    char key[32] = "h200";
+    const char *delay = spec;
+    size_t n = strspn(spec, "abcdefghijklmnopqrstuvwxyz0123456789");
+    if (n && !(spec[0] >= '0' && spec[0] <= '9')) {
+        snprintf(key, sizeof key, "%.*s", (int)(n < 31 ? n : 31), spec);
+        delay = spec[n] == ':' ? spec + n + 1 : spec + n;
+    }
+    if (mp_device_describe(key, d))
+        mp_usage_error("%s: no description of a GPU called '%s' (h200, "
+                       "a100, rtx4090, b200, t4)", MP_FAKE_DEVICE_ENV, key);
+    char real[160];
+    snprintf(real, sizeof real, "%.159s", d->name);
+    snprintf(d->name, sizeof d->name, "fake device %s (%s set: nothing is "
+             "measured)", real, MP_FAKE_DEVICE_ENV);
     d->fake = 1;
     d->fake_delay_us = atoi(delay);
     if (d->fake_delay_us < 0)

@@ -34,7 +34,9 @@ typedef struct {
 /* Test hook, for the CPU tests of what a sweep leaves behind when it is
  * killed or its output fails (tests/test_faults.c): with this variable set
  * to a number of microseconds, mp_device_open returns a fake device with
- * the H200's properties, named as fake, and the runner writes a row per
+ * the H200's properties, named as fake (or to NAME or NAME:MICROSECONDS,
+ * with those of a100, rtx4090, b200 or t4: mp_device_describe; the tests
+ * of per-architecture refusals and ceilings), and the runner writes a row per
  * configuration without running anything (verified, no times, no
  * counters, counters_status saying so), sleeping that long per
  * configuration. Every use prints a warning. Never set it for a
@@ -47,6 +49,14 @@ typedef struct {
 /* GPUs visible: the fake node's count under the hook, else
  * cudaGetDeviceCount's; -1 when CUDA cannot tell (no driver). */
 int mp_device_count(void);
+
+/* The H200's description: what `memprobe predict` and the checks made
+ * before a GPU is open assume. */
+void mp_device_default(mp_device *d);
+
+/* A known GPU's description by key (h200, a100, rtx4090, b200, t4):
+ * 0, or -1 for an unknown key. For tests and the fake-device hook. */
+int mp_device_describe(const char *key, mp_device *d);
 
 /* Opens device `ordinal`. Returns 0, or MP_EXIT_NOGPU with a one-line
  * reason in why when no usable GPU is visible. */

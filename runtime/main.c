@@ -33,15 +33,16 @@ enum { O_WARMUP = MP_OPT_WARMUP, O_RUNS = MP_OPT_RUNS,
 static const char *const formats[] = {"txt", "csv", NULL};
 static const mp_param_def format_option = {
     "format", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, formats,
-    "txt for people, csv for programs"};
+    "txt for people, csv for programs", NULL};
 
 static void print_param_help(const mp_param_def *d, FILE *out)
 {
-    char range[128], def[64];
+    char range[128], def[64], cc[256];
     mp_param_describe_range(d, range, sizeof range);
     mp_param_format(d, d->def, def, sizeof def);
-    fprintf(out, "  --%-11s %-14s default %-6s %s\n", d->name, range, def,
-            d->help);
+    mp_param_describe_cc(d, cc, sizeof cc);
+    fprintf(out, "  --%-11s %-14s default %-6s %s%s\n", d->name, range, def,
+            d->help, cc);
 }
 
 static void probe_help(const mp_probe *p, int predict, FILE *out)
@@ -50,6 +51,9 @@ static void probe_help(const mp_probe *p, int predict, FILE *out)
             predict ? "predict " : "", p->name,
             predict ? " [--format txt|csv]" : " [-o FILE] [options]",
             p->summary);
+    if (p->cc)
+        fprintf(out, "Needs compute capability %d.%d or newer.\n\n",
+                p->cc / 10, p->cc % 10);
     fprintf(out, "Parameters (a value, a list 1,2,4 or a range 0..64[:step]; "
             "lists make a sweep):\n");
     for (int i = 0; i < p->nparams; i++)
@@ -274,7 +278,10 @@ static int cmd_list(int argc, char **argv)
                "parameters, defaults and ranges.", argc, argv);
     for (int i = 0; mp_probes[i]; i++) {
         const mp_probe *p = mp_probes[i];
-        printf("%s - %s\n", p->name, p->summary);
+        printf("%s - %s", p->name, p->summary);
+        if (p->cc)
+            printf(" [compute capability %d.%d+]", p->cc / 10, p->cc % 10);
+        printf("\n");
         for (int k = 0; k < p->nparams; k++)
             print_param_help(&p->params[k], stdout);
         printf("\n");

@@ -41,6 +41,43 @@ void mp_param_format(const mp_param_def *d, long long v, char *buf,
         snprintf(buf, len, "%lld", v);
 }
 
+int mp_param_value_cc(const mp_param_def *d, long long v)
+{
+    if (d->kind != MP_PARAM_CHOICE || !d->choice_cc)
+        return 0;
+    return d->choice_cc[v];
+}
+
+int mp_param_check_cc(const mp_param_def *defs, int n, const long long *v,
+                      int gpu_cc, char *err, size_t errlen)
+{
+    for (int i = 0; i < n; i++) {
+        int need = mp_param_value_cc(&defs[i], v[i]);
+        if (need > gpu_cc) {
+            snprintf(err, errlen, "--%s %s needs compute capability %d.%d "
+                     "or newer; this GPU is %d.%d", defs[i].name,
+                     defs[i].choices[v[i]], need / 10, need % 10,
+                     gpu_cc / 10, gpu_cc % 10);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void mp_param_describe_cc(const mp_param_def *d, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    if (d->kind != MP_PARAM_CHOICE || !d->choice_cc)
+        return;
+    for (int i = 0; d->choices[i]; i++)
+        if (d->choice_cc[i])
+            used += snprintf(buf + used, used < len ? len - used : 0,
+                             " [%s: compute capability %d.%d+]",
+                             d->choices[i], d->choice_cc[i] / 10,
+                             d->choice_cc[i] % 10);
+}
+
 int mp_param_find(const mp_param_def *defs, int n, const char *name)
 {
     for (int i = 0; i < n; i++)

@@ -33,6 +33,10 @@ typedef struct {
     int nallowed;
     const char *const *choices;   /* CHOICE: names, NULL-terminated */
     const char *help;             /* one line for `memprobe list` */
+    /* CHOICE, optional: per choice, the compute capability times ten its
+     * instruction needs (80 = 8.0; 0 = any GPU), constants from
+     * probes/arch.h. A GPU below it refuses the value (exit 2). */
+    const int *choice_cc;
 } mp_param_def;
 
 typedef struct {
@@ -66,6 +70,20 @@ const char *mp_option_value(int argc, char **argv, int *i, const char *name);
  * "-o FILE", "--output FILE" or "--output=FILE", sets *output (exits 2
  * when it is given twice or the name is empty) and returns 1; else 0. */
 int mp_take_output(int argc, char **argv, int *i, const char **output);
+
+/* The compute capability (times ten) value v of d needs; 0: any GPU. */
+int mp_param_value_cc(const mp_param_def *d, long long v);
+
+/* Can a GPU of compute capability gpu_cc (times ten, 75 = 7.5) run the
+ * values v[0..n) of the table defs? 0, or -1 with the one-line reason
+ * ("--cache pf256 needs compute capability 8.0 or newer; this GPU is
+ * 7.5") in err. */
+int mp_param_check_cc(const mp_param_def *defs, int n, const long long *v,
+                      int gpu_cc, char *err, size_t errlen);
+
+/* The requirements of d's choices for `memprobe list` and --help
+ * (" [pf256: compute capability 8.0+]"), or "" when there are none. */
+void mp_param_describe_cc(const mp_param_def *d, char *buf, size_t len);
 
 /* Index of the parameter called `name` in a table, or -1. */
 int mp_param_find(const mp_param_def *defs, int n, const char *name);

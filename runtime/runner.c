@@ -389,10 +389,21 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
     size_t maxmetrics = 1;
     for (int i = 0; i < nparts; i++) {
         const mp_config_list *cl = parts[i].configs;
-        for (int c = 0; c < cl->n; c++)
-            if (cl->probe->check(cl->v[c], dev.smem_per_block_optin, why,
-                                 sizeof why))
+        const mp_probe *p = cl->probe;
+        int gpu_cc = 10 * dev.cc_major + dev.cc_minor;
+        if (p->cc > gpu_cc)
+            mp_usage_error("%s needs compute capability %d.%d or newer; "
+                           "this GPU is %d.%d (%s)", p->name, p->cc / 10,
+                           p->cc % 10, gpu_cc / 10, gpu_cc % 10, dev.name);
+        for (int c = 0; c < cl->n; c++) {
+            if (p->check(cl->v[c], dev.smem_per_block_optin, why, sizeof why))
                 mp_usage_error("%s", why);
+            /* Options whose instruction this GPU lacks (probes/arch.h):
+             * refused, never run with another instruction. */
+            if (mp_param_check_cc(p->params, p->nparams, cl->v[c], gpu_cc,
+                                  why, sizeof why))
+                mp_usage_error("%s (%s)", why, dev.name);
+        }
         total += cl->n;
         size_t n;
         mp_metric_set_get(cl->probe->metrics, &n);
