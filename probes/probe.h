@@ -77,10 +77,12 @@ typedef struct mp_probe {
     /* Writes parameter and model columns of a result row. */
     void (*describe)(const long long *v, mp_row *row);
 
-    /* Optional (NULL: every configuration launches kernels): 0 when the
-     * configuration launches no kernel (DMA copies), so there is nothing
-     * for the counters to profile and it is left out of counter batches. */
-    int (*has_kernels)(const long long *v);
+    /* Optional (NULL: every configuration launches one kernel per launch):
+     * the reason a configuration cannot be profiled (it launches no kernel,
+     * only DMA copies; or several kernels per launch, which the collector
+     * cannot tell apart), or NULL when it can. Such a configuration is left
+     * out of counter batches and its row's counters_status says why. */
+    const char *(*unprofiled)(const long long *v);
 
     /* Optional (NULL): adjusts a configuration of the probe's own
      * subcommand (`memprobe NAME`, not sweeps or predict) for the

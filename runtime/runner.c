@@ -154,9 +154,9 @@ void mp_print_predictions(const mp_config_list *cl, int csv, FILE *out)
 }
 
 /* Whether a configuration launches kernels the counters can profile. */
-static int has_kernels(const mp_probe *p, const long long *v)
+static int can_profile(const mp_probe *p, const long long *v)
 {
-    return !p->has_kernels || p->has_kernels(v);
+    return !p->unprofiled || !p->unprofiled(v);
 }
 
 static void fill_common(mp_row *r, const mp_device *dev, const char *stamp)
@@ -550,7 +550,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             int profilable = 0;
             for (int b = 0; b < nb; b++)
                 profilable |= slots[b].verified
-                              && has_kernels(p, cl->v[first + b]);
+                              && can_profile(p, cl->v[first + b]);
             if (coll && profilable) {
                 int launches = 0;
                 mp_cost_batch(nb);
@@ -559,7 +559,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                     for (int b = 0; b < nb; b++) {
                         slot *s = &slots[b];
                         if (!s->verified
-                            || !has_kernels(p, cl->v[first + b]))
+                            || !can_profile(p, cl->v[first + b]))
                             continue;
                         const long long *v = cl->v[first + b];
                         p->label(v, label, sizeof label);
@@ -583,7 +583,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                         for (int b = 0; b < nb; b++) {
                             slot *s = &slots[b];
                             if (!s->verified
-                                || !has_kernels(p, cl->v[first + b]))
+                                || !can_profile(p, cl->v[first + b]))
                                 continue;
                             double *x = values + nmetrics * (size_t)s->range;
                             if (s->short_iterations)
@@ -649,8 +649,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                     }
                     mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
                                s->m.counters ? "ok"
-                               : coll && !has_kernels(p, v)
-                                   ? "none: no kernel to profile (copies)"
+                               : coll && !can_profile(p, v)
+                                   ? p->unprofiled(v)
                                    : batch_status);
                     if (s->m.counters)
                         for (size_t m = 0; m < nmetrics; m++) {
