@@ -276,6 +276,13 @@ run_gnuplot = if ! command -v $(GNUPLOT) >/dev/null 2>&1; then \
 	done; \
 	echo "plots in $(2)"
 
+# make counters-doc: docs/counters-by-chip.md, every metric set on every
+# chip the CUPTI host API knows (no GPU; tests/test_chips.c, which make
+# test runs to check the committed file).
+.PHONY: counters-doc
+counters-doc: $(BUILD)/tests/test_chips
+	MP_UPDATE_DOCS=1 $(BUILD)/tests/test_chips
+
 .PHONY: report plots study-report
 report: $(BIN)
 	./$(BIN) report --format $(FORMAT) $(if $(call cmdline,TABLE),--table $(call cmdline,TABLE)) $(FILES)

@@ -391,3 +391,50 @@ out:
     }
     return rc;
 }
+
+const char *const *mp_metrics_supported_chips(size_t *n)
+{
+    CUpti_Profiler_Host_GetSupportedChips_Params p = {
+        .structSize = CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE,
+    };
+    char err[256];
+    *n = 0;
+    if (CHECK_CUPTI(cuptiProfilerHostGetSupportedChips(&p), err, sizeof err))
+        return NULL;
+    *n = p.numChips;
+    return p.ppChipNames;
+}
+
+int mp_metrics_missing(const char *chip, const char *const *names, size_t n,
+                       int *missing, char *why, size_t whylen)
+{
+    char err[256] = "";
+    CUpti_Profiler_Host_Initialize_Params init = {
+        .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
+        .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+        .pChipName = chip,
+        .pCounterAvailabilityImage = NULL,
+    };
+    if (CHECK_CUPTI(cuptiProfilerHostInitialize(&init), err, sizeof err)) {
+        mp_reason(why, whylen, "chip '%s' is not supported by this CUPTI: %s",
+            chip, error_part(err));
+        return -1;
+    }
+    int count = 0;
+    for (size_t i = 0; i < n; i++) {
+        CUpti_Profiler_Host_GetMetricProperties_Params prop = {
+            .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE,
+            .pHostObject = init.pHostObject,
+            .pMetricName = names[i],
+        };
+        missing[i] = CHECK_CUPTI(cuptiProfilerHostGetMetricProperties(&prop),
+                                 err, sizeof err) != 0;
+        count += missing[i];
+    }
+    CUpti_Profiler_Host_Deinitialize_Params deinit = {
+        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
+        .pHostObject = init.pHostObject,
+    };
+    (void)CHECK_CUPTI(cuptiProfilerHostDeinitialize(&deinit), NULL, 0);
+    return count;
+}

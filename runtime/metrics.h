@@ -82,4 +82,13 @@ size_t mp_metric_set_names(mp_metric_set set, const char **names, size_t max);
 int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
                         size_t *passes, char *why, size_t whylen);
 
+/* The chip names this CUPTI's host API knows ("GA100", "AD102", "GH100",
+ * ...), without a GPU; *n their count. NULL when it cannot say. */
+const char *const *mp_metrics_supported_chips(size_t *n);
+
+/* Which of the n names `chip` lacks: missing[i] = 1 for each; returns how
+ * many, or -1 with a reason in why when the chip is not supported. */
+int mp_metrics_missing(const char *chip, const char *const *names, size_t n,
+                       int *missing, char *why, size_t whylen);
+
 #endif
