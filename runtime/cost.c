@@ -44,6 +44,7 @@ typedef struct {
 
 static struct {
     int on;
+    double t_start;   /* mp_cost_start, for the run's elapsed time */
     records configs, batches;
     record run;
 } cost;
@@ -63,6 +64,7 @@ int mp_cost_start(void)
     const char *where = getenv(MP_COST_ENV);
     mp_cost_reset();
     cost.on = where && *where;
+    cost.t_start = mp_cost_now();
     snprintf(cost.run.name, sizeof cost.run.name, "collector");
     return cost.on;
 }
@@ -255,8 +257,9 @@ void mp_cost_finish(void)
     for (int p = 0; p < MP_COST_PHASES; p++)
         prof += cost.run.s[p], all += cost.run.s[p];
     if (n)
-        fprintf(stderr, "memprobe: cost: %d configurations, %.3f s in all, "
-                "counters %.3f s = %.2f ms per configuration\n", n, all, prof,
+        fprintf(stderr, "memprobe: cost: %d configurations in %.3f s (%.3f s "
+                "in the phases recorded), counters %.3f s = %.2f ms per "
+                "configuration\n", n, mp_cost_now() - cost.t_start, all, prof,
                 1e3 * prof / n);
     mp_cost_reset();
 }
