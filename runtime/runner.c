@@ -50,7 +50,7 @@ const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
                          "exit 4), off"},
     [MP_OPT_DEVICE] = {"device", MP_PARAM_INT, 0, 0, 63, NULL, 0, NULL,
                        "CUDA device ordinal"},
-    [MP_OPT_BATCH] = {"batch", MP_PARAM_INT, 256, 1, 4096, NULL, 0, NULL,
+    [MP_OPT_BATCH] = {"batch", MP_PARAM_INT, 64, 1, 4096, NULL, 0, NULL,
                       "configurations profiled per counter batch"},
 };
 

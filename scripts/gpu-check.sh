@@ -142,6 +142,18 @@ bench)
              printf "%-10s %8.1f ms per configuration (30: %.2f s, 120: %.2f s)\n",
                  k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
         "$SUMMARY" | sort | tee "$W/bench.txt" ;;
+batchlimit)
+    # How many profiled ranges one batch may hold before CUPTI's SASS-patched
+    # instruction counters read 0 (120 configurations = 240 short launches
+    # in one batch did; 64 = 128 were exact): the bench's 120 configurations
+    # at batch sizes 32 (the reference) to 120, each compared with it.
+    for b in 32 64 80 96 112 120; do
+        step batch-$b ./memprobe bank $CHECKSET --runs 0 --warmup 0 --counters on \
+            --batch $b -o "$W/batch-$b.csv"
+    done
+    for b in 64 80 96 112 120; do
+        step batch-$b-same bash -c "./memprobe compare $W/batch-32.csv $W/batch-$b.csv > $W/batch-$b-compare.txt; rc=\$?; tail -1 $W/batch-$b-compare.txt; exit \$rc"
+    done ;;
 cost)
     # Issue 16: where the collector's time goes (MEMPROBE_PROFILE_COST
     # breakdowns, runtime/cost.h) on the bench's 30 and 120 bank
