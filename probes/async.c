@@ -189,20 +189,9 @@ typedef struct {
     long long *host_clocks;
 } async_state;
 
-static int need_cc(int method)
-{
-    return method == MP_ASYNC_CPASYNC ? 8
-         : method == MP_ASYNC_STAGED ? 0 : 9;
-}
-
 static int async_setup(const long long *v, const mp_device *dev, void **out)
 {
     int m = (int)v[P_METHOD];
-    if (dev->cc_major < need_cc(m))
-        mp_usage_error("--method %s needs compute capability %d.0 or newer; "
-                       "device %d (%s) is %d.%d", method_names[m],
-                       need_cc(m), dev->ordinal, dev->name, dev->cc_major,
-                       dev->cc_minor);
     async_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
     size_t words = (size_t)(v[P_BYTES] / 4);

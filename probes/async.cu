@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch.h"
 #include "async.h"
 #include "async_model.h"
 
@@ -101,7 +102,7 @@ __device__ __forceinline__ void copy_cpasync(unsigned char *tile,
                                              const unsigned char *src,
                                              int tile_bytes)
 {
-#if __CUDA_ARCH__ >= 800
+#if MP_ARCH_HAS(MP_CC_CP_ASYNC)
     for (int c = threadIdx.x; c < tile_bytes / W; c += blockDim.x) {
         unsigned dst = smem_addr(tile + (size_t)c * W);
         const unsigned char *g = src + (size_t)c * W;
@@ -116,11 +117,11 @@ __device__ __forceinline__ void copy_cpasync(unsigned char *tile,
     asm volatile("cp.async.wait_group 0;" ::: "memory");
 #else
     (void)tile; (void)src; (void)tile_bytes;
-    __trap();
+    MP_ARCH_MISSING();
 #endif
 }
 
-#if __CUDA_ARCH__ >= 900
+#if MP_ARCH_HAS(MP_CC_TMA)
 __device__ __forceinline__ void bar_expect(unsigned bar, unsigned bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
@@ -155,7 +156,7 @@ __global__ void async_probe(const unsigned char *src, int tile_bytes,
     unsigned acc = 0;
     (void)box_rows; (void)row_bytes; (void)bar; (void)phase; (void)tmap;
 
-#if __CUDA_ARCH__ >= 900
+#if MP_ARCH_HAS(MP_CC_TMA)
     if (M == MP_ASYNC_BULK || M == MP_ASYNC_TENSOR) {
         if (threadIdx.x == 0) {
             asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;"
@@ -176,7 +177,7 @@ __global__ void async_probe(const unsigned char *src, int tile_bytes,
         } else if (M == MP_ASYNC_CPASYNC) {
             copy_cpasync<W, CG>(tile, g, tile_bytes);
         } else {
-#if __CUDA_ARCH__ >= 900
+#if MP_ARCH_HAS(MP_CC_TMA)
             if (threadIdx.x == 0) {
                 bar_expect(bar, (unsigned)tile_bytes);
                 if (M == MP_ASYNC_BULK) {
@@ -201,7 +202,7 @@ __global__ void async_probe(const unsigned char *src, int tile_bytes,
             bar_wait(bar, phase);
             phase ^= 1;
 #else
-            __trap();
+            MP_ARCH_MISSING();
 #endif
         }
         __syncthreads();

@@ -20,6 +20,7 @@ extern const mp_probe mp_probe_bitmap;
 extern const mp_probe mp_probe_transfer;
 extern const mp_probe mp_probe_latency;
 extern const mp_probe mp_probe_async;
+extern const mp_probe mp_probe_cluster;
 
 const mp_probe *const mp_probes[] = {
     &mp_probe_bank,
@@ -32,6 +33,7 @@ const mp_probe *const mp_probes[] = {
     &mp_probe_transfer,
     &mp_probe_latency,
     &mp_probe_async,
+    &mp_probe_cluster,
     NULL,
 };
 

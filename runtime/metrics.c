@@ -196,6 +196,34 @@ static const mp_metric async_set[] = {
     TIME_ROW
 };
 
+/* Distributed shared memory (probes/cluster.c): loads and stores to
+ * another block's shared memory are generic LD/ST in the SASS and reach
+ * L1TEX as "dshared" requests; local ones are LDS/STS. Tolerances as for
+ * the shared set until the H200 run measures them. */
+static const mp_metric cluster_set[] = {
+    { "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum", "requests",
+      "distributed-shared-memory load requests (another block's shared memory)", EXACT },
+    { "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum", "requests",
+      "distributed-shared-memory store requests", EXACT },
+    { "l1tex__t_bytes_pipe_lsu_mem_dshared_op_ld.sum", "bytes",
+      "bytes loaded from distributed shared memory", TRAFFIC },
+    { "l1tex__t_bytes_pipe_lsu_mem_dshared_op_st.sum", "bytes",
+      "bytes stored to distributed shared memory", TRAFFIC },
+    { "smsp__inst_executed_op_generic_ld.sum", "instructions",
+      "warp-level generic loads executed (LD: remote shared memory in the SASS)", EXACT },
+    { "smsp__inst_executed_op_generic_st.sum", "instructions",
+      "warp-level generic stores executed (ST)", EXACT },
+    { "smsp__sass_inst_executed_op_shared_ld.sum", "instructions",
+      "warp-level shared-memory load instructions executed (LDS, LD)", EXACT },
+    { "smsp__sass_inst_executed_op_shared_st.sum", "instructions",
+      "warp-level shared-memory store instructions executed (STS, ST)", EXACT },
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts",
+      "shared-memory wavefronts processed by the L1TEX data stage for loads", ARBITRATION },
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts",
+      "shared-memory wavefronts processed by the L1TEX data stage for stores", STORE_ARBITRATION },
+    TIME_ROW
+};
+
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 static const struct {
@@ -209,6 +237,7 @@ static const struct {
     [MP_SET_TEXTURE]  = { "tex",      texture_set,  COUNT_OF(texture_set) },
     [MP_SET_LATENCY]  = { "latency",  latency_set,  COUNT_OF(latency_set) },
     [MP_SET_ASYNC]    = { "async",    async_set,    COUNT_OF(async_set) },
+    [MP_SET_CLUSTER]  = { "cluster",  cluster_set,  COUNT_OF(cluster_set) },
 };
 
 double mp_metric_allowed(const mp_metric *m, double value, double requests)

@@ -23,6 +23,7 @@ typedef enum {
     MP_SET_TEXTURE,     /* texture probe: TEX and global-load requests, sectors, hits */
     MP_SET_LATENCY,     /* pointer chase: L1 and L2 hits, DRAM bytes read */
     MP_SET_ASYNC,       /* async copies: LDGSTS, STS and TMA, their shared wavefronts */
+    MP_SET_CLUSTER,     /* distributed shared memory: dshared requests and bytes */
     MP_SET_COUNT
 } mp_metric_set;
 

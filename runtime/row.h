@@ -37,6 +37,8 @@
     X(TILE_BYTES, "tile_bytes", "bytes of the shared tile a block copies")  \
     X(PASSES, "passes", "copies of the whole array per launch")             \
     X(CLUSTER_SIZE, "cluster_size", "blocks per thread-block cluster")      \
+    X(LATENCY_CYCLES, "latency_cycles",                                     \
+      "cluster chase: clock64 cycles per dependent load, median of blocks") \
     X(SPREAD, "spread", "distinct addresses per warp-level load")           \
     X(SPACING, "spacing_bytes", "bytes between distinct addresses")         \
     X(SOURCE, "source", "where reads come from: constant, global, ldg, tex1d, tex2d") \

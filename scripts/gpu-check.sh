@@ -415,17 +415,25 @@ bwpeak2)
     done ;;
 async)
     # Issue 15: global -> shared copies (staged, cp.async, bulk, tensor
-    # with each swizzle) and, when built, the cluster probe. Builds what it
-    # needs, runs the GPU tests, the sweep into $W/async.csv, the ncu
-    # cross-check, and the SASS of the kernels (LDGSTS, UBLKCP, UTMALDG,
-    # SYNCS for the mbarrier; STS for the staged copy). About 60 s.
-    step async-build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_async
+    # with each swizzle) and distributed shared memory (clusters). Builds
+    # what it needs (sm_90 only), runs both GPU tests, the sweeps into
+    # $W/async.csv and $W/cluster.csv, the ncu cross-checks, and the SASS
+    # of the kernels (LDGSTS, UBLKCP, UTMALDG, SYNCS for the mbarrier, STS
+    # for the staged copy; LD/ST for remote shared memory, LDS/STS local,
+    # UCGABAR for the cluster barrier). Estimate: about 60-80 s.
+    step async-build make -j16 ARCH=90 DEPS=.deps memprobe \
+        build/tests/gpu/test_gpu_async build/tests/gpu/test_gpu_cluster
     step test-async env MEMPROBE=./memprobe build/tests/gpu/test_gpu_async
+    step test-cluster env MEMPROBE=./memprobe build/tests/gpu/test_gpu_cluster
     step sweep-async ./memprobe sweep configs/async.conf --counters on -o "$W/async.csv"
+    step sweep-cluster ./memprobe sweep configs/cluster.conf --counters on -o "$W/cluster.csv"
     step ncu-check-async ./memprobe ncu-check --probe async --dir "$W/ncu-check-async"
-    step sass-async bash -c "cuobjdump --dump-sass build/probes/async.cu.o > $W/sass-async-full.txt &&
-        awk '/Function :/{f=\$3} /(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|STS|LDS|LDG)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|LDGDEPBAR|STS|LDS|LDG)(\.|\$)/) {print f, \$i; break}}' \
-        $W/sass-async-full.txt | sed 's/^_ZN[0-9]*_GLOBAL__N__[0-9a-f_]*async_cu_[0-9]*//' | sort | uniq -c > $W/sass-async.txt; cat $W/sass-async.txt"
+    step ncu-check-cluster ./memprobe ncu-check --probe cluster --dir "$W/ncu-check-cluster"
+    for f in async cluster; do
+        step sass-$f bash -c "cuobjdump --dump-sass build/probes/$f.cu.o > $W/sass-$f-full.txt &&
+            awk '/Function :/{f=\$3} /(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|UCGABAR|STS|LDS|LDG|LD\.|ST\.)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|LDGDEPBAR|UCGABAR_[A-Z]*|STS|LDS|LDG|LD|ST)(\.|\$)/) {print f, \$i; break}}' \
+            $W/sass-$f-full.txt | sed "s/^[^ ]*${f}_probe/${f}_probe/" | sort | uniq -c > $W/sass-$f.txt; cat $W/sass-$f.txt"
+    done
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 esac
 done
