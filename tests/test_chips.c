@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "asan_dlopen.h"
 #include "metrics.h"
 
 #define DOC "docs/counters-by-chip.md"

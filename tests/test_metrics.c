@@ -23,22 +23,7 @@
 
 #define CHIP "GH100"
 
-#if defined(__SANITIZE_ADDRESS__)
-/* `make test SANITIZE=1`: the CUPTI host API dlopens libnvperf_host.so
- * with RTLD_DEEPBIND, which AddressSanitizer refuses (it would let the
- * library bypass the sanitizer's malloc). This dlopen, found before libc's
- * by libcupti, drops the flag: the library then binds to the process's
- * symbols, which is all the validator needs. Only in the sanitized test. */
-void *dlopen(const char *file, int mode)
-{
-    static void *(*next)(const char *, int);
-    if (!next) {
-        void *sym = dlsym(RTLD_NEXT, "dlopen");
-        memcpy(&next, &sym, sizeof next);
-    }
-    return next(file, mode & ~RTLD_DEEPBIND);
-}
-#endif
+#include "asan_dlopen.h"
 
 /* Names of a set, as the list the validator and the collector take. */
 static size_t set_names(mp_metric_set set, const char **names, size_t max)

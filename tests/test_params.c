@@ -29,10 +29,10 @@ static const mp_param_def *bank_param(const char *name)
 
 /* An INT parameter with a range wider than MP_MAX_LIST. */
 static const mp_param_def wide = {"wide", MP_PARAM_INT, 0, 0, 10000000,
-                                  NULL, 0, NULL, "test"};
+                                  NULL, 0, NULL, "test", NULL};
 /* An INT parameter that allows negative values. */
 static const mp_param_def signed_def = {"offset", MP_PARAM_INT, 0, -5, 5,
-                                        NULL, 0, NULL, "test"};
+                                        NULL, 0, NULL, "test", NULL};
 
 static void assert_contains(const char *hay, const char *needle)
 {
