@@ -99,7 +99,12 @@
     X(PEER_ACCESS, "peer_access")                                          \
     X(PREFETCH, "prefetch")                                                \
     X(LATENCY_US, "latency_us")                                            \
-    X(LINK, "link")
+    X(LINK, "link")                                                        \
+    X(SWIZZLE, "swizzle")                                                  \
+    X(TILE_BYTES, "tile_bytes")                                            \
+    X(PASSES, "passes")                                                    \
+    X(CLUSTER_SIZE, "cluster_size")                                        \
+    X(LATENCY_CYCLES, "latency_cycles")
 
 #define MP_REP_FIELD_ENUM(id, name) MP_F_##id,
 enum mp_rep_field { MP_REP_FIELDS(MP_REP_FIELD_ENUM) MP_F_COUNT };

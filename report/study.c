@@ -29,6 +29,7 @@
 #include "study_claims.h"
 #include "study_latency.h"
 #include "plotdata_transfer.h"
+#include "study_async.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -49,6 +50,7 @@ const char *const mp_study_files[] = {
     "texture-small.csv",    "reduce-ladder.csv",
     "bitmap.csv",
     "transfer.csv",         "latency.csv",
+    "async.csv",            "cluster.csv",
     NULL,
 };
 
@@ -364,6 +366,7 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
     }
 
     mp_study_transfer(d, dir, out);
+    mp_study_async(d, dir, out);
 
     fprintf(out, "\n## The plots\n\n"
             "Drawn by gnuplot from the same CSVs (`make study-report`; "

@@ -47,6 +47,9 @@ extern const mp_rep_spec mp_rep_spec_reduction;
 /* report/tables_transfer.c: "transfers" and "peers". */
 extern const mp_rep_spec mp_rep_transfer_specs[];
 extern const int mp_rep_transfer_nspecs;
+/* report/tables_async.c: "async" and "cluster". */
+extern const mp_rep_spec mp_rep_async_specs[];
+extern const int mp_rep_async_nspecs;
 
 /* ---- helpers for the specs ---------------------------------------- */
 

@@ -54,7 +54,7 @@ static const char *const legend_text =
 
 const char *const mp_rep_table_names[] = {
     "bank", "padding", "coalesce", "layouts", "bandwidth", "const",
-    "texture", "reduction", "transfers", "peers", NULL,
+    "texture", "reduction", "transfers", "peers", "async", "cluster", NULL,
 };
 
 /* ------------------------------------------------------------------ */
@@ -258,6 +258,9 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
     for (int i = 0; i < mp_rep_transfer_nspecs; i++)
         if (!strcmp(mp_rep_transfer_specs[i].name, name))
             sp = &mp_rep_transfer_specs[i];
+    for (int i = 0; i < mp_rep_async_nspecs; i++)
+        if (!strcmp(mp_rep_async_specs[i].name, name))
+            sp = &mp_rep_async_specs[i];
     if (!sp)
         return NULL;
 

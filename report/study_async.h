@@ -1,0 +1,17 @@
+/*
+ * study_async.h - the study's section on async copies into shared memory
+ * and distributed shared memory (issue 15), from results_dir/async.csv and
+ * results_dir/cluster.csv.
+ */
+#ifndef MP_STUDY_ASYNC_H
+#define MP_STUDY_ASYNC_H
+
+#include <stdio.h>
+
+#include "report.h"
+
+/* Writes the section (or lines saying no measurement is committed yet). */
+void mp_study_async(const mp_rep_data *d, const char *results_dir,
+                    FILE *out);
+
+#endif
