@@ -32,7 +32,7 @@
 #include "version.h"
 
 enum { P_KERNEL, P_WIDTH, P_OFFSET, P_STRIDE, P_BYTES, P_INFLIGHT, P_CACHE,
-       P_THREADS, P_BLOCKS, P_COUNT };
+       P_THREADS, P_BLOCKS, P_REPEAT, P_COUNT };
 
 static const char *const kernel_names[] = {"read", "write", "copy", NULL};
 static const char *const cache_names[] = {"default", "cs", "na", "pf256",
@@ -48,7 +48,13 @@ static const long long inflights[] = {1, 2, 4, 8};
 
 #define MIB (1024LL * 1024LL)
 #define GIB (1024LL * MIB)
-#define BYTES_MIN MIB
+/* 4 KiB: small arrays read repeatedly (--repeat) show the L1 and L2. */
+#define BYTES_MIN 4096
+/* --repeat 0: enough walks to move this many bytes per array. */
+#define REPEAT_AUTO_BYTES (256 * MIB)
+#define REPEAT_MAX (1 << 20)
+/* The H200's L2 (60 MiB): arrays beyond it come from DRAM every walk. */
+#define L2_BYTES (60 * MIB)
 #define BYTES_MAX (16 * GIB)
 #define BYTES_MULTIPLE 16     /* the widest element: one size for every width */
 #define GUARD_BYTES 256       /* poisoned bytes after a written array */
@@ -78,7 +84,20 @@ static const mp_param_def bw_params[P_COUNT] = {
                    "threads per block, a multiple of 32"},
     [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 65536, NULL, 0, NULL,
                   "blocks; 0 = fill the GPU once (SMs x resident blocks)"},
+    [P_REPEAT] = {"repeat", MP_PARAM_INT, 1, 0, REPEAT_MAX, NULL, 0, NULL,
+                  "walks of the array per launch (cache default); 0 = "
+                  "enough to move 256 MiB (small arrays: L1, L2)"},
 };
+
+/* Walks per launch: --repeat, or for 0 enough to move REPEAT_AUTO_BYTES
+ * (at least 1, at most REPEAT_MAX). */
+static long long repeat_of(const long long *v)
+{
+    if (v[P_REPEAT] > 0)
+        return v[P_REPEAT];
+    long long r = REPEAT_AUTO_BYTES / v[P_BYTES];
+    return r < 1 ? 1 : r > REPEAT_MAX ? REPEAT_MAX : r;
+}
 
 /* ---- the traffic model ------------------------------------------------ */
 
@@ -139,10 +158,22 @@ void mp_bw_model_compute(int kernel, int width, long long offset, int stride,
     m->dram_write_bytes = writes ? dram : 0;
 }
 
+/* One launch's traffic: every walk moves the bytes and issues the
+ * requests again; DRAM sees an array that fits in L2 once (the model's
+ * DRAM figures are for arrays >> L2 and for one walk otherwise). */
 static void model_of(const long long *v, mp_bw_model *m)
 {
     mp_bw_model_compute((int)v[P_KERNEL], (int)v[P_WIDTH], v[P_OFFSET],
                         (int)v[P_STRIDE], v[P_BYTES], m);
+    double r = (double)repeat_of(v);
+    m->bytes_counted *= r;
+    m->requests *= r;
+    m->sectors *= r;
+    m->ideal_sectors *= r;
+    if (v[P_BYTES] > L2_BYTES) {
+        m->dram_read_bytes *= r;
+        m->dram_write_bytes *= r;
+    }
 }
 
 /* Global-memory ops per element: 1 (read, write) or 2 (copy). */
@@ -173,6 +204,11 @@ static int bw_check(const long long *v, size_t smem_limit, char *err,
                  v[P_BYTES], BYTES_MULTIPLE);
         return -1;
     }
+    if (repeat_of(v) > 1 && v[P_CACHE] != 0) {
+        snprintf(err, errlen, "--repeat: repeated walks use --cache default "
+                 "only, not %s", cache_names[v[P_CACHE]]);
+        return -1;
+    }
     return 0;
 }
 
@@ -199,7 +235,9 @@ static void bw_label(const long long *v, char *buf, size_t len)
     if (any_auto && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "/auto");
     if (v[P_BLOCKS] != bw_params[P_BLOCKS].def && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "/g%lld", v[P_BLOCKS]);
+        n += snprintf(buf + n, len - (size_t)n, "/g%lld", v[P_BLOCKS]);
+    if (v[P_REPEAT] != bw_params[P_REPEAT].def && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "/r%lld", v[P_REPEAT]);
 }
 
 static void bw_predict(const long long *v, mp_prediction *out)
@@ -466,6 +504,8 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
     s->l.stride = (int)v[P_STRIDE];
     s->l.threads = (int)v[P_THREADS];
     s->l.elements = (unsigned long long)(s->bytes / s->l.width);
+    s->l.repeat = (int)repeat_of(v);
+    s->l.repeat_mask = 0;
     s->auto_shape = v[P_INFLIGHT] == 0 || v[P_THREADS] == 0
                     || v[P_CACHE] == CACHE_AUTO;
     if (s->auto_shape) {   /* a placeholder shape until the search */
@@ -557,6 +597,21 @@ void mp_bw_read_reference(int width, int stride, unsigned long long elements,
     }
 }
 
+void mp_bw_repeat_reference(unsigned *ref, size_t threads, int repeat)
+{
+    if (repeat <= 1)
+        return;
+    for (size_t t = 0; t < threads; t++) {
+        unsigned x = ref[2 * t], acc = 0;
+        for (int r = 0; r < repeat; r++) {
+            acc ^= x;
+            acc = (acc << 1) | (acc >> 31);
+        }
+        ref[2 * t] = acc;
+        ref[2 * t + 1] *= (unsigned)repeat;
+    }
+}
+
 static int verify_read(bw_state *s, char *err, size_t errlen)
 {
     size_t ob = s->nthreads * 2 * sizeof(unsigned);
@@ -565,6 +620,7 @@ static int verify_read(bw_state *s, char *err, size_t errlen)
         s->ref_out = xmalloc(ob);
         mp_bw_read_reference(s->l.width, s->l.stride, s->l.elements,
                              s->nthreads, s->ref_out);
+        mp_bw_repeat_reference(s->ref_out, s->nthreads, s->l.repeat);
     }
     for (size_t t = 0; t < s->nthreads; t++) {
         const unsigned *got = (const unsigned *)s->shape.host_out + 2 * t;

@@ -130,10 +130,11 @@ static __device__ __forceinline__ void write_pattern(unsigned e, unsigned *v)
 
 /* K = MP_BW_READ/WRITE/COPY, W bytes per element, cache operator C, U
  * accesses in flight per thread. `src` and `dst` point at element 0. */
-template <int K, int W, int C, int U>
+template <int K, int W, int C, int U, bool R>
 __global__ void __launch_bounds__(1024)
 bw_kernel(const char *__restrict__ src, char *__restrict__ dst,
-          unsigned long long n, int stride, uint2 *out)
+          unsigned long long n, int stride, uint2 *out, int repeat,
+          unsigned repeat_mask)
 {
     const unsigned long long T = (unsigned long long)gridDim.x * blockDim.x;
     const unsigned long long t =
@@ -144,6 +145,14 @@ bw_kernel(const char *__restrict__ src, char *__restrict__ dst,
     const unsigned es = (unsigned)(T * stride);     /* elements, mod 2^32 */
     unsigned acc = 0, count = 0;
 
+    /* R: the whole walk `repeat` times (issue 13: bandwidth against
+     * footprint). The source moves by (r & repeat_mask) elements, which is
+     * 0 at run time, but the compiler cannot know that, so it cannot merge
+     * one walk's loads with the next's. Without R the loop runs once and
+     * compiles to the plain kernel. */
+    for (int r = 0; r < (R ? repeat : 1); r++) {
+    const char *const src_r = R ? src + (size_t)((unsigned)r & repeat_mask) * W
+                                : src;
     for (int p = 0; p < stride; p++) {
         /* Elements of pass p: p, p + stride, ... below n. */
         const unsigned long long cnt = (n - p + stride - 1) / stride;
@@ -162,7 +171,7 @@ bw_kernel(const char *__restrict__ src, char *__restrict__ dst,
                 if (K == MP_BW_WRITE)
                     write_pattern<W>(e + u * es, v[u]);
                 else
-                    gmem<W, C>::load(src + off + u * tb, v[u]);
+                    gmem<W, C>::load(src_r + off + u * tb, v[u]);
             }
             /* Register fence for wide read steps: a read launch passes
              * dst = NULL, so this never stores, but the compiler cannot
@@ -195,7 +204,7 @@ bw_kernel(const char *__restrict__ src, char *__restrict__ dst,
             if (K == MP_BW_WRITE)
                 write_pattern<W>(e, v);
             else
-                gmem<W, C>::load(src + off, v);
+                gmem<W, C>::load(src_r + off, v);
             if (K == MP_BW_READ) {
 #pragma unroll
                 for (int j = 0; j < W / 4; j++)
@@ -206,26 +215,34 @@ bw_kernel(const char *__restrict__ src, char *__restrict__ dst,
             count++;
         }
     }
+    if (R)
+        acc = (acc << 1) | (acc >> 31);
+    }
     if (K == MP_BW_READ)
         out[t] = make_uint2(acc, count);
 }
 
 typedef void (*kernel_fn)(const char *, char *, unsigned long long, int,
-                          uint2 *);
+                          uint2 *, int, unsigned);
 
-template <int K, int W, int C> static kernel_fn pick_u(int u)
+template <int K, int W, int C, bool R = false>
+static kernel_fn pick_u(int u)
 {
     switch (u) {
-    case 1: return bw_kernel<K, W, C, 1>;
-    case 2: return bw_kernel<K, W, C, 2>;
-    case 4: return bw_kernel<K, W, C, 4>;
-    case 8: return bw_kernel<K, W, C, 8>;
+    case 1: return bw_kernel<K, W, C, 1, R>;
+    case 2: return bw_kernel<K, W, C, 2, R>;
+    case 4: return bw_kernel<K, W, C, 4, R>;
+    case 8: return bw_kernel<K, W, C, 8, R>;
     }
     return 0;
 }
 
-template <int K, int W> static kernel_fn pick_c(int c, int u)
+/* Repeated walks exist for the default cache operator only. */
+template <int K, int W> static kernel_fn pick_c(int c, int u, bool r)
 {
+    if (r)
+        return c == MP_BW_CACHE_DEFAULT
+                   ? pick_u<K, W, MP_BW_CACHE_DEFAULT, true>(u) : 0;
     switch (c) {
     case MP_BW_CACHE_DEFAULT: return pick_u<K, W, MP_BW_CACHE_DEFAULT>(u);
     case MP_BW_CACHE_CS: return pick_u<K, W, MP_BW_CACHE_CS>(u);
@@ -235,23 +252,26 @@ template <int K, int W> static kernel_fn pick_c(int c, int u)
     return 0;
 }
 
-template <int K> static kernel_fn pick_w(int w, int c, int u)
+template <int K> static kernel_fn pick_w(int w, int c, int u, bool r)
 {
     switch (w) {
-    case 4: return pick_c<K, 4>(c, u);
-    case 8: return pick_c<K, 8>(c, u);
-    case 16: return pick_c<K, 16>(c, u);
+    case 4: return pick_c<K, 4>(c, u, r);
+    case 8: return pick_c<K, 8>(c, u, r);
+    case 16: return pick_c<K, 16>(c, u, r);
     }
     return 0;
 }
 
 static kernel_fn pick(const mp_bw_launch *l)
 {
+    bool r = l->repeat > 1;
     switch (l->kernel) {
-    case MP_BW_READ: return pick_w<MP_BW_READ>(l->width, l->cache, l->inflight);
+    case MP_BW_READ:
+        return pick_w<MP_BW_READ>(l->width, l->cache, l->inflight, r);
     case MP_BW_WRITE:
-        return pick_w<MP_BW_WRITE>(l->width, l->cache, l->inflight);
-    case MP_BW_COPY: return pick_w<MP_BW_COPY>(l->width, l->cache, l->inflight);
+        return pick_w<MP_BW_WRITE>(l->width, l->cache, l->inflight, r);
+    case MP_BW_COPY:
+        return pick_w<MP_BW_COPY>(l->width, l->cache, l->inflight, r);
     }
     return 0;
 }
@@ -271,6 +291,7 @@ extern "C" int mp_bw_launch_kernel(const mp_bw_launch *l)
     if (!k)
         return (int)cudaErrorInvalidValue;
     k<<<l->blocks, l->threads>>>((const char *)l->src, (char *)l->dst,
-                                 l->elements, l->stride, (uint2 *)l->out);
+                                 l->elements, l->stride, (uint2 *)l->out,
+                                 l->repeat, l->repeat_mask);
     return (int)cudaGetLastError();
 }

@@ -37,6 +37,12 @@ typedef struct {
     const void *src;              /* device, already + offset (read, copy) */
     void *dst;                    /* device, already + offset (write, copy) */
     unsigned *out;                /* device: 2 words per thread (read) */
+    /* Walks of the array per launch (1: the plain kernels). More than 1
+     * (cache default only) repeats the whole walk with the same threads
+     * on the same elements, so a small array is read from L1 or L2; the
+     * read kernel rotates its XOR left by one bit after each walk. */
+    int repeat;
+    unsigned repeat_mask;         /* 0; opaque to the compiler (.cu) */
 } mp_bw_launch;
 
 #ifdef __CUDACC__
@@ -93,6 +99,10 @@ void mp_bw_model_compute(int kernel, int width, long long offset, int stride,
  * pattern), and how many elements it loaded. ref holds 2 x threads. */
 void mp_bw_read_reference(int width, int stride, unsigned long long elements,
                           size_t threads, unsigned *ref);
+/* The same after `repeat` walks (mp_bw_launch.repeat > 1): each walk XORs
+ * the walk's words into the thread's value and rotates it left by one
+ * bit; the element count is repeat times one walk's. In place. */
+void mp_bw_repeat_reference(unsigned *ref, size_t threads, int repeat);
 
 #ifdef __cplusplus
 }

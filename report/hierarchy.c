@@ -452,6 +452,69 @@ int mp_hier_plot_data(const mp_hier *h, const char *dir)
     return fclose(out) ? -1 : 0;
 }
 
+/* A bandwidth configuration of repeated walks: a "/r<digits>" segment
+ * ("bandwidth/read/w16/o0/s1/b4096/r0"). */
+static int repeated(const char *config)
+{
+    for (const char *s = strstr(config, "/r"); s; s = strstr(s + 1, "/r"))
+        if (s[2] >= '0' && s[2] <= '9')
+            return 1;
+    return 0;
+}
+
+int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
+                                const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bandwidth-footprint.dat", dir);
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return -1;
+    fprintf(out, "# bandwidth (GB/s) against array size (KiB), repeated "
+            "walks, one block per kernel\n");
+    static const char *const kernels[] = {"read", "write", "copy"};
+    for (int k = 0; k < 3; k++) {
+        point pts[64];
+        int np = 0;
+        for (int i = 0; i < n; i++) {
+            const mp_ncu_table *t = tables[i];
+            int probe = mp_ncu_column(t, "probe");
+            int config = mp_ncu_column(t, "config");
+            int kernel = mp_ncu_column(t, "kernel");
+            int bytes = mp_ncu_column(t, "array_bytes");
+            int gbs = mp_ncu_column(t, "bandwidth_gbs");
+            if (probe < 0 || config < 0 || kernel < 0 || bytes < 0 || gbs < 0)
+                continue;
+            for (int r = 0; r < t->nrows && np < 64; r++) {
+                double b, g;
+                if (strcmp(t->cells[r][probe], "bandwidth")
+                    || !repeated(t->cells[r][config])
+                    || strcmp(t->cells[r][kernel], kernels[k])
+                    || mp_ncu_number(t, r, bytes, &b)
+                    || mp_ncu_number(t, r, gbs, &g))
+                    continue;
+                int dup = 0;
+                for (int j = 0; j < np && !dup; j++)
+                    dup = pts[j].x == b;
+                if (!dup)
+                    pts[np++] = (point){b, g, NULL, NULL};
+            }
+        }
+        for (int i = 1; i < np; i++)
+            for (int j = i; j > 0 && pts[j - 1].x > pts[j].x; j--) {
+                point x = pts[j];
+                pts[j] = pts[j - 1];
+                pts[j - 1] = x;
+            }
+        if (np == 0)
+            continue;
+        fprintf(out, "\n\n\"%s\"\n", kernels[k]);
+        for (int i = 0; i < np; i++)
+            fprintf(out, "%.6g %.1f\n", pts[i].x / KIB, pts[i].cycles);
+    }
+    return fclose(out) ? -1 : 0;
+}
+
 /* ---- memprobe hierarchy --------------------------------------------- */
 
 int mp_cmd_hierarchy(int argc, char **argv)

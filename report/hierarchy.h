@@ -61,6 +61,12 @@ void mp_hier_print(const mp_hier_figure *f, int n, int md, FILE *out);
  * 0, or -1 when it cannot be written. */
 int mp_hier_plot_data(const mp_hier *h, const char *dir);
 
+/* DIR/bandwidth-footprint.dat from the bandwidth rows of repeated walks
+ * (a "/r<n>" config segment, configs/bandwidth-footprint.conf): one block per
+ * kernel (read, write, copy), array size in KiB and GB/s. 0 or -1. */
+int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
+                                const char *dir);
+
 /* `memprobe hierarchy FILE.csv... [--format txt|md]`. */
 int mp_cmd_hierarchy(int argc, char **argv);
 

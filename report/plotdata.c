@@ -238,9 +238,17 @@ int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,
         mp_hier_add(&h, &d->files[i].t, d->files[i].base);
     int rc = mp_hier_plot_data(&h, dir);
     mp_hier_free(&h);
+    if (!rc) {
+        const mp_ncu_table **tables =
+            mp_xcalloc((size_t)d->nfiles + 1, sizeof *tables);
+        for (int i = 0; i < d->nfiles; i++)
+            tables[i] = &d->files[i].t;
+        rc = mp_hier_bandwidth_plot_data(tables, d->nfiles, dir);
+        free(tables);
+    }
     if (rc) {
-        mp_reason(err, errlen, "--plot-data: cannot write %s/"
-                  "latency-footprint.dat", dir);
+        mp_reason(err, errlen, "--plot-data: cannot write the latency or "
+                  "bandwidth-footprint data in %s", dir);
         return -1;
     }
     return 0;

@@ -51,6 +51,7 @@ const char *const mp_study_files[] = {
     "bitmap.csv",
     "transfer.csv",         "latency.csv",
     "async.csv",            "cluster.csv",
+    "bandwidth-footprint.csv",
     NULL,
 };
 

@@ -141,6 +141,15 @@ void mp_study_latency_section(const char *dir, FILE *out)
     mp_hier_print(f, n, 1, out);
     fprintf(out, "\nThe staircase: ![latency against footprint]"
             "(plots/latency-footprint.svg)\n");
+    char bw[4096];
+    snprintf(bw, sizeof bw, "%s/bandwidth-footprint.csv", dir);
+    FILE *b = fopen(bw, "r");
+    if (b) {
+        fclose(b);
+        fprintf(out, "\nBandwidth against array size (read, write, copy; "
+                "configs/bandwidth-footprint.conf): ![bandwidth against "
+                "footprint](plots/bandwidth-footprint.svg)\n");
+    }
     mp_hier_free(&h);
     mp_ncu_free(&t);
 }

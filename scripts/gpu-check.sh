@@ -324,16 +324,24 @@ latency)
     # The memory hierarchy (issue 13): the GPU test (verified chases,
     # counters' level against the model, latency rising from level to
     # level), the whole latency sweep with counters (182 configurations,
-    # estimated 60-90 s), ncu against the collector for the latency set,
-    # and the SASS of the chase kernels (one LDG / LDS / LDC per load,
-    # nothing else on the chain). Total estimate: 2-2.5 minutes.
+    # estimated 60-90 s), bandwidth against footprint (57 configurations,
+    # 30-40 s), ncu against the collector for the latency set, the SASS of
+    # the chase kernels (one LDG / LDS / LDC per load, nothing else on the
+    # chain) and of the repeated-walk bandwidth kernels, and the hierarchy
+    # table of the sweep. Total estimate: about 3 minutes.
     step latency-build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_latency
     step test-latency env MEMPROBE=./memprobe build/tests/gpu/test_gpu_latency
     step latency-sweep ./memprobe sweep configs/latency.conf --counters on -o "$W/latency.csv"
+    step bandwidth-footprint ./memprobe sweep configs/bandwidth-footprint.conf --counters on -o "$W/bandwidth-footprint.csv"
     step ncu-check-latency ./memprobe ncu-check --probe latency --dir "$W/ncu-check-latency"
     step latency-sass bash -c "cuobjdump --dump-sass build/probes/latency.cu.o > $W/sass-latency-full.txt &&
         awk '/Function :/{f=\$3} /(LDG|LDS|LDC|CS2R|STG)/{print f, \$0}' $W/sass-latency-full.txt > $W/sass-latency.txt;
         awk '{print \$1}' $W/sass-latency.txt | sort | uniq -c"
+    # The repeated-walk bandwidth kernels (R = true): the LDG.E.128 of each
+    # walk must stay (counted per kernel), not be merged across walks.
+    step bandwidth-repeat-sass bash -c "cuobjdump --dump-sass build/probes/bandwidth.cu.o |
+        awk '/Function :/{f=\$3} /LDG|STG/{print f}' | grep 'Lb1E' | sort | uniq -c > $W/sass-bandwidth-repeat.txt; wc -l $W/sass-bandwidth-repeat.txt"
+    step hierarchy ./memprobe hierarchy "$W/latency.csv" --format md
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 bwfinal)
     # Issue 4's targets, sizes side by side in one process: the best read

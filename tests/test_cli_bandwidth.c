@@ -62,7 +62,13 @@ static const cli_bad_case bad_cases[] = {
     {{"bandwidth", "--width", "0"}, "--width"},
     {{"bandwidth", "--kernel", "xx"}, "--kernel"},
     {{"bandwidth", "--kernel", "read,xx"}, "--kernel"},
-    {{"bandwidth", "--bytes", "1048575"}, "--bytes"},          /* < 1 MiB */
+    {{"bandwidth", "--bytes", "1048575"}, "--bytes"},  /* not 16-byte */
+    {{"bandwidth", "--bytes", "4080"}, "--bytes"},             /* < 4 KiB */
+    {{"bandwidth", "--repeat", "4", "--cache", "cs"}, "--repeat"},
+    {{"bandwidth", "--repeat", "0", "--cache", "na", "--bytes", "4096"},
+     "--repeat"},
+    {{"bandwidth", "--repeat", "-1"}, "--repeat"},
+    {{"bandwidth", "--repeat", "1048577"}, "--repeat"},
     {{"bandwidth", "--bytes", "0"}, "--bytes"},
     {{"bandwidth", "--bytes", "17179869200"}, "--bytes"},      /* > 16 GiB */
     {{"bandwidth", "--bytes", "99999999999999999999"}, "--bytes"},
@@ -223,11 +229,37 @@ static void test_predict_sweep(void **state)
     assert_int_equal(cli_count_char(r.out, '\n'), 1 + 4);
     /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048 of 16. */
     cli_must_contain("sweep", r.out,
-                     "\r\nbandwidth,read,4,0,1,1048576,4,default,"
+                     "\r\nbandwidth,read,4,0,1,1048576,4,default,1,"
                      "1048576,8192,4,4,1048576,0\r\n");
     cli_must_contain("sweep", r.out,
-                     "\r\nbandwidth,copy,16,0,1,1048576,4,default,"
+                     "\r\nbandwidth,copy,16,0,1,1048576,4,default,1,"
                      "2097152,4096,16,16,1048576,1048576\r\n");
+    cli_result_free(&r);
+}
+
+/* Repeated walks (bandwidth against footprint): --repeat 0 moves 256 MiB
+ * per array; bytes, requests and sectors scale with the walks, DRAM reads
+ * an L2-sized array once and a larger one every walk. */
+static void test_predict_repeat(void **state)
+{
+    (void)state;
+    const char *args[] = {"predict", "bandwidth", "--kernel", "read",
+                          "--bytes", "4096,134217728", "--repeat", "0,3",
+                          "--format", "csv", NULL};
+    cli_result r;
+    cli_run(args, &r);
+    assert_int_equal(r.status, 0);
+    /* 4096 B: 65536 walks x 8 requests of 16 sectors; DRAM once. */
+    cli_must_contain("repeat", r.out,
+                     "\r\nbandwidth,read,16,0,1,4096,4,default,0,"
+                     "268435456,524288,16,16,4096,0\r\n");
+    cli_must_contain("repeat", r.out,
+                     "\r\nbandwidth,read,16,0,1,4096,4,default,3,"
+                     "12288,24,16,16,4096,0\r\n");
+    /* 128 MiB, beyond the L2: 2 walks (auto), DRAM both times. */
+    cli_must_contain("repeat", r.out,
+                     "\r\nbandwidth,read,16,0,1,134217728,4,default,0,"
+                     "268435456,524288,16,16,268435456,0\r\n");
     cli_result_free(&r);
 }
 
@@ -407,15 +439,47 @@ static void test_no_gpu_measure(void **state)
     assert_false(cli_path_exists("results"));
 }
 
+/* Repeated walks: each walk XORs its words in and rotates left by one;
+ * counts multiply. Checked against the rule by hand for 3 walks. */
+static void test_repeat_reference(void **state)
+{
+    (void)state;
+    enum { T = 64 };
+    unsigned one[2 * T], three[2 * T], same[2 * T];
+    mp_bw_read_reference(16, 1, 1000, T, one);
+    memcpy(three, one, sizeof one);
+    memcpy(same, one, sizeof one);
+    mp_bw_repeat_reference(same, T, 1);      /* one walk: unchanged */
+    assert_memory_equal(same, one, sizeof one);
+    mp_bw_repeat_reference(three, T, 3);
+    for (int t = 0; t < T; t++) {
+        unsigned x = one[2 * t];
+        unsigned a = (x << 1) | (x >> 31);             /* walk 1 */
+        a ^= x;
+        a = (a << 1) | (a >> 31);                      /* walk 2 */
+        a ^= x;
+        a = (a << 1) | (a >> 31);                      /* walk 3 */
+        assert_int_equal(three[2 * t], a);
+        assert_int_equal(three[2 * t + 1], 3 * one[2 * t + 1]);
+    }
+    /* 1000 elements over 64 threads: 15 or 16 each, 1000 in all. */
+    unsigned total = 0;
+    for (int t = 0; t < T; t++)
+        total += one[2 * t + 1];
+    assert_int_equal(total, 1000);
+}
+
 int main(void)
 {
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_predict_csv),
         cmocka_unit_test(test_model_exact),
         cmocka_unit_test(test_predict_sweep),
+        cmocka_unit_test(test_predict_repeat),
         cmocka_unit_test(test_model_and_reference_match_emulation),
         cmocka_unit_test(test_reference_is_sensitive),
         cmocka_unit_test(test_no_gpu_measure),
+        cmocka_unit_test(test_repeat_reference),
     };
     return cli_run_group("cli_bandwidth", good_cases,
                          sizeof good_cases / sizeof good_cases[0], bad_cases,

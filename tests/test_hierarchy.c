@@ -219,6 +219,35 @@ static void test_study(void **state)
     free(md);
 }
 
+/* Bandwidth against footprint: rows of repeated walks only ("/r0"), one
+ * block per kernel, sorted by size. */
+static void test_bandwidth_plot_data(void **state)
+{
+    (void)state;
+    FILE *f = fopen("bw.csv", "w");
+    assert_non_null(f);
+    fprintf(f, "probe,config,kernel,array_bytes,bandwidth_gbs\r\n"
+            "bandwidth,bandwidth/read/w16/o0/s1/b8192/r0,read,8192,900\r\n"
+            "bandwidth,bandwidth/read/w16/o0/s1/b4096/r0,read,4096,500\r\n"
+            "bandwidth,bandwidth/read/w16/o0/s1/b1073741824,read,1073741824,"
+            "4200\r\n"
+            "bandwidth,bandwidth/copy/w16/o0/s1/b4096/r2,copy,4096,300\r\n");
+    fclose(f);
+    mp_ncu_table t;
+    char err[256];
+    assert_int_equal(mp_csv_table_read("bw.csv", &t, err, sizeof err), 0);
+    const mp_ncu_table *tables[] = {&t};
+    assert_int_equal(mp_hier_bandwidth_plot_data(tables, 1, "."), 0);
+    size_t len;
+    char *dat = cli_read_file("bandwidth-footprint.dat", &len);
+    assert_non_null(strstr(dat, "\"read\"\n4 500.0\n8 900.0\n"));
+    assert_non_null(strstr(dat, "\"copy\"\n4 300.0\n"));
+    assert_null(strstr(dat, "4200"));    /* one walk: not this plot's */
+    assert_null(strstr(dat, "write"));
+    free(dat);
+    mp_ncu_free(&t);
+}
+
 static const cli_bad_case bad_cases[] = {
     {{"hierarchy"}, "hierarchy"},
     {{"hierarchy", "missing.csv"}, "missing.csv"},
@@ -234,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_command),
         cmocka_unit_test(test_study),
+        cmocka_unit_test(test_bandwidth_plot_data),
     };
     return cli_run_group("hierarchy", NULL, 0, bad_cases,
                          sizeof bad_cases / sizeof bad_cases[0], fixed,
