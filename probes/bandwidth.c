@@ -486,7 +486,8 @@ static void bw_cli_defaults(long long *v, const int *given)
         v[P_INFLIGHT] = 0;
     if (!given[P_THREADS])
         v[P_THREADS] = 0;
-    if (!given[P_CACHE])
+    /* Repeated walks have kernels for the default operator only. */
+    if (!given[P_CACHE] && v[P_REPEAT] == 1)
         v[P_CACHE] = CACHE_AUTO;
 }
 
