@@ -9,10 +9,11 @@
  * element, Sattolo's algorithm with a fixed seed). Each launch continues
  * where the previous one stopped and makes untimed loads first, then
  * `loads` timed ones:
- *   - the first launch after setup walks the whole chain (when its lines
- *     fit in 1.5 x the L2; beyond that every load misses anyway and it
- *     walks min(elements, loads)), so the L2 holds what it can before
- *     anything is timed, however few loads a launch times;
+ *   - the first launch after setup walks the whole chain (twice when it
+ *     is longer than `loads`), when its lines fit in 1.5 x the L2; beyond
+ *     that every load misses anyway and it walks min(elements, loads); so
+ *     the L2 holds what it can before anything is timed, however few
+ *     loads a launch times;
  *   - every later launch makes warm = min(elements, loads) untimed loads,
  *     which refill the L1 (it is not kept across launches).
  * cycles_per_load is the median over the launches after the first of
@@ -23,13 +24,14 @@
  * loads' steps from element 0, which the CPU reads off the chain's order.
  *
  * Counters (the latency set) count the profiled launch, which is the
- * first after a fresh setup: the full walk plus the timed loads (the
+ * first after a fresh setup: the walk plus the timed loads (the
  * `requests` column). Rates are per sector or per load of that launch,
  * and counter_level reads them as: L1 when at least 40% of the sectors hit
  * L1 (the timed loads are at least half of the launch when the chain is
- * L1-sized), else DRAM when the DRAM bytes read exceed 75% of a sector
- * per sector, else L2. The walk of an L2-sized chain right after the host
- * copy hits L2 only if the copy left the lines there: the H200 decides.
+ * L1-sized), else L2 when at least 40% of the L2 read sectors hit L2 (a
+ * chain the L2 holds: even if the host copy left none of it there, the
+ * second walk and the timed loads, more than half of the launch, hit),
+ * else DRAM.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -82,14 +84,18 @@ static long long warm_of(const long long *v)
     return n < v[P_LOADS] ? n : v[P_LOADS];
 }
 
-/* Untimed loads of the first launch after setup: the whole chain when its
- * lines fit in 1.5 x the L2 (global chases), else warm_of. */
+/* Untimed loads of the first launch after setup, for global chases whose
+ * lines fit in 1.5 x the L2: the whole chain, twice when it is longer
+ * than the timed loads (so that even if the host copy left none of it in
+ * L2, most of the profiled launch's loads find their line there, as in
+ * every later launch); else warm_of. */
 static long long first_warm_of(const long long *v, const mp_lat_caps *caps)
 {
+    long long n = elements_of(v);
     if (v[P_SPACE] == MP_LAT_SPACE_GLOBAL
         && mp_lat_cached_bytes(v[P_FOOTPRINT], v[P_STRIDE])
                <= caps->l2_bytes / 2 * 3)
-        return elements_of(v);
+        return n > v[P_LOADS] ? 2 * n : n;
     return warm_of(v);
 }
 
@@ -441,11 +447,11 @@ static void latency_derive(void *state, const mp_device *dev,
         mp_row_set(row, MP_COL_L2_HIT_RATE, "%.4f", l2_hit / l2);
     mp_row_set(row, MP_COL_L2_SECTORS_PER_LOAD, "%.4f", l2 / loads);
     mp_row_set(row, MP_COL_DRAM_BYTES_PER_LOAD, "%.3f", dram / loads);
-    mp_level lv = MP_LEVEL_L2;
+    mp_level lv = MP_LEVEL_DRAM;
     if (l1_rate >= 0.4)
         lv = MP_LEVEL_L1;
-    else if (dram / sectors > 0.75 * MP_LAT_SECTOR_BYTES)
-        lv = MP_LEVEL_DRAM;
+    else if (l2 > 0 && l2_hit / l2 >= 0.4)
+        lv = MP_LEVEL_L2;
     mp_row_set(row, MP_COL_COUNTER_LEVEL, "%s", mp_level_name(lv));
     mp_row_set(row, MP_COL_MODEL_MATCH, "%s",
                lv == level_with(s->v, &caps) ? "yes" : "no");

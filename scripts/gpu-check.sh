@@ -324,11 +324,11 @@ latency)
     # The memory hierarchy (issue 13): the GPU test (verified chases,
     # counters' level against the model, latency rising from level to
     # level), the whole latency sweep with counters (182 configurations,
-    # estimated 60-90 s), bandwidth against footprint (57 configurations,
+    # estimated 90-120 s), bandwidth against footprint (57 configurations,
     # 30-40 s), ncu against the collector for the latency set, the SASS of
     # the chase kernels (one LDG / LDS / LDC per load, nothing else on the
     # chain) and of the repeated-walk bandwidth kernels, and the hierarchy
-    # table of the sweep. Total estimate: about 3 minutes.
+    # table of the sweep. Total estimate: 3-4 minutes.
     step latency-build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_latency
     step test-latency env MEMPROBE=./memprobe build/tests/gpu/test_gpu_latency
     step latency-sweep ./memprobe sweep configs/latency.conf --counters on -o "$W/latency.csv"
