@@ -157,16 +157,18 @@ test-gpu: $(BIN) $(GPU_TESTS)
 # probes); every parameter is a variable named like its option in capitals
 # (make probe-bank STRIDE=4 WIDTH=8, make probe-const SPREAD=8). Values may
 # be lists and ranges. OUT=file sets the CSV. make predict-NAME prints the
-# model's prediction without a GPU (BLOCK_X=16 is --block-x 16). Only variables given on the command line
+# model's prediction without a GPU (BLOCK_X=16 is --block-x 16; values are
+# quoted, so OFFSETS='0;16;...' stays one value). Only variables given on the command line
 # count, so the environment cannot change a measurement.
 PARAM_VARS := OP WIDTH STRIDE BASE GROUP PERIOD PAD OFFSET LAYOUT CACHE \
 	KERNEL BYTES INFLIGHT SPREAD SPACING SOURCE ACCESS SIZE VARIANT WORKLOAD \
 	INDEX BLOCK_X BLOCK_Y DIM DIRECTION HOST_MEMORY METHOD SRC DST PEER_ACCESS \
 	PREFETCH FOOTPRINT ORDER SPACE LOADS SWIZZLE TILE PASSES TARGET CLUSTER REPEAT \
+	MATRICES TRANS PITCH ROWS OFFSETS \
 	THREADS BLOCKS ITERATIONS WARMUP RUNS COUNTERS
 SHAPE_VARS := THREADS BLOCKS ITERATIONS WARMUP RUNS COUNTERS
 lc = $(shell echo $(1) | tr A-Z_ a-z-)
-given = $(foreach v,$(1),$(if $(filter command line,$(origin $(v))),--$(call lc,$(v)) $($(v))))
+given = $(foreach v,$(1),$(if $(filter command line,$(origin $(v))),--$(call lc,$(v)) '$($(v))'))
 
 probe-%: $(BIN)
 	./$(BIN) $* $(call given,$(PARAM_VARS)) $(if $(call cmdline,OUT),-o $(call cmdline,OUT))

@@ -145,3 +145,28 @@ void mp_bank_predict_block(const long long *offset, int threads, int width,
     p->distinct_words = (double)words / warps;
     p->conflict_ways = ideal ? (double)wf / (double)ideal : 0.0;
 }
+
+/* ldmatrix / stmatrix - HYPOTHESIS, not yet measured: each of the N
+ * matrices is its own phase of 8 rows x 16 bytes = 128 bytes; a 16-byte
+ * row covers the 4 banks of group (address / 16) % 8, so a matrix costs as
+ * many wavefronts as its busiest group has distinct rows (rows with the
+ * same address share), and ideal = N. This is exactly the 16-byte
+ * store's rule (8 lanes a phase, no pair merging), applied to the row
+ * addresses; .trans moves the same bytes and is predicted the same. The
+ * GPU test (tests/gpu/test_gpu_matrix.c) compares it with the LDSM/STSM
+ * counters of every configuration of configs/matrix.conf. */
+void mp_bank_predict_matrix(const long long *row_offset, int matrices,
+                            mp_bank_prediction *p)
+{
+    mp_warp_access a;
+    a.width = 16;
+    a.is_store = 1;    /* never merge lane pairs */
+    a.active = 0;
+    for (int lane = 0; lane < MP_WARP_SIZE; lane++) {
+        int used = lane < 8 * matrices;
+        a.offset[lane] = used ? row_offset[lane] : 0;
+        if (used)
+            a.active |= 1u << lane;
+    }
+    mp_bank_predict(&a, p);
+}

@@ -56,6 +56,12 @@ typedef struct {
     int max_words_per_bank;  /* worst bank of any one warp */
 } mp_bank_block_prediction;
 
+/* An ldmatrix / stmatrix .xN (HYPOTHESIS, to be decided by the H200's
+ * counters, see bank_model.c): row_offset[i] for lanes i < 8 x matrices
+ * (16-byte aligned); wavefronts and ideal as for other requests. */
+void mp_bank_predict_matrix(const long long *row_offset, int matrices,
+                            mp_bank_prediction *p);
+
 void mp_bank_predict_block(const long long *offset, int threads, int width,
                            int is_store, mp_bank_block_prediction *p);
 

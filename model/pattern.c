@@ -43,3 +43,22 @@ long long mp_block2d_elements(const mp_block2d *b)
         return b->by * (b->bx + b->pad);
     return b->bx * (b->by + b->pad);
 }
+
+long long mp_swizzle(int swizzle, long long offset)
+{
+    long long mask = (1LL << swizzle) - 1;   /* B = 0, 1, 2, 3 */
+    return offset ^ (((offset >> 7) & mask) << 4);
+}
+
+long long mp_matrix_row_offset(const mp_matrix_rows *m, int lane)
+{
+    if (lane >= 8 * m->matrices)
+        return 0;
+    int mat = lane / 8, row = lane % 8;
+    long long off = (long long)row * m->pitch;
+    if (m->rows == MP_ROWS_PLAIN)
+        off = (long long)lane * m->pitch;
+    else
+        off = (row + 8LL * (mat & 1)) * m->pitch + 16LL * (mat >> 1);
+    return mp_swizzle(m->swizzle, off);
+}

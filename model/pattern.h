@@ -63,4 +63,39 @@ long long mp_block2d_element(const mp_block2d *b, long long t);
 /* Elements of the whole array (rows x (row length + pad)). */
 long long mp_block2d_elements(const mp_block2d *b);
 
+/* ---- ldmatrix / stmatrix rows ------------------------------------------
+ *
+ * An .m8n8 .xN matrix instruction moves N matrices of 8 rows x 16 bytes;
+ * lane i (i < 8N) gives the shared address of row i % 8 of matrix i / 8.
+ * Row layouts:
+ *   PLAIN  lane i's row is row i of the tile: i * pitch
+ *   MMA    the 16 x 16 (b16) tile an MMA fragment uses: matrix m is the
+ *          quadrant (m & 1 = lower half, m >> 1 = right half) - matrices
+ *          0..3 are rows 0-7 / 8-15 of columns 0-7, then rows 0-7 / 8-15 of
+ *          columns 8-15: (i % 8 + 8 (m & 1)) * pitch + 16 (m >> 1)
+ * then the swizzle (TMA's modes = CUTLASS Swizzle<B, 4, 3>) maps each byte
+ * offset a of the tile (the tile starts 1024-byte aligned) to
+ *     a ^ (((a >> 7) & (2^B - 1)) << 4)
+ * i.e. the 16-byte chunk index (bits 4..4+B-1) XOR the 128-byte row index
+ * (bits 7..7+B-1) inside each 2^(7+B)-byte period:
+ *     none: B = 0 (no change), 32: B = 1 (period 256 bytes),
+ *     64: B = 2 (512 bytes), 128: B = 3 (1024 bytes). */
+enum { MP_ROWS_PLAIN, MP_ROWS_MMA, MP_ROWS_COUNT };
+enum { MP_SWIZZLE_NONE, MP_SWIZZLE_32, MP_SWIZZLE_64, MP_SWIZZLE_128,
+       MP_SWIZZLE_COUNT };
+
+typedef struct {
+    int matrices;      /* 1, 2 or 4 */
+    long long pitch;   /* bytes between tile rows, a multiple of 16 */
+    int rows;          /* MP_ROWS_* */
+    int swizzle;       /* MP_SWIZZLE_* */
+} mp_matrix_rows;
+
+/* The swizzled byte offset (a multiple of 16 stays one). */
+long long mp_swizzle(int swizzle, long long offset);
+
+/* Row address (byte offset) lane `lane` gives; lanes >= 8 x matrices give
+ * 0 (the instruction ignores them). */
+long long mp_matrix_row_offset(const mp_matrix_rows *m, int lane);
+
 #endif

@@ -15,6 +15,13 @@
  * of the block gets the addresses its 32 linear thread ids produce, the
  * threads per block are block-x x block-y, and the model averages its
  * per-warp predictions.
+ *
+ * --op ldsm|stsm runs ldmatrix / stmatrix .m8n8 .x1/.x2/.x4 (--matrices,
+ * --trans): lane i gives the address of row i % 8 of matrix i / 8, from
+ * --pitch, --rows plain|mma and --swizzle (model/pattern.h,
+ * mp_matrix_rows). --offsets 'o0;...;o31' replaces the pattern of any op
+ * with the lanes' byte offsets as given. The matrix model is a hypothesis
+ * the H200's LDSM/STSM counters decide (model/bank_model.c).
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -22,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "bank.h"
 #include "bank_model.h"
 #include "check.h"
@@ -30,16 +38,65 @@
 #include "probe.h"
 
 enum { P_OP, P_WIDTH, P_STRIDE, P_BASE, P_GROUP, P_PERIOD, P_PAD, P_THREADS,
-       P_BLOCKS, P_ITERATIONS, P_INDEX, P_BLOCK_X, P_BLOCK_Y, P_COUNT };
+       P_BLOCKS, P_ITERATIONS, P_INDEX, P_BLOCK_X, P_BLOCK_Y, P_MATRICES,
+       P_TRANS, P_PITCH, P_ROWS, P_SWIZZLE, P_OFFSETS, P_COUNT };
 
-static const char *const op_names[] = {"ld", "st", NULL};
+enum { OP_LD, OP_ST, OP_LDSM, OP_STSM };
+
+static const char *const op_names[] = {"ld", "st", "ldsm", "stsm", NULL};
+/* ldmatrix needs sm_75, stmatrix sm_90 (probes/arch.h). */
+static const int op_cc[] = {0, 0, MP_CC_LDMATRIX, MP_CC_STMATRIX};
+static const long long matrix_counts[] = {1, 2, 4};
+static const char *const rows_names[] = {"plain", "mma", NULL};
+static const char *const swizzle_names[] = {"none", "32", "64", "128", NULL};
+
+/* Reads 32 byte offsets "o0;o1;...;o31" into off; 0, or -1 with a reason
+ * (no "--offsets: " prefix). */
+static int parse_offsets(const char *text, long long off[32], char *err,
+                         size_t errlen)
+{
+    const char *p = text;
+    int n = 0;
+    for (;;) {
+        const char *q = p;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        if (q == p || q - p > 7 || (*q != ';' && *q != '\0')) {
+            snprintf(err, errlen, "'%s': offset %d is not a whole number of "
+                     "bytes below 10^7 (want 32 offsets 'o0;o1;...;o31')",
+                     text, n);
+            return -1;
+        }
+        if (n == 32) {
+            snprintf(err, errlen, "'%s': more than 32 offsets", text);
+            return -1;
+        }
+        off[n++] = strtoll(p, NULL, 10);
+        if (*q == '\0')
+            break;
+        p = q + 1;
+    }
+    if (n != 32) {
+        snprintf(err, errlen, "'%s': %d offsets, want 32 (one per lane)",
+                 text, n);
+        return -1;
+    }
+    return 0;
+}
+
+static int offsets_check(const char *text, char *err, size_t errlen)
+{
+    long long off[32];
+    return parse_offsets(text, off, err, errlen);
+}
 static const long long widths[] = {4, 8, 16};
 static const char *const index_names[] = {"lane", "xy", "yx", "xy-mirror",
                                           "yx-mirror", NULL};
 
 static const mp_param_def bank_params[P_COUNT] = {
     [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
-              "ld (LDS) or st (STS)"},
+              "ld (LDS), st (STS), ldsm (ldmatrix) or stsm (stmatrix)",
+              op_cc, NULL, NULL},
     [P_WIDTH] = {"width", MP_PARAM_INT, 4, 4, 16, widths, 3, NULL,
                  "bytes per lane: 4 (int), 8 (int2/double), 16 (int4)"},
     [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 0, 4096, NULL, 0, NULL,
@@ -65,7 +122,52 @@ static const mp_param_def bank_params[P_COUNT] = {
                    "2D block: threads along x (with --index)"},
     [P_BLOCK_Y] = {"block-y", MP_PARAM_INT, 16, 1, 1024, NULL, 0, NULL,
                    "2D block: threads along y (with --index)"},
+    [P_MATRICES] = {"matrices", MP_PARAM_INT, 4, 1, 4, matrix_counts, 3,
+                    NULL, "ldsm/stsm: 8x8 matrices per instruction (.xN)"},
+    [P_TRANS] = {"trans", MP_PARAM_INT, 0, 0, 1, NULL, 0, NULL,
+                 "ldsm/stsm: 1 = .trans"},
+    [P_PITCH] = {"pitch", MP_PARAM_INT, 16, 0, 65536, NULL, 0, NULL,
+                 "ldsm/stsm: bytes between tile rows, a multiple of 16"},
+    [P_ROWS] = {"rows", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, rows_names,
+                "ldsm/stsm: lane i -> tile row i (plain), or the quadrants "
+                "of a 16x16 MMA tile (mma)"},
+    [P_SWIZZLE] = {"swizzle", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
+                   swizzle_names,
+                   "ldsm/stsm: TMA swizzle (Swizzle<1|2|3,4,3>)"},
+    [P_OFFSETS] = {"offsets", MP_PARAM_TEXT, 0, 0, 0, NULL, 0, NULL,
+                   "32 byte offsets, one per lane, replacing the pattern "
+                   "(ldsm/stsm: lane i = row i%8 of matrix i/8)", NULL,
+                   "o0;o1;...;o31", offsets_check},
 };
+
+static int is_matrix(const long long *v)
+{
+    return v[P_OP] == OP_LDSM || v[P_OP] == OP_STSM;
+}
+
+static int is_store(const long long *v)
+{
+    return v[P_OP] == OP_ST || v[P_OP] == OP_STSM;
+}
+
+/* Bytes one lane moves: the width, or a 16-byte matrix row. */
+static int lane_bytes(const long long *v)
+{
+    return is_matrix(v) ? 16 : (int)v[P_WIDTH];
+}
+
+/* Lanes whose addresses the instruction uses. */
+static int used_lanes(const long long *v)
+{
+    return is_matrix(v) ? 8 * (int)v[P_MATRICES] : 32;
+}
+
+static mp_matrix_rows matrix_rows_of(const long long *v)
+{
+    mp_matrix_rows m = {(int)v[P_MATRICES], v[P_PITCH], (int)v[P_ROWS],
+                        (int)v[P_SWIZZLE]};
+    return m;
+}
 
 static int is_2d(const long long *v)
 {
@@ -102,11 +204,36 @@ static mp_pattern pattern_of(const long long *v)
     return p;
 }
 
+/* Each lane's byte offset (lane pattern, matrix rows or --offsets; lanes
+ * a matrix op does not use get 0); returns the end of the last byte used. */
+static long long lane_offsets(const long long *v, long long offsets[32])
+{
+    long long end = 0;
+    if (v[P_OFFSETS]) {
+        char err[256];
+        if (parse_offsets(mp_param_text(v[P_OFFSETS]), offsets, err,
+                          sizeof err))
+            mp_usage_error("--offsets: %s", err);
+    } else if (is_matrix(v)) {
+        mp_matrix_rows m = matrix_rows_of(v);
+        for (int lane = 0; lane < 32; lane++)
+            offsets[lane] = mp_matrix_row_offset(&m, lane);
+    } else {
+        mp_pattern p = pattern_of(v);
+        return mp_pattern_offsets(&p, (int)v[P_WIDTH], offsets);
+    }
+    for (int lane = 0; lane < used_lanes(v); lane++)
+        if (offsets[lane] + lane_bytes(v) > end)
+            end = offsets[lane] + lane_bytes(v);
+    for (int lane = used_lanes(v); lane < 32; lane++)
+        offsets[lane] = 0;
+    return end;
+}
+
 /* Bytes of shared tile the configuration touches, rounded up to 16. */
 static long long footprint(const long long *v, long long offsets[32])
 {
-    mp_pattern p = pattern_of(v);
-    long long end = mp_pattern_offsets(&p, (int)v[P_WIDTH], offsets);
+    long long end = lane_offsets(v, offsets);
     if (is_2d(v)) {
         mp_block2d b = block_of(v);
         end = mp_block2d_elements(&b) * v[P_WIDTH];
@@ -127,6 +254,11 @@ static int bank_check(const long long *v, size_t smem_limit, char *err,
                      v[P_BLOCK_X], v[P_BLOCK_Y], n);
             return -1;
         }
+        if (is_matrix(v) || v[P_OFFSETS]) {
+            snprintf(err, errlen, "--index: a 2D block takes --op ld|st and "
+                     "no --offsets");
+            return -1;
+        }
     } else if (v[P_THREADS] % 32) {
         snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
                  v[P_THREADS]);
@@ -137,19 +269,90 @@ static int bank_check(const long long *v, size_t smem_limit, char *err,
                  "--pad: %lld needs a tile row, but --stride is 0", v[P_PAD]);
         return -1;
     }
+    if (is_matrix(v) && v[P_PITCH] % 16) {
+        snprintf(err, errlen, "--pitch: %lld is not a multiple of 16 (matrix "
+                 "rows are 16-byte aligned)", v[P_PITCH]);
+        return -1;
+    }
+    if (is_matrix(v) && !v[P_OFFSETS] && v[P_ROWS] == MP_ROWS_MMA
+        && v[P_MATRICES] == 4 && v[P_PITCH] < 32) {
+        snprintf(err, errlen, "--pitch: %lld is less than the 32 bytes of "
+                 "a 16x16 b16 tile row (--rows mma --matrices 4)",
+                 v[P_PITCH]);
+        return -1;
+    }
+    if (v[P_OFFSETS]) {
+        char why[256];
+        if (parse_offsets(mp_param_text(v[P_OFFSETS]), offsets, why,
+                          sizeof why)) {
+            snprintf(err, errlen, "--offsets: %s", why);
+            return -1;
+        }
+        int align = lane_bytes(v);
+        for (int lane = 0; lane < used_lanes(v); lane++)
+            if (offsets[lane] % align) {
+                snprintf(err, errlen, "--offsets: lane %d's offset %lld is "
+                         "not a multiple of %d (%s)", lane, offsets[lane],
+                         align, is_matrix(v) ? "matrix rows are 16-byte "
+                         "aligned" : "the access width");
+                return -1;
+            }
+    }
+    if (v[P_OP] == OP_STSM) {
+        lane_offsets(v, offsets);
+        for (int a = 0; a < used_lanes(v); a++)
+            for (int b = a + 1; b < used_lanes(v); b++)
+                if (offsets[a] == offsets[b]) {
+                    snprintf(err, errlen, "--offsets/--pitch: stmatrix rows "
+                             "of lanes %d and %d are both at byte %lld; the "
+                             "stored tile would depend on the order", a, b,
+                             offsets[a]);
+                    return -1;
+                }
+    }
     long long bytes = footprint(v, offsets);
     if (bytes > (long long)smem_limit) {
+        const char *what = v[P_OFFSETS]   ? "--offsets"
+                           : is_matrix(v) ? "--pitch/--matrices/--rows"
+                           : is_2d(v)     ? "--block-x/--block-y/--pad"
+                                          : "--stride/--base/--pad";
         snprintf(err, errlen,
-                 "--stride/--base/--pad: the warp's addresses need %lld bytes "
+                 "%s: the warp's addresses need %lld bytes "
                  "of shared memory, more than the %zu a block may use",
-                 bytes, smem_limit);
+                 what, bytes, smem_limit);
         return -1;
     }
     return 0;
 }
 
+/* A short name for an offsets text (FNV-1a). */
+static unsigned text_hash(const char *t)
+{
+    unsigned h = 2166136261u;
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 16777619u;
+    return h;
+}
+
 static void bank_label(const long long *v, char *buf, size_t len)
 {
+    char lanes[64];
+    if (is_matrix(v))
+        snprintf(lanes, sizeof lanes, "p%lld/%s/sw%s", v[P_PITCH],
+                 rows_names[v[P_ROWS]], swizzle_names[v[P_SWIZZLE]]);
+    if (v[P_OFFSETS])
+        snprintf(lanes, sizeof lanes, "o%08x",
+                 text_hash(mp_param_text(v[P_OFFSETS])));
+    if (is_matrix(v)) {
+        snprintf(buf, len, "bank/%s/x%lld/t%lld/%s", op_names[v[P_OP]],
+                 v[P_MATRICES], v[P_TRANS], lanes);
+        return;
+    }
+    if (v[P_OFFSETS]) {
+        snprintf(buf, len, "bank/%s/w%lld/%s", op_names[v[P_OP]],
+                 v[P_WIDTH], lanes);
+        return;
+    }
     if (is_2d(v)) {
         snprintf(buf, len, "bank/%s/w%lld/%s/%lldx%lld%s%.0lld",
                  op_names[v[P_OP]], v[P_WIDTH], index_names[v[P_INDEX]],
@@ -170,7 +373,7 @@ static void bank_predict(const long long *v, mp_prediction *out)
         mp_bank_block_prediction b;
         block_offsets(v, off);
         mp_bank_predict_block(off, (int)threads_of(v), (int)v[P_WIDTH],
-                              (int)v[P_OP], &b);
+                              is_store(v), &b);
         /* The same names as the lane pattern's, so one sweep may mix
          * them: per-warp means, and the worst bank of any warp. */
         out->n = 5;
@@ -186,9 +389,22 @@ static void bank_predict(const long long *v, mp_prediction *out)
         out->value[4] = b.max_words_per_bank;
         return;
     }
-    mp_pattern p = pattern_of(v);
     mp_bank_prediction b;
-    mp_bank_predict_pattern(&p, (int)v[P_WIDTH], (int)v[P_OP], &b);
+    if (is_matrix(v) || v[P_OFFSETS]) {
+        long long off[32];
+        lane_offsets(v, off);
+        if (is_matrix(v)) {
+            mp_bank_predict_matrix(off, (int)v[P_MATRICES], &b);
+        } else {
+            mp_warp_access a = {(int)v[P_WIDTH], is_store(v), 0xffffffffu,
+                                {0}};
+            memcpy(a.offset, off, sizeof off);
+            mp_bank_predict(&a, &b);
+        }
+    } else {
+        mp_pattern p = pattern_of(v);
+        mp_bank_predict_pattern(&p, (int)v[P_WIDTH], is_store(v), &b);
+    }
     out->n = 5;
     out->name[0] = "wavefronts_per_request";
     out->value[0] = b.wavefronts;
@@ -207,16 +423,27 @@ static void bank_describe(const long long *v, mp_row *row)
     mp_prediction p;
     bank_predict(v, &p);
     static const mp_param_column cols[] = {
-        {P_OP, MP_COL_OP}, {P_WIDTH, MP_COL_WIDTH},
-        {P_STRIDE, MP_COL_STRIDE}, {P_BASE, MP_COL_BASE},
+        {P_OP, MP_COL_OP}, {P_STRIDE, MP_COL_STRIDE}, {P_BASE, MP_COL_BASE},
         {P_GROUP, MP_COL_GROUP}, {P_PERIOD, MP_COL_PERIOD},
         {P_PAD, MP_COL_PAD}, {P_ITERATIONS, MP_COL_ITERATIONS},
     };
     mp_row_set(row, MP_COL_PROBE, "bank");
     mp_row_set_params(row, bank_params, v, cols, sizeof cols / sizeof *cols);
+    mp_row_set(row, MP_COL_WIDTH, "%d", lane_bytes(v));
     if (is_2d(v))
         mp_row_set(row, MP_COL_ACCESS, "%s/%lldx%lld", index_names[v[P_INDEX]],
                    v[P_BLOCK_X], v[P_BLOCK_Y]);
+    if (is_matrix(v))
+        mp_row_set(row, MP_COL_ACCESS, "x%lld/trans%lld/%s/pitch%lld/"
+                   "swizzle-%s", v[P_MATRICES], v[P_TRANS],
+                   rows_names[v[P_ROWS]], v[P_PITCH],
+                   swizzle_names[v[P_SWIZZLE]]);
+    if (v[P_OFFSETS] && is_matrix(v))
+        mp_row_set(row, MP_COL_ACCESS, "x%lld/trans%lld/offsets=%s",
+                   v[P_MATRICES], v[P_TRANS], mp_param_text(v[P_OFFSETS]));
+    else if (v[P_OFFSETS])
+        mp_row_set(row, MP_COL_ACCESS, "offsets=%s",
+                   mp_param_text(v[P_OFFSETS]));
     mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p.value[0]);
     mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p.value[1]);
     mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p.value[2]);
@@ -236,8 +463,10 @@ static int bank_setup(const long long *v, const mp_device *dev, void **out)
     bank_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
     long long offsets[32];
-    s->l.width = (int)v[P_WIDTH];
-    s->l.is_store = (int)v[P_OP];
+    s->l.width = lane_bytes(v);
+    s->l.is_store = is_store(v);
+    s->l.matrices = is_matrix(v) ? (int)v[P_MATRICES] : 0;
+    s->l.trans = (int)v[P_TRANS];
     s->l.tile_bytes = (unsigned)footprint(v, offsets);
     for (int i = 0; i < 32; i++)
         s->l.offset[i] = (unsigned)offsets[i];
@@ -282,13 +511,82 @@ static unsigned expected_word(const bank_state *s, int t)
     return s->l.is_store ? sum : sum * (unsigned)s->l.iterations;
 }
 
+/* Halfword at byte b of the loaded tile (word values, little endian). */
+static unsigned tile_half(unsigned b)
+{
+    return mp_bank_word_value(b / 4) >> (16 * ((b / 2) % 2)) & 0xffffu;
+}
+
+/* ldmatrix: register j of lane i. Without .trans it is the 4-byte word at
+ * column pair i % 4 of row i / 4 of matrix j; with .trans the two halves
+ * come from rows 2 (i % 4) and 2 (i % 4) + 1, column i / 4. */
+static unsigned ldsm_register(const bank_state *s, int i, int j)
+{
+    const unsigned *row = s->l.offset + 8 * j;
+    if (!s->l.trans)
+        return mp_bank_word_value((row[i / 4] + 4u * (unsigned)(i % 4)) / 4);
+    unsigned col = 2u * (unsigned)(i / 4);
+    return tile_half(row[2 * (i % 4)] + col)
+           | tile_half(row[2 * (i % 4) + 1] + col) << 16;
+}
+
+/* stmatrix: the tile after the stores (the same per block): lane i's
+ * register j goes where ldmatrix would have read it from. */
+static void stsm_tile(const bank_state *s, unsigned char *tile)
+{
+    memset(tile, 0, s->l.tile_bytes);
+    for (int j = 0; j < s->l.matrices; j++) {
+        const unsigned *row = s->l.offset + 8 * j;
+        for (int i = 0; i < 32; i++) {
+            unsigned v = mp_bank_stsm_value(i, j);
+            if (!s->l.trans) {
+                memcpy(tile + row[i / 4] + 4 * (i % 4), &v, 4);
+                continue;
+            }
+            unsigned col = 2u * (unsigned)(i / 4);
+            unsigned short lo = (unsigned short)(v & 0xffffu);
+            unsigned short hi = (unsigned short)(v >> 16);
+            memcpy(tile + row[2 * (i % 4)] + col, &lo, 2);
+            memcpy(tile + row[2 * (i % 4) + 1] + col, &hi, 2);
+        }
+    }
+}
+
+/* What each thread of a block must leave in out[] for a matrix op. */
+static void matrix_expected(const bank_state *s, unsigned *want)
+{
+    int threads = s->l.threads;
+    if (!s->l.is_store) {
+        for (int t = 0; t < threads; t++) {
+            unsigned sum = 0;
+            for (int j = 0; j < s->l.matrices; j++)
+                sum += ldsm_register(s, t % 32, j);
+            want[t] = sum * (unsigned)s->l.iterations;
+        }
+        return;
+    }
+    unsigned char *tile = mp_xmalloc(s->l.tile_bytes);
+    stsm_tile(s, tile);
+    for (int t = 0; t < threads; t++)
+        want[t] = 0;
+    for (unsigned w = 0; w < s->l.tile_bytes / 4; w++) {
+        unsigned x;
+        memcpy(&x, tile + 4 * w, 4);
+        want[w % (unsigned)threads] += x;
+    }
+    free(tile);
+}
+
 static int bank_verify(void *state, char *err, size_t errlen)
 {
     bank_state *s = state;
     size_t per_block = (size_t)s->l.threads;
     unsigned *want = mp_xmalloc(per_block * sizeof(unsigned));
-    for (size_t t = 0; t < per_block; t++)
-        want[t] = expected_word(s, (int)t);
+    if (s->l.matrices)
+        matrix_expected(s, want);
+    else
+        for (size_t t = 0; t < per_block; t++)
+            want[t] = expected_word(s, (int)t);
     int rc = mp_launch_verify_words(&s->shape, s->l.threads, want, per_block,
                                     err, errlen);
     free(want);
@@ -314,7 +612,8 @@ static void bank_derive(void *state, const mp_device *dev,
     mp_row_set_launch(row, s->l.threads, s->l.blocks, s->l.tile_bytes);
     mp_row_set_per_request(row, dev, m, requests, s->l.blocks);
     if (m->time_ns.n > 0) {
-        double bytes = requests * 32.0 * s->l.width;
+        double bytes = s->l.matrices ? requests * 128.0 * s->l.matrices
+                                     : requests * 32.0 * s->l.width;
         mp_row_set_bandwidth(row, bytes / m->time_ns.median,
                              128.0 * sms * ghz);
     }
@@ -327,6 +626,16 @@ static void bank_derive(void *state, const mp_device *dev,
              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
     snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
              op);
+    /* LDSM and STSM have instruction and wavefront counters of their own
+     * (CUPTI's GH100 list; the shared ld/st instruction counters do not
+     * count them). */
+    if (s->l.matrices) {
+        snprintf(wname, sizeof wname, "smsp__sass_l1tex_data_pipe_lsu_"
+                 "wavefronts_mem_shared_op_%s.sum",
+                 s->l.is_store ? "stsm" : "ldsm");
+        snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_%s.sum",
+                 s->l.is_store ? "shared_stsm" : "ldsm");
+    }
     double wavefronts = mp_counter(m, MP_SET_SHARED, wname), inst = mp_counter(m, MP_SET_SHARED, iname);
     mp_prediction p;
     bank_predict(s->v, &p);

@@ -13,6 +13,8 @@ extern "C" {
 
 typedef struct {
     int width;                 /* 4, 8 or 16 bytes */
+    int matrices;              /* 0: LDS/STS; 1, 2, 4: LDSM/STSM .xN */
+    int trans;                 /* LDSM/STSM: .trans */
     int is_store;
     unsigned offset[32];       /* byte offset of each lane in the tile */
     unsigned *thread_offset;   /* device, or NULL: one byte offset per
@@ -34,6 +36,12 @@ typedef struct {
 static inline MP_HOST_DEVICE unsigned mp_bank_word_value(unsigned w)
 {
     return w * 2654435761u + 12345u;
+}
+
+/* The value lane `lane` stores from register j with stmatrix. */
+static inline MP_HOST_DEVICE unsigned mp_bank_stsm_value(int lane, int j)
+{
+    return mp_bank_word_value(0x10000u + 4u * (unsigned)lane + (unsigned)j);
 }
 
 /* Allows the kernel for l's width and op up to smem_optin bytes of dynamic

@@ -522,7 +522,7 @@ int mp_cmd_hierarchy(int argc, char **argv)
     static const char *const formats[] = {"txt", "md", NULL};
     static const mp_param_def format_def = {
         "format", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, formats,
-        "txt or md", NULL};
+        "txt or md", NULL, NULL, NULL};
     long long format = 0;
     int nfiles = 0;
     const char **files = mp_xcalloc((size_t)argc + 1, sizeof *files);

@@ -264,6 +264,10 @@ int mp_study_load(mp_rep_data *d, const char *results_dir, char *err,
 int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
                    char *err, size_t errlen);
 
+/* The study's "Which swizzle makes this conflict-free" section (ldmatrix
+ * wavefronts by pitch and swizzle; report/study_matrix.c). */
+void mp_study_matrix(const mp_rep_data *d, FILE *out);
+
 /* Formats v with up to `decimals` decimals, trailing zeros (and a bare
  * point) removed: 1.0000 -> "1", 4.3968 -> "4.3968", 2.50 -> "2.5". */
 void mp_rep_fmt(char *buf, size_t len, double v, int decimals);

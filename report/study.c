@@ -52,6 +52,7 @@ const char *const mp_study_files[] = {
     "transfer.csv",         "latency.csv",
     "async.csv",            "cluster.csv",
     "bandwidth-footprint.csv",
+    "ldsm.csv",
     NULL,
 };
 
@@ -368,6 +369,7 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
 
     mp_study_transfer(d, dir, out);
     mp_study_async(d, dir, out);
+    mp_study_matrix(d, out);
 
     fprintf(out, "\n## The plots\n\n"
             "Drawn by gnuplot from the same CSVs (`make study-report`; "

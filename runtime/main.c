@@ -33,7 +33,7 @@ enum { O_WARMUP = MP_OPT_WARMUP, O_RUNS = MP_OPT_RUNS,
 static const char *const formats[] = {"txt", "csv", NULL};
 static const mp_param_def format_option = {
     "format", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, formats,
-    "txt for people, csv for programs", NULL};
+    "txt for people, csv for programs", NULL, NULL, NULL};
 
 static void print_param_help(const mp_param_def *d, FILE *out)
 {

@@ -73,6 +73,14 @@ static const mp_metric shared_set[] = {
       "warp-level shared-memory load instructions executed (LDS, LD)", EXACT },
     { "smsp__sass_inst_executed_op_shared_st.sum", "instructions",
       "warp-level shared-memory store instructions executed (STS, ST)", EXACT },
+    { "smsp__sass_inst_executed_op_ldsm.sum", "instructions",
+      "warp-level LDSM (ldmatrix) instructions executed", EXACT },
+    { "smsp__sass_inst_executed_op_shared_stsm.sum", "instructions",
+      "warp-level STSM (stmatrix) instructions executed", EXACT },
+    { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "wavefronts",
+      "shared-memory wavefronts of LDSM instructions", ARBITRATION },
+    { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "wavefronts",
+      "shared-memory wavefronts of STSM instructions", STORE_ARBITRATION },
     TIME_ROW
 };
 

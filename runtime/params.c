@@ -15,11 +15,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The texts of TEXT parameters parsed so far; handle h is texts[h - 1]. */
+#define MAX_TEXTS 4096
+static char *texts[MAX_TEXTS];
+static int ntexts;
+
+static void free_texts(void)
+{
+    for (int i = 0; i < ntexts; i++)
+        free(texts[i]);
+    ntexts = 0;
+}
+
+/* Handle of `text` (the same text, the same handle); 0 when the table is
+ * full. */
+static long long intern(const char *text)
+{
+    for (int i = 0; i < ntexts; i++)
+        if (!strcmp(texts[i], text))
+            return i + 1;
+    if (ntexts == MAX_TEXTS)
+        return 0;
+    if (ntexts == 0)
+        atexit(free_texts);
+    size_t n = strlen(text) + 1;
+    texts[ntexts] = mp_xmalloc(n);
+    memcpy(texts[ntexts], text, n);
+    return ++ntexts;
+}
+
+const char *mp_param_text(long long handle)
+{
+    return handle >= 1 && handle <= ntexts ? texts[handle - 1] : "none";
+}
+
 void mp_param_describe_range(const mp_param_def *d, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    if (d->kind == MP_PARAM_CHOICE) {
+    if (d->kind == MP_PARAM_TEXT) {
+        snprintf(buf, len, "none or '%s'", d->text_form);
+    } else if (d->kind == MP_PARAM_CHOICE) {
         for (int i = 0; d->choices[i]; i++)
             used += snprintf(buf + used, used < len ? len - used : 0, "%s%s",
                              i ? "|" : "", d->choices[i]);
@@ -35,7 +71,9 @@ void mp_param_describe_range(const mp_param_def *d, char *buf, size_t len)
 void mp_param_format(const mp_param_def *d, long long v, char *buf,
                      size_t len)
 {
-    if (d->kind == MP_PARAM_CHOICE)
+    if (d->kind == MP_PARAM_TEXT)
+        snprintf(buf, len, "%s", mp_param_text(v));
+    else if (d->kind == MP_PARAM_CHOICE)
         snprintf(buf, len, "%s", d->choices[v]);
     else
         snprintf(buf, len, "%lld", v);
@@ -113,6 +151,26 @@ int mp_param_parse_value(const mp_param_def *d, const char *text,
     char range[256];
     mp_param_describe_range(d, range, sizeof range);
 
+    if (d->kind == MP_PARAM_TEXT) {
+        char why[256] = "";
+        if (!strcmp(text, "none")) {
+            *out = 0;
+            return 0;
+        }
+        if (d->text_check && d->text_check(text, why, sizeof why)) {
+            snprintf(err, errlen, "--%s: %s (allowed: %s)", d->name, why,
+                     range);
+            return -1;
+        }
+        long long h = intern(text);
+        if (h == 0) {
+            snprintf(err, errlen, "--%s: more than %d different values",
+                     d->name, MAX_TEXTS);
+            return -1;
+        }
+        *out = h;
+        return 0;
+    }
     if (d->kind == MP_PARAM_CHOICE) {
         for (int i = 0; d->choices[i]; i++) {
             if (strcmp(text, d->choices[i]) == 0) {

@@ -12,17 +12,21 @@
  *     0..64:4    0, 4, 8, ... 64
  *     8..1024:x2 8, 16, 32, ... 1024 (each value times the factor)
  *
- * Choice parameters (op = ld|st) store the index of the choice.
+ * Choice parameters (op = ld|st) store the index of the choice. Text
+ * parameters (a list of 32 offsets 'o0;o1;...') store a handle: 0 for the
+ * default "none", else the index of the text in a table of the texts this
+ * process has parsed (mp_param_text gives it back). A text never holds a
+ * comma, so a list of texts is still comma-separated.
  */
 #ifndef MP_PARAMS_H
 #define MP_PARAMS_H
 
 #include <stddef.h>
 
-#define MP_MAX_PARAMS 16
+#define MP_MAX_PARAMS 24
 #define MP_MAX_LIST 4096   /* values one parameter may take in one run */
 
-typedef enum { MP_PARAM_INT, MP_PARAM_CHOICE } mp_param_kind;
+typedef enum { MP_PARAM_INT, MP_PARAM_CHOICE, MP_PARAM_TEXT } mp_param_kind;
 
 typedef struct {
     const char *name;             /* --name on the command line */
@@ -37,6 +41,10 @@ typedef struct {
      * instruction needs (80 = 8.0; 0 = any GPU), constants from
      * probes/arch.h. A GPU below it refuses the value (exit 2). */
     const int *choice_cc;
+    /* TEXT: what a value looks like ("o0;o1;...;o31"), and its check:
+     * 0, or -1 with a one-line message (without the "--name: "). */
+    const char *text_form;
+    int (*text_check)(const char *text, char *err, size_t errlen);
 } mp_param_def;
 
 typedef struct {
@@ -84,6 +92,8 @@ int mp_param_check_cc(const mp_param_def *defs, int n, const long long *v,
 /* The requirements of d's choices for `memprobe list` and --help
  * (" [pf256: compute capability 8.0+]"), or "" when there are none. */
 void mp_param_describe_cc(const mp_param_def *d, char *buf, size_t len);
+/* The text behind a TEXT parameter's value ("none" for 0). */
+const char *mp_param_text(long long handle);
 
 /* Index of the parameter called `name` in a table, or -1. */
 int mp_param_find(const mp_param_def *defs, int n, const char *name);

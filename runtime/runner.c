@@ -118,7 +118,7 @@ static int is_shape_param(const char *name)
 void mp_print_predictions(const mp_config_list *cl, int csv, FILE *out)
 {
     const mp_probe *p = cl->probe;
-    char text[64];
+    char text[512];   /* a TEXT parameter: 32 offsets */
     for (int c = 0; c < cl->n; c++) {
         mp_prediction pr;
         memset(&pr, 0, sizeof pr);

@@ -7,7 +7,7 @@
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench cost studytime steady bwdefault nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
-#          determinism faults bank2d transfer multigpu latency async
+#          determinism faults bank2d transfer multigpu latency async ldsm
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -305,6 +305,25 @@ bank2d)
     cat "$GPU_TEST_DIR/bank2d-48x2.csv" 2>/dev/null | tail -n +2 >> "$W/bank2d.csv"
     step ncu-check-bitmap ./memprobe ncu-check --probe bitmap --dir "$W/ncu-check-bitmap"
     step sass-bitmap bash -c "cuobjdump --dump-sass memprobe | awk '/Function :/{f=\$3} f ~ /bitmap|bank_probe/ && /(LDS|STS)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDS|STS)/) {print f, \$i; break}}' | sort | uniq -c > $W/sass-bitmap.txt; cat $W/sass-bitmap.txt"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+ldsm)
+    # Issue 15 (bank-probe part): ldmatrix / stmatrix and --offsets. The
+    # GPU test runs ~290 configurations with counters and fails any whose
+    # wavefronts per LDSM/STSM differ from the model - a HYPOTHESIS
+    # (model/bank_model.c, mp_bank_predict_matrix): its "# config
+    # measured model" lines are what the rule is fitted to. ldsm.csv holds
+    # every row (config, access, wavefronts_per_request,
+    # model_wavefronts_per_request, the smsp__sass_*ldsm/stsm counters);
+    # sass-ldsm.txt the LDSM/STSM shapes per kernel. Estimate: 40-50 s.
+    step test-matrix env MEMPROBE=./memprobe build/tests/gpu/test_gpu_matrix
+    first=1
+    for f in matrix-plain matrix-mma matrix-trans matrix-offsets matrix-row-offsets; do
+        if [ -f "$GPU_TEST_DIR/$f.csv" ]; then
+            if [ $first = 1 ]; then cat "$GPU_TEST_DIR/$f.csv"; first=0
+            else tail -n +2 "$GPU_TEST_DIR/$f.csv"; fi
+        fi
+    done > "$W/ldsm.csv"
+    step sass-ldsm bash -c "cuobjdump --dump-sass memprobe | awk '/Function :/{f=\$3} f ~ /matrix_probe/ && /(LDSM|STSM)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDSM|STSM)/) {print f, \$i; break}}' | sort | uniq -c > $W/sass-ldsm.txt; cat $W/sass-ldsm.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 hazards)
     # The hazard catalogue: every seed bug with a result check and under the

@@ -95,6 +95,13 @@ static int bad_values(const mp_param_def *d, char vals[][64])
         snprintf(vals[n++], 64, "%s,", d->choices[0]);
         return n;
     }
+    if (d->kind == MP_PARAM_TEXT) {   /* the form is the probe's check */
+        static const char *const texts[] = {"", "abc", "1", "1;2", "none;",
+                                            "NONE", ";", "1,,2", NULL};
+        for (int i = 0; texts[i]; i++)
+            snprintf(vals[n++], 64, "%s", texts[i]);
+        return n;
+    }
     static const char *const fixed[] = {
         "abc", "", "1.5", "1e3", "0x10", " 4", "4 ", "-", "--", "+",
         "99999999999999999999", "18446744073709551616",
@@ -140,6 +147,7 @@ static void test_every_parameter(void **state)
             const char *novalue[] = {p->name, "-o", KEPT, opt, NULL};
             expect_refused(novalue, opt);
             const char *good = d->kind == MP_PARAM_CHOICE ? d->choices[0]
+                               : d->kind == MP_PARAM_TEXT ? "none"
                                                           : NULL;
             char num[32];
             if (!good) {

@@ -152,7 +152,7 @@ static void test_predict_csv_matches_model(void **state)
     cli_must_contain("header", r.out, ",ideal_wavefronts_per_request,");
     cli_must_contain("header", r.out, ",conflict_ways,");
     /* Hand check: 8-byte lds stride 3 -> 2 wavefronts, ideal 2, 1-way. */
-    cli_must_contain("row", r.out, "\r\nbank,ld,8,3,0,1,32,0,lane,16,16,2,2,1,");
+    cli_must_contain("row", r.out, "\r\nbank,ld,8,3,0,1,32,0,lane,16,16,4,0,16,plain,none,none,2,2,1,");
     cli_result_free(&r);
 
     for (size_t i = 0; i < sizeof predict_cases / sizeof predict_cases[0];
@@ -171,10 +171,10 @@ static void test_predict_csv_sweep(void **state)
     assert_int_equal(r.status, 0);
     assert_int_equal(cli_count_char(r.out, '\n'), 1 + 6);
     cli_must_contain("sweep", r.out,
-                     "\r\nbank,ld,4,0,0,1,32,0,lane,16,16,1,1,1,1,1\r\n"
-                     "bank,ld,4,1,0,1,32,0,lane,16,16,1,1,1,32,1\r\n"
-                     "bank,ld,4,2,0,1,32,0,lane,16,16,2,1,2,32,2\r\n"
-                     "bank,st,4,0,0,1,32,0,lane,16,16,1,1,1,1,1\r\n");
+                     "\r\nbank,ld,4,0,0,1,32,0,lane,16,16,4,0,16,plain,none,none,1,1,1,1,1\r\n"
+                     "bank,ld,4,1,0,1,32,0,lane,16,16,4,0,16,plain,none,none,1,1,1,32,1\r\n"
+                     "bank,ld,4,2,0,1,32,0,lane,16,16,4,0,16,plain,none,none,2,1,2,32,2\r\n"
+                     "bank,st,4,0,0,1,32,0,lane,16,16,4,0,16,plain,none,none,1,1,1,1,1\r\n");
     cli_result_free(&r);
 }
 
@@ -193,13 +193,16 @@ static void test_predict_txt(void **state)
      * 32 words, 4 per bank (stride 4: 8 banks x 4 words). */
     char *row = strchr(r.out, '\n') + 1;
     char name[16], op[8];
-    char index[16];
-    long long w, s, base, g, per, pad, bx, by;
+    char index[16], rows[16], sw[16], offsets[16];
+    long long w, s, base, g, per, pad, bx, by, mats, trans, pitch;
     double wf, ideal, ways, words, maxw;
     assert_int_equal(sscanf(row, "%15s %7s %lld %lld %lld %lld %lld %lld "
-                                 "%15s %lld %lld %lf %lf %lf %lf %lf", name,
+                                 "%15s %lld %lld %lld %lld %lld %15s %15s "
+                                 "%15s %lf %lf %lf %lf %lf", name,
                             op, &w, &s, &base, &g, &per, &pad, index, &bx,
-                            &by, &wf, &ideal, &ways, &words, &maxw), 16);
+                            &by, &mats, &trans, &pitch, rows, sw, offsets,
+                            &wf, &ideal, &ways, &words, &maxw), 22);
+    assert_string_equal(offsets, "none");
     assert_string_equal(index, "lane");
     assert_string_equal(name, "bank");
     assert_string_equal(op, "ld");

@@ -140,11 +140,13 @@ static void expect_recipe(const char *args, const char *prefix,
 static void test_environment_ignored(void **state)
 {
     (void)state;
-    expect_recipe("probe-bank STRIDE=4", "./", "./memprobe bank --stride 4");
+    /* Values are quoted (OFFSETS='0;16;...' is one value). */
+    expect_recipe("probe-bank STRIDE=4", "./",
+                  "./memprobe bank --stride '4'");
     expect_recipe("probe-bank STRIDE=4 OUT=/tmp/cl.csv", "./",
-                  "./memprobe bank --stride 4 -o /tmp/cl.csv");
+                  "./memprobe bank --stride '4' -o /tmp/cl.csv");
     expect_recipe("predict-bandwidth WIDTH=4", "./",
-                  "./memprobe predict bandwidth --width 4");
+                  "./memprobe predict bandwidth --width '4'");
     expect_recipe("sweep CONFIG=configs/texture.conf", "./",
                   "./memprobe sweep configs/texture.conf");
     expect_recipe("hazards", "./", "./memprobe hazards");

@@ -29,10 +29,10 @@ static const mp_param_def *bank_param(const char *name)
 
 /* An INT parameter with a range wider than MP_MAX_LIST. */
 static const mp_param_def wide = {"wide", MP_PARAM_INT, 0, 0, 10000000,
-                                  NULL, 0, NULL, "test", NULL};
+                                  NULL, 0, NULL, "test", NULL, NULL, NULL};
 /* An INT parameter that allows negative values. */
 static const mp_param_def signed_def = {"offset", MP_PARAM_INT, 0, -5, 5,
-                                        NULL, 0, NULL, "test", NULL};
+                                        NULL, 0, NULL, "test", NULL, NULL, NULL};
 
 static void assert_contains(const char *hay, const char *needle)
 {
@@ -101,7 +101,7 @@ static void test_find(void **state)
     (void)state;
     const mp_param_def *p = mp_probe_bank.params;
     int n = mp_probe_bank.nparams;
-    assert_int_equal(n, 13);
+    assert_int_equal(n, 19);
     assert_int_equal(mp_param_find(p, n, "op"), 0);
     assert_int_equal(mp_param_find(p, n, "width"), 1);
     assert_int_equal(mp_param_find(p, n, "stride"), 2);
@@ -199,6 +199,8 @@ static void test_parse_choices(void **state)
     const mp_param_def *op = bank_param("op");
     value_ok(op, "ld", 0);
     value_ok(op, "st", 1);
+    value_ok(op, "ldsm", 2);
+    value_ok(op, "stsm", 3);
     value_bad(op, "xx", "'xx'");
     value_bad(op, "LD", NULL);      /* case matters */
     value_bad(op, "", NULL);
@@ -207,7 +209,45 @@ static void test_parse_choices(void **state)
     char err[256];
     long long v;
     assert_int_equal(mp_param_parse_value(op, "xx", &v, err, sizeof err), -1);
-    assert_string_equal(err, "--op: 'xx' is not one of ld|st");
+    assert_string_equal(err, "--op: 'xx' is not one of ld|st|ldsm|stsm");
+}
+
+/* A TEXT parameter (--offsets): "none" is 0, a good text gets a handle
+ * that gives the text back (the same text, the same handle), and the
+ * probe's check refuses a bad one with a message naming the option. */
+static void test_parse_text(void **state)
+{
+    (void)state;
+    const mp_param_def *d = bank_param("offsets");
+    char good[512] = "", err[256];
+    for (int i = 0; i < 32; i++) {
+        size_t n = strlen(good);
+        snprintf(good + n, sizeof good - n, "%s%d", i ? ";" : "", 16 * i);
+    }
+    long long a = -1, b = -1;
+    value_ok(d, "none", 0);
+    assert_int_equal(mp_param_parse_value(d, good, &a, err, sizeof err), 0);
+    assert_true(a >= 1);
+    assert_string_equal(mp_param_text(a), good);
+    assert_int_equal(mp_param_parse_value(d, good, &b, err, sizeof err), 0);
+    assert_int_equal(a, b);
+    char buf[512];
+    mp_param_format(d, a, buf, sizeof buf);
+    assert_string_equal(buf, good);
+    mp_param_format(d, 0, buf, sizeof buf);
+    assert_string_equal(buf, "none");
+    value_bad(d, "1;2", "2 offsets, want 32");
+    value_bad(d, "", NULL);
+    value_bad(d, "abc", "--offsets");
+    /* A list of two texts is two values; ';' never splits. */
+    char two[1100];
+    snprintf(two, sizeof two, "%s,none", good);
+    const mp_value_list *l = list_ok(d, two);
+    assert_int_equal(l->n, 2);
+    assert_int_equal(l->v[0], a);
+    assert_int_equal(l->v[1], 0);
+    mp_param_describe_range(d, buf, sizeof buf);
+    assert_string_equal(buf, "none or 'o0;o1;...;o31'");
 }
 
 static void test_parse_short_error_buffer(void **state)
@@ -377,7 +417,7 @@ static void test_describe_range(void **state)
     mp_param_describe_range(bank_param("width"), buf, sizeof buf);
     assert_string_equal(buf, "4|8|16");
     mp_param_describe_range(bank_param("op"), buf, sizeof buf);
-    assert_string_equal(buf, "ld|st");
+    assert_string_equal(buf, "ld|st|ldsm|stsm");
     mp_param_describe_range(bank_param("iterations"), buf, sizeof buf);
     assert_string_equal(buf, "1..1048576");
     mp_param_describe_range(&signed_def, buf, sizeof buf);
@@ -417,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_parse_out_of_range),
         cmocka_unit_test(test_parse_allowed_list),
         cmocka_unit_test(test_parse_choices),
+        cmocka_unit_test(test_parse_text),
         cmocka_unit_test(test_parse_short_error_buffer),
         cmocka_unit_test(test_lists_and_ranges),
         cmocka_unit_test(test_bad_lists_and_ranges),

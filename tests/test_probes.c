@@ -119,9 +119,9 @@ static void test_row_set_params(void **state)
     (void)state;
     static const char *const ops[] = {"ld", "st", NULL};
     static const mp_param_def defs[] = {
-        {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, ops, "op", NULL},
-        {"stride", MP_PARAM_INT, 1, 0, 4096, NULL, 0, NULL, "stride", NULL},
-        {"pad", MP_PARAM_INT, 0, 0, 64, NULL, 0, NULL, "pad", NULL},
+        {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, ops, "op", NULL, NULL, NULL},
+        {"stride", MP_PARAM_INT, 1, 0, 4096, NULL, 0, NULL, "stride", NULL, NULL, NULL},
+        {"pad", MP_PARAM_INT, 0, 0, 64, NULL, 0, NULL, "pad", NULL, NULL, NULL},
     };
     static const mp_param_column cols[] = {
         {0, MP_COL_OP}, {1, MP_COL_STRIDE},
