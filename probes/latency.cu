@@ -17,7 +17,10 @@
  * Every launch first makes `warm` untimed loads (a cold L1: the L1 is not
  * kept across kernel launches), then stamps clock64, makes `loads` timed
  * loads, stamps again and writes the difference into a ring slot. The
- * chase continues across launches from a cursor in device memory. The
+ * chase continues across launches from a cursor in device memory
+ * (cursor[0]: where it stands; cursor[1]: the loads made so far, which the
+ * host's verify compares with its own count before it checks the position
+ * against the CPU's walk). The
  * second stamp does not wait for the last load's data: the count misses
  * at most one latency out of `loads`.
  *
@@ -56,7 +59,8 @@ __global__ void chase_global(unsigned long long *cursor, long long *cycles,
     for (int i = 0; i < loads; i++)
         p = chase_load<CG>(p);
     long long t1 = clock64();
-    *cursor = p;
+    cursor[0] = p;
+    cursor[1] += (unsigned long long)warm + loads;
     cycles[slot] = t1 - t0;
 }
 
@@ -86,7 +90,8 @@ __global__ void chase_shared(const unsigned *image, unsigned words,
     for (int i = 0; i < loads; i++)
         a = shared_load(a);
     long long t1 = clock64();
-    *cursor = a - base;
+    cursor[0] = a - base;
+    cursor[1] += (unsigned long long)warm + loads;
     cycles[slot] = t1 - t0;
 }
 
@@ -106,7 +111,8 @@ __global__ void chase_constant(unsigned long long *cursor, long long *cycles,
     for (int i = 0; i < loads; i++)
         o = const_load(o);
     long long t1 = clock64();
-    *cursor = o;
+    cursor[0] = o;
+    cursor[1] += (unsigned long long)warm + loads;
     cycles[slot] = t1 - t0;
 }
 
