@@ -700,17 +700,21 @@ static void test_gnuplot_scripts(void **state)
 
 /* `memprobe report --study` writes what the committed docs/study.md holds
  * (tests/test_study.c compares the library's output in detail). Runs with
- * results/h200 reached through a link, then removes it. */
+ * results/h200 and results/h200x2 reached through links, then removes
+ * them. */
 static void test_cli_study(void **state)
 {
     (void)state;
     assert_int_equal(mkdir("results", 0777), 0);
     assert_int_equal(symlink(in_repo("results/h200"), "results/h200"), 0);
+    /* The study's peer-access section reads the two-GPU machine's CSVs. */
+    assert_int_equal(symlink(in_repo("results/h200x2"), "results/h200x2"), 0);
     cli_result r;
     const char *args[] = {"report", "--study", "study.md", "--plot-data",
                           "sp", NULL};
     cli_run(args, &r);
     unlink("results/h200");
+    unlink("results/h200x2");
     rmdir("results");
     cli_expect_status(&r, 0);
     cli_must_contain("stdout", r.out, "wrote study.md");
