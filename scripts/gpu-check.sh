@@ -459,7 +459,7 @@ async)
     for f in async cluster; do
         step sass-$f bash -c "cuobjdump --dump-sass build/probes/$f.cu.o > $W/sass-$f-full.txt &&
             awk '/Function :/{f=\$3} /(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|UCGABAR|STS|LDS|LDG|LD\.|ST\.)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|LDGDEPBAR|UCGABAR_[A-Z]*|STS|LDS|LDG|LD|ST)(\.|\$)/) {print f, \$i; break}}' \
-            $W/sass-$f-full.txt | sed "s/^[^ ]*${f}_probe/${f}_probe/" | sort | uniq -c > $W/sass-$f.txt; cat $W/sass-$f.txt"
+            $W/sass-$f-full.txt | sed 's/^[^ ]*${f}_probe/${f}_probe/' | sort | uniq -c > $W/sass-$f.txt; cat $W/sass-$f.txt"
     done
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 esac
