@@ -214,8 +214,8 @@ static void bitmap_derive(void *state, const mp_device *dev,
              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
     snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
              op);
-    double wavefronts = mp_counter(m, MP_SET_SHARED, wname);
-    double inst = mp_counter(m, MP_SET_SHARED, iname);
+    double wavefronts = mp_counter(m, MP_SET_SHARED_MIXED, wname);
+    double inst = mp_counter(m, MP_SET_SHARED_MIXED, iname);
     if (inst <= 0)
         return;
     mp_prediction p;
@@ -250,7 +250,7 @@ const mp_probe mp_probe_bitmap = {
                "[y][x] and padded",
     .params = bitmap_params,
     .nparams = P_COUNT,
-    .metrics = MP_SET_SHARED,
+    .metrics = MP_SET_SHARED_MIXED,
     .ncu_check_args = "--layout seed,yx,pad --op st,ld",
     .check = bitmap_check,
     .label = bitmap_label,

@@ -541,8 +541,8 @@ static int op_matches(const mp_measurement *m, const char *op,
              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
     snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
              op);
-    double wf = mp_counter(m, MP_SET_SHARED, wname);
-    double inst = mp_counter(m, MP_SET_SHARED, iname);
+    double wf = mp_counter(m, MP_SET_SHARED_MIXED, wname);
+    double inst = mp_counter(m, MP_SET_SHARED_MIXED, iname);
     double req = t->requests * blocks, want = t->wavefronts * blocks;
     double noise = COUNTER_NOISE_PER_REQUEST * req;
     return inst == req && wf >= want - noise
@@ -571,10 +571,10 @@ static void red_derive(void *state, const mp_device *dev,
     }
     if (!m->counters)
         return;
-    double ld_inst = mp_counter(m, MP_SET_SHARED,
+    double ld_inst = mp_counter(m, MP_SET_SHARED_MIXED,
                                 "smsp__sass_inst_executed_op_shared_ld.sum");
     double ld_wf = mp_counter(
-        m, MP_SET_SHARED, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
+        m, MP_SET_SHARED_MIXED, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
     if (ld_inst > 0) {
         double per = ld_wf / ld_inst;
         mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per);
@@ -618,7 +618,7 @@ const mp_probe mp_probe_reduce = {
                "trees, warp shuffle, atomics",
     .params = red_params,
     .nparams = P_COUNT,
-    .metrics = MP_SET_SHARED,
+    .metrics = MP_SET_SHARED_MIXED,
     /* Every variant and workload at the seeds' sizes and launch (32 x
      * 256): 14 small launches. */
     .ncu_check_args = "--variant host-partials,thread0-serial,"

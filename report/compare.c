@@ -13,6 +13,7 @@
 #include "check.h"
 #include "metrics.h"
 #include "ncu_csv.h"
+#include "probe.h"
 
 /* Row of the first occurrence of each config name, sorted by name for
  * lookups. */
@@ -83,6 +84,20 @@ static int all_metrics(const mp_metric **out, int max)
     return n;
 }
 
+/* The tolerance of metric `def` for a row of probe `probe`: the row of the
+ * same name in that probe's own set (reduce and bitmap use shared-mixed,
+ * texture its own sector bound), else the first set's (`def`). */
+static const mp_metric *row_metric(const char *probe, const mp_metric *def)
+{
+    const mp_probe *p = probe ? mp_probe_find(probe) : NULL;
+    size_t n = 0;
+    const mp_metric *t = p ? mp_metric_set_get(p->metrics, &n) : NULL;
+    for (size_t i = 0; t && i < n; i++)
+        if (!strcmp(t[i].name, def->name))
+            return &t[i];
+    return def;
+}
+
 int mp_compare_files(const char *base, const char *fresh, int verbose,
                      FILE *out, mp_compare_result *res)
 {
@@ -122,6 +137,7 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
         mb[k] = mp_ncu_column(&b, m[k]->name);
     }
     int req = mp_ncu_column(&a, "requests");
+    int pc = mp_ncu_column(&a, "probe");
     int ta = mp_ncu_column(&a, "time_ns_median");
     int tb = mp_ncu_column(&b, "time_ns_median");
     int match = mp_ncu_column(&b, "model_match");
@@ -148,7 +164,9 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
                 || mp_ncu_number(&a, r, ma[k], &x)
                 || mp_ncu_number(&b, s, mb[k], &y))
                 continue;
-            double allowed = mp_metric_allowed(m[k], x, requests);
+            double allowed = mp_metric_allowed(
+                row_metric(pc >= 0 ? a.cells[r][pc] : NULL, m[k]), x,
+                requests);
             int ok = fabs(y - x) <= allowed;
             res->values++;
             res->differ += !ok;

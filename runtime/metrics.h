@@ -18,6 +18,8 @@
 /* The probe families that have a metric set. */
 typedef enum {
     MP_SET_SHARED,      /* shared memory: bank conflicts, wavefronts, instructions */
+    MP_SET_SHARED_MIXED,/* the same counters, for kernels whose warps mix LDS and
+                           STS (reduce, bitmap): wider arbitration tolerances */
     MP_SET_GLOBAL,      /* global memory: L1 requests/sectors, L2 sectors, DRAM bytes */
     MP_SET_CONSTANT,    /* constant memory: LDC instructions, IDC requests/divergence */
     MP_SET_TEXTURE,     /* texture probe: TEX and global-load requests, sectors, hits */
