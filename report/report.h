@@ -63,6 +63,10 @@
     X(CLOCK_BLOCK, "clock64_block_cycles_median")                          \
     X(ST_INST, "smsp__sass_inst_executed_op_shared_st.sum")                \
     X(ST_WF, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")       \
+    X(LD_INST, "smsp__sass_inst_executed_op_shared_ld.sum")                \
+    X(LD_WF, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")       \
+    X(ST_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum") \
+    X(LD_CONFLICTS, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") \
     X(TIME_NS, "time_ns_median")                                           \
     X(REQUESTS, "requests")                                                \
     X(CYCLES, "cycles_per_request_per_sm")                                 \
