@@ -6,6 +6,7 @@
  * breakdown of a whole run on the fake device (MEMPROBE_FAKE_DEVICE).
  */
 #include "cli_util.h"
+#include <limits.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,10 @@
 #include "stats.h"
 
 /* ---- helpers ----------------------------------------------------------- */
+/* The repository root: the directory the test starts in (make test runs
+ * from there; the binary may live in build/san/, so its path says nothing). */
+static char repo[PATH_MAX];
+
 
 static void write_file(const char *path, const char *text)
 {
@@ -151,13 +156,10 @@ static void cost_phase_names(void **state)
 static void cost_of_a_fake_run(void **state)
 {
     (void)state;
-    char conf[600];
+    char conf[PATH_MAX + 32];
     setenv("MEMPROBE_FAKE_DEVICE", "0", 1);
     setenv(MP_COST_ENV, "run-cost.csv", 1);
-    char exe_dir[512];   /* ./memprobe lives in the repository root */
-    snprintf(exe_dir, sizeof exe_dir, "%s", cli_exe());
-    *strrchr(exe_dir, '/') = '\0';
-    snprintf(conf, sizeof conf, "%s/configs/const.conf", exe_dir);
+    snprintf(conf, sizeof conf, "%s/configs/const.conf", repo);
     const char *args[] = {"sweep", conf, "--batch", "8", "-o", "fake.csv",
                           NULL};
     cli_result r;
@@ -512,6 +514,8 @@ static void compare_command_line(void **state)
 
 int main(void)
 {
+    if (!getcwd(repo, sizeof repo))
+        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cost_off_records_nothing),
         cmocka_unit_test(cost_rows_totals_and_means),
