@@ -80,7 +80,10 @@ int mp_cmd_report(int argc, char **argv)
     const char *plot_dir = NULL, *study = NULL, *results = NULL;
     const char *output = NULL;
     int merge = 0;
-    const char **files = mp_xcalloc((size_t)argc + 1, sizeof *files);
+    /* The file arguments are gathered at the front of argv itself (never
+     * ahead of the argument being read): nothing on the heap, so the many
+     * usage errors below (exit 2) leave nothing behind. */
+    const char **files = (const char **)argv;
     int nfiles = 0;
     char err[1024] = "";
 
@@ -88,7 +91,6 @@ int mp_cmd_report(int argc, char **argv)
         const char *v;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(usage, stdout);
-            free(files);
             return MP_EXIT_OK;
         }
         if ((v = take(argc, argv, &i, "format", format)))
@@ -191,7 +193,6 @@ int mp_cmd_report(int argc, char **argv)
     int rc = study ? mp_study_load(&d, results, err, sizeof err)
                    : mp_rep_load(&d, nfiles, files, device, stderr, err,
                                  sizeof err);
-    free(files);
     if (rc)
         mp_usage_error("report: %s", err);
 
