@@ -525,7 +525,10 @@ int mp_cmd_hierarchy(int argc, char **argv)
         "txt or md", NULL, NULL, NULL};
     long long format = 0;
     int nfiles = 0;
-    const char **files = mp_xcalloc((size_t)argc + 1, sizeof *files);
+    /* File arguments gather at the front of argv (never ahead of the one
+     * being read): no heap until the arguments are checked, so the usage
+     * errors (exit 2) leak nothing. */
+    const char **files = (const char **)argv;
     char err[512];
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -533,7 +536,6 @@ int mp_cmd_hierarchy(int argc, char **argv)
                    "\n\nL1, L2 and device-memory latency, effective cache "
                    "capacities, fetch granularity and TLB reach from the "
                    "latency probe's rows (docs/latency.md).\n");
-            free(files);
             return MP_EXIT_OK;
         }
         if (mp_option_is(argv[i], "format")) {
@@ -551,13 +553,20 @@ int mp_cmd_hierarchy(int argc, char **argv)
     if (nfiles == 0)
         mp_usage_error("hierarchy: no CSV given (usage: memprobe hierarchy "
                        "FILE.csv... [--format txt|md])");
-    mp_ncu_table *tables = mp_xcalloc((size_t)nfiles, sizeof *tables);
     for (int i = 0; i < nfiles; i++) {
         struct stat sb;
         if (stat(files[i], &sb) == 0 && S_ISDIR(sb.st_mode))
             mp_usage_error("hierarchy: %s is a folder, not a CSV", files[i]);
-        if (mp_csv_table_read(files[i], &tables[i], err, sizeof err))
+    }
+    mp_ncu_table *tables = mp_xcalloc((size_t)nfiles, sizeof *tables);
+    for (int i = 0; i < nfiles; i++) {
+        if (mp_csv_table_read(files[i], &tables[i], err, sizeof err)) {
+            /* the tables read so far go before the usage error exits */
+            for (int k = 0; k < i; k++)
+                mp_ncu_free(&tables[k]);
+            free(tables);
             mp_usage_error("hierarchy: %s", err);
+        }
     }
     mp_hier h = {0, 0, NULL};
     for (int i = 0; i < nfiles; i++) {
@@ -578,6 +587,5 @@ int mp_cmd_hierarchy(int argc, char **argv)
     for (int i = 0; i < nfiles; i++)
         mp_ncu_free(&tables[i]);
     free(tables);
-    free(files);
     return rc;
 }
