@@ -2,8 +2,9 @@
 # valgrind-host.sh - memprobe's host paths that need no GPU, each under
 # valgrind's memcheck (errors and definite or indirect leaks fail): the
 # report and the study on the committed CSVs, plot data, every sweep file
-# listed and predicted, --resume against a CSV of another schema, bad
-# input, and the no-GPU exit. `make valgrind` runs it; so does .ci/run.
+# listed and predicted, --resume against a CSV of another schema, every
+# family's prediction, compare, report --merge, hierarchy, bad input, and
+# the no-GPU exit. `make valgrind` runs it; so does .ci/run.
 #
 #   scripts/valgrind-host.sh [MEMPROBE]
 set -u
@@ -43,6 +44,22 @@ check 2 "$MP" sweep "$tmp/bad.conf" --list
 check 2 "$MP" bank --stride abc
 check 2 "$MP" report "$tmp/missing.csv"
 check 0 "$MP" predict coalesce --width 8 --offset 8 --stride 1 --format csv
+# the later families' predictions (defaults), and the commands that read
+# result CSVs without a GPU: compare, report --merge, hierarchy
+for p in latency transfer async cluster bitmap; do
+    check 0 "$MP" predict "$p"
+    check 0 "$MP" predict "$p" --format csv
+done
+check 0 "$MP" report results/h200/transfer.csv results/h200/async.csv results/h200/cluster.csv results/h200/bitmap.csv
+check 0 "$MP" compare results/h200/bank-sweep.csv results/h200/bank-sweep.csv
+check 1 "$MP" compare results/h200/study.csv results/h200/bank-sweep.csv
+check 2 "$MP" compare results/h200/bank-sweep.csv
+check 0 "$MP" report --merge -o "$tmp/merged.csv" results/h200x2/transfer-p2p.csv results/h200x2/transfer-host-per-gpu.csv
+check 2 "$MP" report --merge -o "$tmp/merged.csv" results/h200/transfer.csv
+check 2 "$MP" report --study "$tmp/s.md" results/h200/study.csv
+check 2 "$MP" hierarchy results/h200/study.csv
+check 2 "$MP" hierarchy --format md results/h200/study.csv "$tmp/missing.csv"
+check 2 "$MP" hierarchy --format pdf results/h200/study.csv
 check 3 "$MP" bank --stride 4 -o "$tmp/none.csv"
 echo "valgrind: $n runs, $failed failed"
 [ "$failed" -eq 0 ]
