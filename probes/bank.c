@@ -639,7 +639,7 @@ static void bank_derive(void *state, const mp_device *dev,
     double wavefronts = mp_counter(m, MP_SET_SHARED, wname), inst = mp_counter(m, MP_SET_SHARED, iname);
     mp_prediction p;
     bank_predict(s->v, &p);
-    if (inst <= 0)
+    if (inst <= 0 || wavefronts < 0)   /* < 0: the chip lacks it */
         return;
     double per_request = wavefronts / inst;
     mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);

@@ -216,7 +216,7 @@ static void bitmap_derive(void *state, const mp_device *dev,
              op);
     double wavefronts = mp_counter(m, MP_SET_SHARED_MIXED, wname);
     double inst = mp_counter(m, MP_SET_SHARED_MIXED, iname);
-    if (inst <= 0)
+    if (inst <= 0 || wavefronts < 0)   /* < 0: the chip lacks it */
         return;
     mp_prediction p;
     bitmap_predict(s->v, &p);

@@ -439,14 +439,15 @@ static void latency_derive(void *state, const mp_device *dev,
         "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
     double dram = mp_counter(m, MP_SET_LATENCY, "dram__bytes_read.sum");
     double loads = s->first_warm + s->l.loads;
-    if (sectors <= 0 || l1_hit < 0 || l2 < 0 || l2_hit < 0 || dram < 0)
+    if (sectors <= 0 || l1_hit < 0 || l2 < 0 || l2_hit < 0)
         return;
     double l1_rate = l1_hit / sectors;
     mp_row_set(row, MP_COL_L1_HIT_RATE, "%.4f", l1_rate);
     if (l2 > 0)
         mp_row_set(row, MP_COL_L2_HIT_RATE, "%.4f", l2_hit / l2);
     mp_row_set(row, MP_COL_L2_SECTORS_PER_LOAD, "%.4f", l2 / loads);
-    mp_row_set(row, MP_COL_DRAM_BYTES_PER_LOAD, "%.3f", dram / loads);
+    if (dram >= 0)   /* < 0: the chip lacks the DRAM counter (GB202) */
+        mp_row_set(row, MP_COL_DRAM_BYTES_PER_LOAD, "%.3f", dram / loads);
     mp_level lv = MP_LEVEL_DRAM;
     if (l1_rate >= 0.4)
         lv = MP_LEVEL_L1;

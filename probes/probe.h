@@ -115,7 +115,9 @@ typedef struct mp_probe {
 } mp_probe;
 
 /* Value of metric `name` of `set` in a measurement's counters (which are
- * in the set's order), or -1 if the set has no such metric. */
+ * in the set's order), or -1 if the set has no such metric or the chip
+ * lacks it (the collector left it out: NaN there). Derives test < 0
+ * before dividing by or comparing a counter. */
 double mp_counter(const mp_measurement *m, mp_metric_set set,
                   const char *name);
 

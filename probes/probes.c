@@ -4,6 +4,7 @@
  * every probe uses live here too.
  */
 #include <cuda_runtime_api.h>
+#include <math.h>
 #include <string.h>
 
 #include "check.h"
@@ -52,7 +53,8 @@ double mp_counter(const mp_measurement *m, mp_metric_set set,
     const mp_metric *metrics = mp_metric_set_get(set, &n);
     for (size_t i = 0; i < n; i++)
         if (strcmp(metrics[i].name, name) == 0)
-            return m->counters[i];
+            /* NaN: the chip lacks it (the collector left it out) */
+            return isfinite(m->counters[i]) ? m->counters[i] : -1;
     return -1;
 }
 

@@ -532,7 +532,7 @@ static void red_clock64(void *state, long long *span, double *block_median)
 
 /* Measured count of op (ld/st) against the model: instructions exactly,
  * wavefronts at least the model's and at most `slack` per request above
- * it (plus the counter noise). */
+ * it (plus the counter noise). -1 when the chip lacks either counter. */
 static int op_matches(const mp_measurement *m, const char *op,
                       const mp_red_traffic *t, double blocks, double slack)
 {
@@ -543,6 +543,8 @@ static int op_matches(const mp_measurement *m, const char *op,
              op);
     double wf = mp_counter(m, MP_SET_SHARED_MIXED, wname);
     double inst = mp_counter(m, MP_SET_SHARED_MIXED, iname);
+    if (wf < 0 || inst < 0)   /* the chip lacks it: no verdict */
+        return -1;
     double req = t->requests * blocks, want = t->wavefronts * blocks;
     double noise = COUNTER_NOISE_PER_REQUEST * req;
     return inst == req && wf >= want - noise
@@ -575,17 +577,20 @@ static void red_derive(void *state, const mp_device *dev,
                                 "smsp__sass_inst_executed_op_shared_ld.sum");
     double ld_wf = mp_counter(
         m, MP_SET_SHARED_MIXED, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum");
-    if (ld_inst > 0) {
+    if (ld_inst > 0 && ld_wf >= 0) {
         double per = ld_wf / ld_inst;
         mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per);
         if (model.ld.requests > 0)
             mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f",
                        per - model.ld.ideal / model.ld.requests);
     }
-    int match = op_matches(m, "ld", &model.ld, blocks,
-                           LOAD_ARBITRATION_PER_REQUEST)
-                && op_matches(m, "st", &model.st, blocks,
-                              STORE_ARBITRATION_PER_REQUEST);
+    int ld = op_matches(m, "ld", &model.ld, blocks,
+                        LOAD_ARBITRATION_PER_REQUEST);
+    int st = op_matches(m, "st", &model.st, blocks,
+                        STORE_ARBITRATION_PER_REQUEST);
+    if (ld < 0 || st < 0)
+        return;
+    int match = ld && st;
     mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
 }
 

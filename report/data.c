@@ -5,6 +5,7 @@
  */
 #include "report.h"
 #include "check.h"
+#include "metrics.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -166,10 +167,11 @@ static const char *cell(const mp_rep_data *d, const mp_rep_row *r, int f)
     return mp_rep_text(d, r, f);
 }
 
-/* Rows with counters come before rows without. */
+/* Rows with counters ("ok", or "ok; " and the names the chip lacks)
+ * come before rows without. */
 static int has_counters(const mp_rep_data *d, const mp_rep_row *r)
 {
-    return !strcmp(cell(d, r, MP_F_COUNTERS), "ok");
+    return mp_counters_status_ok(cell(d, r, MP_F_COUNTERS));
 }
 
 static int cmp_ref(const void *pa, const void *pb)

@@ -5,7 +5,9 @@
  * |memprobe - ncu| <= tolerance * scale + floor, with the tolerance of the
  * metric table (runtime/metrics.c); the scale is the value (times, cache-
  * dependent traffic) or the launch's warp-level requests (counters). Exact
- * counters have tolerance 0.
+ * counters have tolerance 0. A metric the chip lacks (its row's
+ * counters_status says "ok; unavailable on CHIP: ...") is neither asked of
+ * ncu nor compared: it is listed as UNAVAILABLE, not as a difference.
  */
 #include "ncu_check.h"
 
@@ -44,13 +46,20 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
     size_t nm;
     const mp_metric *m = mp_metric_set_get(p->metrics, &nm);
     int config_col = mp_ncu_column(&mine, "config");
+    int status_col = mp_ncu_column(&mine, "counters_status");
     int requests_col = mp_ncu_column(&mine, "requests");
     int compared = 0, failed = 0;
     fprintf(out, "%-30s %-58s %16s %16s %12s %12s  %s\n", "configuration",
             "metric", "memprobe", "ncu", "difference", "allowed", "");
     for (int r = 0; r < mine.nrows && r < theirs.nrows; r++) {
         const char *config = config_col >= 0 ? mine.cells[r][config_col] : "?";
+        const char *status = status_col >= 0 ? mine.cells[r][status_col] : "";
         for (size_t k = 0; k < nm; k++) {
+            if (mp_counters_status_lacks(status, m[k].name)) {
+                fprintf(out, "%-30s %-58s %16s %16s %12s %12s  UNAVAILABLE "
+                        "(chip lacks it)\n", config, m[k].name, "", "", "", "");
+                continue;
+            }
             int a_col = mp_ncu_column(&mine, m[k].name);
             int b_col = mp_ncu_column(&theirs, m[k].name);
             double a, b;
@@ -83,6 +92,24 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
     return rc;
 }
 
+void mp_ncu_check_metrics(const mp_probe *p, const char *status, char *out,
+                          size_t outlen)
+{
+    size_t nm, len = 0;
+    const mp_metric *m = mp_metric_set_get(p->metrics, &nm);
+    if (outlen)
+        out[0] = '\0';
+    for (size_t k = 0; k < nm; k++) {
+        if (mp_counters_status_lacks(status, m[k].name))
+            continue;
+        int w = snprintf(out + len, outlen - len, "%s%s", len ? "," : "",
+                         m[k].name);
+        if (w < 0 || (size_t)w >= outlen - len)
+            break;
+        len += (size_t)w;
+    }
+}
+
 /* Appends the words of `args` (space-separated) to argv at *n. The words
  * point into `buf`, a copy the caller frees. */
 static char *split_words(const char *args, char **argv, int *n, int max)
@@ -112,12 +139,6 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
     remove(theirs);
     remove(run);
 
-    size_t nm;
-    const mp_metric *m = mp_metric_set_get(p->metrics, &nm);
-    for (size_t k = 0; k < nm; k++) {
-        strncat(metrics, k ? "," : "", sizeof metrics - strlen(metrics) - 1);
-        strncat(metrics, m[k].name, sizeof metrics - strlen(metrics) - 1);
-    }
     const char *self = mp_self_path();
     char *argv[128];
     int n = 0;
@@ -138,6 +159,20 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
                 "%d); see %s\n", rc, log);
         return rc == MP_EXIT_NOGPU ? MP_EXIT_NOGPU : MP_EXIT_FAIL;
     }
+
+    /* The set, less the names this chip lacks (ncu refuses a name the
+     * chip does not have): memprobe's run says which in counters_status. */
+    char status[1024] = "";
+    mp_ncu_table ran;
+    if (mp_csv_table_read(mine, &ran, status, sizeof status) == 0) {
+        int col = mp_ncu_column(&ran, "counters_status");
+        snprintf(status, sizeof status, "%s",
+                 col >= 0 && ran.nrows > 0 ? ran.cells[0][col] : "");
+        mp_ncu_free(&ran);
+    } else {
+        status[0] = '\0';
+    }
+    mp_ncu_check_metrics(p, status, metrics, sizeof metrics);
 
     n = 0;
     const char *head[] = {ncu, "--csv", "--page", "raw", "--print-units",

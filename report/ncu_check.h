@@ -25,4 +25,9 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
 int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
                    const char *ncu_csv, FILE *out);
 
+/* The --metrics list for ncu: p's set, comma-separated, less the names a
+ * memprobe row's counters_status `status` says its chip lacks. */
+void mp_ncu_check_metrics(const mp_probe *p, const char *status, char *out,
+                          size_t outlen);
+
 #endif

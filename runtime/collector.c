@@ -10,6 +10,8 @@
  *          cudaGetDevice, cuCtxGetCurrent       (via the runtime's entry-point
  *                                                lookup: no -lcuda)
  *          cuptiDeviceGetChipName
+ *          mp_metrics_filter                    (the names this chip lacks are
+ *                                                dropped, named in `unavailable`)
  *          cuptiProfilerGetCounterAvailability  (size, then fill)
  *          cuptiProfilerHostInitialize + GetMetricProperties + ConfigAddMetrics
  *            + GetConfigImageSize/GetConfigImage + GetNumOfPasses
@@ -32,6 +34,7 @@
 #include "collector.h"
 #include "cost.h"
 #include "check.h"
+#include "metrics.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -63,6 +66,13 @@ struct mp_collector {
 
     char **names;               /* n owned copies of the metric names */
     size_t n;
+    /* The names the chip has, in order: kept[k] = names[index[k]]; the
+     * profiler sees only these. The others' values are NaN. */
+    const char **kept;
+    size_t *index;
+    size_t nk;
+    double *scratch;            /* nk values of one range */
+    char unavailable[512];      /* "unavailable on CHIP: a, b" or "" */
     size_t max_ranges;          /* ranges per batch (counter image size) */
     size_t passes;              /* replay passes per kernel */
 
@@ -278,15 +288,15 @@ static mp_counters_status build_config(mp_collector *c, char *why, size_t whylen
 
     /* Name the metric that does not exist here (e.g. on another GPU
      * generation): the machine cannot give these counters. */
-    for (size_t i = 0; i < c->n; i++) {
+    for (size_t i = 0; i < c->nk; i++) {
         CUpti_Profiler_Host_GetMetricProperties_Params mp = {
             .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE,
             .pHostObject = c->host,
-            .pMetricName = c->names[i],
+            .pMetricName = c->kept[i],
         };
         if (CHECK_CUPTI(cuptiProfilerHostGetMetricProperties(&mp), err, sizeof err)) {
             mp_reason(why, whylen, "metric '%s' is not available on %s: %s",
-                c->names[i], c->chip, err);
+                c->kept[i], c->chip, err);
             return MP_COUNTERS_UNAVAILABLE;
         }
     }
@@ -294,8 +304,8 @@ static mp_counters_status build_config(mp_collector *c, char *why, size_t whylen
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
         .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
         .pHostObject = c->host,
-        .ppMetricNames = (const char **)c->names,
-        .numMetrics = c->n,
+        .ppMetricNames = c->kept,
+        .numMetrics = c->nk,
     };
     CUPTI_OR_FAIL(cuptiProfilerHostConfigAddMetrics(&add));
 
@@ -330,6 +340,62 @@ static mp_counters_status build_config(mp_collector *c, char *why, size_t whylen
 
 fail:
     return st;
+}
+
+/* Keeps the names the chip has (mp_metrics_filter, the CUPTI host API's
+ * metric properties for the chip); UNAVAILABLE if the chip is unknown to
+ * this CUPTI or lacks every name. */
+static mp_counters_status filter_names(mp_collector *c, char *why, size_t whylen)
+{
+    int *keep = calloc(c->n, sizeof *keep);
+    c->kept = calloc(c->n, sizeof *c->kept);
+    c->index = calloc(c->n, sizeof *c->index);
+    c->scratch = calloc(c->n, sizeof *c->scratch);
+    if (!keep || !c->kept || !c->index || !c->scratch) {
+        free(keep);
+        mp_reason(why, whylen, "out of memory");
+        return MP_COUNTERS_ERROR;
+    }
+    int missing = mp_metrics_filter(c->chip, (const char *const *)c->names,
+                                    c->n, keep, c->unavailable,
+                                    sizeof c->unavailable);
+    if (missing < 0) {
+        mp_reason(why, whylen, "%s", c->unavailable);
+        c->unavailable[0] = '\0';
+        free(keep);
+        return MP_COUNTERS_UNAVAILABLE;
+    }
+    /* The test hook of collector.h: names treated as lacking on this chip,
+     * so the H200 runs the path an older chip takes. */
+    const char *drop = getenv(MP_DROP_METRICS_ENV);
+    for (size_t i = 0; drop && *drop && i < c->n; i++) {
+        const char *p = strstr(drop, c->names[i]);
+        size_t k = strlen(c->names[i]);
+        if (!keep[i] || !p || (p != drop && p[-1] != ',')
+            || (p[k] && p[k] != ','))
+            continue;
+        keep[i] = 0;
+        size_t len = strlen(c->unavailable);
+        if (len == 0)
+            snprintf(c->unavailable, sizeof c->unavailable, "%s%s: %s",
+                     MP_COUNTERS_UNAVAILABLE_ON, c->chip, c->names[i]);
+        else if (len + 1 < sizeof c->unavailable)
+            snprintf(c->unavailable + len, sizeof c->unavailable - len,
+                     ", %s", c->names[i]);
+    }
+    c->nk = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (keep[i]) {
+            c->kept[c->nk] = c->names[i];
+            c->index[c->nk++] = i;
+        }
+    free(keep);
+    if (c->nk == 0) {
+        mp_reason(why, whylen, "no metric of the set exists on %s (%s)",
+                  c->chip, c->unavailable);
+        return MP_COUNTERS_UNAVAILABLE;
+    }
+    return MP_COUNTERS_OK;
 }
 
 /* The current CUDA context, through the runtime's driver entry-point
@@ -445,6 +511,10 @@ mp_counters_status mp_collector_open(mp_collector **out,
     CUPTI_OR_FAIL(cuptiDeviceGetChipName(&cn));
     snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName ? cn.pChipName : "");
 
+    /* Names this chip lacks (another generation's counters) are dropped,
+     * not fatal: the rest of the set is still measured. */
+    if ((st = filter_names(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+
     if ((st = get_availability(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
     if ((st = build_config(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
 
@@ -461,8 +531,8 @@ mp_counters_status mp_collector_open(mp_collector **out,
     CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
         .pRangeProfilerObject = c->rp,
-        .pMetricNames = (const char **)c->names,
-        .numMetrics = c->n,
+        .pMetricNames = c->kept,
+        .numMetrics = c->nk,
         .maxNumOfRanges = max_ranges,
         .maxNumRangeTreeNodes = (uint32_t)max_ranges,
     };
@@ -627,17 +697,20 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
             .pCounterDataImage = c->image,
             .counterDataImageSize = c->image_size,
             .rangeIndex = r,
-            .ppMetricNames = (const char **)c->names,
-            .numMetrics = c->n,
-            .pMetricValues = row,
+            .ppMetricNames = c->kept,
+            .numMetrics = c->nk,
+            .pMetricValues = c->scratch,
         };
         CUPTI_OR_FAIL(cuptiProfilerHostEvaluateToGpuValues(&ev));
-        for (size_t m = 0; m < c->n; m++) {
-            if (!isfinite(row[m])) {
+        for (size_t m = 0; m < c->n; m++)
+            row[m] = NAN;   /* the names the chip lacks */
+        for (size_t k = 0; k < c->nk; k++) {
+            if (!isfinite(c->scratch[k])) {
                 mp_reason(why, whylen, "metric '%s' is %g in range %zu of %zu",
-                    c->names[m], row[m], r, launches);
+                    c->kept[k], c->scratch[k], r, launches);
                 return MP_COUNTERS_ERROR;
             }
+            row[c->index[k]] = c->scratch[k];
         }
     }
     mp_cost_add(MP_COST_END_EVALUATE, 0, t0);
@@ -693,6 +766,9 @@ void mp_collector_close(mp_collector *c)
         for (size_t i = 0; i < c->n; i++) free(c->names[i]);
         free(c->names);
     }
+    free(c->kept);
+    free(c->index);
+    free(c->scratch);
     free(c->avail);
     free(c->config);
     free(c->image);
@@ -717,4 +793,14 @@ size_t mp_collector_image_bytes(const mp_collector *c)
 const char *mp_collector_chip(const mp_collector *c)
 {
     return c ? c->chip : "";
+}
+
+const char *mp_collector_unavailable(const mp_collector *c)
+{
+    return c ? c->unavailable : "";
+}
+
+size_t mp_collector_kept(const mp_collector *c)
+{
+    return c ? c->nk : 0;
 }

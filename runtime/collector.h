@@ -30,7 +30,9 @@ typedef enum {
 
 /* Opens a session on the CURRENT CUDA context (the caller has done
  * cudaSetDevice + cudaFree(0)) for the n metrics in names, able to hold up
- * to max_ranges kernel launches per batch. The names are copied.
+ * to max_ranges kernel launches per batch. The names are copied. Names the
+ * device's chip lacks are left out (their values NaN, listed by
+ * mp_collector_unavailable); only a chip lacking all is UNAVAILABLE.
  * Costs host memory of about 81 KB per range for 17 metrics (less for
  * fewer): see mp_collector_image_bytes(). On success *out is the collector;
  * otherwise *out is NULL. Any CUPTI failure while opening is UNAVAILABLE
@@ -57,7 +59,9 @@ mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
 /* Stops the batch, decodes it, checks that exactly `launches` ranges came
  * back (CUPTI silently drops ranges past max_ranges), and stores
  * values[r*n + m] for range r (launch order) and metric m (order given to
- * open). values must hold launches*n doubles. A NaN value is an ERROR. */
+ * open). values must hold launches*n doubles. A metric the chip lacks
+ * (mp_collector_unavailable) is NaN in every range; a NaN value of any
+ * other metric is an ERROR. */
 mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
                                     double *values, char *why, size_t whylen);
 
@@ -76,5 +80,18 @@ size_t mp_collector_image_bytes(const mp_collector *c);
 
 /* CUPTI's chip name for the device, e.g. "GH100". */
 const char *mp_collector_chip(const mp_collector *c);
+
+/* The names of the set this chip lacks, which open() dropped instead of
+ * failing (mp_metrics_filter): "unavailable on GA100: a, b", or "" when
+ * the chip has them all. The runner appends it to counters_status. */
+const char *mp_collector_unavailable(const mp_collector *c);
+
+/* Test hook, for the GPU test of a chip lacking names (scripts/gpu-check.sh,
+ * step chipfall): the comma-separated names in this variable are treated
+ * as if the chip lacked them (dropped, named in the note) on any chip. */
+#define MP_DROP_METRICS_ENV "MEMPROBE_DROP_METRICS"
+
+/* How many of the n names are profiled (n minus those the chip lacks). */
+size_t mp_collector_kept(const mp_collector *c);
 
 #endif

@@ -538,3 +538,69 @@ int mp_metrics_missing(const char *chip, const char *const *names, size_t n,
     (void)CHECK_CUPTI(cuptiProfilerHostDeinitialize(&deinit), NULL, 0);
     return count;
 }
+
+int mp_metrics_filter(const char *chip, const char *const *names, size_t n,
+                      int *keep, char *note, size_t notelen)
+{
+    int *missing = calloc(n ? n : 1, sizeof *missing);
+    if (note && notelen)
+        note[0] = '\0';
+    for (size_t i = 0; i < n; i++)
+        keep[i] = 0;
+    if (!missing) {
+        mp_reason(note, notelen, "out of memory");
+        return -1;
+    }
+    int m = mp_metrics_missing(chip, names, n, missing, note, notelen);
+    if (m < 0) {
+        free(missing);
+        return -1;
+    }
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        keep[i] = !missing[i];
+        if (!missing[i] || !note || notelen == 0 || len + 1 >= notelen)
+            continue;
+        int w = len == 0 ? snprintf(note, notelen, "%s%s: %s",
+                                    MP_COUNTERS_UNAVAILABLE_ON, chip, names[i])
+                         : snprintf(note + len, notelen - len, ", %s",
+                                    names[i]);
+        len = w < 0 ? len : len + (size_t)w;
+        if (len >= notelen)
+            len = notelen - 1;
+    }
+    free(missing);
+    return m;
+}
+
+void mp_counters_status_text(const char *note, char *out, size_t outlen)
+{
+    if (note && *note)
+        snprintf(out, outlen, "%s; %s", MP_COUNTERS_STATUS_OK, note);
+    else
+        snprintf(out, outlen, "%s", MP_COUNTERS_STATUS_OK);
+}
+
+int mp_counters_status_ok(const char *status)
+{
+    size_t k = strlen(MP_COUNTERS_STATUS_OK);
+    return status && strncmp(status, MP_COUNTERS_STATUS_OK, k) == 0
+           && (status[k] == '\0' || status[k] == ';');
+}
+
+int mp_counters_status_lacks(const char *status, const char *name)
+{
+    if (!mp_counters_status_ok(status) || !name || !*name)
+        return 0;
+    const char *list = strstr(status, MP_COUNTERS_UNAVAILABLE_ON);
+    if (!list || !(list = strchr(list, ':')))
+        return 0;
+    size_t k = strlen(name);
+    for (const char *p = list + 1; (p = strstr(p, name)); p += k) {
+        char before = p[-1], after = p[k];
+        if ((before == ' ' || before == ',')
+            && (after == '\0' || after == ',' || after == ' '))
+            return 1;
+    }
+    return 0;
+}

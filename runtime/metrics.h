@@ -94,4 +94,27 @@ const char *const *mp_metrics_supported_chips(size_t *n);
 int mp_metrics_missing(const char *chip, const char *const *names, size_t n,
                        int *missing, char *why, size_t whylen);
 
+/* The collector's filter (pure: the chip's name and the list, no GPU).
+ * keep[i] = 1 for each of the n names `chip` knows, 0 for each it lacks;
+ * note gets "unavailable on CHIP: a, b" naming the ones it lacks ("" when
+ * none). Returns how many it lacks, or -1 with a reason in note when the
+ * chip is not supported (keep then all 0). The collector profiles the kept
+ * names only and leaves the others' cells empty. */
+int mp_metrics_filter(const char *chip, const char *const *names, size_t n,
+                      int *keep, char *note, size_t notelen);
+
+/* The counters_status of a row with counters: "ok", or "ok; " and the
+ * filter's note when the chip lacks some names of the set. */
+#define MP_COUNTERS_STATUS_OK "ok"
+#define MP_COUNTERS_UNAVAILABLE_ON "unavailable on "
+void mp_counters_status_text(const char *note, char *out, size_t outlen);
+
+/* 1 when a counters_status says the row has counters ("ok" alone, or
+ * "ok; " and a note of names the chip lacks), else 0. */
+int mp_counters_status_ok(const char *status);
+
+/* 1 when a counters_status names metric `name` among those its chip lacks
+ * (the note of mp_metrics_filter), else 0. */
+int mp_counters_status_lacks(const char *status, const char *name);
+
 #endif

@@ -332,10 +332,15 @@ static mp_collector *open_counters(const mp_probe *p, const mp_run_options *o,
     mp_counters_status st =
         mp_collector_open(&c, names, n, ranges, why, sizeof why);
     if (st == MP_COUNTERS_OK) {
-        snprintf(status, len, "ok");
+        /* "ok", or "ok; unavailable on CHIP: ..." when the chip lacks
+         * some names of the set: their cells stay empty. */
+        mp_counters_status_text(mp_collector_unavailable(c), status, len);
         fprintf(stderr, "memprobe: counters: %zu metrics, %zu replay pass(es) "
-                "per kernel on %s\n", n, mp_collector_passes(c),
-                mp_collector_chip(c));
+                "per kernel on %s\n", mp_collector_kept(c),
+                mp_collector_passes(c), mp_collector_chip(c));
+        if (*mp_collector_unavailable(c))
+            fprintf(stderr, "memprobe: counters: %s (their columns stay "
+                    "empty)\n", mp_collector_unavailable(c));
         return c;
     }
     if (o->counters == MP_COUNTERS_MODE_ON) {
@@ -648,7 +653,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                                    s->m.clock64_block_median);
                     }
                     mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
-                               s->m.counters ? "ok"
+                               s->m.counters ? counters_status
                                : coll && !can_profile(p, v)
                                    ? p->unprofiled(v)
                                    : batch_status);
@@ -656,7 +661,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                         for (size_t m = 0; m < nmetrics; m++) {
                             double x = s->m.counters[m];
                             int col = mp_schema_metric_column(metrics[m].name);
-                            if (col >= 0)
+                            /* NaN: a name this chip lacks, left empty */
+                            if (col >= 0 && isfinite(x))
                                 mp_row_set(&row, col, "%.17g", x);
                         }
                     if (!dev.fake)

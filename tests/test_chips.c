@@ -4,7 +4,10 @@
  * missing) in docs/counters-by-chip.md. The test writes the table from the
  * installed CUPTI and fails when the committed file differs (refresh it
  * with `make counters-doc`); it also checks that the H200's chip (GH100)
- * has every name, as the collector needs there.
+ * has every name, as the collector needs there, and the collector's filter
+ * (mp_metrics_filter: which names it profiles on a chip, which it leaves
+ * empty, and the counters_status that says so), ncu-check's metric list
+ * and the counters_status helpers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +20,7 @@
 
 #include "asan_dlopen.h"
 #include "metrics.h"
+#include "ncu_check.h"
 
 #define DOC "docs/counters-by-chip.md"
 #define MAXN 64
@@ -61,10 +65,19 @@ static char *table(int *gh100_missing, int *nchips)
         "runtime/metrics.c checked on every chip CUPTI lists "
         "(cuptiProfilerHostGetSupportedChips). `all N` means every name of "
         "the set is known on that chip; otherwise the count missing, listed "
-        "below the table. A set with missing names cannot be collected "
-        "there as it stands: its counters would be unavailable on that "
-        "chip (counters_status says why), or need that chip's "
-        "equivalents.\n\n| chip |");
+        "below the table. On a chip lacking some names of a set, the "
+        "collector (runtime/collector.c, mp_metrics_filter) profiles the "
+        "names the chip has and leaves the others' columns empty in every "
+        "row; counters_status then reads `ok; unavailable on CHIP: name, "
+        "...` instead of `ok`, derived columns that need a missing name "
+        "stay empty (no model verdict from them), and `memprobe ncu-check` "
+        "neither asks ncu for them nor compares them. Only a chip lacking "
+        "every name of a set (or unknown to CUPTI) gets timing-only rows. "
+        "No name is replaced by another chip's equivalent: most missing "
+        "ones count instructions the chip cannot issue (STSM before sm_90, "
+        "LDSM on GV100, TMA, distributed shared memory), so a probe needing "
+        "them is refused there anyway; for the DRAM byte counters of "
+        "GB20x, GA10B and GB10B no equivalent has been looked for yet.\n\n| chip |");
     for (int s = 0; s < MP_SET_COUNT; s++)
         OUT(" %s |", mp_metric_set_name((mp_metric_set)s));
     OUT("\n|---|");
@@ -140,10 +153,150 @@ static void test_table(void **state)
     free(doc);
 }
 
+/* The names of `set` on `chip` through the collector's filter: the kept
+ * ones must be exactly the set less `lacks` (in the set's order), and the
+ * note and counters_status must name exactly `lacks`. */
+static void check_filter(const char *chip, mp_metric_set set,
+                         const char *const *lacks, size_t nlacks)
+{
+    const char *names[MAXN];
+    int keep[MAXN];
+    char note[1024], status[1100], want[1024] = "";
+    size_t n = mp_metric_set_names(set, names, MAXN);
+    int m = mp_metrics_filter(chip, names, n, keep, note, sizeof note);
+    assert_int_equal(m, (int)nlacks);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        int lacked = 0;
+        for (size_t j = 0; j < nlacks; j++)
+            lacked |= !strcmp(names[i], lacks[j]);
+        if (keep[i] == lacked)
+            fail_msg("%s: %s %s", chip, names[i],
+                     lacked ? "kept but the chip lacks it"
+                            : "dropped but the chip has it");
+        kept += (size_t)keep[i];
+        size_t len = strlen(want);
+        if (lacked && len == 0)
+            snprintf(want, sizeof want, "unavailable on %s: %s", chip,
+                     names[i]);
+        else if (lacked)
+            snprintf(want + len, sizeof want - len, ", %s", names[i]);
+    }
+    assert_int_equal(kept, n - nlacks);
+    assert_string_equal(note, want);
+    mp_counters_status_text(note, status, sizeof status);
+    if (nlacks == 0) {
+        assert_string_equal(status, "ok");
+    } else {
+        char full[1100];
+        snprintf(full, sizeof full, "ok; %s", want);
+        assert_string_equal(status, full);
+    }
+    assert_true(mp_counters_status_ok(status));
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(mp_counters_status_lacks(status, names[i]), !keep[i]);
+}
+
+static const char *const STSM[] = {
+    "smsp__sass_inst_executed_op_shared_stsm.sum",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+};
+
+/* The shared set (bank, reduce, bitmap probes): the chips before Hopper
+ * lack the STSM counters only; the H200's chip has all. */
+static void test_filter_shared(void **state)
+{
+    (void)state;
+    check_filter("GA100", MP_SET_SHARED, STSM, 2);
+    check_filter("AD102", MP_SET_SHARED, STSM, 2);
+    check_filter("TU102", MP_SET_SHARED, STSM, 2);
+    check_filter("GH100", MP_SET_SHARED, NULL, 0);
+    /* The exact text a GA100 row carries. */
+    const char *names[MAXN];
+    int keep[MAXN];
+    char note[1024], status[1100];
+    size_t n = mp_metric_set_names(MP_SET_SHARED, names, MAXN);
+    assert_int_equal(mp_metrics_filter("GA100", names, n, keep, note,
+                                       sizeof note), 2);
+    mp_counters_status_text(note, status, sizeof status);
+    assert_string_equal(status,
+        "ok; unavailable on GA100: smsp__sass_inst_executed_op_shared_stsm.sum"
+        ", smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum");
+}
+
+/* Other sets the filter thins: the RTX 5090's chip lacks the DRAM byte
+ * counters (global: read and write), an unknown chip is an error. */
+static void test_filter_other(void **state)
+{
+    (void)state;
+    const char *dram[] = {"dram__bytes_read.sum", "dram__bytes_write.sum"};
+    check_filter("GB202", MP_SET_GLOBAL, dram, 2);
+    check_filter("GA100", MP_SET_GLOBAL, NULL, 0);
+    const char *names[MAXN];
+    int keep[MAXN];
+    char note[512];
+    size_t n = mp_metric_set_names(MP_SET_SHARED, names, MAXN);
+    keep[0] = 1;
+    assert_int_equal(mp_metrics_filter("NOSUCHCHIP", names, n, keep, note,
+                                       sizeof note), -1);
+    assert_int_equal(keep[0], 0);
+    assert_non_null(strstr(note, "NOSUCHCHIP"));
+}
+
+/* counters_status: "ok" with or without a note counts as ok; a name
+ * counts as lacking only as a whole entry of the note. */
+static void test_status_helpers(void **state)
+{
+    (void)state;
+    assert_true(mp_counters_status_ok("ok"));
+    assert_true(mp_counters_status_ok("ok; unavailable on GA100: a.sum"));
+    assert_false(mp_counters_status_ok("okay"));
+    assert_false(mp_counters_status_ok("off"));
+    assert_false(mp_counters_status_ok("unavailable: no driver"));
+    assert_false(mp_counters_status_ok(""));
+    assert_false(mp_counters_status_ok(NULL));
+    const char *s = "ok; unavailable on GA100: x.op_st.sum, y.sum";
+    assert_true(mp_counters_status_lacks(s, "x.op_st.sum"));
+    assert_true(mp_counters_status_lacks(s, "y.sum"));
+    assert_false(mp_counters_status_lacks(s, "op_st.sum"));
+    assert_false(mp_counters_status_lacks(s, "x.op_st"));
+    assert_false(mp_counters_status_lacks("ok", "y.sum"));
+    assert_false(mp_counters_status_lacks("unavailable: y.sum", "y.sum"));
+}
+
+/* ncu-check asks ncu for the set less what the row's chip lacks. */
+static void test_ncu_metrics(void **state)
+{
+    (void)state;
+    const mp_probe *bank = mp_probe_find("bank");
+    assert_non_null(bank);
+    size_t n;
+    const mp_metric *set = mp_metric_set_get(bank->metrics, &n);
+    char all[4096], fewer[4096];
+    mp_ncu_check_metrics(bank, "ok", all, sizeof all);
+    mp_ncu_check_metrics(bank,
+        "ok; unavailable on GA100: smsp__sass_inst_executed_op_shared_stsm.sum"
+        ", smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+        fewer, sizeof fewer);
+    size_t in_all = 0, in_fewer = 0;
+    for (size_t i = 0; i < n; i++) {
+        in_all += strstr(all, set[i].name) != NULL;
+        in_fewer += strstr(fewer, set[i].name) != NULL;
+    }
+    assert_int_equal(in_all, n);
+    assert_int_equal(in_fewer, n - 2);
+    assert_null(strstr(fewer, "stsm"));
+    assert_non_null(strstr(fewer, "ldsm"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),
+        cmocka_unit_test(test_filter_shared),
+        cmocka_unit_test(test_filter_other),
+        cmocka_unit_test(test_status_helpers),
+        cmocka_unit_test(test_ncu_metrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
