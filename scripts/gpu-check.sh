@@ -103,6 +103,12 @@ main)
 tests)
     step test-gpu make DEPS=.deps test-gpu
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+regress)
+    # After a refactor of every family (issue 12) and collector changes:
+    # each remaining family's standard set against Nsight Compute.
+    for p in bank coalesce reduce bitmap async cluster; do
+        step ncu-check-$p ./memprobe ncu-check --probe $p --dir "$W/ncu-check-$p"
+    done ;;
 probes)
     # The GPU tests of the probe families after bank, one binary each
     # (make test-gpu runs them all, the bank sweep included).
