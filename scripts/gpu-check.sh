@@ -106,7 +106,7 @@ tests)
 regress)
     # After a refactor of every family (issue 12) and collector changes:
     # each remaining family's standard set against Nsight Compute.
-    for p in bank coalesce reduce bitmap async cluster; do
+    for p in bank coalesce reduce async cluster; do
         step ncu-check-$p ./memprobe ncu-check --probe $p --dir "$W/ncu-check-$p"
     done ;;
 probes)
@@ -370,8 +370,8 @@ latency)
     # table of the sweep. Total estimate: 3-4 minutes.
     step latency-build make -j16 ARCH=90 DEPS=.deps memprobe build/tests/gpu/test_gpu_latency
     step test-latency env MEMPROBE=./memprobe build/tests/gpu/test_gpu_latency
-    step latency-sweep ./memprobe sweep configs/latency.conf --counters on -o "$W/latency.csv"
-    step bandwidth-footprint ./memprobe sweep configs/bandwidth-footprint.conf --counters on -o "$W/bandwidth-footprint.csv"
+    step latency-sweep timeout -s INT 240 ./memprobe sweep configs/latency.conf --counters on -o "$W/latency.csv"
+    step bandwidth-footprint timeout -s INT 90 ./memprobe sweep configs/bandwidth-footprint.conf --counters on -o "$W/bandwidth-footprint.csv"
     step ncu-check-latency ./memprobe ncu-check --probe latency --dir "$W/ncu-check-latency"
     step latency-sass bash -c "cuobjdump --dump-sass build/probes/latency.cu.o > $W/sass-latency-full.txt &&
         awk '/Function :/{f=\$3} /(LDG|LDS|LDC|CS2R|STG)/{print f, \$0}' $W/sass-latency-full.txt > $W/sass-latency.txt;
