@@ -8,7 +8,7 @@
  *   matrix-plain  ldsm,stsm x .x1/.x2/.x4 x pitch 16,32,64,128,144,272 x
  *                 every swizzle, plain rows
  *   matrix-mma    the same on the MMA fragment's quadrants, pitch >= 32
- *   matrix-trans  .trans: .x4, pitch 16,128,272, swizzle none,128
+ *   matrix-trans  .trans: .x4, pitch 32,128,272 (16 is no MMA row: refused), swizzle none,128
  *   offsets       --offsets for ld, st (4-byte: a permutation of 32
  *                 words, and a 2-way pattern) and for ldsm, stsm (rows
  *                 128 bytes apart, plain and swizzled by hand)
@@ -96,7 +96,7 @@ int main(void)
                  "--swizzle none,32,64,128 --iterations 1024 --runs 3"},
         [TRANS] = {"matrix-trans",
                    "--op ldsm,stsm --matrices 4 --trans 1 "
-                   "--pitch 16,128,272 --rows plain,mma --swizzle none,128 "
+                   "--pitch 32,128,272 --rows plain,mma --swizzle none,128 "
                    "--iterations 1024 --runs 3"},
         [OFFSETS] = {"matrix-offsets",
                      "--op ld,st --offsets " WORDS "," WORDS2 " "
