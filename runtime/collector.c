@@ -1,7 +1,7 @@
 /*
  * collector.c - the in-process hardware-counter collector: one CUPTI 13
- * Range Profiler session (auto range, kernel replay) per open(), reused
- * for any number of begin()/end() batches.
+ * Range Profiler session (auto range; user replay, or kernel replay) per
+ * open(), reused for any number of begin()/end() groups of launches.
  *
  * Call order inside (names as in the CUPTI headers):
  *
@@ -17,17 +17,34 @@
  *            + GetConfigImageSize/GetConfigImage + GetNumOfPasses
  *          cuptiRangeProfilerEnable             (privileges are checked here)
  *          cuptiRangeProfilerGetCounterDataSize (maxNumOfRanges = max_ranges)
- *          prepare_batch: CounterDataImageInitialize + SetConfig
- *   begin: [prepare_batch again from the second batch on]
+ *          prepare_image: CounterDataImageInitialize + SetConfig (user
+ *                                                replay; kernel replay if
+ *                                                SetConfig refuses it)
+ *   begin: [prepare_image again when the image cannot hold the group]
  *          cudaDeviceSynchronize, cuptiRangeProfilerStart
- *   end:   cudaDeviceSynchronize, cuptiRangeProfilerStop, DecodeData,
- *          GetCounterDataInfo (count check), EvaluateToGpuValues per range
- *   close: [Stop if a batch is open], cuptiRangeProfilerDisable,
+ *   pass:  cudaDeviceSynchronize, cuptiRangeProfilerStop; while CUPTI
+ *          wants more passes (user replay), Start again: the caller
+ *          launches the same kernels once per pass
+ *   end:   [Stop], DecodeData, GetCounterDataInfo (count check),
+ *          EvaluateToGpuValues for the group's ranges
+ *   close: [Stop if a group is open], cuptiRangeProfilerDisable,
  *          cuptiProfilerHostDeinitialize, cuptiProfilerDeInitialize
  *
- * Every batch thus runs the same Initialize -> SetConfig -> Start sequence
- * as the first one, on a zeroed image, so no range of an earlier batch can
- * leak into a later one.
+ * Replay. Kernel replay runs every pass inside the launch, saving and
+ * restoring the device memory the kernel may write around each pass: on
+ * the H200 that cost ~11 ms per pass for a kernel of a few microseconds.
+ * User replay has the CALLER launch the group once per pass, with nothing
+ * saved: the runner relaunches the configuration's kernel on its live
+ * state (probes are relaunchable: the timed launches rely on it) and
+ * verifies the output after the last pass.
+ *
+ * Ranges of consecutive groups go into one image (decode appends them);
+ * end() evaluates only the group's own, found by the image's range count.
+ * Should a decode not append (the count equals the group's launches
+ * alone), the newest ranges are still the group's. Any other count is an
+ * error; after one such error the collector starts a fresh image for
+ * every group (mp_collector_retry() tells the caller to profile the group
+ * again).
  *
  * All state lives in struct mp_collector; there are no globals.
  */
@@ -86,10 +103,16 @@ struct mp_collector {
     uint8_t *image;             /* counter data image: max_ranges ranges */
     size_t image_size;
 
-    size_t batches;             /* batches started */
+    size_t batches;             /* groups started */
+    size_t used;                /* ranges the image holds */
+    int user_replay;            /* 1: CUPTI_UserReplay, 0: kernel replay */
+    int fresh_images;           /* a fresh image for every group */
+    int retry;                  /* the last end() asks for a retry */
     int profiler_initialized;   /* cuptiProfilerInitialize succeeded */
     int opening;                /* inside mp_collector_open */
     int active;                 /* between a successful begin() and end() */
+    int stopped;                /* active, all passes submitted and stopped */
+    size_t pass;                /* passes of the open group stopped */
     int broken;                 /* a CUPTI call failed mid-session */
 };
 
@@ -201,8 +224,9 @@ static mp_counters_status failed(const mp_collector *c, int code,
  * ---------------------------------------------------------------------- */
 
 /* Gives the profiler a fresh, empty counter data image and the config:
- * the state every batch starts from. */
-static mp_counters_status prepare_batch(mp_collector *c, char *why, size_t whylen)
+ * the state the first group starts from, and any group the image has no
+ * room for. */
+static mp_counters_status prepare_image(mp_collector *c, char *why, size_t whylen)
 {
     mp_counters_status st = MP_COUNTERS_OK;
 
@@ -216,8 +240,7 @@ static mp_counters_status prepare_batch(mp_collector *c, char *why, size_t whyle
     };
     CUPTI_OR_FAIL(cuptiRangeProfilerCounterDataImageInitialize(&ini));
 
-    /* Auto range needs exactly one nesting level; kernel replay does all
-     * passes inside each launch, so passIndex stays 0. */
+    /* Auto range needs exactly one nesting level; passes start at 0. */
     CUpti_RangeProfiler_SetConfig_Params set = {
         .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE,
         .pRangeProfilerObject = c->rp,
@@ -226,7 +249,7 @@ static mp_counters_status prepare_batch(mp_collector *c, char *why, size_t whyle
         .counterDataImageSize = c->image_size,
         .pCounterDataImage = c->image,
         .range = CUPTI_AutoRange,
-        .replayMode = CUPTI_KernelReplay,
+        .replayMode = c->user_replay ? CUPTI_UserReplay : CUPTI_KernelReplay,
         .maxRangesPerPass = c->max_ranges,
         .numNestingLevels = 1,
         .minNestingLevel = 1,
@@ -234,6 +257,7 @@ static mp_counters_status prepare_batch(mp_collector *c, char *why, size_t whyle
         .targetNestingLevel = 1,
     };
     CUPTI_OR_FAIL(cuptiRangeProfilerSetConfig(&set));
+    c->used = 0;
     return MP_COUNTERS_OK;
 
 fail:
@@ -547,7 +571,21 @@ mp_counters_status mp_collector_open(mp_collector **out,
         goto fail;
     }
 
-    if ((st = prepare_batch(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    /* User replay unless MP_REPLAY_ENV says "kernel"; a CUPTI that
+     * refuses user replay with auto range gets kernel replay. */
+    const char *mode = getenv(MP_REPLAY_ENV);
+    if (mode && *mode && strcmp(mode, "user") && strcmp(mode, "kernel")) {
+        mp_reason(why, whylen, "%s=%s: say user or kernel", MP_REPLAY_ENV, mode);
+        st = MP_COUNTERS_ERROR;
+        goto fail;
+    }
+    c->user_replay = !(mode && strcmp(mode, "kernel") == 0);
+    if ((st = prepare_image(c, why, whylen)) != MP_COUNTERS_OK) {
+        if (!c->user_replay)
+            goto fail;
+        c->user_replay = 0;
+        if ((st = prepare_image(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    }
 
     c->opening = 0;
     *out = c;
@@ -562,7 +600,55 @@ fail:
  * Begin / end.
  * ---------------------------------------------------------------------- */
 
-mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
+/* Stop of the current pass; *all = 1 when CUPTI has every pass. */
+static mp_counters_status stop_pass(mp_collector *c, int *all, char *why,
+                                    size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
+    double t0 = mp_cost_now();
+    CHECK_CUDA(cudaDeviceSynchronize());
+    mp_cost_add(MP_COST_END_SYNC, 0, t0);
+
+    t0 = mp_cost_now();
+    CUpti_RangeProfiler_Stop_Params sp = {
+        .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->rp,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerStop(&sp));
+    mp_cost_add(MP_COST_END_STOP, 0, t0);
+    *all = sp.isAllPassSubmitted != 0;
+    c->pass++;
+    return MP_COUNTERS_OK;
+
+fail:
+    c->active = 0;
+    c->broken = 1;
+    return st;
+}
+
+/* Synchronize, then cuptiRangeProfilerStart. */
+static mp_counters_status start_pass(mp_collector *c, char *why, size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
+    /* Nothing launched before may still be running when ranges start. */
+    double t0 = mp_cost_now();
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CUpti_RangeProfiler_Start_Params sp = {
+        .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->rp,
+    };
+    CUPTI_OR_FAIL(cuptiRangeProfilerStart(&sp));
+    mp_cost_add(MP_COST_BEGIN_START, 0, t0);
+    return MP_COUNTERS_OK;
+
+fail:
+    c->active = 0;
+    c->broken = 1;
+    return st;
+}
+
+mp_counters_status mp_collector_begin(mp_collector *c, size_t launches,
+                                      char *why, size_t whylen)
 {
     mp_counters_status st = MP_COUNTERS_ERROR;
 
@@ -576,7 +662,12 @@ mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
         return MP_COUNTERS_ERROR;
     }
     if (c->active) {
-        mp_reason(why, whylen, "mp_collector_begin: a batch is already open");
+        mp_reason(why, whylen, "mp_collector_begin: a group is already open");
+        return MP_COUNTERS_ERROR;
+    }
+    if (launches == 0 || launches > c->max_ranges) {
+        mp_reason(why, whylen, "mp_collector_begin: %zu launches in a group; "
+                  "the collector holds 1 to %zu", launches, c->max_ranges);
         return MP_COUNTERS_ERROR;
     }
 
@@ -584,35 +675,65 @@ mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen)
     const char *lose = getenv(MP_LOSE_COUNTERS_ENV);
     if (lose && *lose && c->batches >= (size_t)atoi(lose)) {
         c->broken = 1;
-        mp_reason(why, whylen, "counters lost after %zu batch(es) (test hook "
-                  "%s=%s)", c->batches, MP_LOSE_COUNTERS_ENV, lose);
+        mp_reason(why, whylen, "counters lost after %zu group(s) of launches "
+                  "(test hook %s=%s)", c->batches, MP_LOSE_COUNTERS_ENV, lose);
         return MP_COUNTERS_ERROR;
     }
     double t0 = mp_cost_now();
-    if (c->batches > 0 && (st = prepare_batch(c, why, whylen)) != MP_COUNTERS_OK) {
+    if (c->batches > 0 && (c->fresh_images || c->used + launches > c->max_ranges)
+        && (st = prepare_image(c, why, whylen)) != MP_COUNTERS_OK) {
         c->broken = 1;
         return st;
     }
     mp_cost_add(MP_COST_BEGIN_CONFIG, 0, t0);
 
-    /* Nothing launched before begin() may still be running when ranges
-     * start being recorded. */
-    t0 = mp_cost_now();
-    CHECK_CUDA(cudaDeviceSynchronize());
-
-    CUpti_RangeProfiler_Start_Params sp = {
-        .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = c->rp,
-    };
-    CUPTI_OR_FAIL(cuptiRangeProfilerStart(&sp));
-    mp_cost_add(MP_COST_BEGIN_START, 0, t0);
+    if ((st = start_pass(c, why, whylen)) != MP_COUNTERS_OK)
+        return st;
     c->active = 1;
+    c->stopped = 0;
+    c->retry = 0;
+    c->pass = 0;
     c->batches++;
     return MP_COUNTERS_OK;
+}
 
-fail:
-    c->broken = 1;
-    return st;
+mp_counters_status mp_collector_pass(mp_collector *c, int *again, char *why,
+                                     size_t whylen)
+{
+    mp_counters_status st;
+    int all = 0;
+
+    if (why && whylen) why[0] = '\0';
+    if (again)
+        *again = 0;
+    if (!c || !again) {
+        mp_reason(why, whylen, "mp_collector_pass: no collector");
+        return MP_COUNTERS_ERROR;
+    }
+    if (!c->active || c->stopped) {
+        mp_reason(why, whylen, "mp_collector_pass: no pass is open");
+        return MP_COUNTERS_ERROR;
+    }
+    if ((st = stop_pass(c, &all, why, whylen)) != MP_COUNTERS_OK)
+        return st;
+    if (all) {
+        c->stopped = 1;
+        return MP_COUNTERS_OK;
+    }
+    if (!c->user_replay || c->pass >= c->passes) {
+        /* Kernel replay has every pass in the launch; user replay never
+         * needs more passes than the config schedules. */
+        mp_reason(why, whylen, "CUPTI still wants replay passes after %zu "
+                  "of %zu (%s replay)", c->pass, c->passes,
+                  c->user_replay ? "user" : "kernel");
+        c->active = 0;
+        c->broken = 1;
+        return MP_COUNTERS_ERROR;
+    }
+    if ((st = start_pass(c, why, whylen)) != MP_COUNTERS_OK)
+        return st;
+    *again = 1;
+    return MP_COUNTERS_OK;
 }
 
 mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
@@ -626,36 +747,33 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
         return MP_COUNTERS_ERROR;
     }
     if (!c->active) {
-        mp_reason(why, whylen, "mp_collector_end: no batch is open (begin() missing or failed)");
+        mp_reason(why, whylen, "mp_collector_end: no group is open (begin() missing or failed)");
         return MP_COUNTERS_ERROR;
     }
     if (launches > 0 && !values) {
         mp_reason(why, whylen, "mp_collector_end: no place for the values");
-        /* Still stop the batch below so the session stays usable. */
+        /* Still stop the group below so the session stays usable. */
     }
+
+    if (!c->stopped) {
+        int all = 0;
+        if ((st = stop_pass(c, &all, why, whylen)) != MP_COUNTERS_OK)
+            return st;
+        if (!all) {
+            /* User replay wanted another pass that the caller did not run
+             * (mp_collector_pass): the ranges are incomplete. */
+            mp_reason(why, whylen, "CUPTI still wants replay passes after %zu "
+                      "of %zu: launch the group once per pass "
+                      "(mp_collector_pass)", c->pass, c->passes);
+            c->active = 0;
+            c->broken = 1;
+            return MP_COUNTERS_ERROR;
+        }
+    }
+    c->active = 0;
+    c->stopped = 0;
 
     double t0 = mp_cost_now();
-    CHECK_CUDA(cudaDeviceSynchronize());
-    mp_cost_add(MP_COST_END_SYNC, 0, t0);
-
-    t0 = mp_cost_now();
-    CUpti_RangeProfiler_Stop_Params sp = {
-        .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = c->rp,
-    };
-    c->active = 0;
-    CUPTI_OR_FAIL(cuptiRangeProfilerStop(&sp));
-    mp_cost_add(MP_COST_END_STOP, 0, t0);
-    if (!sp.isAllPassSubmitted) {
-        /* Cannot happen with kernel replay; if it does, the ranges are
-         * incomplete. */
-        mp_reason(why, whylen, "CUPTI still wants replay passes after stop (pass %zu)",
-            sp.passIndex);
-        c->broken = 1;
-        return MP_COUNTERS_ERROR;
-    }
-
-    t0 = mp_cost_now();
     CUpti_RangeProfiler_DecodeData_Params dd = {
         .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
         .pRangeProfilerObject = c->rp,
@@ -670,22 +788,35 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
     CUPTI_OR_FAIL(cuptiRangeProfilerGetCounterDataInfo(&info));
     mp_cost_add(MP_COST_END_DECODE, 0, t0);
 
-    /* The batch is decoded; from here on, errors are about this batch and
+    /* The group is decoded; from here on, errors are about this group and
      * the next begin() starts clean. */
     if (launches > 0 && !values) return MP_COUNTERS_ERROR;
     if (launches > c->max_ranges) {
         mp_reason(why, whylen,
-            "%zu kernel launches in one batch, but the collector holds %zu"
-            " ranges per batch: CUPTI dropped the rest", launches, c->max_ranges);
+            "%zu kernel launches in one group, but the collector holds %zu"
+            " ranges: CUPTI dropped the rest", launches, c->max_ranges);
         return MP_COUNTERS_ERROR;
     }
-    if (dd.numOfRangeDropped != 0 || info.numTotalRanges != launches) {
+    /* The group's ranges are the newest: appended after the `used` ones
+     * of earlier groups, or alone in the image. */
+    size_t total = info.numTotalRanges;
+    if (dd.numOfRangeDropped != 0
+        || (total != c->used + launches && total != launches)) {
         mp_reason(why, whylen,
-            "CUPTI returned %zu ranges (%zu reported dropped) for %zu kernel"
-            " launches: another kernel ran between begin and end, or ranges"
-            " were lost", info.numTotalRanges, dd.numOfRangeDropped, launches);
+            "CUPTI returned %zu ranges (%zu reported dropped, %zu held before)"
+            " for %zu kernel launches: another kernel ran between begin and"
+            " end, or ranges were lost", total, dd.numOfRangeDropped,
+            c->used, launches);
+        /* Once, with appended ranges: fresh images from now on, and the
+         * caller may profile the group again (mp_collector_retry). */
+        if (c->used > 0 && !c->fresh_images) {
+            c->fresh_images = 1;
+            c->retry = 1;
+        }
+        c->used = c->max_ranges;   /* the next begin() prepares a new image */
         return MP_COUNTERS_ERROR;
     }
+    c->used = total;
 
     t0 = mp_cost_now();
     for (size_t r = 0; r < launches; r++) {
@@ -696,7 +827,7 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
             .pHostObject = c->host,
             .pCounterDataImage = c->image,
             .counterDataImageSize = c->image_size,
-            .rangeIndex = r,
+            .rangeIndex = total - launches + r,
             .ppMetricNames = c->kept,
             .numMetrics = c->nk,
             .pMetricValues = c->scratch,
@@ -721,6 +852,19 @@ fail:
     return st;
 }
 
+int mp_collector_retry(mp_collector *c)
+{
+    if (!c || c->broken || !c->retry)
+        return 0;
+    c->retry = 0;
+    return 1;
+}
+
+const char *mp_collector_replay(const mp_collector *c)
+{
+    return !c ? "" : c->user_replay ? "user" : "kernel";
+}
+
 /* ------------------------------------------------------------------------
  * Close and accessors.
  * ---------------------------------------------------------------------- */
@@ -730,7 +874,7 @@ void mp_collector_close(mp_collector *c)
     if (!c) return;
 
     /* Teardown errors cannot be acted on; CHECK_CUPTI with no buffer. */
-    if (c->active && c->rp) {
+    if (c->active && !c->stopped && c->rp) {
         CUpti_RangeProfiler_Stop_Params sp = {
             .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
             .pRangeProfilerObject = c->rp,

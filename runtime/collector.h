@@ -1,11 +1,11 @@
 /*
  * collector.h - the in-process hardware-counter collector (CUPTI 13 Range
- * Profiler, auto range + kernel replay).
+ * Profiler, auto range + user replay, or kernel replay).
  *
  * One collector is one profiler session on the current CUDA context for
  * one metric list: open it once per run (or once per metric set), then
- * profile any number of batches with begin() / launches / end(). Each
- * kernel launched between begin() and end() is one range, i.e. one row of
+ * profile any number of groups with begin() / (launches, pass())... /
+ * end(). Each kernel launched in a pass is one range, i.e. one row of
  * values. See docs/collector.md for call order, costs and pitfalls.
  *
  * Every function returns a status and, when it is not MP_COUNTERS_OK, a
@@ -30,7 +30,7 @@ typedef enum {
 
 /* Opens a session on the CURRENT CUDA context (the caller has done
  * cudaSetDevice + cudaFree(0)) for the n metrics in names, able to hold up
- * to max_ranges kernel launches per batch. The names are copied. Names the
+ * to max_ranges kernel launches per group. The names are copied. Names the
  * device's chip lacks are left out (their values NaN, listed by
  * mp_collector_unavailable); only a chip lacking all is UNAVAILABLE.
  * Costs host memory of about 81 KB per range for 17 metrics (less for
@@ -46,30 +46,54 @@ mp_counters_status mp_collector_open(mp_collector **out,
                                      size_t max_ranges,
                                      char *why, size_t whylen);
 
-/* Starts a batch (cuptiRangeProfilerStart, ~150-200 ms): every kernel
- * launched on the context until mp_collector_end() is one range. */
+/* Replay mode: "user" (the default: the caller launches a group once per
+ * pass, nothing is saved or restored) or "kernel" (CUPTI replays each
+ * kernel inside its launch, saving and restoring device memory). */
+#define MP_REPLAY_ENV "MEMPROBE_REPLAY"
+
+/* Starts a group of `launches` kernel launches (1..max_ranges): every
+ * kernel launched on the context until mp_collector_pass() says the last
+ * pass is done is one range. The first begin() of a session costs
+ * ~150-250 ms (cuptiRangeProfilerStart), later ones microseconds. */
 
 /* Test hook, for the GPU test of a sweep whose counters fail midway
  * (scripts/gpu-check.sh, step faults): with this variable set to N, the
  * (N+1)-th and every later begin() fails as a broken collector does, and
- * the runner records that batch's rows as timing-only with the reason. */
+ * the runner records the rows from there on as timing-only with the
+ * reason. */
 #define MP_LOSE_COUNTERS_ENV "MEMPROBE_LOSE_COUNTERS_AFTER"
-mp_counters_status mp_collector_begin(mp_collector *c, char *why, size_t whylen);
+mp_counters_status mp_collector_begin(mp_collector *c, size_t launches,
+                                      char *why, size_t whylen);
 
-/* Stops the batch, decodes it, checks that exactly `launches` ranges came
- * back (CUPTI silently drops ranges past max_ranges), and stores
- * values[r*n + m] for range r (launch order) and metric m (order given to
- * open). values must hold launches*n doubles. A metric the chip lacks
+/* Ends one pass over the group's launches. *again = 1: CUPTI wants
+ * another pass (user replay): launch exactly the same kernels again, in
+ * the same order, then call this again. *again = 0: every pass is in;
+ * call mp_collector_end(). Kernel replay always gives 0 at once. */
+mp_counters_status mp_collector_pass(mp_collector *c, int *again, char *why,
+                                     size_t whylen);
+
+/* Decodes the group (stopping it first if mp_collector_pass was not
+ * called), checks that exactly `launches` new ranges came back (CUPTI
+ * silently drops ranges past max_ranges), and stores values[r*n + m] for
+ * range r (launch order) and metric m (order given to open). values must
+ * hold launches*n doubles. A metric the chip lacks
  * (mp_collector_unavailable) is NaN in every range; a NaN value of any
  * other metric is an ERROR. */
 mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
                                     double *values, char *why, size_t whylen);
 
-/* Stops an open batch if any, disables the profiler, frees everything.
+/* After an ERROR from end(): 1 (once) if the collector changed how it
+ * keeps ranges and the same group may be profiled again; 0 otherwise. */
+int mp_collector_retry(mp_collector *c);
+
+/* "user" or "kernel": the replay mode the session uses. */
+const char *mp_collector_replay(const mp_collector *c);
+
+/* Stops an open group if any, disables the profiler, frees everything.
  * Safe on NULL and after any error. */
 void mp_collector_close(mp_collector *c);
 
-/* Ranges one batch can hold (max_ranges given to open). */
+/* Ranges one group can hold (max_ranges given to open). */
 size_t mp_collector_max_ranges(const mp_collector *c);
 
 /* Replay passes per kernel for this metric list (1 = no replay). */

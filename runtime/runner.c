@@ -3,12 +3,15 @@
  *
  * Configurations are taken in batches. For each configuration of a batch:
  * set up, launch once and verify against the CPU reference, warm up, then
- * time `runs` launches with CUDA events, and release the device memory.
- * Then, if counters are on, the whole batch is profiled in ONE collector
- * batch: one range per configuration, a separate launch (so profiling
- * never disturbs timing) of a fresh setup that is verified and torn down
- * before the next, so that kernel replay saves and restores only that
- * configuration's memory. Then rows are written and flushed.
+ * time `runs` launches with CUDA events and verify again. Then, if
+ * counters are on, the configuration is profiled on the same live state
+ * (one collector group: under user replay its kernel is launched once per
+ * replay pass, nothing saved or restored) and its output verified once
+ * more, so that profiling never disturbs timing and a wrong profiled
+ * launch is never reported. Probes whose counters scale with the
+ * iteration count are profiled instead on two short launches of fresh
+ * states (below). Then the device memory is released; rows are written
+ * and flushed per batch.
  * Every timed and profiled launch sits in an NVTX range named after its
  * configuration.
  *
@@ -58,7 +61,6 @@ typedef struct {
     void *state;
     int verified;
     long long short_iterations;   /* profiled at n and 2n of these, or 0 */
-    int range;                    /* its first range in the batch */
     int clock_before, clock_after;  /* SM MHz around timing, or -1 */
     char why[256];
     mp_measurement m;
@@ -277,42 +279,107 @@ void mp_profile_extrapolate(double *a, const double *b, size_t count,
         a[m] += (b[m] - a[m]) * f;
 }
 
-/* One profiled launch of v (iterations replaced by `iterations` when that
- * is >0): setup, launch, verify, teardown, with their costs. Returns 0 if
- * the output was right, else -1 with the reason in why. */
-static int profiled_launch(const mp_probe *p, const long long *v, int it,
-                           long long iterations, const mp_device *dev,
-                           const char *label, int index, char *why,
-                           size_t whylen)
+/* A fresh state of v with `iterations` iterations (parameter it), set up
+ * for a short profiled launch. */
+static void *short_state(const mp_probe *p, const long long *v, int it,
+                         long long iterations, const mp_device *dev,
+                         int index)
 {
-    long long copy[64];
-    if (iterations > 0 && p->nparams <= 64) {
-        memcpy(copy, v, (size_t)p->nparams * sizeof *v);
-        copy[it] = iterations;
-        v = copy;
-    }
+    long long copy[MP_MAX_PARAMS];
+    memcpy(copy, v, (size_t)p->nparams * sizeof *v);
+    copy[it] = iterations;
     void *st;
     double t0 = mp_cost_now();
-    p->setup(v, dev, &st);
-    if (p->before_launch)
-        p->before_launch(st);
+    p->setup(copy, dev, &st);
     mp_cost_add(MP_COST_PROF_SETUP, index, t0);
-    t0 = mp_cost_now();
-    mp_nvtx_push(label);
-    p->launch(st);
-    mp_nvtx_pop();
-    /* Kernel replay runs every pass inside the launch; the sync makes
-     * sure its time lands here. */
-    if (mp_cost_enabled())
-        CHECK_CUDA(cudaDeviceSynchronize());
-    mp_cost_add(MP_COST_PROF_LAUNCH, index, t0);
-    t0 = mp_cost_now();
-    int rc = p->verify(st, why, whylen) ? -1 : 0;
+    return st;
+}
+
+/* One collector group over the n states: each pass launches every state's
+ * kernel once, in order, until CUPTI has all passes; values get n rows. */
+static mp_counters_status profile_group(mp_collector *coll,
+                                        const mp_probe *p, void **states,
+                                        int n, const char *label, int index,
+                                        double *values, char *why,
+                                        size_t whylen)
+{
+    mp_counters_status cs = mp_collector_begin(coll, (size_t)n, why, whylen);
+    int again = 1;
+    while (cs == MP_COUNTERS_OK && again) {
+        double t0 = mp_cost_now();
+        for (int k = 0; k < n; k++) {
+            if (p->before_launch)
+                p->before_launch(states[k]);
+            mp_nvtx_push(label);
+            p->launch(states[k]);
+            mp_nvtx_pop();
+        }
+        mp_cost_add(MP_COST_PROF_LAUNCH, index, t0);
+        cs = mp_collector_pass(coll, &again, why, whylen);
+    }
+    if (cs == MP_COUNTERS_OK)
+        cs = mp_collector_end(coll, (size_t)n, values, why, whylen);
+    return cs;
+}
+
+/* Profiles configuration v of slot s: its live state after timing, or two
+ * short fresh states (n and 2n iterations, extrapolated to the full count
+ * into values[0..nmetrics)). Every profiled output is verified; a wrong
+ * one clears s->verified. Returns the collector's status (why on failure). */
+static mp_counters_status profile_config(mp_collector *coll, const mp_probe *p,
+                                         const long long *v, int it, slot *s,
+                                         const mp_device *dev,
+                                         const char *label, int index,
+                                         double *values, size_t nmetrics,
+                                         char *why, size_t whylen)
+{
+    void *states[2] = {s->state, NULL};
+    int n = 1;
+    long long short_n = s->short_iterations;
+    if (short_n) {
+        states[0] = short_state(p, v, it, short_n, dev, index);
+        states[1] = short_state(p, v, it, 2 * short_n, dev, index);
+        n = 2;
+    }
+    mp_counters_status cs = profile_group(coll, p, states, n, label, index,
+                                          values, why, whylen);
+    if (cs != MP_COUNTERS_OK && mp_collector_retry(coll))
+        cs = profile_group(coll, p, states, n, label, index, values, why,
+                           whylen);
+    double t0 = mp_cost_now();
+    for (int k = 0; k < n; k++)
+        if (s->verified && p->verify(states[k], s->why, sizeof s->why))
+            s->verified = 0;
     mp_cost_add(MP_COST_PROF_VERIFY, index, t0);
-    t0 = mp_cost_now();
-    p->teardown(st);
-    mp_cost_add(MP_COST_PROF_TEARDOWN, index, t0);
-    return rc;
+    if (short_n) {
+        t0 = mp_cost_now();
+        p->teardown(states[0]);
+        p->teardown(states[1]);
+        mp_cost_add(MP_COST_PROF_TEARDOWN, index, t0);
+        if (cs == MP_COUNTERS_OK)
+            mp_profile_extrapolate(values, values + nmetrics, nmetrics,
+                                   short_n, v[it]);
+    }
+    return cs;
+}
+
+static void progress(const mp_run_options *o, int done, int total,
+                     const char *label);
+
+/* A configuration's counters failed: its row (and the reason) stays
+ * timing-only; the first failure is reported, and --counters on exits 4
+ * once every row is written. */
+static void counters_lost(const mp_run_options *o, int done, int total,
+                          const char *label, const char *why, int *lost,
+                          char *lost_why, size_t len)
+{
+    snprintf(lost_why, len, "%s", why);
+    if (*lost)
+        return;
+    *lost = 1;
+    progress(o, done, total, NULL);
+    fprintf(stderr, "memprobe: warning: counters lost at %s, measuring time "
+            "only where they fail: %s\n", label, why);
 }
 
 /* Opens the collector for the probe's metric set, or explains why not. */
@@ -336,8 +403,9 @@ static mp_collector *open_counters(const mp_probe *p, const mp_run_options *o,
          * some names of the set: their cells stay empty. */
         mp_counters_status_text(mp_collector_unavailable(c), status, len);
         fprintf(stderr, "memprobe: counters: %zu metrics, %zu replay pass(es) "
-                "per kernel on %s\n", mp_collector_kept(c),
-                mp_collector_passes(c), mp_collector_chip(c));
+                "per kernel (%s replay) on %s\n", mp_collector_kept(c),
+                mp_collector_passes(c), mp_collector_replay(c),
+                mp_collector_chip(c));
         if (*mp_collector_unavailable(c))
             fprintf(stderr, "memprobe: counters: %s (their columns stay "
                     "empty)\n", mp_collector_unavailable(c));
@@ -438,6 +506,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
         mp_usage_error("-o: %s", why);
 
     char counters_status[600];
+    char lost_why[512] = "";   /* why the last profiled group failed */
     mp_collector *coll = NULL;
     mp_cost_start();
     int done = 0, failed = 0, fatal = 0, lost = 0;
@@ -494,7 +563,9 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             char label[128];
             double t0;
 
-            /* Verify and time each configuration. */
+            if (coll)
+                mp_cost_batch(nb);
+            /* Verify, time and profile each configuration. */
             for (int b = 0; b < nb; b++) {
                 slot *s = &slots[b];
                 const long long *v = cl->v[first + b];
@@ -544,78 +615,25 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                     && p->verify(s->state, s->why, sizeof s->why))
                     s->verified = 0;
                 mp_cost_add(MP_COST_VERIFY, base + b, t0);
+                /* Counters: the same state, relaunched (profile_config). */
+                if (coll && s->verified && can_profile(p, v)) {
+                    double *x = values + (size_t)b * 2 * maxmetrics;
+                    char pwhy[512] = "";
+                    if (profile_config(coll, p, v, it, s, &dev, label,
+                                       base + b, x, nmetrics, pwhy,
+                                       sizeof pwhy) == MP_COUNTERS_OK)
+                        s->m.counters = x;
+                    else
+                        counters_lost(o, done, total, label, pwhy, &lost,
+                                      lost_why, sizeof lost_why);
+                }
                 t0 = mp_cost_now();
                 p->release(s->state);
                 mp_cost_add(MP_COST_RELEASE, base + b, t0);
             }
 
-            /* Profile the batch: one range per verified configuration. */
-            const char *batch_status = counters_status;
-            char batch_why[512] = "";
-            int profilable = 0;
-            for (int b = 0; b < nb; b++)
-                profilable |= slots[b].verified
-                              && can_profile(p, cl->v[first + b]);
-            if (coll && profilable) {
-                int launches = 0;
-                mp_cost_batch(nb);
-                if (mp_collector_begin(coll, batch_why, sizeof batch_why)
-                    == MP_COUNTERS_OK) {
-                    for (int b = 0; b < nb; b++) {
-                        slot *s = &slots[b];
-                        if (!s->verified
-                            || !can_profile(p, cl->v[first + b]))
-                            continue;
-                        const long long *v = cl->v[first + b];
-                        p->label(v, label, sizeof label);
-                        progress(o, done, total, label);
-                        s->range = launches;
-                        long long n = s->short_iterations;
-                        if (profiled_launch(p, v, it, n, &dev, label,
-                                            base + b, s->why, sizeof s->why))
-                            s->verified = 0;
-                        launches++;
-                        if (n && profiled_launch(p, v, it, 2 * n, &dev,
-                                                 label, base + b, s->why,
-                                                 sizeof s->why))
-                            s->verified = 0;
-                        launches += n > 0;
-                    }
-                    CHECK_CUDA(cudaDeviceSynchronize());
-                    if (mp_collector_end(coll, (size_t)launches, values,
-                                         batch_why, sizeof batch_why)
-                        == MP_COUNTERS_OK) {
-                        for (int b = 0; b < nb; b++) {
-                            slot *s = &slots[b];
-                            if (!s->verified
-                                || !can_profile(p, cl->v[first + b]))
-                                continue;
-                            double *x = values + nmetrics * (size_t)s->range;
-                            if (s->short_iterations)
-                                mp_profile_extrapolate(
-                                    x, x + nmetrics, nmetrics,
-                                    s->short_iterations,
-                                    cl->v[first + b][it]);
-                            s->m.counters = x;
-                        }
-                    } else {
-                        batch_status = batch_why;
-                    }
-                } else {
-                    batch_status = batch_why;
-                }
-            }
-
             /* Rows (the progress line cleared first). */
             progress(o, done, total, NULL);
-            if (batch_status != counters_status && !lost) {
-                /* Counters lost midway: this batch's rows and every later
-                 * one are timing-only, with the reason in counters_status;
-                 * --counters on then exits 4 once all rows are written. */
-                fprintf(stderr, "memprobe: warning: counters lost, measuring "
-                        "time only from here: %s\n", batch_status);
-                lost = 1;
-            }
             char stamp[32];
             utc_stamp(stamp, sizeof stamp);
             for (int b = 0; b < nb; b++) {
@@ -654,9 +672,9 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                     }
                     mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
                                s->m.counters ? counters_status
-                               : coll && !can_profile(p, v)
-                                   ? p->unprofiled(v)
-                                   : batch_status);
+                               : !coll ? counters_status
+                               : !can_profile(p, v) ? p->unprofiled(v)
+                               : lost_why);
                     if (s->m.counters)
                         for (size_t m = 0; m < nmetrics; m++) {
                             double x = s->m.counters[m];

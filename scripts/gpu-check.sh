@@ -7,7 +7,7 @@
 #   OUT=dir scripts/gpu-check.sh [STEP...]
 #   steps: build sass device main tests probes ncu repeat bench cost studytime steady bwdefault nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
-#          determinism faults bank2d transfer multigpu latency async ldsm chipfall
+#          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -54,6 +54,12 @@ steady_table() {  # steady_table CSV TXT: config, time CoV, clock note
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { printf "%-50s cov %s  %s\n", $c["config"], $c["time_ns_cov"], $c["clock_note"] }' \
         "$1" | tee "$2"
+}
+
+off_model() {  # off_model CSV: rows whose model_match is not yes; fails if any
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        $c["model_match"] != "yes" { n++; print $c["config"], $c["wavefronts_per_request"], $c["model_wavefronts_per_request"] }
+        END { print n + 0, "rows off the model of", NR - 1; exit n > 0 }' "$1"
 }
 
 bw_table() {  # bw_table CSV TXT: the chosen shapes and what they reached
@@ -163,9 +169,10 @@ batchlimit)
 cost)
     # Issue 16: where the collector's time goes (MEMPROBE_PROFILE_COST
     # breakdowns, runtime/cost.h) on the bench's 30 and 120 bank
-    # configurations: counters off, on (default: one batch of up to 256),
-    # on in batches of 64 (the old default), ncu; marginal cost per configuration = (T120 - T30)
-    # / 90 into cost.txt. Then the short profiled launches (two launches of
+    # configurations: counters off, on (user replay, the default), on
+    # with kernel replay (MEMPROBE_REPLAY=kernel, the old way), ncu;
+    # marginal cost per configuration = (T120 - T30) / 90 into cost.txt,
+    # and `memprobe compare` of the two replay modes' counters. Then the short profiled launches (two launches of
     # 512 and 1024 iterations stand for 16384) against full ones on the
     # study's bank shapes, and `memprobe compare` of each pair: 0 values
     # beyond tolerance. About 70 s.
@@ -177,15 +184,16 @@ cost)
             --counters off -o "$W/cost-off-$name.csv"
         step cost-on-$name env MEMPROBE_PROFILE_COST="$W/cost-breakdown-on-$name.csv" \
             ./memprobe bank $args --runs 0 --warmup 0 --counters on -o "$W/cost-on-$name.csv"
-        step cost-on64-$name env MEMPROBE_PROFILE_COST="$W/cost-breakdown-on64-$name.csv" \
-            ./memprobe bank $args --runs 0 --warmup 0 --counters on --batch 64 \
-            -o "$W/cost-on64-$name.csv"
+        step cost-kernel-$name env MEMPROBE_REPLAY=kernel \
+            MEMPROBE_PROFILE_COST="$W/cost-breakdown-kernel-$name.csv" \
+            ./memprobe bank $args --runs 0 --warmup 0 --counters on \
+            -o "$W/cost-kernel-$name.csv"
         step cost-ncu-$name $NCU --csv --page raw --print-units base --clock-control none \
             --metrics "$METRICS" --log-file "$W/cost-ncu-$name.csv" \
             ./memprobe bank $args --runs 0 --warmup 0 --counters off -o "$W/cost-ncu-run-$name.csv"
     done
-    step cost-batch-same bash -c "./memprobe compare $W/cost-on64-big.csv $W/cost-on-big.csv > $W/cost-batch-compare.txt; rc=\$?; tail -1 $W/cost-batch-compare.txt; exit \$rc"
-    awk '/^cost-(off|on|on64|ncu)-(small|big) /{sub("s$","",$3); t[$1]=$3}
+    step cost-replay-same bash -c "./memprobe compare $W/cost-kernel-big.csv $W/cost-on-big.csv > $W/cost-replay-compare.txt; rc=\$?; tail -1 $W/cost-replay-compare.txt; exit \$rc"
+    awk '/^cost-(off|on|kernel|ncu)-(small|big) /{sub("s$","",$3); t[$1]=$3}
          END{for (m in t) if (m ~ /-big$/) { k=m; sub("-big$","",k);
              printf "%-10s %8.1f ms per configuration (30: %.2f s, 120: %.2f s)\n",
                  k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
@@ -345,6 +353,14 @@ ldsm)
     done > "$W/ldsm.csv"
     step sass-ldsm bash -c "cuobjdump --dump-sass memprobe | awk '/Function :/{f=\$3} f ~ /matrix_probe/ && /(LDSM|STSM)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDSM|STSM)/) {print f, \$i; break}}' | sort | uniq -c > $W/sass-ldsm.txt; cat $W/sass-ldsm.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+matrix)
+    # Issue 15's whole sweep: configs/matrix.conf (ldsm/stsm x matrices x
+    # trans x pitch 16..272 x swizzle x plain/MMA rows, 1584
+    # configurations) with counters on; memprobe exits 1 if any row is off
+    # the model (model_match no). results/h200/matrix.csv.
+    step matrix-sweep ./memprobe sweep configs/matrix.conf --counters on \
+        -o "$W/matrix.csv"
+    step matrix-off-model off_model "$W/matrix.csv" ;;
 hazards)
     # The hazard catalogue: every seed bug with a result check and under the
     # four compute-sanitizer tools (about 35 child runs, each limited to 20 s).

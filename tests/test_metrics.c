@@ -222,7 +222,10 @@ static void test_collector_links(void **state)
 {
     mp_counters_status (*open_fn)(mp_collector **, const char *const *, size_t,
                                   size_t, char *, size_t) = mp_collector_open;
-    mp_counters_status (*begin_fn)(mp_collector *, char *, size_t) = mp_collector_begin;
+    mp_counters_status (*begin_fn)(mp_collector *, size_t, char *, size_t) =
+        mp_collector_begin;
+    mp_counters_status (*pass_fn)(mp_collector *, int *, char *, size_t) =
+        mp_collector_pass;
     mp_counters_status (*end_fn)(mp_collector *, size_t, double *, char *, size_t) =
         mp_collector_end;
     void (*close_fn)(mp_collector *) = mp_collector_close;
@@ -231,6 +234,7 @@ static void test_collector_links(void **state)
     (void)state;
     assert_non_null(open_fn);
     assert_non_null(begin_fn);
+    assert_non_null(pass_fn);
     assert_non_null(end_fn);
     assert_non_null(close_fn);
 
@@ -239,8 +243,13 @@ static void test_collector_links(void **state)
     assert_int_equal(mp_collector_passes(NULL), 0);
     assert_int_equal(mp_collector_image_bytes(NULL), 0);
     assert_string_equal(mp_collector_chip(NULL), "");
-    assert_int_equal(mp_collector_begin(NULL, why, sizeof why), MP_COUNTERS_ERROR);
+    assert_int_equal(mp_collector_begin(NULL, 1, why, sizeof why), MP_COUNTERS_ERROR);
+    int again = 7;
+    assert_int_equal(mp_collector_pass(NULL, &again, why, sizeof why), MP_COUNTERS_ERROR);
+    assert_int_equal(again, 0);
     assert_int_equal(mp_collector_end(NULL, 0, NULL, why, sizeof why), MP_COUNTERS_ERROR);
+    assert_int_equal(mp_collector_retry(NULL), 0);
+    assert_string_equal(mp_collector_replay(NULL), "");
 }
 
 /* Bad arguments are refused before CUPTI is touched. */
