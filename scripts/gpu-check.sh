@@ -103,6 +103,14 @@ arch)
         awk '{n[\$2]++} END{for (a in n) print a, n[a], \"kernel x opcode lines\"}' $W/sass-archs.txt | sort -V" ;;
 device)
     step device bash -c "./memprobe device > $W/device.txt; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $W/device.txt" ;;
+replaycheck)
+    # User replay (the collector's default) on a few bank configurations;
+    # if CUPTI refuses it, the rest of this run uses kernel replay.
+    if ! step replay-user ./memprobe bank --stride 1,2,32 --width 4,16 --counters on \
+        -o "$W/replay-user.csv"; then
+        export MEMPROBE_REPLAY=kernel
+        echo "replaycheck: user replay failed, MEMPROBE_REPLAY=kernel from here" >> "$SUMMARY"
+    fi ;;
 main)
     step main-s4 make probe-bank STRIDE=4 OUT=$W/main.csv
     step main-s17 make probe-bank STRIDE=17 OUT=$W/main.csv ;;
@@ -360,7 +368,9 @@ matrix)
     # the model (model_match no). results/h200/matrix.csv.
     step matrix-sweep ./memprobe sweep configs/matrix.conf --counters on \
         -o "$W/matrix.csv"
-    step matrix-off-model off_model "$W/matrix.csv" ;;
+    step matrix-off-model off_model "$W/matrix.csv"
+    step test-matrix env MEMPROBE=./memprobe build/tests/gpu/test_gpu_matrix
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 hazards)
     # The hazard catalogue: every seed bug with a result check and under the
     # four compute-sanitizer tools (about 35 child runs, each limited to 20 s).
