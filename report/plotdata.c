@@ -10,6 +10,9 @@
  *   bandwidth-offset.dat  one block per series (kernel, width, size; stride
  *                      1): a title line, then offset and GB/s
  *   bandwidth-stride.dat  the same over the stride (offset 0)
+ *   transfer-bandwidth.dat  plotdata_transfer.c
+ *   matrix-swizzle.dat  plotdata_matrix.c: wavefronts per ldmatrix .x4
+ *                      against the row pitch, per swizzle and row layout
  *
  * Only the first device of the data is written (`--device` picks another).
  */
@@ -17,6 +20,7 @@
 #include "report.h"
 #include "check.h"
 #include "plotdata_transfer.h"
+#include "plotdata_matrix.h"
 
 #include <errno.h>
 #include <math.h>
@@ -26,7 +30,8 @@
 
 const char *const mp_rep_plot_files[] = {
     "bank-heatmap.dat", "bank-cycles.dat", "bandwidth-offset.dat",
-    "bandwidth-stride.dat", "transfer-bandwidth.dat", NULL,
+    "bandwidth-stride.dat", "transfer-bandwidth.dat", "matrix-swizzle.dat",
+    NULL,
 };
 
 static double num(const mp_rep_data *d, const mp_rep_row *r, int f)
@@ -42,10 +47,12 @@ static int is(const mp_rep_data *d, const mp_rep_row *r, int f,
 }
 
 /* The rows of the bank table: base 0, one lane per address, no padding,
- * the kernel's output verified, counters read. */
+ * the kernel's output verified, counters read; not the matrix ops
+ * (matrix-swizzle.dat, plotdata_matrix.c). */
 static int bank_row(const mp_rep_data *d, const mp_rep_row *r)
 {
     return r->device == 0 && is(d, r, MP_F_PROBE, "bank")
+           && !is(d, r, MP_F_OP, "ldsm") && !is(d, r, MP_F_OP, "stsm")
            && num(d, r, MP_F_BASE) == 0 && num(d, r, MP_F_GROUP) == 1
            && num(d, r, MP_F_PERIOD) == 32 && num(d, r, MP_F_PAD) == 0
            && is(d, r, MP_F_VERIFIED, "yes") && !isnan(num(d, r, MP_F_WF));
@@ -230,7 +237,8 @@ int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,
                            errlen)
         || write_bandwidth(d, dir, "bandwidth-stride.dat", MP_F_STRIDE, err,
                            errlen)
-        || mp_rep_plot_transfer(d, dir, err, errlen))
+        || mp_rep_plot_transfer(d, dir, err, errlen)
+        || mp_rep_plot_matrix(d, dir, err, errlen))
         return -1;
     /* The latency staircase (report/hierarchy.c reads the rows). */
     mp_hier h = {0, 0, NULL};

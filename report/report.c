@@ -21,9 +21,11 @@ static const char usage[] =
     "       memprobe report --merge -o MERGED.csv SHARD.csv... [--format F]\n"
     "\n"
     "Tables from memprobe's result CSVs: bank conflicts (stride x width, ld\n"
-    "and st), padding, coalescing (offset x width x stride), layouts (AoS,\n"
-    "SoA, aligned, staged), DRAM bandwidth, constant broadcast, texture and\n"
-    "the reduction ladder. A measured value that differs from the model is\n"
+    "and st), padding, ldmatrix/stmatrix (pitch x swizzle, and which swizzle\n"
+    "is conflict-free), the bitmap kernel, coalescing (offset x width x\n"
+    "stride), layouts (AoS, SoA, aligned, staged), DRAM bandwidth, constant\n"
+    "broadcast, texture, the reduction ladder, transfers, async copies and\n"
+    "cluster shared memory. A measured value that differs from the model is\n"
     "marked '*'. CSVs from several devices merge into side-by-side columns\n"
     "per device; a configuration measured twice on one device shows its\n"
     "first row with counters. Nsight Compute's CSVs among the files are\n"
@@ -31,9 +33,9 @@ static const char usage[] =
     "\n"
     "  --format F      txt (aligned text, default), md (Markdown) or csv\n"
     "                  (one block per table, its first column 'table')\n"
-    "  --table NAME    only this table: bank, padding, coalesce, layouts,\n"
-    "                  bandwidth, const, texture, reduction, transfers or\n"
-    "                  peers\n"
+    "  --table NAME    only this table: bank, padding, matrix, matrix-free,\n"
+    "                  bitmap, coalesce, layouts, bandwidth, const, texture,\n"
+    "                  reduction, transfers, peers, async or cluster\n"
     "  --device NAME   only rows whose device_name contains NAME\n"
     "  --plot-data DIR write the data files of scripts/plots/*.gp into DIR\n"
     "                  (first device) instead of printing tables\n"
@@ -130,9 +132,10 @@ int mp_cmd_report(int argc, char **argv)
         for (int i = 0; mp_rep_table_names[i]; i++)
             known |= !strcmp(mp_rep_table_names[i], table);
         if (!known)
-            mp_usage_error("--table: no table '%s' (bank, padding, coalesce, "
-                           "layouts, bandwidth, const, texture, reduction, "
-                           "transfers, peers)", table);
+            mp_usage_error("--table: no table '%s' (bank, padding, matrix, "
+                           "matrix-free, bitmap, coalesce, layouts, "
+                           "bandwidth, const, texture, reduction, transfers, "
+                           "peers, async, cluster)", table);
     }
     if (study) {
         if (nfiles)

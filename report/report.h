@@ -206,6 +206,10 @@ typedef struct {
     int marks;                        /* cells marked */
     const char *empty;                /* said instead of a table w/o rows */
     const char *legend;               /* what the mark means here */
+    int split;   /* > 0: text and Markdown print one table per combination
+                  * of the first `split` keys (named in a line above it,
+                  * with only the column groups it has values in); CSV
+                  * prints the whole table */
 } mp_rep_table;
 
 /* The table names, NULL-terminated, in the order the report prints them. */

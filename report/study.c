@@ -52,7 +52,7 @@ const char *const mp_study_files[] = {
     "transfer.csv",         "latency.csv",
     "async.csv",            "cluster.csv",
     "bandwidth-footprint.csv",
-    "ldsm.csv",
+    "matrix.csv",           "ldsm.csv",
     NULL,
 };
 

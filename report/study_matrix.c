@@ -2,10 +2,12 @@
  * study_matrix.c - the study's section "Which swizzle makes this
  * conflict-free" (issue 15): wavefronts per ldmatrix .x4 for every row
  * pitch x swizzle mode, plain rows and the MMA fragment's quadrants,
- * measured (results/h200/ldsm.csv, the GPU test's sweep) beside the
- * bank probe's model, which is called through the generic probe interface
- * (the matrix model is a hypothesis until the H200's counters agree).
- * Without the CSV the table shows the model alone and says so.
+ * measured beside the bank probe's model, which is called through the
+ * generic probe interface. The measurements come from results/h200/
+ * matrix.csv (the full sweep of configs/matrix.conf) when it is there,
+ * else from ldsm.csv (the GPU test's sweep); when the file has .trans rows
+ * a column compares them with the plain form. Without either CSV the
+ * table shows the model alone and says so.
  */
 #include "report.h"
 #include "params.h"
@@ -15,7 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MATRIX_CSV "ldsm.csv"
+/* The CSVs the section reads, the preferred first. */
+static const char *const sources[] = {"matrix.csv", "ldsm.csv"};
 
 static const long long pitches[] = {16, 32, 64, 128, 144, 272};
 static const char *const swizzles[] = {"none", "32", "64", "128"};
@@ -48,27 +51,95 @@ static double model(const char *rows_name, long long pitch, int sw)
     return pr.value[0];
 }
 
-/* Measured wavefronts per LDSM, or NAN. */
-static double measured(const mp_rep_data *d, const char *rows_name,
-                       long long pitch, int sw)
+/* The file the measurements come from: the first of `sources` that was
+ * loaded. */
+static const char *source_of(const mp_rep_data *d)
+{
+    for (size_t s = 0; s < sizeof sources / sizeof *sources; s++)
+        for (int i = 0; i < d->nfiles; i++)
+            if (!strcmp(d->files[i].base, sources[s]))
+                return sources[s];
+    return sources[0];
+}
+
+/* Measured wavefronts per LDSM .x4 (trans 0 or 1) in `file`, or NAN. */
+static double measured_t(const mp_rep_data *d, const char *file,
+                         const char *rows_name, long long pitch, int sw,
+                         int trans)
 {
     char cfg[96];
     double x;
-    snprintf(cfg, sizeof cfg, "bank/ldsm/x4/t0/p%lld/%s/sw%s", pitch,
-             rows_name, swizzles[sw]);
-    const mp_rep_row *r = mp_rep_find(d, MATRIX_CSV, cfg, 0);
-    if (!r || mp_rep_num(d, r, MP_F_WF, &x))
+    snprintf(cfg, sizeof cfg, "bank/ldsm/x4/t%d/p%lld/%s/sw%s", trans,
+             pitch, rows_name, swizzles[sw]);
+    const mp_rep_row *r = mp_rep_find(d, file, cfg, 0);
+    if (!r || strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "yes")
+        || mp_rep_num(d, r, MP_F_WF, &x))
         return NAN;
     return x;
 }
 
+/* Of file's ldsm/stsm rows with a pitch and counters, how many there are
+ * (*n) and how many equal the model to the CSV's 4 decimals (*same);
+ * *trans counts the .trans rows among them. */
+static void agreement(const mp_rep_data *d, const char *file, int *n,
+                      int *same, int *trans)
+{
+    *n = *same = *trans = 0;
+    for (int i = 0; i < d->nall; i++) {
+        const mp_rep_row *r = &d->all[i];
+        const char *op = mp_rep_text(d, r, MP_F_OP);
+        const char *a = mp_rep_text(d, r, MP_F_ACCESS);
+        double x, m;
+        int mats, t;
+        if (r->device != 0 || strcmp(d->files[r->file].base, file)
+            || (strcmp(op, "ldsm") && strcmp(op, "stsm"))
+            || !strstr(a, "/pitch")
+            || sscanf(a, "x%d/trans%d/", &mats, &t) != 2
+            || strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "yes")
+            || mp_rep_num(d, r, MP_F_WF, &x)
+            || mp_rep_num(d, r, MP_F_MODEL_WF, &m))
+            continue;
+        (*n)++;
+        *same += fabs(x - m) < 0.5e-4;
+        *trans += t == 1;
+    }
+}
+
+/* The `.trans` cell of one pitch: "same" when every swizzle measured
+ * with .trans equals the plain form, else the four values; "-" when
+ * nothing was measured with .trans. */
+static void trans_cell(const mp_rep_data *d, const char *file,
+                       const char *rows_name, long long pitch, FILE *out)
+{
+    char buf[96] = "";
+    int seen = 0, differ = 0;
+    for (int s = 0; s < 4; s++) {
+        double t = measured_t(d, file, rows_name, pitch, s, 1);
+        double x = measured_t(d, file, rows_name, pitch, s, 0);
+        char v[32];
+        mp_rep_fmt(v, sizeof v, t, 3);
+        size_t n = strlen(buf);
+        snprintf(buf + n, sizeof buf - n, "%s%s", s ? ", " : "",
+                 isnan(t) ? "-" : v);
+        seen |= !isnan(t);
+        differ |= !isnan(t) && (isnan(x) || fabs(t - x) >= 0.5e-3);
+    }
+    fprintf(out, " %s |", !seen ? "-" : differ ? buf : "same");
+}
+
 void mp_study_matrix(const mp_rep_data *d, FILE *out)
 {
-    int any = 0;
+    const char *file = source_of(d);
+    int any = 0, any_trans = 0;
     for (int l = 0; l < 2; l++)
         for (int p = 0; p < NP; p++)
-            for (int s = 0; s < 4; s++)
-                any |= !isnan(measured(d, rows[l], pitches[p], s));
+            for (int s = 0; s < 4; s++) {
+                any |= !isnan(measured_t(d, file, rows[l], pitches[p], s, 0));
+                any_trans |= !isnan(measured_t(d, file, rows[l], pitches[p],
+                                               s, 1));
+            }
+    int n, same, ntrans;
+    agreement(d, file, &n, &same, &ntrans);
     fprintf(out, "\n## Which swizzle makes this conflict-free\n\n"
             "An `ldmatrix.x4` moves four 8 x 16-byte matrices; lane i gives "
             "the address of row i %% 8 of matrix i / 8, rows `pitch` bytes "
@@ -77,19 +148,33 @@ void mp_study_matrix(const mp_rep_data *d, FILE *out)
             "swizzle (`Swizzle<B,4,3>`: the 16-byte chunk index XOR the "
             "128-byte row index, B = 1, 2, 3 for 32, 64, 128). Wavefronts "
             "per instruction; the ideal is 4. ");
-    if (any)
-        fprintf(out, "Measured (`%s`), the model in brackets.\n\n",
-                MATRIX_CSV);
-    else
-        fprintf(out, "No H200 measurement is committed yet (`%s`, from "
-                "`scripts/gpu-check.sh build ldsm`): the cells are the "
-                "model's HYPOTHESIS (each matrix costs its busiest 4-bank "
-                "group's number of distinct rows), which that run "
-                "decides.\n\n", MATRIX_CSV);
+    if (any) {
+        fprintf(out, "Measured (`%s`), the model in brackets. The model: "
+                "each 8-row matrix costs the largest number of distinct row "
+                "addresses that fall in one 16-byte bank group ((address / "
+                "16) %% 8), and an instruction the sum over its matrices. "
+                "%d of the %d ldmatrix/stmatrix configurations with a pitch "
+                "in `%s` (%d of them `.trans`) equal it. ", file, same, n,
+                file, ntrans);
+        if (any_trans)
+            fprintf(out, "The last column gives the `.trans` form's "
+                    "wavefronts for none, 32B, 64B, 128B, or `same` where "
+                    "they equal the plain form's. ");
+        fprintf(out, "`memprobe report --table matrix` prints every op, "
+                "matrix count and pitch; `--table matrix-free` the "
+                "conflict-free modes.\n\n");
+    } else {
+        fprintf(out, "No H200 measurement is committed yet (`%s` or `%s`, "
+                "from `scripts/gpu-check.sh build matrix` or `ldsm`): the "
+                "cells are the model's HYPOTHESIS (each matrix costs its "
+                "busiest 4-bank group's number of distinct rows), which "
+                "that run decides.\n\n", sources[0], sources[1]);
+    }
     for (int l = 0; l < 2; l++) {
         fprintf(out, "%s rows:\n\n| pitch (bytes) | none | 32B | 64B | 128B "
-                "| conflict-free with |\n| ---: | ---: | ---: | ---: | ---: | "
-                "--- |\n", l ? "MMA-fragment" : "Plain");
+                "| conflict-free with |%s\n| ---: | ---: | ---: | ---: | "
+                "---: | --- |%s\n", l ? "MMA-fragment" : "Plain",
+                any_trans ? " `.trans` |" : "", any_trans ? " --- |" : "");
         for (int p = 0; p < NP; p++) {
             if (l == 1 && pitches[p] < 32)
                 continue;
@@ -97,7 +182,7 @@ void mp_study_matrix(const mp_rep_data *d, FILE *out)
             fprintf(out, "| %lld |", pitches[p]);
             for (int s = 0; s < 4; s++) {
                 double m = model(rows[l], pitches[p], s);
-                double x = measured(d, rows[l], pitches[p], s);
+                double x = measured_t(d, file, rows[l], pitches[p], s, 0);
                 char mt[32], xt[32];
                 mp_rep_fmt(mt, sizeof mt, m, 2);
                 mp_rep_fmt(xt, sizeof xt, x, 3);
@@ -112,9 +197,15 @@ void mp_study_matrix(const mp_rep_data *d, FILE *out)
                              n ? ", " : "", s ? swizzles[s] : "none");
                 }
             }
-            fprintf(out, " %s |\n", free_with[0] ? free_with : "-");
+            fprintf(out, " %s |", free_with[0] ? free_with : "-");
+            if (any_trans)
+                trans_cell(d, file, rows[l], pitches[p], out);
+            fputc('\n', out);
         }
         if (l == 0)
             fputc('\n', out);
     }
+    if (any)
+        fprintf(out, "\n![wavefronts per ldmatrix.x4 against the row pitch, "
+                "by swizzle](plots/matrix-swizzle.svg)\n");
 }

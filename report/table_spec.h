@@ -36,6 +36,16 @@ typedef struct {
                    char v[][KEYLEN], int *mark);
 } mp_rep_spec;
 
+/* A spec with the optional parts: the number of leading keys that split
+ * the printed table into one table per combination (0: none; text and
+ * Markdown, see mp_rep_table.split), and what a mark means when it is not
+ * the CSV's model_match verdict (NULL: that verdict). */
+typedef struct {
+    mp_rep_spec spec;
+    int split;
+    const char *legend;
+} mp_rep_spec_x;
+
 #define N(a) ((int)(sizeof(a) / sizeof *(a)))
 
 /* The tables (report/tables_*.c). */
@@ -50,6 +60,11 @@ extern const int mp_rep_transfer_nspecs;
 /* report/tables_async.c: "async" and "cluster". */
 extern const mp_rep_spec mp_rep_async_specs[];
 extern const int mp_rep_async_nspecs;
+/* report/tables_matrix.c: "matrix" and "matrix-free" (ldmatrix and
+ * stmatrix); report/tables_bitmap.c: "bitmap". */
+extern const mp_rep_spec_x mp_rep_matrix_specs[];
+extern const int mp_rep_matrix_nspecs;
+extern const mp_rep_spec mp_rep_spec_bitmap;
 
 /* ---- helpers for the specs ---------------------------------------- */
 

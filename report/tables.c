@@ -46,15 +46,16 @@ void mp_rep_fmt(char *buf, size_t len, double v, int decimals)
 static const mp_rep_spec *const specs[] = {
     &mp_rep_spec_bank, &mp_rep_spec_padding, &mp_rep_spec_coalesce,
     &mp_rep_spec_layouts, &mp_rep_spec_bandwidth, &mp_rep_spec_const,
-    &mp_rep_spec_texture, &mp_rep_spec_reduction,
+    &mp_rep_spec_texture, &mp_rep_spec_reduction, &mp_rep_spec_bitmap,
 };
 
 static const char *const legend_text =
     "the measured value differs from the model (the row's model_match is no)";
 
 const char *const mp_rep_table_names[] = {
-    "bank", "padding", "coalesce", "layouts", "bandwidth", "const",
-    "texture", "reduction", "transfers", "peers", "async", "cluster", NULL,
+    "bank", "padding", "matrix", "matrix-free", "bitmap", "coalesce",
+    "layouts", "bandwidth", "const", "texture", "reduction", "transfers",
+    "peers", "async", "cluster", NULL,
 };
 
 /* ------------------------------------------------------------------ */
@@ -66,7 +67,7 @@ static const char *const ranked[] = {
     "aos12", "aos16", "aos12-staged", "constant", "global", "ldg", "tex1d",
     "tex2d", "stencil", "column", "row", "host-partials", "thread0-serial",
     "tree-interleaved", "tree-strided", "tree-sequential", "warp-shuffle",
-    "atomic", NULL,
+    "atomic", "plain", "mma", "seed", "yx", "pad", NULL,
 };
 
 static double word_rank(const char *s)
@@ -261,6 +262,12 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
     for (int i = 0; i < mp_rep_async_nspecs; i++)
         if (!strcmp(mp_rep_async_specs[i].name, name))
             sp = &mp_rep_async_specs[i];
+    const mp_rep_spec_x *x = NULL;
+    for (int i = 0; i < mp_rep_matrix_nspecs; i++)
+        if (!strcmp(mp_rep_matrix_specs[i].spec.name, name))
+            x = &mp_rep_matrix_specs[i];
+    if (x)
+        sp = &x->spec;
     if (!sp)
         return NULL;
 
@@ -272,7 +279,8 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
     t->nsub = sp->nsub;
     t->sub_headers = sp->sub_headers;
     t->empty = sp->empty ? sp->empty : "no rows";
-    t->legend = legend_text;
+    t->legend = x && x->legend ? x->legend : legend_text;
+    t->split = x ? x->split : 0;
     t->ndev = d->ndev;
     t->devices = mp_xcalloc(d->ndev ? (size_t)d->ndev : 1, sizeof *t->devices);
     for (int i = 0; i < d->ndev; i++)
@@ -753,11 +761,101 @@ static void print_csv(const mp_rep_table *t, FILE *out)
     }
 }
 
+/* Rows i and j have the same first k keys. */
+static int same_prefix(const mp_rep_table *t, int i, int j, int k)
+{
+    for (int c = 0; c < k; c++)
+        if (strcmp(t->rows[i].keys[c], t->rows[j].keys[c]))
+            return 0;
+    return 1;
+}
+
+/* A split table (t->split > 0) in text or Markdown: one table per
+ * combination of the first `split` keys, which the rows' order keeps
+ * together, named in a line above it ("op ldsm, matrices 4, ...") and
+ * showing only the column groups it has a value in. Each is printed
+ * through a view that shares the table's texts; the legend comes once, at
+ * the end. */
+static void print_split(const mp_rep_table *t, mp_rep_format f, int flags,
+                        FILE *out)
+{
+    int md = f == MP_REP_MD, k = t->split;
+    if (!(flags & MP_REP_NO_TITLE)) {
+        fprintf(out, md ? "**%s**\n\n" : "%s\n", t->title);
+        if (t->nrows)
+            print_files(t, out, md);
+    }
+    if (t->nrows == 0) {
+        fprintf(out, "%s\n", t->empty);
+        return;
+    }
+    mp_rep_table v = *t;
+    v.nkeys = t->nkeys - k;
+    v.key_headers = t->key_headers + k;
+    v.marks = 0;
+    v.split = 0;
+    v.rows = mp_xcalloc((size_t)t->nrows, sizeof *v.rows);
+    v.groups = mp_xcalloc((size_t)t->ngroups + 1, sizeof *v.groups);
+    v.group_sort = mp_xcalloc((size_t)t->ngroups + 1, sizeof *v.group_sort);
+    int *gi = mp_xcalloc((size_t)t->ngroups + 1, sizeof *gi);
+    for (int i = 0; i < t->nrows;) {
+        int j = i + 1;
+        while (j < t->nrows && same_prefix(t, i, j, k))
+            j++;
+        v.ngroups = 0;
+        for (int g = 0; g < t->ngroups; g++) {
+            int used = 0;
+            for (int r = i; r < j && !used; r++)
+                for (int dev = 0; dev < t->ndev && !used; dev++)
+                    for (int s = 0; s < t->nsub && !used; s++)
+                        used = cell_at(t, r, dev, g, s)->text[0] != '\0';
+            if (used) {
+                gi[v.ngroups] = g;
+                v.groups[v.ngroups] = t->groups[g];
+                v.group_sort[v.ngroups++] = t->group_sort[g];
+            }
+        }
+        v.nrows = j - i;
+        for (int r = i; r < j; r++) {
+            mp_rep_trow *vr = &v.rows[r - i];
+            vr->keys = t->rows[r].keys + k;
+            vr->sort = t->rows[r].sort + k;
+            vr->cells = mp_xcalloc((size_t)t->ndev * (v.ngroups + 1)
+                                   * t->nsub, sizeof *vr->cells);
+            for (int dev = 0; dev < t->ndev; dev++)
+                for (int g = 0; g < v.ngroups; g++)
+                    for (int s = 0; s < t->nsub; s++)
+                        vr->cells[((size_t)dev * v.ngroups + g) * t->nsub
+                                  + s] = *cell_at(t, r, dev, gi[g], s);
+        }
+        fprintf(out, md ? "\n*" : "\n");
+        for (int c = 0; c < k; c++)
+            fprintf(out, "%s%s %s", c ? ", " : "", t->key_headers[c],
+                    t->rows[i].keys[c]);
+        fprintf(out, md ? "*\n\n" : ":\n");
+        if (md)
+            print_md(&v, MP_REP_NO_TITLE, out);
+        else
+            print_txt(&v, MP_REP_NO_TITLE, out);
+        for (int r = 0; r < v.nrows; r++)
+            free(v.rows[r].cells);
+        i = j;
+    }
+    free(v.rows);
+    free(v.groups);
+    free(v.group_sort);
+    free(gi);
+    if (t->marks)
+        fprintf(out, md ? "\n`*` %s.\n" : "* %s\n", t->legend);
+}
+
 void mp_rep_table_print(const mp_rep_table *t, mp_rep_format f, int flags,
                         FILE *out)
 {
     if (f == MP_REP_CSV)
         print_csv(t, out);
+    else if (t->split > 0 && t->split < t->nkeys)
+        print_split(t, f, flags, out);
     else if (f == MP_REP_MD)
         print_md(t, flags, out);
     else

@@ -7,9 +7,16 @@
 
 /* ---- bank: stride x width, ld and st ---- */
 
+/* ldmatrix / stmatrix rows have their own tables (tables_matrix.c). */
+static int matrix_op(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_OP, "ldsm") || is(d, r, MP_F_OP, "stsm");
+}
+
 static int bank_want(const mp_rep_data *d, const mp_rep_row *r)
 {
-    return is(d, r, MP_F_PROBE, "bank") && num_is(d, r, MP_F_BASE, 0)
+    return is(d, r, MP_F_PROBE, "bank") && !matrix_op(d, r)
+           && num_is(d, r, MP_F_BASE, 0)
            && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32)
            && num_is(d, r, MP_F_PAD, 0);
 }
@@ -52,8 +59,8 @@ const mp_rep_spec mp_rep_spec_bank = {
 
 static int pad_want(const mp_rep_data *d, const mp_rep_row *r)
 {
-    return is(d, r, MP_F_PROBE, "bank") && num_is(d, r, MP_F_GROUP, 1)
-           && num_is(d, r, MP_F_PERIOD, 32);
+    return is(d, r, MP_F_PROBE, "bank") && !matrix_op(d, r)
+           && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32);
 }
 
 static void pad_keys(const mp_rep_data *d, const mp_rep_row *r,
