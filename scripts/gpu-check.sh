@@ -369,6 +369,10 @@ matrix)
     step matrix-sweep ./memprobe sweep configs/matrix.conf --counters on \
         -o "$W/matrix.csv"
     step matrix-off-model off_model "$W/matrix.csv"
+    # The report's matrix tables of it (matrix-report.txt): '*' marks a cell
+    # whose measured wavefronts differ from the model; the last lines count
+    # them (both must say 0 cells).
+    step report-matrix bash -c "./memprobe report --table matrix $W/matrix.csv > $W/matrix-report.txt; ./memprobe report --table matrix-free $W/matrix.csv >> $W/matrix-report.txt; grep differ $W/matrix-report.txt"
     step test-matrix env MEMPROBE=./memprobe build/tests/gpu/test_gpu_matrix
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 hazards)
