@@ -318,26 +318,46 @@ static void test_free_summary(void **state)
     mp_rep_table_free(f);
     mp_rep_free(&d);
 
-    /* On the committed H200 sweep: the summary agrees with every
-     * measured cell, and .x4 plain rows of pitch 128 need the 128-byte
-     * swizzle. */
-    const char *paths[] = {in_repo("results/h200/ldsm.csv")};
-    load_paths(&d, paths, 1);
-    m = mp_rep_table_build(&d, "matrix");
-    f = mp_rep_table_build(&d, "matrix-free");
-    assert_int_equal(f->marks, 0);
-    assert_int_equal(m->marks, 0);
-    for (int i = 0; i < f->nrows; i++) {
-        char *const *k = f->rows[i].keys;
-        static const char *const mats[] = {"1", "2", "4"};
-        for (int j = 0; j < 3; j++)
-            check_listed(m, f, k[0], k[1], k[2], mats[j], "0");
+    /* On the committed H200 sweeps (matrix.csv only once it is there):
+     * the summary agrees with every measured cell, nothing is marked, and
+     * .x4 plain rows of pitch 128 need the 128-byte swizzle. */
+    static const char *const sweeps[] = {"results/h200/ldsm.csv",
+                                         "results/h200/matrix.csv"};
+    for (int w = 0; w < 2; w++) {
+        const char *paths[] = {in_repo(sweeps[w])};
+        if (!cli_path_exists(paths[0])) {
+            print_message("# %s not committed yet: not checked\n",
+                          sweeps[w]);
+            continue;
+        }
+        load_paths(&d, paths, 1);
+        m = mp_rep_table_build(&d, "matrix");
+        f = mp_rep_table_build(&d, "matrix-free");
+        assert_int_equal(f->marks, 0);
+        assert_int_equal(m->marks, 0);
+        int checked = 0;
+        for (int i = 0; i < f->nrows; i++) {
+            char *const *k = f->rows[i].keys;
+            static const char *const mats[] = {"1", "2", "4"};
+            static const char *const trans[] = {"0", "1"};
+            for (int j = 0; j < 3; j++)
+                for (int t = 0; t < 2; t++) {
+                    const char *mk[] = {k[0], mats[j], trans[t], k[1], k[2]};
+                    const mp_rep_cell *c = mp_rep_table_cell(m, mk, 0, "none",
+                                                             "measured");
+                    if (!c || !c->text[0])
+                        continue;
+                    check_listed(m, f, k[0], k[1], k[2], mats[j], trans[t]);
+                    checked++;
+                }
+        }
+        assert_true(checked >= 66);   /* ldsm.csv: 2 x 11 x 3 */
+        assert_string_equal(cell(f, (const char *[]){"ldsm", "plain", "128"},
+                                 "x4", "conflict-free")->text, "128");
+        mp_rep_table_free(m);
+        mp_rep_table_free(f);
+        mp_rep_free(&d);
     }
-    assert_string_equal(cell(f, (const char *[]){"ldsm", "plain", "128"},
-                             "x4", "conflict-free")->text, "128");
-    mp_rep_table_free(m);
-    mp_rep_table_free(f);
-    mp_rep_free(&d);
 }
 
 /* ---- bitmap ------------------------------------------------------------ */
