@@ -4,14 +4,14 @@
  * Configurations are taken in batches. For each configuration of a batch:
  * set up, launch once and verify against the CPU reference, warm up, then
  * time `runs` launches with CUDA events and verify again. Then, if
- * counters are on, the configuration is profiled on the same live state
- * (one collector group: under user replay its kernel is launched once per
- * replay pass, nothing saved or restored) and its output verified once
- * more, so that profiling never disturbs timing and a wrong profiled
- * launch is never reported. Probes whose counters scale with the
- * iteration count are profiled instead on two short launches of fresh
- * states (below). Then the device memory is released; rows are written
- * and flushed per batch.
+ * counters are on, the configuration's state stays live and is profiled
+ * later with others of its batch in one collector group (see "profiling
+ * groups" below: under user replay each kernel is relaunched once per
+ * replay pass, nothing saved or restored), its output verified once more,
+ * so that profiling never disturbs timing and a wrong profiled launch is
+ * never reported. Probes whose counters scale with the iteration count are
+ * profiled instead on two short launches of fresh states. Then the device
+ * memory is released; rows are written and flushed per batch.
  * Every timed and profiled launch sits in an NVTX range named after its
  * configuration.
  *
@@ -61,6 +61,9 @@ typedef struct {
     void *state;
     int verified;
     long long short_iterations;   /* profiled at n and 2n of these, or 0 */
+    int pending;                  /* live, waiting for its profiled group */
+    int range;                    /* its first range in that group */
+    char lost[256];               /* why its counters failed, or "" */
     int clock_before, clock_after;  /* SM MHz around timing, or -1 */
     char why[256];
     mp_measurement m;
@@ -279,6 +282,35 @@ void mp_profile_extrapolate(double *a, const double *b, size_t count,
         a[m] += (b[m] - a[m]) * f;
 }
 
+/* ---- profiling groups ----------------------------------------------------
+
+   Each replay pass has a fixed cost (cuptiRangeProfilerStop ~9 ms on the
+   H200, whatever the kernels): the runner profiles many configurations in
+   one group. A configuration stays live after its timed launches (not yet
+   released) until its group is profiled: when the live states hold more
+   device memory than a budget, at the end of the batch, or at once for a
+   probe whose states cannot coexist (one_state_at_a_time). In every pass
+   each state's kernel is launched once, after an L2 flush (a memset of a
+   buffer twice the L2's size), as Nsight Compute flushes caches before each
+   replay pass by default; then every output is verified and the states
+   released. MEMPROBE_PROFILE_FLUSH=0 leaves the flush out. */
+
+#define MP_PROFILE_FLUSH_ENV "MEMPROBE_PROFILE_FLUSH"
+
+typedef struct {
+    mp_collector *coll;
+    const mp_probe *p;
+    const mp_device *dev;
+    int it;                  /* the iterations parameter, or -1 */
+    size_t nmetrics;
+    double *values;          /* 2 * batch ranges of nmetrics */
+    int ranges;              /* ranges of this batch stored so far */
+    size_t live_bytes;       /* device memory the pending states hold */
+    size_t budget;           /* profile when live_bytes exceed this */
+    void *flush;             /* the L2 flush buffer, or NULL */
+    size_t flush_bytes;
+} profiler;
+
 /* A fresh state of v with `iterations` iterations (parameter it), set up
  * for a short profiled launch. */
 static void *short_state(const mp_probe *p, const long long *v, int it,
@@ -295,91 +327,141 @@ static void *short_state(const mp_probe *p, const long long *v, int it,
     return st;
 }
 
-/* One collector group over the n states: each pass launches every state's
- * kernel once, in order, until CUPTI has all passes; values get n rows. */
-static mp_counters_status profile_group(mp_collector *coll,
-                                        const mp_probe *p, void **states,
-                                        int n, const char *label, int index,
-                                        double *values, char *why,
+/* One collector group over n states: each pass launches every state's
+ * kernel once, in order (the L2 flushed before each), until CUPTI has all
+ * passes; values get n rows. */
+static mp_counters_status profile_group(profiler *pr, void **states,
+                                        const char *const *labels,
+                                        const int *index, int n, char *why,
                                         size_t whylen)
 {
-    mp_counters_status cs = mp_collector_begin(coll, (size_t)n, why, whylen);
+    const mp_probe *p = pr->p;
+    mp_counters_status cs = mp_collector_begin(pr->coll, (size_t)n, why,
+                                               whylen);
     int again = 1;
     while (cs == MP_COUNTERS_OK && again) {
-        double t0 = mp_cost_now();
         for (int k = 0; k < n; k++) {
+            double t0 = mp_cost_now();
+            if (pr->flush)
+                CHECK_CUDA(cudaMemsetAsync(pr->flush, k & 1, pr->flush_bytes,
+                                           0));
             if (p->before_launch)
                 p->before_launch(states[k]);
-            mp_nvtx_push(label);
+            mp_nvtx_push(labels[k]);
             p->launch(states[k]);
             mp_nvtx_pop();
+            mp_cost_add(MP_COST_PROF_LAUNCH, index[k], t0);
         }
-        mp_cost_add(MP_COST_PROF_LAUNCH, index, t0);
-        cs = mp_collector_pass(coll, &again, why, whylen);
+        cs = mp_collector_pass(pr->coll, &again, why, whylen);
     }
     if (cs == MP_COUNTERS_OK)
-        cs = mp_collector_end(coll, (size_t)n, values, why, whylen);
-    return cs;
-}
-
-/* Profiles configuration v of slot s: its live state after timing, or two
- * short fresh states (n and 2n iterations, extrapolated to the full count
- * into values[0..nmetrics)). Every profiled output is verified; a wrong
- * one clears s->verified. Returns the collector's status (why on failure). */
-static mp_counters_status profile_config(mp_collector *coll, const mp_probe *p,
-                                         const long long *v, int it, slot *s,
-                                         const mp_device *dev,
-                                         const char *label, int index,
-                                         double *values, size_t nmetrics,
-                                         char *why, size_t whylen)
-{
-    void *states[2] = {s->state, NULL};
-    int n = 1;
-    long long short_n = s->short_iterations;
-    if (short_n) {
-        states[0] = short_state(p, v, it, short_n, dev, index);
-        states[1] = short_state(p, v, it, 2 * short_n, dev, index);
-        n = 2;
-    }
-    mp_counters_status cs = profile_group(coll, p, states, n, label, index,
-                                          values, why, whylen);
-    if (cs != MP_COUNTERS_OK && mp_collector_retry(coll))
-        cs = profile_group(coll, p, states, n, label, index, values, why,
-                           whylen);
-    double t0 = mp_cost_now();
-    for (int k = 0; k < n; k++)
-        if (s->verified && p->verify(states[k], s->why, sizeof s->why))
-            s->verified = 0;
-    mp_cost_add(MP_COST_PROF_VERIFY, index, t0);
-    if (short_n) {
-        t0 = mp_cost_now();
-        p->teardown(states[0]);
-        p->teardown(states[1]);
-        mp_cost_add(MP_COST_PROF_TEARDOWN, index, t0);
-        if (cs == MP_COUNTERS_OK)
-            mp_profile_extrapolate(values, values + nmetrics, nmetrics,
-                                   short_n, v[it]);
-    }
+        cs = mp_collector_end(pr->coll, (size_t)n,
+                              pr->values + (size_t)pr->ranges * pr->nmetrics,
+                              why, whylen);
     return cs;
 }
 
 static void progress(const mp_run_options *o, int done, int total,
                      const char *label);
 
-/* A configuration's counters failed: its row (and the reason) stays
- * timing-only; the first failure is reported, and --counters on exits 4
- * once every row is written. */
-static void counters_lost(const mp_run_options *o, int done, int total,
-                          const char *label, const char *why, int *lost,
-                          char *lost_why, size_t len)
+/* Profiles the pending slots of a batch (configurations cl->v[first + b],
+ * run indices base + b) in one group, verifies and releases them. A slot
+ * whose counters fail keeps the reason in s->lost. */
+static void profile_pending(profiler *pr, slot *slots, int nb,
+                            const mp_config_list *cl, int first, int base,
+                            const mp_run_options *o, int done, int total,
+                            int *lost)
 {
-    snprintf(lost_why, len, "%s", why);
-    if (*lost)
+    const mp_probe *p = pr->p;
+    int n = 0, npend = 0;
+    for (int b = 0; b < nb; b++)
+        if (slots[b].pending)
+            n += slots[b].short_iterations ? 2 : 1, npend++;
+    if (!npend)
         return;
-    *lost = 1;
-    progress(o, done, total, NULL);
-    fprintf(stderr, "memprobe: warning: counters lost at %s, measuring time "
-            "only where they fail: %s\n", label, why);
+    void **states = calloc((size_t)n, sizeof *states);
+    char (*labels)[128] = calloc((size_t)n, sizeof *labels);
+    const char **names = calloc((size_t)n, sizeof *names);
+    int *index = calloc((size_t)n, sizeof *index);
+    if (!states || !labels || !names || !index) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    int k = 0;
+    for (int b = 0; b < nb; b++) {
+        slot *s = &slots[b];
+        if (!s->pending)
+            continue;
+        const long long *v = cl->v[first + b];
+        s->range = k;
+        int copies = s->short_iterations ? 2 : 1;
+        for (int c = 0; c < copies; c++, k++) {
+            p->label(v, labels[k], sizeof labels[k]);
+            names[k] = labels[k];
+            index[k] = base + b;
+            states[k] = !s->short_iterations ? s->state
+                        : short_state(p, v, pr->it,
+                                      (c + 1) * s->short_iterations,
+                                      pr->dev, base + b);
+        }
+    }
+    progress(o, done, total, labels[0]);
+    char why[512] = "";
+    mp_counters_status cs = profile_group(pr, states, names, index, n, why,
+                                          sizeof why);
+    if (cs != MP_COUNTERS_OK && mp_collector_retry(pr->coll))
+        cs = profile_group(pr, states, names, index, n, why, sizeof why);
+    if (cs != MP_COUNTERS_OK && !*lost) {
+        *lost = 1;
+        progress(o, done, total, NULL);
+        fprintf(stderr, "memprobe: warning: counters lost at %s, measuring "
+                "time only where they fail: %s\n", labels[0], why);
+    }
+    for (int b = 0; b < nb; b++) {
+        slot *s = &slots[b];
+        if (!s->pending)
+            continue;
+        const long long *v = cl->v[first + b];
+        double *x = pr->values
+                    + (size_t)(pr->ranges + s->range) * pr->nmetrics;
+        int copies = s->short_iterations ? 2 : 1;
+        double t0 = mp_cost_now();
+        for (int c = 0; c < copies; c++)
+            if (s->verified && p->verify(states[s->range + c], s->why,
+                                         sizeof s->why))
+                s->verified = 0;
+        mp_cost_add(MP_COST_PROF_VERIFY, base + b, t0);
+        if (cs != MP_COUNTERS_OK)
+            snprintf(s->lost, sizeof s->lost, "%s", why);
+        else {
+            if (s->short_iterations)
+                mp_profile_extrapolate(x, x + pr->nmetrics, pr->nmetrics,
+                                       s->short_iterations, v[pr->it]);
+            s->m.counters = x;
+        }
+        t0 = mp_cost_now();
+        for (int c = 0; s->short_iterations && c < copies; c++)
+            p->teardown(states[s->range + c]);
+        mp_cost_add(MP_COST_PROF_TEARDOWN, base + b, t0);
+        t0 = mp_cost_now();
+        p->release(s->state);
+        mp_cost_add(MP_COST_RELEASE, base + b, t0);
+        s->pending = 0;
+    }
+    pr->ranges += n;
+    pr->live_bytes = 0;
+    free(states);
+    free(labels);
+    free(names);
+    free(index);
+}
+
+/* Device memory in use now (total - free). */
+static size_t device_used(void)
+{
+    size_t free_b = 0, total_b = 0;
+    CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    return total_b - free_b;
 }
 
 /* Opens the collector for the probe's metric set, or explains why not. */
@@ -506,9 +588,22 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
         mp_usage_error("-o: %s", why);
 
     char counters_status[600];
-    char lost_why[512] = "";   /* why the last profiled group failed */
     mp_collector *coll = NULL;
     mp_cost_start();
+    /* Profiling groups (profile_pending): live states up to a third of
+     * the device memory free now; the L2 flush buffer, twice the L2. */
+    size_t profile_budget = 0, flush_bytes = 0;
+    void *flush = NULL;
+    if (!dev.fake && opts->counters != MP_COUNTERS_MODE_OFF) {
+        size_t free_b = 0, total_b = 0;
+        CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+        profile_budget = free_b / 3;
+        const char *f = getenv(MP_PROFILE_FLUSH_ENV);
+        if (!(f && strcmp(f, "0") == 0)) {
+            flush_bytes = 2 * (dev.l2_bytes ? dev.l2_bytes : 64u << 20);
+            CHECK_CUDA(cudaMalloc(&flush, flush_bytes));
+        }
+    }
     int done = 0, failed = 0, fatal = 0, lost = 0;
     for (int part = 0; part < nparts && !fatal; part++) {
         const mp_config_list *cl = parts[part].configs;
@@ -556,6 +651,14 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
         const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
         int it = scalable_param(p);
         long long scale = it >= 0 ? profile_scale() : 0;
+        profiler pr = {
+            .coll = coll, .p = p, .dev = &dev, .it = it,
+            .nmetrics = nmetrics, .values = values,
+            .budget = profile_budget, .flush_bytes = flush_bytes,
+            /* Kernel replay restores memory between passes: no flush. */
+            .flush = coll && !strcmp(mp_collector_replay(coll), "user")
+                     ? flush : NULL,
+        };
 
         for (int first = 0; first < cl->n; first += o->batch) {
             int nb = cl->n - first < o->batch ? cl->n - first : o->batch;
@@ -565,6 +668,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
 
             if (coll)
                 mp_cost_batch(nb);
+            pr.ranges = 0;
             /* Verify, time and profile each configuration. */
             for (int b = 0; b < nb; b++) {
                 slot *s = &slots[b];
@@ -583,6 +687,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                     usleep((useconds_t)dev.fake_delay_us);
                     continue;
                 }
+                size_t used0 = coll ? device_used() : 0;
                 t0 = mp_cost_now();
                 p->setup(v, &dev, &s->state);
                 if (p->before_launch)
@@ -615,22 +720,23 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                     && p->verify(s->state, s->why, sizeof s->why))
                     s->verified = 0;
                 mp_cost_add(MP_COST_VERIFY, base + b, t0);
-                /* Counters: the same state, relaunched (profile_config). */
+                /* Counters: the state stays live until its group. */
                 if (coll && s->verified && can_profile(p, v)) {
-                    double *x = values + (size_t)b * 2 * maxmetrics;
-                    char pwhy[512] = "";
-                    if (profile_config(coll, p, v, it, s, &dev, label,
-                                       base + b, x, nmetrics, pwhy,
-                                       sizeof pwhy) == MP_COUNTERS_OK)
-                        s->m.counters = x;
-                    else
-                        counters_lost(o, done, total, label, pwhy, &lost,
-                                      lost_why, sizeof lost_why);
+                    s->pending = 1;
+                    size_t used = device_used();
+                    pr.live_bytes += used > used0 ? used - used0 : 0;
+                    if (p->one_state_at_a_time || pr.live_bytes > pr.budget)
+                        profile_pending(&pr, slots, nb, cl, first, base, o,
+                                        done, total, &lost);
+                    continue;
                 }
                 t0 = mp_cost_now();
                 p->release(s->state);
                 mp_cost_add(MP_COST_RELEASE, base + b, t0);
             }
+            if (coll)
+                profile_pending(&pr, slots, nb, cl, first, base, o, done,
+                                total, &lost);
 
             /* Rows (the progress line cleared first). */
             progress(o, done, total, NULL);
@@ -674,7 +780,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                                s->m.counters ? counters_status
                                : !coll ? counters_status
                                : !can_profile(p, v) ? p->unprofiled(v)
-                               : lost_why);
+                               : s->lost);
                     if (s->m.counters)
                         for (size_t m = 0; m < nmetrics; m++) {
                             double x = s->m.counters[m];
@@ -715,6 +821,8 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
     if (coll)
         mp_cost_add(MP_COST_CLOSE, 0, tc);
     mp_cost_finish();
+    if (flush)
+        CHECK_CUDA(cudaFree(flush));
     if (mp_csv_close(&csv))
         fprintf(stderr, "memprobe: closing %s failed\n", opts->output),
             failed = 1;

@@ -106,11 +106,20 @@ device)
 replaycheck)
     # User replay (the collector's default) on a few bank configurations;
     # if CUPTI refuses it, the rest of this run uses kernel replay.
+    # Then the L2 flush before each profiled launch (a memset between
+    # launches of a pass); without it if that fails.
     if ! step replay-user ./memprobe bank --stride 1,2,32 --width 4,16 --counters on \
         -o "$W/replay-user.csv"; then
-        export MEMPROBE_REPLAY=kernel
-        echo "replaycheck: user replay failed, MEMPROBE_REPLAY=kernel from here" >> "$SUMMARY"
-    fi ;;
+        if step replay-noflush env MEMPROBE_PROFILE_FLUSH=0 ./memprobe bank --stride 1,2,32 \
+            --width 4,16 --counters on -o "$W/replay-noflush.csv"; then
+            export MEMPROBE_PROFILE_FLUSH=0
+            echo "replaycheck: the flush failed, MEMPROBE_PROFILE_FLUSH=0 from here" >> "$SUMMARY"
+        else
+            export MEMPROBE_REPLAY=kernel
+            echo "replaycheck: user replay failed, MEMPROBE_REPLAY=kernel from here" >> "$SUMMARY"
+        fi
+    fi
+    step replay-const ./memprobe const --spread 1,2,32 --counters on -o "$W/replay-const.csv" ;;
 main)
     step main-s4 make probe-bank STRIDE=4 OUT=$W/main.csv
     step main-s17 make probe-bank STRIDE=17 OUT=$W/main.csv ;;
