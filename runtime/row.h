@@ -146,7 +146,9 @@ typedef enum {
     MP_COL_FIXED_COUNT
 } mp_column;
 
-#define MP_CELL 128
+/* Bytes of one cell: counters_status names every metric a chip lacks
+ * (three long names overflowed 128 bytes on the H200). */
+#define MP_CELL 512
 
 typedef struct {
     int ncols;             /* fixed columns + metric columns */
