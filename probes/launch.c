@@ -1,7 +1,8 @@
 /*
  * launch.c - the launch shape the probe families share (launch.h): the
  * per-thread output buffer and its host copy, the clock64 stamps, their
- * release and frees.
+ * release and frees; the pinned staging buffers and the device fill by
+ * copies that verifications use.
  */
 #include "launch.h"
 
@@ -9,6 +10,135 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "verify_par.h"
+
+/* The largest pinned buffer of fill words: larger fills are several
+ * copies of it. */
+#define FILL_BYTES ((size_t)16 << 20)
+/* Pinned buffers grow in steps of this, so that slightly larger requests
+ * do not reallocate each time. */
+#define PIN_STEP ((size_t)1 << 20)
+
+/* Kept for the process (page-locking is slow; the driver unlocks them at
+ * exit). */
+static struct {
+    void *p;
+    size_t bytes;
+} pins[MP_PIN_SLOTS + 1];
+#define PIN_FILL MP_PIN_SLOTS
+static unsigned fill_word;     /* what pins[PIN_FILL] holds */
+
+void *mp_pinned(int slot, size_t bytes)
+{
+    if (bytes > pins[slot].bytes) {
+        size_t n = (bytes + PIN_STEP - 1) / PIN_STEP * PIN_STEP;
+        if (pins[slot].p) {
+            /* Copies may still read or fill the old buffer. */
+            CHECK_CUDA(cudaDeviceSynchronize());
+            CHECK_CUDA(cudaFreeHost(pins[slot].p));
+            pins[slot].p = NULL;
+            pins[slot].bytes = 0;
+        }
+        CHECK_CUDA(cudaMallocHost(&pins[slot].p, n));
+        pins[slot].bytes = n;
+    }
+    return pins[slot].p;
+}
+
+void mp_device_fill_words(void *dev, unsigned word, size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    size_t want = bytes < FILL_BYTES ? bytes : FILL_BYTES;
+    int refill = pins[PIN_FILL].bytes < want || fill_word != word;
+    unsigned *fill = mp_pinned(PIN_FILL, want);
+    if (refill) {
+        /* Earlier fills have finished (each waits for its copies). */
+        size_t words = pins[PIN_FILL].bytes / 4;
+        for (size_t i = 0; i < words; i++)
+            fill[i] = word;
+        fill_word = word;
+    }
+    size_t step = pins[PIN_FILL].bytes < FILL_BYTES ? pins[PIN_FILL].bytes
+                                                     : FILL_BYTES;
+    for (size_t done = 0; done < bytes; done += step) {
+        size_t n = bytes - done < step ? bytes - done : step;
+        CHECK_CUDA(cudaMemcpyAsync((char *)dev + done, fill, n,
+                                   cudaMemcpyHostToDevice, 0));
+    }
+    CHECK_CUDA(cudaStreamSynchronize(0));
+}
+
+size_t mp_fetch_first(const void *dev, size_t words,
+                      size_t (*find)(void *ctx, size_t from, size_t to),
+                      void *user, mp_staged *staged)
+{
+    const size_t per = MP_STAGE_BYTES / 4;
+    if (words == 0)
+        return 0;
+    size_t cb = (words < per ? words : per) * 4;
+    unsigned *buf[2] = {mp_pinned(MP_PIN_STAGE_A, cb),
+                        mp_pinned(MP_PIN_STAGE_B, cb)};
+    const char *src = dev;
+    CHECK_CUDA(cudaMemcpyAsync(buf[0], src, cb, cudaMemcpyDeviceToHost, 0));
+    int k = 0;
+    for (size_t first = 0; first < words; first += per, k ^= 1) {
+        size_t n = words - first < per ? words - first : per;
+        /* The only copy in flight is this chunk's. */
+        CHECK_CUDA(cudaStreamSynchronize(0));
+        size_t next = first + per;
+        if (next < words) {
+            size_t nn = words - next < per ? words - next : per;
+            CHECK_CUDA(cudaMemcpyAsync(buf[k ^ 1], src + 4 * next, 4 * nn,
+                                       cudaMemcpyDeviceToHost, 0));
+        }
+        *staged = (mp_staged){buf[k], first, user};
+        size_t bad = mp_par_first(n, mp_par_threads(n), find, staged);
+        if (bad < n) {
+            /* Nothing may still write the staging buffers. */
+            CHECK_CUDA(cudaStreamSynchronize(0));
+            return first + bad;
+        }
+    }
+    return words;
+}
+
+typedef struct {
+    void (*gen)(void *user, unsigned *out, size_t first, size_t count);
+    void *user;
+    unsigned *out;
+    size_t first;
+} upload_job;
+
+static void upload_part(void *ctx, size_t from, size_t to)
+{
+    const upload_job *u = ctx;
+    u->gen(u->user, u->out + from, u->first + from, to - from);
+}
+
+void mp_upload_words(void *dev, size_t words,
+                     void (*gen)(void *user, unsigned *out, size_t first,
+                                 size_t count),
+                     void *user)
+{
+    const size_t per = MP_STAGE_BYTES / 4;
+    size_t cb = (words < per ? words : per) * 4;
+    unsigned *buf[2] = {mp_pinned(MP_PIN_STAGE_A, cb),
+                        mp_pinned(MP_PIN_STAGE_B, cb)};
+    int k = 0;
+    for (size_t first = 0; first < words; first += per, k ^= 1) {
+        size_t n = words - first < per ? words - first : per;
+        upload_job u = {gen, user, buf[k], first};
+        /* buf[k]'s last copy (two chunks back) was waited for below. */
+        mp_par_for(n, mp_par_threads(n), upload_part, &u);
+        /* The previous chunk's copy is done: buf[k ^ 1] is free. */
+        CHECK_CUDA(cudaStreamSynchronize(0));
+        CHECK_CUDA(cudaMemcpyAsync((char *)dev + 4 * first, buf[k], 4 * n,
+                                   cudaMemcpyHostToDevice, 0));
+    }
+    CHECK_CUDA(cudaStreamSynchronize(0));
+}
 
 void mp_launch_alloc(mp_launch_shape *sh, int blocks, void **out,
                      size_t out_bytes, long long **clocks)
@@ -35,9 +165,7 @@ void mp_launch_fetch(mp_launch_shape *sh)
 
 void mp_launch_poison(mp_launch_shape *sh)
 {
-    memset(sh->host_out, 0xff, sh->out_bytes);
-    CHECK_CUDA(cudaMemcpy(*sh->out, sh->host_out, sh->out_bytes,
-                          cudaMemcpyHostToDevice));
+    mp_device_fill_words(*sh->out, 0xffffffffu, sh->out_bytes);
 }
 
 int mp_launch_verify_words(mp_launch_shape *sh, int threads,
@@ -48,13 +176,13 @@ int mp_launch_verify_words(mp_launch_shape *sh, int threads,
     mp_launch_fetch(sh);
     const unsigned *got = sh->host_out;
     size_t n = sh->out_bytes / sizeof(unsigned);
-    for (size_t t = 0; t < n; t++) {
-        if (got[t] != want[t % nwant]) {
-            snprintf(err, errlen,
-                     "thread %zu (block %zu) left %u, the CPU reference says "
-                     "%u", t, t / (size_t)threads, got[t], want[t % nwant]);
-            return -1;
-        }
+    size_t t = mp_first_diff_periodic(got, want, nwant, n,
+                                      mp_par_threads(n));
+    if (t < n) {
+        snprintf(err, errlen,
+                 "thread %zu (block %zu) left %u, the CPU reference says %u",
+                 t, t / (size_t)threads, got[t], want[t % nwant]);
+        return -1;
     }
     mp_launch_poison(sh);
     return 0;
