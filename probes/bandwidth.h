@@ -104,6 +104,15 @@ void mp_bw_read_reference(int width, int stride, unsigned long long elements,
  * bit; the element count is repeat times one walk's. In place. */
 void mp_bw_repeat_reference(unsigned *ref, size_t threads, int repeat);
 
+/* The write or copy verification's compare of n words read back from the
+ * destination allocation, c[i] being word first + i of it: array words
+ * [lo, hi) must hold the kernel's pattern (mp_bw_write_word or
+ * mp_bw_src_word of w - lo), every other word MP_BW_POISON. Returns the
+ * index i of the first wrong word, or n; split across `threads` CPU
+ * threads (verify_par.h). */
+size_t mp_bw_written_first(const unsigned *c, size_t first, size_t n,
+                           size_t lo, size_t hi, int kernel, int threads);
+
 #ifdef __cplusplus
 }
 #endif
