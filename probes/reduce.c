@@ -9,9 +9,11 @@
  * (exact, 32-bit), dot = sum of a[i] * b[i] over random floats in [0, 1)
  * (checked against the exact sum with the float rounding bound of the
  * variant's summation tree). Inputs are generated on the host from a
- * fixed-seed hash of the element index and uploaded with cudaMemcpy in
- * setup, chunk by chunk, while the exact reference is summed; the state
- * keeps only the reference.
+ * fixed-seed hash of the element index, by CPU threads for large sizes
+ * (verify_par.h), into the two shared pinned staging buffers (launch.h),
+ * and uploaded chunk by chunk, each chunk's copy running while the next
+ * is generated and its exact reference summed; the state keeps only the
+ * reference.
  *
  * Each launch leaves the variant's partial results (every thread's, every
  * block's, or the atomic total); verify copies them back and adds them up
@@ -20,6 +22,7 @@
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,7 @@
 #include "probe.h"
 #include "reduce.h"
 #include "reduce_model.h"
+#include "verify_par.h"
 
 enum { P_VARIANT, P_WORKLOAD, P_SIZE, P_THREADS, P_BLOCKS, P_COUNT };
 
@@ -115,8 +119,9 @@ uint32_t mp_red_dot_mantissa(unsigned long long i, int which)
     return (uint32_t)(mix(DOT_SEED + 2 * i + (unsigned)which) >> 40);
 }
 
-void mp_red_fill(int workload, unsigned long long first, size_t count,
-                 void *x, void *y, mp_red_sum *sum)
+/* mp_red_fill on one thread. */
+static void fill_serial(int workload, unsigned long long first, size_t count,
+                        void *x, void *y, mp_red_sum *sum)
 {
     if (workload == MP_RED_CUBES) {
         int *xi = x;
@@ -134,11 +139,51 @@ void mp_red_fill(int workload, unsigned long long first, size_t count,
     for (size_t k = 0; k < count; k++) {
         uint32_t ma = mp_red_dot_mantissa(first + k, 0);
         uint32_t mb = mp_red_dot_mantissa(first + k, 1);
-        a[k] = ldexpf((float)ma, -24);   /* exact: ma < 2^24 */
-        b[k] = ldexpf((float)mb, -24);
+        /* Exact: ma < 2^24, and a power of two only moves the exponent
+         * (the same float as ldexpf(ma, -24), without the call). */
+        a[k] = (float)ma * 0x1p-24f;
+        b[k] = (float)mb * 0x1p-24f;
         s += (uint64_t)ma * mb;
     }
     sum->dot += s;
+}
+
+typedef struct {
+    int workload;
+    unsigned long long first;
+    char *x, *y;
+    mp_red_sum sum;
+    pthread_mutex_t lock;
+} fill_job;
+
+static void fill_part(void *ctx, size_t from, size_t to)
+{
+    fill_job *f = ctx;
+    mp_red_sum part = {0, 0};
+    fill_serial(f->workload, f->first + from, to - from, f->x + 4 * from,
+                f->y ? f->y + 4 * from : NULL, &part);
+    pthread_mutex_lock(&f->lock);
+    f->sum.cubes += part.cubes;   /* exact integer sums: any order */
+    f->sum.dot += part.dot;
+    pthread_mutex_unlock(&f->lock);
+}
+
+/* Split across CPU threads for large counts (verify_par.h); the inputs and
+ * the exact sums are the same whatever the split. */
+void mp_red_fill(int workload, unsigned long long first, size_t count,
+                 void *x, void *y, mp_red_sum *sum)
+{
+    int threads = mp_par_threads(count);
+    if (threads <= 1) {
+        fill_serial(workload, first, count, x, y, sum);
+        return;
+    }
+    fill_job f = {workload, first, x, workload == MP_RED_DOT ? y : NULL,
+                  {0, 0}, PTHREAD_MUTEX_INITIALIZER};
+    mp_par_for(count, threads, fill_part, &f);
+    pthread_mutex_destroy(&f.lock);
+    sum->cubes += f.sum.cubes;
+    sum->dot += f.sum.dot;
 }
 
 double mp_red_dot_value(const mp_red_sum *sum)
@@ -289,16 +334,12 @@ typedef struct {
     double ceiling_gbs;       /* measured read bandwidth; 0 = none */
 } red_state;
 
-/* Writes the poison into `count` device words at dev (a host->device
- * copy: no kernel, no cudaMemset, so it may run inside a profiled
- * batch). */
-static void poison(red_state *s, void *dev, size_t count)
+/* Writes the poison into `count` device words at dev (host->device
+ * copies from pinned poison words: no kernel, no cudaMemset, so it may
+ * run inside a profiled batch). */
+static void poison(void *dev, size_t count)
 {
-    uint32_t *host = s->shape.host_out;
-    for (size_t i = 0; i < count; i++)
-        host[i] = POISON_WORD;
-    CHECK_CUDA(cudaMemcpy(dev, host, count * 4,
-                          cudaMemcpyHostToDevice));
+    mp_device_fill_words(dev, POISON_WORD, count * 4);
 }
 
 static int red_setup(const long long *v, const mp_device *dev, void **out)
@@ -320,23 +361,31 @@ static int red_setup(const long long *v, const mp_device *dev, void **out)
     s->l.x = s->x;
     s->l.y = s->y;
 
-    /* Inputs and the exact reference, a chunk at a time. */
+    /* Inputs and the exact reference, a chunk at a time: x (and y) of a
+     * chunk in one pinned staging buffer, generated while the other
+     * buffer's chunk is copied. */
     size_t chunk = (size_t)s->n < CHUNK_ELEMENTS ? (size_t)s->n
                                                  : CHUNK_ELEMENTS;
-    char *hx = mp_xmalloc(chunk * 4), *hy = dot ? mp_xmalloc(chunk * 4) : NULL;
+    size_t staged = chunk * 4 * (dot ? 2 : 1);
+    char *buf[2] = {mp_pinned(MP_PIN_STAGE_A, staged),
+                    mp_pinned(MP_PIN_STAGE_B, staged)};
+    int k = 0;
     for (long long first = 0; first < s->n; first += (long long)chunk) {
         size_t count = (size_t)(s->n - first) < chunk
                            ? (size_t)(s->n - first) : chunk;
+        char *hx = buf[k], *hy = dot ? buf[k] + chunk * 4 : NULL;
+        /* buf[k]'s copies (two chunks back) were waited for below. */
         mp_red_fill(s->l.workload, (unsigned long long)first, count, hx, hy,
                     &s->ref);
-        CHECK_CUDA(cudaMemcpy((char *)s->x + first * 4, hx, count * 4,
-                              cudaMemcpyHostToDevice));
+        CHECK_CUDA(cudaStreamSynchronize(0));   /* the previous chunk's */
+        CHECK_CUDA(cudaMemcpyAsync((char *)s->x + first * 4, hx, count * 4,
+                                   cudaMemcpyHostToDevice, 0));
         if (dot)
-            CHECK_CUDA(cudaMemcpy((char *)s->y + first * 4, hy, count * 4,
-                                  cudaMemcpyHostToDevice));
+            CHECK_CUDA(cudaMemcpyAsync((char *)s->y + first * 4, hy,
+                                       count * 4, cudaMemcpyHostToDevice, 0));
+        k ^= 1;
     }
-    free(hx);
-    free(hy);
+    CHECK_CUDA(cudaStreamSynchronize(0));
 
     if (dot) {
         double rel = relative_bound(v, s->l.blocks);
@@ -366,7 +415,7 @@ static int red_setup(const long long *v, const mp_device *dev, void **out)
         CHECK_CUDA(cudaMemcpy(s->l.out, s->shape.host_out, slots * 4,
                               cudaMemcpyHostToDevice));
     } else {
-        poison(s, s->l.out, slots);
+        poison(s->l.out, slots);
     }
     *out = s;
     return 0;
@@ -434,7 +483,7 @@ static int red_verify(void *state, char *err, size_t errlen)
     /* The next launch must write its output again. The atomic variant's
      * slot is zeroed by the next launch before use, and poisoned here so
      * that a launch that skipped the zeroing would be caught. */
-    poison(s, last_output(s), s->out_count);
+    poison(last_output(s), s->out_count);
     return rc;
 }
 
