@@ -4,6 +4,7 @@
 #   make probe-bank STRIDE=4  measure one bank configuration (needs a GPU)
 #   make predict-bank ...     the model's prediction only (no GPU)
 #   make test                 CPU tests (no GPU needed)
+#   make bench-verify         host verification cost, 1 vs all CPU threads
 #   make test-gpu             GPU tests (on the GPU machine)
 #   make sweep CONFIG=f.conf  run a sweep file (docs/sweep-files.md)
 #   make study                the study sweep, configs/study.conf (GPU)
@@ -149,6 +150,17 @@ FUZZ_SRC := $(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c))
 $(BUILD)/tests/test_fuzz_corpus: tests/test_fuzz_corpus.c $(FUZZ_SRC) tests/fuzz/fuzz_util.c $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -DMP_FUZZ_NO_ENTRY -Itests/fuzz -o $@ $< $(FUZZ_SRC) tests/fuzz/fuzz_util.c $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
+# bench-verify: the host side of verification (compares, references,
+# input generation) timed on one CPU thread and on all, on host buffers
+# (no GPU): scripts/bench_verify.c; MIB=n sets the buffer size.
+.PHONY: bench-verify
+bench-verify: $(BUILD)/bench_verify
+	$(BUILD)/bench_verify $(call cmdline,MIB)
+
+$(BUILD)/bench_verify: scripts/bench_verify.c $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libmemprobe.a $(LDLIBS)
 
 # CPU tests: every tests/test_*.c is a cmocka program printing TAP; prove
 # runs them and prints the totals.

@@ -5,7 +5,7 @@
 # the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
-#   steps: build sass device main tests probes ncu repeat bench cost studytime steady bwdefault nocounters
+#   steps: build sass device main tests probes ncu repeat bench cost studytime fastverify steady bwdefault nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
 #
@@ -231,6 +231,32 @@ studytime)
         make DEPS=.deps study OUT="$W/study.csv"
     step study-counters bash -c "tail -n +2 $W/study.csv | grep -vc ',ok,' ; true"
     step study-compare bash -c "./memprobe compare results/h200/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
+fastverify)
+    # Issue 16, the host side of verification and setup (CPU threads,
+    # pinned staging, poison before the next launch): test_gpu_verify shows
+    # every changed verification still fails when no launch wrote the
+    # output (bandwidth read/write/copy over three staging chunks, coalesce
+    # stores and layouts, bank, reduce; about 20 s); then the study's
+    # host-heavy sections ([bandwidth], [reduce.large], [coalesce.layouts],
+    # the stores of [coalesce.w4]: 218 configurations, about 40 s) with
+    # counters and the cost breakdown. Look at: test-verify 11/11 (each
+    # "without a launch" line names a wrong word), fastverify-cost (setup
+    # and verify ms per configuration and family, against
+    # results/h200/issue16/cost-breakdown-study.csv), fastverify-compare
+    # (0 values beyond tolerance, 0 rows off the model).
+    step fastverify-build make -j16 DEPS=.deps memprobe build/tests/gpu/test_gpu_verify
+    step test-verify build/tests/gpu/test_gpu_verify
+    awk '/^\[/{keep = ($0 ~ /^\[(bandwidth|reduce\.large|coalesce\.layouts|coalesce\.w4)\]$/)}
+        keep { if ($0 ~ /^op = ld,st$/) $0 = "op = st"; print }' configs/study.conf > "$W/fastverify.conf"
+    step fastverify-sweep env MEMPROBE_PROFILE_COST="$W/cost-breakdown-fastverify.csv" \
+        ./memprobe sweep "$W/fastverify.conf" --counters on -o "$W/fastverify.csv"
+    step fastverify-cost bash -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+        \$1 == \"config\" { split(\$2, n, \"/\"); f = n[1] (n[1] != \"coalesce\" ? \"\" : n[2] == \"pattern\" ? \"/\" n[3] : \"/layout\");
+            k[f]++; su[f] += \$c[\"setup\"]; ve[f] += \$c[\"verify\"]; pv[f] += \$c[\"prof_verify\"]; w[f] += \$c[\"wall\"] }
+        END { for (f in k) printf \"%-18s %4d configs  setup %8.2f  verify %8.2f  prof_verify %8.2f  wall %8.2f ms/config\\n\",
+            f, k[f], su[f] / k[f], ve[f] / k[f], pv[f] / k[f], w[f] / k[f] }' \
+        $W/cost-breakdown-fastverify.csv | sort | tee $W/fastverify-cost.txt"
+    step fastverify-compare bash -c "./memprobe compare results/h200/study.csv $W/fastverify.csv > $W/fastverify-compare.txt; rc=\$?; tail -1 $W/fastverify-compare.txt; exit \$rc" ;;
 bwdefault)
     # Issue 16: the peak by default. `memprobe bandwidth` without shape
     # options searches loads in flight, threads and cache operator per
