@@ -20,10 +20,10 @@
  * per-thread output and its reference are freed in release, because the
  * runner keeps a whole batch of states until their rows are written.
  *
- * Poison after a verification is applied lazily, before the next launch
- * (before_launch, and launch itself when nothing called that): the
- * runner's last verification of a state is followed by release, and a
- * 1 GiB poison costs as much as the read-back.
+ * A passing verification poisons the outputs again at once, not in
+ * before_launch: the runner flushes the L2 before each profiled launch and
+ * then calls before_launch, so a poison there would leave up to an L2 of
+ * the destination cached for the profiled kernel.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -293,7 +293,6 @@ typedef struct {
     long long offset, bytes;
     char *src_base, *dst_base;   /* device allocations (NULL if unused) */
     size_t src_alloc, dst_alloc; /* their sizes */
-    int poison_due;              /* verified: poison before the next launch */
     mp_launch_shape shape;       /* read: out, 2 words per thread */
     unsigned *ref_out;           /* read: the CPU reference of out */
     size_t nthreads;
@@ -316,7 +315,8 @@ static void poison_device(char *dev, size_t bytes)
     mp_device_fill_words(dev, MP_BW_POISON, bytes);
 }
 
-/* The outputs the last verification passed, poisoned again. */
+/* The outputs the last verification passed, poisoned again, so that the
+ * next launch must write them. */
 static void poison_outputs(bw_state *s)
 {
     if (s->dst_base)
@@ -324,7 +324,6 @@ static void poison_outputs(bw_state *s)
     if (s->l.out)
         poison_device((char *)s->l.out,
                       s->nthreads * 2 * sizeof(unsigned));
-    s->poison_due = 0;
 }
 
 static void gen_source(void *user, unsigned *out, size_t first, size_t count)
@@ -567,19 +566,9 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
     return 0;
 }
 
-/* The runner calls this before every launch, outside the timed events. */
-static void bw_before_launch(void *state)
-{
-    bw_state *s = state;
-    if (s->poison_due)
-        poison_outputs(s);
-}
-
 static void bw_launch(void *state)
 {
     bw_state *s = state;
-    if (s->poison_due)   /* a caller that skipped before_launch */
-        poison_outputs(s);
     CHECK_CUDA(mp_bw_launch_kernel(&s->l));
     s->launches++;
 }
@@ -692,7 +681,7 @@ static int verify_read(bw_state *s, char *err, size_t errlen)
                  got[0], got[1], want[0], want[1]);
         return -1;
     }
-    s->poison_due = 1;
+    poison_outputs(s);
     return 0;
 }
 
@@ -804,7 +793,7 @@ static int verify_written(bw_state *s, char *err, size_t errlen)
         report_wrong(s, st.c, st.first, bad, bad + 1, err, errlen);
         return -1;
     }
-    s->poison_due = 1;
+    poison_outputs(s);
     return 0;
 }
 
@@ -926,7 +915,6 @@ static void bw_release(void *state)
     s->l.src = NULL;
     s->l.dst = NULL;
     s->ref_out = NULL;
-    s->poison_due = 0;
 }
 
 static void bw_teardown(void *state)
@@ -956,7 +944,6 @@ const mp_probe mp_probe_bandwidth = {
     .predict = bw_predict,
     .describe = bw_describe,
     .setup = bw_setup,
-    .before_launch = bw_before_launch,
     .launch = bw_launch,
     .verify = bw_verify,
     .after_timing = bw_after_timing,

@@ -251,8 +251,6 @@ typedef struct {
     size_t elements;         /* layouts: slots x threads in the grid */
     mp_launch_shape shape;   /* pattern loads: out, one word per thread */
     void *input;             /* layouts: the one input allocation */
-    int restore_due;         /* stores, layouts: verified; reset the
-                                array or result before the next launch */
 } coalesce_state;
 
 /* The array's contents before a launch: word w holds
@@ -424,12 +422,9 @@ static int coalesce_setup(const long long *v, const mp_device *dev,
     return 0;
 }
 
-static void coalesce_before_launch(void *state);
-
 static void coalesce_launch(void *state)
 {
     coalesce_state *s = state;
-    coalesce_before_launch(s);   /* a caller that skipped before_launch */
     CHECK_CUDA(mp_coalesce_launch_kernel(&s->l));
 }
 
@@ -560,10 +555,12 @@ static int verify_stores(coalesce_state *s, char *err, size_t errlen)
     }
     free(used);
     free(written);
-    /* The next launch must store again: the initial contents come back
-     * before it (coalesce_before_launch). */
-    s->restore_due = rc == 0;
-    return rc;
+    if (rc)
+        return rc;
+    /* The next launch must store again: the initial contents back now
+     * (not in before_launch, which runs after the runner's L2 flush). */
+    upload_image(s);
+    return 0;
 }
 
 /* The seeds' x*x + y*y + z*z in float, one rounding per operation like
@@ -620,24 +617,8 @@ static int verify_layout(coalesce_state *s, char *err, size_t errlen)
                  "says %.9g", e, got, want);
         return -1;
     }
-    /* NaN again before the next launch (coalesce_before_launch). */
-    s->restore_due = 1;
+    poison_result(s);   /* NaN again: the next launch must write it */
     return 0;
-}
-
-/* After a passing verification of stores or layouts: the array's initial
- * contents, or the NaN results, back before the next launch (called by
- * the runner outside the timed events; launch calls it too). */
-static void coalesce_before_launch(void *state)
-{
-    coalesce_state *s = state;
-    if (!s->restore_due)
-        return;
-    if (is_pattern(s->v))
-        upload_image(s);
-    else
-        poison_result(s);
-    s->restore_due = 0;
 }
 
 static int coalesce_verify(void *state, char *err, size_t errlen)
@@ -729,7 +710,6 @@ static void coalesce_release(void *state)
     s->l.x = s->l.y = s->l.z = NULL;
     s->l.data = NULL;
     s->l.result = NULL;
-    s->restore_due = 0;
 }
 
 static void coalesce_teardown(void *state)
@@ -756,7 +736,6 @@ const mp_probe mp_probe_coalesce = {
     .predict = coalesce_predict,
     .describe = coalesce_describe,
     .setup = coalesce_setup,
-    .before_launch = coalesce_before_launch,
     .launch = coalesce_launch,
     .verify = coalesce_verify,
     .after_timing = NULL,

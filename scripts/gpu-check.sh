@@ -233,7 +233,7 @@ studytime)
     step study-compare bash -c "./memprobe compare results/h200/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
 fastverify)
     # Issue 16, the host side of verification and setup (CPU threads,
-    # pinned staging, poison before the next launch): test_gpu_verify shows
+    # pinned staging, poison by pinned copies): test_gpu_verify shows
     # every changed verification still fails when no launch wrote the
     # output (bandwidth read/write/copy over three staging chunks, coalesce
     # stores and layouts, bank, reduce; about 20 s); then the study's

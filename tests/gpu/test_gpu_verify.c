@@ -9,8 +9,7 @@
  *   before_launch, NO launch, verify              must FAIL (the poison or
  *                                                 restored image is there)
  *   before_launch, launch, verify                 must pass again
- *   launch without before_launch, verify          must pass (launch applies
- *                                                 a poison still due)
+ *   launch without before_launch, verify          must pass
  *
  * and prints each failure's message. Needs a GPU.
  */
