@@ -125,7 +125,7 @@ $(BUILD)/libmemprobe.a: $(LIB_OBJ)
 # inputs generated) vectorise at -O3 only (gcc's -O2 vectorises just loops
 # of known length): 2-4x less CPU time per word.
 VERIFY_OBJ := $(addprefix $(BUILD)/probes/,verify_par.o launch.o \
-	bandwidth.o coalesce.o reduce.o)
+	bandwidth.o coalesce.o reduce.o texture.o)
 $(VERIFY_OBJ): CFLAGS += -O3
 
 $(BUILD)/%.o: %.c

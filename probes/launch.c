@@ -168,20 +168,34 @@ void mp_launch_poison(mp_launch_shape *sh)
     mp_device_fill_words(*sh->out, 0xffffffffu, sh->out_bytes);
 }
 
+typedef struct {
+    const unsigned *want;
+    size_t nwant;
+} words_job;
+
+/* Staged words [from, to) against want[word % nwant]. */
+static size_t words_part(void *ctx, size_t from, size_t to)
+{
+    const mp_staged *st = ctx;
+    const words_job *j = st->user;
+    return from + mp_first_diff_periodic(st->c + from, j->want, j->nwant,
+                                         (st->first + from) % j->nwant,
+                                         to - from, 1);
+}
+
 int mp_launch_verify_words(mp_launch_shape *sh, int threads,
                            const unsigned *want, size_t nwant, char *err,
                            size_t errlen)
 {
     CHECK_CUDA(cudaDeviceSynchronize());
-    mp_launch_fetch(sh);
-    const unsigned *got = sh->host_out;
     size_t n = sh->out_bytes / sizeof(unsigned);
-    size_t t = mp_first_diff_periodic(got, want, nwant, n,
-                                      mp_par_threads(n));
+    words_job j = {want, nwant};
+    mp_staged st;
+    size_t t = mp_fetch_first(*sh->out, n, words_part, &j, &st);
     if (t < n) {
         snprintf(err, errlen,
                  "thread %zu (block %zu) left %u, the CPU reference says %u",
-                 t, t / (size_t)threads, got[t], want[t % nwant]);
+                 t, t / (size_t)threads, st.c[t - st.first], want[t % nwant]);
         return -1;
     }
     mp_launch_poison(sh);

@@ -76,9 +76,11 @@ void mp_launch_poison(mp_launch_shape *sh);
 
 /* The common verify of a one-word-per-thread output that repeats with
  * period nwant (32: it depends on the lane only; the block size: on the
- * thread of the block): waits for the launch, fetches the output, and
- * compares thread t's word with want[t % nwant] (every word, split across
- * threads for large outputs: verify_par.h). On a mismatch -1 with
+ * thread of the block): waits for the launch, copies the output back
+ * through the pinned staging (mp_fetch_first; the host copy is not
+ * written) and compares thread t's word with want[t % nwant] (every word,
+ * split across CPU threads for large outputs: verify_par.h). On a
+ * mismatch -1 with
  * "thread T (block B) left X, the CPU reference says Y" in err (blocks of
  * `threads` threads); else 0, with the output poisoned for the next
  * launch. */

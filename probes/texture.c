@@ -11,7 +11,9 @@
  * bad case for a row-major layout) and row (32 columns of one row). Every
  * output is compared with the CPU's sum of the same values in the same
  * order; the grid's values have at most 16 significant bits, so every sum
- * is exact in float and the comparison is bit for bit.
+ * is exact in float and the comparison is bit for bit. The grid and the
+ * reference are computed on CPU threads, the outputs copied back through
+ * the pinned staging and compared on CPU threads (verify_par.h, launch.h).
  *
  * Counters: the texture set (runtime/metrics.c): L1TEX requests, sectors
  * and sector hits of the TEX pipe (tex1d, tex2d) and of global loads
@@ -29,6 +31,7 @@
 #include "const_model.h"
 #include "launch.h"
 #include "probe.h"
+#include "verify_par.h"
 #include "texture.h"
 
 enum { P_SOURCE, P_ACCESS, P_SIZE, P_COUNT };
@@ -124,13 +127,25 @@ static int clamp(int i, int n)
     return i < 0 ? 0 : i >= n ? n - 1 : i;
 }
 
-/* The CPU reference of every output, in the kernels' order of additions. */
-static void reference(int access, int n, const float *in, float *out)
+typedef struct {
+    int access, n;
+    const float *in;
+    float *out;
+} ref_job;
+
+/* The CPU reference of the outputs of outer rows [from, to) (stencil and
+ * column: grid rows y; row: segments), in the kernels' order of
+ * additions; each CPU thread writes only its own rows' outputs. */
+static void reference_part(void *ctx, size_t from, size_t to)
 {
-    const int segs = n / MP_TEX_WALK;
-    switch (access) {
+    const ref_job *r = ctx;
+    const int n = r->n, segs = n / MP_TEX_WALK;
+    const float *in = r->in;
+    float *out = r->out;
+    const int lo = (int)from, hi = (int)to;
+    switch (r->access) {
     case MP_TEX_STENCIL:
-        for (int y = 0; y < n; y++)
+        for (int y = lo; y < hi; y++)
             for (int x = 0; x < n; x++) {
                 float s = in[(size_t)y * n + x];
                 s += in[(size_t)y * n + clamp(x - 1, n)];
@@ -141,7 +156,7 @@ static void reference(int access, int n, const float *in, float *out)
             }
         break;
     case MP_TEX_COLUMN:
-        for (int y = 0; y < n; y++)
+        for (int y = lo; y < hi; y++)
             for (int seg = 0; seg < segs; seg++) {
                 float s = 0.0f;
                 for (int k = 0; k < MP_TEX_WALK; k++)
@@ -150,7 +165,7 @@ static void reference(int access, int n, const float *in, float *out)
             }
         break;
     case MP_TEX_ROW:
-        for (int seg = 0; seg < segs; seg++)
+        for (int seg = lo; seg < hi; seg++)
             for (int x = 0; x < n; x++) {
                 float s = 0.0f;
                 for (int k = 0; k < MP_TEX_WALK; k++)
@@ -159,6 +174,28 @@ static void reference(int access, int n, const float *in, float *out)
             }
         break;
     }
+}
+
+/* The CPU reference of every output, split across CPU threads by rows
+ * (verify_par.h): the same sums in the same order on any thread. */
+static void reference(int access, int n, const float *in, float *out)
+{
+    ref_job r = {access, n, in, out};
+    size_t outer = access == MP_TEX_ROW ? (size_t)(n / MP_TEX_WALK)
+                                        : (size_t)n;
+    size_t work = (size_t)n * (size_t)n;
+    int threads = mp_par_threads(work);
+    mp_par_for(outer, (size_t)threads < outer ? threads : (int)outer,
+               reference_part, &r);
+}
+
+/* Grid rows [from, to) of the texels. */
+static void grid_part(void *ctx, size_t from, size_t to)
+{
+    const ref_job *r = ctx;
+    for (int y = (int)from; y < (int)to; y++)
+        for (int x = 0; x < r->n; x++)
+            r->out[(size_t)y * r->n + x] = grid_value(x, y);
 }
 
 void mp_tex_grid(const mp_tex_launch *l, int *blocks_x, int *blocks_y)
@@ -217,9 +254,9 @@ static int tex_setup(const long long *v, const mp_device *dev, void **out)
     s->outputs = mp_tex_outputs(&s->l);
 
     float *in = mp_xmalloc(cells * sizeof(float));
-    for (int y = 0; y < n; y++)
-        for (int x = 0; x < n; x++)
-            in[(size_t)y * n + x] = grid_value(x, y);
+    ref_job g = {0, n, NULL, in};
+    int threads = mp_par_threads(cells);
+    mp_par_for((size_t)n, threads < n ? threads : n, grid_part, &g);
     s->want = mp_xmalloc(s->outputs * sizeof(float));
     reference(s->l.access, n, in, s->want);
 
@@ -263,24 +300,32 @@ static void tex_launch(void *state)
     CHECK_CUDA(mp_tex_launch_kernel(&s->l));
 }
 
+/* The first staged output of [from, to) whose bits differ from the
+ * reference (st->user), or to. */
+static size_t outputs_part(void *ctx, size_t from, size_t to)
+{
+    const mp_staged *st = ctx;
+    const unsigned *want = (const unsigned *)st->user + st->first;
+    return from + mp_first_diff(st->c + from, want + from, to - from, 1);
+}
+
 static int tex_verify(void *state, char *err, size_t errlen)
 {
     tex_state *s = state;
-    size_t bytes = s->outputs * sizeof(float);
     CHECK_CUDA(cudaDeviceSynchronize());
-    mp_launch_fetch(&s->shape);
-    const float *got = s->shape.host_out;
     /* Bit for bit: the sums are exact (see the top of the file), and the
-     * poison below is a NaN that equals nothing. */
-    if (memcmp(got, s->want, bytes) != 0) {
-        for (unsigned long long i = 0; i < s->outputs; i++) {
-            if (memcmp(&got[i], &s->want[i], sizeof(float)) == 0)
-                continue;
-            snprintf(err, errlen, "output %llu (of %llu) is %.9g, the CPU "
-                     "reference says %.9g", i, s->outputs,
-                     (double)got[i], (double)s->want[i]);
-            return -1;
-        }
+     * poison below is a NaN that equals nothing. Copied back through the
+     * pinned staging and compared on CPU threads (mp_fetch_first). */
+    mp_staged st;
+    size_t n = (size_t)s->outputs;
+    size_t i = mp_fetch_first(*s->shape.out, n, outputs_part, s->want, &st);
+    if (i < n) {
+        float got;
+        memcpy(&got, &st.c[i - st.first], sizeof got);
+        snprintf(err, errlen, "output %zu (of %llu) is %.9g, the CPU "
+                 "reference says %.9g", i, s->outputs, (double)got,
+                 (double)s->want[i]);
+        return -1;
     }
     mp_launch_poison(&s->shape);
     return 0;

@@ -125,7 +125,7 @@ size_t mp_par_first(size_t n, int threads, mp_par_find_fn find, void *ctx)
 
 typedef struct {
     const unsigned *got, *want;
-    size_t period;
+    size_t period, phase;
     unsigned value;
 } cmp;
 
@@ -148,16 +148,17 @@ static size_t diff_range(void *ctx, size_t from, size_t to)
 size_t mp_first_diff(const unsigned *got, const unsigned *want, size_t n,
                      int threads)
 {
-    cmp c = {got, want, 0, 0};
+    cmp c = {got, want, 0, 0, 0};
     return mp_par_first(n, threads, diff_range, &c);
 }
 
-/* got[t] against want[t % period]: runs of whole periods compared with
- * want[0..period), each a vectorisable loop. */
+/* got[t] against want[(phase + t) % period]: runs of whole periods
+ * compared with want[0..period), each a vectorisable loop. */
 static size_t periodic_range(void *ctx, size_t from, size_t to)
 {
     const cmp *c = ctx;
-    size_t p = c->period, t = from, j = from % p;   /* one division */
+    size_t p = c->period, t = from;
+    size_t j = (c->phase % p + from % p) % p;   /* three divisions per part */
     while (t < to) {
         size_t len = p - j < to - t ? p - j : to - t;
         const unsigned *g = c->got + t, *w = c->want + j;
@@ -175,9 +176,10 @@ static size_t periodic_range(void *ctx, size_t from, size_t to)
 }
 
 size_t mp_first_diff_periodic(const unsigned *got, const unsigned *want,
-                              size_t period, size_t n, int threads)
+                              size_t period, size_t phase, size_t n,
+                              int threads)
 {
-    cmp c = {got, want, period ? period : 1, 0};
+    cmp c = {got, want, period ? period : 1, phase, 0};
     return mp_par_first(n, threads, periodic_range, &c);
 }
 
@@ -200,6 +202,6 @@ static size_t value_range(void *ctx, size_t from, size_t to)
 size_t mp_first_not(const unsigned *got, unsigned value, size_t n,
                     int threads)
 {
-    cmp c = {got, NULL, 0, value};
+    cmp c = {got, NULL, 0, 0, value};
     return mp_par_first(n, threads, value_range, &c);
 }

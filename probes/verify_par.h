@@ -54,10 +54,11 @@ size_t mp_par_first(size_t n, int threads, mp_par_find_fn find, void *ctx);
 size_t mp_first_diff(const unsigned *got, const unsigned *want, size_t n,
                      int threads);
 
-/* First t in [0, n) with got[t] != want[t % period], or n (period >= 1);
- * no division per word. */
+/* First t in [0, n) with got[t] != want[(phase + t) % period], or n
+ * (period >= 1); no division per word. */
 size_t mp_first_diff_periodic(const unsigned *got, const unsigned *want,
-                              size_t period, size_t n, int threads);
+                              size_t period, size_t phase, size_t n,
+                              int threads);
 
 /* First t in [0, n) with got[t] != value, or n. */
 size_t mp_first_not(const unsigned *got, unsigned value, size_t n,

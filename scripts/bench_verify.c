@@ -85,7 +85,7 @@ static void run_modulo(void *ctx)
 static void run_periodic(void *ctx)
 {
     bench *b = ctx;
-    sink = mp_first_diff_periodic(b->got, b->want, b->period, b->n,
+    sink = mp_first_diff_periodic(b->got, b->want, b->period, 0, b->n,
                                   mp_par_threads(b->n));
 }
 

@@ -236,17 +236,17 @@ fastverify)
     # pinned staging, poison by pinned copies): test_gpu_verify shows
     # every changed verification still fails when no launch wrote the
     # output (bandwidth read/write/copy over three staging chunks, coalesce
-    # stores and layouts, bank, reduce; about 20 s); then the study's
-    # host-heavy sections ([bandwidth], [reduce.large], [coalesce.layouts],
-    # the stores of [coalesce.w4]: 218 configurations, about 40 s) with
-    # counters and the cost breakdown. Look at: test-verify 11/11 (each
+    # stores and layouts, bank, reduce, texture, const; about 20 s); then
+    # the study's host-heavy sections ([bandwidth], [reduce.large],
+    # [coalesce.layouts], the stores of [coalesce.w4], [texture]: 230
+    # configurations, about 45 s) with counters and the cost breakdown. Look at: test-verify 14/14 (each
     # "without a launch" line names a wrong word), fastverify-cost (setup
     # and verify ms per configuration and family, against
     # results/h200/issue16/cost-breakdown-study.csv), fastverify-compare
     # (0 values beyond tolerance, 0 rows off the model).
     step fastverify-build make -j16 DEPS=.deps memprobe build/tests/gpu/test_gpu_verify
     step test-verify build/tests/gpu/test_gpu_verify
-    awk '/^\[/{keep = ($0 ~ /^\[(bandwidth|reduce\.large|coalesce\.layouts|coalesce\.w4)\]$/)}
+    awk '/^\[/{keep = ($0 ~ /^\[(bandwidth|reduce\.large|coalesce\.layouts|coalesce\.w4|texture)\]$/)}
         keep { if ($0 ~ /^op = ld,st$/) $0 = "op = st"; print }' configs/study.conf > "$W/fastverify.conf"
     step fastverify-sweep env MEMPROBE_PROFILE_COST="$W/cost-breakdown-fastverify.csv" \
         ./memprobe sweep "$W/fastverify.conf" --counters on -o "$W/fastverify.csv"

@@ -191,20 +191,32 @@ static void test_periodic(void **state)
             int t = thread_counts[c];
             size_t pos[64];
             size_t np = positions(n, t, pos);
-            assert_int_equal(mp_first_diff_periodic(got, want, period, n, t),
+            assert_int_equal(mp_first_diff_periodic(got, want, period, 0, n, t),
                              n);
             for (size_t k = 0; k < np; k++) {
                 got[pos[k]] ^= 0x80000000u;
                 assert_int_equal(
-                    mp_first_diff_periodic(got, want, period, n, t), pos[k]);
+                    mp_first_diff_periodic(got, want, period, 0, n, t), pos[k]);
                 got[pos[k]] ^= 0x80000000u;
             }
         }
+        /* A phase: got[t] against want[(phase + t) % period], as a
+         * staged chunk from the middle of the output is compared. */
+        size_t phase = period / 2 + 1, m = n - phase;
+        assert_int_equal(mp_first_diff_periodic(got + phase, want, period,
+                                                phase, m, 3), m);
+        got[n - 1] ^= 4u;
+        assert_int_equal(mp_first_diff_periodic(got + phase, want, period,
+                                                phase, m, 7), m - 1);
+        got[n - 1] ^= 4u;
+        if (period > 1)
+            assert_int_equal(mp_first_diff_periodic(got + phase, want, period,
+                                                    phase + 1, m, 1), 0);
         /* A word that is right for another thread of the period is
          * wrong here. */
         if (period > 1) {
             got[period + 1] = want[0];
-            assert_int_equal(mp_first_diff_periodic(got, want, period, n, 3),
+            assert_int_equal(mp_first_diff_periodic(got, want, period, 0, n, 3),
                              period + 1);
             got[period + 1] = want[1];
         }

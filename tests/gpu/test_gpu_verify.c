@@ -3,7 +3,8 @@
  * the pinned staging (probes/verify_par.c, probes/launch.c) still catch a
  * launch that wrote nothing: for each family whose verification changed
  * (bandwidth read/write/copy over several staging chunks, coalesce stores
- * and a layout, bank, reduce), in this process, without the runner:
+ * and layouts, bank, reduce, texture, const), in this process, without
+ * the runner:
  *
  *   setup, before_launch, launch, verify          must pass
  *   before_launch, NO launch, verify              must FAIL (the poison or
@@ -54,6 +55,10 @@ static const verify_case cases[] = {
     {"reduce", {"variant", "host-partials", "workload", "dot", "size",
                 "16777216", NULL}},
     {"reduce", {"variant", "tree-sequential", "workload", "cubes", NULL}},
+    /* 4096 x 4096 outputs: two staging chunks */
+    {"texture", {"source", "tex2d", "access", "stencil", NULL}},
+    {"texture", {"source", "global", "access", "row", NULL}},
+    {"const", {"spread", "4", NULL}},
 };
 
 static void config(const mp_probe *p, const verify_case *c, long long *v)
