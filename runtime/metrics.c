@@ -103,7 +103,11 @@ static const mp_metric shared_set[] = {
  *   the measured rate: one more H200 run may widen it).
  * Instruction counts stay exact. */
 #define MIXED_LOADS 1e-2, MP_TOL_REQUEST, 4
-#define MIXED_STORES 3e-2, MP_TOL_REQUEST, 4
+/* Session 4 (the profiling groups) widened the stores: reduce/
+ * warp-shuffle/dot/n67108864 57 store wavefronts apart from the committed
+ * study on ~1060 requests (5.3e-2), reduce/tree-strided/cubes/b32 38
+ * apart from ncu on ~800 (4.8e-2). Allowed 8e-2 per request plus 4. */
+#define MIXED_STORES 8e-2, MP_TOL_REQUEST, 4
 
 static const mp_metric shared_mixed_set[] = {
     { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "conflicts",
@@ -238,6 +242,11 @@ static const mp_metric latency_set[] = {
  * events for all three (1.4 times the largest measured rate). Traffic as
  * for the global set. */
 #define ASYNC_STORES 3e-2, MP_TOL_REQUEST, 4
+/* LDGSTS conflicts of async/cpasync/w16 under the profiling groups of
+ * session 4 (memprobe vs ncu, 131072 requests): +6828 on a warm L2
+ * (5.2e-2 per request), -4016 after an L2 flush (3.1e-2); ncu's own two
+ * runs 86348 and 87223. Allowed 8e-2 per request plus 4. */
+#define LDGSTS_CONFLICTS 8e-2, MP_TOL_REQUEST, 4
 static const mp_metric async_set[] = {
     { "smsp__inst_executed_op_ldgsts.sum", "instructions",
       "warp-level LDGSTS (cp.async) instructions executed", EXACT },
@@ -252,7 +261,7 @@ static const mp_metric async_set[] = {
     { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", "wavefronts",
       "shared-memory wavefronts of LDGSTS (the cp.async shared stores)", ASYNC_STORES },
     { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", "conflicts",
-      "shared-memory bank conflicts of LDGSTS", ASYNC_STORES },
+      "shared-memory bank conflicts of LDGSTS", LDGSTS_CONFLICTS },
     { "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum", "bytes",
       "bytes returned from L2 to L1TEX for the TMA (bulk and tensor copies)", CACHED_BYTES },
     { "lts__t_sectors_srcunit_tex_op_read.sum", "sectors",
@@ -299,8 +308,12 @@ static const struct {
     const char *name;
     const mp_metric *table;
     size_t count;
+    /* 1: no counter of the set depends on what the caches hold before the
+     * launch (the bank probe: shared memory only, exact counts), so the
+     * runner does not flush the L2 before its profiled launches. */
+    int cache_independent;
 } sets[MP_SET_COUNT] = {
-    [MP_SET_SHARED]   = { "shared",   shared_set,   COUNT_OF(shared_set) },
+    [MP_SET_SHARED]   = { "shared",   shared_set,   COUNT_OF(shared_set), 1 },
     [MP_SET_SHARED_MIXED] = { "shared-mixed", shared_mixed_set,
                               COUNT_OF(shared_mixed_set) },
     [MP_SET_GLOBAL]   = { "global",   global_set,   COUNT_OF(global_set) },
@@ -325,6 +338,11 @@ const mp_metric *mp_metric_set_get(mp_metric_set set, size_t *count)
     }
     if (count) *count = sets[set].count;
     return sets[set].table;
+}
+
+int mp_metric_set_cache_independent(mp_metric_set set)
+{
+    return (unsigned)set < MP_SET_COUNT ? sets[set].cache_independent : 0;
 }
 
 const char *mp_metric_set_name(mp_metric_set set)

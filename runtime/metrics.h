@@ -65,6 +65,11 @@ double mp_metric_allowed(const mp_metric *m, double value, double requests);
  * *count = 0 for an out-of-range set. The table is static: never free it. */
 const mp_metric *mp_metric_set_get(mp_metric_set set, size_t *count);
 
+/* 1 when no counter of the set depends on what the caches hold before the
+ * launch (no L2 flush needed before a profiled launch); 0 otherwise and
+ * for an out-of-range set. */
+int mp_metric_set_cache_independent(mp_metric_set set);
+
 /* "shared", "global", "constant", "tex", "latency"; NULL for an out-of-range set. */
 const char *mp_metric_set_name(mp_metric_set set);
 

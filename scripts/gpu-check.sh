@@ -215,6 +215,8 @@ cost)
              printf "%-10s %8.1f ms per configuration (30: %.2f s, 120: %.2f s)\n",
                  k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
         "$SUMMARY" | sort | tee "$W/cost.txt"
+    step ncu-check-bank ./memprobe ncu-check --probe bank --dir "$W/ncu-check-bank" ;;
+costshort)
     # Short profiled launches at 16384 iterations (102 configurations).
     B16="--op ld,st --width 4,8,16 --stride 0..64:4"
     step cost-full16k env MEMPROBE_PROFILE_SCALE=0 MEMPROBE_PROFILE_COST="$W/cost-breakdown-full16k.csv" \

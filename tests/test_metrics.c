@@ -217,6 +217,17 @@ static void test_measured_gaps_allowed(void **state)
                             16776171, 524288) >= 5861);
 }
 
+/* Only the bank probe's set is profiled without an L2 flush. */
+static void test_cache_independent_sets(void **state)
+{
+    (void)state;
+    assert_int_equal(mp_metric_set_cache_independent(MP_SET_SHARED), 1);
+    for (int s = 0; s < MP_SET_COUNT; s++)
+        if (s != MP_SET_SHARED)
+            assert_int_equal(mp_metric_set_cache_independent((mp_metric_set)s), 0);
+    assert_int_equal(mp_metric_set_cache_independent(MP_SET_COUNT), 0);
+}
+
 /* The collector links, and its NULL/closed paths are safe. */
 static void test_collector_links(void **state)
 {
@@ -332,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_set_lookup),
         cmocka_unit_test(test_table_shape),
         cmocka_unit_test(test_measured_gaps_allowed),
+        cmocka_unit_test(test_cache_independent_sets),
         cmocka_unit_test(test_collector_links),
         cmocka_unit_test(test_collector_bad_arguments),
         cmocka_unit_test(test_collector_refuses_injection),
