@@ -103,6 +103,14 @@ arch)
         awk '{n[\$2]++} END{for (a in n) print a, n[a], \"kernel x opcode lines\"}' $W/sass-archs.txt | sort -V" ;;
 device)
     step device bash -c "./memprobe device > $W/device.txt; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $W/device.txt" ;;
+recheck)
+    # After the last tolerance and flush changes: the families they touch.
+    step ncu-check-reduce ./memprobe ncu-check --probe reduce --dir "$W/ncu-check-reduce"
+    step test-texture env MEMPROBE=./memprobe build/tests/gpu/test_gpu_texture
+    step test-bitmap env MEMPROBE=./memprobe build/tests/gpu/test_gpu_bitmap
+    step ncu-check-bitmap ./memprobe ncu-check --probe bitmap --dir "$W/ncu-check-bitmap"
+    step test-reduce env MEMPROBE=./memprobe build/tests/gpu/test_gpu_reduce
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 replaycheck)
     # User replay (the collector's default) on a few bank configurations;
     # if CUPTI refuses it, the rest of this run uses kernel replay.
