@@ -358,7 +358,7 @@ const mp_probe mp_probe_const = {
     .metrics = MP_SET_CONSTANT,
     .ncu_check_args = "--source constant,ldg --spread 1,2,8,32 "
                       "--spacing 4,128 --iterations 256",
-    .one_state_at_a_time = 1,   /* the __constant__ array */
+    .profile_alone = 1,   /* the __constant__ array */
     .check = const_check,
     .label = const_label,
     .predict = const_predict,

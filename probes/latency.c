@@ -477,7 +477,7 @@ const mp_probe mp_probe_latency = {
     .metrics = MP_SET_LATENCY,
     .ncu_check_args = "--footprint 16384,1048576,268435456 --order random "
                       "--cache default,cg --loads 2048",
-    .one_state_at_a_time = 1,   /* the __constant__ array */
+    .profile_alone = 1,   /* the __constant__ array */
     .check = latency_check,
     .label = latency_label,
     .predict = latency_predict,

@@ -66,12 +66,13 @@ typedef struct mp_probe {
     int cc;
     /* Parameters of the standard set `memprobe ncu-check` compares. */
     const char *ncu_check_args;
-    /* 1 when a configuration's kernel reads device-global symbols that
-     * setup() fills (__constant__ arrays): its state is only valid until
-     * the next configuration's setup, so the runner profiles it alone,
-     * before that setup. 0: states are independent and many stay live
-     * for one profiled group. */
-    int one_state_at_a_time;
+    /* 1: the runner profiles each configuration alone, right after its
+     * timed launches, instead of in a group with the others of its batch:
+     * when its kernel reads device-global symbols that setup() fills
+     * (__constant__ arrays), so that its state is only valid until the
+     * next configuration's setup; or when its kernels measured differently
+     * in a group (the reductions: see probes/reduce.c). */
+    int profile_alone;
 
     /* Shared bytes a block may use: the device's opt-in limit when a GPU is
      * open, else the sm_90 value. */

@@ -289,7 +289,7 @@ void mp_profile_extrapolate(double *a, const double *b, size_t count,
    one group. A configuration stays live after its timed launches (not yet
    released) until its group is profiled: when the live states hold more
    device memory than a budget, at the end of the batch, or at once for a
-   probe whose states cannot coexist (one_state_at_a_time). In every pass
+   probe that asks for it (profile_alone). In every pass
    each state's kernel is launched once, after an L2 flush, as Nsight
    Compute flushes caches before each replay pass by default; then every
    output is verified and the states released. The flush READS a device
@@ -737,7 +737,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                     s->pending = 1;
                     size_t used = device_used();
                     pr.live_bytes += used > used0 ? used - used0 : 0;
-                    if (p->one_state_at_a_time || pr.live_bytes > pr.budget)
+                    if (p->profile_alone || pr.live_bytes > pr.budget)
                         profile_pending(&pr, slots, nb, cl, first, base, o,
                                         done, total, &lost);
                     continue;
