@@ -8,6 +8,7 @@
 #   steps: build sass device main tests probes ncu repeat bench cost studytime fastverify steady bwdefault nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
+#          replaycheck costshort recheck fastverify
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.

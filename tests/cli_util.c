@@ -5,6 +5,7 @@
  */
 #include "cli_util.h"
 #include "probe.h"
+#include "subprocess.h"
 
 #include <fcntl.h>
 #include <ftw.h>
@@ -391,4 +392,10 @@ int cli_run_group(const char *group, const cli_ok_case *ok, size_t nok,
     free(names);
     free(tests);
     return failed;
+}
+
+int cli_have_gnuplot(void)
+{
+    char *const argv[] = {"gnuplot", "--version", NULL};
+    return mp_spawn_wait(argv, "/dev/null") == 0;
 }

@@ -125,4 +125,7 @@ int cli_run_group(const char *group, const cli_ok_case *ok, size_t nok,
                   const cli_bad_case *bad, size_t nbad,
                   const struct CMUnitTest *extra, size_t nextra);
 
+/* 1 when `gnuplot --version` runs (plot scripts can be drawn). */
+int cli_have_gnuplot(void);
+
 #endif

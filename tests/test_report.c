@@ -645,17 +645,11 @@ static void test_plot_data(void **state)
     mp_rep_free(&d);
 }
 
-static int have_gnuplot(void)
-{
-    char *const argv[] = {"gnuplot", "--version", NULL};
-    return mp_spawn_wait(argv, "/dev/null") == 0;
-}
-
 /* Every script in scripts/plots draws a non-empty SVG and PNG. */
 static void test_gnuplot_scripts(void **state)
 {
     (void)state;
-    if (!have_gnuplot()) {
+    if (!cli_have_gnuplot()) {
         print_message("# gnuplot not installed (apt-get install "
                       "gnuplot-nox): plot scripts not run\n");
         skip();

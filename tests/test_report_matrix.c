@@ -420,12 +420,6 @@ static void test_bitmap_table(void **state)
 
 /* ---- plot data and its script ------------------------------------------ */
 
-static int have_gnuplot(void)
-{
-    char *const argv[] = {"gnuplot", "--version", NULL};
-    return mp_spawn_wait(argv, "/dev/null") == 0;
-}
-
 static void test_plot_data(void **state)
 {
     (void)state;
@@ -455,7 +449,7 @@ static void test_plot_data(void **state)
     cli_must_contain("heatmap", s, "\n0 2 2 2.0000 2 2.0500\n");
     free(s);
 
-    if (!have_gnuplot()) {
+    if (!cli_have_gnuplot()) {
         print_message("# gnuplot not installed: matrix-swizzle.gp not run\n");
         return;
     }
