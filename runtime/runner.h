@@ -28,7 +28,7 @@ typedef struct {
     mp_counters_mode counters;
     int device;
     int check_model;         /* exit 1 if measured counters != model */
-    int batch;               /* configurations per profiled batch */
+    int batch;               /* configurations per batch: rows, groups */
     /* Optional (NULL: none): told how the run moves on, for a progress
      * line. done of total configurations have their row written; label is
      * the configuration being measured now, or NULL when the caller must
