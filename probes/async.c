@@ -145,19 +145,14 @@ static void async_predict(const long long *v, mp_prediction *out)
 {
     mp_async_prediction m;
     model_of(v, &m);
-    out->n = 6;
-    out->name[0] = "bytes_moved";
-    out->value[0] = m.bytes_moved;
-    out->name[1] = "tile_copies";
-    out->value[1] = m.tile_copies;
-    out->name[2] = "requests";
-    out->value[2] = m.requests;
-    out->name[3] = "wavefronts_per_request";
-    out->value[3] = m.wavefronts_per_request;
-    out->name[4] = "ideal_wavefronts_per_request";
-    out->value[4] = m.ideal_wavefronts_per_request;
-    out->name[5] = "boxes_per_tile";
-    out->value[5] = m.boxes_per_tile;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "bytes_moved", m.bytes_moved);
+    mp_prediction_put(out, "tile_copies", m.tile_copies);
+    mp_prediction_put(out, "requests", m.requests);
+    mp_prediction_put(out, "wavefronts_per_request", m.wavefronts_per_request);
+    mp_prediction_put(out, "ideal_wavefronts_per_request",
+                      m.ideal_wavefronts_per_request);
+    mp_prediction_put(out, "boxes_per_tile", m.boxes_per_tile);
 }
 
 static void async_describe(const long long *v, mp_row *row)

@@ -253,19 +253,14 @@ static void bw_predict(const long long *v, mp_prediction *out)
     mp_bw_model m;
     model_of(v, &m);
     int ops = ops_of(v);
-    out->n = 6;
-    out->name[0] = "bytes_counted";
-    out->value[0] = m.bytes_counted;
-    out->name[1] = "requests";
-    out->value[1] = m.requests * ops;
-    out->name[2] = "sectors_per_request";
-    out->value[2] = m.sectors / m.requests;
-    out->name[3] = "ideal_sectors_per_request";
-    out->value[3] = m.ideal_sectors / m.requests;
-    out->name[4] = "dram_bytes_read";
-    out->value[4] = m.dram_read_bytes;
-    out->name[5] = "dram_bytes_write";
-    out->value[5] = m.dram_write_bytes;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "bytes_counted", m.bytes_counted);
+    mp_prediction_put(out, "requests", m.requests * ops);
+    mp_prediction_put(out, "sectors_per_request", m.sectors / m.requests);
+    mp_prediction_put(out, "ideal_sectors_per_request",
+                      m.ideal_sectors / m.requests);
+    mp_prediction_put(out, "dram_bytes_read", m.dram_read_bytes);
+    mp_prediction_put(out, "dram_bytes_write", m.dram_write_bytes);
 }
 
 static void bw_describe(const long long *v, mp_row *row)

@@ -376,17 +376,12 @@ static void bank_predict(const long long *v, mp_prediction *out)
                               is_store(v), &b);
         /* The same names as the lane pattern's, so one sweep may mix
          * them: per-warp means, and the worst bank of any warp. */
-        out->n = 5;
-        out->name[0] = "wavefronts_per_request";
-        out->value[0] = b.wavefronts;
-        out->name[1] = "ideal_wavefronts_per_request";
-        out->value[1] = b.ideal;
-        out->name[2] = "conflict_ways";
-        out->value[2] = b.conflict_ways;
-        out->name[3] = "distinct_words";
-        out->value[3] = b.distinct_words;
-        out->name[4] = "max_words_per_bank";
-        out->value[4] = b.max_words_per_bank;
+        mp_prediction_clear(out);
+        mp_prediction_put(out, "wavefronts_per_request", b.wavefronts);
+        mp_prediction_put(out, "ideal_wavefronts_per_request", b.ideal);
+        mp_prediction_put(out, "conflict_ways", b.conflict_ways);
+        mp_prediction_put(out, "distinct_words", b.distinct_words);
+        mp_prediction_put(out, "max_words_per_bank", b.max_words_per_bank);
         return;
     }
     mp_bank_prediction b;
@@ -405,17 +400,12 @@ static void bank_predict(const long long *v, mp_prediction *out)
         mp_pattern p = pattern_of(v);
         mp_bank_predict_pattern(&p, (int)v[P_WIDTH], is_store(v), &b);
     }
-    out->n = 5;
-    out->name[0] = "wavefronts_per_request";
-    out->value[0] = b.wavefronts;
-    out->name[1] = "ideal_wavefronts_per_request";
-    out->value[1] = b.ideal;
-    out->name[2] = "conflict_ways";
-    out->value[2] = b.conflict_ways;
-    out->name[3] = "distinct_words";
-    out->value[3] = b.distinct_words;
-    out->name[4] = "max_words_per_bank";
-    out->value[4] = b.max_words_per_bank;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "wavefronts_per_request", b.wavefronts);
+    mp_prediction_put(out, "ideal_wavefronts_per_request", b.ideal);
+    mp_prediction_put(out, "conflict_ways", b.conflict_ways);
+    mp_prediction_put(out, "distinct_words", b.distinct_words);
+    mp_prediction_put(out, "max_words_per_bank", b.max_words_per_bank);
 }
 
 static void bank_describe(const long long *v, mp_row *row)

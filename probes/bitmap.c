@@ -79,13 +79,10 @@ static void bitmap_predict(const long long *v, mp_prediction *out)
     mp_bank_block_prediction p;
     mp_bank_predict_block(off, MP_BITMAP_TILE * MP_BITMAP_TILE, 4,
                           (int)v[P_OP], &p);
-    out->n = 3;
-    out->name[0] = "wavefronts_per_request";
-    out->value[0] = p.wavefronts;
-    out->name[1] = "ideal_wavefronts_per_request";
-    out->value[1] = p.ideal;
-    out->name[2] = "conflict_ways";
-    out->value[2] = p.conflict_ways;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "wavefronts_per_request", p.wavefronts);
+    mp_prediction_put(out, "ideal_wavefronts_per_request", p.ideal);
+    mp_prediction_put(out, "conflict_ways", p.conflict_ways);
 }
 
 static void bitmap_describe(const long long *v, mp_row *row)

@@ -147,21 +147,18 @@ static void cluster_predict(const long long *v, mp_prediction *out)
 {
     int chase = v[P_OP] == MP_CLUSTER_CHASE;
     double wf = chase ? 1 : 32.0 * (double)v[P_WIDTH] / 128.0;
-    out->n = 5;
-    out->name[0] = "requests_per_block";
-    out->value[0] = block_requests(v);
-    out->name[1] = "bytes_per_block";
-    out->value[1] = block_bytes(v);
-    out->name[2] = "remote_bytes_per_block";
-    out->value[2] = v[P_TARGET] == 1 ? block_bytes(v) : 0;
-    out->name[3] = "ideal_wavefronts_per_request";
-    out->value[3] = wf;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "requests_per_block", block_requests(v));
+    mp_prediction_put(out, "bytes_per_block", block_bytes(v));
+    mp_prediction_put(out, "remote_bytes_per_block",
+                      v[P_TARGET] == 1 ? block_bytes(v) : 0);
+    mp_prediction_put(out, "ideal_wavefronts_per_request", wf);
     /* The chase's last offset: hop i reads the word at i x stride. */
-    out->name[4] = "chase_final_offset";
-    out->value[4] = chase ? (double)((v[P_ITERATIONS]
-                                      % (v[P_TILE] / v[P_STRIDE]))
-                                     * v[P_STRIDE])
-                          : 0;
+    double last = 0;
+    if (chase)
+        last = (double)(v[P_ITERATIONS] % (v[P_TILE] / v[P_STRIDE])
+                        * v[P_STRIDE]);
+    mp_prediction_put(out, "chase_final_offset", last);
 }
 
 static void cluster_describe(const long long *v, mp_row *row)

@@ -146,23 +146,17 @@ static void const_predict(const long long *v, mp_prediction *out)
     }
     mp_const_prediction c;
     mp_const_predict(offsets, &c);
-    out->n = 7;
-    out->name[0] = "distinct_addresses";
-    out->value[0] = c.distinct_addresses;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "distinct_addresses", c.distinct_addresses);
     /* Only LDC goes through the IDC: global and __ldg loads replay
      * nothing there. */
-    out->name[1] = "replays_per_request";
-    out->value[1] = v[P_SOURCE] == MP_CONST_SOURCE_CONSTANT ? c.replays : 0;
-    out->name[2] = "distinct_64b_lines";
-    out->value[2] = c.distinct_lines;
-    out->name[3] = "seed_halfwarp_reads";
-    out->value[3] = c.halfwarp_reads;
-    out->name[4] = "lanes_per_address";
-    out->value[4] = g;
-    out->name[5] = "lanes_period";
-    out->value[5] = p;
-    out->name[6] = "footprint_bytes";
-    out->value[6] = (double)footprint;
+    mp_prediction_put(out, "replays_per_request",
+                      v[P_SOURCE] == MP_CONST_SOURCE_CONSTANT ? c.replays : 0);
+    mp_prediction_put(out, "distinct_64b_lines", c.distinct_lines);
+    mp_prediction_put(out, "seed_halfwarp_reads", c.halfwarp_reads);
+    mp_prediction_put(out, "lanes_per_address", g);
+    mp_prediction_put(out, "lanes_period", p);
+    mp_prediction_put(out, "footprint_bytes", (double)footprint);
 }
 
 static void const_describe(const long long *v, mp_row *row)

@@ -164,22 +164,17 @@ static void latency_predict(const long long *v, mp_prediction *out)
     mp_lat_caps caps;
     mp_lat_caps_h200(&caps);
     mp_level l = level_with(v, &caps);
-    out->n = 7;
-    out->name[0] = "model_level";
-    out->value[0] = l;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "model_level", l);
     out->text[0] = mp_level_name(l);
-    out->name[1] = "elements";
-    out->value[1] = (double)elements_of(v);
-    out->name[2] = "cached_bytes";
-    out->value[2] = (double)mp_lat_cached_bytes(v[P_FOOTPRINT], v[P_STRIDE]);
-    out->name[3] = "warm_loads";
-    out->value[3] = (double)warm_of(v);
-    out->name[4] = "first_warm_loads";
-    out->value[4] = (double)first_warm_of(v, &caps);
-    out->name[5] = "l1_bytes";
-    out->value[5] = (double)caps.l1_bytes;
-    out->name[6] = "l2_bytes";
-    out->value[6] = (double)caps.l2_bytes;
+    mp_prediction_put(out, "elements", (double)elements_of(v));
+    mp_prediction_put(out, "cached_bytes",
+                      (double)mp_lat_cached_bytes(v[P_FOOTPRINT], v[P_STRIDE]));
+    mp_prediction_put(out, "warm_loads", (double)warm_of(v));
+    mp_prediction_put(out, "first_warm_loads",
+                      (double)first_warm_of(v, &caps));
+    mp_prediction_put(out, "l1_bytes", (double)caps.l1_bytes);
+    mp_prediction_put(out, "l2_bytes", (double)caps.l2_bytes);
 }
 
 /* Parameters that are result columns as they are. */

@@ -37,14 +37,32 @@
 
 /* Model output as name/value pairs, for `memprobe predict`. A value that
  * is a name (the latency probe's level) is given as text[k], which is
- * printed instead of value[k]; callers zero the struct first, so probes
- * that never set text leave it NULL. */
+ * printed instead of value[k]. A probe's predict() starts with
+ * mp_prediction_clear() and adds each pair with mp_prediction_put(). */
 typedef struct {
     int n;
     const char *name[MP_MAX_PREDICTIONS];
     double value[MP_MAX_PREDICTIONS];
     const char *text[MP_MAX_PREDICTIONS];
 } mp_prediction;
+
+static inline void mp_prediction_clear(mp_prediction *p)
+{
+    p->n = 0;
+}
+
+/* Appends name = value (text NULL); beyond MP_MAX_PREDICTIONS pairs it
+ * keeps the first ones (tests/test_probes.c checks every probe fits). */
+static inline void mp_prediction_put(mp_prediction *p, const char *name,
+                                     double value)
+{
+    if (p->n >= MP_MAX_PREDICTIONS)
+        return;
+    p->name[p->n] = name;
+    p->value[p->n] = value;
+    p->text[p->n] = NULL;
+    p->n++;
+}
 
 /* What timing and counters measured for one configuration. */
 typedef struct {

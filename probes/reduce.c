@@ -256,23 +256,19 @@ static void red_predict(const long long *v, mp_prediction *out)
     mp_red_block_traffic m;
     mp_red_block_model((int)v[P_VARIANT], (int)v[P_THREADS], &m);
     double ldr = m.ld.requests, str = m.st.requests;
-    out->n = 8;
-    out->name[0] = "elements";
-    out->value[0] = (double)size_of(v);
-    out->name[1] = "bytes_read";
-    out->value[1] = input_bytes(v);
-    out->name[2] = "ld_requests_per_block";
-    out->value[2] = ldr;
-    out->name[3] = "wavefronts_per_request";
-    out->value[3] = ldr > 0 ? m.ld.wavefronts / ldr : 0;
-    out->name[4] = "ideal_wavefronts_per_request";
-    out->value[4] = ldr > 0 ? m.ld.ideal / ldr : 0;
-    out->name[5] = "conflict_ways";
-    out->value[5] = m.ld.ideal > 0 ? m.ld.wavefronts / m.ld.ideal : 0;
-    out->name[6] = "st_requests_per_block";
-    out->value[6] = str;
-    out->name[7] = "st_wavefronts_per_request";
-    out->value[7] = str > 0 ? m.st.wavefronts / str : 0;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "elements", (double)size_of(v));
+    mp_prediction_put(out, "bytes_read", input_bytes(v));
+    mp_prediction_put(out, "ld_requests_per_block", ldr);
+    mp_prediction_put(out, "wavefronts_per_request",
+                      ldr > 0 ? m.ld.wavefronts / ldr : 0);
+    mp_prediction_put(out, "ideal_wavefronts_per_request",
+                      ldr > 0 ? m.ld.ideal / ldr : 0);
+    mp_prediction_put(out, "conflict_ways",
+                      m.ld.ideal > 0 ? m.ld.wavefronts / m.ld.ideal : 0);
+    mp_prediction_put(out, "st_requests_per_block", str);
+    mp_prediction_put(out, "st_wavefronts_per_request",
+                      str > 0 ? m.st.wavefronts / str : 0);
 }
 
 /* Columns the schema may not have yet (runtime/row.h): set when present,

@@ -80,16 +80,15 @@ static void tex_predict(const long long *v, mp_prediction *out)
 {
     mp_tex_prediction t;
     mp_tex_predict_linear((mp_tex_access)v[P_ACCESS], v[P_SIZE], &t);
-    out->n = 4;
-    out->name[0] = "requests";
-    out->value[0] = t.requests;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "requests", t.requests);
     /* For tex2d: what a row-major layout would cost, for comparison. */
-    out->name[1] = "linear_sectors_per_request";
-    out->value[1] = t.sectors / t.requests;
-    out->name[2] = "ideal_sectors_per_request";
-    out->value[2] = t.ideal_sectors / t.requests;
-    out->name[3] = "array_bytes";
-    out->value[3] = (double)v[P_SIZE] * (double)v[P_SIZE] * 4.0;
+    mp_prediction_put(out, "linear_sectors_per_request",
+                      t.sectors / t.requests);
+    mp_prediction_put(out, "ideal_sectors_per_request",
+                      t.ideal_sectors / t.requests);
+    mp_prediction_put(out, "array_bytes",
+                      (double)v[P_SIZE] * (double)v[P_SIZE] * 4.0);
 }
 
 static void tex_describe(const long long *v, mp_row *row)

@@ -208,13 +208,10 @@ static void transfer_predict(const long long *v, mp_prediction *out)
 {
     double moved = (double)v[P_BYTES] * copies(v[P_DIRECTION]);
     double ceiling = h200_ceiling(v);
-    out->n = 3;
-    out->name[0] = "bytes_moved";
-    out->value[0] = moved;
-    out->name[1] = "h200_ceiling_gbs";
-    out->value[1] = ceiling;
-    out->name[2] = "min_time_us";
-    out->value[2] = moved / ceiling / 1e3;
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "bytes_moved", moved);
+    mp_prediction_put(out, "h200_ceiling_gbs", ceiling);
+    mp_prediction_put(out, "min_time_us", moved / ceiling / 1e3);
 }
 
 static void transfer_describe(const long long *v, mp_row *row)
