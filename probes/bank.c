@@ -366,6 +366,20 @@ static void bank_label(const long long *v, char *buf, size_t len)
              v[P_PAD] ? v[P_PAD] : 0);
 }
 
+/* The five model columns, the same names for the lane pattern and the 2D
+ * block (per-warp means there), so one sweep may mix them. */
+static void put_bank_model(mp_prediction *out, double wavefronts,
+                           double ideal, double ways, double distinct,
+                           double max_per_bank)
+{
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "wavefronts_per_request", wavefronts);
+    mp_prediction_put(out, "ideal_wavefronts_per_request", ideal);
+    mp_prediction_put(out, "conflict_ways", ways);
+    mp_prediction_put(out, "distinct_words", distinct);
+    mp_prediction_put(out, "max_words_per_bank", max_per_bank);
+}
+
 static void bank_predict(const long long *v, mp_prediction *out)
 {
     if (is_2d(v)) {
@@ -374,14 +388,9 @@ static void bank_predict(const long long *v, mp_prediction *out)
         block_offsets(v, off);
         mp_bank_predict_block(off, (int)threads_of(v), (int)v[P_WIDTH],
                               is_store(v), &b);
-        /* The same names as the lane pattern's, so one sweep may mix
-         * them: per-warp means, and the worst bank of any warp. */
-        mp_prediction_clear(out);
-        mp_prediction_put(out, "wavefronts_per_request", b.wavefronts);
-        mp_prediction_put(out, "ideal_wavefronts_per_request", b.ideal);
-        mp_prediction_put(out, "conflict_ways", b.conflict_ways);
-        mp_prediction_put(out, "distinct_words", b.distinct_words);
-        mp_prediction_put(out, "max_words_per_bank", b.max_words_per_bank);
+        /* Per-warp means, and the worst bank of any warp. */
+        put_bank_model(out, b.wavefronts, b.ideal, b.conflict_ways,
+                       b.distinct_words, b.max_words_per_bank);
         return;
     }
     mp_bank_prediction b;
@@ -400,12 +409,8 @@ static void bank_predict(const long long *v, mp_prediction *out)
         mp_pattern p = pattern_of(v);
         mp_bank_predict_pattern(&p, (int)v[P_WIDTH], is_store(v), &b);
     }
-    mp_prediction_clear(out);
-    mp_prediction_put(out, "wavefronts_per_request", b.wavefronts);
-    mp_prediction_put(out, "ideal_wavefronts_per_request", b.ideal);
-    mp_prediction_put(out, "conflict_ways", b.conflict_ways);
-    mp_prediction_put(out, "distinct_words", b.distinct_words);
-    mp_prediction_put(out, "max_words_per_bank", b.max_words_per_bank);
+    put_bank_model(out, b.wavefronts, b.ideal, b.conflict_ways,
+                   b.distinct_words, b.max_words_per_bank);
 }
 
 static void bank_describe(const long long *v, mp_row *row)
