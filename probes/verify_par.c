@@ -129,18 +129,30 @@ typedef struct {
     unsigned value;
 } cmp;
 
+/* Index of the first k < len with g[k] != w[k], else len: an OR of
+ * differences over the run (a vectorisable loop), searched only when it
+ * is not zero. */
+static inline size_t first_diff_run(const unsigned *g, const unsigned *w,
+                                    size_t len)
+{
+    unsigned d = 0;
+    for (size_t k = 0; k < len; k++)
+        d |= g[k] ^ w[k];
+    if (d)
+        for (size_t k = 0; k < len; k++)
+            if (g[k] != w[k])
+                return k;
+    return len;
+}
+
 static size_t diff_range(void *ctx, size_t from, size_t to)
 {
     const cmp *c = ctx;
     for (size_t a = from; a < to; a += SCAN_BLOCK) {
-        size_t b = to - a < SCAN_BLOCK ? to : a + SCAN_BLOCK;
-        unsigned d = 0;
-        for (size_t t = a; t < b; t++)
-            d |= c->got[t] ^ c->want[t];
-        if (d)
-            for (size_t t = a; t < b; t++)
-                if (c->got[t] != c->want[t])
-                    return t;
+        size_t len = to - a < SCAN_BLOCK ? to - a : SCAN_BLOCK;
+        size_t k = first_diff_run(c->got + a, c->want + a, len);
+        if (k < len)
+            return a + k;
     }
     return to;
 }
@@ -161,14 +173,9 @@ static size_t periodic_range(void *ctx, size_t from, size_t to)
     size_t j = (c->phase % p + from % p) % p;   /* three divisions per part */
     while (t < to) {
         size_t len = p - j < to - t ? p - j : to - t;
-        const unsigned *g = c->got + t, *w = c->want + j;
-        unsigned d = 0;
-        for (size_t k = 0; k < len; k++)
-            d |= g[k] ^ w[k];
-        if (d)
-            for (size_t k = 0; k < len; k++)
-                if (g[k] != w[k])
-                    return t + k;
+        size_t k = first_diff_run(c->got + t, c->want + j, len);
+        if (k < len)
+            return t + k;
         t += len;
         j = 0;
     }

@@ -71,8 +71,8 @@ static int plain_bw_row(const mp_rep_data *d, const mp_rep_row *r)
                                            == strlen(s + 2);
 }
 
-static FILE *open_out(const char *dir, const char *name, char *err,
-                      size_t errlen)
+FILE *mp_rep_plot_open(const char *dir, const char *name, char *err,
+                       size_t errlen)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -82,8 +82,8 @@ static FILE *open_out(const char *dir, const char *name, char *err,
     return f;
 }
 
-static int close_out(FILE *f, const char *dir, const char *name, char *err,
-                     size_t errlen)
+int mp_rep_plot_close(FILE *f, const char *dir, const char *name, char *err,
+                      size_t errlen)
 {
     if (ferror(f) | (fclose(f) != 0)) {
         mp_reason(err, errlen, "%s/%s: write failed", dir, name);
@@ -95,7 +95,7 @@ static int close_out(FILE *f, const char *dir, const char *name, char *err,
 static int write_bank(const mp_rep_data *d, const char *dir, char *err,
                       size_t errlen)
 {
-    FILE *f = open_out(dir, "bank-heatmap.dat", err, errlen);
+    FILE *f = mp_rep_plot_open(dir, "bank-heatmap.dat", err, errlen);
     if (!f)
         return -1;
     fprintf(f, "# device: %s\n# op(0 ld, 1 st) stride log2(width) "
@@ -108,10 +108,10 @@ static int write_bank(const mp_rep_data *d, const char *dir, char *err,
                     num(d, r, MP_F_WF), num(d, r, MP_F_MODEL_WF),
                     num(d, r, MP_F_CYCLES));
     }
-    if (close_out(f, dir, "bank-heatmap.dat", err, errlen))
+    if (mp_rep_plot_close(f, dir, "bank-heatmap.dat", err, errlen))
         return -1;
 
-    f = open_out(dir, "bank-cycles.dat", err, errlen);
+    f = mp_rep_plot_open(dir, "bank-cycles.dat", err, errlen);
     if (!f)
         return -1;
     fprintf(f, "# device: %s\n# op(0 ld, 1 st) width ways(model) cycles "
@@ -123,7 +123,7 @@ static int write_bank(const mp_rep_data *d, const char *dir, char *err,
                     num(d, r, MP_F_WIDTH), num(d, r, MP_F_MODEL_WAYS),
                     num(d, r, MP_F_CYCLES), num(d, r, MP_F_WF));
     }
-    return close_out(f, dir, "bank-cycles.dat", err, errlen);
+    return mp_rep_plot_close(f, dir, "bank-cycles.dat", err, errlen);
 }
 
 /* One block per series over `x` (MP_F_OFFSET or MP_F_STRIDE) with the
@@ -173,7 +173,7 @@ static int write_bandwidth(const mp_rep_data *d, const char *dir,
         sv[ns].bytes = num(d, r, MP_F_ARRAY_BYTES);
         ns++;
     }
-    FILE *f = open_out(dir, name, err, errlen);
+    FILE *f = mp_rep_plot_open(dir, name, err, errlen);
     if (!f) {
         free(sv);
         free(pts);
@@ -205,7 +205,7 @@ static int write_bandwidth(const mp_rep_data *d, const char *dir,
     }
     free(sv);
     free(pts);
-    return close_out(f, dir, name, err, errlen);
+    return mp_rep_plot_close(f, dir, name, err, errlen);
 }
 
 int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,

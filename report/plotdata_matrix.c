@@ -46,13 +46,9 @@ static void put(FILE *f, double v)
 int mp_rep_plot_matrix(const mp_rep_data *d, const char *dir, char *err,
                        size_t errlen)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/matrix-swizzle.dat", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        mp_reason(err, errlen, "--plot-data: cannot write %s", path);
+    FILE *f = mp_rep_plot_open(dir, "matrix-swizzle.dat", err, errlen);
+    if (!f)
         return -1;
-    }
     fprintf(f, "# device: %s\n# wavefronts per ldmatrix.x4 (trans 0)\n"
             "# rows(0 plain, 1 mma) pitch, then measured model for swizzle "
             "none 32 64 128 (-: absent)\n", d->ndev ? d->devices[0] : "-");
@@ -104,9 +100,5 @@ int mp_rep_plot_matrix(const mp_rep_data *d, const char *dir, char *err,
         fputc('\n', f);
     }
     free(pts);
-    if (ferror(f) | (fclose(f) != 0)) {
-        mp_reason(err, errlen, "--plot-data: writing %s failed", path);
-        return -1;
-    }
-    return 0;
+    return mp_rep_plot_close(f, dir, "matrix-swizzle.dat", err, errlen);
 }

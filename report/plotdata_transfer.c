@@ -43,13 +43,9 @@ static int cmp_pair(const void *a, const void *b)
 int mp_rep_plot_transfer(const mp_rep_data *d, const char *dir, char *err,
                          size_t errlen)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/transfer-bandwidth.dat", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(err, errlen, "--plot-data: cannot write %s", path);
+    FILE *f = mp_rep_plot_open(dir, "transfer-bandwidth.dat", err, errlen);
+    if (!f)
         return -1;
-    }
     fprintf(f, "# device: %s\n# one block per series: title line, then "
             "bytes GB/s\n", d->ndev ? d->devices[0] : "-");
     int n = d->nrows, blocks = 0;
@@ -90,9 +86,5 @@ int mp_rep_plot_transfer(const mp_rep_data *d, const char *dir, char *err,
     }
     free(names);
     free(pts);
-    if (fclose(f)) {
-        snprintf(err, errlen, "--plot-data: writing %s failed", path);
-        return -1;
-    }
-    return 0;
+    return mp_rep_plot_close(f, dir, "transfer-bandwidth.dat", err, errlen);
 }

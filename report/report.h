@@ -253,6 +253,14 @@ int mp_rep_print_all(const mp_rep_data *d, const char *only,
  * mp_rep_plot_data; read by scripts/plots/NAME.gp). */
 extern const char *const mp_rep_plot_files[];
 
+/* Opens dir/name for writing a plot data file: the stream, or NULL with
+ * a one-line reason. mp_rep_plot_close closes it: 0, or -1 with a reason
+ * when a write or the close failed. */
+FILE *mp_rep_plot_open(const char *dir, const char *name, char *err,
+                       size_t errlen);
+int mp_rep_plot_close(FILE *f, const char *dir, const char *name, char *err,
+                      size_t errlen);
+
 /* Writes the gnuplot data files for the first device of d into dir
  * (created if missing). 0, or -1 with a one-line reason. */
 int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,

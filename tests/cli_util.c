@@ -399,3 +399,14 @@ int cli_have_gnuplot(void)
     char *const argv[] = {"gnuplot", "--version", NULL};
     return mp_spawn_wait(argv, "/dev/null") == 0;
 }
+
+char *cli_table_text(const mp_rep_table *t, mp_rep_format f)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_non_null(m);
+    mp_rep_table_print(t, f, 0, m);
+    assert_int_equal(fclose(m), 0);
+    return buf;
+}

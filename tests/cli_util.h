@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "report.h"
+
 #define CLI_MAXARGS 24   /* arguments of one table line, the NULL included */
 #define CLI_MAXOUT 4     /* strings a good line's stdout must contain */
 #define CLI_MAXCOLS 64   /* columns of a `predict --format csv` line */
@@ -124,6 +126,9 @@ typedef struct {
 int cli_run_group(const char *group, const cli_ok_case *ok, size_t nok,
                   const cli_bad_case *bad, size_t nbad,
                   const struct CMUnitTest *extra, size_t nextra);
+
+/* A report table printed in format f into a string (free it). */
+char *cli_table_text(const mp_rep_table *t, mp_rep_format f);
 
 /* 1 when `gnuplot --version` runs (plot scripts can be drawn). */
 int cli_have_gnuplot(void);

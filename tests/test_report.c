@@ -113,18 +113,6 @@ static const char *cell(const mp_rep_table *t, const char *k0,
     return c->text;
 }
 
-/* The table printed into a string (free it). */
-static char *print(const mp_rep_table *t, mp_rep_format f)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    assert_non_null(m);
-    mp_rep_table_print(t, f, 0, m);
-    assert_int_equal(fclose(m), 0);
-    return buf;
-}
-
 /* One device: the bank table's cells are the CSV's numbers; the st row is
  * marked; groups are widths in order. */
 static void test_bank_cells(void **state)
@@ -162,20 +150,20 @@ static void test_bank_cells(void **state)
     assert_int_equal(mark, 0);
     assert_int_equal(t->marks, 1);
 
-    char *txt = print(t, MP_REP_TXT);
+    char *txt = cli_table_text(t, MP_REP_TXT);
     cli_must_contain("txt", txt, "device GPU A");
     cli_must_contain("txt", txt, "3*");
     cli_must_contain("txt", txt, "* the measured value differs from the "
                      "model");
     cli_must_contain("txt", txt, "op  stride  wavefronts   model  cycles");
     free(txt);
-    char *md = print(t, MP_REP_MD);
+    char *md = cli_table_text(t, MP_REP_MD);
     cli_must_contain("md", md, "| op | stride | 4 B wavefronts | 4 B model "
                      "| 4 B cycles | 8 B wavefronts |");
     cli_must_contain("md", md, "| st | 2 | 3* | 2 | 3.10 | - | - | - |");
     cli_must_contain("md", md, "`*` the measured value differs");
     free(md);
-    char *csv = print(t, MP_REP_CSV);
+    char *csv = cli_table_text(t, MP_REP_CSV);
     cli_must_contain("csv", csv, "table,op,stride,4 B wavefronts,4 B model,"
                      "4 B cycles,8 B wavefronts,8 B model,8 B cycles\r\n");
     cli_must_contain("csv", csv, "bank,ld,2,2,2,2.05,,,\r\n");
@@ -207,7 +195,7 @@ static void test_two_devices(void **state)
     assert_string_equal(cell(t, "ld", "1", 1, "8 B", "wavefronts", NULL), "");
     assert_string_equal(cell(t, "st", "2", 1, "4 B", "wavefronts", NULL), "");
 
-    char *txt = print(t, MP_REP_TXT);
+    char *txt = cli_table_text(t, MP_REP_TXT);
     /* A line naming both devices above their columns, no "device" line. */
     char *line = strstr(txt, "GPU A");
     assert_non_null(line);
@@ -217,7 +205,7 @@ static void test_two_devices(void **state)
     assert_true(b && b < eol);
     assert_null(strstr(txt, "device GPU"));
     free(txt);
-    char *md = print(t, MP_REP_MD);
+    char *md = cli_table_text(t, MP_REP_MD);
     cli_must_contain("md", md, "| GPU A 4 B wavefronts |");
     cli_must_contain("md", md, "| GPU B 8 B cycles |");
     cli_must_contain("md", md, "| ld | 1 | 1 | 1 | 1.03 | 2 | 2 | 2.02 | 1 | "
@@ -300,13 +288,13 @@ static void test_empty_tables(void **state)
             continue;
         mp_rep_table *t = mp_rep_table_build(&d, mp_rep_table_names[i]);
         assert_int_equal(t->nrows, 0);
-        char *txt = print(t, MP_REP_TXT);
+        char *txt = cli_table_text(t, MP_REP_TXT);
         cli_must_contain(mp_rep_table_names[i], txt, "no rows");
         free(txt);
         mp_rep_table_free(t);
     }
     mp_rep_table *t = mp_rep_table_build(&d, "reduction");
-    char *md = print(t, MP_REP_MD);
+    char *md = cli_table_text(t, MP_REP_MD);
     cli_must_contain("reduction", md, "no rows: no reduce configuration in "
                      "these CSVs");
     free(md);

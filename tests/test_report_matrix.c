@@ -65,17 +65,6 @@ static const mp_rep_cell *cell(const mp_rep_table *t, const char *const *k,
     return c;
 }
 
-static char *print(const mp_rep_table *t, mp_rep_format f)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    assert_non_null(m);
-    mp_rep_table_print(t, f, 0, m);
-    assert_int_equal(fclose(m), 0);
-    return buf;
-}
-
 static double number(const char *s)
 {
     char *end;
@@ -176,7 +165,7 @@ static void test_matrix_print(void **state)
     mp_rep_data d;
     load_sample(&d);
     mp_rep_table *t = mp_rep_table_build(&d, "matrix");
-    char *txt = print(t, MP_REP_TXT);
+    char *txt = cli_table_text(t, MP_REP_TXT);
     /* Four tables, each under its line. */
     int n = 0;
     for (const char *s = txt; (s = strstr(s, "\nop ")); s++)
@@ -203,7 +192,7 @@ static void test_matrix_print(void **state)
     assert_int_equal(strlen(l), strlen(leg));
     free(txt);
 
-    char *md = print(t, MP_REP_MD);
+    char *md = cli_table_text(t, MP_REP_MD);
     cli_must_contain("md", md, "\n*op stsm, matrices 2, trans 0, rows mma*"
                      "\n\n| pitch | none measured | none model | 64B "
                      "measured | 64B model |\n| ---: | ---: | ---: | ---: | "
@@ -212,7 +201,7 @@ static void test_matrix_print(void **state)
     free(md);
 
     /* CSV: one table, every key a column. */
-    char *csv = print(t, MP_REP_CSV);
+    char *csv = cli_table_text(t, MP_REP_CSV);
     cli_must_contain("csv", csv, "table,op,matrices,trans,rows,pitch,none "
                      "measured,none model,32B measured,32B model,64B "
                      "measured,64B model,128B measured,128B model\r\n");
