@@ -103,7 +103,7 @@ struct mp_collector {
     uint8_t *image;             /* counter data image: max_ranges ranges */
     size_t image_size;
 
-    size_t batches;             /* groups started */
+    size_t groups;              /* groups started */
     size_t used;                /* ranges the image holds */
     int user_replay;            /* 1: CUPTI_UserReplay, 0: kernel replay */
     int fresh_images;           /* a fresh image for every group */
@@ -673,14 +673,14 @@ mp_counters_status mp_collector_begin(mp_collector *c, size_t launches,
 
     /* The test hook of collector.h: counters lost mid-sweep. */
     const char *lose = getenv(MP_LOSE_COUNTERS_ENV);
-    if (lose && *lose && c->batches >= (size_t)atoi(lose)) {
+    if (lose && *lose && c->groups >= (size_t)atoi(lose)) {
         c->broken = 1;
         mp_reason(why, whylen, "counters lost after %zu group(s) of launches "
-                  "(test hook %s=%s)", c->batches, MP_LOSE_COUNTERS_ENV, lose);
+                  "(test hook %s=%s)", c->groups, MP_LOSE_COUNTERS_ENV, lose);
         return MP_COUNTERS_ERROR;
     }
     double t0 = mp_cost_now();
-    if (c->batches > 0 && (c->fresh_images || c->used + launches > c->max_ranges)
+    if (c->groups > 0 && (c->fresh_images || c->used + launches > c->max_ranges)
         && (st = prepare_image(c, why, whylen)) != MP_COUNTERS_OK) {
         c->broken = 1;
         return st;
@@ -693,7 +693,7 @@ mp_counters_status mp_collector_begin(mp_collector *c, size_t launches,
     c->stopped = 0;
     c->retry = 0;
     c->pass = 0;
-    c->batches++;
+    c->groups++;
     return MP_COUNTERS_OK;
 }
 

@@ -298,8 +298,8 @@ void mp_profile_extrapolate(double *a, const double *b, size_t count,
    dirty lines written back, and leaves clean lines: a memset there instead
    left 60 MB of dirty lines that doubled a 23-us reduction's duration on
    the H200 and changed constant-cache miss counts. Metric sets whose
-   counters do not depend on the caches (the bank probe's) are profiled
-   without it. MEMPROBE_PROFILE_FLUSH=0 leaves the flush out. */
+   counters do not depend on the caches (the shared-memory sets:
+   mp_metric_set_cache_independent) are profiled without it. MEMPROBE_PROFILE_FLUSH=0 leaves the flush out. */
 
 #define MP_PROFILE_FLUSH_ENV "MEMPROBE_PROFILE_FLUSH"
 
@@ -599,20 +599,16 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
     mp_collector *coll = NULL;
     mp_cost_start();
     /* Profiling groups (profile_pending): live states up to a third of
-     * the device memory free now; the L2 flush buffers, the L2's size. */
+     * the device memory free now; the L2 flush buffers, the L2's size,
+     * allocated with the first set that needs them. */
     size_t profile_budget = 0, flush_bytes = 0;
     void *flush = NULL, *flush_host = NULL;
+    const char *flush_env = getenv(MP_PROFILE_FLUSH_ENV);
+    int flush_off = flush_env && strcmp(flush_env, "0") == 0;
     if (!dev.fake && opts->counters != MP_COUNTERS_MODE_OFF) {
         size_t free_b = 0, total_b = 0;
         CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
         profile_budget = free_b / 3;
-        const char *f = getenv(MP_PROFILE_FLUSH_ENV);
-        if (!(f && strcmp(f, "0") == 0)) {
-            flush_bytes = dev.l2_bytes ? dev.l2_bytes : 64u << 20;
-            CHECK_CUDA(cudaMalloc(&flush, flush_bytes));
-            CHECK_CUDA(cudaMemset(flush, 0, flush_bytes));
-            CHECK_CUDA(cudaMallocHost(&flush_host, flush_bytes));
-        }
     }
     int done = 0, failed = 0, fatal = 0, lost = 0;
     for (int part = 0; part < nparts && !fatal; part++) {
@@ -661,15 +657,21 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
         const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
         int it = scalable_param(p);
         long long scale = it >= 0 ? profile_scale() : 0;
+        /* Kernel replay restores memory between passes: no flush. */
+        int flushed = coll && !flush_off
+                      && !strcmp(mp_collector_replay(coll), "user")
+                      && !mp_metric_set_cache_independent(p->metrics);
+        if (flushed && !flush) {
+            flush_bytes = dev.l2_bytes ? dev.l2_bytes : 64u << 20;
+            CHECK_CUDA(cudaMalloc(&flush, flush_bytes));
+            CHECK_CUDA(cudaMemset(flush, 0, flush_bytes));
+            CHECK_CUDA(cudaMallocHost(&flush_host, flush_bytes));
+        }
         profiler pr = {
             .coll = coll, .p = p, .dev = &dev, .it = it,
             .nmetrics = nmetrics, .values = values,
             .budget = profile_budget, .flush_bytes = flush_bytes,
-            .flush_host = flush_host,
-            /* Kernel replay restores memory between passes: no flush. */
-            .flush = coll && !strcmp(mp_collector_replay(coll), "user")
-                     && !mp_metric_set_cache_independent(p->metrics)
-                     ? flush : NULL,
+            .flush_host = flush_host, .flush = flushed ? flush : NULL,
         };
 
         for (int first = 0; first < cl->n; first += o->batch) {
