@@ -9,9 +9,10 @@
  * groups" below: under user replay each kernel is relaunched once per
  * replay pass, nothing saved or restored), its output verified once more,
  * so that profiling never disturbs timing and a wrong profiled launch is
- * never reported. Probes whose counters scale with the iteration count are
- * profiled instead on two short launches of fresh states. Then the device
- * memory is released; rows are written and flushed per batch.
+ * never reported. Every counter in a row is what the profiled launch of
+ * that very configuration produced: nothing is scaled from another launch.
+ * Then the device memory is released; rows are written and flushed per
+ * batch.
  * Every timed and profiled launch sits in an NVTX range named after its
  * configuration.
  *
@@ -60,7 +61,6 @@ const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
 typedef struct {
     void *state;
     int verified;
-    long long short_iterations;   /* profiled at n and 2n of these, or 0 */
     int pending;                  /* live, waiting for its profiled group */
     int range;                    /* its first range in that group */
     char lost[256];               /* why its counters failed, or "" */
@@ -219,69 +219,6 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
     CHECK_CUDA(cudaEventDestroy(stop));
 }
 
-/* ---- shorter profiled launches ------------------------------------------
-
-   Kernel replay runs a profiled kernel once per pass and more: a bank
-   launch of 16384 iterations costs about 16 kernel times under the
-   profiler. Where every counter of the probe's set is an affine function
-   of the iteration count (a fixed part - tile fill, result store - plus
-   the same events every iteration), two short launches of n and 2n
-   iterations give the counts of N iterations exactly:
-       x(N) = x(n) + (x(2n) - x(n)) * (N - n) / n.
-   Only the probes below qualify: the bank probe's instruction, wavefront
-   and conflict counts. Not the constant probe (its addresses rotate, so
-   IDC misses come in periods), nor the global set (L2/DRAM counts depend
-   on what the caches hold). MEMPROBE_PROFILE_SCALE=K sets n = N / K (rounded down to a
-   multiple of 16, at least 64; default 32); 0 or 1 profiles the full
-   launch as before. `memprobe compare` against a full-launch run is the
-   check (scripts/gpu-check.sh cost and studytime). */
-
-#define MP_PROFILE_SCALE_ENV "MEMPROBE_PROFILE_SCALE"
-
-static const char *const affine_probes[] = {"bank", NULL};
-
-/* Index of the probe's "iterations" parameter if its counters scale,
- * else -1. */
-static int scalable_param(const mp_probe *p)
-{
-    int ok = 0;
-    for (int i = 0; affine_probes[i]; i++)
-        ok |= !strcmp(p->name, affine_probes[i]);
-    for (int i = 0; ok && i < p->nparams; i++)
-        if (!strcmp(p->params[i].name, "iterations"))
-            return i;
-    return -1;
-}
-
-/* The divisor K of MEMPROBE_PROFILE_SCALE (default 32; 0 = off). */
-static long long profile_scale(void)
-{
-    const char *e = getenv(MP_PROFILE_SCALE_ENV);
-    if (!e || !*e)
-        return 32;
-    char *end;
-    long long k = strtoll(e, &end, 10);
-    return *end || k < 2 ? 0 : k;
-}
-
-/* n for a configuration of N iterations, or 0 to profile it whole. */
-long long mp_profile_short_iterations(long long n_full, long long k)
-{
-    if (k < 2)
-        return 0;
-    long long n = n_full / k / 16 * 16;
-    return n >= 64 && 2 * n < n_full ? n : 0;
-}
-
-/* x(N) from x(n) and x(2n), in place into a. */
-void mp_profile_extrapolate(double *a, const double *b, size_t count,
-                            long long n, long long n_full)
-{
-    double f = (double)(n_full - n) / (double)n;
-    for (size_t m = 0; m < count; m++)
-        a[m] += (b[m] - a[m]) * f;
-}
-
 /* ---- profiling groups ----------------------------------------------------
 
    Each replay pass has a fixed cost (cuptiRangeProfilerStop ~9 ms on the
@@ -307,9 +244,8 @@ typedef struct {
     mp_collector *coll;
     const mp_probe *p;
     const mp_device *dev;
-    int it;                  /* the iterations parameter, or -1 */
     size_t nmetrics;
-    double *values;          /* 2 * batch ranges of nmetrics */
+    double *values;          /* batch ranges of nmetrics */
     int ranges;              /* ranges of this batch stored so far */
     size_t live_bytes;       /* device memory the pending states hold */
     size_t budget;           /* profile when live_bytes exceed this */
@@ -317,22 +253,6 @@ typedef struct {
     void *flush_host;        /* where the flush copies it (pinned) */
     size_t flush_bytes;
 } profiler;
-
-/* A fresh state of v with `iterations` iterations (parameter it), set up
- * for a short profiled launch. */
-static void *short_state(const mp_probe *p, const long long *v, int it,
-                         long long iterations, const mp_device *dev,
-                         int index)
-{
-    long long copy[MP_MAX_PARAMS];
-    memcpy(copy, v, (size_t)p->nparams * sizeof *v);
-    copy[it] = iterations;
-    void *st;
-    double t0 = mp_cost_now();
-    p->setup(copy, dev, &st);
-    mp_cost_add(MP_COST_PROF_SETUP, index, t0);
-    return st;
-}
 
 /* One collector group over n states: each pass launches every state's
  * kernel once, in order (the L2 flushed before each), until CUPTI has all
@@ -381,11 +301,10 @@ static void profile_pending(profiler *pr, slot *slots, int nb,
                             int *lost)
 {
     const mp_probe *p = pr->p;
-    int n = 0, npend = 0;
+    int n = 0;
     for (int b = 0; b < nb; b++)
-        if (slots[b].pending)
-            n += slots[b].short_iterations ? 2 : 1, npend++;
-    if (!npend)
+        n += slots[b].pending;
+    if (!n)
         return;
     void **states = calloc((size_t)n, sizeof *states);
     char (*labels)[128] = calloc((size_t)n, sizeof *labels);
@@ -400,18 +319,11 @@ static void profile_pending(profiler *pr, slot *slots, int nb,
         slot *s = &slots[b];
         if (!s->pending)
             continue;
-        const long long *v = cl->v[first + b];
         s->range = k;
-        int copies = s->short_iterations ? 2 : 1;
-        for (int c = 0; c < copies; c++, k++) {
-            p->label(v, labels[k], sizeof labels[k]);
-            names[k] = labels[k];
-            index[k] = base + b;
-            states[k] = !s->short_iterations ? s->state
-                        : short_state(p, v, pr->it,
-                                      (c + 1) * s->short_iterations,
-                                      pr->dev, base + b);
-        }
+        p->label(cl->v[first + b], labels[k], sizeof labels[k]);
+        names[k] = labels[k];
+        index[k] = base + b;
+        states[k++] = s->state;
     }
     progress(o, done, total, labels[0]);
     char why[512] = "";
@@ -429,28 +341,15 @@ static void profile_pending(profiler *pr, slot *slots, int nb,
         slot *s = &slots[b];
         if (!s->pending)
             continue;
-        const long long *v = cl->v[first + b];
-        double *x = pr->values
-                    + (size_t)(pr->ranges + s->range) * pr->nmetrics;
-        int copies = s->short_iterations ? 2 : 1;
         double t0 = mp_cost_now();
-        for (int c = 0; c < copies; c++)
-            if (s->verified && p->verify(states[s->range + c], s->why,
-                                         sizeof s->why))
-                s->verified = 0;
+        if (s->verified && p->verify(s->state, s->why, sizeof s->why))
+            s->verified = 0;
         mp_cost_add(MP_COST_PROF_VERIFY, base + b, t0);
         if (cs != MP_COUNTERS_OK)
             snprintf(s->lost, sizeof s->lost, "%s", why);
-        else {
-            if (s->short_iterations)
-                mp_profile_extrapolate(x, x + pr->nmetrics, pr->nmetrics,
-                                       s->short_iterations, v[pr->it]);
-            s->m.counters = x;
-        }
-        t0 = mp_cost_now();
-        for (int c = 0; s->short_iterations && c < copies; c++)
-            p->teardown(states[s->range + c]);
-        mp_cost_add(MP_COST_PROF_TEARDOWN, base + b, t0);
+        else
+            s->m.counters = pr->values
+                            + (size_t)(pr->ranges + s->range) * pr->nmetrics;
         t0 = mp_cost_now();
         p->release(s->state);
         mp_cost_add(MP_COST_RELEASE, base + b, t0);
@@ -578,7 +477,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
     const char **header = malloc((size_t)ncols * sizeof *header);
     const char **cells = malloc((size_t)ncols * sizeof *cells);
     slot *slots = calloc((size_t)opts->batch, sizeof *slots);
-    double *values = malloc(2 * (size_t)opts->batch * maxmetrics
+    double *values = malloc((size_t)opts->batch * maxmetrics
                             * sizeof *values);
     mp_row row;
     if (!header || !cells || !slots || !values || mp_row_init(&row)) {
@@ -636,14 +535,14 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 /* Ranges for the largest batch this session will see: at
                  * most --batch configurations, and no more than the
                  * parts of this set hold (a small run keeps a small
-                 * image); two per configuration profiled short. */
+                 * image); one range per configuration. */
                 int most = 0;
                 for (int q = part; q < nparts
                      && parts[q].configs->probe->metrics == p->metrics; q++)
                     most = parts[q].configs->n > most ? parts[q].configs->n
                                                       : most;
                 most = most < o->batch ? most : o->batch;
-                coll = open_counters(p, o, 2 * (size_t)(most > 0 ? most : 1),
+                coll = open_counters(p, o, (size_t)(most > 0 ? most : 1),
                                      counters_status,
                                      sizeof counters_status, &fatal);
                 mp_cost_add(MP_COST_OPEN, 0, tc);
@@ -655,8 +554,6 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             print_table_header();
         size_t nmetrics;
         const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
-        int it = scalable_param(p);
-        long long scale = it >= 0 ? profile_scale() : 0;
         /* Kernel replay restores memory between passes: no flush. */
         int flushed = coll && !flush_off
                       && !strcmp(mp_collector_replay(coll), "user")
@@ -668,7 +565,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             CHECK_CUDA(cudaMallocHost(&flush_host, flush_bytes));
         }
         profiler pr = {
-            .coll = coll, .p = p, .dev = &dev, .it = it,
+            .coll = coll, .p = p, .dev = &dev,
             .nmetrics = nmetrics, .values = values,
             .budget = profile_budget, .flush_bytes = flush_bytes,
             .flush_host = flush_host, .flush = flushed ? flush : NULL,
@@ -690,9 +587,6 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 memset(s, 0, sizeof *s);
                 s->m.clock64_span = -1;
                 s->clock_before = s->clock_after = -1;
-                if (it >= 0)
-                    s->short_iterations =
-                        mp_profile_short_iterations(v[it], scale);
                 p->label(v, label, sizeof label);
                 progress(o, done, total, label);
                 mp_cost_config(base + b, label);

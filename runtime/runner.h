@@ -62,14 +62,6 @@ int mp_run(const mp_config_list *configs, const mp_run_options *o);
 int mp_run_parts(const mp_run_part *parts, int nparts,
                  const mp_run_options *o);
 
-/* Profiling short launches (runner.c): the n of a configuration of
- * n_full iterations for MEMPROBE_PROFILE_SCALE=k (0: profile it whole),
- * and the counts of n_full iterations from those of n (a) and 2n (b),
- * written into a. */
-long long mp_profile_short_iterations(long long n_full, long long k);
-void mp_profile_extrapolate(double *a, const double *b, size_t count,
-                            long long n, long long n_full);
-
 /* Prints the model's prediction for every configuration as a table
  * (csv = 0) or CSV with a header (csv = 1). No GPU is touched. */
 void mp_print_predictions(const mp_config_list *configs, int csv, FILE *out);

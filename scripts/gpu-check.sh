@@ -8,7 +8,7 @@
 #   steps: build sass device main tests probes ncu repeat bench cost studytime fastverify steady bwdefault nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
-#          replaycheck costshort recheck fastverify
+#          replaycheck recheck fastverify
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -198,10 +198,7 @@ cost)
     # configurations: counters off, on (user replay, the default), on
     # with kernel replay (MEMPROBE_REPLAY=kernel, the old way), ncu;
     # marginal cost per configuration = (T120 - T30) / 90 into cost.txt,
-    # and `memprobe compare` of the two replay modes' counters. Then the short profiled launches (two launches of
-    # 512 and 1024 iterations stand for 16384) against full ones on the
-    # study's bank shapes, and `memprobe compare` of each pair: 0 values
-    # beyond tolerance. About 70 s.
+    # and `memprobe compare` of the two replay modes' counters. About 70 s.
     SMALL="--op ld,st --width 4,8,16 --stride 1,2,4,17,32 --iterations 256"
     for set in small:SMALL big:CHECKSET; do
         name=${set%%:*}
@@ -225,18 +222,9 @@ cost)
                  k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
         "$SUMMARY" | sort | tee "$W/cost.txt"
     step ncu-check-bank ./memprobe ncu-check --probe bank --dir "$W/ncu-check-bank" ;;
-costshort)
-    # Short profiled launches at 16384 iterations (102 configurations).
-    B16="--op ld,st --width 4,8,16 --stride 0..64:4"
-    step cost-full16k env MEMPROBE_PROFILE_SCALE=0 MEMPROBE_PROFILE_COST="$W/cost-breakdown-full16k.csv" \
-        ./memprobe bank $B16 --counters on -o "$W/cost-full16k.csv"
-    step cost-short16k env MEMPROBE_PROFILE_COST="$W/cost-breakdown-short16k.csv" \
-        ./memprobe bank $B16 --counters on -o "$W/cost-short16k.csv"
-    step cost-short-same bash -c "./memprobe compare --verbose $W/cost-full16k.csv $W/cost-short16k.csv > $W/cost-short-compare.txt; rc=\$?; tail -1 $W/cost-short-compare.txt; exit \$rc"
-    step ncu-check-bank ./memprobe ncu-check --probe bank --dir "$W/ncu-check-bank" ;;
 studytime)
-    # Issue 16: make study (counters auto, defaults: short profiled bank
-    # launches) timed, with its cost breakdown, then compared with the
+    # Issue 16: make study (counters auto, every count from its own
+    # launch) timed, with its cost breakdown, then compared with the
     # committed H200 study: 0 values beyond tolerance, 0 rows off the model.
     step studytime env MEMPROBE_PROFILE_COST="$W/cost-breakdown-study.csv" \
         make DEPS=.deps study OUT="$W/study.csv"

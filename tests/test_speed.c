@@ -356,43 +356,6 @@ static void bandwidth_auto_names(void **state)
     unsetenv("MEMPROBE_FAKE_DEVICE");
 }
 
-/* ---- short profiled launches ---------------------------------------------- */
-
-static void short_iterations_choice(void **state)
-{
-    (void)state;
-    assert_int_equal(mp_profile_short_iterations(16384, 32), 512);
-    assert_int_equal(mp_profile_short_iterations(16384, 64), 256);
-    assert_int_equal(mp_profile_short_iterations(16384, 100), 160);  /* 163 -> 160 */
-    assert_int_equal(mp_profile_short_iterations(4096, 32), 128);
-    assert_int_equal(mp_profile_short_iterations(256, 32), 0);   /* n < 64 */
-    assert_int_equal(mp_profile_short_iterations(16384, 0), 0);  /* off */
-    assert_int_equal(mp_profile_short_iterations(16384, 1), 0);
-    assert_int_equal(mp_profile_short_iterations(256, 2), 0);    /* 2n = N */
-    assert_int_equal(mp_profile_short_iterations(320, 5), 64);
-}
-
-/* Counts affine in the iterations (a fixed part plus a per-iteration
- * part) come back exactly for N from n and 2n. */
-static void extrapolation_is_exact_for_affine_counts(void **state)
-{
-    (void)state;
-    const double fixed[3] = {0, 4096, 17}, per[3] = {4224, 8448, 0.5};
-    long long n = 512, big = 16384;
-    double a[3], b[3];
-    for (int m = 0; m < 3; m++) {
-        a[m] = fixed[m] + per[m] * (double)n;
-        b[m] = fixed[m] + per[m] * 2.0 * (double)n;
-    }
-    mp_profile_extrapolate(a, b, 3, n, big);
-    for (int m = 0; m < 3; m++)
-        assert_true(a[m] == fixed[m] + per[m] * (double)big);
-    /* not a multiple of n: still the line through both points */
-    a[0] = 10, b[0] = 30;
-    mp_profile_extrapolate(a, b, 1, 100, 250);
-    assert_float_equal(a[0], 40.0, 1e-12);   /* 10 + 20 * 150 / 100 */
-}
-
 /* ---- compare --------------------------------------------------------------- */
 
 #define HEAD "config,requests,time_ns_median,model_match," \
@@ -526,8 +489,6 @@ int main(void)
         cmocka_unit_test(shape_cache_file),
         cmocka_unit_test(shape_cache_path),
         cmocka_unit_test(bandwidth_auto_names),
-        cmocka_unit_test(short_iterations_choice),
-        cmocka_unit_test(extrapolation_is_exact_for_affine_counts),
         cmocka_unit_test(compare_within_and_beyond),
         cmocka_unit_test(compare_uses_the_probes_set),
         cmocka_unit_test(compare_command_line),
