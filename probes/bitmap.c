@@ -112,7 +112,7 @@ typedef struct {
     long long v[P_COUNT];
     mp_bitmap_launch l;
     int blocks;
-    mp_launch_shape shape;   /* out: the image, one byte a pixel; clock64 */
+    mp_launch_shape shape;   /* out: the image, one byte a pixel */
     unsigned char *want;       /* the CPU's image */
     long long off_by_one;      /* pixels one grey level from the CPU's */
 } bitmap_state;
@@ -141,7 +141,7 @@ static int bitmap_setup(const long long *v, const mp_device *dev, void **out)
     s->blocks = side * side;
     size_t pixels = (size_t)s->l.dim * (size_t)s->l.dim;
     mp_launch_alloc(&s->shape, s->blocks, (void **)&s->l.image, pixels,
-                    &s->l.clocks);
+                    NULL);
     s->want = mp_xmalloc(pixels);
     reference_image(s->l.dim, s->want);
     *out = s;
@@ -184,12 +184,6 @@ static int bitmap_verify(void *state, char *err, size_t errlen)
     CHECK_CUDA(cudaMemcpy(s->l.image, got, pixels,
                           cudaMemcpyHostToDevice));
     return 0;
-}
-
-static void bitmap_clock64(void *state, long long *span, double *block_median)
-{
-    bitmap_state *s = state;
-    mp_launch_clock64(&s->shape, span, block_median);
 }
 
 static void bitmap_derive(void *state, const mp_device *dev,
@@ -257,7 +251,7 @@ const mp_probe mp_probe_bitmap = {
     .launch = bitmap_launch,
     .verify = bitmap_verify,
     .after_timing = NULL,
-    .clock64 = bitmap_clock64,
+    .clock64 = NULL,   /* the seed's kernel has no clock code */
     .release = bitmap_release,
     .derive = bitmap_derive,
     .teardown = bitmap_teardown,

@@ -27,7 +27,6 @@ typedef struct {
     int layout;               /* MP_BITMAP_* */
     int dim;                  /* image side, a multiple of 16 */
     unsigned char *image;     /* device: dim x dim pixels */
-    long long *clocks;        /* device: 2 x blocks clock64 stamps */
 } mp_bitmap_launch;
 
 /* One launch on the default stream. cudaError_t. */
