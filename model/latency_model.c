@@ -4,6 +4,7 @@
  */
 #include "latency_model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +13,15 @@
 
 void mp_lat_caps_h200(mp_lat_caps *c)
 {
-    c->l1_bytes = 256 * KIB;
-    c->l2_bytes = 60 * MIB;
+    mp_lat_caps_of(9, 0, 233472, 60 * MIB, c);
+}
+
+/* Compute capabilities whose L2 is two partitions, each SM reaching about
+ * half of it (measured on the H200; the A100 and H100 have the same
+ * split, a lead not measured here). */
+static int split_l2(int cc_major, int cc_minor)
+{
+    return (cc_major == 8 && cc_minor == 0) || cc_major == 9;
 }
 
 void mp_lat_caps_of(int cc_major, int cc_minor, long long smem_per_sm,
@@ -30,6 +38,10 @@ void mp_lat_caps_of(int cc_major, int cc_minor, long long smem_per_sm,
         if (unified[i].major == cc_major && unified[i].minor == cc_minor)
             c->l1_bytes = unified[i].bytes;
     c->l2_bytes = l2_bytes;
+    c->l2_reach_bytes = split_l2(cc_major, cc_minor) ? l2_bytes / 2
+                                                     : l2_bytes;
+    /* Measured on the H200 only (results/h200/latency.csv, latency.tlb). */
+    c->tlb_reach_bytes = cc_major == 9 ? 1024 * 2 * MIB : 0;
 }
 
 int mp_lat_element_bytes(mp_lat_space space)
@@ -55,19 +67,65 @@ long long mp_lat_cached_bytes(long long footprint, long long stride)
            * MP_LAT_LINE_BYTES;
 }
 
-mp_level mp_lat_level(const mp_lat_caps *c, mp_lat_space space, int cg,
-                      long long footprint, long long stride)
+/* A capacity's edge: within 10% of it either way. */
+static int near(long long bytes, long long capacity)
+{
+    return 10 * bytes >= 9 * capacity && 10 * bytes <= 11 * capacity;
+}
+
+static mp_lat_expect expect(mp_level level, mp_level other)
+{
+    mp_lat_expect e = {level, other};
+    return e;
+}
+
+/* The share of loads (in 1/1000) that find their bytes already fetched:
+ * a sequential walk with `stride` over pieces of `piece` bytes. */
+static long long reuse_permille(long long stride, long long piece)
+{
+    return stride < piece ? 1000 - 1000 * stride / piece : 0;
+}
+
+mp_lat_expect mp_lat_expected(const mp_lat_caps *c, mp_lat_space space,
+                              int cg, int random, long long footprint,
+                              long long stride)
 {
     if (space == MP_LAT_SPACE_SHARED)
-        return MP_LEVEL_SHARED;
+        return expect(MP_LEVEL_SHARED, MP_LEVEL_SHARED);
     if (space == MP_LAT_SPACE_CONSTANT)
-        return MP_LEVEL_CONSTANT;
+        return expect(MP_LEVEL_CONSTANT, MP_LEVEL_CONSTANT);
+    if (!cg && !random
+        && reuse_permille(stride, MP_LAT_SECTOR_BYTES) >= 400)
+        return expect(MP_LEVEL_L1, MP_LEVEL_L1);
     long long bytes = mp_lat_cached_bytes(footprint, stride);
-    if (!cg && bytes <= c->l1_bytes)
-        return MP_LEVEL_L1;
-    if (bytes <= c->l2_bytes)
-        return MP_LEVEL_L2;
-    return MP_LEVEL_DRAM;
+    /* Beyond the L2 reach: what device memory's 64-byte fills leave. */
+    mp_level beyond = !random && reuse_permille(stride < MP_LAT_SECTOR_BYTES
+                                                    ? MP_LAT_SECTOR_BYTES
+                                                    : stride,
+                                                2 * MP_LAT_SECTOR_BYTES) >= 400
+                          ? MP_LEVEL_L2 : MP_LEVEL_DRAM;
+    mp_level past_l1 = bytes <= c->l2_reach_bytes ? MP_LEVEL_L2 : beyond;
+    if (!cg && near(bytes, c->l1_bytes))
+        return expect(MP_LEVEL_L1, past_l1);
+    if (!cg && bytes < c->l1_bytes)
+        return expect(MP_LEVEL_L1, MP_LEVEL_L1);
+    if (near(bytes, c->l2_reach_bytes))
+        return expect(MP_LEVEL_L2, beyond);
+    return expect(past_l1, past_l1);
+}
+
+int mp_lat_expect_matches(mp_lat_expect e, mp_level measured)
+{
+    return measured == e.level || measured == e.other;
+}
+
+void mp_lat_expect_text(mp_lat_expect e, char *buf, size_t len)
+{
+    if (e.level == e.other)
+        snprintf(buf, len, "%s", mp_level_name(e.level));
+    else
+        snprintf(buf, len, "%s|%s", mp_level_name(e.level),
+                 mp_level_name(e.other));
 }
 
 static const char *const level_names[MP_LEVEL_COUNT] = {

@@ -10,6 +10,7 @@
 #ifndef MP_LATENCY_MODEL_H
 #define MP_LATENCY_MODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Bytes of one L1/L2 cache line and one sector. */
@@ -30,10 +31,22 @@ typedef struct {
                              minus the shared carve-out, which the probe
                              sets to 0 for global chases) */
     long long l2_bytes;   /* the whole L2, as cudaDevAttrL2CacheSize says */
+    long long l2_reach_bytes;  /* the part of the L2 one SM's chase keeps:
+                                  half on chips whose L2 is two partitions
+                                  (measured on the H200: the L2 hit rate
+                                  falls through 40% between 28 and 32 MiB
+                                  of a 60 MiB L2; results/h200/latency.csv) */
+    long long tlb_reach_bytes; /* bytes of 2 MiB pages the TLBs map at once
+                                  (H200: 1024 pages fit, 2048 do not);
+                                  0 = unknown. Beyond it every load also
+                                  waits for a translation: its latency
+                                  rises, the level that serves it does
+                                  not change. */
 } mp_lat_caps;
 
 /* The H200's (GH100, sm_90): 256 KiB unified L1/shared per SM, 60 MiB of
- * L2 (62914560 bytes, results/h200/device.txt). */
+ * L2 (62914560 bytes, results/h200/device.txt), 30 MiB of it reached from
+ * one SM, 2 GiB of TLB reach. */
 void mp_lat_caps_h200(mp_lat_caps *c);
 
 /* From a device: the unified L1/shared size of its compute capability
@@ -55,12 +68,41 @@ long long mp_lat_elements(long long footprint, long long stride);
  * otherwise). */
 long long mp_lat_cached_bytes(long long footprint, long long stride);
 
-/* The level the model expects for a chase: shared and constant chases are
- * their own level; a global chase is L1 if its cached bytes fit the L1
- * (never with cg, which bypasses L1), else L2 if they fit the L2, else
- * device memory. */
-mp_level mp_lat_level(const mp_lat_caps *c, mp_lat_space space, int cg,
-                      long long footprint, long long stride);
+/* What the model expects of a chase, in the terms the probe's counters
+ * are read in (counter_level: L1 when at least 40% of the global-load
+ * sectors hit L1, else L2 when at least 40% of the L2 read sectors hit,
+ * else DRAM):
+ *   - shared and constant chases are their own level;
+ *   - a sequential chase through L1 with a stride under a 32-byte sector
+ *     finds 1 - stride/32 of its loads in the sector the previous load
+ *     brought: L1 while that is at least 40% (strides up to 19 bytes),
+ *     whatever the footprint;
+ *   - else L1 if the lines the chase touches fit the L1 (never with cg,
+ *     which bypasses it), else L2 if they fit the part of the L2 one SM
+ *     reaches (l2_reach_bytes);
+ *   - beyond that a sequential chase with a stride up to 38 bytes still
+ *     hits L2 for at least 40% of its sectors, because device memory
+ *     fills the L2 in 64-byte pieces (two sectors): L2; else DRAM.
+ * Within 10% of a capacity (the L1's, the L2 reach) the footprint sits on
+ * an edge, where the measured hit rates pass through the 40% threshold:
+ * there the model claims no single level. `level` is the one inside the
+ * capacity and `other` the one beyond it; away from an edge the two are
+ * equal. */
+typedef struct {
+    mp_level level, other;
+} mp_lat_expect;
+
+mp_lat_expect mp_lat_expected(const mp_lat_caps *c, mp_lat_space space,
+                              int cg, int random, long long footprint,
+                              long long stride);
+
+/* Whether a measured level is what the model expects (either side of an
+ * edge). */
+int mp_lat_expect_matches(mp_lat_expect e, mp_level measured);
+
+/* The model's level as the model_level column writes it: "L2", or
+ * "L1|L2" on an edge. */
+void mp_lat_expect_text(mp_lat_expect e, char *buf, size_t len);
 
 /* "L1", "L2", "DRAM", "shared", "constant"; NULL out of range. */
 const char *mp_level_name(mp_level l);

@@ -9,11 +9,10 @@
  * element, Sattolo's algorithm with a fixed seed). Each launch continues
  * where the previous one stopped and makes untimed loads first, then
  * `loads` timed ones:
- *   - the first launch after setup walks the whole chain (twice when it
- *     is longer than `loads`), when its lines fit in 1.5 x the L2; beyond
- *     that every load misses anyway and it walks min(elements, loads); so
- *     the L2 holds what it can before anything is timed, however few
- *     loads a launch times;
+ *   - the first launch after setup walks the whole chain (twice when its
+ *     lines fit in 1.5 x the L2 and it is longer than `loads`), so that
+ *     the caches hold what a chase in its steady state finds there and
+ *     nothing of the host's upload, however few loads a launch times;
  *   - every later launch makes warm = min(elements, loads) untimed loads,
  *     which refill the L1 (it is not kept across launches).
  * cycles_per_load is the median over the launches after the first of
@@ -23,15 +22,14 @@
  * device memory; after the launches so far the chain must stand their
  * loads' steps from element 0, which the CPU reads off the chain's order.
  *
- * Counters (the latency set) count the profiled launch, which is the
- * first after a fresh setup: the walk plus the timed loads (the
- * `requests` column). Rates are per sector or per load of that launch,
+ * Counters (the latency set) count the profiled launch, a later launch
+ * made after the timed ones without an L2 flush (keeps_cache_state): the
+ * same steady state that was timed; its warm and timed loads are the
+ * `requests` column. Rates are per sector or per load of that launch,
  * and counter_level reads them as: L1 when at least 40% of the sectors hit
- * L1 (the timed loads are at least half of the launch when the chain is
- * L1-sized), else L2 when at least 40% of the L2 read sectors hit L2 (a
- * chain the L2 holds: even if the host copy left none of it there, the
- * second walk and the timed loads, more than half of the launch, hit),
- * else DRAM.
+ * L1, else L2 when at least 40% of the L2 read sectors hit L2, else DRAM.
+ * The model (model/latency_model.c) predicts that level, or a pair of
+ * levels where the footprint is within 10% of a capacity.
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -84,19 +82,25 @@ static long long warm_of(const long long *v)
     return n < v[P_LOADS] ? n : v[P_LOADS];
 }
 
-/* Untimed loads of the first launch after setup, for global chases whose
- * lines fit in 1.5 x the L2: the whole chain, twice when it is longer
- * than the timed loads (so that even if the host copy left none of it in
- * L2, most of the profiled launch's loads find their line there, as in
- * every later launch); else warm_of. */
+/* Untimed loads of the first launch after setup, for global chases: the
+ * whole chain, so that nothing the host's upload left in the L2 is still
+ * there when timing starts (each later load finds its element as a full
+ * cycle of the chain left it: the fully warm number); twice when its
+ * lines fit in 1.5 x the L2 and it is longer than the timed loads, so
+ * that the L2 holds all it can of it. Shared and constant chases: warm_of.
+ * (Walking only warm_of loads past the L2 left up to a third of a 128 MiB
+ * chain's lines in the L2 from the upload: 534 cycles where the fully
+ * walked chain takes 655-665; issue 24.) */
 static long long first_warm_of(const long long *v, const mp_lat_caps *caps)
 {
     long long n = elements_of(v);
-    if (v[P_SPACE] == MP_LAT_SPACE_GLOBAL
+    if (v[P_SPACE] != MP_LAT_SPACE_GLOBAL)
+        return warm_of(v);
+    if (n > v[P_LOADS]
         && mp_lat_cached_bytes(v[P_FOOTPRINT], v[P_STRIDE])
                <= caps->l2_bytes / 2 * 3)
-        return n > v[P_LOADS] ? 2 * n : n;
-    return warm_of(v);
+        return 2 * n;
+    return n;
 }
 
 static int latency_check(const long long *v, size_t smem_limit, char *err,
@@ -153,20 +157,22 @@ static void latency_label(const long long *v, char *buf, size_t len)
              order_names[v[P_ORDER]], v[P_FOOTPRINT], v[P_STRIDE]);
 }
 
-static mp_level level_with(const long long *v, const mp_lat_caps *caps)
+static mp_lat_expect expected_with(const long long *v, const mp_lat_caps *caps)
 {
-    return mp_lat_level(caps, (mp_lat_space)v[P_SPACE], v[P_CACHE] == 1,
-                        v[P_FOOTPRINT], v[P_STRIDE]);
+    return mp_lat_expected(caps, (mp_lat_space)v[P_SPACE], v[P_CACHE] == 1,
+                           v[P_ORDER] == 1, v[P_FOOTPRINT], v[P_STRIDE]);
 }
 
 static void latency_predict(const long long *v, mp_prediction *out)
 {
+    static char text[32];   /* the prediction keeps a pointer to it */
     mp_lat_caps caps;
     mp_lat_caps_h200(&caps);
-    mp_level l = level_with(v, &caps);
+    mp_lat_expect e = expected_with(v, &caps);
+    mp_lat_expect_text(e, text, sizeof text);
     mp_prediction_clear(out);
-    mp_prediction_put(out, "model_level", l);
-    out->text[0] = mp_level_name(l);
+    mp_prediction_put(out, "model_level", e.level);
+    out->text[0] = text;
     mp_prediction_put(out, "elements", (double)elements_of(v));
     mp_prediction_put(out, "cached_bytes",
                       (double)mp_lat_cached_bytes(v[P_FOOTPRINT], v[P_STRIDE]));
@@ -174,7 +180,10 @@ static void latency_predict(const long long *v, mp_prediction *out)
     mp_prediction_put(out, "first_warm_loads",
                       (double)first_warm_of(v, &caps));
     mp_prediction_put(out, "l1_bytes", (double)caps.l1_bytes);
-    mp_prediction_put(out, "l2_bytes", (double)caps.l2_bytes);
+    mp_prediction_put(out, "l2_reach_bytes", (double)caps.l2_reach_bytes);
+    mp_prediction_put(out, "beyond_tlb_reach",
+                      v[P_SPACE] == MP_LAT_SPACE_GLOBAL
+                      && v[P_FOOTPRINT] > caps.tlb_reach_bytes);
 }
 
 /* Parameters that are result columns as they are. */
@@ -196,8 +205,9 @@ static void latency_describe(const long long *v, mp_row *row)
     mp_row_set_params(row, latency_params, v, plain_columns,
                       (int)(sizeof plain_columns / sizeof plain_columns[0]));
     mp_row_set(row, MP_COL_WARM_LOADS, "%lld", warm_of(v));
-    mp_row_set(row, MP_COL_MODEL_LEVEL, "%s",
-               mp_level_name(level_with(v, &caps)));
+    char level[32];
+    mp_lat_expect_text(expected_with(v, &caps), level, sizeof level);
+    mp_row_set(row, MP_COL_MODEL_LEVEL, "%s", level);
 }
 
 /* ---- GPU side --------------------------------------------------------- */
@@ -212,6 +222,8 @@ typedef struct {
     int warm, first_warm;        /* untimed loads: later, first launch */
     unsigned launches;           /* launches since setup */
     unsigned long long steps;    /* loads made since setup */
+    long long last_loads;        /* loads of the last launch (the profiled
+                                    one, when counters are on) */
     long long host_ring[MP_LAT_RING];
     double cycles;               /* median cycles of the timed loads */
 } latency_state;
@@ -321,7 +333,8 @@ static void latency_launch(void *state)
     latency_state *s = state;
     s->l.warm = s->launches == 0 ? s->first_warm : s->warm;
     s->l.launch_index = s->launches++;
-    s->steps += (unsigned long long)(s->l.warm + s->l.loads);
+    s->last_loads = (long long)s->l.warm + s->l.loads;
+    s->steps += (unsigned long long)s->last_loads;
     CHECK_CUDA(mp_lat_launch_kernel(&s->l));
 }
 
@@ -408,13 +421,16 @@ static void latency_derive(void *state, const mp_device *dev,
     mp_lat_caps caps;
     mp_lat_caps_of(dev->cc_major, dev->cc_minor, (long long)dev->smem_per_sm,
                    (long long)dev->l2_bytes, &caps);
-    mp_row_set(row, MP_COL_MODEL_LEVEL, "%s",
-               mp_level_name(level_with(s->v, &caps)));
+    mp_lat_expect e = expected_with(s->v, &caps);
+    char level[32];
+    mp_lat_expect_text(e, level, sizeof level);
+    mp_row_set(row, MP_COL_MODEL_LEVEL, "%s", level);
     int shared = s->l.space == MP_LAT_SPACE_SHARED;
     mp_row_set_launch(row, shared ? MP_LAT_COPY_THREADS : 1, 1,
                       shared ? s->v[P_FOOTPRINT] : 0);
-    /* The profiled launch: the first after setup. */
-    mp_row_set(row, MP_COL_REQUESTS, "%d", s->first_warm + s->l.loads);
+    /* The loads of the last launch: the profiled one when counters are
+     * on (a later launch, after the timed ones, in their steady state). */
+    mp_row_set(row, MP_COL_REQUESTS, "%lld", s->last_loads);
     if (m->clock64_span > 0) {
         double cycles = m->clock64_block_median / s->l.loads;
         mp_row_set(row, MP_COL_CYCLES_PER_LOAD, "%.2f", cycles);
@@ -433,7 +449,7 @@ static void latency_derive(void *state, const mp_device *dev,
     double l2_hit = mp_counter(m, MP_SET_LATENCY,
         "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum");
     double dram = mp_counter(m, MP_SET_LATENCY, "dram__bytes_read.sum");
-    double loads = s->first_warm + s->l.loads;
+    double loads = (double)s->last_loads;
     if (sectors <= 0 || l1_hit < 0 || l2 < 0 || l2_hit < 0)
         return;
     double l1_rate = l1_hit / sectors;
@@ -450,7 +466,7 @@ static void latency_derive(void *state, const mp_device *dev,
         lv = MP_LEVEL_L2;
     mp_row_set(row, MP_COL_COUNTER_LEVEL, "%s", mp_level_name(lv));
     mp_row_set(row, MP_COL_MODEL_MATCH, "%s",
-               lv == level_with(s->v, &caps) ? "yes" : "no");
+               mp_lat_expect_matches(e, lv) ? "yes" : "no");
 }
 
 static void latency_teardown(void *state)
@@ -473,6 +489,7 @@ const mp_probe mp_probe_latency = {
     .ncu_check_args = "--footprint 16384,1048576,268435456 --order random "
                       "--cache default,cg --loads 2048",
     .profile_alone = 1,   /* the __constant__ array */
+    .keeps_cache_state = 1,   /* it walks its chain before timing */
     .check = latency_check,
     .label = latency_label,
     .predict = latency_predict,

@@ -91,6 +91,12 @@ typedef struct mp_probe {
      * next configuration's setup; or when its kernels measured differently
      * in a group (the reductions: see probes/reduce.c). */
     int profile_alone;
+    /* 1: the probe's own launches set the cache state its counters
+     * describe (a pointer chase walks its chain before it times, and each
+     * launch continues it): the runner profiles it without the L2 flush,
+     * so that the profiled launch is one of the same steady state as the
+     * timed ones. */
+    int keeps_cache_state;
 
     /* Shared bytes a block may use: the device's opt-in limit when a GPU is
      * open, else the sm_90 value. */

@@ -555,7 +555,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
         size_t nmetrics;
         const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
         /* Kernel replay restores memory between passes: no flush. */
-        int flushed = coll && !flush_off
+        int flushed = coll && !flush_off && !p->keeps_cache_state
                       && !strcmp(mp_collector_replay(coll), "user")
                       && !mp_metric_set_cache_independent(p->metrics);
         if (flushed && !flush) {

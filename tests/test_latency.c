@@ -104,12 +104,18 @@ static void test_caps(void **state)
     mp_lat_caps_h200(&h);
     assert_int_equal(h.l1_bytes, 256 * 1024);
     assert_int_equal(h.l2_bytes, 62914560);
+    assert_int_equal(h.l2_reach_bytes, 62914560 / 2);   /* two partitions */
+    assert_int_equal(h.tlb_reach_bytes, 1024LL * 2 * 1024 * 1024);
     /* The H200 as results/h200/device.txt reports it. */
     mp_lat_caps_of(9, 0, 233472, 62914560, &d);
     assert_int_equal(d.l1_bytes, h.l1_bytes);
     assert_int_equal(d.l2_bytes, h.l2_bytes);
     mp_lat_caps_of(8, 0, 167936, 41943040, &d);   /* A100 */
     assert_int_equal(d.l1_bytes, 192 * 1024);
+    assert_int_equal(d.l2_reach_bytes, 41943040 / 2);
+    mp_lat_caps_of(8, 9, 102400, 75497472, &d);   /* RTX 4090: one L2 */
+    assert_int_equal(d.l2_reach_bytes, 75497472);
+    assert_int_equal(d.tlb_reach_bytes, 0);
     mp_lat_caps_of(12, 0, 102400, 1 << 20, &d);   /* unknown: smem + 32K */
     assert_int_equal(d.l1_bytes, 102400 + 32768);
 }
@@ -128,27 +134,70 @@ static void test_cached_bytes(void **state)
     assert_int_equal(mp_lat_cached_bytes(1000, 8), 1024);
 }
 
+/* The level, or the two of an edge, as mp_lat_expect_text writes them. */
+static const char *expected(const mp_lat_caps *c, mp_lat_space space, int cg,
+                            int random, long long footprint, long long stride)
+{
+    static char buf[32];
+    mp_lat_expect_text(mp_lat_expected(c, space, cg, random, footprint,
+                                       stride), buf, sizeof buf);
+    return buf;
+}
+
+/* Each case is a row of results/h200/latency.csv, its counter_level in
+ * the comment. */
 static void test_levels(void **state)
 {
     (void)state;
     mp_lat_caps c;
     mp_lat_caps_h200(&c);
     const mp_lat_space G = MP_LAT_SPACE_GLOBAL;
-    assert_int_equal(mp_lat_level(&c, G, 0, 8192, 128), MP_LEVEL_L1);
-    assert_int_equal(mp_lat_level(&c, G, 0, 262144, 128), MP_LEVEL_L1);
-    assert_int_equal(mp_lat_level(&c, G, 0, 262144 + 128, 128), MP_LEVEL_L2);
-    assert_int_equal(mp_lat_level(&c, G, 1, 8192, 128), MP_LEVEL_L2);
-    assert_int_equal(mp_lat_level(&c, G, 0, 62914560, 128), MP_LEVEL_L2);
-    assert_int_equal(mp_lat_level(&c, G, 0, 62914560 + 128, 128),
-                     MP_LEVEL_DRAM);
-    assert_int_equal(mp_lat_level(&c, G, 1, 1LL << 30, 128), MP_LEVEL_DRAM);
-    /* Page strides: 1 GiB at 2 MiB is 512 lines, L1-sized. */
-    assert_int_equal(mp_lat_level(&c, G, 0, 1LL << 30, 2 << 20),
-                     MP_LEVEL_L1);
-    assert_int_equal(mp_lat_level(&c, MP_LAT_SPACE_SHARED, 0, 1 << 20, 4),
-                     MP_LEVEL_SHARED);
-    assert_int_equal(mp_lat_level(&c, MP_LAT_SPACE_CONSTANT, 0, 1 << 20, 4),
-                     MP_LEVEL_CONSTANT);
+    const long long K = 1024, M = 1024 * 1024;
+    /* footprint against the L1 (256 KiB; edge 230.4 .. 281.6 KiB) */
+    assert_string_equal(expected(&c, G, 0, 1, 8 * K, 128), "L1");     /* L1 */
+    assert_string_equal(expected(&c, G, 0, 0, 224 * K, 128), "L1");   /* L1 */
+    assert_string_equal(expected(&c, G, 0, 0, 240 * K, 128), "L1|L2"); /* L2 */
+    assert_string_equal(expected(&c, G, 0, 1, 240 * K, 128), "L1|L2"); /* L1 */
+    assert_string_equal(expected(&c, G, 0, 1, 256 * K, 128), "L1|L2"); /* L2 */
+    assert_string_equal(expected(&c, G, 0, 1, 272 * K, 128), "L1|L2"); /* L2 */
+    assert_string_equal(expected(&c, G, 0, 1, 288 * K, 128), "L2");   /* L2 */
+    assert_string_equal(expected(&c, G, 1, 1, 8 * K, 128), "L2");     /* cg */
+    /* against the 30 MiB of L2 one SM reaches (edge 27 .. 33 MiB) */
+    assert_string_equal(expected(&c, G, 0, 1, 24 * M, 128), "L2");    /* L2 */
+    assert_string_equal(expected(&c, G, 1, 1, 28 * M, 128), "L2|DRAM"); /* L2 */
+    assert_string_equal(expected(&c, G, 0, 0, 32 * M, 128), "L2|DRAM"); /* DRAM */
+    assert_string_equal(expected(&c, G, 0, 1, 36 * M, 128), "DRAM");  /* DRAM */
+    assert_string_equal(expected(&c, G, 1, 1, 60 * M, 128), "DRAM");  /* DRAM */
+    assert_string_equal(expected(&c, G, 1, 0, 1024 * M, 128), "DRAM"); /* DRAM */
+    /* sequential strides under a sector: the sector's other loads hit L1;
+     * under 64 bytes beyond the L2: device memory's 64-byte fills hit L2 */
+    assert_string_equal(expected(&c, G, 0, 0, 2 * M, 8), "L1");       /* L1 */
+    assert_string_equal(expected(&c, G, 0, 0, 2 * M, 16), "L1");      /* L1 */
+    assert_string_equal(expected(&c, G, 0, 0, 2 * M, 32), "L2");      /* L2 */
+    assert_string_equal(expected(&c, G, 0, 0, 256 * M, 8), "L1");     /* L1 */
+    assert_string_equal(expected(&c, G, 0, 0, 256 * M, 16), "L1");    /* L1 */
+    assert_string_equal(expected(&c, G, 0, 0, 256 * M, 32), "L2");    /* L2 */
+    assert_string_equal(expected(&c, G, 0, 0, 256 * M, 64), "DRAM");  /* DRAM */
+    assert_string_equal(expected(&c, G, 0, 0, 256 * M, 256), "DRAM"); /* DRAM */
+    assert_string_equal(expected(&c, G, 0, 1, 256 * M, 32), "DRAM");  /* random */
+    assert_string_equal(expected(&c, G, 1, 0, 256 * M, 16), "L2");    /* cg */
+    /* page strides: one line per element */
+    assert_string_equal(expected(&c, G, 0, 0, 2048 * M, 2 * M), "L1"); /* L1 */
+    assert_string_equal(expected(&c, G, 0, 0, 4096 * M, 2 * M), "L1|L2"); /* L2 */
+    assert_string_equal(expected(&c, G, 0, 1, 16384 * M, 2 * M), "L2"); /* L2 */
+    assert_string_equal(expected(&c, G, 0, 0, 1024 * M, 512 * K), "L1|L2"); /* L2 */
+    assert_string_equal(expected(&c, G, 0, 0, 1024 * M, 256 * K), "L2"); /* L2 */
+    assert_string_equal(expected(&c, MP_LAT_SPACE_SHARED, 0, 1, M, 4),
+                        "shared");
+    assert_string_equal(expected(&c, MP_LAT_SPACE_CONSTANT, 0, 1, M, 4),
+                        "constant");
+    /* matching: either side of an edge, nothing else */
+    mp_lat_expect e = mp_lat_expected(&c, G, 0, 1, 256 * K, 128);
+    assert_true(mp_lat_expect_matches(e, MP_LEVEL_L1));
+    assert_true(mp_lat_expect_matches(e, MP_LEVEL_L2));
+    assert_false(mp_lat_expect_matches(e, MP_LEVEL_DRAM));
+    e = mp_lat_expected(&c, G, 0, 1, 36 * M, 128);
+    assert_false(mp_lat_expect_matches(e, MP_LEVEL_L2));
     mp_level l;
     for (int i = 0; i < MP_LEVEL_COUNT; i++) {
         assert_int_equal(mp_level_from_name(mp_level_name((mp_level)i), &l),
@@ -215,7 +264,11 @@ static void test_predict_levels(void **state)
         long long f = 8192LL << i;
         assert_true(cli_number(v[c_f]) == (double)f);
         assert_true(cli_number(v[c_e]) == (double)(f / 128));
-        const char *want = f <= 262144 ? "L1" : f <= 62914560 ? "L2" : "DRAM";
+        /* 256 KiB sits on the L1's edge, 32 MiB on the edge of the 30
+         * MiB of L2 one SM reaches. */
+        const char *want = f < 262144 ? "L1" : f == 262144 ? "L1|L2"
+                           : f < 32 * 1048576LL ? "L2"
+                           : f == 32 * 1048576LL ? "L2|DRAM" : "DRAM";
         assert_string_equal(v[c_l], want);
     }
     cli_result_free(&r);
