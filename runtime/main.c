@@ -18,6 +18,7 @@
 #include "configs.h"
 #include "device.h"
 #include "ncu_check.h"
+#include "ncu_spread.h"
 #include "probe.h"
 #include "runner.h"
 #include "version.h"
@@ -309,12 +310,16 @@ static int cmd_ncu_check(int argc, char **argv)
 {
     const char *probe = "bank", *ncu = "ncu", *dir = "results/ncu-check";
     const char *compare[2] = {NULL, NULL};
+    const char *spread[33];
+    int nspread = 0;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: memprobe ncu-check [--probe NAME] [--ncu PATH] "
                    "[--dir DIR]\n"
                    "       memprobe ncu-check [--probe NAME] --compare "
-                   "MEMPROBE.csv NCU.csv\n\n"
+                   "MEMPROBE.csv NCU.csv\n"
+                   "       memprobe ncu-check [--probe NAME] --spread "
+                   "MEMPROBE.csv NCU1.csv NCU2.csv ...\n\n"
                    "Runs the probe's standard configurations with memprobe's "
                    "own counters and\nunder Nsight Compute with the same "
                    "metrics, and prints both values and\ntheir difference "
@@ -332,6 +337,15 @@ static int cmd_ncu_check(int argc, char **argv)
         else if (!strcmp(argv[i], "--compare") && i + 2 < argc) {
             compare[0] = argv[++i];
             compare[1] = argv[++i];
+        } else if (!strcmp(argv[i], "--spread")) {
+            while (i + 1 < argc && strncmp(argv[i + 1], "--", 2)) {
+                if (nspread == 33)
+                    mp_usage_error("--spread: at most 32 ncu CSVs");
+                spread[nspread++] = argv[++i];
+            }
+            if (nspread < 3)
+                mp_usage_error("--spread: give memprobe's CSV and at least "
+                               "two ncu CSVs of the same configurations");
         } else
             mp_usage_error("ncu-check: unknown option '%s'", argv[i]);
     }
@@ -341,6 +355,8 @@ static int cmd_ncu_check(int argc, char **argv)
                        probe);
     if (compare[0])
         return mp_ncu_compare(p, compare[0], compare[1], stdout);
+    if (nspread)
+        return mp_ncu_spread(p, spread[0], spread + 1, nspread - 1, stdout);
     if (mkdir("results", 0777) && errno != EEXIST)
         mp_usage_error("--dir: cannot create results/: %s", strerror(errno));
     return mp_ncu_check(p, ncu, dir, stdout);
