@@ -74,7 +74,18 @@ bw_table() {  # bw_table CSV TXT: the chosen shapes and what they reached
 SWEEP="--op ld,st --width 4,8,16 --stride 0..64"
 CHECKSET="--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 --iterations 256"
 
+# DEADLINE_S=n: no step (and no ncurepeat run) starts after n seconds, so
+# that a call fits the device tool's limit and still packs its results.
+T_START=$(date +%s)
+past_deadline() {
+    [ -n "${DEADLINE_S:-}" ] && [ $(( $(date +%s) - T_START )) -ge "$DEADLINE_S" ]
+}
+
 for s in $STEPS; do
+if past_deadline; then
+    echo "$s: not started (DEADLINE_S=$DEADLINE_S)" | tee -a "$SUMMARY"
+    continue
+fi
 case $s in
 build)
     step build make -j16 DEPS=.deps memprobe \
@@ -589,6 +600,7 @@ ncurepeat)
     # (`memprobe ncu-check --spread`): every tolerance in force must be at
     # least 3x the largest difference seen. About 4 minutes.
     for p in ${NCUREPEAT_PROBES:-bitmap reduce texture const async cluster bank}; do
+        past_deadline && { echo "ncurepeat $p: not started (deadline)" >> "$SUMMARY"; continue; }
         for r in 1 2 3 4 5; do
             step ncurep-$p-$r ./memprobe ncu-check --probe $p --dir "$W/ncurep-$p-$r"
         done
@@ -601,6 +613,26 @@ texrerun)
     step texture-4096-run1 ./memprobe texture --source tex1d,tex2d,global,ldg \
         --access stencil,column,row --size 4096 --warmup 2 --runs 10 --counters on \
         -o "$W/texture-4096-run1.csv" ;;
+gputests)
+    # Every GPU test binary on its own, timed, its TAP kept
+    # ($W/tap/NAME.tap) and a table of times and counts ($W/gputests.txt):
+    # where make test-gpu's time goes. Deadline: GPUTESTS_LIMIT seconds in
+    # all (default 330); a binary still running then is stopped and
+    # counted as failed.
+    mkdir -p "$W/tap"
+    t_end=$(( $(date +%s) + ${GPUTESTS_LIMIT:-330} ))
+    for t in build/tests/gpu/test_gpu_*; do
+        n=$(basename "$t")
+        left=$(( t_end - $(date +%s) ))
+        if [ $left -le 5 ]; then echo "$n not run: deadline" >> "$W/gputests.txt"; continue; fi
+        step "$n" bash -c "timeout -s INT $left env CMOCKA_MESSAGE_OUTPUT=TAP \
+            MEMPROBE=./memprobe $t > $W/tap/$n.tap 2>&1"
+        printf '%-26s %5d ok %3d not ok %3d skip  %s\n' "$n" \
+            "$(grep -c '^ok ' "$W/tap/$n.tap")" "$(grep -c '^not ok' "$W/tap/$n.tap")" \
+            "$(grep -c '# SKIP' "$W/tap/$n.tap")" "$(tail -1 "$SUMMARY")" >> "$W/gputests.txt"
+    done
+    cat "$W/gputests.txt"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 *)
     echo "gpu-check: unknown step '$s'" | tee -a "$SUMMARY"
     exit 2 ;;
