@@ -168,7 +168,7 @@ $(BUILD)/bench_verify: scripts/bench_verify.c $(BUILD)/libmemprobe.a
 # scripts/tap-run.sh: a test skipped with MP_SKIP("why") (tests/mp_skip.h)
 # becomes the passing skip "ok N - NAME # SKIP why" (cmocka's own skip line
 # is a failure to prove), and the TAP is appended to a log, TAP_LOG=FILE
-# (default build/test.tap, build/test-gpu.tap). prove runs the programs
+# (default $(BUILD)/test.tap, $(BUILD)/test-gpu.tap). prove runs the programs
 # where it is installed (the GPU machine may lack it: then each runs in
 # turn). At the end scripts/tap-summary.sh prints from the log
 # "tests: N ok, N not ok, N skipped", one "skip: TEST WHY" per skip and one
