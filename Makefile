@@ -3,9 +3,11 @@
 #   make                      build ./memprobe
 #   make probe-bank STRIDE=4  measure one bank configuration (needs a GPU)
 #   make predict-bank ...     the model's prediction only (no GPU)
-#   make test                 CPU tests (no GPU needed)
+#   make test                 CPU tests (no GPU needed); TAP_LOG=file keeps
+#                             their TAP (default build/test.tap)
 #   make bench-verify         host verification cost, 1 vs all CPU threads
-#   make test-gpu             GPU tests (on the GPU machine)
+#   make test-gpu             GPU tests (on the GPU machine); TAP_LOG=file
+#                             (default build/test-gpu.tap)
 #   make sweep CONFIG=f.conf  run a sweep file (docs/sweep-files.md)
 #   make study                the study sweep, configs/study.conf (GPU)
 #   make clean
@@ -162,19 +164,35 @@ $(BUILD)/bench_verify: scripts/bench_verify.c $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libmemprobe.a $(LDLIBS)
 
-# CPU tests: every tests/test_*.c is a cmocka program printing TAP; prove
-# runs them and prints the totals.
-test: $(BIN) $(TESTS)
-	CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./$(BIN) prove -v --exec '' $(TESTS)
-
-# GPU tests: tests/gpu/test_*.c, run on the GPU machine (where prove may be
-# missing: then cmocka's own summary says how many passed).
-test-gpu: $(BIN) $(GPU_TESTS)
-	if command -v prove >/dev/null; then \
-	    CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./$(BIN) prove -v --exec '' $(GPU_TESTS); \
+# Every test program is a cmocka program printing TAP, run through
+# scripts/tap-run.sh: a test skipped with MP_SKIP("why") (tests/mp_skip.h)
+# becomes the passing skip "ok N - NAME # SKIP why" (cmocka's own skip line
+# is a failure to prove), and the TAP is appended to a log, TAP_LOG=FILE
+# (default $(BUILD)/test.tap, $(BUILD)/test-gpu.tap). prove runs the programs
+# where it is installed (the GPU machine may lack it: then each runs in
+# turn). At the end scripts/tap-summary.sh prints from the log
+# "tests: N ok, N not ok, N skipped", one "skip: TEST WHY" per skip and one
+# "fail: ..." per failure. The exit status is non-zero when any test failed
+# or any program exited non-zero.
+# $(call run_tap,LOG,PROGRAMS)
+run_tap = mkdir -p '$(dir $(1))' && : > '$(1)' || exit 1; \
+	if command -v prove >/dev/null 2>&1; then \
+	    MP_TAP_LOG='$(1)' MEMPROBE=./$(BIN) prove -v --exec scripts/tap-run.sh $(2); rc=$$?; \
 	else \
-	    rc=0; for t in $(GPU_TESTS); do MEMPROBE=./$(BIN) $$t || rc=1; done; exit $$rc; \
-	fi
+	    echo "prove not found: running the test programs one by one"; \
+	    rc=0; for t in $(2); do \
+	        echo "$$t .."; MP_TAP_LOG='$(1)' MEMPROBE=./$(BIN) scripts/tap-run.sh $$t || rc=1; \
+	    done; \
+	fi; \
+	echo "summary of $(1):"; scripts/tap-summary.sh '$(1)' || rc=1; exit $$rc
+
+# CPU tests: tests/test_*.c.
+test: $(BIN) $(TESTS)
+	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test.tap),$(TESTS))
+
+# GPU tests: tests/gpu/test_*.c, run on the GPU machine.
+test-gpu: $(BIN) $(GPU_TESTS)
+	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-gpu.tap),$(GPU_TESTS))
 
 # make probe-NAME VAR=value ...: measure probe NAME (memprobe list shows the
 # probes); every parameter is a variable named like its option in capitals

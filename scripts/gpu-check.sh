@@ -144,7 +144,12 @@ main)
     step main-s4 make probe-bank STRIDE=4 OUT=$W/main.csv
     step main-s17 make probe-bank STRIDE=17 OUT=$W/main.csv ;;
 tests)
-    step test-gpu make DEPS=.deps test-gpu
+    # The TAP (skips passing, with their reasons) and its totals come back:
+    # test-gpu.txt holds "tests: N ok, N not ok, N skipped" and one
+    # "skip: TEST WHY" per skip (scripts/tap-summary.sh).
+    step test-gpu make DEPS=.deps TAP_LOG="$W/test-gpu.tap" test-gpu
+    scripts/tap-summary.sh "$W/test-gpu.tap" > "$W/test-gpu.txt"
+    head -n 1 "$W/test-gpu.txt" >> "$SUMMARY"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 regress)
     # After a refactor of every family (issue 12) and collector changes:

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "mp_skip.h"
+
 #include "report.h"
 
 #define CLI_MAXARGS 24   /* arguments of one table line, the NULL included */
@@ -66,11 +68,14 @@ void cli_expect_status(const cli_result *r, int want);
  * created. */
 void cli_expect_usage_error(const char *const *args, const char *names);
 
-/* Skips the current test where an NVIDIA device node exists (there a
- * measuring command would measure). */
+/* 1 where an NVIDIA device node exists: there a measuring command would
+ * measure instead of taking the no-GPU path. */
+int cli_gpu_present(void);
+
+/* Skips the current test, with the reason, where cli_gpu_present(). */
 void cli_skip_if_gpu(void);
 
-/* No GPU: `memprobe args` exits 3, prints the prediction (stdout contains
+/* No GPU: skipped where cli_gpu_present(), else `memprobe args` exits 3, prints the prediction (stdout contains
  * `needle`) and one stderr line that names the GPU and says "nothing
  * measured". With predict_args, stdout is exactly what `memprobe
  * predict_args` prints (which must exit 0). */

@@ -24,13 +24,15 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "mp_skip.h"
+
 /* Every variable a user might have exported; none may count. */
 #define ENV_NOISE                                                           \
     "OUT=/tmp/env-out.csv STRIDE=9 WIDTH=8 OP=st CACHE=pf256 THREADS=64 "   \
     "RUNS=7 COUNTERS=off TIMEOUT=99 PROBE=bank CONFIG=configs/bank.conf "  \
     "RESUME=1 SUMMARY=/tmp/env-summary FILES=/tmp/env.csv FORMAT=md "       \
     "TABLE=bank PLOTS=/tmp/env-plots ARCH=x86_64 SANITIZE=1 FUZZ=1 "        \
-    "DEPS=/tmp/env-deps DEPS_DIR=/tmp/env-deps "
+    "DEPS=/tmp/env-deps DEPS_DIR=/tmp/env-deps TAP_LOG=/tmp/env-tap "
 
 typedef struct {
     int status;
@@ -154,6 +156,13 @@ static void test_environment_ignored(void **state)
     expect_recipe("report", "./", "./memprobe report --format txt results/*");
     expect_recipe("sanitize", "scripts/",
                   "scripts/sanitize.sh ./memprobe /dev/null");
+    /* The TAP logs (scripts/tap-run.sh). */
+    expect_recipe("test", "mkdir -p '",
+                  "mkdir -p 'build/' && : > 'build/test.tap'*");
+    expect_recipe("test-gpu", "mkdir -p '",
+                  "mkdir -p 'build/' && : > 'build/test-gpu.tap'*");
+    expect_recipe("test TAP_LOG=/tmp/cl/t.tap", "mkdir -p '",
+                  "mkdir -p '/tmp/cl/' && : > '/tmp/cl/t.tap'*");
 }
 
 /* ARCH=x86_64 in the environment must not reach nvcc; the default is
@@ -260,7 +269,8 @@ static void test_deps_fetched(void **state)
     if (!can) {
         snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
         assert_int_equal(system(cmd), 0);
-        skip();
+        MP_SKIP("no package source answers (apt-get download libcsv3 "
+                "failed: offline?)");
     }
     snprintf(cmd, sizeof cmd,
              "MP_DEPS_HIDE_SYSTEM=1 make -n -B -s --no-print-directory "

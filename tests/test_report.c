@@ -637,11 +637,8 @@ static void test_plot_data(void **state)
 static void test_gnuplot_scripts(void **state)
 {
     (void)state;
-    if (!cli_have_gnuplot()) {
-        print_message("# gnuplot not installed (apt-get install "
-                      "gnuplot-nox): plot scripts not run\n");
-        skip();
-    }
+    if (!cli_have_gnuplot())
+        MP_SKIP("gnuplot not installed (apt-get install gnuplot-nox)");
     write_h200_plot_data("gp/data");
     glob_t g;
     assert_int_equal(glob(in_repo("scripts/plots/*.gp"), 0, NULL, &g), 0);

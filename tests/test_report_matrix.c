@@ -437,21 +437,31 @@ static void test_plot_data(void **state)
     assert_int_equal(cli_count_char(s, '\n'), 2 + 1);
     cli_must_contain("heatmap", s, "\n0 2 2 2.0000 2 2.0500\n");
     free(s);
+}
 
-    if (!cli_have_gnuplot()) {
-        print_message("# gnuplot not installed: matrix-swizzle.gp not run\n");
-        return;
-    }
-    /* The script draws the plain panel and the empty MMA one. */
-    char *const argv[] = {"gnuplot", "-e", "datadir='pd'; outdir='pd'",
+/* matrix-swizzle.gp draws the plain panel and the empty MMA one from the
+ * sample's plot data. */
+static void test_plot_script(void **state)
+{
+    (void)state;
+    if (!cli_have_gnuplot())
+        MP_SKIP("gnuplot not installed (apt-get install gnuplot-nox)");
+    mp_rep_data d;
+    load_sample(&d);
+    char err[256] = "";
+    if (mp_rep_plot_data(&d, "gp", err, sizeof err))
+        fail_msg("%s", err);
+    mp_rep_free(&d);
+    char *const argv[] = {"gnuplot", "-e", "datadir='gp'; outdir='gp'",
                           (char *)in_repo("scripts/plots/matrix-swizzle.gp"),
                           NULL};
-    assert_int_equal(mp_spawn_wait(argv, "pd/log"), 0);
+    assert_int_equal(mp_spawn_wait(argv, "gp/log"), 0);
     struct stat st;
-    assert_int_equal(stat("pd/matrix-swizzle.svg", &st), 0);
+    assert_int_equal(stat("gp/matrix-swizzle.svg", &st), 0);
     assert_true(st.st_size > 2000);
-    assert_int_equal(stat("pd/matrix-swizzle.png", &st), 0);
-    char *log = cli_read_file("pd/log", &len);
+    assert_int_equal(stat("gp/matrix-swizzle.png", &st), 0);
+    size_t len;
+    char *log = cli_read_file("gp/log", &len);
     if (log && strstr(log, ".gp\" line"))
         fail_msg("gnuplot said:\n%s", log);
     free(log);
@@ -537,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_free_summary),
         cmocka_unit_test(test_bitmap_table),
         cmocka_unit_test(test_plot_data),
+        cmocka_unit_test(test_plot_script),
         cmocka_unit_test(test_study_sources),
     };
     return cli_run_group("report_matrix", NULL, 0, NULL, 0, tests,

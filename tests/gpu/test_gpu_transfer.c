@@ -9,8 +9,9 @@
  *   kernel  the copy kernel over mapped and managed host memory
  *   d2d     copy engine and copy kernel within the device
  *   peer    (two GPUs) p2p and p2p-bidir both ways, peer access on and off,
- *           and the copy kernel storing into the peer; skipped with a
- *           message on one GPU, where memprobe must refuse p2p (exit 2)
+ *           and the copy kernel storing into the peer; on one GPU,
+ *           where memprobe must refuse p2p (exit 2), a passing skip
+ *           "one GPU: peer copies need two"
  * Every row: verified (the destination read back and compared word by
  * word), a bandwidth, a latency; counters read for the d2d copy kernel
  * (memcpy rows: "no kernel to profile"); where the driver named the link, its
@@ -30,6 +31,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "../mp_skip.h"
 
 #include "device.h"
 #include "gpu_util.h"
@@ -147,15 +150,14 @@ static void test_peer(void **state)
     (void)state;
     int n = mp_device_count();
     if (n < 2) {
-        printf("# peer copies: %d GPU visible, skipped (p2p must be "
-               "refused)\n", n);
+        /* One GPU: p2p is refused as bad input. */
         char *argv[] = {(char *)gpu_memprobe(), "transfer", "--direction",
                         "p2p", NULL};
         char log[1024];
         snprintf(log, sizeof log, "%s/transfer-p2p-one-gpu.log",
                  gpu_test_dir());
         assert_int_equal(mp_spawn_wait(argv, log), 2);
-        skip();
+        MP_SKIP("%s: peer copies need two", n == 1 ? "one GPU" : "no GPU");
     }
     run_and_check(PEER, 2 * 2 * 3);
     mp_ncu_table t;
