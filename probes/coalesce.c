@@ -730,7 +730,7 @@ const mp_probe mp_probe_coalesce = {
     .nparams = P_COUNT,
     .metrics = MP_SET_GLOBAL,
     .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
-                      "--stride 1,2,32 --blocks 264 --iterations 256",
+                      "--stride 1,2,32 --blocks 132 --iterations 64",
     .check = coalesce_check,
     .label = coalesce_label,
     .predict = coalesce_predict,

@@ -34,15 +34,16 @@ static verdict bitmap2d(ctx *c, char *m, char *why, size_t len)
         ld[i] = wf(c, b);
         mst[i] = v(c, a, MP_F_MODEL_WF);
         mld[i] = v(c, b, MP_F_MODEL_WF);
-        blk[i] = v(c, a, MP_F_CLOCK_BLOCK);
+        blk[i] = v(c, a, MP_F_TIME_NS) / 1000;
     }
     say(m, len, "Wavefronts per instruction, measured (model), write and "
         "mirrored read, 16 x 16 block, 1024 x 1024 image: as written `shared[tx][ty]` %s (%s) and %s (%s); `shared[ty][tx]` "
-        "%s (%s) and %s (%s); rows of 17 floats %s (%s) and %s (%s). Median "
-        "clock64 cycles per block: %s, %s, %s.", F2(st[0]), F2(mst[0]),
+        "%s (%s) and %s (%s); rows of 17 floats %s (%s) and %s (%s). The "
+        "kernel's median time, timed from outside (CUDA events): %s, %s and "
+        "%s us.", F2(st[0]), F2(mst[0]),
         F2(ld[0]), F2(mld[0]), F2(st[1]), F2(mst[1]), F2(ld[1]),
         F2(mld[1]), F2(st[2]), F2(mst[2]), F2(ld[2]), F2(mld[2]),
-        F1(blk[0]), F1(blk[1]), F1(blk[2]));
+        F2(blk[0]), F2(blk[1]), F2(blk[2]));
     if (c->missing[0]) {
         /* The model's figures without a GPU (memprobe predict bitmap). */
         const mp_probe *pr = mp_probe_find("bitmap");

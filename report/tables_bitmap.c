@@ -1,8 +1,9 @@
 /*
  * tables_bitmap.c - the report table of the bitmap probe (seed 004's 2D
  * shared buffer): shared-memory wavefronts per instruction, measured and
- * the model's, and the median clock64 cycles of a block, by layout and
- * image side, the write (STS) and the mirrored read (LDS) side by side.
+ * the model's, and the kernel's median time (CUDA events: the seed's
+ * kernel has no clock code and memprobe adds none), by layout and image
+ * side, the write (STS) and the mirrored read (LDS) side by side.
  * Built and printed by report/tables.c.
  */
 #include "table_spec.h"
@@ -37,18 +38,18 @@ static void bitmap_values(const mp_rep_data *d, const mp_rep_row *r,
 {
     put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
     put_count(v[1], d, r, MP_F_MODEL_WF, 4);
-    put_count(v[2], d, r, MP_F_CLOCK_BLOCK, 1);
+    put_count(v[2], d, r, MP_F_TIME_NS, 0);
 }
 
 static const char *const bitmap_kh[] = {"layout", "side"};
 static const char *const bitmap_sh[] = {"wavefronts", "model",
-                                        "block cycles"};
+                                        "kernel ns"};
 
 const mp_rep_spec mp_rep_spec_bitmap = {
     "bitmap",
     "Bitmap (seed 004's 16 x 16 shared buffer): shared-memory wavefronts "
-    "per instruction (measured, model) and median clock64 cycles of a "
-    "block, the write and the mirrored read, by layout (seed: "
+    "per instruction (measured, model) and the kernel's median time "
+    "(ns), the write and the mirrored read, by layout (seed: "
     "shared[tx][ty] as written; yx: shared[ty][tx]; pad: rows of 17) and "
     "image side",
     N(bitmap_kh), bitmap_kh, N(bitmap_sh), bitmap_sh,

@@ -8,7 +8,8 @@
 #   steps: build sass device main tests probes ncu repeat bench cost studytime fastverify steady bwdefault nocounters
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
-#          replaycheck recheck fastverify
+#          replaycheck recheck fastverify latsweep seedbitmap ncurepeat texrerun gputests
+#          gate maketest
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -631,13 +632,51 @@ gputests)
         left=$(( t_end - $(date +%s) ))
         if [ $left -le 5 ]; then echo "$n not run: deadline" >> "$W/gputests.txt"; continue; fi
         step "$n" bash -c "timeout -s INT $left env CMOCKA_MESSAGE_OUTPUT=TAP \
-            MEMPROBE=./memprobe $t > $W/tap/$n.tap 2>&1"
+            MEMPROBE=./memprobe scripts/tap-run.sh $t > $W/tap/$n.tap 2>&1"
         printf '%-26s %5d ok %3d not ok %3d skip  %s\n' "$n" \
             "$(grep -c '^ok ' "$W/tap/$n.tap")" "$(grep -c '^not ok' "$W/tap/$n.tap")" \
             "$(grep -c '# SKIP' "$W/tap/$n.tap")" "$(tail -1 "$SUMMARY")" >> "$W/gputests.txt"
     done
     cat "$W/gputests.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+gate)
+    # Issue 24 item 7, the GPU gate: the full `make test-gpu` of commit
+    # GPU_COMMIT (from `scripts/gpu-gate.sh commit` on the checkout, which
+    # refuses a dirty tree: the device gets the tree without its history)
+    # into $W/test-gpu.txt, committed as results/h200/test-gpu.txt:
+    #   commit: <40 hex>  result: PASS|FAIL  duration_s: N  limit_s: 300
+    #   tests: N ok, N not ok, N skipped  skip: <test> <why> (each)
+    #   fail: <test> <what> (each)  why: <reason it is not a PASS> (each)
+    # PASS: make exits 0, no test fails, every skip is one this machine
+    # cannot run (GATE_SKIPS: peer copies on one GPU), within 300 s.
+    if ! [[ ${GPU_COMMIT:-} =~ ^[0-9a-f]{40}$ ]]; then
+        echo "gate: GPU_COMMIT must be the 40-hex commit of this tree (scripts/gpu-gate.sh commit)" | tee -a "$SUMMARY"
+        exit 2
+    fi
+    GATE_SKIPS=${GATE_SKIPS:-one GPU: peer copies need two}
+    t0=$(date +%s)
+    step test-gpu make DEPS=.deps TAP_LOG="$W/test-gpu.tap" test-gpu
+    rc=$?
+    dur=$(( $(date +%s) - t0 ))
+    scripts/tap-summary.sh "$W/test-gpu.tap" > "$W/tap-summary.txt"
+    {
+        [ $rc -eq 0 ] || echo "why: make test-gpu exited $rc"
+        grep -q '^tests: [0-9]* ok, 0 not ok, ' "$W/tap-summary.txt" || echo "why: a test failed"
+        grep '^skip: ' "$W/tap-summary.txt" | grep -v -F "$GATE_SKIPS" | sed 's/^skip: /why: a skip this machine should not make: /'
+        [ $dur -le 300 ] || echo "why: $dur s, over the 300 s limit"
+    } > "$W/gate-why.txt"
+    result=PASS
+    [ -s "$W/gate-why.txt" ] && result=FAIL
+    { echo "commit: $GPU_COMMIT"; echo "result: $result"; echo "duration_s: $dur"
+      echo "limit_s: 300"; cat "$W/tap-summary.txt" "$W/gate-why.txt"; } > "$W/test-gpu.txt"
+    cat "$W/test-gpu.txt" | head -20 >> "$SUMMARY"
+    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+maketest)
+    # The README's test command on the GPU machine (issue 24 item 6):
+    # passing skips only, their reasons in maketest.txt.
+    step make-test make DEPS=.deps TAP_LOG="$W/make-test.tap" test
+    scripts/tap-summary.sh "$W/make-test.tap" > "$W/maketest.txt"
+    head -n 1 "$W/maketest.txt" >> "$SUMMARY" ;;
 *)
     echo "gpu-check: unknown step '$s'" | tee -a "$SUMMARY"
     exit 2 ;;
