@@ -36,6 +36,13 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
         mp_ncu_free(&mine);
         return MP_EXIT_USAGE;
     }
+    if (mine.nrows == 0) {
+        fprintf(stderr, "memprobe: ncu-check: %s has no data rows: nothing "
+                "to compare\n", memprobe_csv);
+        mp_ncu_free(&mine);
+        mp_ncu_free(&theirs);
+        return MP_EXIT_USAGE;
+    }
     int rc = MP_EXIT_OK;
     if (mine.nrows != theirs.nrows) {
         fprintf(stderr, "memprobe: ncu-check: %s has %d rows but ncu "
@@ -87,6 +94,14 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
             "tolerance\n", compared, failed);
     if (failed)
         rc = MP_EXIT_FAIL;
+    if (compared == 0) {
+        /* Nothing compared is never a pass. */
+        if (rc == MP_EXIT_OK)
+            fprintf(stderr, "memprobe: ncu-check: no value of %s could be "
+                    "compared with %s (every metric unavailable on this "
+                    "chip): not a pass\n", memprobe_csv, ncu_csv);
+        rc = MP_EXIT_FAIL;
+    }
     mp_ncu_free(&mine);
     mp_ncu_free(&theirs);
     return rc;
