@@ -243,11 +243,11 @@ static int cmd_device(int argc, char **argv)
             mp_usage_error("%s", err);
     }
     if (all) {
-        int n = mp_device_count();
-        if (n <= 0) {
-            fprintf(stderr, "memprobe: no CUDA GPU is visible\n");
+        if (mp_device_available(err, sizeof err)) {
+            fprintf(stderr, "memprobe: %s\n", err);
             return MP_EXIT_NOGPU;
         }
+        int n = mp_device_count();
         mp_device_print_all(n, stdout);
         return MP_EXIT_OK;
     }

@@ -12,6 +12,8 @@
  */
 #include "cli_util.h"
 
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "bank_model.h"
+#include "device.h"
 #include "pattern.h"
 
 /* ---- table 1: commands that work: exit 0, stdout contains each ------ */
@@ -252,6 +255,68 @@ static void test_no_gpu_measure_existing_file(void **state)
     unlink("old.csv");
 }
 
+/* What is missing is said: no driver, no device, an old driver. */
+static void test_no_gpu_reasons(void **state)
+{
+    (void)state;
+    char why[512];
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    mp_device_no_gpu_reason(cudaErrorInsufficientDriver, 0,
+                            "libcuda.so.1: cannot open shared object file",
+                            why, sizeof why);
+    assert_string_equal(why, "no NVIDIA driver found (libcuda.so.1: cannot "
+                        "open shared object file), so no GPU can be used");
+    mp_device_no_gpu_reason(cudaErrorStubLibrary, 0, NULL, why, sizeof why);
+    cli_must_contain("stub", why, "no NVIDIA driver found (libcuda.so.1 is "
+                     "CUDA's stub library");
+    mp_device_no_gpu_reason(cudaErrorNoDevice, 0, NULL, why, sizeof why);
+    assert_string_equal(why, "no GPU visible: the NVIDIA driver is there but "
+                        "reports no device");
+    mp_device_no_gpu_reason(cudaSuccess, 0, NULL, why, sizeof why);
+    assert_string_equal(why, "no GPU visible: the NVIDIA driver is there but "
+                        "reports no device");
+    setenv("CUDA_VISIBLE_DEVICES", "", 1);
+    mp_device_no_gpu_reason(cudaErrorNoDevice, 0, NULL, why, sizeof why);
+    cli_must_contain("visible", why, "reports no device "
+                     "(CUDA_VISIBLE_DEVICES='')");
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    /* A driver that loads but is older than the runtime. */
+    mp_device_no_gpu_reason(cudaErrorInsufficientDriver, 0, NULL, why,
+                            sizeof why);
+    cli_must_contain("old", why, "the NVIDIA driver is too old for this "
+                     "memprobe's CUDA ");
+    mp_device_no_gpu_reason(cudaErrorUnknown, 0, NULL, why, sizeof why);
+    cli_must_contain("other", why, "no usable GPU: cudaErrorUnknown");
+}
+
+/* This machine's own case, through the binary: without libcuda.so.1 the
+ * measuring commands say "no NVIDIA driver found" (exit 3, prediction
+ * printed); `device` the same. */
+static void test_no_gpu_driver_named(void **state)
+{
+    (void)state;
+    cli_skip_if_gpu();
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    const char *want = lib ? "GPU" : "no NVIDIA driver found (libcuda.so.1";
+    if (lib)
+        dlclose(lib);
+    const char *bank[] = {"bank", "--stride", "4", "-o", "d.csv", NULL};
+    const char *predict[] = {"predict", "bank", "--stride", "4", NULL};
+    cli_expect_no_gpu(bank, "wavefronts_per_request", predict);
+    cli_result r;
+    cli_run(bank, &r);
+    cli_must_contain("stderr", r.err, want);
+    cli_result_free(&r);
+    const char *dev[] = {"device", "--all", NULL};
+    cli_run(dev, &r);
+    cli_expect_status(&r, 3);
+    cli_must_contain("stderr", r.err, want);
+    assert_int_equal(cli_count_char(r.err, '\n'), 1);
+    assert_int_equal(r.outlen, 0);
+    cli_result_free(&r);
+    assert_false(cli_path_exists("d.csv"));
+}
+
 static void test_no_gpu_device(void **state)
 {
     (void)state;
@@ -275,6 +340,8 @@ int main(void)
         cmocka_unit_test(test_no_gpu_measure_new_file),
         cmocka_unit_test(test_no_gpu_measure_existing_file),
         cmocka_unit_test(test_no_gpu_device),
+        cmocka_unit_test(test_no_gpu_reasons),
+        cmocka_unit_test(test_no_gpu_driver_named),
     };
     return cli_run_group("cli", good_cases,
                          sizeof good_cases / sizeof good_cases[0], bad_cases,
