@@ -14,15 +14,20 @@
 
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bank_model.h"
 #include "device.h"
 #include "pattern.h"
+#include "row.h"
+
+static char repo[PATH_MAX];   /* the repository: where make test runs */
 
 /* ---- table 1: commands that work: exit 0, stdout contains each ------ */
 
@@ -237,22 +242,96 @@ static void test_no_gpu_measure_new_file(void **state)
     assert_false(cli_path_exists("results"));
 }
 
+/* memprobe's header line (CRLF) into buf. */
+static void schema_header(char *buf, size_t len)
+{
+    size_t used = 0;
+    for (int i = 0; i < mp_schema_columns() && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i ? "," : "", mp_schema_name(i));
+    snprintf(buf + used, used < len ? len - used : 0, "\r\n");
+    assert_true(used + 2 < len);
+}
+
 static void test_no_gpu_measure_existing_file(void **state)
 {
     (void)state;
     cli_skip_if_gpu();
-    static const char old[] = "some,earlier\r\nresult,row\r\n";
+    char old[16384];
+    schema_header(old, sizeof old);
+    strcat(old, "0.1.0,earlier row\r\n");
     FILE *f = fopen("old.csv", "wb");
     assert_non_null(f);
-    assert_int_equal(fwrite(old, 1, sizeof old - 1, f), sizeof old - 1);
+    assert_int_equal(fwrite(old, 1, strlen(old), f), strlen(old));
     assert_int_equal(fclose(f), 0);
     check_no_gpu_measure("old.csv", "4");
     size_t len;
     char *have = cli_read_file("old.csv", &len);
-    assert_int_equal(len, sizeof old - 1);
+    assert_int_equal(len, strlen(old));
     assert_string_equal(have, old);
     free(have);
     unlink("old.csv");
+}
+
+/* A bad -o is bad input, found before the GPU is looked for (so on any
+ * machine: exit 2 naming -o, nothing created, nothing changed). */
+static void test_bad_output_before_gpu(void **state)
+{
+    (void)state;
+    static const char foreign[] = "some,earlier\r\nresult,row\r\n";
+    FILE *f = fopen("foreign.csv", "wb");
+    assert_non_null(f);
+    fputs(foreign, f);
+    fclose(f);
+    char cut[16384];
+    schema_header(cut, sizeof cut);
+    strcat(cut, "0.1.0,cut off");
+    f = fopen("cut.csv", "wb");
+    assert_non_null(f);
+    fputs(cut, f);
+    fclose(f);
+    char conf[PATH_MAX + 32];
+    snprintf(conf, sizeof conf, "%s/configs/texture.conf", repo);
+    static const struct {
+        const char *out, *names;
+    } cases[] = {
+        {"no-such-folder/x.csv", "-o: no-such-folder/x.csv: cannot open for "
+                                 "appending: folder no-such-folder: No such "
+                                 "file or directory"},
+        {"/no-such-folder/x.csv", "folder /no-such-folder: No such file"},
+        {"foreign.csv/x.csv", "-o: foreign.csv/x.csv: cannot open for "
+                              "appending: Not a directory"},
+        {".", "-o: .: cannot open for appending: Is a directory"},
+        {"foreign.csv", "-o: foreign.csv: existing header differs"},
+        {"cut.csv", "-o: cut.csv: the last line is incomplete"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *bank[] = {"bank", "--stride", "4", "-o", cases[i].out,
+                              NULL};
+        cli_expect_usage_error(bank, cases[i].names);
+        const char *sweep[] = {"sweep", conf, "-o", cases[i].out, NULL};
+        cli_expect_usage_error(sweep, cases[i].names);
+    }
+    assert_false(cli_path_exists("no-such-folder"));
+    size_t len;
+    char *have = cli_read_file("foreign.csv", &len);
+    assert_string_equal(have, foreign);
+    free(have);
+    have = cli_read_file("cut.csv", &len);
+    assert_string_equal(have, cut);
+    free(have);
+    /* A folder that takes no file (only where permissions bind: not for
+     * root). */
+    if (geteuid() != 0) {
+        assert_int_equal(mkdir("locked", 0555), 0);
+        const char *locked[] = {"bank", "-o", "locked/x.csv", NULL};
+        cli_expect_usage_error(locked, "-o: locked/x.csv: cannot open for "
+                               "appending: folder locked: Permission denied");
+        assert_false(cli_path_exists("locked/x.csv"));
+        rmdir("locked");
+    }
+    unlink("foreign.csv");
+    unlink("cut.csv");
 }
 
 /* What is missing is said: no driver, no device, an old driver. */
@@ -333,6 +412,8 @@ static void test_no_gpu_device(void **state)
 
 int main(void)
 {
+    if (!getcwd(repo, sizeof repo))
+        return 1;
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_predict_csv_matches_model),
         cmocka_unit_test(test_predict_csv_sweep),
@@ -341,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_no_gpu_measure_existing_file),
         cmocka_unit_test(test_no_gpu_device),
         cmocka_unit_test(test_no_gpu_reasons),
+        cmocka_unit_test(test_bad_output_before_gpu),
         cmocka_unit_test(test_no_gpu_driver_named),
     };
     return cli_run_group("cli", good_cases,
