@@ -137,15 +137,31 @@ static char *split_words(const char *args, char **argv, int *n, int max)
     return buf;
 }
 
+static int check_in(const mp_probe *p, const char *ncu, const char *dir,
+                    FILE *out);
+
 int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
                  FILE *out)
 {
-    char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
-    if (mkdir(dir, 0777) && access(dir, W_OK)) {
+    int made = mkdir(dir, 0777) == 0;
+    if (!made && access(dir, W_OK)) {
         fprintf(stderr, "memprobe: ncu-check: cannot use directory %s\n",
                 dir);
         return MP_EXIT_USAGE;
     }
+    int rc = check_in(p, ncu, dir, out);
+    /* A failed check leaves no empty folder behind (the log its message
+     * names keeps it). */
+    if (rc != MP_EXIT_OK && made)
+        rmdir(dir);
+    return rc;
+}
+
+/* mp_ncu_check in the folder dir, which exists. */
+static int check_in(const mp_probe *p, const char *ncu, const char *dir,
+                    FILE *out)
+{
+    char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
     snprintf(mine, sizeof mine, "%s/memprobe.csv", dir);
     snprintf(theirs, sizeof theirs, "%s/ncu.csv", dir);
     snprintf(run, sizeof run, "%s/ncu-run.csv", dir);

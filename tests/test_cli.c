@@ -396,6 +396,49 @@ static void test_no_gpu_driver_named(void **state)
     assert_false(cli_path_exists("d.csv"));
 }
 
+/* ncu-check without a GPU: exit 3, one line saying what is missing, and
+ * no folder left behind (results/, --dir), made or not. */
+static void test_no_gpu_ncu_check(void **state)
+{
+    (void)state;
+    cli_skip_if_gpu();
+    const char *plain[] = {"ncu-check", NULL};
+    const char *dir[] = {"ncu-check", "--probe", "const", "--dir",
+                         "mine/ncu", NULL};
+    for (int round = 0; round < 3; round++) {
+        cli_result r;
+        cli_run(round == 1 ? dir : plain, &r);
+        cli_expect_status(&r, 3);
+        assert_int_equal(cli_count_char(r.err, '\n'), 1);
+        cli_must_contain("stderr", r.err, "memprobe: ncu-check: ");
+        cli_must_contain("stderr", r.err, "GPU");
+        cli_must_contain("stderr", r.err, "nothing run");
+        assert_int_equal(r.outlen, 0);
+        cli_result_free(&r);
+        assert_false(cli_path_exists("results/ncu-check"));
+        assert_false(cli_path_exists("mine"));
+        /* rounds 0, 1: no results/ before, none after; round 2: an
+         * existing results/ stays, empty */
+        assert_int_equal(cli_path_exists("results"), round == 2);
+        if (round == 1)
+            assert_int_equal(mkdir("results", 0777), 0);
+    }
+    assert_int_equal(rmdir("results"), 0);
+}
+
+/* An ncu-check that fails after the GPU check (here: under the fake
+ * device, its --dir cannot be made) removes the results/ it made. */
+static void test_ncu_check_failure_leaves_no_folder(void **state)
+{
+    (void)state;
+    setenv("MEMPROBE_FAKE_DEVICE", "h200", 1);
+    const char *args[] = {"ncu-check", "--dir", "no/such/dir", NULL};
+    cli_expect_usage_error(args, "ncu-check: cannot use directory "
+                           "no/such/dir");
+    unsetenv("MEMPROBE_FAKE_DEVICE");
+    assert_false(cli_path_exists("no"));
+}
+
 static void test_no_gpu_device(void **state)
 {
     (void)state;
@@ -422,6 +465,8 @@ int main(void)
         cmocka_unit_test(test_no_gpu_measure_existing_file),
         cmocka_unit_test(test_no_gpu_device),
         cmocka_unit_test(test_no_gpu_reasons),
+        cmocka_unit_test(test_no_gpu_ncu_check),
+        cmocka_unit_test(test_ncu_check_failure_leaves_no_folder),
         cmocka_unit_test(test_bad_output_before_gpu),
         cmocka_unit_test(test_no_gpu_driver_named),
     };
