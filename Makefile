@@ -210,12 +210,33 @@ PARAM_VARS := OP WIDTH STRIDE BASE GROUP PERIOD PAD OFFSET LAYOUT CACHE \
 SHAPE_VARS := THREADS BLOCKS ITERATIONS WARMUP RUNS COUNTERS
 lc = $(shell echo $(1) | tr A-Z_ a-z-)
 given = $(foreach v,$(1),$(if $(filter command line,$(origin $(v))),--$(call lc,$(v)) '$($(v))'))
+# predict takes no launch shape but the block (THREADS).
+PREDICT_VARS := $(filter-out $(filter-out THREADS,$(SHAPE_VARS)),$(PARAM_VARS))
+
+# Any other variable on the command line of probe-NAME or predict-NAME is
+# refused before anything is built or run: a typo (STRDIE=4) would
+# otherwise measure the default. Allowed besides the parameters: OUT
+# (probe-NAME) and the build's own variables.
+BUILD_VARS := ARCH SANITIZE FUZZ DEPS DEPS_DIR CUDA_HOME CC NVCC CFLAGS \
+	NVCCFLAGS LDFLAGS
+cmdline_vars = $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
+# $(call refuse_unknown,GOAL PATTERN,KNOWN VARIABLES)
+refuse_unknown = $(foreach g,$(firstword $(filter $(1),$(MAKECMDGOALS))),$(if $(filter-out $(2),$(cmdline_vars)),$(error make $(g): unknown variable $(foreach v,$(filter-out $(2),$(cmdline_vars)),$(v)=$($(v))); known: $(2) (memprobe $(patsubst predict-%,%,$(patsubst probe-%,%,$(g))) --help lists the probe's parameters))))
+$(call refuse_unknown,probe-%,$(PARAM_VARS) OUT $(BUILD_VARS))
+$(call refuse_unknown,predict-%,$(PREDICT_VARS) $(BUILD_VARS))
+
+# $(call memprobe,ARGS): the recipe that runs ./memprobe ARGS, shown as
+# make shows a command (not under -s or -n). make exits 2 whenever a recipe
+# fails, so a failing memprobe's own status (README: 2 bad input, 3 no GPU,
+# ...) is said in one more line: "make: memprobe exited N".
+make_quiet = $(findstring s,$(firstword -$(MAKEFLAGS)))$(findstring n,$(firstword -$(MAKEFLAGS)))
+memprobe = $(if $(make_quiet),,$(info ./$(BIN) $(strip $(1))))@./$(BIN) $(1) || { s=$$?; echo "make: memprobe exited $$s" >&2; exit $$s; }
 
 probe-%: $(BIN)
-	./$(BIN) $* $(call given,$(PARAM_VARS)) $(if $(call cmdline,OUT),-o $(call cmdline,OUT))
+	$(call memprobe,$* $(call given,$(PARAM_VARS)) $(if $(call cmdline,OUT),-o $(call cmdline,OUT)))
 
 predict-%: $(BIN)
-	./$(BIN) predict $* $(call given,$(filter-out $(filter-out THREADS,$(SHAPE_VARS)),$(PARAM_VARS)))
+	$(call memprobe,predict $* $(call given,$(PREDICT_VARS)))
 
 # make fuzz [FUZZ_SECONDS=n]: each libFuzzer target (tests/fuzz/) for n
 # seconds (default 20), starting from its committed seed corpus; new inputs
@@ -255,7 +276,7 @@ clean:
 
 # Counters from memprobe's collector against Nsight Compute's (GPU + ncu).
 ncu-check: $(BIN)
-	./$(BIN) ncu-check $(if $(call cmdline,PROBE),--probe $(call cmdline,PROBE))
+	$(call memprobe,ncu-check $(if $(call cmdline,PROBE),--probe $(call cmdline,PROBE)))
 
 # make hazards [OUT=file] [TIMEOUT=s]: the hazard catalogue (GPU and
 # compute-sanitizer): the seeds' reduction bugs, each run with a result check
@@ -264,7 +285,7 @@ ncu-check: $(BIN)
 # only); prints hazard x tool -> caught / not caught with the tools'
 # findings (docs/hazards.md).
 hazards: $(BIN)
-	./$(BIN) hazards $(if $(call cmdline,OUT),-o $(call cmdline,OUT)) $(call given,TIMEOUT)
+	$(call memprobe,hazards $(if $(call cmdline,OUT),-o $(call cmdline,OUT)) $(call given,TIMEOUT))
 
 # make sanitize [SUMMARY=file]: every probe family's standard
 # configurations under compute-sanitizer memcheck, racecheck, synccheck and
@@ -279,7 +300,7 @@ sanitize: $(BIN)
 # shows them without a GPU.
 sweep: $(BIN)
 	@test -n "$(call cmdline,CONFIG)" || { echo "make sweep: give CONFIG=configs/NAME.conf" >&2; exit 2; }
-	./$(BIN) sweep $(call cmdline,CONFIG) $(if $(call cmdline,OUT),-o $(call cmdline,OUT)) $(if $(call cmdline,RESUME),--resume)
+	$(call memprobe,sweep $(call cmdline,CONFIG) $(if $(call cmdline,OUT),-o $(call cmdline,OUT)) $(if $(call cmdline,RESUME),--resume))
 
 # make study: configs/study.conf into results/DEVICE/study.csv (DEVICE from
 # the GPU's name: h200 for an NVIDIA H200) or OUT=file. It always resumes:
@@ -330,7 +351,7 @@ counters-doc: $(BUILD)/tests/test_chips
 
 .PHONY: report plots study-report
 report: $(BIN)
-	./$(BIN) report --format $(FORMAT) $(if $(call cmdline,TABLE),--table $(call cmdline,TABLE)) $(FILES)
+	$(call memprobe,report --format $(FORMAT) $(if $(call cmdline,TABLE),--table $(call cmdline,TABLE)) $(FILES))
 
 plots: $(BIN)
 	./$(BIN) report --plot-data $(PLOTS)/data $(FILES)

@@ -126,6 +126,16 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
     }
     res->base_rows = a.nrows;
     res->new_rows = b.nrows;
+    /* Everything goes to `out` only once something was compared: a
+     * comparison of nothing is refused with one line and no output. */
+    char *text = NULL;
+    size_t textlen = 0;
+    FILE *final_out = out;
+    out = open_memstream(&text, &textlen);
+    if (!out) {
+        fprintf(stderr, "memprobe: compare: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
     entry *ea, *eb;
     int na = index_rows(&a, ca, &ea), nb = index_rows(&b, cb, &eb);
 
@@ -208,13 +218,39 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
                 res->time_ratio_median, res->time_ratio_min,
                 res->time_ratio_max);
     fputc('\n', out);
+    int status = res->differ || res->only_base || res->model_mismatch
+                     ? MP_EXIT_FAIL : MP_EXIT_OK;
+    if (fclose(out) != 0) {
+        fprintf(stderr, "memprobe: compare: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    if (res->values == 0) {
+        /* Nothing compared is no pass (and no check failed either): the
+         * files cannot answer the question. */
+        if (a.nrows == 0 || b.nrows == 0)
+            fprintf(stderr, "memprobe: compare: %s has no data rows: "
+                    "nothing to compare\n", a.nrows == 0 ? base : fresh);
+        else if (res->matched == 0)
+            fprintf(stderr, "memprobe: compare: %s and %s have no "
+                    "configuration in common: nothing compared\n", base,
+                    fresh);
+        else
+            fprintf(stderr, "memprobe: compare: none of the %d "
+                    "configuration%s in both %s and %s has a counter value "
+                    "in both (measured with --counters off?): 0 counter "
+                    "values compared\n", res->matched,
+                    res->matched == 1 ? "" : "s", base, fresh);
+        status = MP_EXIT_USAGE;
+    } else {
+        fwrite(text, 1, textlen, final_out);
+    }
+    free(text);
     free(ratios);
     free(ea);
     free(eb);
     mp_ncu_free(&a);
     mp_ncu_free(&b);
-    return res->differ || res->only_base || res->model_mismatch
-               ? MP_EXIT_FAIL : MP_EXIT_OK;
+    return status;
 }
 
 int mp_cmd_compare(int argc, char **argv)
@@ -230,7 +266,8 @@ int mp_cmd_compare(int argc, char **argv)
                    "times are summarised, not judged. Exit 1 when\na value "
                    "differs beyond tolerance, a BASE configuration is "
                    "missing from NEW,\nor a NEW row differs from the model. "
-                   "No GPU needed.\n");
+                   "Exit 2\nwhen no counter value is in both files (nothing "
+                   "compared). No GPU needed.\n");
             return MP_EXIT_OK;
         }
         if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {

@@ -32,8 +32,9 @@ typedef struct {
  * missing from NEW to out (and, verbose, every value), then one summary
  * line. Returns 0 when nothing differs beyond tolerance, no base
  * configuration is missing from NEW and no NEW row differs from the model;
- * 1 otherwise; 2 when a file cannot be read (reason on stderr). res may be
- * NULL. */
+ * 1 otherwise; 2 when a file cannot be read, or when no counter value is
+ * in both files (a comparison of nothing: one line on stderr naming the
+ * files, nothing on out). res may be NULL. */
 int mp_compare_files(const char *base, const char *fresh, int verbose,
                      FILE *out, mp_compare_result *res);
 

@@ -241,6 +241,16 @@ int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
                   "files given", paths[0]);
         goto fail;
     }
+    if (total == 0) {   /* headers only: nothing to report */
+        if (d->nfiles == 1)
+            mp_reason(err, errlen, "%s: no data rows, only a header: "
+                      "nothing to report", d->files[0].path);
+        else
+            mp_reason(err, errlen, "%s and the %d other files given: no data "
+                      "rows, only headers: nothing to report",
+                      d->files[0].path, d->nfiles - 1);
+        goto fail;
+    }
 
     /* Every row, with its device; --device keeps some. */
     d->all = calloc(total ? total : 1, sizeof *d->all);

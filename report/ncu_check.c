@@ -36,6 +36,13 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
         mp_ncu_free(&mine);
         return MP_EXIT_USAGE;
     }
+    if (mine.nrows == 0) {
+        fprintf(stderr, "memprobe: ncu-check: %s has no data rows: nothing "
+                "to compare\n", memprobe_csv);
+        mp_ncu_free(&mine);
+        mp_ncu_free(&theirs);
+        return MP_EXIT_USAGE;
+    }
     int rc = MP_EXIT_OK;
     if (mine.nrows != theirs.nrows) {
         fprintf(stderr, "memprobe: ncu-check: %s has %d rows but ncu "
@@ -87,6 +94,14 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
             "tolerance\n", compared, failed);
     if (failed)
         rc = MP_EXIT_FAIL;
+    if (compared == 0) {
+        /* Nothing compared is never a pass. */
+        if (rc == MP_EXIT_OK)
+            fprintf(stderr, "memprobe: ncu-check: no value of %s could be "
+                    "compared with %s (every metric unavailable on this "
+                    "chip): not a pass\n", memprobe_csv, ncu_csv);
+        rc = MP_EXIT_FAIL;
+    }
     mp_ncu_free(&mine);
     mp_ncu_free(&theirs);
     return rc;
@@ -122,15 +137,31 @@ static char *split_words(const char *args, char **argv, int *n, int max)
     return buf;
 }
 
+static int check_in(const mp_probe *p, const char *ncu, const char *dir,
+                    FILE *out);
+
 int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
                  FILE *out)
 {
-    char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
-    if (mkdir(dir, 0777) && access(dir, W_OK)) {
+    int made = mkdir(dir, 0777) == 0;
+    if (!made && access(dir, W_OK)) {
         fprintf(stderr, "memprobe: ncu-check: cannot use directory %s\n",
                 dir);
         return MP_EXIT_USAGE;
     }
+    int rc = check_in(p, ncu, dir, out);
+    /* A failed check leaves no empty folder behind (the log its message
+     * names keeps it). */
+    if (rc != MP_EXIT_OK && made)
+        rmdir(dir);
+    return rc;
+}
+
+/* mp_ncu_check in the folder dir, which exists. */
+static int check_in(const mp_probe *p, const char *ncu, const char *dir,
+                    FILE *out)
+{
+    char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
     snprintf(mine, sizeof mine, "%s/memprobe.csv", dir);
     snprintf(theirs, sizeof theirs, "%s/ncu.csv", dir);
     snprintf(run, sizeof run, "%s/ncu-run.csv", dir);

@@ -21,7 +21,9 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
                  FILE *out);
 
 /* Compares the two CSV files only (no runs): memprobe's CSV and ncu's
- * --csv --page raw output. Same return values. */
+ * --csv --page raw output. Same return values; 2 (one line, nothing
+ * printed) when memprobe's CSV has no rows, and never 0 when no value was
+ * compared. */
 int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
                    const char *ncu_csv, FILE *out);
 

@@ -48,7 +48,8 @@ static const char usage[] =
     "                  CSVs in --results DIR (default results/h200)\n"
     "\n"
     "Exit status: 0 done; 2 bad option, or a file that cannot be read, is\n"
-    "empty or lacks a column the tables need (one line naming the file).\n";
+    "empty or lacks a column the tables need (one line naming the file), or\n"
+    "files whose rows no table (or no --table NAME) shows: nothing to report.\n";
 
 /* --name VALUE or --name=VALUE at argv[*i]; NULL if argv[*i] is not it.
  * A second use of an option that was set already is an error. */
@@ -74,6 +75,23 @@ static const char *take(int argc, char **argv, int *i, const char *name,
     if (!v[0])
         mp_usage_error("--%s: empty value", name);
     return v;
+}
+
+/* The probe families of d's rows, comma-separated, in order of first
+ * appearance ("latency, cluster"). */
+static void probe_names(const mp_rep_data *d, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < d->nrows && used < len; i++) {
+        const char *p = mp_rep_text(d, &d->rows[i], MP_F_PROBE);
+        int seen = 0;
+        for (int k = 0; k < i && !seen; k++)
+            seen = !strcmp(mp_rep_text(d, &d->rows[k], MP_F_PROBE), p);
+        if (!seen)
+            used += (size_t)snprintf(out + used, len - used, "%s%s",
+                                     used ? ", " : "", p[0] ? p : "(none)");
+    }
 }
 
 int mp_cmd_report(int argc, char **argv)
@@ -235,8 +253,21 @@ int mp_cmd_report(int argc, char **argv)
                 : "s");
         status = MP_EXIT_FAIL;
     }
-    if (!study && !plot_dir)
-        mp_rep_print_all(&d, table, f, stdout);
+    if (!study && !plot_dir && mp_rep_print_all(&d, table, f, stdout) == -2) {
+        char probes[256];
+        probe_names(&d, probes, sizeof probes);
+        char first[512];
+        snprintf(first, sizeof first, "%s", d.files[0].path);
+        int others = d.nfiles - 1;
+        mp_rep_free(&d);
+        if (table)
+            mp_usage_error("report: --table %s: no row of %s%s belongs to it "
+                           "(their probes: %s)", table, first,
+                           others ? " and the other files" : "", probes);
+        mp_usage_error("report: no table has a row from %s%s (their probes: "
+                       "%s): nothing to report", first,
+                       others ? " and the other files" : "", probes);
+    }
     mp_rep_free(&d);
     if (fflush(stdout) != 0 && status == MP_EXIT_OK) {
         fprintf(stderr, "memprobe: report: cannot write the output: %s\n",

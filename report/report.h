@@ -154,7 +154,8 @@ typedef struct {
  * on `notes` (may be NULL). Everything else that is wrong is an error:
  * returns -1 with one line in err naming the file ("x.csv: empty file",
  * "x.csv: no column 'probe': not a memprobe results CSV", "x.csv: bank
- * rows need column 'pad'", "--device: ..."). On error *d is left empty.
+ * rows need column 'pad'", "x.csv: no data rows, only a header: nothing
+ * to report", "--device: ..."). On error *d is left empty.
  */
 int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
                 const char *device, FILE *notes, char *err, size_t errlen);
@@ -241,8 +242,9 @@ const mp_rep_cell *mp_rep_table_cell(const mp_rep_table *t,
 void mp_rep_table_print(const mp_rep_table *t, mp_rep_format f, int flags,
                         FILE *out);
 
-/* Prints every table (or only `only`, when not NULL) of d. Returns 0, or
- * -1 when `only` is no table's name. */
+/* Prints every table (or only `only`, when not NULL) of d. Returns 0;
+ * -1 when `only` is no table's name; -2, printing nothing, when none of
+ * those tables has a row (d holds only rows no table shows). */
 int mp_rep_print_all(const mp_rep_data *d, const char *only,
                      mp_rep_format f, FILE *out);
 

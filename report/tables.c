@@ -865,20 +865,34 @@ void mp_rep_table_print(const mp_rep_table *t, mp_rep_format f, int flags,
 int mp_rep_print_all(const mp_rep_data *d, const char *only,
                      mp_rep_format f, FILE *out)
 {
-    int printed = 0, marks = 0;
-    for (int i = 0; mp_rep_table_names[i]; i++) {
+    int printed = 0, marks = 0, n = 0, rows = 0;
+    while (mp_rep_table_names[n])
+        n++;
+    mp_rep_table **built = mp_xcalloc((size_t)n, sizeof *built);
+    for (int i = 0; i < n; i++) {
         if (only && strcmp(only, mp_rep_table_names[i]))
             continue;
-        mp_rep_table *t = mp_rep_table_build(d, mp_rep_table_names[i]);
-        if (printed)
-            fprintf(out, f == MP_REP_CSV ? "\r\n" : "\n");
-        mp_rep_table_print(t, f, 0, out);
-        marks += t->marks;
+        built[i] = mp_rep_table_build(d, mp_rep_table_names[i]);
+        rows += built[i]->nrows;
         printed++;
-        mp_rep_table_free(t);
     }
+    /* Tables that all say "no rows" report nothing: the caller says so. */
+    for (int i = 0, first = 1; rows && i < n; i++) {
+        if (!built[i])
+            continue;
+        if (!first)
+            fprintf(out, f == MP_REP_CSV ? "\r\n" : "\n");
+        first = 0;
+        mp_rep_table_print(built[i], f, 0, out);
+        marks += built[i]->marks;
+    }
+    for (int i = 0; i < n; i++)
+        mp_rep_table_free(built[i]);
+    free(built);
     if (!printed)
         return -1;
+    if (!rows)
+        return -2;
     if (f != MP_REP_CSV) {
         fprintf(out, "\n%d configuration%s from %d file%s", d->nrows,
                 d->nrows == 1 ? "" : "s", d->nfiles, d->nfiles == 1 ? "" : "s");

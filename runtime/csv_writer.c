@@ -112,6 +112,91 @@ static int append_text(mp_csv_writer *w, const char *text, size_t len)
     return 0;
 }
 
+/* Everything about `path` that decides whether rows can be appended,
+ * without opening it for writing or creating anything: a new file's
+ * folder exists and takes files; an existing file is no folder, is
+ * writable, and (a regular file) is empty or starts with `want`'s header
+ * and ends with a line end. *existed: the file is there; *write_header: it
+ * has no header yet. 0, or -1 with a reason in err. */
+static int check_target(const char *path, const char *want, int *existed,
+                        int *write_header, char *err, size_t errlen)
+{
+    struct stat st;
+    *write_header = 1;
+    *existed = stat(path, &st) == 0;
+    if (!*existed) {
+        if (errno != ENOENT) {   /* ENOTDIR, EACCES, ELOOP ... */
+            snprintf(err, errlen, "%s: cannot open for appending: %s", path,
+                     strerror(errno));
+            return -1;
+        }
+        /* A new file: its folder must be there and take a file. */
+        const char *slash = strrchr(path, '/');
+        char dir[4096];
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else
+            snprintf(dir, sizeof dir, "%.*s",
+                     (int)(slash == path ? 1 : slash - path), path);
+        struct stat ds;
+        int e = stat(dir, &ds) != 0 ? errno
+                : !S_ISDIR(ds.st_mode) ? ENOTDIR
+                : access(dir, W_OK | X_OK) != 0 ? errno : 0;
+        if (e) {
+            snprintf(err, errlen, "%s: cannot open for appending: folder "
+                     "%s: %s", path, dir, strerror(e));
+            return -1;
+        }
+        return 0;
+    }
+    if (S_ISDIR(st.st_mode) || access(path, W_OK) != 0) {
+        snprintf(err, errlen, "%s: cannot open for appending: %s", path,
+                 strerror(S_ISDIR(st.st_mode) ? EISDIR : errno));
+        return -1;
+    }
+    /* Only a regular file has rows to check: a device (/dev/null,
+     * /dev/full) or a pipe is written, never read. */
+    FILE *old = S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
+    if (!old)
+        return 0;
+    int complete = ends_with_newline(old);
+    char *have = first_line(old);
+    fclose(old);
+    if (!have)
+        return 0;   /* empty: gets the header */
+    size_t body = strlen(want) - 2;   /* without CRLF */
+    int same = strlen(have) == body && strncmp(have, want, body) == 0;
+    free(have);
+    if (!same) {
+        snprintf(err, errlen, "%s: existing header differs from this "
+                 "memprobe's columns; write to another file with -o", path);
+        return -1;
+    }
+    if (!complete) {
+        snprintf(err, errlen, "%s: the last line is incomplete (an "
+                 "interrupted write?); not appending to it", path);
+        return -1;
+    }
+    *write_header = 0;
+    return 0;
+}
+
+int mp_csv_check_output(const char *path, const char *const *header,
+                        int ncols, char *err, size_t errlen)
+{
+    if (strcmp(path, "-") == 0)
+        return 0;
+    char *want = format_record(header, ncols);
+    if (!want) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int existed, write_header;
+    int rc = check_target(path, want, &existed, &write_header, err, errlen);
+    free(want);
+    return rc;
+}
+
 int mp_csv_open(mp_csv_writer *w, const char *path,
                 const char *const *header, int ncols, char *err,
                 size_t errlen)
@@ -127,44 +212,10 @@ int mp_csv_open(mp_csv_writer *w, const char *path,
     if (strcmp(path, "-") == 0) {
         w->f = stdout;
     } else {
-        /* Only a regular file has rows to check: a device (/dev/null,
-         * /dev/full) or a pipe is written, never read. */
-        struct stat st;
-        existed = stat(path, &st) == 0;
-        if (existed && S_ISDIR(st.st_mode)) {
-            snprintf(err, errlen, "%s: cannot open for appending: %s", path,
-                     strerror(EISDIR));
+        if (check_target(path, want, &existed, &write_header, err,
+                         errlen)) {
             free(want);
             return -1;
-        }
-        FILE *old = existed && S_ISREG(st.st_mode) ? fopen(path, "r") : NULL;
-        if (old) {
-            int complete = ends_with_newline(old);
-            char *have = first_line(old);
-            fclose(old);
-            if (have) {
-                size_t body = strlen(want) - 2;   /* without CRLF */
-                int same = strlen(have) == body
-                           && strncmp(have, want, body) == 0;
-                free(have);
-                if (!same) {
-                    snprintf(err, errlen,
-                             "%s: existing header differs from this "
-                             "memprobe's columns; write to another file "
-                             "with -o", path);
-                    free(want);
-                    return -1;
-                }
-                if (!complete) {
-                    snprintf(err, errlen,
-                             "%s: the last line is incomplete (an "
-                             "interrupted write?); not appending to it",
-                             path);
-                    free(want);
-                    return -1;
-                }
-                write_header = 0;
-            }
         }
         w->f = fopen(path, "a");
         if (!w->f) {

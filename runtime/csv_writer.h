@@ -27,6 +27,14 @@ int mp_csv_open(mp_csv_writer *w, const char *path,
                 const char *const *header, int ncols, char *err,
                 size_t errlen);
 
+/* Whether mp_csv_open(path, header, ncols) would be refused for what is
+ * on disk (a missing or unwritable folder, a folder or unwritable file
+ * given as the file, a foreign header, a cut-off last line), without
+ * creating or changing anything: 0, or -1 with its reason in err. For
+ * refusing a bad output before a measurement starts. */
+int mp_csv_check_output(const char *path, const char *const *header,
+                        int ncols, char *err, size_t errlen);
+
 /* Writes one row (NULL or "" cells are empty) and flushes. 0 or -1. */
 int mp_csv_write_row(mp_csv_writer *w, const char *const *cells, char *err,
                      size_t errlen);

@@ -8,6 +8,7 @@
 #include "device.h"
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,53 @@ int mp_device_count(void)
     return count;
 }
 
+void mp_device_no_gpu_reason(int cuda_error, int count, const char *driver,
+                             char *why, size_t whylen)
+{
+    cudaError_t e = (cudaError_t)cuda_error;
+    if ((e == cudaSuccess && count <= 0) || e == cudaErrorNoDevice) {
+        const char *visible = getenv("CUDA_VISIBLE_DEVICES");
+        mp_reason(why, whylen, "no GPU visible: the NVIDIA driver is there "
+                  "but reports no device%s%s%s", visible ? " (CUDA_VISIBLE_"
+                  "DEVICES='" : "", visible ? visible : "",
+                  visible ? "')" : "");
+    } else if (driver || e == cudaErrorStubLibrary) {
+        mp_reason(why, whylen, "no NVIDIA driver found (%s), so no GPU can "
+                  "be used", e == cudaErrorStubLibrary
+                  ? "libcuda.so.1 is CUDA's stub library, not a driver"
+                  : driver);
+    } else if (e == cudaErrorInsufficientDriver) {
+        mp_reason(why, whylen, "the NVIDIA driver is too old for this "
+                  "memprobe's CUDA %d.%d runtime, so no GPU can be used",
+                  CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    } else {
+        mp_reason(why, whylen, "no usable GPU: %s (%s)", cudaGetErrorName(e),
+                  cudaGetErrorString(e));
+    }
+}
+
+int mp_device_available(char *why, size_t whylen)
+{
+    const char *fake = getenv(MP_FAKE_DEVICE_ENV);
+    if (fake && *fake)
+        return 0;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaSuccess && count > 0)
+        return 0;
+    cudaGetLastError();
+    /* Is there a driver at all? The runtime says "insufficient" both for
+     * an old driver and for none. */
+    char missing[300] = "";
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (lib)
+        dlclose(lib);
+    else
+        snprintf(missing, sizeof missing, "%s", dlerror());
+    mp_device_no_gpu_reason(e, count, lib ? NULL : missing, why, whylen);
+    return MP_EXIT_NOGPU;
+}
+
 int mp_device_open(int ordinal, mp_device *d, char *why, size_t whylen)
 {
     const char *fake = getenv(MP_FAKE_DEVICE_ENV);
@@ -144,14 +192,10 @@ int mp_device_open(int ordinal, mp_device *d, char *why, size_t whylen)
         d->ordinal = ordinal;
         return 0;
     }
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e != cudaSuccess || count == 0) {
-        snprintf(why, whylen, "no CUDA GPU is visible (%s)",
-                 e != cudaSuccess ? cudaGetErrorString(e)
-                                  : "device count is 0");
+    if (mp_device_available(why, whylen))
         return MP_EXIT_NOGPU;
-    }
+    int count = 0;
+    CHECK_CUDA(cudaGetDeviceCount(&count));
     if (ordinal < 0 || ordinal >= count) {
         snprintf(why, whylen, "--device %d: only %d GPU(s) visible", ordinal,
                  count);

@@ -58,8 +58,21 @@ void mp_device_default(mp_device *d);
  * 0, or -1 for an unknown key. For tests and the fake-device hook. */
 int mp_device_describe(const char *key, mp_device *d);
 
+/* 0 when CUDA sees at least one GPU (or the fake-device hook is set);
+ * else MP_EXIT_NOGPU with what is missing in why: "no NVIDIA driver found
+ * (...)" when libcuda.so.1 cannot be loaded, "no GPU visible: ..." when
+ * the driver is there but reports no device, or the driver being too old.
+ * Looks before anything is created for a measurement. */
+int mp_device_available(char *why, size_t whylen);
+
+/* The reason of mp_device_available for cudaGetDeviceCount's error and
+ * count, `driver` NULL when libcuda.so.1 loads, else why it does not
+ * (separate for the tests: each case without the machine it needs). */
+void mp_device_no_gpu_reason(int cuda_error, int count, const char *driver,
+                             char *why, size_t whylen);
+
 /* Opens device `ordinal`. Returns 0, or MP_EXIT_NOGPU with a one-line
- * reason in why when no usable GPU is visible. */
+ * reason in why (mp_device_available's) when no usable GPU is visible. */
 int mp_device_open(int ordinal, mp_device *d, char *why, size_t whylen);
 
 /* Shared-memory ceiling: 32 banks x 4 bytes per clock per SM. GB/s. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "configs.h"
@@ -244,11 +245,11 @@ static int cmd_device(int argc, char **argv)
             mp_usage_error("%s", err);
     }
     if (all) {
-        int n = mp_device_count();
-        if (n <= 0) {
-            fprintf(stderr, "memprobe: no CUDA GPU is visible\n");
+        if (mp_device_available(err, sizeof err)) {
+            fprintf(stderr, "memprobe: %s\n", err);
             return MP_EXIT_NOGPU;
         }
+        int n = mp_device_count();
         mp_device_print_all(n, stdout);
         return MP_EXIT_OK;
     }
@@ -357,9 +358,19 @@ static int cmd_ncu_check(int argc, char **argv)
         return mp_ncu_compare(p, compare[0], compare[1], stdout);
     if (nspread)
         return mp_ncu_spread(p, spread[0], spread + 1, nspread - 1, stdout);
-    if (mkdir("results", 0777) && errno != EEXIST)
+    /* No GPU: said before any folder is made for the run. */
+    char why[512];
+    if (mp_device_available(why, sizeof why)) {
+        fprintf(stderr, "memprobe: ncu-check: %s; nothing run\n", why);
+        return MP_EXIT_NOGPU;
+    }
+    int made = mkdir("results", 0777) == 0;
+    if (!made && errno != EEXIST)
         mp_usage_error("--dir: cannot create results/: %s", strerror(errno));
-    return mp_ncu_check(p, ncu, dir, stdout);
+    int rc = mp_ncu_check(p, ncu, dir, stdout);
+    if (rc != MP_EXIT_OK && made)
+        rmdir("results");   /* a failed check leaves no empty folder */
+    return rc;
 }
 
 /* runtime/sweep.c and report/report.c */

@@ -13,6 +13,7 @@
  */
 #include "ncu_csv.h"
 #include "check.h"
+#include "row.h"
 
 #include <csv.h>   /* libcsv (memprobe's own writer is csv_writer.h) */
 
@@ -468,10 +469,44 @@ int mp_ncu_read(const char *path, mp_ncu_table *t, char *err, size_t errlen)
     return read_table(path, 0, t, err, errlen);
 }
 
+/* Every cell of a column that holds numbers (row.h's rule for its name)
+ * is empty or such a number: -1 with the file, row and column named at
+ * the first that is not ("nan", "inf", text, -5 where only >= 0 can be). */
+static int check_values(const char *path, const mp_ncu_table *t, char *err,
+                        size_t errlen)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        mp_value_rule rule = mp_schema_value_rule(t->header[c]);
+        if (rule == MP_VALUE_ANY)
+            continue;
+        for (int r = 0; r < t->nrows; r++) {
+            const char *cell = t->cells[r][c];
+            double v;
+            if (!cell[0])
+                continue;   /* not measured */
+            int bad = mp_ncu_parse_number(cell, &v) != 0;
+            if (bad || (rule == MP_VALUE_NONNEG && v < 0)) {
+                mp_reason(err, errlen, "%s: data row %d, column %s: '%.40s' "
+                          "is %s", path, r + 1, t->header[c], cell,
+                          bad ? "not a finite number"
+                              : "negative, which this column cannot be");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 int mp_csv_table_read(const char *path, mp_ncu_table *t, char *err,
                       size_t errlen)
 {
-    return read_table(path, 1, t, err, errlen);
+    if (read_table(path, 1, t, err, errlen))
+        return -1;
+    if (check_values(path, t, err, errlen)) {
+        mp_ncu_free(t);
+        return -1;
+    }
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -50,7 +50,11 @@ int mp_ncu_parse(const char *buf, size_t len, const char *name,
                  mp_ncu_table *t, char *err, size_t errlen);
 
 /* Reads a plain CSV file with its header on the first line (memprobe's own
- * results): the same table, with empty units, the same errors. */
+ * results): the same table, with empty units, the same errors, and one
+ * more: a cell of a numeric column of memprobe's schema (row.h,
+ * mp_schema_value_rule) that is neither empty nor a finite number, or is
+ * negative where the column cannot be ("x.csv: data row 3, column
+ * cycles_per_load: '-5' is negative, ..."). */
 int mp_csv_table_read(const char *path, mp_ncu_table *t, char *err,
                       size_t errlen);
 

@@ -77,6 +77,47 @@ int mp_schema_metric_column(const char *name)
     return -1;
 }
 
+/* The fixed columns that hold a number >= 0 or nothing. Not here: the
+ * text columns (swizzle is "none" or bytes), and
+ * excess_wavefronts_per_request, a difference that may be below 0. */
+static const mp_column nonneg_cols[] = {
+    MP_COL_CC, MP_COL_SM_COUNT, MP_COL_SM_CLOCK_MHZ, MP_COL_WIDTH,
+    MP_COL_STRIDE, MP_COL_BASE, MP_COL_GROUP, MP_COL_PERIOD, MP_COL_PAD,
+    MP_COL_OFFSET, MP_COL_ARRAY_BYTES, MP_COL_TILE_BYTES, MP_COL_PASSES,
+    MP_COL_CLUSTER_SIZE, MP_COL_LATENCY_CYCLES, MP_COL_SPREAD,
+    MP_COL_SPACING, MP_COL_ELEMENTS, MP_COL_THREADS, MP_COL_BLOCKS,
+    MP_COL_ITERATIONS, MP_COL_SHARED_BYTES, MP_COL_WARMUP, MP_COL_RUNS,
+    MP_COL_TIME_NS_MEDIAN, MP_COL_TIME_NS_MIN, MP_COL_TIME_NS_COV,
+    MP_COL_HOST_NS_MEDIAN, MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST,
+    MP_COL_CYCLES_PER_REQUEST, MP_COL_CLOCK64_SPAN,
+    MP_COL_CLOCK64_CYCLES_PER_REQUEST, MP_COL_CLOCK64_BLOCK_MEDIAN,
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, MP_COL_BANDWIDTH_GBS,
+    MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION, MP_COL_MODEL_WAVEFRONTS,
+    MP_COL_MODEL_IDEAL, MP_COL_MODEL_CONFLICT_WAYS, MP_COL_MODEL_SECTORS,
+    MP_COL_MODEL_IDEAL_SECTORS, MP_COL_MODEL_DISTINCT, MP_COL_MODEL_REPLAYS,
+    MP_COL_WAVEFRONTS_PER_REQUEST, MP_COL_SECTORS_PER_REQUEST,
+    MP_COL_REPLAYS_PER_REQUEST, MP_COL_MEMCPY_GBS, MP_COL_MEMCPY_FRACTION,
+    MP_COL_DEVICE_ID, MP_COL_BYTES, MP_COL_SRC_DEVICE, MP_COL_DST_DEVICE,
+    MP_COL_LATENCY_US, MP_COL_FOOTPRINT, MP_COL_STRIDE_BYTES, MP_COL_LOADS,
+    MP_COL_WARM_LOADS, MP_COL_CYCLES_PER_LOAD, MP_COL_NS_PER_LOAD,
+    MP_COL_L1_HIT_RATE, MP_COL_L2_HIT_RATE, MP_COL_L2_SECTORS_PER_LOAD,
+    MP_COL_DRAM_BYTES_PER_LOAD, MP_COL_INFLIGHT,
+};
+
+mp_value_rule mp_schema_value_rule(const char *name)
+{
+    if (!name)
+        return MP_VALUE_ANY;
+    if (mp_schema_metric_column(name) >= 0)
+        return MP_VALUE_NONNEG;   /* counters count; times are >= 0 */
+    for (size_t i = 0; i < sizeof nonneg_cols / sizeof *nonneg_cols; i++)
+        if (strcmp(fixed_names[nonneg_cols[i]], name) == 0)
+            return MP_VALUE_NONNEG;
+    if (strcmp(fixed_names[MP_COL_EXCESS_WAVEFRONTS], name) == 0)
+        return MP_VALUE_FINITE;
+    return MP_VALUE_ANY;
+}
+
 int mp_row_init(mp_row *r)
 {
     r->ncols = mp_schema_columns();

@@ -168,6 +168,20 @@ void mp_row_clear(mp_row *r);
 void mp_row_set(mp_row *r, int col, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *mp_row_get(const mp_row *r, int col);
+/* What a cell of a column may hold, for readers of result CSVs: anything
+ * (text), a finite number, or a number >= 0 (counts, sizes, times, cycles,
+ * rates, ratios of them, every counter). An empty cell (not measured) is
+ * allowed in every column. */
+typedef enum {
+    MP_VALUE_ANY = 0,
+    MP_VALUE_FINITE,
+    MP_VALUE_NONNEG
+} mp_value_rule;
+
+/* The rule of the column called `name` (MP_VALUE_ANY for a name that is
+ * not memprobe's). */
+mp_value_rule mp_schema_value_rule(const char *name);
+
 /* Cell pointers for mp_csv_write_row; `out` holds mp_schema_columns(). */
 void mp_row_cells(const mp_row *r, const char **out);
 

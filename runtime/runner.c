@@ -430,6 +430,25 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                  const mp_run_options *opts)
 {
     char why[512];
+    int ncols = mp_schema_columns();
+    const char **header = malloc((size_t)ncols * sizeof *header);
+    if (!header) {
+        fprintf(stderr, "memprobe: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    for (int i = 0; i < ncols; i++)
+        header[i] = mp_schema_name(i);
+    /* A bad output is bad input: refused before the GPU is looked for,
+     * with nothing created (the default's results/ is made only once a
+     * GPU is there, so its absence is no fault). */
+    struct stat results_st;
+    int default_pending = strcmp(opts->output, MP_DEFAULT_OUTPUT) == 0
+                          && stat("results", &results_st) != 0;
+    if (!default_pending
+        && mp_csv_check_output(opts->output, header, ncols, why, sizeof why)) {
+        free(header);
+        mp_usage_error("-o: %s", why);
+    }
     mp_device dev;
     int rc = mp_device_open(opts->device, &dev, why, sizeof why);
     if (rc) {
@@ -437,6 +456,7 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
                 "predicts:\n", why);
         for (int i = 0; i < nparts; i++)
             mp_print_predictions(parts[i].configs, 0, stdout);
+        free(header);
         return MP_EXIT_NOGPU;
     }
     if (!dev.fake)
@@ -473,19 +493,15 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             maxmetrics = n;
     }
 
-    int ncols = mp_schema_columns();
-    const char **header = malloc((size_t)ncols * sizeof *header);
     const char **cells = malloc((size_t)ncols * sizeof *cells);
     slot *slots = calloc((size_t)opts->batch, sizeof *slots);
     double *values = malloc((size_t)opts->batch * maxmetrics
                             * sizeof *values);
     mp_row row;
-    if (!header || !cells || !slots || !values || mp_row_init(&row)) {
+    if (!cells || !slots || !values || mp_row_init(&row)) {
         fprintf(stderr, "memprobe: out of memory\n");
         exit(MP_EXIT_FAIL);
     }
-    for (int i = 0; i < ncols; i++)
-        header[i] = mp_schema_name(i);
     mp_csv_writer csv;
     /* The default output's folder, now that a GPU is known to be there. */
     if (strcmp(opts->output, MP_DEFAULT_OUTPUT) == 0

@@ -259,6 +259,17 @@ static const bad_line others[] = {
     {{"hazards", "--timeout", "abc"}, "--timeout"},
     {{"hazards", "--nosuch"}, "--nosuch"},
     {{"hazards", "-o"}, "--output"},
+    /* A bad output, found before the GPU is looked for. */
+    {{"bank", "-o", "no/such/folder/x.csv"}, "-o: no/such/folder/x.csv"},
+    {{"sweep", "CONF", "-o", "bad.conf/x.csv"}, "-o: bad.conf/x.csv"},
+    /* Impossible numbers in a CSV; nothing to report or compare. */
+    {{"hierarchy", "negative.csv"},
+     "negative.csv: data row 1, column cycles_per_load: '-5'"},
+    {{"report", "negative.csv"}, "negative.csv: data row 1"},
+    {{"report", "header.csv"}, "header.csv: no data rows"},
+    {{"compare", "timing.csv", "timing.csv"}, "0 counter values compared"},
+    {{"ncu-check", "--compare", "header.csv", "NCU"},
+     "header.csv has no data rows"},
 };
 
 static void test_other_commands(void **state)
@@ -273,16 +284,29 @@ static void test_other_commands(void **state)
     f = fopen("malformed.csv", "w");
     fputs("probe,config\r\n\"bank,x\r\n", f);
     fclose(f);
-    char conf[PATH_MAX + 32], csv[PATH_MAX + 32];
+    f = fopen("negative.csv", "w");
+    fputs("device_name,probe,config,verified,footprint_bytes,stride_bytes,"
+          "cycles_per_load\r\nH200,latency,latency/x,yes,8192,128,-5\r\n",
+          f);
+    fclose(f);
+    f = fopen("header.csv", "w");
+    fputs("device_name,probe,config\r\n", f);
+    fclose(f);
+    f = fopen("timing.csv", "w");
+    fputs("device_name,probe,config,time_ns_median\r\n"
+          "H200,bank,bank/a,100\r\n", f);
+    fclose(f);
+    char conf[PATH_MAX + 32], csv[PATH_MAX + 32], ncu[PATH_MAX + 48];
     snprintf(conf, sizeof conf, "%s/configs/texture.conf", repo);
     snprintf(csv, sizeof csv, "%s/results/h200/study.csv", repo);
+    snprintf(ncu, sizeof ncu, "%s/tests/data/ncu-bank-sample.csv", repo);
     for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
         const char *args[16];
         int n = 0;
         for (int k = 0; others[i].args[k]; k++) {
             const char *a = others[i].args[k];
             args[n++] = !strcmp(a, "CONF") ? conf : !strcmp(a, "CSV") ? csv
-                                                                       : a;
+                        : !strcmp(a, "NCU") ? ncu : a;
         }
         args[n] = NULL;
         expect_refused(args, others[i].names);

@@ -12,14 +12,22 @@
  */
 #include "cli_util.h"
 
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bank_model.h"
+#include "device.h"
 #include "pattern.h"
+#include "row.h"
+
+static char repo[PATH_MAX];   /* the repository: where make test runs */
 
 /* ---- table 1: commands that work: exit 0, stdout contains each ------ */
 
@@ -234,22 +242,201 @@ static void test_no_gpu_measure_new_file(void **state)
     assert_false(cli_path_exists("results"));
 }
 
+/* memprobe's header line (CRLF) into buf. */
+static void schema_header(char *buf, size_t len)
+{
+    size_t used = 0;
+    for (int i = 0; i < mp_schema_columns() && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 i ? "," : "", mp_schema_name(i));
+    snprintf(buf + used, used < len ? len - used : 0, "\r\n");
+    assert_true(used + 2 < len);
+}
+
 static void test_no_gpu_measure_existing_file(void **state)
 {
     (void)state;
     cli_skip_if_gpu();
-    static const char old[] = "some,earlier\r\nresult,row\r\n";
+    char old[16384];
+    schema_header(old, sizeof old);
+    strcat(old, "0.1.0,earlier row\r\n");
     FILE *f = fopen("old.csv", "wb");
     assert_non_null(f);
-    assert_int_equal(fwrite(old, 1, sizeof old - 1, f), sizeof old - 1);
+    assert_int_equal(fwrite(old, 1, strlen(old), f), strlen(old));
     assert_int_equal(fclose(f), 0);
     check_no_gpu_measure("old.csv", "4");
     size_t len;
     char *have = cli_read_file("old.csv", &len);
-    assert_int_equal(len, sizeof old - 1);
+    assert_int_equal(len, strlen(old));
     assert_string_equal(have, old);
     free(have);
     unlink("old.csv");
+}
+
+/* A bad -o is bad input, found before the GPU is looked for (so on any
+ * machine: exit 2 naming -o, nothing created, nothing changed). */
+static void test_bad_output_before_gpu(void **state)
+{
+    (void)state;
+    static const char foreign[] = "some,earlier\r\nresult,row\r\n";
+    FILE *f = fopen("foreign.csv", "wb");
+    assert_non_null(f);
+    fputs(foreign, f);
+    fclose(f);
+    char cut[16384];
+    schema_header(cut, sizeof cut);
+    strcat(cut, "0.1.0,cut off");
+    f = fopen("cut.csv", "wb");
+    assert_non_null(f);
+    fputs(cut, f);
+    fclose(f);
+    char conf[PATH_MAX + 32];
+    snprintf(conf, sizeof conf, "%s/configs/texture.conf", repo);
+    static const struct {
+        const char *out, *names;
+    } cases[] = {
+        {"no-such-folder/x.csv", "-o: no-such-folder/x.csv: cannot open for "
+                                 "appending: folder no-such-folder: No such "
+                                 "file or directory"},
+        {"/no-such-folder/x.csv", "folder /no-such-folder: No such file"},
+        {"foreign.csv/x.csv", "-o: foreign.csv/x.csv: cannot open for "
+                              "appending: Not a directory"},
+        {".", "-o: .: cannot open for appending: Is a directory"},
+        {"foreign.csv", "-o: foreign.csv: existing header differs"},
+        {"cut.csv", "-o: cut.csv: the last line is incomplete"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *bank[] = {"bank", "--stride", "4", "-o", cases[i].out,
+                              NULL};
+        cli_expect_usage_error(bank, cases[i].names);
+        const char *sweep[] = {"sweep", conf, "-o", cases[i].out, NULL};
+        cli_expect_usage_error(sweep, cases[i].names);
+    }
+    assert_false(cli_path_exists("no-such-folder"));
+    size_t len;
+    char *have = cli_read_file("foreign.csv", &len);
+    assert_string_equal(have, foreign);
+    free(have);
+    have = cli_read_file("cut.csv", &len);
+    assert_string_equal(have, cut);
+    free(have);
+    /* A folder that takes no file (only where permissions bind: not for
+     * root). */
+    if (geteuid() != 0) {
+        assert_int_equal(mkdir("locked", 0555), 0);
+        const char *locked[] = {"bank", "-o", "locked/x.csv", NULL};
+        cli_expect_usage_error(locked, "-o: locked/x.csv: cannot open for "
+                               "appending: folder locked: Permission denied");
+        assert_false(cli_path_exists("locked/x.csv"));
+        rmdir("locked");
+    }
+    unlink("foreign.csv");
+    unlink("cut.csv");
+}
+
+/* What is missing is said: no driver, no device, an old driver. */
+static void test_no_gpu_reasons(void **state)
+{
+    (void)state;
+    char why[512];
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    mp_device_no_gpu_reason(cudaErrorInsufficientDriver, 0,
+                            "libcuda.so.1: cannot open shared object file",
+                            why, sizeof why);
+    assert_string_equal(why, "no NVIDIA driver found (libcuda.so.1: cannot "
+                        "open shared object file), so no GPU can be used");
+    mp_device_no_gpu_reason(cudaErrorStubLibrary, 0, NULL, why, sizeof why);
+    cli_must_contain("stub", why, "no NVIDIA driver found (libcuda.so.1 is "
+                     "CUDA's stub library");
+    mp_device_no_gpu_reason(cudaErrorNoDevice, 0, NULL, why, sizeof why);
+    assert_string_equal(why, "no GPU visible: the NVIDIA driver is there but "
+                        "reports no device");
+    mp_device_no_gpu_reason(cudaSuccess, 0, NULL, why, sizeof why);
+    assert_string_equal(why, "no GPU visible: the NVIDIA driver is there but "
+                        "reports no device");
+    setenv("CUDA_VISIBLE_DEVICES", "", 1);
+    mp_device_no_gpu_reason(cudaErrorNoDevice, 0, NULL, why, sizeof why);
+    cli_must_contain("visible", why, "reports no device "
+                     "(CUDA_VISIBLE_DEVICES='')");
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    /* A driver that loads but is older than the runtime. */
+    mp_device_no_gpu_reason(cudaErrorInsufficientDriver, 0, NULL, why,
+                            sizeof why);
+    cli_must_contain("old", why, "the NVIDIA driver is too old for this "
+                     "memprobe's CUDA ");
+    mp_device_no_gpu_reason(cudaErrorUnknown, 0, NULL, why, sizeof why);
+    cli_must_contain("other", why, "no usable GPU: cudaErrorUnknown");
+}
+
+/* This machine's own case, through the binary: without libcuda.so.1 the
+ * measuring commands say "no NVIDIA driver found" (exit 3, prediction
+ * printed); `device` the same. */
+static void test_no_gpu_driver_named(void **state)
+{
+    (void)state;
+    cli_skip_if_gpu();
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    const char *want = lib ? "GPU" : "no NVIDIA driver found (libcuda.so.1";
+    if (lib)
+        dlclose(lib);
+    const char *bank[] = {"bank", "--stride", "4", "-o", "d.csv", NULL};
+    const char *predict[] = {"predict", "bank", "--stride", "4", NULL};
+    cli_expect_no_gpu(bank, "wavefronts_per_request", predict);
+    cli_result r;
+    cli_run(bank, &r);
+    cli_must_contain("stderr", r.err, want);
+    cli_result_free(&r);
+    const char *dev[] = {"device", "--all", NULL};
+    cli_run(dev, &r);
+    cli_expect_status(&r, 3);
+    cli_must_contain("stderr", r.err, want);
+    assert_int_equal(cli_count_char(r.err, '\n'), 1);
+    assert_int_equal(r.outlen, 0);
+    cli_result_free(&r);
+    assert_false(cli_path_exists("d.csv"));
+}
+
+/* ncu-check without a GPU: exit 3, one line saying what is missing, and
+ * no folder left behind (results/, --dir), made or not. */
+static void test_no_gpu_ncu_check(void **state)
+{
+    (void)state;
+    cli_skip_if_gpu();
+    const char *plain[] = {"ncu-check", NULL};
+    const char *dir[] = {"ncu-check", "--probe", "const", "--dir",
+                         "mine/ncu", NULL};
+    for (int round = 0; round < 3; round++) {
+        cli_result r;
+        cli_run(round == 1 ? dir : plain, &r);
+        cli_expect_status(&r, 3);
+        assert_int_equal(cli_count_char(r.err, '\n'), 1);
+        cli_must_contain("stderr", r.err, "memprobe: ncu-check: ");
+        cli_must_contain("stderr", r.err, "GPU");
+        cli_must_contain("stderr", r.err, "nothing run");
+        assert_int_equal(r.outlen, 0);
+        cli_result_free(&r);
+        assert_false(cli_path_exists("results/ncu-check"));
+        assert_false(cli_path_exists("mine"));
+        /* rounds 0, 1: no results/ before, none after; round 2: an
+         * existing results/ stays, empty */
+        assert_int_equal(cli_path_exists("results"), round == 2);
+        if (round == 1)
+            assert_int_equal(mkdir("results", 0777), 0);
+    }
+    assert_int_equal(rmdir("results"), 0);
+}
+
+/* An ncu-check that fails after the GPU check (here: under the fake
+ * device, its --dir cannot be made) removes the results/ it made. */
+static void test_ncu_check_failure_leaves_no_folder(void **state)
+{
+    (void)state;
+    setenv("MEMPROBE_FAKE_DEVICE", "h200", 1);
+    const char *args[] = {"ncu-check", "--dir", "no/such/dir", NULL};
+    cli_expect_usage_error(args, "ncu-check: cannot use directory "
+                           "no/such/dir");
+    unsetenv("MEMPROBE_FAKE_DEVICE");
+    assert_false(cli_path_exists("no"));
 }
 
 static void test_no_gpu_device(void **state)
@@ -268,6 +455,8 @@ static void test_no_gpu_device(void **state)
 
 int main(void)
 {
+    if (!getcwd(repo, sizeof repo))
+        return 1;
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_predict_csv_matches_model),
         cmocka_unit_test(test_predict_csv_sweep),
@@ -275,6 +464,11 @@ int main(void)
         cmocka_unit_test(test_no_gpu_measure_new_file),
         cmocka_unit_test(test_no_gpu_measure_existing_file),
         cmocka_unit_test(test_no_gpu_device),
+        cmocka_unit_test(test_no_gpu_reasons),
+        cmocka_unit_test(test_no_gpu_ncu_check),
+        cmocka_unit_test(test_ncu_check_failure_leaves_no_folder),
+        cmocka_unit_test(test_bad_output_before_gpu),
+        cmocka_unit_test(test_no_gpu_driver_named),
     };
     return cli_run_group("cli", good_cases,
                          sizeof good_cases / sizeof good_cases[0], bad_cases,

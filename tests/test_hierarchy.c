@@ -248,6 +248,49 @@ static void test_bandwidth_plot_data(void **state)
     mp_ncu_free(&t);
 }
 
+/* An impossible latency (below 0, not a number, infinite) in a CSV is
+ * bad input for every command that reads it, named by file, row and
+ * column; an empty cell (not measured) is not. */
+static void test_impossible_values(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"-5", "-0.5", "nan", "NaN", "inf",
+                                      "-inf", "1e999", "fast", NULL};
+    const char *header = "device_name,probe,config,verified,footprint_bytes,"
+                         "stride_bytes,order,cache,space,cycles_per_load,"
+                         "ns_per_load\r\n";
+    FILE *f = fopen("good.csv", "w");
+    assert_non_null(f);
+    fprintf(f, "%sH200,latency,latency/a,yes,8192,128,random,default,global,"
+            "33,16.7\r\nH200,latency,latency/b,yes,16384,128,random,"
+            "default,global,,\r\n", header);
+    fclose(f);
+    /* The empty cells are allowed: the row is left out, not refused. */
+    const char *ok[] = {"hierarchy", "good.csv", NULL};
+    cli_result r;
+    cli_run(ok, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("hierarchy", r.out, "33.0 cycles");
+    cli_result_free(&r);
+    for (int i = 0; bad[i]; i++) {
+        f = fopen("bad.csv", "w");
+        assert_non_null(f);
+        fprintf(f, "%sH200,latency,latency/a,yes,8192,128,random,default,"
+                "global,33,16.7\r\nH200,latency,latency/b,yes,16384,128,"
+                "random,default,global,%s,1\r\n", header, bad[i]);
+        fclose(f);
+        char want[128];
+        snprintf(want, sizeof want, "bad.csv: data row 2, column "
+                 "cycles_per_load: '%s' is ", bad[i]);
+        const char *hier[] = {"hierarchy", "bad.csv", NULL};
+        const char *report[] = {"report", "bad.csv", NULL};
+        const char *compare[] = {"compare", "good.csv", "bad.csv", NULL};
+        cli_expect_usage_error(hier, want);
+        cli_expect_usage_error(report, want);
+        cli_expect_usage_error(compare, want);
+    }
+}
+
 static const cli_bad_case bad_cases[] = {
     {{"hierarchy"}, "hierarchy"},
     {{"hierarchy", "missing.csv"}, "missing.csv"},
@@ -264,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_command),
         cmocka_unit_test(test_study),
         cmocka_unit_test(test_bandwidth_plot_data),
+        cmocka_unit_test(test_impossible_values),
     };
     return cli_run_group("hierarchy", NULL, 0, bad_cases,
                          sizeof bad_cases / sizeof bad_cases[0], fixed,

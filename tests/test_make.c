@@ -123,6 +123,11 @@ static void expect_recipe(const char *args, const char *prefix,
     if (r.status != 0)
         fail_msg("%s: exit %d\n%s%s", cmd, r.status, r.out, r.err);
     char *l = line_starting(r.out, prefix, cmd);
+    /* memprobe's own status is said when it fails (the recipe's tail,
+     * checked by test_exit_status): the command is the line before it */
+    char *tail = strstr(l, " || { s=$?; echo \"make: memprobe exited $s\"");
+    if (tail)
+        *tail = '\0';
     /* blanks collapsed (empty $(if)s leave runs of them), trailing
      * ones dropped */
     size_t n = 0;
@@ -163,6 +168,99 @@ static void test_environment_ignored(void **state)
                   "mkdir -p 'build/' && : > 'build/test-gpu.tap'*");
     expect_recipe("test TAP_LOG=/tmp/cl/t.tap", "mkdir -p '",
                   "mkdir -p '/tmp/cl/' && : > '/tmp/cl/t.tap'*");
+}
+
+/* The binary `make test` runs (MEMPROBE): under SANITIZE=1 the make
+ * commands below must name the sanitized build, not rebuild ./memprobe. */
+static const char *build_var(void)
+{
+    const char *m = getenv("MEMPROBE");
+    return m && strstr(m, "build/san/") ? "SANITIZE=1 " : "";
+}
+
+/* A variable a probe-NAME or predict-NAME target does not know is
+ * refused before anything is built or run: exit 2, one line naming it and
+ * listing the known ones. The known ones pass. */
+static void test_unknown_variables(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args, *names;
+    } bad[] = {
+        {"probe-bank STRDIE=4", "make probe-bank: unknown variable STRDIE=4"},
+        {"probe-bank stride=4", "unknown variable stride=4"},
+        {"probe-bank STRIDE=4 WIDHT=8 OUT=/tmp/x.csv",
+         "unknown variable WIDHT=8;"},
+        {"predict-bank STRIDE=4 RUNS=3", "make predict-bank: unknown "
+                                         "variable RUNS=3"},
+        {"predict-bank OUT=/tmp/x.csv", "unknown variable OUT=/tmp/x.csv"},
+        {"predict-const TABLE=bank", "(memprobe const --help lists"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "make -s --no-print-directory %s%s",
+                 build_var(), bad[i].args);
+        run_result r;
+        run_sh(cmd, &r);
+        if (r.status != 2 || strcmp(r.out, "")
+            || strchr(r.err, '\n') - r.err + 1 != (long)strlen(r.err)
+            || !strstr(r.err, bad[i].names)
+            || !strstr(r.err, "known: OP WIDTH STRIDE"))
+            fail_msg("%s: exit %d, want 2 and one line with '%s'\n"
+                     "stdout: %s\nstderr: %s", cmd, r.status, bad[i].names,
+                     r.out, r.err);
+        assert_null(strstr(r.err, "./memprobe"));
+        run_free(&r);
+    }
+    /* OUT and the build's variables are known to probe-NAME. */
+    expect_recipe("probe-bank STRIDE=4 OUT=/tmp/cl.csv ARCH=90 CC=gcc", "./",
+                  "./memprobe bank --stride '4' -o /tmp/cl.csv");
+    expect_recipe("predict-bank STRIDE=4 THREADS=64 SANITIZE=0", "./",
+                  "./memprobe predict bank --stride '4' --threads '64'");
+    /* Other targets are not concerned. */
+    expect_recipe("report FORMAT=md TABLE=bank FILES=x.csv", "./",
+                  "./memprobe report --format md --table bank x.csv");
+}
+
+/* make exits 2 for any failed recipe; the line before says memprobe's own
+ * status (here: 2 for bad input; 3 where there is no GPU), and the
+ * command is shown once, without the wrapper. */
+static void test_exit_status(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "make --no-print-directory %sprobe-bank "
+             "STRIDE=abc", build_var());
+    run_result r;
+    run_sh(cmd, &r);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "memprobe: --stride: 'abc' is not a whole "
+                           "number"));
+    assert_non_null(strstr(r.err, "\nmake: memprobe exited 2\n"));
+    assert_non_null(strstr(r.out, "memprobe bank --stride 'abc'\n"));
+    assert_null(strstr(r.out, "||"));
+    run_free(&r);
+
+    if (access("/dev/nvidiactl", F_OK) != 0
+        && access("/dev/nvidia0", F_OK) != 0) {
+        snprintf(cmd, sizeof cmd, "make -s --no-print-directory %sprobe-bank "
+                 "STRIDE=4 OUT=/tmp/mp-test-make-never.csv", build_var());
+        run_sh(cmd, &r);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, "nothing measured"));
+        assert_non_null(strstr(r.err, "\nmake: memprobe exited 3\n"));
+        assert_non_null(strstr(r.out, "wavefronts_per_request"));
+        assert_null(strstr(r.out, "./memprobe"));   /* -s: not shown */
+        run_free(&r);
+    }
+    /* Success says nothing more. */
+    snprintf(cmd, sizeof cmd, "make -s --no-print-directory %spredict-bank "
+             "STRIDE=4", build_var());
+    run_sh(cmd, &r);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.err, "");
+    assert_null(strstr(r.out, "exited"));
+    run_free(&r);
 }
 
 /* ARCH=x86_64 in the environment must not reach nvcc; the default is
@@ -301,6 +399,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_environment_ignored),
+        cmocka_unit_test(test_unknown_variables),
+        cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_arch),
         cmocka_unit_test(test_deps_missing),
         cmocka_unit_test(test_deps_fetched),

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ncu_csv.h"
+#include "row.h"
 
 /* Facts about tests/data/ncu-bank-sample.csv, read off the file by hand. */
 #define SAMPLE "ncu-bank-sample.csv"
@@ -513,6 +514,89 @@ static void test_number_table(void **state)
     assert_int_equal(mp_ncu_parse_number("1", NULL), -1);
 }
 
+/* memprobe's own CSVs (mp_csv_table_read): a numeric column of the schema
+ * holds a finite number or nothing; counts, times and cycles also no
+ * number below 0. Other columns, and ncu's own CSVs, hold anything. */
+static void test_result_values(void **state)
+{
+    (void)state;
+    assert_int_equal(mp_schema_value_rule("cycles_per_load"),
+                     MP_VALUE_NONNEG);
+    assert_int_equal(mp_schema_value_rule("time_ns_median"), MP_VALUE_NONNEG);
+    assert_int_equal(mp_schema_value_rule(LD_WAVEFRONTS), MP_VALUE_NONNEG);
+    assert_int_equal(mp_schema_value_rule("excess_wavefronts_per_request"),
+                     MP_VALUE_FINITE);
+    assert_int_equal(mp_schema_value_rule("swizzle"), MP_VALUE_ANY);
+    assert_int_equal(mp_schema_value_rule("config"), MP_VALUE_ANY);
+    assert_int_equal(mp_schema_value_rule("got"), MP_VALUE_ANY);
+    assert_int_equal(mp_schema_value_rule(NULL), MP_VALUE_ANY);
+    /* Every column of the schema that the writer fills with counts,
+     * sizes or times is checked: none of them is ANY by mistake. */
+    static const char *const numeric[] = {
+        "sm_count", "stride", "array_bytes", "requests", "bandwidth_gbs",
+        "footprint_bytes", "ns_per_load", "latency_us", "device_id",
+        "model_conflict_ways", "gpu__time_duration.sum", NULL};
+    for (int i = 0; numeric[i]; i++)
+        if (mp_schema_value_rule(numeric[i]) != MP_VALUE_NONNEG)
+            fail_msg("%s is not checked as a number >= 0", numeric[i]);
+
+    static const struct {
+        const char *cell;      /* in column `col` of data row 2 */
+        const char *col;
+        const char *error;     /* NULL: read */
+    } cases[] = {
+        {"", "cycles_per_load", NULL},            /* not measured */
+        {"0", "cycles_per_load", NULL},
+        {"33.5", "cycles_per_load", NULL},
+        {"1980.25", "cycles_per_load", NULL},
+        {"-5", "cycles_per_load", "data row 2, column cycles_per_load: "
+                                  "'-5' is negative"},
+        {"-0.01", "time_ns_median", "column time_ns_median: '-0.01' is "
+                                    "negative"},
+        {"nan", "cycles_per_load", "'nan' is not a finite number"},
+        {"inf", "bandwidth_gbs", "column bandwidth_gbs: 'inf' is not a "
+                                 "finite number"},
+        {"-inf", "requests", "'-inf' is not a finite number"},
+        {"1e999", "requests", "'1e999' is not a finite number"},
+        {"abc", LD_WAVEFRONTS, "column " LD_WAVEFRONTS ": 'abc'"},
+        {"-0.25", "excess_wavefronts_per_request", NULL},
+        {"nan", "excess_wavefronts_per_request", "'nan' is not a finite"},
+        {"-5", "got", NULL},                       /* not the schema's */
+        {"nan", "swizzle", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[512], path[256], err[256] = "";
+        snprintf(text, sizeof text, "config,%s\r\na,1\r\nb,%s\r\n",
+                 cases[i].col, cases[i].cell);
+        write_temp(text, strlen(text), path, sizeof path);
+        mp_ncu_table t;
+        int rc = mp_csv_table_read(path, &t, err, sizeof err);
+        if (!cases[i].error) {
+            if (rc != 0)
+                fail_msg("%s '%s' refused: %s", cases[i].col, cases[i].cell,
+                         err);
+            assert_int_equal(t.nrows, 2);
+            assert_string_equal(t.cells[1][1], cases[i].cell);
+        } else {
+            if (rc != -1)
+                fail_msg("%s '%s' read", cases[i].col, cases[i].cell);
+            assert_int_equal(t.nrows, 0);   /* left empty */
+            assert_non_null(strstr(err, path));
+            if (!strstr(err, cases[i].error))
+                fail_msg("'%s' lacks '%s'", err, cases[i].error);
+        }
+        mp_ncu_free(&t);
+        unlink(path);
+    }
+    /* The same cells in Nsight Compute's CSV are its business. */
+    mp_ncu_table t;
+    char err[256];
+    assert_int_equal(parse_str("\"ID\",\"cycles_per_load\"\n\"0\",\"-5\"\n",
+                               "ncu.csv", &t, err, sizeof err), 0);
+    assert_string_equal(t.cells[0][1], "-5");
+    mp_ncu_free(&t);
+}
+
 #define SAMPLE_TEST(f) cmocka_unit_test_setup_teardown(f, sample_setup, \
                                                       sample_teardown)
 
@@ -538,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_bad_bytes_and_small_err),
         cmocka_unit_test(test_every_prefix),
         cmocka_unit_test(test_number_table),
+        cmocka_unit_test(test_result_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "metrics.h"
+#include "ncu_csv.h"
+#include "probe.h"
 #include "report.h"
 #include "subprocess.h"
 
@@ -304,6 +307,9 @@ static void test_empty_tables(void **state)
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     assert_int_equal(mp_rep_print_all(&d, "nosuchtable", MP_REP_TXT, m), -1);
+    /* A table that has no row: nothing printed, -2. */
+    assert_int_equal(mp_rep_print_all(&d, "reduction", MP_REP_TXT, m), -2);
+    assert_int_equal(ftell(m), 0);
     assert_int_equal(mp_rep_print_all(&d, NULL, MP_REP_TXT, m), 0);
     fclose(m);
     cli_must_contain("report", buf, "4 configurations from 1 file; 1 cell "
@@ -354,6 +360,102 @@ static void test_load_errors(void **state)
     write_file("a.csv", csv_a);
     const char *a3[] = {"report", "a.csv", "other.csv", NULL};
     cli_expect_usage_error(a3, "other.csv");
+}
+
+/* Reporting nothing fails (exit 2, one line naming the file, nothing on
+ * stdout): a header without rows, rows no table shows, --table NAME
+ * without a row of its own. The same for ncu-check --compare. */
+static void test_nothing_to_report(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    mp_rep_data d;
+    write_file("header.csv", BANK_HEADER);
+    const char *one[] = {"header.csv"};
+    assert_int_equal(mp_rep_load(&d, 1, one, NULL, NULL, err, sizeof err),
+                     -1);
+    cli_must_contain("err", err, "header.csv: no data rows, only a header: "
+                     "nothing to report");
+    assert_int_equal(d.nfiles, 0);
+    const char *two[] = {"header.csv", "header.csv"};
+    assert_int_equal(mp_rep_load(&d, 2, two, NULL, NULL, err, sizeof err),
+                     -1);
+    cli_must_contain("err", err, "header.csv and the 1 other files given: "
+                     "no data rows");
+    const char *a1[] = {"report", "header.csv", NULL};
+    cli_expect_usage_error(a1, "header.csv: no data rows");
+    const char *a2[] = {"report", "--format", "csv", "header.csv", NULL};
+    cli_expect_usage_error(a2, "header.csv: no data rows");
+    const char *a3[] = {"report", "--plot-data", "p", "header.csv", NULL};
+    cli_expect_usage_error(a3, "header.csv: no data rows");
+    assert_false(cli_path_exists("p"));
+
+    /* Rows, but of a probe no table shows. */
+    write_file("lat.csv", "device_name,probe,config,cycles_per_load\r\n"
+               "GPU A,latency,latency/a,33\r\n"
+               "GPU A,latency,latency/b,260\r\n");
+    const char *a4[] = {"report", "lat.csv", NULL};
+    cli_expect_usage_error(a4, "report: no table has a row from lat.csv "
+                           "(their probes: latency): nothing to report");
+    /* A table of its own that has no row, though others have. */
+    write_file("a.csv", csv_a);
+    const char *a5[] = {"report", "--table", "reduction", "a.csv", NULL};
+    cli_expect_usage_error(a5, "--table reduction: no row of a.csv belongs "
+                           "to it (their probes: bank)");
+    const char *a6[] = {"report", "--table", "bank", "a.csv", "lat.csv",
+                        NULL};
+    cli_result r;
+    cli_run(a6, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out, "6 configurations from 2 files");
+    cli_result_free(&r);
+
+    /* ncu-check comparing a memprobe CSV without rows. */
+    const char *ncu = in_repo("tests/data/ncu-bank-sample.csv");
+    const char *a7[] = {"ncu-check", "--compare", "header.csv", ncu, NULL};
+    cli_expect_usage_error(a7, "ncu-check: header.csv has no data rows: "
+                           "nothing to compare");
+}
+
+/* ncu-check never passes on nothing compared: rows whose every metric
+ * the chip lacks compare 0 values and fail (exit 1) with a line saying
+ * so. */
+static void test_ncu_check_compares_something(void **state)
+{
+    (void)state;
+    const char *ncu = in_repo("tests/data/ncu-bank-sample.csv");
+    mp_ncu_table t;
+    char err[256];
+    assert_int_equal(mp_ncu_read(ncu, &t, err, sizeof err), 0);
+    int rows = t.nrows;
+    mp_ncu_free(&t);
+    /* counters_status: every metric of the bank set unavailable. */
+    const mp_probe *bank = mp_probe_find("bank");
+    size_t nm;
+    const mp_metric *m = mp_metric_set_get(bank->metrics, &nm);
+    char status[4096];
+    size_t used = (size_t)snprintf(status, sizeof status,
+                                   "ok; " MP_COUNTERS_UNAVAILABLE_ON
+                                   "GV11B: ");
+    for (size_t k = 0; k < nm; k++)
+        used += (size_t)snprintf(status + used, sizeof status - used, "%s%s",
+                                 k ? " " : "", m[k].name);
+    FILE *f = fopen("lacks.csv", "w");
+    assert_non_null(f);
+    fprintf(f, "config,counters_status\r\n");
+    for (int i = 0; i < rows; i++)
+        fprintf(f, "bank/%d,\"%s\"\r\n", i, status);
+    fclose(f);
+    const char *args[] = {"ncu-check", "--compare", "lacks.csv", ncu, NULL};
+    cli_result r;
+    cli_run(args, &r);
+    cli_expect_status(&r, 1);
+    cli_must_contain("stdout", r.out, "UNAVAILABLE");
+    cli_must_contain("stdout", r.out, "ncu-check: 0 values compared");
+    assert_int_equal(cli_count_char(r.err, '\n'), 1);
+    cli_must_contain("stderr", r.err, "memprobe: ncu-check: no value of "
+                     "lacks.csv could be compared");
+    cli_result_free(&r);
 }
 
 /* Nsight Compute's CSV among the files is skipped with a note; alone it
@@ -410,12 +512,16 @@ static void test_cli_report(void **state)
     cli_result_free(&r);
 
     const char *md[] = {"report", "a.csv", "--format=md", "--table",
-                        "padding", NULL};
+                        "bank", NULL};
     cli_run(md, &r);
     cli_expect_status(&r, 0);
-    cli_must_contain("stdout", r.out, "**Padding");
-    cli_must_contain("stdout", r.out, "no rows");
+    cli_must_contain("stdout", r.out, "**Bank conflicts");
+    assert_null(strstr(r.out, "**Padding"));
     cli_result_free(&r);
+    /* A table without a row is nothing to report (exit 2). */
+    const char *none[] = {"report", "a.csv", "--format=md", "--table",
+                          "padding", NULL};
+    cli_expect_usage_error(none, "--table padding: no row of a.csv");
 
     /* A glob with Nsight Compute's file in it still works. */
     char ncu[PATH_MAX + 64];
@@ -767,6 +873,8 @@ int main(void)
         cmocka_unit_test(test_repeats_and_padding),
         cmocka_unit_test(test_empty_tables),
         cmocka_unit_test(test_load_errors),
+        cmocka_unit_test(test_nothing_to_report),
+        cmocka_unit_test(test_ncu_check_compares_something),
         cmocka_unit_test(test_ncu_file_skipped),
         cmocka_unit_test(test_cli_report),
         cmocka_unit_test(test_h200_known_numbers),

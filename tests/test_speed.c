@@ -469,6 +469,38 @@ static void compare_command_line(void **state)
     cli_result_free(&r);
     const char *one[] = {"compare", "x.csv", NULL};
     cli_expect_usage_error(one, "compare");
+
+    /* Comparing nothing is no pass: exit 2, one line saying why, nothing
+     * on stdout. Files without counter values (timing-only runs)... */
+    write_file("t1.csv", HEAD "a,10,5,yes,,,\n" "b,10,6,yes,,,\n");
+    write_file("t2.csv", HEAD "b,10,7,yes,,,\n" "a,10,5,yes,,,\n");
+    const char *timing[] = {"compare", "t1.csv", "t2.csv", NULL};
+    cli_expect_usage_error(timing, "none of the 2 configurations in both "
+                           "t1.csv and t2.csv has a counter value in both");
+    /* ...counters in one file only... */
+    const char *half[] = {"compare", "x.csv", "t1.csv", NULL};
+    cli_expect_usage_error(half, "0 counter values compared");
+    /* ...no configuration in common... */
+    write_file("z.csv", HEAD "zz,10,5,yes,1,10,\n");
+    const char *apart[] = {"compare", "x.csv", "z.csv", NULL};
+    cli_expect_usage_error(apart, "x.csv and z.csv have no configuration "
+                           "in common");
+    /* ...and a header without rows, on either side. */
+    write_file("h.csv", HEAD);
+    const char *empty_base[] = {"compare", "h.csv", "x.csv", NULL};
+    cli_expect_usage_error(empty_base, "h.csv has no data rows");
+    const char *empty_new[] = {"compare", "x.csv", "h.csv", NULL};
+    cli_expect_usage_error(empty_new, "h.csv has no data rows");
+    mp_compare_result res;
+    assert_int_equal(mp_compare_files("t1.csv", "t2.csv", 0, stdout, &res),
+                     2);
+    assert_int_equal(res.matched, 2);
+    assert_int_equal(res.values, 0);
+    assert_int_equal(res.time_pairs, 2);
+    unlink("t1.csv");
+    unlink("t2.csv");
+    unlink("z.csv");
+    unlink("h.csv");
     const char *bad[] = {"compare", "x.csv", "y.csv", "--what", NULL};
     cli_expect_usage_error(bad, "--what");
     unlink("x.csv");
