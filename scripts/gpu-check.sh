@@ -659,6 +659,8 @@ gate)
     rc=$?
     dur=$(( $(date +%s) - t0 ))
     scripts/tap-summary.sh "$W/test-gpu.tap" > "$W/tap-summary.txt"
+    awk '/^# program: /{p = $3; sub(".*/", "", p)} /^# seconds: /{printf "%-24s %7.1f s\n", p, $3}' \
+        "$W/test-gpu.tap" | tee "$W/test-gpu-times.txt" >> "$SUMMARY"
     {
         [ $rc -eq 0 ] || echo "why: make test-gpu exited $rc"
         grep -q '^tests: [0-9]* ok, 0 not ok, ' "$W/tap-summary.txt" || echo "why: a test failed"

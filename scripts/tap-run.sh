@@ -17,7 +17,8 @@
 # Exit status: the program's (128 + signal when it was killed), else 1
 # when a skip had no reason, else 0. With MP_TAP_LOG=FILE the rewritten
 # TAP is also appended to FILE, between the lines "# program: PROGRAM" and
-# "# exit: STATUS" (scripts/tap-summary.sh reads it).
+# "# exit: STATUS", then "# seconds: WALL" (scripts/tap-summary.sh reads
+# it).
 set -u -o pipefail
 if [ $# -lt 1 ]; then
     echo "usage: scripts/tap-run.sh PROGRAM [ARGS...]" >&2
@@ -49,9 +50,11 @@ filter='
     { print; fflush() }
     END { exit bare }
 '
+t0=$(date +%s.%N)
 CMOCKA_MESSAGE_OUTPUT=TAP "$@" | awk "$filter" | tee -a "${log:-/dev/null}"
 rc=$?
 if [ -n "$log" ]; then
-    printf '# exit: %d\n' "$rc" >>"$log"
+    printf '# exit: %d\n# seconds: %s\n' "$rc" \
+        "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')" >>"$log"
 fi
 exit "$rc"
