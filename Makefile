@@ -219,6 +219,9 @@ PREDICT_VARS := $(filter-out $(filter-out THREADS,$(SHAPE_VARS)),$(PARAM_VARS))
 # (probe-NAME) and the build's own variables.
 BUILD_VARS := ARCH SANITIZE FUZZ DEPS DEPS_DIR CUDA_HOME CC NVCC CFLAGS \
 	NVCCFLAGS LDFLAGS
+# `make test TAP_LOG=...` hands its variables to the makes its tests run
+# (MAKEFLAGS): they reach probe-NAME from there, not from a typo.
+BUILD_VARS += TAP_LOG
 cmdline_vars = $(sort $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v))))
 # $(call refuse_unknown,GOAL PATTERN,KNOWN VARIABLES)
 refuse_unknown = $(foreach g,$(firstword $(filter $(1),$(MAKECMDGOALS))),$(if $(filter-out $(2),$(cmdline_vars)),$(error make $(g): unknown variable $(foreach v,$(filter-out $(2),$(cmdline_vars)),$(v)=$($(v))); known: $(2) (memprobe $(patsubst predict-%,%,$(patsubst probe-%,%,$(g))) --help lists the probe's parameters))))

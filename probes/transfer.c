@@ -604,6 +604,13 @@ static void transfer_derive(void *state, const mp_device *dev,
     if (s->v[P_METHOD] == M_KERNEL) {
         mp_row_set(row, MP_COL_THREADS, "%d", MP_TRANSFER_THREADS);
         mp_row_set(row, MP_COL_BLOCKS, "%d", s->blocks);
+        /* Warp-level loads of the copy kernels (one a warp for every 32
+         * consecutive 16-byte words: the grid's stride is a multiple of
+         * 32), which request-scaled tolerances need: H200, 2048 LDG for
+         * 1 MiB. */
+        unsigned long long words = (unsigned long long)s->bytes / 16;
+        mp_row_set(row, MP_COL_REQUESTS, "%llu",
+                   (words + 31) / 32 * (unsigned long long)s->npairs);
     }
     char link[256];
     double per_dir = link_ceiling(s, link, sizeof link);

@@ -62,11 +62,11 @@ int mp_ncu_spread(const mp_probe *p, const char *memprobe_csv,
     int config_col = mp_ncu_column(&mine, "config");
     int requests_col = mp_ncu_column(&mine, "requests");
     int compared = 0;
-    if (rc == MP_EXIT_OK)
+    if (rc != MP_EXIT_USAGE)
         fprintf(out, "%-62s %12s %12s %12s %10s %10s  %s\n", "metric",
                 "spread", "per", "tolerance", "needed", "floor",
                 "where (largest per request / relative)");
-    for (size_t k = 0; rc == MP_EXIT_OK && k < nm; k++) {
+    for (size_t k = 0; rc != MP_EXIT_USAGE && k < nm; k++) {
         if (m[k].tolerance_per == MP_TOL_VALUE && m[k].tolerance == 0)
             continue;
         worst w = {0, 0, 0, -1};

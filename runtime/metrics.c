@@ -101,8 +101,15 @@ static const mp_metric shared_set[] = {
  *   (2.6e-2 per request: beyond the shared set's 1e-2 + 4); bitmap's
  *   stores were exact. Allowed 3e-2 per request plus 4 events (1.2 times
  *   the measured rate: one more H200 run may widen it).
+ * Issue 24 (tolerances from repeat spread): ncu itself, five runs of the
+ * bitmap standard set on the H200, counted the seed layout's load
+ * wavefronts and conflicts up to 299 apart on 32768 LDS (9.1e-3 per
+ * request; memprobe vs ncu 347 apart in one of the five cross-checks):
+ * 3 x that spread needs (3 x 299 - 4) / 32768 = 2.73e-2 per request.
+ * Allowed 3e-2 per request plus 4 events (results/h200/issue24/call2/
+ * ncurepeat/spread-bitmap.txt).
  * Instruction counts stay exact. */
-#define MIXED_LOADS 1e-2, MP_TOL_REQUEST, 4
+#define MIXED_LOADS 3e-2, MP_TOL_REQUEST, 4
 /* Session 4 (the profiling groups) widened the stores: reduce/
  * warp-shuffle/dot/n67108864 57 store wavefronts apart from the committed
  * study on ~1060 requests (5.3e-2), reduce/tree-strided/cubes/b32 38
@@ -242,9 +249,13 @@ static const mp_metric latency_set[] = {
  * across warps) differed by 2866 on 131072 requests (2.19e-2 per request,
  * beyond the shared set's 1e-2 + 4); LDGSTS conflicts of async/cpasync by
  * 1060 (8.1e-3), LDGSTS wavefronts by 0. Allowed 3e-2 per request plus 4
- * events for all three (1.4 times the largest measured rate). Traffic as
- * for the global set. */
-#define ASYNC_STORES 3e-2, MP_TOL_REQUEST, 4
+ * events for all three (1.4 times the largest measured rate). Issue 24:
+ * five ncu runs of the async standard set counted the staged copy's STS
+ * wavefronts up to 3435 apart on 131072 requests (2.62e-2 per request);
+ * 3 x that spread needs 7.86e-2. Allowed 8e-2 per request plus 4
+ * (results/h200/issue24/call2/ncurepeat/spread-async.txt). Traffic as for the
+ * global set. */
+#define ASYNC_STORES 8e-2, MP_TOL_REQUEST, 4
 /* LDGSTS conflicts of async/cpasync/w16 under the profiling groups of
  * session 4 (memprobe vs ncu, 131072 requests): +6828 on a warm L2
  * (5.2e-2 per request), -4016 after an L2 flush (3.1e-2); ncu's own two

@@ -212,6 +212,16 @@ static void test_unknown_variables(void **state)
         assert_null(strstr(r.err, "./memprobe"));
         run_free(&r);
     }
+    /* A test run by `make test TAP_LOG=...` hands TAP_LOG to the makes
+     * it runs (MAKEFLAGS): known (seen refused on the H200). */
+    run_result inherited;
+    run_sh("MAKEFLAGS=TAP_LOG=/tmp/t.tap make -n -s --no-print-directory "
+           "probe-bank STRIDE=4", &inherited);
+    if (inherited.status != 0 || !strstr(inherited.out, "./memprobe bank")
+        || !strstr(inherited.out, "--stride '4'"))
+        fail_msg("TAP_LOG from MAKEFLAGS: exit %d\n%s%s", inherited.status,
+                 inherited.out, inherited.err);
+    run_free(&inherited);
     /* OUT and the build's variables are known to probe-NAME. */
     expect_recipe("probe-bank STRIDE=4 OUT=/tmp/cl.csv ARCH=90 CC=gcc", "./",
                   "./memprobe bank --stride '4' -o /tmp/cl.csv");
