@@ -53,6 +53,12 @@ const char *cli_exe(void);
 
 /* The whole file at path, NUL-terminated (malloc'd); *len its size. */
 char *cli_read_file(const char *path, size_t *len);
+/* The same from an open descriptor: a file from its start, a pipe (popen's
+ * fileno) to its end. */
+char *cli_read_fd(int fd, size_t *len);
+
+/* Removes path and everything under it (a test's temporary folder). */
+void cli_remove_tree(const char *path);
 
 /* ---- small checks ---------------------------------------------------- */
 

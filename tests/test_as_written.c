@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cli_util.h"
 #include "mp_skip.h"
 
 #define PROBE_ARGS "-Iruntime -Imodel -Iprobes"
@@ -34,18 +35,8 @@ static char *ptx_of(const char *src, const char *entry, const char *args)
              args);
     FILE *p = popen(cmd, "r");
     assert_non_null(p);
-    size_t cap = 1 << 16, len = 0, got;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[len] = '\0';
+    size_t len;
+    char *buf = cli_read_fd(fileno(p), &len);
     int rc = pclose(p);
     if (rc != 0)
         fail_msg("%s failed (status %d)", cmd, rc);

@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cli_util.h"
+
 static char repo[] = "/tmp/test_gpu_gate.XXXXXX";
 static char script[PATH_MAX];
 
@@ -90,9 +92,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", repo);
-    return system(cmd) == 0 ? 0 : -1;
+    cli_remove_tree(repo);
+    return 0;
 }
 
 static void gate(void **state)

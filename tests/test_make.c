@@ -24,6 +24,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cli_util.h"
+
 #include "mp_skip.h"
 
 /* Every variable a user might have exported; none may count. */
@@ -41,23 +43,8 @@ typedef struct {
 
 static char *slurp(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    size_t got;
-    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[len] = '\0';
-    fclose(f);
-    return buf;
+    size_t len;
+    return cli_read_file(path, &len);
 }
 
 /* Runs `sh -c cmd` with the make variables of an enclosing make (make

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "cli_util.h"
 #include "metrics.h"
 #include "ncu_spread.h"
 #include "probe.h"
@@ -95,9 +96,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    cli_remove_tree(dir);
+    return 0;
 }
 
 /* Three identical runs: no spread, every tolerance covers it. */

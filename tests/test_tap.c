@@ -18,9 +18,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "cli_util.h"
+
 #include "mp_skip.h"
 
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,18 +112,8 @@ static void sh(const char *cmd, sh_result *r)
     snprintf(full, sizeof full, "(%s) 2>/dev/null", cmd);
     FILE *p = popen(full, "r");
     assert_non_null(p);
-    size_t cap = 4096, len = 0, got;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    while ((got = fread(buf + len, 1, cap - len - 1, p)) > 0) {
-        len += got;
-        if (cap - len < 2) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-    }
-    buf[len] = '\0';
+    size_t len;
+    char *buf = cli_read_fd(fileno(p), &len);
     int st = pclose(p);
     assert_true(st != -1);
     r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
@@ -379,20 +370,10 @@ static int setup(void **state)
     return mkdtemp(tmp) ? 0 : -1;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag,
-                      struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
 static int teardown(void **state)
 {
     (void)state;
-    nftw(tmp, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    cli_remove_tree(tmp);
     return 0;
 }
 
