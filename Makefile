@@ -42,7 +42,11 @@ GENCODE := $(foreach a,$(ARCH),-gencode arch=compute_$(a),code=sm_$(a)) \
 BUILD := build
 # shim/ holds an empty <string> so that cupti_profiler_host.h compiles as C;
 # it must not reach nvcc, whose C++ headers need the real one.
-INCLUDES := -Iruntime -Imodel -Iprobes -Ireport -I$(CUDA_HOME)/include
+# The rooms (docs/architecture.md): cli/ on top, the families in probes/
+# (one folder each), report/ and runtime/ below them, model/ at the bottom.
+FAMILY_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard probes/*/*.c probes/*/*.cu))))
+INCLUDES := -Icli -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
+	-Ireport -I$(CUDA_HOME)/include
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ishim $(INCLUDES) -MMD -MP
 # -pthread: verification splits its compares across CPU threads
@@ -100,10 +104,14 @@ export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1:exitcode=99
 endif
 
-LIB_C := $(filter-out runtime/main.c,$(wildcard runtime/*.c model/*.c probes/*.c report/*.c))
-LIB_CU := $(wildcard probes/*.cu)
+# A family's CPU tests live in its folder (probes/NAME/test_*.c) and build
+# to $(BUILD)/tests/NAME/; the rest are tests/test_*.c.
+FAMILY_TESTS := $(wildcard probes/*/test_*.c)
+LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
+LIB_CU := $(wildcard probes/*.cu probes/*/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
-TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c))
+TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c)) \
+	$(patsubst probes/%.c,$(BUILD)/tests/%,$(FAMILY_TESTS))
 GPU_TESTS := $(patsubst tests/gpu/%.c,$(BUILD)/tests/gpu/%,$(wildcard tests/gpu/test_*.c))
 GPU_UTIL := tests/gpu/gpu_util.c
 # The harness of the CPU tests that run ./memprobe (tests/cli_util.c, not a
@@ -116,7 +124,7 @@ all: $(BIN)
 
 # ./memprobe, or build/san/memprobe under SANITIZE=1 (never the one from
 # the other's objects).
-$(BIN): $(BUILD)/runtime/main.o $(BUILD)/libmemprobe.a
+$(BIN): $(BUILD)/cli/main.o $(BUILD)/libmemprobe.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libmemprobe.a: $(LIB_OBJ)
@@ -127,7 +135,7 @@ $(BUILD)/libmemprobe.a: $(LIB_OBJ)
 # inputs generated) vectorise at -O3 only (gcc's -O2 vectorises just loops
 # of known length): 2-4x less CPU time per word.
 VERIFY_OBJ := $(addprefix $(BUILD)/probes/,verify_par.o launch.o \
-	bandwidth.o coalesce.o reduce.o texture.o)
+	bandwidth/bandwidth.o coalesce/coalesce.o reduce/reduce.o texture/texture.o)
 $(VERIFY_OBJ): CFLAGS += -O3
 
 $(BUILD)/%.o: %.c
@@ -143,6 +151,10 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.c $(GPU_UTIL) $(BUILD)/libmemprobe.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/gpu -o $@ $< $(GPU_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(CLI_UTIL) $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
+$(BUILD)/tests/%: probes/%.c $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
@@ -334,8 +346,8 @@ FILES := $(or $(call cmdline,FILES),$(wildcard results/h200/*.csv))
 FORMAT := $(or $(call cmdline,FORMAT),txt)
 PLOTS := $(or $(call cmdline,PLOTS),$(BUILD)/plots)
 GNUPLOT ?= gnuplot
-PLOT_SCRIPTS := $(wildcard scripts/plots/*.gp)
-# $(call run_gnuplot,DATADIR,OUTDIR): every script in scripts/plots.
+PLOT_SCRIPTS := $(wildcard probes/*/*.gp)
+# $(call run_gnuplot,DATADIR,OUTDIR): every family's gnuplot script.
 run_gnuplot = if ! command -v $(GNUPLOT) >/dev/null 2>&1; then \
 	    echo "make: gnuplot not found: install it to draw the plots (Debian/Ubuntu: apt-get install gnuplot-nox); the tables do not need it" >&2; \
 	    exit 1; \

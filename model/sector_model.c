@@ -136,7 +136,7 @@ void mp_sector_predict_pattern(const mp_pattern *pattern, long long offset,
  * Element e of a warp is e0 + lane with e0 a multiple of 32, so an array of
  * S-byte elements puts lane 0 at S * e0 = 32 * S * m bytes, a multiple of
  * 128 for S = 4, 12 and 16: every instruction below starts 128-byte
- * aligned. PTX from nvcc 13.0 -arch=sm_90 (probes/coalesce.cu):
+ * aligned. PTX from nvcc 13.0 -arch=sm_90 (probes/coalesce/coalesce.cu):
  *   soa           ld.global.f32 x3 (x[e], y[e], z[e]), lanes 4 B apart
  *   aos12         ld.global.f32 x3 at +0, +4, +8 of a 12-byte struct
  *   aos16         ld.global.v4.f32 x1 (the padded struct in one load)

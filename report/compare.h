@@ -38,7 +38,5 @@ typedef struct {
 int mp_compare_files(const char *base, const char *fresh, int verbose,
                      FILE *out, mp_compare_result *res);
 
-/* The subcommand: memprobe compare BASE.csv NEW.csv [--verbose]. */
-int mp_cmd_compare(int argc, char **argv);
 
 #endif

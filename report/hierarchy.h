@@ -67,7 +67,5 @@ int mp_hier_plot_data(const mp_hier *h, const char *dir);
 int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
                                 const char *dir);
 
-/* `memprobe hierarchy FILE.csv... [--format txt|md]`. */
-int mp_cmd_hierarchy(int argc, char **argv);
 
 #endif

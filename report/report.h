@@ -14,7 +14,7 @@
  *              read;
  *   study.c    writes docs/study.md: the tables, the plots and the seeds'
  *              claims beside what was measured; the claims are in
- *              study_<topic>.c (study_claims.h);
+ *              study_<topic>.c (claims.h);
  *   report.c   the command line.
  *
  * Nothing here needs a GPU. Everything is deterministic: the same CSVs give
@@ -213,8 +213,9 @@ typedef struct {
                   * prints the whole table */
 } mp_rep_table;
 
-/* The table names, NULL-terminated, in the order the report prints them. */
-extern const char *const mp_rep_table_names[];
+/* The i-th table's name in the order the report prints them (the
+ * families' registered parts, report/part.h), or NULL past the last. */
+const char *mp_rep_table_name(int i);
 
 /* Builds table `name` from d; NULL for an unknown name. Free with
  * mp_rep_table_free. */
@@ -251,9 +252,6 @@ int mp_rep_print_all(const mp_rep_data *d, const char *only,
 /* ------------------------------------------------------------------ */
 /* Plot data and the study                                            */
 
-/* The plot data files, NULL-terminated (written into dir by
- * mp_rep_plot_data; read by scripts/plots/NAME.gp). */
-extern const char *const mp_rep_plot_files[];
 
 /* Opens dir/name for writing a plot data file: the stream, or NULL with
  * a one-line reason. mp_rep_plot_close closes it: 0, or -1 with a reason
@@ -282,9 +280,6 @@ int mp_study_load(mp_rep_data *d, const char *results_dir, char *err,
 int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
                    char *err, size_t errlen);
 
-/* The study's "Which swizzle makes this conflict-free" section (ldmatrix
- * wavefronts by pitch and swizzle; report/study_matrix.c). */
-void mp_study_matrix(const mp_rep_data *d, FILE *out);
 
 /* Formats v with up to `decimals` decimals, trailing zeros (and a bare
  * point) removed: 1.0000 -> "1", 4.3968 -> "4.3968", 2.50 -> "2.5". */

@@ -8,11 +8,11 @@
  * table is long: `make report` prints them whole). Every number and every
  * verdict is computed from the CSVs, none is typed in: the verdict rules
  * are the `if`s in the claim functions, so a new measurement that breaks a
- * rule changes the verdict. The claims and the tables the study shows live
- * in one file per memory space or claim group (report/study_shared.c,
- * study_global.c, study_const_texture.c, study_reduce.c, study_bitmap.c,
- * study_latency_claims.c; report/study_claims.h); this file reads the
- * values for them, keeps the registry of groups and writes the document.
+ * rule changes the verdict. The claims, the tables the study shows and the
+ * families' own sections live in the families' folders (probes/NAME/
+ * NAME_study.c), registered as their report parts (report/part.h);
+ * report/claims.c reads the values for them; this file writes the
+ * document.
  *
  * Which row is used: the first row with counters of each configuration, in
  * the order of mp_study_files (study.csv, the full study sweep of `make
@@ -26,178 +26,25 @@
  */
 #include "report.h"
 #include "check.h"
-#include "study_claims.h"
-#include "study_latency.h"
-#include "plotdata_transfer.h"
-#include "study_async.h"
+#include "part.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-const char *const mp_study_files[] = {
-    "study.csv",
-    "bank-sweep.csv",       "bank-pads.csv",
-    "coalesce-w4.csv",      "coalesce-w8.csv",
-    "coalesce-w16.csv",     "coalesce-cg.csv",
-    "coalesce-layouts.csv", "bandwidth-offset.csv",
-    "bandwidth-stride.csv", "bandwidth-table.csv",
-    "bandwidth-dram.csv",   "const-sweep.csv",
-    "const-sources.csv",    "const-interleaved2.csv",
-    "const-interleaved16.csv", "texture-4096.csv",
-    "texture-small.csv",    "reduce-ladder.csv",
-    "bitmap.csv",
-    "transfer.csv",         "latency.csv",
-    "async.csv",            "cluster.csv",
-    "bandwidth-footprint.csv",
-    "matrix.csv",           "ldsm.csv",
-    NULL,
-};
-
-static const char *dir_or_default(const char *dir)
-{
-    return dir ? dir : "results/h200";
-}
-
-int mp_study_load(mp_rep_data *d, const char *results_dir, char *err,
-                  size_t errlen)
-{
-    const char *dir = dir_or_default(results_dir);
-    int n = 0, have = 0;
-    while (mp_study_files[n])
-        n++;
-    char **paths = mp_xcalloc((size_t)n, sizeof *paths);
-    for (int i = 0; i < n; i++) {
-        size_t len = strlen(dir) + strlen(mp_study_files[i]) + 2;
-        char *path = mp_xmalloc(len);
-        snprintf(path, len, "%s/%s", dir, mp_study_files[i]);
-        if (access(path, F_OK) == 0)
-            paths[have++] = path;   /* the files that exist, in order */
-        else
-            free(path);
-    }
-    int rc = -1;
-    if (have == 0)
-        mp_reason(err, errlen, "%s: none of the study's CSVs (%s, %s, ...) "
-                  "is there", dir, mp_study_files[0], mp_study_files[1]);
-    else
-        rc = mp_rep_load(d, have, (const char *const *)paths, NULL, NULL,
-                         err, errlen);
-    for (int i = 0; i < have; i++)
-        free(paths[i]);
-    free(paths);
-    return rc;
-}
-
 /* ------------------------------------------------------------------ */
-/* Reading values for the claims                                      */
+/* The claim groups are the families' registered parts (report/part.h),
+ * in the registry's order: the order the study numbers their claims and
+ * shows their tables. */
 
-void mp_study_note_source(ctx *c, const char *file)
+static const mp_study_group *group_at(int g)
 {
-    for (int i = 0; i < c->nsources; i++)
-        if (!strcmp(c->sources[i], file))
-            return;
-    if (c->nsources < MAX_SOURCES)
-        c->sources[c->nsources++] = file;
+    const mp_rep_part *p = mp_report_part(g);
+    return p ? p->claims : NULL;
 }
-
-/* Field f of configuration `config` on the (first) device; NAN, and a
- * note in c->missing, when there is no such row or no value. The row comes
- * from study.csv if it has one, else from the claim's preferred file (so
- * that values compared with each other come from one run), else it is the
- * kept row of any file. */
-double mp_study_value(ctx *c, const char *config, int f)
-{
-    const mp_rep_row *r = mp_rep_find(c->d, mp_study_files[0], config, 0);
-    if (!r && c->prefer)
-        r = mp_rep_find(c->d, c->prefer, config, 0);
-    if (!r)
-        r = mp_rep_find(c->d, NULL, config, 0);
-    double x;
-    if (r && mp_rep_num(c->d, r, f, &x) == 0) {
-        note_source(c, c->d->files[r->file].base);
-        return x;
-    }
-    if (!c->missing[0])
-        snprintf(c->missing, sizeof c->missing, "no %s for `%s`",
-                 mp_rep_field_name(f), config);
-    return NAN;
-}
-
-/* A number in text: `dec` decimals, trailing zeros kept (trim = 0) or
- * dropped (trim = 1). Returns one of 32 rotating buffers. */
-const char *mp_study_fmt(double x, int dec, int trim)
-{
-    static char ring[32][48];
-    static int next;
-    char *b = ring[next++ % 32];
-    if (isnan(x))
-        return "?";
-    if (trim)
-        mp_rep_fmt(b, sizeof ring[0], x, dec);
-    else
-        snprintf(b, sizeof ring[0], "%.*f", dec, x);
-    return b;
-}
-
-/* Opens a text file of the results directory; notes it as a source. */
-static FILE *open_text(ctx *c, const char *file)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", c->dir, file);
-    FILE *f = fopen(path, "r");
-    if (f)
-        note_source(c, file);
-    return f;
-}
-
-/* The rest of the line after `key` in a text file of the results
- * directory, blanks trimmed; "" if absent. */
-void mp_study_text_after(ctx *c, const char *file, const char *key,
-                         char *out, size_t len)
-{
-    char line[512];
-    out[0] = '\0';
-    FILE *f = open_text(c, file);
-    if (!f)
-        return;
-    while (fgets(line, sizeof line, f)) {
-        char *k = strstr(line, key);
-        if (!k)
-            continue;
-        char *p = k + strlen(key);
-        while (*p == ' ')
-            p++;
-        snprintf(out, len, "%s", p);
-        out[strcspn(out, "\r\n")] = '\0';
-        break;
-    }
-    fclose(f);
-}
-
-/* The number that starts the text after `key` (device.txt: "  constant
- * memory  65536 bytes"); NAN if absent. */
-double mp_study_text_number(ctx *c, const char *file, const char *key)
-{
-    char buf[256], *end;
-    text_after(c, file, key, buf, sizeof buf);
-    double x = strtod(buf, &end);
-    return end == buf ? NAN : x;
-}
-
-/* ------------------------------------------------------------------ */
-/* The registry: the claim groups in the order the study numbers their
- * claims and shows their tables. A new group is one line here (its claims
- * and sections live in its report/study_*.c). */
-
-static const mp_study_group *const groups[] = {
-    &mp_study_shared, &mp_study_global, &mp_study_const_texture,
-    &mp_study_reduce, &mp_study_bitmap, &mp_study_latency,
-};
-
-#define NGROUPS ((int)(sizeof groups / sizeof *groups))
 
 /* Claims can be at most this many (the document's buffers). */
 #define MAX_CLAIMS 64
@@ -211,9 +58,10 @@ static const char *const verdict_text[] = {
 static int all_claims(const claim **list)
 {
     int n = 0;
-    for (int g = 0; g < NGROUPS; g++)
-        for (int i = 0; i < groups[g]->nclaims && n < MAX_CLAIMS; i++)
-            list[n++] = &groups[g]->claims[i];
+    for (int g = 0; g < mp_report_nparts(); g++)
+        for (int i = 0; group_at(g) && i < group_at(g)->nclaims
+                        && n < MAX_CLAIMS; i++)
+            list[n++] = &group_at(g)->claims[i];
     return n;
 }
 
@@ -262,6 +110,26 @@ static void mismatch_note(const mp_rep_data *d, const char *probe, FILE *out)
 
 /* ------------------------------------------------------------------ */
 /* The document                                                       */
+
+/* The families' own sections whose section_order is in [from, to), in
+ * that order (ties: the registry's). */
+static void family_sections(const mp_rep_data *d, const char *dir, int from,
+                            int to, FILE *out)
+{
+    for (int order = from, next; order < to; order = next) {
+        next = to;
+        for (int g = 0; g < mp_report_nparts(); g++) {
+            const mp_rep_part *p = mp_report_part(g);
+            if (!p->section || p->section_order < order
+                || p->section_order >= to)
+                continue;
+            if (p->section_order == order)
+                p->section(d, dir, out);
+            else if (p->section_order < next)
+                next = p->section_order;
+        }
+    }
+}
 
 /* " " before a source list "(`a.csv`): ...", nothing before ": ...". */
 static const char *c_space(const char *measured)
@@ -314,7 +182,7 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
     static char measured_all[MAX_CLAIMS][2048], why_all[MAX_CLAIMS][1024];
 
     for (int i = 0; i < nclaims; i++) {
-        ctx c = {d, dir_or_default(results_dir), claims[i]->prefer, "", {NULL},
+        ctx c = {d, mp_study_dir(results_dir), claims[i]->prefer, "", {NULL},
                  0};
         char src[512] = "";
         measured[0] = why[0] = '\0';
@@ -331,7 +199,7 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
                  c.nsources ? "): " : ": ", measured);
         snprintf(why_all[i], sizeof why_all[i], "%s", why);
     }
-    const char *dir = dir_or_default(results_dir);
+    const char *dir = mp_study_dir(results_dir);
 
     fprintf(out, "# The study: the classic CUDA memory rules on the %s\n\n"
             "<!-- Generated by `make study-report` (`memprobe report "
@@ -367,9 +235,7 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
                 why_all[i]);
     }
 
-    mp_study_transfer(d, dir, out);
-    mp_study_async(d, dir, out);
-    mp_study_matrix(d, out);
+    family_sections(d, dir, 0, 100, out);
 
     fprintf(out, "\n## The plots\n\n"
             "Drawn by gnuplot from the same CSVs (`make study-report`; "
@@ -383,16 +249,16 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
             "- DRAM bandwidth against the stride: ![bandwidth against "
             "stride](plots/bandwidth-stride.svg)\n");
 
-    mp_study_latency_section(dir, out);
+    family_sections(d, dir, 100, INT_MAX, out);
 
     fprintf(out, "\n## The tables\n\n"
             "`*` marks a measured value that differs from the model (the "
             "row's `model_match` is `no`); `-` is a value not measured. "
             "`memprobe report %s/*.csv` prints every table in full.\n",
             dir);
-    for (int g = 0; g < NGROUPS; g++) {
-        for (int i = 0; i < groups[g]->nsections; i++) {
-            const section *s = &groups[g]->sections[i];
+    for (int g = 0; g < mp_report_nparts(); g++) {
+        for (int i = 0; group_at(g) && i < group_at(g)->nsections; i++) {
+            const section *s = &group_at(g)->sections[i];
             mp_rep_table *t = mp_rep_table_build(d, s->name);
             fprintf(out, "\n### %s\n\n%s\n\n", s->heading, s->intro);
             if (s->keep) {

@@ -1,12 +1,11 @@
 /*
- * table_spec.h - what one report table is made of, for the files that
- * define tables (report/tables_*.c, one per memory space or probe
- * family); report/tables.c builds and prints them. Internal to report/.
+ * table_spec.h - what one report table is made of, for the families'
+ * *_tables.c files that define tables; report/tables.c builds and prints
+ * them, in the order the families register them (report/part.h).
  *
  * A table is an mp_rep_spec: which rows it takes (want), the row keys
  * (keys), the column group a row goes into (group), and the values of its
- * cells (values). A new table is a spec in its topic's file, a declaration
- * below, and one line in the registry of report/tables.c.
+ * cells (values).
  */
 #ifndef MP_TABLE_SPEC_H
 #define MP_TABLE_SPEC_H
@@ -36,35 +35,7 @@ typedef struct {
                    char v[][KEYLEN], int *mark);
 } mp_rep_spec;
 
-/* A spec with the optional parts: the number of leading keys that split
- * the printed table into one table per combination (0: none; text and
- * Markdown, see mp_rep_table.split), and what a mark means when it is not
- * the CSV's model_match verdict (NULL: that verdict). */
-typedef struct {
-    mp_rep_spec spec;
-    int split;
-    const char *legend;
-} mp_rep_spec_x;
-
 #define N(a) ((int)(sizeof(a) / sizeof *(a)))
-
-/* The tables (report/tables_*.c). */
-extern const mp_rep_spec mp_rep_spec_bank, mp_rep_spec_padding;
-extern const mp_rep_spec mp_rep_spec_coalesce, mp_rep_spec_layouts,
-    mp_rep_spec_bandwidth;
-extern const mp_rep_spec mp_rep_spec_const, mp_rep_spec_texture;
-extern const mp_rep_spec mp_rep_spec_reduction;
-/* report/tables_transfer.c: "transfers" and "peers". */
-extern const mp_rep_spec mp_rep_transfer_specs[];
-extern const int mp_rep_transfer_nspecs;
-/* report/tables_async.c: "async" and "cluster". */
-extern const mp_rep_spec mp_rep_async_specs[];
-extern const int mp_rep_async_nspecs;
-/* report/tables_matrix.c: "matrix" and "matrix-free" (ldmatrix and
- * stmatrix); report/tables_bitmap.c: "bitmap". */
-extern const mp_rep_spec_x mp_rep_matrix_specs[];
-extern const int mp_rep_matrix_nspecs;
-extern const mp_rep_spec mp_rep_spec_bitmap;
 
 /* ---- helpers for the specs ---------------------------------------- */
 

@@ -3,7 +3,7 @@
  * building a table from its spec, and the three ways to print a table
  * (aligned text, Markdown, CSV). Which rows each table takes, its row keys,
  * column groups and values are its spec, in one file per memory space
- * (report/tables_shared.c, tables_global.c, tables_const_texture.c,
+ * (probes/bank/bank_tables.c, tables_global.c, tables_const_texture.c,
  * tables_reduce.c; report/table_spec.h).
  *
  * Every table is built the same way from a `spec`: a row of the data goes
@@ -14,7 +14,7 @@
  */
 #include "report.h"
 #include "check.h"
-#include "table_spec.h"
+#include "part.h"
 #include "csv_writer.h"
 
 #include <math.h>
@@ -38,25 +38,9 @@ void mp_rep_fmt(char *buf, size_t len, double v, int decimals)
         strcpy(buf, "0");
 }
 
-/* ------------------------------------------------------------------ */
-/* The registry: every table, in the order the report prints them. A new
- * table is one line here and one in mp_rep_table_names (its spec lives in
- * its topic's report/tables_*.c). */
-
-static const mp_rep_spec *const specs[] = {
-    &mp_rep_spec_bank, &mp_rep_spec_padding, &mp_rep_spec_coalesce,
-    &mp_rep_spec_layouts, &mp_rep_spec_bandwidth, &mp_rep_spec_const,
-    &mp_rep_spec_texture, &mp_rep_spec_reduction, &mp_rep_spec_bitmap,
-};
-
 static const char *const legend_text =
     "the measured value differs from the model (the row's model_match is no)";
 
-const char *const mp_rep_table_names[] = {
-    "bank", "padding", "matrix", "matrix-free", "bitmap", "coalesce",
-    "layouts", "bandwidth", "const", "texture", "reduction", "transfers",
-    "peers", "async", "cluster", NULL,
-};
 
 /* ------------------------------------------------------------------ */
 /* Sorting                                                            */
@@ -252,24 +236,10 @@ static void count_marks(mp_rep_table *t)
 
 mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
 {
-    const mp_rep_spec *sp = NULL;
-    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
-        if (!strcmp(specs[i]->name, name))
-            sp = specs[i];
-    for (int i = 0; i < mp_rep_transfer_nspecs; i++)
-        if (!strcmp(mp_rep_transfer_specs[i].name, name))
-            sp = &mp_rep_transfer_specs[i];
-    for (int i = 0; i < mp_rep_async_nspecs; i++)
-        if (!strcmp(mp_rep_async_specs[i].name, name))
-            sp = &mp_rep_async_specs[i];
-    const mp_rep_spec_x *x = NULL;
-    for (int i = 0; i < mp_rep_matrix_nspecs; i++)
-        if (!strcmp(mp_rep_matrix_specs[i].spec.name, name))
-            x = &mp_rep_matrix_specs[i];
-    if (x)
-        sp = &x->spec;
-    if (!sp)
+    const mp_rep_table_def *x = mp_rep_table_def_find(name);
+    if (!x)
         return NULL;
+    const mp_rep_spec *sp = x->spec;
 
     mp_rep_table *t = mp_xcalloc(1, sizeof *t);
     t->name = sp->name;
@@ -279,8 +249,8 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
     t->nsub = sp->nsub;
     t->sub_headers = sp->sub_headers;
     t->empty = sp->empty ? sp->empty : "no rows";
-    t->legend = x && x->legend ? x->legend : legend_text;
-    t->split = x ? x->split : 0;
+    t->legend = x->legend ? x->legend : legend_text;
+    t->split = x->split;
     t->ndev = d->ndev;
     t->devices = mp_xcalloc(d->ndev ? (size_t)d->ndev : 1, sizeof *t->devices);
     for (int i = 0; i < d->ndev; i++)
@@ -866,13 +836,13 @@ int mp_rep_print_all(const mp_rep_data *d, const char *only,
                      mp_rep_format f, FILE *out)
 {
     int printed = 0, marks = 0, n = 0, rows = 0;
-    while (mp_rep_table_names[n])
+    while (mp_rep_table_name(n))
         n++;
     mp_rep_table **built = mp_xcalloc((size_t)n, sizeof *built);
     for (int i = 0; i < n; i++) {
-        if (only && strcmp(only, mp_rep_table_names[i]))
+        if (only && strcmp(only, mp_rep_table_name(i)))
             continue;
-        built[i] = mp_rep_table_build(d, mp_rep_table_names[i]);
+        built[i] = mp_rep_table_build(d, mp_rep_table_name(i));
         rows += built[i]->nrows;
         printed++;
     }

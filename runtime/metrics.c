@@ -238,7 +238,7 @@ static const mp_metric latency_set[] = {
     TIME_ROW
 };
 
-/* Async copies into shared memory (probes/async.c): the copy
+/* Async copies into shared memory (probes/async/async.c): the copy
  * instructions of each method, the shared-store wavefronts of STS and
  * LDGSTS (the LSU side; validated names: no l1tex__ LDGSTS wavefront
  * counter exists for GH100, the sass-level one does), the bytes the TMA

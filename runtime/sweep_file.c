@@ -79,9 +79,9 @@ static void probe_names(char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; mp_probes[i] && used < len; i++)
+    for (int i = 0; mp_probe_at(i) && used < len; i++)
         used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-                         mp_probes[i]->name);
+                         mp_probe_at(i)->name);
 }
 
 static int is_tag_char(char c)

@@ -454,12 +454,12 @@ latency)
     step latency-sweep timeout -s INT 240 ./memprobe sweep configs/latency.conf --counters on -o "$W/latency.csv"
     step bandwidth-footprint timeout -s INT 90 ./memprobe sweep configs/bandwidth-footprint.conf --counters on -o "$W/bandwidth-footprint.csv"
     step ncu-check-latency ./memprobe ncu-check --probe latency --dir "$W/ncu-check-latency"
-    step latency-sass bash -c "cuobjdump --dump-sass build/probes/latency.cu.o > $W/sass-latency-full.txt &&
+    step latency-sass bash -c "cuobjdump --dump-sass build/probes/latency/latency.cu.o > $W/sass-latency-full.txt &&
         awk '/Function :/{f=\$3} /(LDG|LDS|LDC|CS2R|STG)/{print f, \$0}' $W/sass-latency-full.txt > $W/sass-latency.txt;
         awk '{print \$1}' $W/sass-latency.txt | sort | uniq -c"
     # The repeated-walk bandwidth kernels (R = true): the LDG.E.128 of each
     # walk must stay (counted per kernel), not be merged across walks.
-    step bandwidth-repeat-sass bash -c "cuobjdump --dump-sass build/probes/bandwidth.cu.o |
+    step bandwidth-repeat-sass bash -c "cuobjdump --dump-sass build/probes/bandwidth/bandwidth.cu.o |
         awk '/Function :/{f=\$3} /LDG|STG/{print f}' | grep 'Lb1E' | sort | uniq -c > $W/sass-bandwidth-repeat.txt; wc -l $W/sass-bandwidth-repeat.txt"
     step hierarchy ./memprobe hierarchy "$W/latency.csv" --format md
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
@@ -503,7 +503,7 @@ transfer)
     step test-transfer env MEMPROBE=./memprobe build/tests/gpu/test_gpu_transfer
     step transfer-sweep ./memprobe sweep configs/transfer.conf --counters off -o "$W/transfer.csv"
     step ncu-check-transfer ./memprobe ncu-check --probe transfer --dir "$W/ncu-check-transfer"
-    step sass-transfer bash -c "cuobjdump --dump-sass build/probes/transfer.cu.o \
+    step sass-transfer bash -c "cuobjdump --dump-sass build/probes/transfer/transfer.cu.o \
         | grep -E 'Function|LDG|STG|LD\.|ST\.' > $W/sass-transfer.txt; cat $W/sass-transfer.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 multigpu)
@@ -578,14 +578,14 @@ latsweep)
     step latency-plateau-1m ./memprobe latency --footprint 268435456,1073741824 --order random --loads 1048576 --warmup 1 --runs 3 --counters off -o "$W/latency-plateau.csv"
     step latency-plateau-table bash -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
         { printf \"%-44s loads %8s  %8.2f cycles  cov %s\n\", \$c[\"config\"], \$c[\"loads\"], \$c[\"cycles_per_load\"], \$c[\"time_ns_cov\"] }' $W/latency-plateau.csv | tee $W/latency-plateau.txt"
-    step latency-sass bash -c "cuobjdump --dump-sass build/probes/latency.cu.o > $W/sass-latency-full.txt &&
+    step latency-sass bash -c "cuobjdump --dump-sass build/probes/latency/latency.cu.o > $W/sass-latency-full.txt &&
         awk '/Function :/{f=\$3} /(LDG|LDS|LDC|CS2R|STG)/{print f, \$0}' $W/sass-latency-full.txt > $W/sass-latency.txt;
         awk '{print \$1}' $W/sass-latency.txt | sort | uniq -c"
     step hierarchy bash -c "./memprobe hierarchy $W/latency.csv --format md | tee $W/hierarchy.md" ;;
 seedbitmap)
     # Issue 24: seed 004's kernel exactly as written
     # (scripts/explore/seed004_bitmap.cu, the same PTX as the probe's seed
-    # layout: tests/test_as_written.c) under Nsight Compute three times,
+    # layout: probes/bitmap/test_as_written.c) under Nsight Compute three times,
     # beside memprobe's bitmap probe: load and store wavefronts per
     # instruction within 1%. Its SASS beside the probe's.
     step seed-build nvcc -O3 -arch=sm_90 -lineinfo -o "$W/seed004_bitmap" scripts/explore/seed004_bitmap.cu

@@ -3,7 +3,7 @@
 # kernel, compiled for sm_90 at -O3, with what does not change the code
 # taken out: comments, line info, and every mangled name (the kernel's,
 # its parameters', its shared arrays'). Two kernels with the same output
-# compile to the same machine code. tests/test_as_written.c uses it to show
+# compile to the same machine code. probes/bitmap/test_as_written.c uses it to show
 # that a probe's "as written" kernel is the seed's.
 set -euo pipefail
 src=$1 entry=$2

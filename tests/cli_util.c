@@ -423,3 +423,12 @@ char *cli_table_text(const mp_rep_table *t, mp_rep_format f)
     assert_int_equal(fclose(m), 0);
     return buf;
 }
+
+/* The families' registry hands the engine its probes and the report its
+ * parts (probes/family.h); memprobe's main() does it first, and so does
+ * every program linked with this harness, before its tests run. */
+#include "family.h"
+__attribute__((constructor)) static void register_families(void)
+{
+    mp_families_register();
+}

@@ -63,8 +63,8 @@ static void test_refused_below(void **state)
     cli_result list;
     const char *list_args[] = {"list", NULL};
     assert_int_equal(cli_run(list_args, &list), 0);
-    for (int i = 0; mp_probes[i]; i++) {
-        const mp_probe *p = mp_probes[i];
+    for (int i = 0; mp_probe_at(i); i++) {
+        const mp_probe *p = mp_probe_at(i);
         for (int k = 0; k < p->nparams; k++) {
             const mp_param_def *d = &p->params[k];
             if (d->kind != MP_PARAM_CHOICE || !d->choice_cc)
@@ -196,8 +196,8 @@ static void test_no_h200_in_rows(void **state)
         mp_device dev;
         assert_int_equal(mp_device_describe(gpus[g], &dev), 0);
         fake(gpus[g]);
-        for (int i = 0; mp_probes[i]; i++) {
-            const mp_probe *p = mp_probes[i];
+        for (int i = 0; mp_probe_at(i); i++) {
+            const mp_probe *p = mp_probe_at(i);
             if (p->cc > 10 * dev.cc_major + dev.cc_minor)
                 continue;
             unlink("rows.csv");

@@ -131,8 +131,8 @@ static void test_every_parameter(void **state)
 {
     (void)state;
     int before = ncases;
-    for (int i = 0; mp_probes[i]; i++) {
-        const mp_probe *p = mp_probes[i];
+    for (int i = 0; mp_probe_at(i); i++) {
+        const mp_probe *p = mp_probe_at(i);
         char vals[40][64];
         for (int k = 0; k < p->nparams; k++) {
             const mp_param_def *d = &p->params[k];
@@ -186,8 +186,8 @@ static void test_make_targets(void **state)
     char cwd[PATH_MAX], out[PATH_MAX + 16];
     assert_non_null(getcwd(cwd, sizeof cwd));
     snprintf(out, sizeof out, "OUT=%s/%s", cwd, KEPT);
-    for (int i = 0; mp_probes[i]; i++) {
-        const mp_probe *p = mp_probes[i];
+    for (int i = 0; mp_probe_at(i); i++) {
+        const mp_probe *p = mp_probe_at(i);
         for (int k = 0; k < p->nparams; k++) {
             char target[64], var[96], opt[64];
             snprintf(target, sizeof target, "probe-%s", p->name);

@@ -1,14 +1,24 @@
 /*
- * test_layering.c - the folders' layering (docs/architecture.md) holds:
- * every `#include "X"` of the source folders names a header the folder may
- * use. runtime/ (the engine) uses only runtime/ and the generic probe
- * interface probes/probe.h; runtime/main.c is the top and may use all.
- * model/ uses only model/. probes/ uses probes/, runtime/ and model/.
- * report/ uses report/, runtime/, model/ and probe.h, never a probe
- * family's header. The checker is also run on made-up sources, so that a
+ * test_layering.c - the rooms' layering (docs/architecture.md) holds, in
+ * includes and in calls:
+ *
+ *   cli/                  the command line: may use every room below
+ *   probes/, probes/NAME/ the families: probes/ (family.h and the shared
+ *                         helpers), their own folder, report/, runtime/,
+ *                         model/; never another family's folder
+ *   report/               report/, runtime/, model/
+ *   runtime/              runtime/, model/
+ *   model/                model/ only
+ *
+ * Includes: every `#include "X"` of a room's sources names a header the
+ * room may use (a family's own tests, probes/NAME/test_*.c, sit above
+ * every room, like tests/). Calls: in the objects of the build, no room refers to a
+ * symbol defined in a room above it, and no two object files refer to
+ * each other (no circle). The checkers run on made-up input too, so that a
  * broken rule is seen to fail.
  *
- * Runs from the repository root (where `make test` runs).
+ * Runs from the repository root (where `make test` runs); the objects are
+ * those of $MEMPROBE's build (build/, or build/san/ under SANITIZE=1).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,86 +27,118 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-/* A folder's rule: the folders whose headers it may include, and the
- * single headers of other folders it may include besides. */
-typedef struct {
-    const char *dir;
-    const char *may_use[4];       /* folders, NULL-terminated */
-    const char *also[2];          /* "folder/header.h", NULL-terminated */
-    const char *top;              /* a file of dir exempt from the rule */
-} layer_rule;
+#include "mp_skip.h"
 
-static const layer_rule rules[] = {
-    {"runtime", {"runtime", NULL}, {"probes/probe.h", NULL}, "main.c"},
-    {"model", {"model", NULL}, {NULL}, NULL},
-    {"probes", {"probes", "runtime", "model", NULL}, {NULL}, NULL},
-    {"report", {"report", "runtime", "model", NULL}, {"probes/probe.h", NULL},
-     NULL},
+/* Rooms from the top down; a room may use itself and those below it, as
+ * its rule says. */
+enum { CLI, PROBES, REPORT, RUNTIME, MODEL, NROOMS };
+static const char *const room_names[] = {"cli", "probes", "report",
+                                         "runtime", "model"};
+
+/* may[a][b]: room a may include from or call into room b. */
+static const int may[NROOMS][NROOMS] = {
+    [CLI] = {1, 1, 1, 1, 1},
+    [PROBES] = {0, 1, 1, 1, 1},
+    [REPORT] = {0, 0, 1, 1, 1},
+    [RUNTIME] = {0, 0, 0, 1, 1},
+    [MODEL] = {0, 0, 0, 0, 1},
 };
 
-static const char *const source_dirs[] = {"runtime", "model", "probes",
-                                          "report", NULL};
+/* A source folder: its room, and for a family folder its path. */
+typedef struct {
+    char dir[64];
+    int room;
+} folder;
+
+static folder folders[64];
+static int nfolders;
+
+static void add_folder(const char *dir, int room)
+{
+    assert_true(nfolders < 64);
+    snprintf(folders[nfolders].dir, sizeof folders[0].dir, "%s", dir);
+    folders[nfolders++].room = room;
+}
+
+/* The rooms' folders: cli, probes and each probes/NAME, report, runtime,
+ * model. */
+static void find_folders(void)
+{
+    nfolders = 0;
+    add_folder("cli", CLI);
+    add_folder("probes", PROBES);
+    glob_t g;
+    if (glob("probes/*/", 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            char d[64];
+            snprintf(d, sizeof d, "%s", g.gl_pathv[i]);
+            d[strlen(d) - 1] = '\0';   /* the trailing '/' */
+            add_folder(d, PROBES);
+        }
+        globfree(&g);
+    }
+    add_folder("report", REPORT);
+    add_folder("runtime", RUNTIME);
+    add_folder("model", MODEL);
+}
 
 static int file_exists(const char *dir, const char *name)
 {
-    char path[512];
+    char path[5000];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* 1 when `header` (as written in the include) may be used from `r`. */
-static int allowed(const layer_rule *r, const char *header)
+/* 1 when a file of folder `from` may include `header`: a header of its
+ * own folder, or of a folder of a room it may use, except another
+ * family's folder; a header of no source folder (the toolkit's, a
+ * library's) is outside the rule. */
+static int allowed(const folder *from, const char *header)
 {
-    for (int i = 0; r->may_use[i]; i++)
-        if (file_exists(r->may_use[i], header))
+    int found = 0;
+    for (int i = 0; i < nfolders; i++) {
+        const folder *f = &folders[i];
+        if (!file_exists(f->dir, header))
+            continue;
+        found = 1;
+        if (f == from)
             return 1;
-    for (int i = 0; r->also[i]; i++) {
-        const char *slash = strrchr(r->also[i], '/');
-        if (slash && strcmp(slash + 1, header) == 0)
+        int family = strchr(f->dir, '/') != NULL;
+        if (may[from->room][f->room] && !(family && from->room == PROBES))
             return 1;
     }
-    /* A header of no source folder (the CUDA toolkit's, a library's) is
-     * outside the rule. */
-    for (int i = 0; source_dirs[i]; i++)
-        if (file_exists(source_dirs[i], header))
-            return 0;
-    return 1;
+    return !found;
 }
 
-/* Checks the text of one file of rule r's folder; appends each include
- * that breaks the rule to bad (as "file: header"). Returns the count. */
-static int check_text(const layer_rule *r, const char *file, const char *text,
+/* Checks the text of one file of folder `from`; appends each include that
+ * breaks the rule to bad (as "dir/file: header"). Returns the count. */
+static int check_text(const folder *from, const char *file, const char *text,
                       char *bad, size_t badlen)
 {
     int n = 0;
     for (const char *line = text; line && *line;) {
         const char *end = strchr(line, '\n');
-        const char *s = line;
-        while (*s == ' ' || *s == '\t')
-            s++;
+        const char *s = line + strspn(line, " \t");
         if (*s == '#') {
-            s++;
-            while (*s == ' ' || *s == '\t')
-                s++;
+            s += 1 + strspn(s + 1, " \t");
             if (strncmp(s, "include", 7) == 0) {
-                s += 7;
-                while (*s == ' ' || *s == '\t')
-                    s++;
+                s += 7 + strspn(s + 7, " \t");
                 const char *close = *s == '"' ? strchr(s + 1, '"') : NULL;
                 if (close && (!end || close < end)) {
                     char header[256];
                     snprintf(header, sizeof header, "%.*s",
                              (int)(close - s - 1), s + 1);
-                    if (!allowed(r, header)) {
+                    if (!allowed(from, header)) {
                         size_t used = strlen(bad);
                         snprintf(bad + used, badlen - used, "%s/%s: \"%s\"; ",
-                                 r->dir, file, header);
+                                 from->dir, file, header);
                         n++;
                     }
                 }
@@ -140,24 +182,23 @@ static int is_source(const char *name)
            || (n > 3 && strcmp(name + n - 3, ".cu") == 0);
 }
 
-/* Every source file of rule r's folder; returns the files checked. */
-static int check_dir(const layer_rule *r, char *bad, size_t badlen,
+/* Every source file of a folder; returns the files checked. */
+static int check_dir(const folder *f, char *bad, size_t badlen,
                      int *violations)
 {
-    DIR *d = opendir(r->dir);
+    DIR *d = opendir(f->dir);
     if (!d)
-        fail_msg("cannot open %s/ (run from the repository root)", r->dir);
+        fail_msg("cannot open %s/ (run from the repository root)", f->dir);
     int files = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (!is_source(e->d_name))
+        /* a family's tests (probes/NAME/test_*.c) sit above every room */
+        if (!is_source(e->d_name) || !strncmp(e->d_name, "test_", 5))
             continue;
-        if (r->top && strcmp(e->d_name, r->top) == 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", r->dir, e->d_name);
+        char path[5000];
+        snprintf(path, sizeof path, "%s/%s", f->dir, e->d_name);
         char *text = read_all(path);
-        *violations += check_text(r, e->d_name, text, bad, badlen);
+        *violations += check_text(f, e->d_name, text, bad, badlen);
         free(text);
         files++;
     }
@@ -168,45 +209,254 @@ static int check_dir(const layer_rule *r, char *bad, size_t badlen,
 static void test_folders_keep_their_layers(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+    find_folders();
+    assert_true(nfolders >= 5 + 11);   /* the rooms and 11 families */
+    for (int i = 0; i < nfolders; i++) {
         char bad[4096] = "";
         int violations = 0;
-        int files = check_dir(&rules[i], bad, sizeof bad, &violations);
-        /* Each folder has several files: an empty scan means a wrong
-         * working directory, not a clean folder. */
-        assert_true(files >= 3);
+        int files = check_dir(&folders[i], bad, sizeof bad, &violations);
+        /* Each folder has sources: an empty scan means a wrong working
+         * directory, not a clean folder. */
+        assert_true(files >= 1);
         if (violations)
             fail_msg("%d include(s) break the layering of %s/ "
-                     "(docs/architecture.md): %s", violations, rules[i].dir,
-                     bad);
+                     "(docs/architecture.md): %s", violations,
+                     folders[i].dir, bad);
     }
 }
 
-/* The checker itself: a runtime file that includes a probe family's
- * header, a model file that includes a runtime header, and a report file
- * that includes a family header are caught; allowed ones pass. */
+static const folder *folder_named(const char *dir)
+{
+    for (int i = 0; i < nfolders; i++)
+        if (!strcmp(folders[i].dir, dir))
+            return &folders[i];
+    fail_msg("no folder %s", dir);
+    return NULL;
+}
+
+/* The include checker itself: a runtime file that includes a family's
+ * header, a model file that includes a runtime header, a report file that
+ * includes a family header, and a family that includes another family's
+ * header are caught; allowed ones pass. */
 static void test_checker_catches_breaks(void **state)
 {
     (void)state;
+    find_folders();
     char bad[1024] = "";
-    assert_int_equal(check_text(&rules[0], "x.c",
+    assert_int_equal(check_text(folder_named("runtime"), "x.c",
                                 "#include <stdio.h>\n#include \"check.h\"\n"
                                 "#include \"probe.h\"\n", bad, sizeof bad), 0);
-    assert_int_equal(check_text(&rules[0], "x.c",
+    assert_int_equal(check_text(folder_named("runtime"), "x.c",
                                 "#include \"check.h\"\n#include \"bank.h\"\n"
                                 "  #  include \"hazards.h\"\n", bad,
                                 sizeof bad), 2);
     assert_non_null(strstr(bad, "runtime/x.c: \"bank.h\""));
     assert_non_null(strstr(bad, "runtime/x.c: \"hazards.h\""));
-    assert_int_equal(check_text(&rules[1], "m.c", "#include \"row.h\"\n", bad,
-                                sizeof bad), 1);
-    assert_int_equal(check_text(&rules[3], "r.c",
+    assert_int_equal(check_text(folder_named("model"), "m.c",
+                                "#include \"row.h\"\n", bad, sizeof bad), 1);
+    assert_int_equal(check_text(folder_named("report"), "r.c",
                                 "#include \"probe.h\"\n#include \"bank.h\"\n",
                                 bad, sizeof bad), 1);
-    assert_int_equal(check_text(&rules[2], "p.c",
+    assert_int_equal(check_text(folder_named("probes/bank"), "p.c",
                                 "#include \"bank_model.h\"\n#include "
-                                "\"runner.h\"\n#include \"report.h\"\n", bad,
-                                sizeof bad), 1);
+                                "\"runner.h\"\n#include \"part.h\"\n"
+                                "#include \"family.h\"\n#include \"bank.h\"\n",
+                                bad, sizeof bad), 0);
+    assert_int_equal(check_text(folder_named("probes/bank"), "p.c",
+                                "#include \"cli.h\"\n#include "
+                                "\"reduce.h\"\n", bad, sizeof bad), 2);
+}
+
+/* ---- calls: the symbols of the build's objects ---------------------- */
+
+#define MAX_OBJS 256
+
+typedef struct {
+    char path[256];
+    int room;
+    char *defined;   /* "\nsym\nsym\n" */
+    char *undefined;
+} object;
+
+static int has_symbol(const char *list, const char *sym)
+{
+    char key[300];
+    snprintf(key, sizeof key, "\n%s\n", sym);
+    return strstr(list, key) != NULL;
+}
+
+/* The room of an object build/ROOM/... (its folder under the build
+ * directory), or -1. */
+static int room_of(const char *rel)
+{
+    for (int r = 0; r < NROOMS; r++) {
+        size_t n = strlen(room_names[r]);
+        if (!strncmp(rel, room_names[r], n) && rel[n] == '/')
+            return r;
+    }
+    return -1;
+}
+
+static char *nm_list(const char *path, const char *flags)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "nm %s '%s' 2>/dev/null", flags, path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 4096, len = 1;
+    char *out = malloc(cap), line[1024];
+    assert_non_null(out);
+    out[0] = '\n';
+    out[1] = '\0';
+    while (fgets(line, sizeof line, p)) {
+        /* "ADDR T name" or "         U name": the last word */
+        line[strcspn(line, "\n")] = '\0';
+        const char *name = strrchr(line, ' ');
+        name = name ? name + 1 : line;
+        size_t n = strlen(name);
+        if (len + n + 2 > cap) {
+            cap = 2 * (len + n + 2);
+            out = realloc(out, cap);
+            assert_non_null(out);
+        }
+        memcpy(out + len, name, n);
+        len += n;
+        out[len++] = '\n';
+        out[len] = '\0';
+    }
+    pclose(p);
+    return out;
+}
+
+/* Reads every object of build_dir's rooms; returns how many. */
+static int load_objects(const char *build_dir, object *objs)
+{
+    char pattern[512];
+    const char *const levels[] = {"*/*.o", "*/*/*.o"};
+    int n = 0;
+    for (int l = 0; l < 2; l++) {
+        snprintf(pattern, sizeof pattern, "%s/%s", build_dir, levels[l]);
+        glob_t g;
+        if (glob(pattern, 0, NULL, &g))
+            continue;
+        for (size_t i = 0; i < g.gl_pathc && n < MAX_OBJS; i++) {
+            const char *rel = g.gl_pathv[i] + strlen(build_dir) + 1;
+            int room = room_of(rel);
+            /* only objects of today's sources: X/Y.o of X/Y.c, X/Y.cu.o
+             * of X/Y.cu (a build dir may keep objects of moved files) */
+            char src[300];
+            struct stat st;
+            snprintf(src, sizeof src, "%.*s", (int)strlen(rel) - 2, rel);
+            if (strlen(src) < 3 || strcmp(src + strlen(src) - 3, ".cu"))
+                strcat(src, ".c");
+            if (room < 0 || stat(src, &st))
+                continue;
+            snprintf(objs[n].path, sizeof objs[n].path, "%s", rel);
+            objs[n].room = room;
+            objs[n].defined = nm_list(g.gl_pathv[i], "--defined-only");
+            objs[n].undefined = nm_list(g.gl_pathv[i], "-u");
+            n++;
+        }
+        globfree(&g);
+    }
+    return n;
+}
+
+/* Each symbol that objs[a] takes from objs[b]: the first one, or NULL. */
+static const char *first_taken(const object *a, const object *b, char *buf,
+                               size_t len)
+{
+    for (const char *s = a->undefined + 1; *s;) {
+        const char *e = strchr(s, '\n');
+        snprintf(buf, len, "%.*s", (int)(e - s), s);
+        if (buf[0] && has_symbol(b->defined, buf))
+            return buf;
+        s = e + 1;
+    }
+    return NULL;
+}
+
+/* Upward calls and circles among n objects, into bad; returns the count. */
+static int check_calls(const object *objs, int n, char *bad, size_t badlen)
+{
+    int found = 0;
+    char sym[300], back[300];
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
+            if (a == b || !first_taken(&objs[a], &objs[b], sym, sizeof sym))
+                continue;
+            size_t used = strlen(bad);
+            if (!may[objs[a].room][objs[b].room]) {
+                snprintf(bad + used, badlen - used, "%s calls up into %s "
+                         "(%s); ", objs[a].path, objs[b].path, sym);
+                found++;
+            } else if (a < b && first_taken(&objs[b], &objs[a], back,
+                                             sizeof back)) {
+                snprintf(bad + used, badlen - used, "%s <-> %s (%s, %s); ",
+                         objs[a].path, objs[b].path, sym, back);
+                found++;
+            }
+        }
+    return found;
+}
+
+static void free_objects(object *objs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(objs[i].defined);
+        free(objs[i].undefined);
+    }
+}
+
+static void test_calls_point_down(void **state)
+{
+    (void)state;
+    const char *bin = getenv("MEMPROBE");
+    char build[256] = "build";
+    if (bin && strrchr(bin, '/') && strncmp(bin, "./", 2))
+        snprintf(build, sizeof build, "%.*s",
+                 (int)(strrchr(bin, '/') - bin), bin);
+    char probe[300];
+    snprintf(probe, sizeof probe, "%s/cli/main.o", build);
+    struct stat st;
+    if (stat(probe, &st))
+        MP_SKIP("no objects in the build directory to read");
+    if (system("nm --version >/dev/null 2>&1"))
+        MP_SKIP("nm (binutils) not installed");
+    object *objs = calloc(MAX_OBJS, sizeof *objs);
+    assert_non_null(objs);
+    int n = load_objects(build, objs);
+    assert_true(n >= 50);
+    char bad[8192] = "";
+    int found = check_calls(objs, n, bad, sizeof bad);
+    free_objects(objs, n);
+    free(objs);
+    if (found)
+        fail_msg("%d call(s) break the layering: %s", found, bad);
+}
+
+/* The call checker on made-up objects: a runtime object that takes a
+ * family's symbol, and two report objects that take each other's. */
+static void test_call_checker_catches_breaks(void **state)
+{
+    (void)state;
+    object o[4] = {
+        {"runtime/sweep_file.o", RUNTIME, "\nmp_sweep_load\n",
+         "\nmp_probe_find\nmp_family_find\n"},
+        {"probes/registry.o", PROBES, "\nmp_family_find\n",
+         "\nmp_probe_table_set\n"},
+        {"report/a.o", REPORT, "\nmp_a\n", "\nmp_b\n"},
+        {"report/b.o", REPORT, "\nmp_b\n", "\nmp_a\n"},
+    };
+    char bad[1024] = "";
+    assert_int_equal(check_calls(o, 4, bad, sizeof bad), 2);
+    assert_non_null(strstr(bad, "runtime/sweep_file.o calls up into "
+                                "probes/registry.o (mp_family_find)"));
+    assert_non_null(strstr(bad, "report/a.o <-> report/b.o"));
+    o[0].undefined = "\nmp_probe_find\n";
+    o[3].undefined = "\n";
+    bad[0] = '\0';
+    assert_int_equal(check_calls(o, 4, bad, sizeof bad), 0);
 }
 
 int main(void)
@@ -214,6 +464,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_checker_catches_breaks),
         cmocka_unit_test(test_folders_keep_their_layers),
+        cmocka_unit_test(test_call_checker_catches_breaks),
+        cmocka_unit_test(test_calls_point_down),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -277,7 +277,7 @@ static void test_arch(void **state)
     assert_true(n >= 10);   /* CUDA 13: sm_75 ... sm_121 */
 
     run_sh("env " ENV_NOISE "make -n -B -s --no-print-directory "
-           "build/probes/bank.cu.o", &r);
+           "build/probes/bank/bank.cu.o", &r);
     assert_int_equal(r.status, 0);
     char *l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
     assert_null(strstr(l, "x86_64"));
@@ -298,7 +298,7 @@ static void test_arch(void **state)
     free(l);
     run_free(&r);
 
-    run_sh("make -n -B -s --no-print-directory build/probes/bank.cu.o "
+    run_sh("make -n -B -s --no-print-directory build/probes/bank/bank.cu.o "
            "ARCH='90 80'", &r);
     assert_int_equal(r.status, 0);
     l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
@@ -312,7 +312,7 @@ static void test_arch(void **state)
 
     /* The sanitizer build tests host code: sm_90 only. */
     run_sh("make -n -B -s --no-print-directory SANITIZE=1 "
-           "build/san/probes/bank.cu.o", &r);
+           "build/san/probes/bank/bank.cu.o", &r);
     assert_int_equal(r.status, 0);
     l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
     assert_non_null(strstr(l, "arch=compute_90,code=sm_90 "));

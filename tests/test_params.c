@@ -1,7 +1,7 @@
 /*
  * test_params.c - CPU tests of runtime/params.c: strict value parsing,
  * lists and ranges, and the describe/format helpers, on the bank probe's
- * real parameter table (probes/bank.c) plus two tables made up here.
+ * real parameter table (probes/bank/bank.c) plus two tables made up here.
  */
 #include <setjmp.h>
 #include <stdarg.h>

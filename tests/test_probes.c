@@ -1,5 +1,5 @@
 /*
- * test_probes.c - the helpers every probe shares (probes/probes.c): the
+ * test_probes.c - the helpers every probe shares (runtime/probe.c): the
  * probe table, counter lookup, the per-request time columns and the row
  * helpers describe and derive share (parameter, launch-shape and bandwidth
  * columns).
@@ -125,10 +125,10 @@ static void test_probe_table(void **state)
 {
     (void)state;
     int n = 0;
-    for (int i = 0; mp_probes[i]; i++, n++) {
-        assert_ptr_equal(mp_probe_find(mp_probes[i]->name), mp_probes[i]);
+    for (int i = 0; mp_probe_at(i); i++, n++) {
+        assert_ptr_equal(mp_probe_find(mp_probe_at(i)->name), mp_probe_at(i));
         for (int j = 0; j < i; j++)
-            assert_string_not_equal(mp_probes[i]->name, mp_probes[j]->name);
+            assert_string_not_equal(mp_probe_at(i)->name, mp_probe_at(j)->name);
     }
     assert_true(n >= 6);
     assert_null(mp_probe_find("nosuchprobe"));

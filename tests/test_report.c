@@ -26,6 +26,7 @@
 #include "ncu_csv.h"
 #include "probe.h"
 #include "report.h"
+#include "part.h"
 #include "subprocess.h"
 
 static char repo[PATH_MAX];   /* the repository root: where make test runs */
@@ -286,13 +287,13 @@ static void test_empty_tables(void **state)
     const char *paths[] = {"a.csv"};
     mp_rep_data d;
     load(&d, paths, 1);
-    for (int i = 0; mp_rep_table_names[i]; i++) {
-        if (!strcmp(mp_rep_table_names[i], "bank"))
+    for (int i = 0; mp_rep_table_name(i); i++) {
+        if (!strcmp(mp_rep_table_name(i), "bank"))
             continue;
-        mp_rep_table *t = mp_rep_table_build(&d, mp_rep_table_names[i]);
+        mp_rep_table *t = mp_rep_table_build(&d, mp_rep_table_name(i));
         assert_int_equal(t->nrows, 0);
         char *txt = cli_table_text(t, MP_REP_TXT);
-        cli_must_contain(mp_rep_table_names[i], txt, "no rows");
+        cli_must_contain(mp_rep_table_name(i), txt, "no rows");
         free(txt);
         mp_rep_table_free(t);
     }
@@ -707,10 +708,15 @@ static void test_plot_data(void **state)
     (void)state;
     write_h200_plot_data("plots/data");   /* creates both levels */
     char path[256];
-    for (int i = 0; mp_rep_plot_files[i]; i++) {
-        snprintf(path, sizeof path, "plots/data/%s", mp_rep_plot_files[i]);
-        assert_true(cli_path_exists(path));
-    }
+    int files = 0;   /* every file a family's part names is written */
+    for (int p = 0; p < mp_report_nparts(); p++)
+        for (int i = 0; mp_report_part(p)->plot_files
+                        && mp_report_part(p)->plot_files[i]; i++, files++) {
+            snprintf(path, sizeof path, "plots/data/%s",
+                     mp_report_part(p)->plot_files[i]);
+            assert_true(cli_path_exists(path));
+        }
+    assert_int_equal(files, 6);
     /* ld, stride 32, log2(4) = 2: 32 wavefronts (model 32). */
     char *s = slurp("plots/data/bank-heatmap.dat");
     cli_must_contain("heatmap", s, "\n0 32 2 32.0000 32 ");
@@ -740,7 +746,8 @@ static void test_plot_data(void **state)
     mp_rep_free(&d);
 }
 
-/* Every script in scripts/plots draws a non-empty SVG and PNG. */
+/* Every family's gnuplot script (probes/NAME/NAME.gp) draws a non-empty
+ * SVG and PNG. */
 static void test_gnuplot_scripts(void **state)
 {
     (void)state;
@@ -748,7 +755,7 @@ static void test_gnuplot_scripts(void **state)
         MP_SKIP("gnuplot not installed (apt-get install gnuplot-nox)");
     write_h200_plot_data("gp/data");
     glob_t g;
-    assert_int_equal(glob(in_repo("scripts/plots/*.gp"), 0, NULL, &g), 0);
+    assert_int_equal(glob(in_repo("probes/*/*.gp"), 0, NULL, &g), 0);
     assert_true(g.gl_pathc >= 4);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         char *const argv[] = {"gnuplot", "-e",
@@ -758,7 +765,7 @@ static void test_gnuplot_scripts(void **state)
             char *log = slurp("gp/log");
             fail_msg("gnuplot %s failed:\n%s", g.gl_pathv[i], log);
         }
-        /* scripts/plots/NAME.gp -> gp/NAME.svg, gp/NAME.png */
+        /* probes/FAMILY/NAME.gp -> gp/NAME.svg, gp/NAME.png */
         const char *base = strrchr(g.gl_pathv[i], '/') + 1;
         char name[128], path[256];
         snprintf(name, sizeof name, "%.*s", (int)(strlen(base) - 3), base);

@@ -5,7 +5,7 @@
  * blocks of 16 x 16), minus the OpenCV display. It exists so that Nsight
  * Compute can count the unmodified kernel (scripts/gpu-check.sh, step
  * seedbitmap) beside memprobe's bitmap probe, whose seed layout must be
- * the same kernel: tests/test_as_written.c compares their PTX.
+ * the same kernel: probes/bitmap/test_as_written.c compares their PTX.
  *
  *   nvcc -O3 -arch=sm_90 -o seed004_bitmap scripts/explore/seed004_bitmap.cu
  */

@@ -34,8 +34,8 @@ int fuzz_results_csv(const uint8_t *data, size_t size)
     const char *paths[] = {path};
     err[0] = '\0';
     if (mp_rep_load(&d, 1, paths, NULL, NULL, err, sizeof err) == 0) {
-        for (int i = 0; mp_rep_table_names[i]; i++) {
-            mp_rep_table *tab = mp_rep_table_build(&d, mp_rep_table_names[i]);
+        for (int i = 0; mp_rep_table_name(i); i++) {
+            mp_rep_table *tab = mp_rep_table_build(&d, mp_rep_table_name(i));
             char *text = NULL;
             size_t len = 0;
             FILE *out = open_memstream(&text, &len);

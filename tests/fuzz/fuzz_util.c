@@ -42,3 +42,12 @@ void fuzz_check_reason(const char *err)
         abort();
     }
 }
+
+/* The families' registry hands the engine its probes and the report its
+ * parts (probes/family.h); memprobe's main() does it first, and so does
+ * every program linked with this harness, before its tests run. */
+#include "family.h"
+__attribute__((constructor)) static void register_families(void)
+{
+    mp_families_register();
+}

@@ -242,3 +242,12 @@ void gpu_print_table(const gpu_col *cols, const mp_ncu_table *t)
     for (int i = 0; i < t->nrows; i++)
         gpu_print_row(cols, t, i);
 }
+
+/* The families' registry hands the engine its probes and the report its
+ * parts (probes/family.h); memprobe's main() does it first, and so does
+ * every program linked with this harness, before its tests run. */
+#include "family.h"
+__attribute__((constructor)) static void register_families(void)
+{
+    mp_families_register();
+}

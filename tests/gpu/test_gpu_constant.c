@@ -39,7 +39,7 @@
 
 /* Uniform LDCs the compiler may add (parameters, stack): 16 per warp,
  * and for the global and __ldg kernels one per group of 8 loads (ptxas
- * re-reads the data pointer in the loop); as in probes/constant.c. */
+ * re-reads the data pointer in the loop); as in probes/const/constant.c. */
 #define MAX_EXTRA_LDC_PER_WARP 16
 
 enum { SWEEP, SOURCES, INTERLEAVED2, INTERLEAVED16, NSWEEPS };

@@ -52,7 +52,7 @@ static double median(double *v, int n)
 static void test_family(void **state)
 {
     int f = (int)(intptr_t)*state;
-    const mp_probe *p = mp_probes[f];
+    const mp_probe *p = mp_probe_at(f);
     mp_ncu_table *a = &runs[f][0], *b = &runs[f][1];
     if (rcs[f][0] || rcs[f][1])
         fail_msg("%s: a run exited %d, %d", p->name, rcs[f][0], rcs[f][1]);
@@ -133,8 +133,8 @@ int main(void)
     memset(tests, 0, sizeof tests);
     char names[MAX_FAMILIES][64];
     int nf = 0;
-    for (int f = 0; mp_probes[f] && f < MAX_FAMILIES; f++, nf++) {
-        const mp_probe *p = mp_probes[f];
+    for (int f = 0; mp_probe_at(f) && f < MAX_FAMILIES; f++, nf++) {
+        const mp_probe *p = mp_probe_at(f);
         char args[512], name[64];
         /* gpu_run_sweep adds --counters on. */
         snprintf(args, sizeof args, "%s", p->ncu_check_args);

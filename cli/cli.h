@@ -1,0 +1,29 @@
+/*
+ * cli.h - the commands of memprobe's command line (cli/main.c's table):
+ * each takes the arguments after its name and returns the exit status
+ * (runtime/check.h: MP_EXIT_*); bad input exits 2 with one line.
+ */
+#ifndef MP_CLI_H
+#define MP_CLI_H
+
+#include "probe.h"
+
+int mp_cmd_measure(const mp_probe *p, int argc, char **argv); /* cmd_probe.c */
+int mp_cmd_predict(int argc, char **argv);                    /* cmd_probe.c */
+int mp_cmd_list(int argc, char **argv);                       /* cmd_probe.c */
+int mp_cmd_columns(int argc, char **argv);                    /* cmd_probe.c */
+int mp_cmd_device(int argc, char **argv);                     /* cmd_device.c */
+int mp_cmd_version(int argc, char **argv);                    /* cmd_device.c */
+int mp_cmd_ncu_check(int argc, char **argv);                  /* cmd_ncu_check.c */
+int mp_cmd_sweep(int argc, char **argv);                      /* cmd_sweep.c */
+int mp_cmd_report(int argc, char **argv);                     /* cmd_report.c */
+int mp_cmd_compare(int argc, char **argv);                    /* cmd_compare.c */
+int mp_cmd_hierarchy(int argc, char **argv);                  /* cmd_hierarchy.c */
+int mp_cmd_hazards(int argc, char **argv);                    /* cmd_hazards.c */
+
+/* A command without options: prints usage and exits 0 on --help or -h,
+ * exits 2 on any argument. */
+int mp_cli_no_options(const char *cmd, const char *usage, int argc,
+                      char **argv);
+
+#endif

@@ -1,0 +1,426 @@
+/*
+ * async.c - the async-copy probe: global -> shared copies by the seeds'
+ * register staging, cp.async, cp.async.bulk and the tensor copy (TMA) with
+ * each swizzle mode. Parameters, checks, prediction, verification and
+ * derived columns; kernels in async.cu, the model in probes/async/async_model.c.
+ *
+ * One launch copies a `bytes`-byte array `passes` times, one `tile`-byte
+ * tile per block at a time (see async.cu). bytes above the L2 (the
+ * default, 256 MiB) measure DRAM -> shared; a small array with many passes
+ * (16 MiB x 32) keeps it L2-resident. bandwidth_gbs = bytes copied / median
+ * launch time, against the DRAM peak from the device description.
+ *
+ * Verification: the source word k holds mp_async_word(k). Each thread
+ * leaves the sum of the words it read back from the shared tiles; the
+ * host checks each block's total against the tiles it copied, and checks
+ * the raw dump of each block's last tile word by word against where the
+ * model says every element lands (mp_async_swizzle for the tensor copy).
+ *
+ * Counters: the async set (runtime/metrics.c). One request is one
+ * warp-level copy instruction: STS (staged), LDGSTS (cpasync), UBLKCP
+ * (bulk, one per tile) or UTMALDG (tensor, one per box).
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arch.h"
+#include "async.h"
+#include "async_model.h"
+#include "check.h"
+#include "probe.h"
+
+enum { P_METHOD, P_WIDTH, P_CACHE, P_SWIZZLE, P_TILE, P_BYTES, P_PASSES,
+       P_THREADS, P_BLOCKS, P_COUNT };
+
+static const char *const method_names[] = {"staged", "cpasync", "bulk",
+                                           "tensor", NULL};
+static const char *const cache_names[] = {"ca", "cg", NULL};
+static const char *const swizzle_names[] = {"none", "32", "64", "128", NULL};
+static const int swizzle_bytes[] = {0, 32, 64, 128};
+static const long long widths[] = {4, 8, 16};
+static const long long tiles[] = {1024, 2048, 4096, 8192, 16384, 32768,
+                                  65536, 131072};
+
+/* What each method's instructions need (probes/arch.h): the runner
+ * refuses a method the GPU lacks before any launch. */
+static const int method_cc[] = {0, MP_CC_CP_ASYNC, MP_CC_TMA, MP_CC_TMA};
+
+static const mp_param_def async_params[P_COUNT] = {
+    [P_METHOD] = {"method", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, method_names,
+                  "staged (LDG + STS), cpasync (LDGSTS, sm_80), bulk "
+                  "(cp.async.bulk, sm_90) or tensor (TMA, sm_90)", method_cc},
+    [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
+                 "bytes per thread copy (staged, cpasync); 16 for bulk, "
+                 "tensor"},
+    [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
+                 "ca or cg (cp.async.cg needs width 16; staged: __ldcg)"},
+    [P_SWIZZLE] = {"swizzle", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
+                   swizzle_names, "tensor map swizzle: none, 32, 64, 128 "
+                   "bytes (tensor only)"},
+    [P_TILE] = {"tile", MP_PARAM_INT, 16384, 1024, 131072, tiles, 8, NULL,
+                "bytes of the shared tile one block copies at a time"},
+    [P_BYTES] = {"bytes", MP_PARAM_INT, 268435456, 65536, 17179869184LL,
+                 NULL, 0, NULL, "bytes of the source array, a multiple of "
+                 "the tile"},
+    [P_PASSES] = {"passes", MP_PARAM_INT, 1, 1, 65536, NULL, 0, NULL,
+                  "copies of the whole array per launch (small array, many "
+                  "passes: L2-resident)"},
+    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
+                   "threads per block, a multiple of 32"},
+    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
+                  "blocks; 0 = fill the GPU (SMs x resident blocks)"},
+};
+
+static int swizzle_of(const long long *v)
+{
+    return swizzle_bytes[v[P_SWIZZLE]];
+}
+
+static int async_check(const long long *v, size_t smem_limit, char *err,
+                       size_t errlen)
+{
+    int m = (int)v[P_METHOD];
+    const char *name = method_names[m];
+    if (v[P_THREADS] % 32) {
+        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
+                 v[P_THREADS]);
+        return -1;
+    }
+    if ((m == MP_ASYNC_BULK || m == MP_ASYNC_TENSOR) && v[P_WIDTH] != 16) {
+        snprintf(err, errlen, "--width: %s copies move whole tiles; width "
+                 "%lld applies to staged and cpasync only (give 16)", name,
+                 v[P_WIDTH]);
+        return -1;
+    }
+    if (v[P_CACHE] == 1 && m != MP_ASYNC_STAGED
+        && !(m == MP_ASYNC_CPASYNC && v[P_WIDTH] == 16)) {
+        snprintf(err, errlen, "--cache: cg applies to staged copies and to "
+                 "cpasync of 16 bytes (cp.async.cg), not to %s width %lld",
+                 name, v[P_WIDTH]);
+        return -1;
+    }
+    if (v[P_SWIZZLE] != 0 && m != MP_ASYNC_TENSOR) {
+        snprintf(err, errlen, "--swizzle: %s applies to the tensor copy "
+                 "only, not to %s", swizzle_names[v[P_SWIZZLE]], name);
+        return -1;
+    }
+    if (v[P_BYTES] % v[P_TILE]) {
+        snprintf(err, errlen, "--bytes: %lld is not a multiple of the "
+                 "%lld-byte tile", v[P_BYTES], v[P_TILE]);
+        return -1;
+    }
+    if (v[P_TILE] % (v[P_THREADS] * 16)) {
+        snprintf(err, errlen, "--tile: %lld bytes do not split into 16 "
+                 "bytes for each of %lld threads (tile must be a multiple "
+                 "of %lld)", v[P_TILE], v[P_THREADS], v[P_THREADS] * 16);
+        return -1;
+    }
+    if (v[P_TILE] + 1024 > (long long)smem_limit) {
+        snprintf(err, errlen, "--tile: %lld bytes + 1024 for alignment "
+                 "exceed the %zu bytes of shared memory a block may use",
+                 v[P_TILE], smem_limit);
+        return -1;
+    }
+    return 0;
+}
+
+static void async_label(const long long *v, char *buf, size_t len)
+{
+    snprintf(buf, len, "async/%s/w%lld/%s/sw%s/t%lld/b%lld/x%lld/n%lld",
+             method_names[v[P_METHOD]], v[P_WIDTH], cache_names[v[P_CACHE]],
+             swizzle_names[v[P_SWIZZLE]], v[P_TILE], v[P_BYTES],
+             v[P_PASSES], v[P_THREADS]);
+}
+
+static void model_of(const long long *v, mp_async_prediction *m)
+{
+    mp_async_predict((int)v[P_METHOD], (int)v[P_WIDTH], swizzle_of(v),
+                     v[P_TILE], v[P_BYTES], v[P_PASSES], m);
+}
+
+static void async_predict(const long long *v, mp_prediction *out)
+{
+    mp_async_prediction m;
+    model_of(v, &m);
+    mp_prediction_clear(out);
+    mp_prediction_put(out, "bytes_moved", m.bytes_moved);
+    mp_prediction_put(out, "tile_copies", m.tile_copies);
+    mp_prediction_put(out, "requests", m.requests);
+    mp_prediction_put(out, "wavefronts_per_request", m.wavefronts_per_request);
+    mp_prediction_put(out, "ideal_wavefronts_per_request",
+                      m.ideal_wavefronts_per_request);
+    mp_prediction_put(out, "boxes_per_tile", m.boxes_per_tile);
+}
+
+static void async_describe(const long long *v, mp_row *row)
+{
+    mp_async_prediction m;
+    model_of(v, &m);
+    mp_row_set(row, MP_COL_PROBE, "async");
+    mp_row_set(row, MP_COL_METHOD, "%s", method_names[v[P_METHOD]]);
+    mp_row_set(row, MP_COL_OP, "copy");
+    mp_row_set(row, MP_COL_WIDTH, "%lld", v[P_WIDTH]);
+    mp_row_set(row, MP_COL_CACHE, "%s", cache_names[v[P_CACHE]]);
+    mp_row_set(row, MP_COL_SWIZZLE, "%s", swizzle_names[v[P_SWIZZLE]]);
+    mp_row_set(row, MP_COL_TILE_BYTES, "%lld", v[P_TILE]);
+    mp_row_set(row, MP_COL_ARRAY_BYTES, "%lld", v[P_BYTES]);
+    mp_row_set(row, MP_COL_PASSES, "%lld", v[P_PASSES]);
+    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", m.wavefronts_per_request);
+    mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", m.ideal_wavefronts_per_request);
+}
+
+/* ---- GPU side --------------------------------------------------------- */
+
+typedef struct {
+    long long v[P_COUNT];
+    mp_async_launch l;
+    unsigned *src;             /* device copy of the source words */
+    unsigned *tile_sum;        /* host: sum of each tile's words */
+    unsigned *host_sums;
+    unsigned *host_dump;
+    long long *host_clocks;
+} async_state;
+
+static int async_setup(const long long *v, const mp_device *dev, void **out)
+{
+    int m = (int)v[P_METHOD];
+    async_state *s = mp_xcalloc(1, sizeof *s);
+    memcpy(s->v, v, sizeof s->v);
+    size_t words = (size_t)(v[P_BYTES] / 4);
+    size_t tile_words = (size_t)(v[P_TILE] / 4);
+    s->l.method = m;
+    s->l.width = (int)v[P_WIDTH];
+    s->l.cg = (int)v[P_CACHE];
+    s->l.swizzle = swizzle_of(v);
+    s->l.tile_bytes = (int)v[P_TILE];
+    s->l.tiles = v[P_BYTES] / v[P_TILE];
+    s->l.visits = s->l.tiles * v[P_PASSES];
+    s->l.threads = (int)v[P_THREADS];
+
+    unsigned *host = mp_xmalloc(words * sizeof *host);
+    s->tile_sum = mp_xcalloc((size_t)s->l.tiles, sizeof *s->tile_sum);
+    for (size_t k = 0; k < words; k++) {
+        host[k] = mp_async_word(k);
+        s->tile_sum[k / tile_words] += host[k];
+    }
+    CHECK_CUDA(cudaMalloc((void **)&s->src, words * sizeof *host));
+    CHECK_CUDA(cudaMemcpy(s->src, host, words * sizeof *host,
+                          cudaMemcpyHostToDevice));
+    free(host);
+    s->l.src = s->src;
+    if (m == MP_ASYNC_TENSOR) {
+        char why[256];
+        if (mp_async_encode_tensor_map(&s->l, v[P_BYTES], why, sizeof why)) {
+            fprintf(stderr, "memprobe: %s\n", why);
+            exit(MP_EXIT_CUDA);
+        }
+    }
+
+    int per_sm = 0;
+    CHECK_CUDA(mp_async_occupancy(&s->l, &per_sm));
+    long long blocks = v[P_BLOCKS] > 0 ? v[P_BLOCKS]
+                                        : mp_full_wave(dev, per_sm);
+    if (blocks > s->l.visits)
+        blocks = s->l.visits;
+    s->l.blocks = (int)blocks;
+    size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+    CHECK_CUDA(cudaMalloc((void **)&s->l.sums, nthreads * sizeof(unsigned)));
+    CHECK_CUDA(cudaMalloc((void **)&s->l.dump,
+                          (size_t)s->l.blocks * tile_words * sizeof(unsigned)));
+    s->host_sums = mp_xmalloc(nthreads * sizeof(unsigned));
+    s->host_dump = mp_xmalloc((size_t)s->l.blocks * tile_words
+                              * sizeof(unsigned));
+    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
+    *out = s;
+    return 0;
+}
+
+static void async_launch(void *state)
+{
+    async_state *s = state;
+    CHECK_CUDA(mp_async_launch_kernel(&s->l));
+}
+
+static int async_verify(void *state, char *err, size_t errlen)
+{
+    async_state *s = state;
+    size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+    size_t tile_words = (size_t)s->l.tile_bytes / 4;
+    size_t dump_bytes = (size_t)s->l.blocks * tile_words * sizeof(unsigned);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(s->host_sums, s->l.sums,
+                          nthreads * sizeof(unsigned),
+                          cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(s->host_dump, s->l.dump, dump_bytes,
+                          cudaMemcpyDeviceToHost));
+    int rc = 0;
+    long long g = s->l.blocks;
+    for (long long b = 0; b < g && rc == 0; b++) {
+        unsigned want = 0, got = 0;
+        long long last = b;
+        for (long long v = b; v < s->l.visits; v += g) {
+            want += s->tile_sum[v % s->l.tiles];
+            last = v;
+        }
+        for (int t = 0; t < s->l.threads; t++)
+            got += s->host_sums[b * s->l.threads + t];
+        if (got != want) {
+            snprintf(err, errlen, "block %lld: the words it read back from "
+                     "shared memory sum to %u, the CPU reference to %u", b,
+                     got, want);
+            rc = -1;
+            break;
+        }
+        /* Its last tile, raw: element e must sit where the model puts it. */
+        size_t first = (size_t)(last % s->l.tiles) * tile_words;
+        const unsigned *d = s->host_dump + (size_t)b * tile_words;
+        for (size_t e = 0; e < tile_words; e++) {
+            size_t at = (size_t)mp_async_swizzle((long long)(4 * e),
+                                                 s->l.swizzle) / 4;
+            if (d[at] != mp_async_word(first + e)) {
+                snprintf(err, errlen, "block %lld: word %zu of its last "
+                         "tile (source word %zu) should be at shared word "
+                         "%zu, which holds %u, not %u", b, e, first + e, at,
+                         d[at], mp_async_word(first + e));
+                rc = -1;
+                break;
+            }
+        }
+    }
+    /* Poison the outputs so the next launch must write them again (a
+     * copy, not cudaMemset, which may run as a kernel). */
+    memset(s->host_sums, 0xff, nthreads * sizeof(unsigned));
+    memset(s->host_dump, 0xff, dump_bytes);
+    CHECK_CUDA(cudaMemcpy(s->l.sums, s->host_sums,
+                          nthreads * sizeof(unsigned),
+                          cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(s->l.dump, s->host_dump, dump_bytes,
+                          cudaMemcpyHostToDevice));
+    return rc;
+}
+
+static void async_clock64(void *state, long long *span, double *block_median)
+{
+    async_state *s = state;
+    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
+                    block_median);
+}
+
+/* Counter-derived columns: the copies' own instructions against the
+ * model's requests, shared-store wavefronts per request (STS and LDGSTS
+ * through the LSU; the TMA writes outside it), and the bytes the TMA
+ * received for bulk and tensor copies. */
+static void async_counters(const async_state *s, const mp_measurement *m,
+                           const mp_async_prediction *p, mp_row *row)
+{
+    double sts = mp_counter(m, MP_SET_ASYNC,
+                            "smsp__sass_inst_executed_op_shared_st.sum");
+    double ldgsts = mp_counter(m, MP_SET_ASYNC,
+                               "smsp__inst_executed_op_ldgsts.sum");
+    double st_wf = mp_counter(m, MP_SET_ASYNC,
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+    double ldgsts_wf = mp_counter(m, MP_SET_ASYNC,
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum");
+    double tma_bytes = mp_counter(m, MP_SET_ASYNC,
+                                  "l1tex__m_xbar2l1tex_read_bytes_pipe_tma.sum");
+    if (sts < 0 || ldgsts < 0 || st_wf < 0 || ldgsts_wf < 0 || tma_bytes < 0)
+        return;
+    double wf = st_wf + ldgsts_wf;
+    double own = s->l.method == MP_ASYNC_STAGED ? sts
+               : s->l.method == MP_ASYNC_CPASYNC ? ldgsts : p->requests;
+    int match;
+    if (s->l.method == MP_ASYNC_STAGED || s->l.method == MP_ASYNC_CPASYNC) {
+        double per = wf / p->requests;
+        mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per);
+        mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f",
+                   per - p->ideal_wavefronts_per_request);
+        /* Stores next to other warps' LDS carry arbitration excess (the
+         * reduction trees: up to 0.40 per STS); allowed 0.5. */
+        match = own == p->requests
+                && fabs(per - p->wavefronts_per_request) <= 0.5;
+    } else {
+        /* No LSU stores but the final dump's none; the TMA got every
+         * byte (1% for the caches' state). */
+        mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f",
+                   wf / p->requests);
+        match = fabs(tma_bytes - p->bytes_moved) <= 0.01 * p->bytes_moved
+                && ldgsts == 0 && sts == 0;
+    }
+    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+}
+
+static void async_derive(void *state, const mp_device *dev,
+                         const mp_measurement *m, mp_row *row)
+{
+    async_state *s = state;
+    mp_async_prediction p;
+    model_of(s->v, &p);
+    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
+    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
+    mp_row_set(row, MP_COL_SHARED_BYTES, "%d", mp_async_shared_bytes(&s->l));
+    mp_row_set_per_request(row, dev, m, p.requests, s->l.blocks);
+    if (m->time_ns.n > 0) {
+        double gbs = p.bytes_moved / m->time_ns.median;
+        double peak = mp_device_dram_peak_gbs(dev);
+        mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f", gbs);
+        if (peak > 0) {
+            mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", peak);
+            mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f", gbs / peak);
+        }
+    }
+    if (m->counters)
+        async_counters(s, m, &p, row);
+}
+
+static void async_release(void *state)
+{
+    async_state *s = state;
+    CHECK_CUDA(cudaFree(s->src));
+    CHECK_CUDA(cudaFree(s->l.sums));
+    CHECK_CUDA(cudaFree(s->l.dump));
+    CHECK_CUDA(cudaFree(s->l.clocks));
+    s->src = NULL;
+    s->l.src = NULL;
+    s->l.sums = NULL;
+    s->l.dump = NULL;
+    s->l.clocks = NULL;
+}
+
+static void async_teardown(void *state)
+{
+    async_state *s = state;
+    if (!s)
+        return;
+    async_release(s);
+    free(s->tile_sum);
+    free(s->host_sums);
+    free(s->host_dump);
+    free(s->host_clocks);
+    free(s);
+}
+
+const mp_probe mp_probe_async = {
+    .name = "async",
+    .summary = "global -> shared copies: register-staged, cp.async, bulk "
+               "and tensor (TMA) copies with swizzles (sm_80/sm_90)",
+    .params = async_params,
+    .nparams = P_COUNT,
+    .metrics = MP_SET_ASYNC,
+    .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
+                      "--bytes 16777216 --passes 4",
+    .check = async_check,
+    .label = async_label,
+    .predict = async_predict,
+    .describe = async_describe,
+    .setup = async_setup,
+    .launch = async_launch,
+    .verify = async_verify,
+    .after_timing = NULL,
+    .clock64 = async_clock64,
+    .release = async_release,
+    .derive = async_derive,
+    .teardown = async_teardown,
+};

@@ -1,0 +1,135 @@
+/*
+ * async_tables.c - the report tables of issue 15's probes:
+ *
+ *   async    global -> shared copies: GB/s, % of the DRAM peak and
+ *            shared-store wavefronts per copy instruction (measured,
+ *            model) by method, width, cache operator, swizzle and tile,
+ *            one column group for DRAM-sized arrays and one for
+ *            L2-resident ones (array below 60 MiB, copied many times)
+ *   cluster  distributed shared memory: cycles per dependent load
+ *            (chase) or GB/s (ld, st), by op, width and target, one
+ *            column group per cluster size
+ *
+ * Built and printed by report/tables.c like every other table; registered
+ * by the async family's part (async_family.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "part.h"
+
+#define KL MP_REP_KEYLEN
+/* Arrays below this stay in the H200's 60 MiB L2 across passes. */
+#define L2_RESIDENT_BYTES (48.0 * 1024 * 1024)
+
+static int async_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return !strcmp(mp_rep_text(d, r, MP_F_PROBE), "async");
+}
+
+static void async_keys(const mp_rep_data *d, const mp_rep_row *r,
+                       char k[][KL])
+{
+    snprintf(k[0], KL, "%s", mp_rep_text(d, r, MP_F_METHOD));
+    snprintf(k[1], KL, "%s", mp_rep_text(d, r, MP_F_WIDTH));
+    snprintf(k[2], KL, "%s", mp_rep_text(d, r, MP_F_CACHE));
+    snprintf(k[3], KL, "%s", mp_rep_text(d, r, MP_F_SWIZZLE));
+    snprintf(k[4], KL, "%s", mp_rep_text(d, r, MP_F_TILE_BYTES));
+}
+
+static double async_group(const mp_rep_data *d, const mp_rep_row *r,
+                          char *label)
+{
+    double b;
+    int l2 = mp_rep_num(d, r, MP_F_ARRAY_BYTES, &b) == 0
+             && b < L2_RESIDENT_BYTES;
+    snprintf(label, KL, "%s", l2 ? "L2-resident" : "DRAM");
+    return l2;
+}
+
+/* GB/s, % of DRAM peak, wavefronts per request (marked when the row says
+ * it does not match the model), the model's. */
+static void async_values(const mp_rep_data *d, const mp_rep_row *r,
+                         char v[][KL], int *mark)
+{
+    if (!strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "no")) {
+        snprintf(v[0], KL, "wrong");
+        return;
+    }
+    double x;
+    if (mp_rep_num(d, r, MP_F_BANDWIDTH, &x) == 0)
+        mp_rep_fmt(v[0], KL, x, 1);
+    if (mp_rep_num(d, r, MP_F_FRACTION, &x) == 0)
+        mp_rep_fmt(v[1], KL, 100 * x, 1);
+    put_count(v[2], d, r, MP_F_WF, 3);
+    put_count(v[3], d, r, MP_F_MODEL_WF, 3);
+    mark[2] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
+}
+
+static int cluster_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return !strcmp(mp_rep_text(d, r, MP_F_PROBE), "cluster");
+}
+
+static void cluster_keys(const mp_rep_data *d, const mp_rep_row *r,
+                         char k[][KL])
+{
+    snprintf(k[0], KL, "%s", mp_rep_text(d, r, MP_F_OP));
+    snprintf(k[1], KL, "%s", mp_rep_text(d, r, MP_F_WIDTH));
+    snprintf(k[2], KL, "%s", mp_rep_text(d, r, MP_F_METHOD));
+}
+
+static double cluster_group(const mp_rep_data *d, const mp_rep_row *r,
+                            char *label)
+{
+    const char *c = mp_rep_text(d, r, MP_F_CLUSTER_SIZE);
+    snprintf(label, KL, "cluster %s", c);
+    return atof(c);
+}
+
+/* The chase's cycles per hop, or the loads' / stores' GB/s. */
+static void cluster_values(const mp_rep_data *d, const mp_rep_row *r,
+                           char v[][KL], int *mark)
+{
+    if (!strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "no")) {
+        snprintf(v[0], KL, "wrong");
+        return;
+    }
+    double x;
+    if (!strcmp(mp_rep_text(d, r, MP_F_OP), "chase")) {
+        if (mp_rep_num(d, r, MP_F_LATENCY_CYCLES, &x) == 0)
+            mp_rep_fmt(v[0], KL, x, 1);
+    } else if (mp_rep_num(d, r, MP_F_BANDWIDTH, &x) == 0) {
+        mp_rep_fmt(v[0], KL, x, 0);
+    }
+    mark[0] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
+}
+
+static const char *const async_kh[] = {"method", "width", "cache",
+                                       "swizzle", "tile"};
+static const char *const async_sh[] = {"GB/s", "% DRAM", "wf/req",
+                                       "model"};
+static const char *const cluster_kh[] = {"op", "width", "target"};
+static const char *const cluster_sh[] = {"cyc/hop or GB/s"};
+
+const mp_rep_spec mp_rep_async_specs[2] = {
+    {"async",
+     "Async copies global -> shared: bandwidth (bytes copied / median "
+     "time), % of the DRAM peak, and shared-store wavefronts per copy "
+     "instruction (STS or LDGSTS; 0 for the TMA's bulk and tensor copies) "
+     "with the model's, by method, width, cache operator, swizzle and "
+     "tile; DRAM-sized arrays and L2-resident ones",
+     5, async_kh, 4, async_sh,
+     "no rows: no async configuration in these CSVs",
+     async_want, async_keys, async_group, async_values},
+    {"cluster",
+     "Distributed shared memory: cycles per dependent load of one thread's "
+     "chase (op chase) or GB/s of every thread's loads and stores (ld, "
+     "st), to the block's own shared memory (local) or the next block's "
+     "of its cluster (remote), per cluster size",
+     3, cluster_kh, 1, cluster_sh,
+     "no rows: no cluster configuration in these CSVs",
+     cluster_want, cluster_keys, cluster_group, cluster_values},
+};
+

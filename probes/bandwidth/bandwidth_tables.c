@@ -1,0 +1,50 @@
+/*
+ * bandwidth_tables.c - the bandwidth family's report table: DRAM GB/s by kernel, width, offset and stride. report/table_spec.h says what a spec holds.
+ */
+#include "part.h"
+
+/* ---- bandwidth: DRAM, by kernel, width, offset, stride ---- */
+
+static int bw_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "bandwidth");
+}
+
+static void bw_keys(const mp_rep_data *d, const mp_rep_row *r,
+                    char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_KERNEL));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
+    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_OFFSET));
+    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
+    put_count_value(k[4], num(d, r, MP_F_ARRAY_BYTES) / (1024.0 * 1024.0), 1);
+    config_variant(k[5], txt(d, r, MP_F_CONFIG));
+}
+
+static void bw_values(const mp_rep_data *d, const mp_rep_row *r,
+                      char v[][KEYLEN], int *mark)
+{
+    if (is(d, r, MP_F_VERIFIED, "no")) {
+        snprintf(v[0], KEYLEN, "wrong");
+        return;
+    }
+    put(v[0], d, r, MP_F_BANDWIDTH, 1);
+    put_value(v[1], num(d, r, MP_F_FRACTION) * 100, 1);
+    put(v[2], d, r, MP_F_OF_MEMCPY, 2);
+    put_measured(v[3], &mark[3], d, r, MP_F_SECTORS, 4);
+    put_count(v[4], d, r, MP_F_MODEL_SECTORS, 4);
+}
+
+static const char *const bw_kh[] = {"kernel", "width", "offset", "stride",
+                                    "MiB", "variant"};
+static const char *const bw_sh[] = {"GB/s", "% peak", "x memcpy",
+                                    "sectors", "model"};
+
+const mp_rep_spec mp_rep_spec_bandwidth = {
+    "bandwidth",
+    "DRAM bandwidth: GB/s, share of the device's peak and of cudaMemcpy's, "
+    "sectors per request (measured, model), by kernel, width (bytes), "
+    "offset (bytes), stride (elements) and array size",
+    N(bw_kh), bw_kh, N(bw_sh), bw_sh, NULL,
+    bw_want, bw_keys, no_group, bw_values
+};

@@ -1,0 +1,44 @@
+/*
+ * bank_family.c - the bank family's descriptor (probes/family.h): the probe (bank.c, bank.cu), its tables (bank_tables.c, matrix_tables.c), the study's shared-memory claims and swizzle section (bank_study.c, matrix_study.c) and its plot data (bank_plotdata.c).
+ */
+#include "family.h"
+
+extern const mp_probe mp_probe_bank;
+extern const mp_rep_spec mp_rep_spec_bank, mp_rep_spec_padding;
+extern const mp_rep_spec mp_rep_spec_matrix, mp_rep_spec_matrix_free;
+extern const mp_study_group mp_study_shared;
+void mp_study_matrix(const mp_rep_data *d, FILE *out);
+int mp_bank_plot_data(const mp_rep_data *d, const char *dir, char *err,
+                      size_t errlen);
+
+static const mp_rep_table_def tables[] = {
+    {.spec = &mp_rep_spec_bank},
+    {.spec = &mp_rep_spec_padding},
+    {.spec = &mp_rep_spec_matrix, .split = 4,
+     .legend = "the measured value differs from the model at the "
+               "precision shown"},
+    {.spec = &mp_rep_spec_matrix_free,
+     .legend = "the model makes another set of the measured modes "
+               "conflict-free"},
+};
+
+static void study_section(const mp_rep_data *d, const char *dir, FILE *out)
+{
+    (void)dir;
+    mp_study_matrix(d, out);
+}
+
+static const char *const plot_files[] = {"bank-heatmap.dat",
+                                         "bank-cycles.dat",
+                                         "matrix-swizzle.dat", NULL};
+
+const mp_family mp_family_bank = {
+    .name = "bank",
+    .probe = &mp_probe_bank,
+    .report = {.tables = tables, .ntables = N(tables),
+               .claims = &mp_study_shared, .section = study_section,
+               .section_order = 30, .plot_data = mp_bank_plot_data,
+               .plot_files = plot_files},
+    .sweep = "configs/bank.conf",
+    .doc = "docs/bank.md",
+};

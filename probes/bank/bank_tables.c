@@ -1,0 +1,98 @@
+/*
+ * tables_shared.c - the shared-memory tables: bank conflicts by stride and
+ * width, and padding. report/table_spec.h says what a table's spec holds;
+ * report/tables.c builds and prints the tables.
+ */
+#include "part.h"
+
+/* ---- bank: stride x width, ld and st ---- */
+
+/* ldmatrix / stmatrix rows have their own tables (tables_matrix.c). */
+static int matrix_op(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_OP, "ldsm") || is(d, r, MP_F_OP, "stsm");
+}
+
+static int bank_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "bank") && !matrix_op(d, r)
+           && num_is(d, r, MP_F_BASE, 0)
+           && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32)
+           && num_is(d, r, MP_F_PAD, 0);
+}
+
+static void bank_keys(const mp_rep_data *d, const mp_rep_row *r,
+                      char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_OP));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
+}
+
+static double width_group(const mp_rep_data *d, const mp_rep_row *r,
+                          char *label)
+{
+    snprintf(label, KEYLEN, "%s B", txt(d, r, MP_F_WIDTH));
+    return num(d, r, MP_F_WIDTH);
+}
+
+static void bank_values(const mp_rep_data *d, const mp_rep_row *r,
+                        char v[][KEYLEN], int *mark)
+{
+    put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
+    put_count(v[1], d, r, MP_F_MODEL_WF, 4);
+    put(v[2], d, r, MP_F_CYCLES, 2);
+}
+
+static const char *const bank_kh[] = {"op", "stride"};
+static const char *const bank_sh[] = {"wavefronts", "model", "cycles"};
+
+const mp_rep_spec mp_rep_spec_bank = {
+    "bank",
+    "Bank conflicts: shared-memory wavefronts per request (measured, "
+    "model) and cycles per request on one SM, by stride (elements) and "
+    "access width",
+    N(bank_kh), bank_kh, N(bank_sh), bank_sh, NULL,
+    bank_want, bank_keys, width_group, bank_values
+};
+
+/* ---- padding: the tile's rows of stride + pad elements ---- */
+
+static int pad_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "bank") && !matrix_op(d, r)
+           && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32);
+}
+
+static void pad_keys(const mp_rep_data *d, const mp_rep_row *r,
+                     char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_OP));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
+    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
+    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_BASE));
+}
+
+static double pad_group(const mp_rep_data *d, const mp_rep_row *r,
+                        char *label)
+{
+    snprintf(label, KEYLEN, "pad %s", txt(d, r, MP_F_PAD));
+    return num(d, r, MP_F_PAD);
+}
+
+static void pad_values(const mp_rep_data *d, const mp_rep_row *r,
+                       char v[][KEYLEN], int *mark)
+{
+    put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
+    put(v[1], d, r, MP_F_CYCLES, 2);
+}
+
+static const char *const pad_kh[] = {"op", "width", "stride", "base"};
+static const char *const pad_sh[] = {"wavefronts", "cycles"};
+
+const mp_rep_spec mp_rep_spec_padding = {
+    "padding",
+    "Padding: the tile's rows hold `stride` elements and `pad` unused ones "
+    "(16 + 1 is the seeds' 17); wavefronts and cycles per request",
+    N(pad_kh), pad_kh, N(pad_sh), pad_sh, NULL,
+    pad_want, pad_keys, pad_group, pad_values
+};

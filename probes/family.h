@@ -1,0 +1,38 @@
+/*
+ * family.h - what a probe family is: one folder, probes/NAME/, described
+ * by one mp_family (its NAME_family.c) and listed by one line in the
+ * registry (probes/registry.c). The layer above (cli/) and the tests see
+ * the families only through the registry; the engine (runtime/) and the
+ * report (report/) get their parts of it when mp_families_register runs.
+ *
+ * docs/architecture.md has the recipe for a new family.
+ */
+#ifndef MP_FAMILY_H
+#define MP_FAMILY_H
+
+#include "part.h"
+#include "probe.h"
+
+typedef struct {
+    const char *name;
+    /* The engine's interface (runtime/probe.h), or NULL for a family with
+     * its own command (the hazard catalogue: `memprobe hazards`). */
+    const mp_probe *probe;
+    /* Its tables, study claims and section, plot data (report/part.h). */
+    const mp_rep_part report;
+    /* Its sweep file and its docs page, from the repository root. */
+    const char *sweep;
+    const char *doc;
+} mp_family;
+
+/* The families in registry order, NULL-terminated. */
+extern const mp_family *const mp_families[];
+
+/* Hands the engine its probe table and the report its parts, in registry
+ * order. Idempotent; main() and the tests' harnesses call it first. */
+void mp_families_register(void);
+
+/* The family named `name`, or NULL. */
+const mp_family *mp_family_find(const char *name);
+
+#endif

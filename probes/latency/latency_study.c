@@ -1,0 +1,155 @@
+/*
+ * study_latency.c - the study's memory-hierarchy part (issue 13): seed
+ * 000's two latency claims checked against results/h200/latency.csv, and
+ * the hierarchy table and staircase plot for docs/study.md. study.c calls
+ * in here; the figures come from report/hierarchy.c.
+ *
+ * Without the CSV every claim is "not measured" and the section says that
+ * no H200 measurement is committed yet.
+ */
+#include "latency_study.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "hierarchy.h"
+
+#define LATENCY_CSV "latency.csv"
+
+/* Loads DIR/latency.csv into h (t keeps the cells). 0, or -1 with the
+ * reason in missing. */
+static int load(const char *dir, mp_ncu_table *t, mp_hier *h, char *missing,
+                size_t len)
+{
+    char path[4096], err[512];
+    memset(h, 0, sizeof *h);
+    snprintf(path, sizeof path, "%s/%s", dir, LATENCY_CSV);
+    if (mp_csv_table_read(path, t, err, sizeof err)) {
+        snprintf(missing, len, "no `%s` in %s", LATENCY_CSV, dir);
+        return -1;
+    }
+    mp_hier_add(h, t, LATENCY_CSV);
+    if (h->n == 0) {
+        snprintf(missing, len, "`%s` has no verified latency rows",
+                 LATENCY_CSV);
+        mp_ncu_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+/* The measured text of a claim without the CSV. */
+static void unmeasured(char *m, size_t len)
+{
+    snprintf(m, len, "No H200 measurement is committed yet (`%s`; "
+             "`scripts/gpu-check.sh latency` writes it).", LATENCY_CSV);
+}
+
+int mp_study_latency_global(const char *dir, char *m, char *why, size_t len,
+                            char *missing, size_t mlen, const char **source)
+{
+    mp_ncu_table t;
+    mp_hier h;
+    if (load(dir, &t, &h, missing, mlen)) {
+        unmeasured(m, len);
+        return MP_STUDY_UNMEASURED;
+    }
+    *source = LATENCY_CSV;
+    mp_hier_latency l;
+    mp_hier_latencies(&h, &l);
+    int rc = MP_STUDY_UNMEASURED;
+    if (isnan(l.l1) || isnan(l.l2) || isnan(l.dram)) {
+        snprintf(missing, mlen, "`%s` lacks the L1, L2 or device-memory "
+                 "rows (random chase, stride 128)", LATENCY_CSV);
+    } else {
+        snprintf(m, len, "One thread chasing pointers: %.0f cycles per load "
+                 "from L1 (footprints up to 64 KiB), %.0f from L2 (cg), "
+                 "%.0f from device memory (random over the smallest "
+                 "footprint of 4x the L2 or more; %.0f at the largest, "
+                 "where address translation misses too).", l.l1, l.l2,
+                 l.dram, l.dram_tlb);
+        snprintf(why, len, "Global memory IS cached: a load that hits L1 "
+                 "takes %.0f cycles, %.1fx fewer than device memory, and one "
+                 "that hits L2 %.0f. Only a load that misses both costs the "
+                 "seed's \"hundreds of cycles\" (%.0f).", l.l1,
+                 l.dram / l.l1, l.l2, l.dram);
+        rc = l.l1 < 0.5 * l.dram ? MP_STUDY_PARTLY : MP_STUDY_HOLDS;
+    }
+    mp_hier_free(&h);
+    mp_ncu_free(&t);
+    return rc;
+}
+
+int mp_study_latency_shared(const char *dir, char *m, char *why, size_t len,
+                            char *missing, size_t mlen, const char **source)
+{
+    mp_ncu_table t;
+    mp_hier h;
+    if (load(dir, &t, &h, missing, mlen)) {
+        unmeasured(m, len);
+        return MP_STUDY_UNMEASURED;
+    }
+    *source = LATENCY_CSV;
+    mp_hier_latency l;
+    mp_hier_latencies(&h, &l);
+    int rc = MP_STUDY_UNMEASURED;
+    if (isnan(l.shared) || isnan(l.l1) || isnan(l.dram)) {
+        snprintf(missing, mlen, "`%s` lacks the shared, L1 or "
+                 "device-memory rows", LATENCY_CSV);
+    } else {
+        snprintf(m, len, "A dependent shared-memory load takes %.0f cycles; "
+                 "an L1 hit %.0f, device memory %.0f.", l.shared, l.l1,
+                 l.dram);
+        if (l.shared <= 1.1 * l.l1) {
+            snprintf(why, len, "Shared memory is as fast as the L1 it "
+                     "shares the SM's storage with (%.0f vs %.0f cycles) "
+                     "and %.0fx faster than device memory - but it still "
+                     "has a latency, which a chain of dependent loads (or "
+                     "a bank conflict, claims above) does not hide.",
+                     l.shared, l.l1, l.dram / l.shared);
+            rc = MP_STUDY_PARTLY;
+        } else {
+            snprintf(why, len, "Shared memory is slower than an L1 hit "
+                     "(%.0f vs %.0f cycles).", l.shared, l.l1);
+            rc = MP_STUDY_FAILS;
+        }
+    }
+    mp_hier_free(&h);
+    mp_ncu_free(&t);
+    return rc;
+}
+
+void mp_study_latency_section(const char *dir, FILE *out)
+{
+    mp_ncu_table t;
+    mp_hier h;
+    char missing[512];
+    fprintf(out, "\n## The memory hierarchy\n\n"
+            "The latency probe (docs/latency.md) chases pointers with one "
+            "thread: each load's address is the previous load's value, so "
+            "cycles per load is the latency of the level that served it. "
+            "`memprobe hierarchy %s/%s` prints this table.\n\n", dir,
+            LATENCY_CSV);
+    if (load(dir, &t, &h, missing, sizeof missing)) {
+        fprintf(out, "No H200 measurement is committed yet (%s; "
+                "`scripts/gpu-check.sh latency` writes it).\n", missing);
+        return;
+    }
+    mp_hier_figure f[MP_HIER_FIGURES];
+    int n = mp_hier_derive(&h, f);
+    mp_hier_print(f, n, 1, out);
+    fprintf(out, "\nThe staircase: ![latency against footprint]"
+            "(plots/latency-footprint.svg)\n");
+    char bw[4096];
+    snprintf(bw, sizeof bw, "%s/bandwidth-footprint.csv", dir);
+    FILE *b = fopen(bw, "r");
+    if (b) {
+        fclose(b);
+        fprintf(out, "\nBandwidth against array size (read, write, copy; "
+                "configs/bandwidth-footprint.conf): ![bandwidth against "
+                "footprint](plots/bandwidth-footprint.svg)\n");
+    }
+    mp_hier_free(&h);
+    mp_ncu_free(&t);
+}

@@ -1,0 +1,57 @@
+/*
+ * tables_reduce.c - the reduction ladder's table. report/table_spec.h says
+ * what a table's spec holds; report/tables.c builds and prints the tables.
+ */
+#include "part.h"
+
+/* ---- reduction ladder: variant by workload, size and grid ---- */
+
+static int red_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return is(d, r, MP_F_PROBE, "reduce");
+}
+
+static void red_keys(const mp_rep_data *d, const mp_rep_row *r,
+                     char k[][KEYLEN])
+{
+    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_WORKLOAD));
+    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_ELEMENTS));
+    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_BLOCKS));
+    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_VARIANT));
+}
+
+/* Loads: wavefronts per LDS against the model (marked when the row's
+ * model_match is no). Stores: wavefronts per STS from the raw counters,
+ * which carry an arbitration excess the address model does not predict
+ * where warps interleave LDS and STS (docs/reduce.md). */
+static void red_values(const mp_rep_data *d, const mp_rep_row *r,
+                       char v[][KEYLEN], int *mark)
+{
+    if (is(d, r, MP_F_VERIFIED, "no")) {
+        snprintf(v[0], KEYLEN, "wrong");
+        return;
+    }
+    put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
+    put(v[1], d, r, MP_F_BANDWIDTH, 1);
+    put_value(v[2], num(d, r, MP_F_FRACTION) * 100, 1);
+    put_measured(v[3], &mark[3], d, r, MP_F_WF, 4);
+    put_count(v[4], d, r, MP_F_MODEL_WF, 4);
+    double sts = num(d, r, MP_F_ST_INST);
+    put_count_value(v[5], sts > 0 ? num(d, r, MP_F_ST_WF) / sts : NAN, 4);
+}
+
+static const char *const red_kh[] = {"workload", "elements", "blocks",
+                                     "variant"};
+static const char *const red_sh[] = {"us", "GB/s", "% read", "wf/LDS",
+                                     "model", "wf/STS"};
+
+const mp_rep_spec mp_rep_spec_reduction = {
+    "reduction",
+    "Reduction ladder: each way of combining a block's partial sums, "
+    "with its time, bandwidth (bytes read / time, and as a % of the "
+    "device's measured 16-byte read bandwidth), shared-memory wavefronts "
+    "per LDS (measured, model) and per STS",
+    N(red_kh), red_kh, N(red_sh), red_sh,
+    "no rows: no reduce configuration in these CSVs",
+    red_want, red_keys, no_group, red_values
+};

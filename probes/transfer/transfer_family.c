@@ -1,0 +1,29 @@
+/*
+ * transfer_family.c - the transfer family's descriptor
+ * (probes/family.h): the probe (transfer.c, transfer.cu, its link model
+ * link_model.c), its tables (transfer_tables.c), the study's transfer
+ * section (transfer_study.c) and plot data (transfer_plotdata.c).
+ */
+#include "family.h"
+
+#include "transfer_plotdata.h"
+
+extern const mp_probe mp_probe_transfer;
+extern const mp_rep_spec mp_rep_transfer_specs[2];
+
+static const mp_rep_table_def tables[] = {
+    {.spec = &mp_rep_transfer_specs[0]},
+    {.spec = &mp_rep_transfer_specs[1]},
+};
+
+static const char *const plot_files[] = {"transfer-bandwidth.dat", NULL};
+
+const mp_family mp_family_transfer = {
+    .name = "transfer",
+    .probe = &mp_probe_transfer,
+    .report = {.tables = tables, .ntables = N(tables),
+               .section = mp_study_transfer, .section_order = 10,
+               .plot_data = mp_rep_plot_transfer, .plot_files = plot_files},
+    .sweep = "configs/transfer.conf",
+    .doc = "docs/transfer.md",
+};

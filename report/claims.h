@@ -1,0 +1,147 @@
+/*
+ * claims.h - what the study's claim groups are made of, for the families'
+ * *_study.c files that hold them; report/claims.c reads the values they
+ * use, report/study.c writes the document from the groups the families
+ * register (report/part.h).
+ *
+ * A claim is a seed's rule and a function that reads the measured values
+ * (through the ctx helpers below), writes what was measured and why, and
+ * returns the verdict. A group is its claims, in the order the study
+ * numbers them, and the report tables (sections) the study shows for it.
+ */
+#ifndef MP_STUDY_CLAIMS_H
+#define MP_STUDY_CLAIMS_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+/* Text files of the same runs that the claims read besides the CSVs. */
+#define DEVICE_TXT "device.txt"
+#define GPU_TESTS_TXT "gpu-test-probes-summary.txt"
+
+#define MAX_SOURCES 8
+
+/* What a claim reads from (see mp_study_value). */
+typedef struct {
+    const mp_rep_data *d;
+    const char *dir;
+    const char *prefer;                /* file to take rows from first */
+    char missing[256];                 /* first value not found */
+    const char *sources[MAX_SOURCES];  /* files the claim's numbers are from */
+    int nsources;
+} ctx;
+
+typedef enum { HOLDS, PARTLY, FAILS, UNMEASURED } verdict;
+
+typedef struct {
+    const char *title;   /* short name */
+    const char *seed;    /* which seed says it */
+    const char *claim;   /* the claim, in our words */
+    const char *prefer;  /* CSV to take its rows from first, or NULL */
+    /* Writes what was measured (m) and why the verdict, returns it. */
+    verdict (*check)(ctx *c, char *m, char *why, size_t len);
+} claim;
+
+/* A report table the study shows, with an optional excerpt. */
+typedef struct {
+    const char *name;       /* table */
+    const char *probe;      /* its probe family */
+    const char *heading;
+    const char *intro;      /* one paragraph before the table */
+    int (*keep)(char *const *keys, void *ctx);
+    const char *excerpt;    /* what the excerpt leaves out */
+} section;
+
+typedef struct {
+    const claim *claims;
+    int nclaims;
+    const section *sections;
+    int nsections;
+} mp_study_group;
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
+
+
+/* ---- reading values (report/claims.c) ------------------------------ */
+
+/* The results folder the study reads: dir, or results/h200 when NULL. */
+const char *mp_study_dir(const char *dir);
+
+/* Notes `file` among the claim's sources. */
+void mp_study_note_source(ctx *c, const char *file);
+/* Field f of configuration `config` (see study.c); NAN when missing. */
+double mp_study_value(ctx *c, const char *config, int f);
+/* A number in text (see study.c); one of 32 rotating buffers. */
+const char *mp_study_fmt(double x, int dec, int trim);
+/* The rest of the line after `key` in a text file of the results
+ * directory; the number that starts it. */
+void mp_study_text_after(ctx *c, const char *file, const char *key,
+                         char *out, size_t len);
+double mp_study_text_number(ctx *c, const char *file, const char *key);
+
+/* Short names for the claims' code. */
+static inline void note_source(ctx *c, const char *file)
+{
+    mp_study_note_source(c, file);
+}
+
+static inline double v(ctx *c, const char *config, int f)
+{
+    return mp_study_value(c, config, f);
+}
+
+static inline const char *fmt(double x, int dec, int trim)
+{
+    return mp_study_fmt(x, dec, trim);
+}
+
+static inline void text_after(ctx *c, const char *file, const char *key,
+                              char *out, size_t len)
+{
+    mp_study_text_after(c, file, key, out, len);
+}
+
+static inline double text_number(ctx *c, const char *file, const char *key)
+{
+    return mp_study_text_number(c, file, key);
+}
+
+#define N0(x) fmt((x), 0, 1)    /* counts: "16" */
+#define N2(x) fmt((x), 2, 1)    /* "31.9999" -> "32" */
+#define F1(x) fmt((x), 1, 0)    /* times, GB/s, percent */
+#define F2(x) fmt((x), 2, 0)    /* cycles */
+
+static inline void say(char *buf, size_t len, const char *f, ...)
+    __attribute__((format(printf, 3, 4)));
+static inline void say(char *buf, size_t len, const char *f, ...)
+{
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(buf, len, f, ap);
+    va_end(ap);
+}
+
+static inline double wf(ctx *c, const char *config)
+{
+    return v(c, config, MP_F_WF);
+}
+
+static inline double cyc(ctx *c, const char *config)
+{
+    return v(c, config, MP_F_CYCLES);
+}
+
+static inline int in_list(const char *s, const char *const *list)
+{
+    for (int i = 0; list[i]; i++)
+        if (!strcmp(s, list[i]))
+            return 1;
+    return 0;
+}
+
+#endif

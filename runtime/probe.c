@@ -1,0 +1,127 @@
+/*
+ * probe.c - the engine's side of the probe interface (probe.h): the table
+ * of probes the layer above registers, and the helpers every probe's
+ * derive and setup use (counters by name, per-request columns, launch and
+ * bandwidth columns, clock64 stamps).
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+#include "probe.h"
+#include "stats.h"
+
+/* The table of probes the engine knows: set once, at start, by the layer
+ * above (probes/registry.c, mp_families_register), so that the engine
+ * never names a family. */
+static const mp_probe *const *probe_table;
+
+void mp_probe_table_set(const mp_probe *const *table)
+{
+    probe_table = table;
+}
+
+const mp_probe *mp_probe_at(int i)
+{
+    return probe_table ? probe_table[i] : NULL;
+}
+
+const mp_probe *mp_probe_find(const char *name)
+{
+    for (int i = 0; mp_probe_at(i); i++)
+        if (strcmp(mp_probe_at(i)->name, name) == 0)
+            return mp_probe_at(i);
+    return NULL;
+}
+
+double mp_counter(const mp_measurement *m, mp_metric_set set,
+                  const char *name)
+{
+    size_t n;
+    const mp_metric *metrics = mp_metric_set_get(set, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(metrics[i].name, name) == 0)
+            /* NaN: the chip lacks it (the collector left it out) */
+            return isfinite(m->counters[i]) ? m->counters[i] : -1;
+    return -1;
+}
+
+double mp_active_sms(const mp_device *dev, double blocks)
+{
+    return blocks < dev->sm_count ? blocks : dev->sm_count;
+}
+
+void mp_row_set_per_request(mp_row *row, const mp_device *dev,
+                            const mp_measurement *m, double requests,
+                            double blocks)
+{
+    double sms = mp_active_sms(dev, blocks);
+    double ghz = dev->sm_clock_khz / 1e6;
+    mp_row_set(row, MP_COL_REQUESTS, "%.0f", requests);
+    if (requests <= 0)
+        return;
+    if (m->time_ns.n > 0) {
+        double ns = m->time_ns.median * sms / requests;
+        mp_row_set(row, MP_COL_NS_PER_REQUEST, "%.4f", ns);
+        mp_row_set(row, MP_COL_CYCLES_PER_REQUEST, "%.4f", ns * ghz);
+    }
+    if (m->clock64_span > 0) {
+        mp_row_set(row, MP_COL_CLOCK64_CYCLES_PER_REQUEST, "%.4f",
+                   (double)m->clock64_span * sms / requests);
+        mp_row_set(row, MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, "%.4f",
+                   m->clock64_block_median * sms / requests);
+    }
+}
+
+void mp_row_set_params(mp_row *row, const mp_param_def *params,
+                       const long long *v, const mp_param_column *cols,
+                       int n)
+{
+    for (int i = 0; i < n; i++) {
+        const mp_param_def *d = &params[cols[i].param];
+        long long x = v[cols[i].param];
+        if (d->kind == MP_PARAM_CHOICE)
+            mp_row_set(row, cols[i].col, "%s", d->choices[x]);
+        else
+            mp_row_set(row, cols[i].col, "%lld", x);
+    }
+}
+
+void mp_row_set_launch(mp_row *row, int threads, double blocks,
+                       long long shared_bytes)
+{
+    mp_row_set(row, MP_COL_THREADS, "%d", threads);
+    mp_row_set(row, MP_COL_BLOCKS, "%.0f", blocks);
+    if (shared_bytes >= 0)
+        mp_row_set(row, MP_COL_SHARED_BYTES, "%lld", shared_bytes);
+}
+
+void mp_row_set_bandwidth(mp_row *row, double gbs, double ceiling_gbs)
+{
+    mp_row_set(row, MP_COL_BANDWIDTH_GBS, "%.1f", gbs);
+    if (ceiling_gbs < 0)
+        return;
+    mp_row_set(row, MP_COL_CEILING_GBS, "%.1f", ceiling_gbs);
+    mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f", gbs / ceiling_gbs);
+}
+
+int mp_full_wave(const mp_device *dev, int per_sm)
+{
+    return dev->sm_count * (per_sm > 0 ? per_sm : 1);
+}
+
+void mp_clock64_alloc(int blocks, long long **dev, long long **host)
+{
+    size_t bytes = 2 * (size_t)blocks * sizeof(long long);
+    CHECK_CUDA(cudaMalloc((void **)dev, bytes));
+    *host = mp_xmalloc(bytes);
+}
+
+void mp_clock64_read(const long long *dev, long long *host, int blocks,
+                     long long *span, double *block_median)
+{
+    CHECK_CUDA(cudaMemcpy(host, dev, 2 * (size_t)blocks * sizeof(long long),
+                          cudaMemcpyDeviceToHost));
+    mp_clock64_summary(host, blocks, span, block_median);
+}

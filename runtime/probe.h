@@ -1,0 +1,211 @@
+/*
+ * probe.h - what every probe family provides, and the table of probes.
+ *
+ * A probe is a row in the registry (probes/registry.c): a name, a parameter table, a
+ * metric set, and functions that the generic runner (runtime/runner.c) calls
+ * in this order for each configuration:
+ *
+ *   check      combinations and footprint; no GPU (also used by predict)
+ *   predict    the model's columns; no GPU
+ *   setup      allocate and describe the launch; must not launch kernels
+ *              (a profiled batch counts every kernel as one range)
+ *   before_launch  optional: untimed preparation before every launch
+ *              (managed memory moved back to the host)
+ *   launch     one launch on the default stream
+ *   verify     the output of the last launch against the CPU reference
+ *   after_timing  optional: reference measurements beside the probe
+ *              (cudaMemcpy bandwidth), outside any profiled batch
+ *   release    free the device memory (the state still describes the
+ *              configuration for derive)
+ *   derive     derived columns from timing and counters
+ *   teardown   free what setup took
+ *
+ * A configuration is the array of parameter values, v[i] for params[i].
+ */
+#ifndef MP_PROBE_H
+#define MP_PROBE_H
+
+#include <stddef.h>
+
+#include "device.h"
+#include "metrics.h"
+#include "params.h"
+#include "row.h"
+#include "stats.h"
+
+#define MP_MAX_PREDICTIONS 8
+
+/* Model output as name/value pairs, for `memprobe predict`. A value that
+ * is a name (the latency probe's level) is given as text[k], which is
+ * printed instead of value[k]. A probe's predict() starts with
+ * mp_prediction_clear() and adds each pair with mp_prediction_put(). */
+typedef struct {
+    int n;
+    const char *name[MP_MAX_PREDICTIONS];
+    double value[MP_MAX_PREDICTIONS];
+    const char *text[MP_MAX_PREDICTIONS];
+} mp_prediction;
+
+static inline void mp_prediction_clear(mp_prediction *p)
+{
+    p->n = 0;
+}
+
+/* Appends name = value (text NULL); beyond MP_MAX_PREDICTIONS pairs it
+ * keeps the first ones (tests/test_probes.c checks every probe fits). */
+static inline void mp_prediction_put(mp_prediction *p, const char *name,
+                                     double value)
+{
+    if (p->n >= MP_MAX_PREDICTIONS)
+        return;
+    p->name[p->n] = name;
+    p->value[p->n] = value;
+    p->text[p->n] = NULL;
+    p->n++;
+}
+
+/* What timing and counters measured for one configuration. */
+typedef struct {
+    mp_stats time_ns;             /* CUDA-event launch times */
+    long long clock64_span;       /* latest end - earliest start, or -1 */
+    double clock64_block_median;  /* median of end - start per block */
+    const double *counters;       /* metric values in set order, or NULL */
+} mp_measurement;
+
+typedef struct mp_probe {
+    const char *name;
+    const char *summary;
+    const mp_param_def *params;
+    int nparams;
+    mp_metric_set metrics;
+    /* Compute capability times ten that every configuration needs (a
+     * probe built on an instruction older GPUs lack; probes/arch.h), 0 for
+     * any GPU. Per-value needs go in the parameter's choice_cc. */
+    int cc;
+    /* Parameters of the standard set `memprobe ncu-check` compares. */
+    const char *ncu_check_args;
+    /* 1: the runner profiles each configuration alone, right after its
+     * timed launches, instead of in a group with the others of its batch:
+     * when its kernel reads device-global symbols that setup() fills
+     * (__constant__ arrays), so that its state is only valid until the
+     * next configuration's setup; or when its kernels measured differently
+     * in a group (the reductions: see probes/reduce/reduce.c). */
+    int profile_alone;
+    /* 1: the probe's own launches set the cache state its counters
+     * describe (a pointer chase walks its chain before it times, and each
+     * launch continues it): the runner profiles it without the L2 flush,
+     * so that the profiled launch is one of the same steady state as the
+     * timed ones. */
+    int keeps_cache_state;
+
+    /* Shared bytes a block may use: the device's opt-in limit when a GPU is
+     * open, else the sm_90 value. */
+    int (*check)(const long long *v, size_t smem_limit, char *err,
+                 size_t errlen);
+    /* "bank/ld/w8/s4/b0/g1/p32": NVTX range and progress name. */
+    void (*label)(const long long *v, char *buf, size_t len);
+    void (*predict)(const long long *v, mp_prediction *p);
+    /* Writes parameter and model columns of a result row. */
+    void (*describe)(const long long *v, mp_row *row);
+
+    /* Optional (NULL: every configuration launches one kernel per launch):
+     * the reason a configuration cannot be profiled (it launches no kernel,
+     * only DMA copies; or several kernels per launch, which the collector
+     * cannot tell apart), or NULL when it can. Such a configuration is left
+     * out of counter batches and its row's counters_status says why. */
+    const char *(*unprofiled)(const long long *v);
+
+    /* Optional (NULL): adjusts a configuration of the probe's own
+     * subcommand (`memprobe NAME`, not sweeps or predict) for the
+     * parameters the user did not give (given[i] == 0): e.g. a launch
+     * shape chosen at run time. */
+    void (*cli_defaults)(long long *v, const int *given);
+
+    int (*setup)(const long long *v, const mp_device *dev, void **state);
+    /* Optional (NULL): called before every launch, outside timing. */
+    void (*before_launch)(void *state);
+    void (*launch)(void *state);
+    /* 0 when the output is right; else -1 and a one-line reason. */
+    int (*verify)(void *state, char *err, size_t errlen);
+    /* Optional (NULL): measurements the probe makes itself right after its
+     * timed launches and before release, never inside a profiled batch;
+     * kept in the state for derive. */
+    void (*after_timing)(void *state);
+    /* In-kernel clock64 stamps of the last launch: the seeds' span
+     * (earliest start to latest end over all blocks) and the median of
+     * each block's own end - start. NULL if the probe keeps none. */
+    void (*clock64)(void *state, long long *span, double *block_median);
+    /* Frees the device memory setup took; the rest of the state stays.
+     * Kernel replay saves and restores all allocated device memory, so the
+     * runner keeps only the profiled configuration's allocated. */
+    void (*release)(void *state);
+    /* Launch-shape, timing-derived and counter-derived columns. */
+    void (*derive)(void *state, const mp_device *dev,
+                   const mp_measurement *m, mp_row *row);
+    void (*teardown)(void *state);
+} mp_probe;
+
+/* Value of metric `name` of `set` in a measurement's counters (which are
+ * in the set's order), or -1 if the set has no such metric or the chip
+ * lacks it (the collector left it out: NaN there). Derives test < 0
+ * before dividing by or comparing a counter. */
+double mp_counter(const mp_measurement *m, mp_metric_set set,
+                  const char *name);
+
+/* SMs a launch of `blocks` blocks keeps busy: fewer blocks, fewer SMs. */
+double mp_active_sms(const mp_device *dev, double blocks);
+
+/* The per-request time columns every probe with a request count fills:
+ * requests, ns and cycles one SM spends per request (median launch time x
+ * active SMs / requests), and the seeds' clock64 figures per request when
+ * the launch recorded them. */
+void mp_row_set_per_request(mp_row *row, const mp_device *dev,
+                            const mp_measurement *m, double requests,
+                            double blocks);
+
+/* A parameter that goes into a result column as it is: its value
+ * ("%lld"), or for a choice its name. */
+typedef struct {
+    int param;      /* index into the probe's parameter table */
+    int col;        /* MP_COL_... */
+} mp_param_column;
+
+/* Writes each of the n mapped parameters of configuration v into row
+ * (describe's plain columns). */
+void mp_row_set_params(mp_row *row, const mp_param_def *params,
+                       const long long *v, const mp_param_column *cols,
+                       int n);
+
+/* The launch-shape columns: threads, blocks, and the shared bytes of a
+ * block unless shared_bytes < 0. */
+void mp_row_set_launch(mp_row *row, int threads, double blocks,
+                       long long shared_bytes);
+
+/* Bandwidth columns: GB/s (bytes per ns), and, unless ceiling_gbs < 0
+ * (no ceiling known), the ceiling and the fraction of it. */
+void mp_row_set_bandwidth(mp_row *row, double gbs, double ceiling_gbs);
+
+/* Blocks of one full wave: the SMs times the blocks of the kernel that fit
+ * on one (per_sm from the occupancy API; at least 1). */
+int mp_full_wave(const mp_device *dev, int per_sm);
+
+/* The seeds' clock64 stamps (thread 0 of block b writes its start at [b]
+ * and its end at [blocks + b]): allocates the device buffer and its host
+ * copy; mp_clock64_read copies them back and summarises them
+ * (runtime/stats.c). Free with cudaFree and free. */
+void mp_clock64_alloc(int blocks, long long **dev, long long **host);
+void mp_clock64_read(const long long *dev, long long *host, int blocks,
+                     long long *span, double *block_median);
+
+/* The probes, registered at start by the layer above (probes/registry.c:
+ * mp_families_register) as a NULL-terminated table; the engine never
+ * names a family. mp_probe_at(i) is the i-th (NULL past the end or before
+ * registration), mp_probe_find the one of that name or NULL. */
+void mp_probe_table_set(const mp_probe *const *table);
+const mp_probe *mp_probe_at(int i);
+const mp_probe *mp_probe_find(const char *name);
+
+/* Default shared memory a block may use on sm_90 when no GPU is open. */
+#define MP_SM90_SMEM_OPTIN 232448
+
+#endif
