@@ -453,16 +453,13 @@ static mp_counters_status current_context(mp_collector *c, char *why, size_t why
     return MP_COUNTERS_OK;
 }
 
-mp_counters_status mp_collector_open(mp_collector **out,
-                                     const char *const *names, size_t n,
-                                     size_t max_ranges,
-                                     char *why, size_t whylen)
+/* mp_collector_open's arguments: OK, or ERROR with why. Clears why and
+ * *out first. */
+static mp_counters_status check_open_args(mp_collector **out,
+                                          const char *const *names, size_t n,
+                                          size_t max_ranges, char *why,
+                                          size_t whylen)
 {
-    mp_collector *c = NULL;
-    mp_counters_status st = MP_COUNTERS_ERROR;
-    const char *inject;
-    int rc;
-
     if (why && whylen) why[0] = '\0';
     if (!out) {
         mp_reason(why, whylen, "mp_collector_open: no place for the result");
@@ -483,11 +480,15 @@ mp_counters_status mp_collector_open(mp_collector **out,
             return MP_COUNTERS_ERROR;
         }
     }
+    return MP_COUNTERS_OK;
+}
 
-    /* ncu and nsys load themselves through this variable and own CUPTI's
-     * profiler; a second range profiler in the same process would fail or
-     * crash. Check before touching CUPTI at all. */
-    inject = getenv("CUDA_INJECTION64_PATH");
+/* ncu and nsys load themselves through this variable and own CUPTI's
+ * profiler; a second range profiler in the same process would fail or
+ * crash. Checked before touching CUPTI at all: OK, or UNAVAILABLE. */
+static mp_counters_status check_no_injected_tool(char *why, size_t whylen)
+{
+    const char *inject = getenv("CUDA_INJECTION64_PATH");
     if (inject && *inject) {
         mp_reason(why, whylen,
             "another CUDA tool is injected (CUDA_INJECTION64_PATH=%s, e.g."
@@ -495,11 +496,20 @@ mp_counters_status mp_collector_open(mp_collector **out,
             " it, or let that tool collect the metrics", inject);
         return MP_COUNTERS_UNAVAILABLE;
     }
+    return MP_COUNTERS_OK;
+}
 
-    c = calloc(1, sizeof *c);
+/* A new collector, opening, with its own copies of the names; NULL (why
+ * says so) when out of memory. */
+static mp_collector *new_collector(const char *const *names, size_t n,
+                                   size_t max_ranges, char *why,
+                                   size_t whylen)
+{
+    mp_collector *c = calloc(1, sizeof *c);
     if (!c || !(c->names = calloc(n, sizeof *c->names))) {
         mp_reason(why, whylen, "out of memory");
-        goto fail;
+        mp_collector_close(c);
+        return NULL;
     }
     c->opening = 1;
     c->n = n;
@@ -507,42 +517,58 @@ mp_counters_status mp_collector_open(mp_collector **out,
     for (size_t i = 0; i < n; i++) {
         if (!(c->names[i] = strdup(names[i]))) {
             mp_reason(why, whylen, "out of memory");
-            goto fail;
+            mp_collector_close(c);
+            return NULL;
         }
     }
+    return c;
+}
 
-    /* Without a driver this returns CUPTI_ERROR_UNKNOWN, and the later
-     * target calls (chip name, availability) would then crash inside CUPTI:
-     * stop here on any failure. */
+/* cuptiProfilerInitialize. Without a driver this returns
+ * CUPTI_ERROR_UNKNOWN, and the later target calls (chip name,
+ * availability) would then crash inside CUPTI: any failure is
+ * UNAVAILABLE, and the caller stops there. */
+static mp_counters_status init_profiler(mp_collector *c, char *why,
+                                        size_t whylen)
+{
     CUpti_Profiler_Initialize_Params pi = {
         .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE,
     };
-    rc = CHECK_CUPTI(cuptiProfilerInitialize(&pi), why, whylen);
+    int rc = CHECK_CUPTI(cuptiProfilerInitialize(&pi), why, whylen);
     if (rc) {
         if (environment_error(rc)) add_hint(rc, why, whylen);
         else append(why, whylen, "; no CUDA driver or no usable GPU?");
-        st = MP_COUNTERS_UNAVAILABLE;
-        goto fail;
+        return MP_COUNTERS_UNAVAILABLE;
     }
     c->profiler_initialized = 1;
+    return MP_COUNTERS_OK;
+}
 
-    if ((st = current_context(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
-
+/* The chip's name (e.g. "GH100") into c->chip. */
+static mp_counters_status read_chip_name(mp_collector *c, char *why,
+                                         size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
     CUpti_Device_GetChipName_Params cn = {
         .structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
         .deviceIndex = (size_t)c->device,
     };
     CUPTI_OR_FAIL(cuptiDeviceGetChipName(&cn));
     snprintf(c->chip, sizeof c->chip, "%s", cn.pChipName ? cn.pChipName : "");
+    return MP_COUNTERS_OK;
 
-    /* Names this chip lacks (another generation's counters) are dropped,
-     * not fatal: the rest of the set is still measured. */
-    if ((st = filter_names(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+fail:
+    return st;
+}
 
-    if ((st = get_availability(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
-    if ((st = build_config(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
-
-    /* Insufficient privileges show up here. */
+/* cuptiRangeProfilerEnable (insufficient privileges show up here), then
+ * the counter data image, which holds exactly max_ranges ranges: CUPTI
+ * drops any range beyond that without an error, which end() catches by
+ * counting. */
+static mp_counters_status enable_range_profiler(mp_collector *c, char *why,
+                                                size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
     CUpti_RangeProfiler_Enable_Params en = {
         .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
         .ctx = c->ctx,
@@ -550,15 +576,13 @@ mp_counters_status mp_collector_open(mp_collector **out,
     CUPTI_OR_FAIL(cuptiRangeProfilerEnable(&en));
     c->rp = en.pRangeProfilerObject;
 
-    /* The image holds exactly max_ranges ranges; CUPTI drops any range
-     * beyond that without an error, which end() catches by counting. */
     CUpti_RangeProfiler_GetCounterDataSize_Params ds = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
         .pRangeProfilerObject = c->rp,
         .pMetricNames = c->kept,
         .numMetrics = c->nk,
-        .maxNumOfRanges = max_ranges,
-        .maxNumRangeTreeNodes = (uint32_t)max_ranges,
+        .maxNumOfRanges = c->max_ranges,
+        .maxNumRangeTreeNodes = (uint32_t)c->max_ranges,
     };
     CUPTI_OR_FAIL(cuptiRangeProfilerGetCounterDataSize(&ds));
     c->image_size = ds.counterDataSize;
@@ -566,26 +590,64 @@ mp_counters_status mp_collector_open(mp_collector **out,
     if (!c->image) {
         mp_reason(why, whylen,
             "cannot allocate a %zu-byte counter data image for %zu ranges;"
-            " profile in smaller batches", c->image_size, max_ranges);
-        st = MP_COUNTERS_ERROR;
-        goto fail;
+            " profile in smaller batches", c->image_size, c->max_ranges);
+        return MP_COUNTERS_ERROR;
     }
+    return MP_COUNTERS_OK;
 
-    /* User replay unless MP_REPLAY_ENV says "kernel"; a CUPTI that
-     * refuses user replay with auto range gets kernel replay. */
+fail:
+    return st;
+}
+
+/* User replay unless MP_REPLAY_ENV says "kernel"; a CUPTI that refuses
+ * user replay with auto range gets kernel replay. Prepares the first
+ * image. */
+static mp_counters_status choose_replay(mp_collector *c, char *why,
+                                        size_t whylen)
+{
+    mp_counters_status st;
     const char *mode = getenv(MP_REPLAY_ENV);
     if (mode && *mode && strcmp(mode, "user") && strcmp(mode, "kernel")) {
         mp_reason(why, whylen, "%s=%s: say user or kernel", MP_REPLAY_ENV, mode);
-        st = MP_COUNTERS_ERROR;
-        goto fail;
+        return MP_COUNTERS_ERROR;
     }
     c->user_replay = !(mode && strcmp(mode, "kernel") == 0);
     if ((st = prepare_image(c, why, whylen)) != MP_COUNTERS_OK) {
         if (!c->user_replay)
-            goto fail;
+            return st;
         c->user_replay = 0;
-        if ((st = prepare_image(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+        st = prepare_image(c, why, whylen);
     }
+    return st;
+}
+
+mp_counters_status mp_collector_open(mp_collector **out,
+                                     const char *const *names, size_t n,
+                                     size_t max_ranges,
+                                     char *why, size_t whylen)
+{
+    mp_collector *c = NULL;
+    mp_counters_status st;
+
+    if ((st = check_open_args(out, names, n, max_ranges, why, whylen))
+        != MP_COUNTERS_OK)
+        return st;
+    if ((st = check_no_injected_tool(why, whylen)) != MP_COUNTERS_OK)
+        return st;
+    if (!(c = new_collector(names, n, max_ranges, why, whylen)))
+        return MP_COUNTERS_ERROR;
+
+    if ((st = init_profiler(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    if ((st = current_context(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    if ((st = read_chip_name(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    /* Names this chip lacks (another generation's counters) are dropped,
+     * not fatal: the rest of the set is still measured. */
+    if ((st = filter_names(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    if ((st = get_availability(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    if ((st = build_config(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
+    if ((st = enable_range_profiler(c, why, whylen)) != MP_COUNTERS_OK)
+        goto fail;
+    if ((st = choose_replay(c, why, whylen)) != MP_COUNTERS_OK) goto fail;
 
     c->opening = 0;
     *out = c;
@@ -736,25 +798,13 @@ mp_counters_status mp_collector_pass(mp_collector *c, int *again, char *why,
     return MP_COUNTERS_OK;
 }
 
-mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
-                                    double *values, char *why, size_t whylen)
+/* Stops the open group's last pass unless mp_collector_pass did; an
+ * ERROR (the session broken) when CUPTI still wants passes the caller did
+ * not run. The group is closed either way. */
+static mp_counters_status stop_group(mp_collector *c, char *why,
+                                     size_t whylen)
 {
-    mp_counters_status st = MP_COUNTERS_ERROR;
-
-    if (why && whylen) why[0] = '\0';
-    if (!c) {
-        mp_reason(why, whylen, "mp_collector_end: no collector");
-        return MP_COUNTERS_ERROR;
-    }
-    if (!c->active) {
-        mp_reason(why, whylen, "mp_collector_end: no group is open (begin() missing or failed)");
-        return MP_COUNTERS_ERROR;
-    }
-    if (launches > 0 && !values) {
-        mp_reason(why, whylen, "mp_collector_end: no place for the values");
-        /* Still stop the group below so the session stays usable. */
-    }
-
+    mp_counters_status st;
     if (!c->stopped) {
         int all = 0;
         if ((st = stop_pass(c, &all, why, whylen)) != MP_COUNTERS_OK)
@@ -772,7 +822,16 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
     }
     c->active = 0;
     c->stopped = 0;
+    return MP_COUNTERS_OK;
+}
 
+/* DecodeData, then GetCounterDataInfo: the image's ranges in *total and
+ * those CUPTI dropped in *dropped. A CUPTI failure breaks the session. */
+static mp_counters_status decode_group(mp_collector *c, size_t *total,
+                                       size_t *dropped, char *why,
+                                       size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
     double t0 = mp_cost_now();
     CUpti_RangeProfiler_DecodeData_Params dd = {
         .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
@@ -787,25 +846,34 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
     };
     CUPTI_OR_FAIL(cuptiRangeProfilerGetCounterDataInfo(&info));
     mp_cost_add(MP_COST_END_DECODE, 0, t0);
+    *total = info.numTotalRanges;
+    *dropped = dd.numOfRangeDropped;
+    return MP_COUNTERS_OK;
 
-    /* The group is decoded; from here on, errors are about this group and
-     * the next begin() starts clean. */
-    if (launches > 0 && !values) return MP_COUNTERS_ERROR;
+fail:
+    c->broken = 1;
+    return st;
+}
+
+/* Whether the decoded image holds exactly the group's ranges, the newest:
+ * appended after the `used` ones of earlier groups, or alone in the
+ * image. OK (c->used = total) or ERROR with why. */
+static mp_counters_status check_ranges(mp_collector *c, size_t launches,
+                                       size_t total, size_t dropped,
+                                       char *why, size_t whylen)
+{
     if (launches > c->max_ranges) {
         mp_reason(why, whylen,
             "%zu kernel launches in one group, but the collector holds %zu"
             " ranges: CUPTI dropped the rest", launches, c->max_ranges);
         return MP_COUNTERS_ERROR;
     }
-    /* The group's ranges are the newest: appended after the `used` ones
-     * of earlier groups, or alone in the image. */
-    size_t total = info.numTotalRanges;
-    if (dd.numOfRangeDropped != 0
+    if (dropped != 0
         || (total != c->used + launches && total != launches)) {
         mp_reason(why, whylen,
             "CUPTI returned %zu ranges (%zu reported dropped, %zu held before)"
             " for %zu kernel launches: another kernel ran between begin and"
-            " end, or ranges were lost", total, dd.numOfRangeDropped,
+            " end, or ranges were lost", total, dropped,
             c->used, launches);
         /* Once, with appended ranges: fresh images from now on, and the
          * caller may profile the group again (mp_collector_retry). */
@@ -817,8 +885,19 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
         return MP_COUNTERS_ERROR;
     }
     c->used = total;
+    return MP_COUNTERS_OK;
+}
 
-    t0 = mp_cost_now();
+/* EvaluateToGpuValues for the group's ranges (the newest `launches` of
+ * `total`): one row of c->n values each, NaN for the names the chip
+ * lacks. A non-finite value is an ERROR; a CUPTI failure breaks the
+ * session. */
+static mp_counters_status evaluate_ranges(mp_collector *c, size_t launches,
+                                          size_t total, double *values,
+                                          char *why, size_t whylen)
+{
+    mp_counters_status st = MP_COUNTERS_ERROR;
+    double t0 = mp_cost_now();
     for (size_t r = 0; r < launches; r++) {
         double *row = values + r * c->n;
 
@@ -850,6 +929,39 @@ mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
 fail:
     c->broken = 1;
     return st;
+}
+
+mp_counters_status mp_collector_end(mp_collector *c, size_t launches,
+                                    double *values, char *why, size_t whylen)
+{
+    mp_counters_status st;
+    size_t total = 0, dropped = 0;
+
+    if (why && whylen) why[0] = '\0';
+    if (!c) {
+        mp_reason(why, whylen, "mp_collector_end: no collector");
+        return MP_COUNTERS_ERROR;
+    }
+    if (!c->active) {
+        mp_reason(why, whylen, "mp_collector_end: no group is open (begin() missing or failed)");
+        return MP_COUNTERS_ERROR;
+    }
+    if (launches > 0 && !values) {
+        mp_reason(why, whylen, "mp_collector_end: no place for the values");
+        /* Still stop the group below so the session stays usable. */
+    }
+    if ((st = stop_group(c, why, whylen)) != MP_COUNTERS_OK)
+        return st;
+    if ((st = decode_group(c, &total, &dropped, why, whylen))
+        != MP_COUNTERS_OK)
+        return st;
+    /* The group is decoded; from here on, errors are about this group and
+     * the next begin() starts clean. */
+    if (launches > 0 && !values) return MP_COUNTERS_ERROR;
+    if ((st = check_ranges(c, launches, total, dropped, why, whylen))
+        != MP_COUNTERS_OK)
+        return st;
+    return evaluate_ranges(c, launches, total, values, why, whylen);
 }
 
 int mp_collector_retry(mp_collector *c)

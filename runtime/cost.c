@@ -16,10 +16,8 @@ static const char *const phase_names[MP_COST_PHASES] = {
     [MP_COST_VERIFY] = "verify",
     [MP_COST_TIMED] = "timed",
     [MP_COST_RELEASE] = "release",
-    [MP_COST_PROF_SETUP] = "prof_setup",
     [MP_COST_PROF_LAUNCH] = "prof_launch",
     [MP_COST_PROF_VERIFY] = "prof_verify",
-    [MP_COST_PROF_TEARDOWN] = "prof_teardown",
     [MP_COST_ROW] = "row",
     [MP_COST_BEGIN_CONFIG] = "begin_config",
     [MP_COST_BEGIN_START] = "begin_start",
@@ -247,7 +245,7 @@ void mp_cost_finish(void)
         n++;
         for (int p = 0; p < MP_COST_PHASES; p++) {
             all += r->s[p];
-            if (p >= MP_COST_PROF_SETUP && p <= MP_COST_PROF_TEARDOWN)
+            if (p >= MP_COST_PROF_LAUNCH && p <= MP_COST_PROF_VERIFY)
                 prof += r->s[p];
         }
     }

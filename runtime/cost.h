@@ -30,10 +30,8 @@ typedef enum {
     MP_COST_TIMED,          /* warm-up and timed launches (CUDA events) */
     MP_COST_RELEASE,        /* after_timing, clock64 read, release */
     /* Per configuration: the profiled launch. */
-    MP_COST_PROF_SETUP,     /* setup again for the profiled launch */
     MP_COST_PROF_LAUNCH,    /* the launch: every replay pass, save/restore */
     MP_COST_PROF_VERIFY,    /* verification after the profiled launch */
-    MP_COST_PROF_TEARDOWN,  /* its teardown */
     MP_COST_ROW,            /* derive, CSV row, table line, teardown */
     /* Per batch: the collector. */
     MP_COST_BEGIN_CONFIG,   /* counter image initialise + SetConfig */

@@ -157,14 +157,17 @@ void mp_device_no_gpu_reason(int cuda_error, int count, const char *driver,
     }
 }
 
-int mp_device_available(char *why, size_t whylen)
+/* mp_device_available, handing back cudaGetDeviceCount's count when it
+ * returns 0 (left untouched under the fake-device hook), so that
+ * mp_device_open asks CUDA once. */
+static int available(int *count, char *why, size_t whylen)
 {
     const char *fake = getenv(MP_FAKE_DEVICE_ENV);
     if (fake && *fake)
         return 0;
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
-    if (e == cudaSuccess && count > 0)
+    *count = 0;
+    cudaError_t e = cudaGetDeviceCount(count);
+    if (e == cudaSuccess && *count > 0)
         return 0;
     cudaGetLastError();
     /* Is there a driver at all? The runtime says "insufficient" both for
@@ -175,8 +178,14 @@ int mp_device_available(char *why, size_t whylen)
         dlclose(lib);
     else
         snprintf(missing, sizeof missing, "%s", dlerror());
-    mp_device_no_gpu_reason(e, count, lib ? NULL : missing, why, whylen);
+    mp_device_no_gpu_reason(e, *count, lib ? NULL : missing, why, whylen);
     return MP_EXIT_NOGPU;
+}
+
+int mp_device_available(char *why, size_t whylen)
+{
+    int count = 0;
+    return available(&count, why, whylen);
 }
 
 int mp_device_open(int ordinal, mp_device *d, char *why, size_t whylen)
@@ -192,10 +201,9 @@ int mp_device_open(int ordinal, mp_device *d, char *why, size_t whylen)
         d->ordinal = ordinal;
         return 0;
     }
-    if (mp_device_available(why, whylen))
-        return MP_EXIT_NOGPU;
     int count = 0;
-    CHECK_CUDA(cudaGetDeviceCount(&count));
+    if (available(&count, why, whylen))
+        return MP_EXIT_NOGPU;
     if (ordinal < 0 || ordinal >= count) {
         snprintf(why, whylen, "--device %d: only %d GPU(s) visible", ordinal,
                  count);

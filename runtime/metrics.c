@@ -402,14 +402,11 @@ static const char *error_part(const char *reason)
     return p ? p + 2 : reason;
 }
 
-int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
-                        size_t *passes, char *why, size_t whylen)
+/* mp_metrics_validate's arguments: a chip, and n names, each given once.
+ * 0, or -1 with why. Clears why first. */
+static int check_validate_args(const char *chip, const char *const *names,
+                               size_t n, char *why, size_t whylen)
 {
-    CUpti_Profiler_Host_Object *host = NULL;
-    uint8_t *image = NULL;
-    char err[256] = "";
-    int rc = -1;
-
     if (why && whylen) why[0] = '\0';
     if (!chip || !*chip) {
         mp_reason(why, whylen, "no chip name given");
@@ -431,9 +428,17 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
             }
         }
     }
+    return 0;
+}
 
-    /* A NULL counter-availability image is accepted for chips CUPTI knows;
-     * on a GPU machine the collector passes the real one instead. */
+/* A host object for the chip into *host: 0, or -1 with why when this
+ * CUPTI does not support it. A NULL counter-availability image is
+ * accepted for chips CUPTI knows; on a GPU machine the collector passes
+ * the real one instead. */
+static int host_for_chip(const char *chip, CUpti_Profiler_Host_Object **host,
+                         char *why, size_t whylen)
+{
+    char err[256] = "";
     CUpti_Profiler_Host_Initialize_Params init = {
         .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
         .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
@@ -445,9 +450,17 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
             chip, error_part(err));
         return -1;
     }
-    host = init.pHostObject;
+    *host = init.pHostObject;
+    return 0;
+}
 
-    /* One name at a time, so the reason names the bad metric. */
+/* Each name known to the chip, one at a time so that the reason names the
+ * bad metric: 0, or -1 with why. */
+static int check_each_metric(CUpti_Profiler_Host_Object *host,
+                             const char *chip, const char *const *names,
+                             size_t n, char *why, size_t whylen)
+{
+    char err[256] = "";
     for (size_t i = 0; i < n; i++) {
         CUpti_Profiler_Host_GetMetricProperties_Params prop = {
             .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE,
@@ -458,9 +471,21 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
                         err, sizeof err)) {
             mp_reason(why, whylen, "metric '%s' is not valid for %s: %s",
                 names[i], chip, error_part(err));
-            goto out;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* The names scheduled together into a config image, and its replay pass
+ * count into *passes (if not NULL): 0, or -1 with why. */
+static int count_passes(CUpti_Profiler_Host_Object *host, const char *chip,
+                        const char *const *names, size_t n, size_t *passes,
+                        char *why, size_t whylen)
+{
+    char err[256] = "";
+    uint8_t *image = NULL;
+    int rc = -1;
 
     /* CUPTI takes a non-const list but does not write it. */
     CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
@@ -515,6 +540,22 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
 
 out:
     free(image);
+    return rc;
+}
+
+int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
+                        size_t *passes, char *why, size_t whylen)
+{
+    CUpti_Profiler_Host_Object *host = NULL;
+    int rc;
+
+    if (check_validate_args(chip, names, n, why, whylen))
+        return -1;
+    if (host_for_chip(chip, &host, why, whylen))
+        return -1;
+    rc = check_each_metric(host, chip, names, n, why, whylen);
+    if (rc == 0)
+        rc = count_passes(host, chip, names, n, passes, why, whylen);
     if (host) {
         CUpti_Profiler_Host_Deinitialize_Params fini = {
             .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,

@@ -263,6 +263,47 @@ static int is_header_line(const char *s, size_t n)
     return k == n || s[k] == ',' || s[k] == '\r' || s[k] == '\n';
 }
 
+/* An ncu message line ("==..."): the first ==ERROR== line, else the first
+ * ==WARNING==, is kept in msg (rank 2 or 1 in *msg_rank) to explain a
+ * missing header. */
+static void keep_message(const char *s, size_t n, char *msg, int *msg_rank)
+{
+    int rank = starts_with(s, n, "==ERROR==")     ? 2
+               : starts_with(s, n, "==WARNING==") ? 1
+                                                  : 0;
+    if (rank > *msg_rank) {
+        size_t k = 0;
+        while (k < n && k < MAX_MSG && s[k] != '\r' && s[k] != '\n')
+            k++;
+        memcpy(msg, s, k);
+        msg[k] = '\0';
+        *msg_rank = rank;
+    }
+}
+
+/* The end of the input: a quote left open, libcsv's last record, or no
+ * header at all (with ncu's message, if one was kept) fail the table. */
+static void finish_parse(builder *b, struct csv_parser *p, int in_quotes,
+                         long quote_line, const char *msg)
+{
+    if (in_quotes)
+        fail(b, quote_line, "quoted cell opened here is not closed at "
+             "end of file");
+    else if (csv_fini(p, on_cell, on_record, b) != 0)
+        fail(b, b->line, "malformed CSV at end of file (%s)",
+             csv_strerror(csv_error(p)));
+    else if (!b->t->header) {
+        if (b->plain)
+            fail(b, 0, "no header line");
+        else if (msg[0])
+            fail(b, 0, "no ncu header (a line starting with \"ID\"); "
+                 "ncu said: %s", msg);
+        else
+            fail(b, 0, "no ncu header (a line starting with \"ID\"); "
+                 "not ncu --csv output?");
+    }
+}
+
 /* The parse proper; on error returns -1 with the table partly built. */
 static int parse(const char *buf, size_t len, builder *b)
 {
@@ -297,20 +338,7 @@ static int parse(const char *buf, size_t len, builder *b)
             /* At a record boundary: is this line ncu's message, or
              * (before the header) the application's output? */
             if (!b->plain && starts_with(s, n, "==")) {
-                /* Keep the first ==ERROR== line, else the first
-                 * ==WARNING==, to explain a missing header. */
-                int rank = starts_with(s, n, "==ERROR==")     ? 2
-                           : starts_with(s, n, "==WARNING==") ? 1
-                                                              : 0;
-                if (rank > msg_rank) {
-                    size_t k = 0;
-                    while (k < n && k < MAX_MSG && s[k] != '\r' &&
-                           s[k] != '\n')
-                        k++;
-                    memcpy(msg, s, k);
-                    msg[k] = '\0';
-                    msg_rank = rank;
-                }
+                keep_message(s, n, msg, &msg_rank);
                 continue;
             }
             if (!have_header) {
@@ -335,24 +363,8 @@ static int parse(const char *buf, size_t len, builder *b)
         }
     }
 
-    if (!b->failed) {
-        if (in_quotes)
-            fail(b, quote_line, "quoted cell opened here is not closed at "
-                 "end of file");
-        else if (csv_fini(&p, on_cell, on_record, b) != 0)
-            fail(b, b->line, "malformed CSV at end of file (%s)",
-                 csv_strerror(csv_error(&p)));
-        else if (!b->t->header) {
-            if (b->plain)
-                fail(b, 0, "no header line");
-            else if (msg[0])
-                fail(b, 0, "no ncu header (a line starting with \"ID\"); "
-                     "ncu said: %s", msg);
-            else
-                fail(b, 0, "no ncu header (a line starting with \"ID\"); "
-                     "not ncu --csv output?");
-        }
-    }
+    if (!b->failed)
+        finish_parse(b, &p, in_quotes, quote_line, msg);
     csv_free(&p);
     return b->failed ? -1 : 0;
 }

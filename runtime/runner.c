@@ -426,338 +426,524 @@ int mp_run(const mp_config_list *cl, const mp_run_options *o)
     return mp_run_parts(&part, 1, o);
 }
 
-int mp_run_parts(const mp_run_part *parts, int nparts,
-                 const mp_run_options *opts)
+/* ---- the run, step by step ------------------------------------------------
+
+   mp_run_parts: the header and an early look at -o, the device, every
+   configuration checked against it, the output opened, then per part
+   (collector session, profiler) and per batch (measure each
+   configuration, profile the group, write the rows), then the end. */
+
+/* What a run keeps from one step to the next. */
+typedef struct {
+    const mp_run_part *parts;
+    int nparts;
+    const mp_run_options *opts;   /* the caller's */
+    mp_device dev;
+    int ncols;
+    const char **header;          /* the schema's column names */
+    const char **cells;           /* one row's cells */
+    slot *slots;                  /* the batch's configurations */
+    double *values;               /* the batch's counters */
+    size_t maxmetrics;            /* the largest metric set of the parts */
+    mp_row row;
+    mp_csv_writer csv;
+    char counters_status[600];
+    mp_collector *coll;           /* the session of this metric set, or NULL */
+    size_t profile_budget;        /* live state bytes before a group runs */
+    void *flush, *flush_host;     /* the L2 flush buffers, or NULL */
+    size_t flush_bytes;
+    int flush_off;                /* MEMPROBE_PROFILE_FLUSH=0 */
+    int done, total;              /* rows written, configurations */
+    int failed, fatal, lost;      /* exit 1, exit 4, counters lost */
+} run_state;
+
+/* One part while its batches run, and the batch in hand. */
+typedef struct {
+    const mp_config_list *cl;
+    const mp_probe *p;
+    mp_run_options o;             /* the caller's, with the part's launches */
+    const mp_metric *metrics;
+    size_t nmetrics;
+    profiler pr;
+    int first, nb;                /* the batch: cl->v[first .. first + nb) */
+    int base;                     /* the run's index of the batch's first */
+} part_state;
+
+/* The CSV header: every column name of the schema. */
+static void make_header(run_state *r)
 {
-    char why[512];
-    int ncols = mp_schema_columns();
-    const char **header = malloc((size_t)ncols * sizeof *header);
-    if (!header) {
+    r->ncols = mp_schema_columns();
+    r->header = malloc((size_t)r->ncols * sizeof *r->header);
+    if (!r->header) {
         fprintf(stderr, "memprobe: out of memory\n");
         exit(MP_EXIT_FAIL);
     }
-    for (int i = 0; i < ncols; i++)
-        header[i] = mp_schema_name(i);
-    /* A bad output is bad input: refused before the GPU is looked for,
-     * with nothing created (the default's results/ is made only once a
-     * GPU is there, so its absence is no fault). */
+    for (int i = 0; i < r->ncols; i++)
+        r->header[i] = mp_schema_name(i);
+}
+
+/* A bad output is bad input: refused before the GPU is looked for,
+ * with nothing created (the default's results/ is made only once a
+ * GPU is there, so its absence is no fault). */
+static void check_output_early(run_state *r)
+{
+    char why[512];
     struct stat results_st;
-    int default_pending = strcmp(opts->output, MP_DEFAULT_OUTPUT) == 0
+    int default_pending = strcmp(r->opts->output, MP_DEFAULT_OUTPUT) == 0
                           && stat("results", &results_st) != 0;
     if (!default_pending
-        && mp_csv_check_output(opts->output, header, ncols, why, sizeof why)) {
-        free(header);
+        && mp_csv_check_output(r->opts->output, r->header, r->ncols, why,
+                               sizeof why)) {
+        free(r->header);
         mp_usage_error("-o: %s", why);
     }
-    mp_device dev;
-    int rc = mp_device_open(opts->device, &dev, why, sizeof why);
+}
+
+/* Opens the GPU: 0, or nonzero after saying why not and printing the
+ * model's predictions instead. */
+static int open_device(run_state *r)
+{
+    char why[512];
+    int rc = mp_device_open(r->opts->device, &r->dev, why, sizeof why);
     if (rc) {
         fprintf(stderr, "memprobe: %s; nothing measured. The model "
                 "predicts:\n", why);
-        for (int i = 0; i < nparts; i++)
-            mp_print_predictions(parts[i].configs, 0, stdout);
-        free(header);
-        return MP_EXIT_NOGPU;
+        for (int i = 0; i < r->nparts; i++)
+            mp_print_predictions(r->parts[i].configs, 0, stdout);
+        return rc;
     }
-    if (!dev.fake)
+    if (!r->dev.fake)
         CHECK_CUDA(cudaFree(0));
-    for (int i = 0; opts->given && i < nparts; i++) {
-        const mp_config_list *cl = parts[i].configs;
+    return 0;
+}
+
+/* The probe's own defaults for the parameters the user left out
+ * (cli_defaults), now that the GPU is known. */
+static void apply_cli_defaults(const run_state *r)
+{
+    for (int i = 0; r->opts->given && i < r->nparts; i++) {
+        const mp_config_list *cl = r->parts[i].configs;
         if (cl->probe->cli_defaults)
             for (int c = 0; c < cl->n; c++)
-                cl->probe->cli_defaults(cl->v[c], opts->given);
+                cl->probe->cli_defaults(cl->v[c], r->opts->given);
     }
-    int total = 0;
-    size_t maxmetrics = 1;
-    for (int i = 0; i < nparts; i++) {
-        const mp_config_list *cl = parts[i].configs;
+}
+
+/* Every configuration of every part checked against this GPU (exit 2 at
+ * the first it cannot run); counts them and the largest metric set. */
+static void check_parts(run_state *r)
+{
+    char why[512];
+    const mp_device *dev = &r->dev;
+    r->total = 0;
+    r->maxmetrics = 1;
+    for (int i = 0; i < r->nparts; i++) {
+        const mp_config_list *cl = r->parts[i].configs;
         const mp_probe *p = cl->probe;
-        int gpu_cc = 10 * dev.cc_major + dev.cc_minor;
+        int gpu_cc = 10 * dev->cc_major + dev->cc_minor;
         if (p->cc > gpu_cc)
             mp_usage_error("%s needs compute capability %d.%d or newer; "
                            "this GPU is %d.%d (%s)", p->name, p->cc / 10,
-                           p->cc % 10, gpu_cc / 10, gpu_cc % 10, dev.name);
+                           p->cc % 10, gpu_cc / 10, gpu_cc % 10, dev->name);
         for (int c = 0; c < cl->n; c++) {
-            if (p->check(cl->v[c], dev.smem_per_block_optin, why, sizeof why))
+            if (p->check(cl->v[c], dev->smem_per_block_optin, why,
+                         sizeof why))
                 mp_usage_error("%s", why);
             /* Options whose instruction this GPU lacks (probes/arch.h):
              * refused, never run with another instruction. */
             if (mp_param_check_cc(p->params, p->nparams, cl->v[c], gpu_cc,
                                   why, sizeof why))
-                mp_usage_error("%s (%s)", why, dev.name);
+                mp_usage_error("%s (%s)", why, dev->name);
         }
-        total += cl->n;
+        r->total += cl->n;
         size_t n;
         mp_metric_set_get(cl->probe->metrics, &n);
-        if (n > maxmetrics)
-            maxmetrics = n;
+        if (n > r->maxmetrics)
+            r->maxmetrics = n;
     }
+}
 
-    const char **cells = malloc((size_t)ncols * sizeof *cells);
-    slot *slots = calloc((size_t)opts->batch, sizeof *slots);
-    double *values = malloc((size_t)opts->batch * maxmetrics
-                            * sizeof *values);
-    mp_row row;
-    if (!cells || !slots || !values || mp_row_init(&row)) {
+/* The batch buffers, and the CSV output opened (the default's results/
+ * folder made first, now that a GPU is known to be there). */
+static void open_output(run_state *r)
+{
+    char why[512];
+    const mp_run_options *opts = r->opts;
+    r->cells = malloc((size_t)r->ncols * sizeof *r->cells);
+    r->slots = calloc((size_t)opts->batch, sizeof *r->slots);
+    r->values = malloc((size_t)opts->batch * r->maxmetrics
+                       * sizeof *r->values);
+    if (!r->cells || !r->slots || !r->values || mp_row_init(&r->row)) {
         fprintf(stderr, "memprobe: out of memory\n");
         exit(MP_EXIT_FAIL);
     }
-    mp_csv_writer csv;
-    /* The default output's folder, now that a GPU is known to be there. */
     if (strcmp(opts->output, MP_DEFAULT_OUTPUT) == 0
         && mkdir("results", 0777) && errno != EEXIST)
         mp_usage_error("-o: cannot create results/: %s", strerror(errno));
-    if (mp_csv_open(&csv, opts->output, header, ncols, why, sizeof why))
+    if (mp_csv_open(&r->csv, opts->output, r->header, r->ncols, why,
+                    sizeof why))
         mp_usage_error("-o: %s", why);
+}
 
-    char counters_status[600];
-    mp_collector *coll = NULL;
+/* Starts the cost breakdown and sizes the profiling groups
+ * (profile_pending): live states up to a third of the device memory free
+ * now. The L2 flush buffers, the L2's size, come later (prepare_part),
+ * with the first set that needs them. */
+static void plan_profiling(run_state *r)
+{
+    r->coll = NULL;
     mp_cost_start();
-    /* Profiling groups (profile_pending): live states up to a third of
-     * the device memory free now; the L2 flush buffers, the L2's size,
-     * allocated with the first set that needs them. */
-    size_t profile_budget = 0, flush_bytes = 0;
-    void *flush = NULL, *flush_host = NULL;
+    r->profile_budget = 0;
+    r->flush_bytes = 0;
+    r->flush = r->flush_host = NULL;
     const char *flush_env = getenv(MP_PROFILE_FLUSH_ENV);
-    int flush_off = flush_env && strcmp(flush_env, "0") == 0;
-    if (!dev.fake && opts->counters != MP_COUNTERS_MODE_OFF) {
+    r->flush_off = flush_env && strcmp(flush_env, "0") == 0;
+    if (!r->dev.fake && r->opts->counters != MP_COUNTERS_MODE_OFF) {
         size_t free_b = 0, total_b = 0;
         CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
-        profile_budget = free_b / 3;
+        r->profile_budget = free_b / 3;
     }
-    int done = 0, failed = 0, fatal = 0, lost = 0;
-    for (int part = 0; part < nparts && !fatal; part++) {
-        const mp_config_list *cl = parts[part].configs;
-        const mp_probe *p = cl->probe;
+}
+
+/* Ranges for the largest batch the session opened at `part` will see: at
+ * most --batch configurations, and no more than the parts of this set
+ * hold (a small run keeps a small image); one range per configuration. */
+static size_t session_ranges(const run_state *r, int part, int batch)
+{
+    mp_metric_set set = r->parts[part].configs->probe->metrics;
+    int most = 0;
+    for (int q = part; q < r->nparts
+         && r->parts[q].configs->probe->metrics == set; q++)
+        most = r->parts[q].configs->n > most ? r->parts[q].configs->n
+                                             : most;
+    most = most < batch ? most : batch;
+    return (size_t)(most > 0 ? most : 1);
+}
+
+/* One collector session for consecutive parts of one metric set: closes
+ * the last set's, opens this part's (none on the fake device). Sets
+ * r->fatal when --counters on cannot be honoured. */
+static void switch_collector(run_state *r, int part, const mp_run_options *o)
+{
+    progress(o, r->done, r->total, NULL);
+    double tc = mp_cost_now();
+    mp_collector_close(r->coll);
+    if (r->coll)
+        mp_cost_add(MP_COST_CLOSE, 0, tc);
+    r->coll = NULL;
+    if (r->dev.fake) {
+        snprintf(r->counters_status, sizeof r->counters_status,
+                 "fake device: nothing measured");
+        return;
+    }
+    tc = mp_cost_now();
+    r->coll = open_counters(r->parts[part].configs->probe, o,
+                            session_ranges(r, part, o->batch),
+                            r->counters_status, sizeof r->counters_status,
+                            &r->fatal);
+    mp_cost_add(MP_COST_OPEN, 0, tc);
+}
+
+/* This part's probe, launches and profiler: with the L2 flushed before
+ * each profiled launch when its counters depend on the caches (the flush
+ * buffers allocated the first time). */
+static void prepare_part(run_state *r, int part, part_state *ps)
+{
+    ps->cl = r->parts[part].configs;
+    ps->p = ps->cl->probe;
+    const mp_probe *p = ps->p;
+    ps->metrics = mp_metric_set_get(p->metrics, &ps->nmetrics);
+    /* Kernel replay restores memory between passes: no flush. */
+    int flushed = r->coll && !r->flush_off && !p->keeps_cache_state
+                  && !strcmp(mp_collector_replay(r->coll), "user")
+                  && !mp_metric_set_cache_independent(p->metrics);
+    if (flushed && !r->flush) {
+        r->flush_bytes = r->dev.l2_bytes ? r->dev.l2_bytes : 64u << 20;
+        CHECK_CUDA(cudaMalloc(&r->flush, r->flush_bytes));
+        CHECK_CUDA(cudaMemset(r->flush, 0, r->flush_bytes));
+        CHECK_CUDA(cudaMallocHost(&r->flush_host, r->flush_bytes));
+    }
+    ps->pr = (profiler){
+        .coll = r->coll, .p = p, .dev = &r->dev,
+        .nmetrics = ps->nmetrics, .values = r->values,
+        .budget = r->profile_budget, .flush_bytes = r->flush_bytes,
+        .flush_host = r->flush_host, .flush = flushed ? r->flush : NULL,
+    };
+}
+
+/* Profiles the batch's pending configurations in one group. */
+static void profile_batch(run_state *r, part_state *ps)
+{
+    profile_pending(&ps->pr, r->slots, ps->nb, ps->cl, ps->first, ps->base,
+                    &ps->o, r->done, r->total, &r->lost);
+}
+
+/* Sets a configuration up and launches it once against the CPU reference:
+ * whether its output was right. */
+static int setup_and_verify(const run_state *r, const part_state *ps,
+                            slot *s, const long long *v, int index)
+{
+    const mp_probe *p = ps->p;
+    double t0 = mp_cost_now();
+    p->setup(v, &r->dev, &s->state);
+    if (p->before_launch)
+        p->before_launch(s->state);
+    mp_cost_add(MP_COST_SETUP, index, t0);
+    t0 = mp_cost_now();
+    p->launch(s->state);
+    s->verified = p->verify(s->state, s->why, sizeof s->why) == 0;
+    mp_cost_add(MP_COST_VERIFY, index, t0);
+    return s->verified;
+}
+
+/* Times a verified configuration (the SM clock read around it), reads its
+ * clock64 stamps and verifies its output again. */
+static void time_config(const run_state *r, const part_state *ps, slot *s,
+                        const char *label, int index)
+{
+    const mp_probe *p = ps->p;
+    const mp_run_options *o = &ps->o;
+    double t0 = mp_cost_now();
+    s->clock_before = o->runs > 0 ? mp_sm_clock_mhz(r->dev.ordinal) : -1;
+    time_launches(p, s->state, label, o, &s->m.time_ns);
+    s->clock_after = o->runs > 0 ? mp_sm_clock_mhz(r->dev.ordinal) : -1;
+    mp_cost_add(MP_COST_TIMED, index, t0);
+    mp_cost_kernel(index, s->m.time_ns.n ? s->m.time_ns.median : 0);
+    t0 = mp_cost_now();
+    if (p->after_timing)
+        p->after_timing(s->state);
+    if (o->runs > 0 && p->clock64)
+        p->clock64(s->state, &s->m.clock64_span, &s->m.clock64_block_median);
+    mp_cost_add(MP_COST_RELEASE, index, t0);
+    t0 = mp_cost_now();
+    if (o->warmup + o->runs > 0
+        && p->verify(s->state, s->why, sizeof s->why))
+        s->verified = 0;
+    mp_cost_add(MP_COST_VERIFY, index, t0);
+}
+
+/* Counters: the state stays live until its group, which is profiled now
+ * when the probe asks to be alone or the live states pass the budget.
+ * used0: the device memory in use before its setup. */
+static void queue_for_counters(run_state *r, part_state *ps, slot *s,
+                               size_t used0)
+{
+    s->pending = 1;
+    size_t used = device_used();
+    ps->pr.live_bytes += used > used0 ? used - used0 : 0;
+    if (ps->p->profile_alone || ps->pr.live_bytes > ps->pr.budget)
+        profile_batch(r, ps);
+}
+
+/* Configuration b of the batch: set up, verified, timed, verified again;
+ * then queued for its counters or released (on the fake device: nothing
+ * runs, it counts as verified). */
+static void measure_config(run_state *r, part_state *ps, int b)
+{
+    const mp_probe *p = ps->p;
+    slot *s = &r->slots[b];
+    const long long *v = ps->cl->v[ps->first + b];
+    int index = ps->base + b;
+    char label[128];
+    memset(s, 0, sizeof *s);
+    s->m.clock64_span = -1;
+    s->clock_before = s->clock_after = -1;
+    p->label(v, label, sizeof label);
+    progress(&ps->o, r->done, r->total, label);
+    mp_cost_config(index, label);
+    if (r->dev.fake) {   /* the test hook: nothing runs */
+        s->verified = 1;
+        usleep((useconds_t)r->dev.fake_delay_us);
+        return;
+    }
+    size_t used0 = r->coll ? device_used() : 0;
+    if (!setup_and_verify(r, ps, s, v, index))
+        return;
+    time_config(r, ps, s, label, index);
+    if (r->coll && s->verified && can_profile(p, v)) {
+        queue_for_counters(r, ps, s, used0);
+        return;
+    }
+    double t0 = mp_cost_now();
+    p->release(s->state);
+    mp_cost_add(MP_COST_RELEASE, index, t0);
+}
+
+/* A verified row's timing cells: median, minimum, CoV and the clock note
+ * of the timed launches; the clock64 span. */
+static void fill_timing(mp_row *row, const slot *s, const mp_device *dev)
+{
+    if (s->m.time_ns.n > 0) {
+        mp_row_set(row, MP_COL_TIME_NS_MEDIAN, "%.0f", s->m.time_ns.median);
+        mp_row_set(row, MP_COL_TIME_NS_MIN, "%.0f", s->m.time_ns.min);
+        mp_row_set(row, MP_COL_TIME_NS_COV, "%.4f", s->m.time_ns.cov);
+        char note[96];
+        mp_clock_note(s->clock_before, s->clock_after,
+                      dev->sm_clock_khz / 1000, note, sizeof note);
+        if (note[0])
+            mp_row_set(row, MP_COL_CLOCK_NOTE, "%s", note);
+    }
+    if (s->m.clock64_span > 0) {
+        mp_row_set(row, MP_COL_CLOCK64_SPAN, "%lld", s->m.clock64_span);
+        mp_row_set(row, MP_COL_CLOCK64_BLOCK_MEDIAN, "%.0f",
+                   s->m.clock64_block_median);
+    }
+}
+
+/* A verified row's counter cells: the status, then every value (NaN: a
+ * name this chip lacks, left empty). */
+static void fill_counters(run_state *r, const part_state *ps, const slot *s,
+                          const long long *v)
+{
+    mp_row_set(&r->row, MP_COL_COUNTERS_STATUS, "%s",
+               s->m.counters ? r->counters_status
+               : !r->coll ? r->counters_status
+               : !can_profile(ps->p, v) ? ps->p->unprofiled(v)
+               : s->lost);
+    if (s->m.counters)
+        for (size_t m = 0; m < ps->nmetrics; m++) {
+            double x = s->m.counters[m];
+            int col = mp_schema_metric_column(ps->metrics[m].name);
+            if (col >= 0 && isfinite(x))
+                mp_row_set(&r->row, col, "%.17g", x);
+        }
+}
+
+/* Configuration b's row: to the CSV and as a table line; a wrong output
+ * is said and fails the run. Then the configuration is torn down. */
+static void write_row(run_state *r, part_state *ps, int b, const char *stamp)
+{
+    const mp_probe *p = ps->p;
+    slot *s = &r->slots[b];
+    const long long *v = ps->cl->v[ps->first + b];
+    mp_row *row = &r->row;
+    char label[128], why[512];
+    double t0 = mp_cost_now();
+    mp_row_clear(row);
+    fill_common(row, &r->dev, stamp);
+    p->describe(v, row);
+    p->label(v, label, sizeof label);
+    mp_row_set(row, MP_COL_CONFIG, "%s", label);
+    mp_row_set(row, MP_COL_WARMUP, "%d", ps->o.warmup);
+    mp_row_set(row, MP_COL_RUNS, "%d", ps->o.runs);
+    mp_row_set(row, MP_COL_VERIFIED, "%s", s->verified ? "yes" : "no");
+    if (s->verified) {
+        fill_timing(row, s, &r->dev);
+        fill_counters(r, ps, s, v);
+        if (!r->dev.fake)
+            p->derive(s->state, &r->dev, &s->m, row);
+    } else {
+        p->label(v, label, sizeof label);
+        fprintf(stderr, "memprobe: %s: output WRONG, not reported: %s\n",
+                label, s->why);
+        r->failed = 1;
+    }
+    if (ps->o.check_model
+        && strcmp(mp_row_get(row, MP_COL_MODEL_MATCH), "no") == 0)
+        r->failed = 1;
+    mp_row_cells(row, r->cells);
+    if (mp_csv_write_row(&r->csv, r->cells, why, sizeof why)) {
+        fprintf(stderr, "memprobe: %s\n", why);
+        exit(MP_EXIT_FAIL);
+    }
+    p->label(v, label, sizeof label);
+    print_table_row(label, row);
+    if (!r->dev.fake)
+        p->teardown(s->state);
+    mp_cost_add(MP_COST_ROW, ps->base + b, t0);
+    r->done++;
+}
+
+/* One batch of the part, configurations first .. first + --batch: each
+ * measured, the pending profiled in a group, then the rows written. */
+static void run_batch(run_state *r, part_state *ps, int first)
+{
+    const mp_run_options *o = &ps->o;
+    ps->first = first;
+    ps->nb = ps->cl->n - first < o->batch ? ps->cl->n - first : o->batch;
+    ps->base = r->done;
+    if (r->coll)
+        mp_cost_batch(ps->nb);
+    ps->pr.ranges = 0;
+    /* Verify, time and profile each configuration. */
+    for (int b = 0; b < ps->nb; b++)
+        measure_config(r, ps, b);
+    if (r->coll)
+        profile_batch(r, ps);
+
+    /* Rows (the progress line cleared first). */
+    progress(o, r->done, r->total, NULL);
+    char stamp[32];
+    utc_stamp(stamp, sizeof stamp);
+    for (int b = 0; b < ps->nb; b++)
+        write_row(r, ps, b, stamp);
+    fflush(stdout);
+}
+
+/* The end of the run: the collector and the cost breakdown closed, the
+ * flush buffers and the output released. Returns the exit status. */
+static int finish_run(run_state *r)
+{
+    const mp_run_options *opts = r->opts;
+    progress(opts, r->done, r->total, NULL);
+    double tc = mp_cost_now();
+    mp_collector_close(r->coll);
+    if (r->coll)
+        mp_cost_add(MP_COST_CLOSE, 0, tc);
+    mp_cost_finish();
+    if (r->flush) {
+        CHECK_CUDA(cudaFree(r->flush));
+        CHECK_CUDA(cudaFreeHost(r->flush_host));
+    }
+    if (mp_csv_close(&r->csv))
+        fprintf(stderr, "memprobe: closing %s failed\n", opts->output),
+            r->failed = 1;
+    mp_row_free(&r->row);
+    free(r->values);
+    free(r->slots);
+    free(r->cells);
+    free(r->header);
+    if (r->fatal || (r->lost && opts->counters == MP_COUNTERS_MODE_ON))
+        return MP_EXIT_COUNTERS;
+    return r->failed ? MP_EXIT_FAIL : MP_EXIT_OK;
+}
+
+int mp_run_parts(const mp_run_part *parts, int nparts,
+                 const mp_run_options *opts)
+{
+    run_state r;
+    memset(&r, 0, sizeof r);
+    r.parts = parts;
+    r.nparts = nparts;
+    r.opts = opts;
+    make_header(&r);
+    check_output_early(&r);
+    if (open_device(&r)) {
+        free(r.header);
+        return MP_EXIT_NOGPU;
+    }
+    apply_cli_defaults(&r);
+    check_parts(&r);
+    open_output(&r);
+    plan_profiling(&r);
+    for (int part = 0; part < nparts && !r.fatal; part++) {
+        part_state ps;
+        memset(&ps, 0, sizeof ps);
         /* This part's launches; everything else as the caller asked. */
-        mp_run_options part_options = *opts;
-        part_options.warmup = parts[part].warmup;
-        part_options.runs = parts[part].runs;
-        const mp_run_options *o = &part_options;
-        /* One collector session for consecutive parts of one metric set. */
-        if (part == 0
-            || p->metrics != parts[part - 1].configs->probe->metrics) {
-            progress(o, done, total, NULL);
-            double tc = mp_cost_now();
-            mp_collector_close(coll);
-            if (coll)
-                mp_cost_add(MP_COST_CLOSE, 0, tc);
-            coll = NULL;
-            if (dev.fake)
-                snprintf(counters_status, sizeof counters_status,
-                         "fake device: nothing measured");
-            else {
-                tc = mp_cost_now();
-                /* Ranges for the largest batch this session will see: at
-                 * most --batch configurations, and no more than the
-                 * parts of this set hold (a small run keeps a small
-                 * image); one range per configuration. */
-                int most = 0;
-                for (int q = part; q < nparts
-                     && parts[q].configs->probe->metrics == p->metrics; q++)
-                    most = parts[q].configs->n > most ? parts[q].configs->n
-                                                      : most;
-                most = most < o->batch ? most : o->batch;
-                coll = open_counters(p, o, (size_t)(most > 0 ? most : 1),
-                                     counters_status,
-                                     sizeof counters_status, &fatal);
-                mp_cost_add(MP_COST_OPEN, 0, tc);
-            }
-            if (fatal)
+        ps.o = *opts;
+        ps.o.warmup = parts[part].warmup;
+        ps.o.runs = parts[part].runs;
+        if (part == 0 || parts[part].configs->probe->metrics
+                             != parts[part - 1].configs->probe->metrics) {
+            switch_collector(&r, part, &ps.o);
+            if (r.fatal)
                 break;
         }
         if (part == 0)
             print_table_header();
-        size_t nmetrics;
-        const mp_metric *metrics = mp_metric_set_get(p->metrics, &nmetrics);
-        /* Kernel replay restores memory between passes: no flush. */
-        int flushed = coll && !flush_off && !p->keeps_cache_state
-                      && !strcmp(mp_collector_replay(coll), "user")
-                      && !mp_metric_set_cache_independent(p->metrics);
-        if (flushed && !flush) {
-            flush_bytes = dev.l2_bytes ? dev.l2_bytes : 64u << 20;
-            CHECK_CUDA(cudaMalloc(&flush, flush_bytes));
-            CHECK_CUDA(cudaMemset(flush, 0, flush_bytes));
-            CHECK_CUDA(cudaMallocHost(&flush_host, flush_bytes));
-        }
-        profiler pr = {
-            .coll = coll, .p = p, .dev = &dev,
-            .nmetrics = nmetrics, .values = values,
-            .budget = profile_budget, .flush_bytes = flush_bytes,
-            .flush_host = flush_host, .flush = flushed ? flush : NULL,
-        };
-
-        for (int first = 0; first < cl->n; first += o->batch) {
-            int nb = cl->n - first < o->batch ? cl->n - first : o->batch;
-            int base = done;   /* the run's index of this batch's first */
-            char label[128];
-            double t0;
-
-            if (coll)
-                mp_cost_batch(nb);
-            pr.ranges = 0;
-            /* Verify, time and profile each configuration. */
-            for (int b = 0; b < nb; b++) {
-                slot *s = &slots[b];
-                const long long *v = cl->v[first + b];
-                memset(s, 0, sizeof *s);
-                s->m.clock64_span = -1;
-                s->clock_before = s->clock_after = -1;
-                p->label(v, label, sizeof label);
-                progress(o, done, total, label);
-                mp_cost_config(base + b, label);
-                if (dev.fake) {   /* the test hook: nothing runs */
-                    s->verified = 1;
-                    usleep((useconds_t)dev.fake_delay_us);
-                    continue;
-                }
-                size_t used0 = coll ? device_used() : 0;
-                t0 = mp_cost_now();
-                p->setup(v, &dev, &s->state);
-                if (p->before_launch)
-                    p->before_launch(s->state);
-                mp_cost_add(MP_COST_SETUP, base + b, t0);
-                t0 = mp_cost_now();
-                p->launch(s->state);
-                s->verified = p->verify(s->state, s->why, sizeof s->why) == 0;
-                mp_cost_add(MP_COST_VERIFY, base + b, t0);
-                if (!s->verified)
-                    continue;
-                t0 = mp_cost_now();
-                s->clock_before = o->runs > 0 ? mp_sm_clock_mhz(dev.ordinal)
-                                              : -1;
-                time_launches(p, s->state, label, o, &s->m.time_ns);
-                s->clock_after = o->runs > 0 ? mp_sm_clock_mhz(dev.ordinal)
-                                             : -1;
-                mp_cost_add(MP_COST_TIMED, base + b, t0);
-                mp_cost_kernel(base + b, s->m.time_ns.n ? s->m.time_ns.median
-                                                        : 0);
-                t0 = mp_cost_now();
-                if (p->after_timing)
-                    p->after_timing(s->state);
-                if (o->runs > 0 && p->clock64)
-                    p->clock64(s->state, &s->m.clock64_span,
-                               &s->m.clock64_block_median);
-                mp_cost_add(MP_COST_RELEASE, base + b, t0);
-                t0 = mp_cost_now();
-                if (o->warmup + o->runs > 0
-                    && p->verify(s->state, s->why, sizeof s->why))
-                    s->verified = 0;
-                mp_cost_add(MP_COST_VERIFY, base + b, t0);
-                /* Counters: the state stays live until its group. */
-                if (coll && s->verified && can_profile(p, v)) {
-                    s->pending = 1;
-                    size_t used = device_used();
-                    pr.live_bytes += used > used0 ? used - used0 : 0;
-                    if (p->profile_alone || pr.live_bytes > pr.budget)
-                        profile_pending(&pr, slots, nb, cl, first, base, o,
-                                        done, total, &lost);
-                    continue;
-                }
-                t0 = mp_cost_now();
-                p->release(s->state);
-                mp_cost_add(MP_COST_RELEASE, base + b, t0);
-            }
-            if (coll)
-                profile_pending(&pr, slots, nb, cl, first, base, o, done,
-                                total, &lost);
-
-            /* Rows (the progress line cleared first). */
-            progress(o, done, total, NULL);
-            char stamp[32];
-            utc_stamp(stamp, sizeof stamp);
-            for (int b = 0; b < nb; b++) {
-                slot *s = &slots[b];
-                const long long *v = cl->v[first + b];
-                t0 = mp_cost_now();
-                mp_row_clear(&row);
-                fill_common(&row, &dev, stamp);
-                p->describe(v, &row);
-                p->label(v, label, sizeof label);
-                mp_row_set(&row, MP_COL_CONFIG, "%s", label);
-                mp_row_set(&row, MP_COL_WARMUP, "%d", o->warmup);
-                mp_row_set(&row, MP_COL_RUNS, "%d", o->runs);
-                mp_row_set(&row, MP_COL_VERIFIED, "%s",
-                           s->verified ? "yes" : "no");
-                if (s->verified) {
-                    if (s->m.time_ns.n > 0) {
-                        mp_row_set(&row, MP_COL_TIME_NS_MEDIAN, "%.0f",
-                                   s->m.time_ns.median);
-                        mp_row_set(&row, MP_COL_TIME_NS_MIN, "%.0f",
-                                   s->m.time_ns.min);
-                        mp_row_set(&row, MP_COL_TIME_NS_COV, "%.4f",
-                                   s->m.time_ns.cov);
-                        char note[96];
-                        mp_clock_note(s->clock_before, s->clock_after,
-                                      dev.sm_clock_khz / 1000, note,
-                                      sizeof note);
-                        if (note[0])
-                            mp_row_set(&row, MP_COL_CLOCK_NOTE, "%s", note);
-                    }
-                    if (s->m.clock64_span > 0) {
-                        mp_row_set(&row, MP_COL_CLOCK64_SPAN, "%lld",
-                                   s->m.clock64_span);
-                        mp_row_set(&row, MP_COL_CLOCK64_BLOCK_MEDIAN, "%.0f",
-                                   s->m.clock64_block_median);
-                    }
-                    mp_row_set(&row, MP_COL_COUNTERS_STATUS, "%s",
-                               s->m.counters ? counters_status
-                               : !coll ? counters_status
-                               : !can_profile(p, v) ? p->unprofiled(v)
-                               : s->lost);
-                    if (s->m.counters)
-                        for (size_t m = 0; m < nmetrics; m++) {
-                            double x = s->m.counters[m];
-                            int col = mp_schema_metric_column(metrics[m].name);
-                            /* NaN: a name this chip lacks, left empty */
-                            if (col >= 0 && isfinite(x))
-                                mp_row_set(&row, col, "%.17g", x);
-                        }
-                    if (!dev.fake)
-                        p->derive(s->state, &dev, &s->m, &row);
-                } else {
-                    p->label(v, label, sizeof label);
-                    fprintf(stderr, "memprobe: %s: output WRONG, not "
-                            "reported: %s\n", label, s->why);
-                    failed = 1;
-                }
-                if (o->check_model
-                    && strcmp(mp_row_get(&row, MP_COL_MODEL_MATCH), "no") == 0)
-                    failed = 1;
-                mp_row_cells(&row, cells);
-                if (mp_csv_write_row(&csv, cells, why, sizeof why)) {
-                    fprintf(stderr, "memprobe: %s\n", why);
-                    exit(MP_EXIT_FAIL);
-                }
-                p->label(v, label, sizeof label);
-                print_table_row(label, &row);
-                if (!dev.fake)
-                    p->teardown(s->state);
-                mp_cost_add(MP_COST_ROW, base + b, t0);
-                done++;
-            }
-            fflush(stdout);
-        }
+        prepare_part(&r, part, &ps);
+        for (int first = 0; first < ps.cl->n; first += ps.o.batch)
+            run_batch(&r, &ps, first);
     }
-    progress(opts, done, total, NULL);
-    double tc = mp_cost_now();
-    mp_collector_close(coll);
-    if (coll)
-        mp_cost_add(MP_COST_CLOSE, 0, tc);
-    mp_cost_finish();
-    if (flush) {
-        CHECK_CUDA(cudaFree(flush));
-        CHECK_CUDA(cudaFreeHost(flush_host));
-    }
-    if (mp_csv_close(&csv))
-        fprintf(stderr, "memprobe: closing %s failed\n", opts->output),
-            failed = 1;
-    mp_row_free(&row);
-    free(values);
-    free(slots);
-    free(cells);
-    free(header);
-    if (fatal || (lost && opts->counters == MP_COUNTERS_MODE_ON))
-        return MP_EXIT_COUNTERS;
-    return failed ? MP_EXIT_FAIL : MP_EXIT_OK;
+    return finish_run(&r);
 }

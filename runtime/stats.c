@@ -9,10 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
+int mp_cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+double mp_median(double *x, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(x, n, sizeof *x, mp_cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
 void mp_clock64_summary(const long long *stamps, int blocks, long long *span,
@@ -41,10 +49,9 @@ void mp_stats_compute(double *x, size_t n, mp_stats *s)
     s->n = n;
     if (n == 0)
         return;
-    qsort(x, n, sizeof *x, cmp_double);
+    s->median = mp_median(x, n);   /* sorts x */
     s->min = x[0];
     s->max = x[n - 1];
-    s->median = n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
     double sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += x[i];

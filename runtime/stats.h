@@ -12,6 +12,16 @@ typedef struct {
     double cov;   /* coefficient of variation: stddev / mean (sample) */
 } mp_stats;
 
+/* qsort comparator for doubles, ascending: -1, 0 or 1 (a NaN compares
+ * equal to everything). The one copy for the whole tree: use it rather
+ * than a file's own. */
+int mp_cmp_double(const void *a, const void *b);
+
+/* The median of x[0..n): sorts x in place (mp_cmp_double), then the middle
+ * value, or the mean of the two middle ones when n is even. NAN when
+ * n == 0. The one copy for the whole tree (mp_stats_compute uses it). */
+double mp_median(double *x, size_t n);
+
 /* Summarises x[0..n); sorts x in place. n == 0 gives all zeros. */
 void mp_stats_compute(double *x, size_t n, mp_stats *s);
 

@@ -211,9 +211,102 @@ int mp_merge_leftover_parts(const char *out, int quiet)
     return total;
 }
 
-int mp_sweep_on_devices(const mp_sweep_devices_args *a)
+/* Starts the worker of the i-th device: `memprobe sweep` on its shard,
+ * writing the part file `part`, its output going to `log`. Returns its
+ * pid (fork failing: exit 1). */
+static pid_t start_worker(const mp_sweep_devices_args *a, int i,
+                          pid_t parent, const char *self, const char *part,
+                          const char *log)
+{
+    int d = a->devices[i];
+    char dev[16], shard[32], batch[16];
+    snprintf(dev, sizeof dev, "%d", d);
+    /* Shard i of the node within shard k of n of the fleet: the
+     * indices g with g % n == k, then every ndevices-th of those. */
+    snprintf(shard, sizeof shard, "%d/%d",
+             a->shard_k + a->shard_n * i, a->shard_n * a->ndevices);
+    snprintf(batch, sizeof batch, "%d", a->batch);
+    const char *argv[24];
+    int n = 0;
+    argv[n++] = self;
+    argv[n++] = "sweep";
+    argv[n++] = a->file;
+    argv[n++] = "--device";
+    argv[n++] = dev;
+    argv[n++] = "--shard";
+    argv[n++] = shard;
+    argv[n++] = "-o";
+    argv[n++] = part;
+    argv[n++] = "--counters";
+    argv[n++] = a->counters;
+    argv[n++] = "--batch";
+    argv[n++] = batch;
+    if (a->resume) {
+        argv[n++] = "--resume-from";
+        argv[n++] = a->output;
+    }
+    if (a->check_model)
+        argv[n++] = "--check-model";
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "memprobe: fork: %s\n", strerror(errno));
+        exit(MP_EXIT_FAIL);
+    }
+    if (pid == 0) {
+        /* Die with the parent; the rows written so far stay. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(MP_EXIT_FAIL);
+        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+            close(fd);
+        }
+        execv(self, (char *const *)argv);
+        fprintf(stderr, "memprobe: cannot run %s: %s\n", self,
+                strerror(errno));
+        _exit(127);
+    }
+    fprintf(stderr, "memprobe: device %d: worker %ld, shard %s, log %s\n",
+            d, (long)pid, shard, log);
+    return pid;
+}
+
+/* Waits for the i-th device's worker and merges its part file into the
+ * output, saying how it went: its exit code (0 when it and the merge
+ * went well; the log is then removed). */
+static int finish_worker(const mp_sweep_devices_args *a, int i, pid_t pid,
+                         const char *part, const char *log)
 {
     char err[1024];
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    int rows = 0;
+    if (mp_csv_merge_part(a->output, part, &rows, err, sizeof err)) {
+        fprintf(stderr, "memprobe: %s\n", err);
+        code = code ? code : MP_EXIT_FAIL;
+    }
+    if (code == 0) {
+        fprintf(stderr, "memprobe: device %d: %d rows\n", a->devices[i],
+                rows);
+        unlink(log);
+    } else {
+        fprintf(stderr, "memprobe: device %d: worker %s %d after %d "
+                "rows (log %s); rerun with --resume to finish\n",
+                a->devices[i], WIFEXITED(st) ? "exited with" :
+                "was killed by signal", WIFEXITED(st) ? code
+                : WTERMSIG(st), rows, log);
+    }
+    return code;
+}
+
+int mp_sweep_on_devices(const mp_sweep_devices_args *a)
+{
     if (mp_merge_leftover_parts(a->output, 0) < 0)
         return MP_EXIT_USAGE;
     pid_t pids[64];
@@ -221,88 +314,17 @@ int mp_sweep_on_devices(const mp_sweep_devices_args *a)
     pid_t parent = getpid();
     const char *self = mp_self_path();
     for (int i = 0; i < a->ndevices; i++) {
-        int d = a->devices[i];
-        mp_sweep_part_path(a->output, d, parts[i], sizeof parts[i]);
-        snprintf(logs[i], sizeof logs[i], "%s.dev%d.log", a->output, d);
-        char dev[16], shard[32], batch[16];
-        snprintf(dev, sizeof dev, "%d", d);
-        /* Shard i of the node within shard k of n of the fleet: the
-         * indices g with g % n == k, then every ndevices-th of those. */
-        snprintf(shard, sizeof shard, "%d/%d",
-                 a->shard_k + a->shard_n * i, a->shard_n * a->ndevices);
-        snprintf(batch, sizeof batch, "%d", a->batch);
-        const char *argv[24];
-        int n = 0;
-        argv[n++] = self;
-        argv[n++] = "sweep";
-        argv[n++] = a->file;
-        argv[n++] = "--device";
-        argv[n++] = dev;
-        argv[n++] = "--shard";
-        argv[n++] = shard;
-        argv[n++] = "-o";
-        argv[n++] = parts[i];
-        argv[n++] = "--counters";
-        argv[n++] = a->counters;
-        argv[n++] = "--batch";
-        argv[n++] = batch;
-        if (a->resume) {
-            argv[n++] = "--resume-from";
-            argv[n++] = a->output;
-        }
-        if (a->check_model)
-            argv[n++] = "--check-model";
-        argv[n] = NULL;
-        fflush(NULL);
-        pid_t pid = fork();
-        if (pid < 0) {
-            fprintf(stderr, "memprobe: fork: %s\n", strerror(errno));
-            exit(MP_EXIT_FAIL);
-        }
-        if (pid == 0) {
-            /* Die with the parent; the rows written so far stay. */
-            prctl(PR_SET_PDEATHSIG, SIGTERM);
-            if (getppid() != parent)
-                _exit(MP_EXIT_FAIL);
-            int fd = open(logs[i], O_WRONLY | O_CREAT | O_TRUNC, 0666);
-            if (fd >= 0) {
-                dup2(fd, 1);
-                dup2(fd, 2);
-                close(fd);
-            }
-            execv(self, (char *const *)argv);
-            fprintf(stderr, "memprobe: cannot run %s: %s\n", self,
-                    strerror(errno));
-            _exit(127);
-        }
-        pids[i] = pid;
-        fprintf(stderr, "memprobe: device %d: worker %ld, shard %s, log %s\n",
-                d, (long)pid, shard, logs[i]);
+        mp_sweep_part_path(a->output, a->devices[i], parts[i],
+                           sizeof parts[i]);
+        snprintf(logs[i], sizeof logs[i], "%s.dev%d.log", a->output,
+                 a->devices[i]);
+        pids[i] = start_worker(a, i, parent, self, parts[i], logs[i]);
     }
     int rc = MP_EXIT_OK;
     for (int i = 0; i < a->ndevices; i++) {
-        int st = 0;
-        while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
-            ;
-        int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-        int rows = 0;
-        if (mp_csv_merge_part(a->output, parts[i], &rows, err, sizeof err)) {
-            fprintf(stderr, "memprobe: %s\n", err);
-            code = code ? code : MP_EXIT_FAIL;
-        }
-        if (code == 0) {
-            fprintf(stderr, "memprobe: device %d: %d rows\n", a->devices[i],
-                    rows);
-            unlink(logs[i]);
-        } else {
-            fprintf(stderr, "memprobe: device %d: worker %s %d after %d "
-                    "rows (log %s); rerun with --resume to finish\n",
-                    a->devices[i], WIFEXITED(st) ? "exited with" :
-                    "was killed by signal", WIFEXITED(st) ? code
-                    : WTERMSIG(st), rows, logs[i]);
-            if (rc == MP_EXIT_OK)
-                rc = code > 5 ? MP_EXIT_FAIL : code;
-        }
+        int code = finish_worker(a, i, pids[i], parts[i], logs[i]);
+        if (code != 0 && rc == MP_EXIT_OK)
+            rc = code > 5 ? MP_EXIT_FAIL : code;
     }
     return rc;
 }

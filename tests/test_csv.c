@@ -355,6 +355,23 @@ static void test_stats_edges(void **state)
     assert_true(s.cov == 0);
 }
 
+static void test_median_and_comparator(void **state)
+{
+    (void)state;
+    double a = 1, b = 2;
+    assert_int_equal(mp_cmp_double(&a, &b), -1);
+    assert_int_equal(mp_cmp_double(&b, &a), 1);
+    assert_int_equal(mp_cmp_double(&a, &a), 0);
+    double odd[] = {3, -1, 2};
+    assert_true(mp_median(odd, 3) == 2);
+    assert_true(odd[0] == -1 && odd[1] == 2 && odd[2] == 3);   /* sorted */
+    double even[] = {8, 1, 5, 2};
+    assert_true(mp_median(even, 4) == 3.5);
+    double one[] = {42};
+    assert_true(mp_median(one, 1) == 42);
+    assert_true(isnan(mp_median(NULL, 0)));
+}
+
 /* ---- configs ---------------------------------------------------------- */
 
 static int bank_index(const char *name)
@@ -503,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_stats_odd),
         cmocka_unit_test(test_stats_even),
         cmocka_unit_test(test_stats_edges),
+        cmocka_unit_test(test_median_and_comparator),
         cmocka_unit_test(test_configs_defaults_only),
         cmocka_unit_test(test_configs_cross_product_order),
         cmocka_unit_test(test_configs_too_many),

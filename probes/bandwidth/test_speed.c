@@ -149,6 +149,20 @@ static void cost_phase_names(void **state)
     assert_null(mp_cost_phase_name(MP_COST_PHASES));
     for (int p = 0; p < MP_COST_PHASES; p++)
         assert_non_null(mp_cost_phase_name((mp_cost_phase)p));
+    /* The CSV's columns: only phases something records (no prof_setup or
+     * prof_teardown since the short profiled launches went). */
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    assert_int_equal(mp_cost_write(f), 0);
+    rewind(f);
+    char line[4096];
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "scope,name,setup,verify,timed,release,"
+                        "prof_launch,prof_verify,row,begin_config,"
+                        "begin_start,end_sync,end_stop,end_decode,"
+                        "end_evaluate,open,close,wall,kernel_ms\n");
+    mp_cost_reset();
 }
 
 /* A sweep on the fake device with the breakdown on: one config row per
