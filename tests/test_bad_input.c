@@ -1,7 +1,7 @@
 /*
- * test_bad_input.c - the error contract (README, "Bad input"), tested as a
- * table generated from the parameter tables themselves, so a new probe or
- * parameter is covered without a line here:
+ * test_bad_input.c - the error contract (docs/error-contract.md, "Bad
+ * input"), tested as a table generated from the parameter tables
+ * themselves, so a new probe or parameter is covered without a line here:
  *
  *   for every probe, every parameter and every run option: a non-number,
  *   an empty value, a fraction, an exponent, hex, blanks, a negative

@@ -6,8 +6,8 @@
  * values that differ from the model, two devices side by side, the choice
  * among repeated measurements and the one-line errors (missing column,
  * empty file, not a memprobe CSV). The committed H200 CSVs check that the
- * report runs on real data and shows numbers known from README.md. The
- * plot scripts run when gnuplot is installed (skipped otherwise).
+ * report runs on real data and shows numbers known from docs/results.md.
+ * The plot scripts run when gnuplot is installed (skipped otherwise).
  *
  * The group runs in a fresh temporary directory (tests/cli_util.c); the
  * repository's files are reached through its absolute path, taken before.
@@ -548,9 +548,9 @@ static void load_h200(mp_rep_data *d, const char *const *names, int n)
         fail_msg("%s", err);
 }
 
-/* Numbers README.md quotes from results/h200: bank ld 4-byte stride 32 ->
- * 32 wavefronts, stride 17 -> 1, 16-byte stride 1 -> 4; coalescing 4-byte
- * offset 4 -> 5 sectors; two constant addresses -> 1 replay; 2262 bank
+/* Numbers docs/results.md quotes from results/h200: bank ld 4-byte stride
+ * 32 -> 32 wavefronts, stride 17 -> 1, 16-byte stride 1 -> 4; coalescing
+ * 4-byte offset 4 -> 5 sectors; two constant addresses -> 1 replay; 2262 bank
  * configurations measured, none marked. */
 static void test_h200_known_numbers(void **state)
 {

@@ -134,8 +134,9 @@ static void must_contain(const char *hay, const char *needle)
         fail_msg("the study lacks '%s'", needle);
 }
 
-/* The H200's verdicts and a few of the numbers behind them, as README.md
- * and results/h200/seed-claims-constant-texture.md report them. */
+/* The H200's verdicts and a few of the numbers behind them, as
+ * docs/results.md and results/h200/seed-claims-constant-texture.md report
+ * them. */
 static void test_h200_verdicts(void **state)
 {
     (void)state;

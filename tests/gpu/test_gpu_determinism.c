@@ -7,9 +7,9 @@
  * (runtime/metrics.c: instruction and request counts exactly), and the
  * median times differ by at most 3 x the larger CoV the two runs report
  * plus 2% (launch jitter). Prints the run-to-run spread per family (the
- * README's table): the largest counter difference as a fraction of its
- * tolerance, and the largest and median relative time difference beside
- * the median CoV.
+ * table in docs/reliability.md): the largest counter difference as a
+ * fraction of its tolerance, and the largest and median relative time
+ * difference beside the median CoV.
  *
  * MEMPROBE names the binary (default ./memprobe); GPU_TEST_DIR where the
  * CSVs go. About 1-2 minutes on the H200.
