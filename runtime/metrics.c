@@ -285,7 +285,7 @@ static const mp_metric async_set[] = {
     TIME_ROW
 };
 
-/* Distributed shared memory (probes/cluster.c): loads and stores to
+/* Distributed shared memory (probes/cluster/cluster.c): loads and stores to
  * another block's shared memory are generic LD/ST in the SASS and reach
  * L1TEX as "dshared" requests; local ones are LDS/STS. Tolerances as for
  * the shared set: the H200's ncu-check --probe cluster (176 values) stayed

@@ -9,9 +9,9 @@
 #include "async_study.h"
 
 extern const mp_probe mp_probe_async;
-extern const mp_rep_spec mp_rep_async_specs[2];
+extern const mp_rep_spec mp_rep_spec_async;
 
-static const mp_rep_table_def tables[] = {{.spec = &mp_rep_async_specs[0]}};
+static const mp_rep_table_def tables[] = {{.spec = &mp_rep_spec_async}};
 
 const mp_family mp_family_async = {
     .name = "async",

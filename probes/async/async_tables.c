@@ -1,15 +1,11 @@
 /*
- * async_tables.c - the report tables of issue 15's probes:
+ * async_tables.c - the async family's report table:
  *
  *   async    global -> shared copies: GB/s, % of the DRAM peak and
  *            shared-store wavefronts per copy instruction (measured,
  *            model) by method, width, cache operator, swizzle and tile,
  *            one column group for DRAM-sized arrays and one for
- *            L2-resident ones (array below 60 MiB, copied many times)
- *   cluster  distributed shared memory: cycles per dependent load
- *            (chase) or GB/s (ld, st), by op, width and target, one
- *            column group per cluster size
- *
+ *            L2-resident ones (array below 60 MiB, copied many times) *
  * Built and printed by report/tables.c like every other table; registered
  * by the async family's part (async_family.c).
  */
@@ -67,54 +63,12 @@ static void async_values(const mp_rep_data *d, const mp_rep_row *r,
     mark[2] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
 }
 
-static int cluster_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return !strcmp(mp_rep_text(d, r, MP_F_PROBE), "cluster");
-}
-
-static void cluster_keys(const mp_rep_data *d, const mp_rep_row *r,
-                         char k[][KL])
-{
-    snprintf(k[0], KL, "%s", mp_rep_text(d, r, MP_F_OP));
-    snprintf(k[1], KL, "%s", mp_rep_text(d, r, MP_F_WIDTH));
-    snprintf(k[2], KL, "%s", mp_rep_text(d, r, MP_F_METHOD));
-}
-
-static double cluster_group(const mp_rep_data *d, const mp_rep_row *r,
-                            char *label)
-{
-    const char *c = mp_rep_text(d, r, MP_F_CLUSTER_SIZE);
-    snprintf(label, KL, "cluster %s", c);
-    return atof(c);
-}
-
-/* The chase's cycles per hop, or the loads' / stores' GB/s. */
-static void cluster_values(const mp_rep_data *d, const mp_rep_row *r,
-                           char v[][KL], int *mark)
-{
-    if (!strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "no")) {
-        snprintf(v[0], KL, "wrong");
-        return;
-    }
-    double x;
-    if (!strcmp(mp_rep_text(d, r, MP_F_OP), "chase")) {
-        if (mp_rep_num(d, r, MP_F_LATENCY_CYCLES, &x) == 0)
-            mp_rep_fmt(v[0], KL, x, 1);
-    } else if (mp_rep_num(d, r, MP_F_BANDWIDTH, &x) == 0) {
-        mp_rep_fmt(v[0], KL, x, 0);
-    }
-    mark[0] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
-}
-
 static const char *const async_kh[] = {"method", "width", "cache",
                                        "swizzle", "tile"};
 static const char *const async_sh[] = {"GB/s", "% DRAM", "wf/req",
                                        "model"};
-static const char *const cluster_kh[] = {"op", "width", "target"};
-static const char *const cluster_sh[] = {"cyc/hop or GB/s"};
-
-const mp_rep_spec mp_rep_async_specs[2] = {
-    {"async",
+const mp_rep_spec mp_rep_spec_async = {
+    "async",
      "Async copies global -> shared: bandwidth (bytes copied / median "
      "time), % of the DRAM peak, and shared-store wavefronts per copy "
      "instruction (STS or LDGSTS; 0 for the TMA's bulk and tensor copies) "
@@ -122,14 +76,5 @@ const mp_rep_spec mp_rep_async_specs[2] = {
      "tile; DRAM-sized arrays and L2-resident ones",
      5, async_kh, 4, async_sh,
      "no rows: no async configuration in these CSVs",
-     async_want, async_keys, async_group, async_values},
-    {"cluster",
-     "Distributed shared memory: cycles per dependent load of one thread's "
-     "chase (op chase) or GB/s of every thread's loads and stores (ld, "
-     "st), to the block's own shared memory (local) or the next block's "
-     "of its cluster (remote), per cluster size",
-     3, cluster_kh, 1, cluster_sh,
-     "no rows: no cluster configuration in these CSVs",
-     cluster_want, cluster_keys, cluster_group, cluster_values},
-};
+     async_want, async_keys, async_group, async_values};
 

@@ -1,6 +1,6 @@
 /*
  * test_cluster.c - CPU tests of the distributed-shared-memory probe
- * (probes/cluster.c): `memprobe predict cluster` and its refusals.
+ * (probes/cluster/cluster.c): `memprobe predict cluster` and its refusals.
  *
  * Hand-derived predictions:
  *   - chase, tile 16384, stride 128: 128 hops around the ring; after 4000

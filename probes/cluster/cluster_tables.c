@@ -1,0 +1,65 @@
+/*
+ * cluster_tables.c - the cluster family's report table: distributed
+ * shared memory, cycles per dependent load (chase) or GB/s (ld, st), by
+ * op, width and target, one column group per cluster size. Built and
+ * printed by report/tables.c like every other table.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "part.h"
+
+#define KL MP_REP_KEYLEN
+
+static int cluster_want(const mp_rep_data *d, const mp_rep_row *r)
+{
+    return !strcmp(mp_rep_text(d, r, MP_F_PROBE), "cluster");
+}
+
+static void cluster_keys(const mp_rep_data *d, const mp_rep_row *r,
+                         char k[][KL])
+{
+    snprintf(k[0], KL, "%s", mp_rep_text(d, r, MP_F_OP));
+    snprintf(k[1], KL, "%s", mp_rep_text(d, r, MP_F_WIDTH));
+    snprintf(k[2], KL, "%s", mp_rep_text(d, r, MP_F_METHOD));
+}
+
+static double cluster_group(const mp_rep_data *d, const mp_rep_row *r,
+                            char *label)
+{
+    const char *c = mp_rep_text(d, r, MP_F_CLUSTER_SIZE);
+    snprintf(label, KL, "cluster %s", c);
+    return atof(c);
+}
+
+/* The chase's cycles per hop, or the loads' / stores' GB/s. */
+static void cluster_values(const mp_rep_data *d, const mp_rep_row *r,
+                           char v[][KL], int *mark)
+{
+    if (!strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "no")) {
+        snprintf(v[0], KL, "wrong");
+        return;
+    }
+    double x;
+    if (!strcmp(mp_rep_text(d, r, MP_F_OP), "chase")) {
+        if (mp_rep_num(d, r, MP_F_LATENCY_CYCLES, &x) == 0)
+            mp_rep_fmt(v[0], KL, x, 1);
+    } else if (mp_rep_num(d, r, MP_F_BANDWIDTH, &x) == 0) {
+        mp_rep_fmt(v[0], KL, x, 0);
+    }
+    mark[0] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
+}
+
+static const char *const cluster_kh[] = {"op", "width", "target"};
+static const char *const cluster_sh[] = {"cyc/hop or GB/s"};
+
+const mp_rep_spec mp_rep_spec_cluster = {
+    "cluster",
+    "Distributed shared memory: cycles per dependent load of one thread's "
+    "chase (op chase) or GB/s of every thread's loads and stores (ld, "
+    "st), to the block's own shared memory (local) or the next block's "
+    "of its cluster (remote), per cluster size",
+    3, cluster_kh, 1, cluster_sh,
+    "no rows: no cluster configuration in these CSVs",
+    cluster_want, cluster_keys, cluster_group, cluster_values};
