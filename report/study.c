@@ -110,7 +110,11 @@ void mp_study_note_source(ctx *c, const char *file)
  * kept row of any file. */
 double mp_study_value(ctx *c, const char *config, int f)
 {
-    const mp_rep_row *r = mp_rep_find(c->d, mp_study_files[0], config, 0);
+    /* Rows are found by file name without its directory (mp_rep_find);
+     * mp_study_files names the files below the results directory. */
+    const char *study = strrchr(mp_study_files[0], '/');
+    study = study ? study + 1 : mp_study_files[0];
+    const mp_rep_row *r = mp_rep_find(c->d, study, config, 0);
     if (!r && c->prefer)
         r = mp_rep_find(c->d, c->prefer, config, 0);
     if (!r)
