@@ -37,22 +37,36 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Below the results directory: one folder per probe family
+ * (results/h200/README.md). */
 const char *const mp_study_files[] = {
-    "study.csv",
-    "bank-sweep.csv",       "bank-pads.csv",
-    "coalesce-w4.csv",      "coalesce-w8.csv",
-    "coalesce-w16.csv",     "coalesce-cg.csv",
-    "coalesce-layouts.csv", "bandwidth-offset.csv",
-    "bandwidth-stride.csv", "bandwidth-table.csv",
-    "bandwidth-dram.csv",   "const-sweep.csv",
-    "const-sources.csv",    "const-interleaved2.csv",
-    "const-interleaved16.csv", "texture-4096.csv",
-    "texture-small.csv",    "reduce-ladder.csv",
-    "bitmap.csv",
-    "transfer.csv",         "latency.csv",
-    "async.csv",            "cluster.csv",
-    "bandwidth-footprint.csv",
-    "matrix.csv",           "ldsm.csv",
+    "study/study.csv",
+    "bank/bank-sweep.csv",
+    "bank/bank-pads.csv",
+    "coalesce/coalesce-w4.csv",
+    "coalesce/coalesce-w8.csv",
+    "coalesce/coalesce-w16.csv",
+    "coalesce/coalesce-cg.csv",
+    "coalesce/coalesce-layouts.csv",
+    "bandwidth/bandwidth-offset.csv",
+    "bandwidth/bandwidth-stride.csv",
+    "bandwidth/bandwidth-table.csv",
+    "bandwidth/bandwidth-dram.csv",
+    "const/const-sweep.csv",
+    "const/const-sources.csv",
+    "const/const-interleaved2.csv",
+    "const/const-interleaved16.csv",
+    "texture/texture-4096.csv",
+    "texture/texture-small.csv",
+    "reduce/reduce-ladder.csv",
+    "bitmap/bitmap.csv",
+    "transfer/transfer.csv",
+    "latency/latency.csv",
+    "async/async.csv",
+    "cluster/cluster.csv",
+    "bandwidth/bandwidth-footprint.csv",
+    "bank/matrix.csv",
+    "bank/ldsm.csv",
     NULL,
 };
 
@@ -392,7 +406,7 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
     fprintf(out, "\n## The tables\n\n"
             "`*` marks a measured value that differs from the model (the "
             "row's `model_match` is `no`); `-` is a value not measured. "
-            "`memprobe report %s/*.csv` prints every table in full.\n",
+            "`memprobe report %s/*/*.csv` prints every table in full.\n",
             dir);
     for (int g = 0; g < NGROUPS; g++) {
         for (int i = 0; i < groups[g]->nsections; i++) {
