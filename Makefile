@@ -339,10 +339,12 @@ study: $(BIN)
 #   make report [FILES="a.csv ..."] [FORMAT=txt|md|csv] [TABLE=bank]
 #   make plots [FILES=...] [PLOTS=dir]   SVG and PNG by gnuplot (gnuplot-nox)
 #   make study-report    docs/study.md and docs/plots from results/h200
-# FILES defaults to every CSV in results/h200 (Nsight Compute's own CSVs
-# there are skipped with a note). The plot step alone needs gnuplot: without
+# FILES defaults to every CSV in results/h200's folders (results/h200/*/*.csv,
+# one folder per probe family; the cross-checks, repeats and other runs one
+# level deeper are left out, results/h200/README.md; Nsight Compute's own
+# CSVs are skipped with a note). The plot step alone needs gnuplot: without
 # it, it says what to install and fails; the tables are written before it.
-FILES := $(or $(call cmdline,FILES),$(wildcard results/h200/*.csv))
+FILES := $(or $(call cmdline,FILES),$(wildcard results/h200/*.csv results/h200/*/*.csv))
 FORMAT := $(or $(call cmdline,FORMAT),txt)
 PLOTS := $(or $(call cmdline,PLOTS),$(BUILD)/plots)
 GNUPLOT ?= gnuplot

@@ -40,7 +40,8 @@ void mp_lat_caps_of(int cc_major, int cc_minor, long long smem_per_sm,
     c->l2_bytes = l2_bytes;
     c->l2_reach_bytes = split_l2(cc_major, cc_minor) ? l2_bytes / 2
                                                      : l2_bytes;
-    /* Measured on the H200 only (results/h200/latency.csv, latency.tlb). */
+    /* Measured on the H200 only (results/h200/latency/latency.csv,
+     * latency.tlb). */
     c->tlb_reach_bytes = cc_major == 9 ? 1024 * 2 * MIB : 0;
 }
 

@@ -35,7 +35,8 @@ typedef struct {
                                   half on chips whose L2 is two partitions
                                   (measured on the H200: the L2 hit rate
                                   falls through 40% between 28 and 32 MiB
-                                  of a 60 MiB L2; results/h200/latency.csv) */
+                                  of a 60 MiB L2; results/h200/latency/
+                                  latency.csv) */
     long long tlb_reach_bytes; /* bytes of 2 MiB pages the TLBs map at once
                                   (H200: 1024 pages fit, 2048 do not);
                                   0 = unknown. Beyond it every load also
@@ -45,8 +46,8 @@ typedef struct {
 } mp_lat_caps;
 
 /* The H200's (GH100, sm_90): 256 KiB unified L1/shared per SM, 60 MiB of
- * L2 (62914560 bytes, results/h200/device.txt), 30 MiB of it reached from
- * one SM, 2 GiB of TLB reach. */
+ * L2 (62914560 bytes, results/h200/device/device.txt), 30 MiB of it
+ * reached from one SM, 2 GiB of TLB reach. */
 void mp_lat_caps_h200(mp_lat_caps *c);
 
 /* From a device: the unified L1/shared size of its compute capability

@@ -14,22 +14,36 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Below the results directory: one folder per probe family
+ * (results/h200/README.md). */
 const char *const mp_study_files[] = {
-    "study.csv",
-    "bank-sweep.csv",       "bank-pads.csv",
-    "coalesce-w4.csv",      "coalesce-w8.csv",
-    "coalesce-w16.csv",     "coalesce-cg.csv",
-    "coalesce-layouts.csv", "bandwidth-offset.csv",
-    "bandwidth-stride.csv", "bandwidth-table.csv",
-    "bandwidth-dram.csv",   "const-sweep.csv",
-    "const-sources.csv",    "const-interleaved2.csv",
-    "const-interleaved16.csv", "texture-4096.csv",
-    "texture-small.csv",    "reduce-ladder.csv",
-    "bitmap.csv",
-    "transfer.csv",         "latency.csv",
-    "async.csv",            "cluster.csv",
-    "bandwidth-footprint.csv",
-    "matrix.csv",           "ldsm.csv",
+    "study/study.csv",
+    "bank/bank-sweep.csv",
+    "bank/bank-pads.csv",
+    "coalesce/coalesce-w4.csv",
+    "coalesce/coalesce-w8.csv",
+    "coalesce/coalesce-w16.csv",
+    "coalesce/coalesce-cg.csv",
+    "coalesce/coalesce-layouts.csv",
+    "bandwidth/bandwidth-offset.csv",
+    "bandwidth/bandwidth-stride.csv",
+    "bandwidth/bandwidth-table.csv",
+    "bandwidth/bandwidth-dram.csv",
+    "const/const-sweep.csv",
+    "const/const-sources.csv",
+    "const/const-interleaved2.csv",
+    "const/const-interleaved16.csv",
+    "texture/texture-4096.csv",
+    "texture/texture-small.csv",
+    "reduce/reduce-ladder.csv",
+    "bitmap/bitmap.csv",
+    "transfer/transfer.csv",
+    "latency/latency.csv",
+    "async/async.csv",
+    "cluster/cluster.csv",
+    "bandwidth/bandwidth-footprint.csv",
+    "bank/matrix.csv",
+    "bank/ldsm.csv",
     NULL,
 };
 
@@ -87,7 +101,11 @@ void mp_study_note_source(ctx *c, const char *file)
  * kept row of any file. */
 double mp_study_value(ctx *c, const char *config, int f)
 {
-    const mp_rep_row *r = mp_rep_find(c->d, mp_study_files[0], config, 0);
+    /* Rows are found by file name without its directory (mp_rep_find);
+     * mp_study_files names the files below the results directory. */
+    const char *study = strrchr(mp_study_files[0], '/');
+    study = study ? study + 1 : mp_study_files[0];
+    const mp_rep_row *r = mp_rep_find(c->d, study, config, 0);
     if (!r && c->prefer)
         r = mp_rep_find(c->d, c->prefer, config, 0);
     if (!r)

@@ -21,8 +21,8 @@
 #include "report.h"
 
 /* Text files of the same runs that the claims read besides the CSVs. */
-#define DEVICE_TXT "device.txt"
-#define GPU_TESTS_TXT "gpu-test-probes-summary.txt"
+#define DEVICE_TXT "device/device.txt"
+#define GPU_TESTS_TXT "suite/gpu-test-probes-summary.txt"
 
 #define MAX_SOURCES 8
 

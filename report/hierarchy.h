@@ -4,8 +4,8 @@
  * (where the latency steps up), the fetch granularity from stride sweeps,
  * the TLB reach from page-sized strides, and shared and constant latency,
  * each figure with the rows it came from. `memprobe hierarchy FILE.csv...`
- * prints the table; the study reads results/h200/latency.csv through the
- * same code; `memprobe report --plot-data` writes latency-footprint.dat.
+ * prints the table; the study reads results/h200/latency/latency.csv through
+ * the same code; `memprobe report --plot-data` writes latency-footprint.dat.
  */
 #ifndef MP_HIERARCHY_H
 #define MP_HIERARCHY_H

@@ -254,7 +254,7 @@ int mp_study_write(const mp_rep_data *d, const char *results_dir, FILE *out,
     fprintf(out, "\n## The tables\n\n"
             "`*` marks a measured value that differs from the model (the "
             "row's `model_match` is `no`); `-` is a value not measured. "
-            "`memprobe report %s/*.csv` prints every table in full.\n",
+            "`memprobe report %s/*/*.csv` prints every table in full.\n",
             dir);
     for (int g = 0; g < mp_report_nparts(); g++) {
         for (int i = 0; group_at(g) && i < group_at(g)->nsections; i++) {

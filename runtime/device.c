@@ -25,9 +25,9 @@ static int attr(enum cudaDeviceAttr a, int dev)
 /* Descriptions of GPUs memprobe may meet, as the CUDA runtime reports
  * them (clocks are the peak SM clock and the memory clock in kHz that
  * cudaDevAttrClockRate / cudaDevAttrMemoryClockRate give). The H200's is
- * results/h200/device.txt; the others are the vendors' published figures
- * (see docs/architecture.md for sources), for the CPU tests and for the
- * test hook of device.h. */
+ * results/h200/device/device.txt; the others are the vendors' published
+ * figures (see docs/architecture.md for sources), for the CPU tests and
+ * for the test hook of device.h. */
 typedef struct {
     const char *key;
     const char *name;

@@ -106,8 +106,8 @@ static const mp_metric shared_set[] = {
  * wavefronts and conflicts up to 299 apart on 32768 LDS (9.1e-3 per
  * request; memprobe vs ncu 347 apart in one of the five cross-checks):
  * 3 x that spread needs (3 x 299 - 4) / 32768 = 2.73e-2 per request.
- * Allowed 3e-2 per request plus 4 events (results/h200/issue24/call2/
- * ncurepeat/spread-bitmap.txt).
+ * Allowed 3e-2 per request plus 4 events (results/h200/bitmap/
+ * ncu-repeat/spread.txt).
  * Instruction counts stay exact. */
 #define MIXED_LOADS 3e-2, MP_TOL_REQUEST, 4
 /* Session 4 (the profiling groups) widened the stores: reduce/
@@ -253,7 +253,7 @@ static const mp_metric latency_set[] = {
  * five ncu runs of the async standard set counted the staged copy's STS
  * wavefronts up to 3435 apart on 131072 requests (2.62e-2 per request);
  * 3 x that spread needs 7.86e-2. Allowed 8e-2 per request plus 4
- * (results/h200/issue24/call2/ncurepeat/spread-async.txt). Traffic as for the
+ * (results/h200/async/ncu-repeat/spread.txt). Traffic as for the
  * global set. */
 #define ASYNC_STORES 8e-2, MP_TOL_REQUEST, 4
 /* LDGSTS conflicts of async/cpasync/w16 under the profiling groups of

@@ -246,7 +246,7 @@ studytime)
     step studytime env MEMPROBE_PROFILE_COST="$W/cost-breakdown-study.csv" \
         make DEPS=.deps study OUT="$W/study.csv"
     step study-counters bash -c "tail -n +2 $W/study.csv | grep -vc ',ok,' ; true"
-    step study-compare bash -c "./memprobe compare results/h200/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
+    step study-compare bash -c "./memprobe compare results/h200/study/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
 fastverify)
     # Issue 16, the host side of verification and setup (CPU threads,
     # pinned staging, poison by pinned copies): test_gpu_verify shows
@@ -258,8 +258,8 @@ fastverify)
     # configurations, about 45 s) with counters and the cost breakdown. Look at: test-verify 14/14 (each
     # "without a launch" line names a wrong word), fastverify-cost (setup
     # and verify ms per configuration and family, against
-    # results/h200/issue16/cost-breakdown-study.csv), fastverify-compare
-    # (0 values beyond tolerance, 0 rows off the model).
+    # results/h200/collector/kernel-replay/cost-breakdown-study.csv),
+    # fastverify-compare (0 values beyond tolerance, 0 rows off the model).
     step fastverify-build make -j16 DEPS=.deps memprobe build/tests/gpu/test_gpu_verify
     step test-verify build/tests/gpu/test_gpu_verify
     awk '/^\[/{keep = ($0 ~ /^\[(bandwidth|reduce\.large|coalesce\.layouts|coalesce\.w4|texture)\]$/)}
@@ -272,7 +272,7 @@ fastverify)
         END { for (f in k) printf \"%-18s %4d configs  setup %8.2f  verify %8.2f  prof_verify %8.2f  wall %8.2f ms/config\\n\",
             f, k[f], su[f] / k[f], ve[f] / k[f], pv[f] / k[f], w[f] / k[f] }' \
         $W/cost-breakdown-fastverify.csv | sort | tee $W/fastverify-cost.txt"
-    step fastverify-compare bash -c "./memprobe compare results/h200/study.csv $W/fastverify.csv > $W/fastverify-compare.txt; rc=\$?; tail -1 $W/fastverify-compare.txt; exit \$rc" ;;
+    step fastverify-compare bash -c "./memprobe compare results/h200/study/study.csv $W/fastverify.csv > $W/fastverify-compare.txt; rc=\$?; tail -1 $W/fastverify-compare.txt; exit \$rc" ;;
 bwdefault)
     # Issue 16: the peak by default. `memprobe bandwidth` without shape
     # options searches loads in flight, threads and cache operator per
@@ -416,7 +416,7 @@ matrix)
     # Issue 15's whole sweep: configs/matrix.conf (ldsm/stsm x matrices x
     # trans x pitch 16..272 x swizzle x plain/MMA rows, 1584
     # configurations) with counters on; memprobe exits 1 if any row is off
-    # the model (model_match no). results/h200/matrix.csv.
+    # the model (model_match no). results/h200/bank/matrix.csv.
     step matrix-sweep ./memprobe sweep configs/matrix.conf --counters on \
         -o "$W/matrix.csv"
     step matrix-off-model off_model "$W/matrix.csv"
@@ -564,12 +564,12 @@ async)
     done
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 latsweep)
-    # Issue 24: the latency sweep after the chase walks its whole chain
-    # before timing (results/h200/latency.csv: 0 rows off the model), the
-    # device-memory plateau by default (random 128 MiB .. 1 GiB, 4096
-    # timed loads) beside the same with 1048576 timed loads (the fully warm
-    # number the default must give, within 3%), the SASS of the chase
-    # kernels, and the hierarchy table. About 3 minutes.
+    # Issue 24: the latency sweep after the chase walks its whole chain before
+    # timing (results/h200/latency/latency.csv: 0 rows off the model), the
+    # device-memory plateau by default (random 128 MiB .. 1 GiB, 4096 timed
+    # loads) beside the same with 1048576 timed loads (the fully warm number
+    # the default must give, within 3%), the SASS of the chase kernels, and
+    # the hierarchy table. About 3 minutes.
     step latency-sweep timeout -s INT 300 ./memprobe sweep configs/latency.conf --counters on -o "$W/latency.csv"
     step latency-off-model bash -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
         \$c[\"model_match\"] == \"no\" { n++; print \$c[\"config\"], \$c[\"model_level\"], \$c[\"counter_level\"] }

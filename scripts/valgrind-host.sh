@@ -30,15 +30,15 @@ check() {
     fi
 }
 
-check 0 "$MP" report results/h200/*.csv
-check 0 "$MP" report --format md --table reduction results/h200/study.csv
-check 0 "$MP" report --format csv results/h200/study.csv results/h200/bank-sweep.csv
+check 0 "$MP" report results/h200/*/*.csv
+check 0 "$MP" report --format md --table reduction results/h200/study/study.csv
+check 0 "$MP" report --format csv results/h200/study/study.csv results/h200/bank/bank-sweep.csv
 check 0 "$MP" report --study "$tmp/study.md" --plot-data "$tmp/plots"
 for f in configs/*.conf; do
     check 0 "$MP" sweep "$f" --list
     check 0 "$MP" sweep "$f" --predict
 done
-check 2 "$MP" sweep configs/texture.conf --resume -o results/h200/sweep-texture.csv
+check 2 "$MP" sweep configs/texture.conf --resume -o results/h200/texture/sweep-texture.csv
 printf '[bank]\nstride = 1..\n' > "$tmp/bad.conf"
 check 2 "$MP" sweep "$tmp/bad.conf" --list
 check 2 "$MP" bank --stride abc
@@ -50,16 +50,16 @@ for p in latency transfer async cluster bitmap; do
     check 0 "$MP" predict "$p"
     check 0 "$MP" predict "$p" --format csv
 done
-check 0 "$MP" report results/h200/transfer.csv results/h200/async.csv results/h200/cluster.csv results/h200/bitmap.csv
-check 0 "$MP" compare results/h200/bank-sweep.csv results/h200/bank-sweep.csv
-check 1 "$MP" compare results/h200/study.csv results/h200/bank-sweep.csv
-check 2 "$MP" compare results/h200/bank-sweep.csv
+check 0 "$MP" report results/h200/transfer/transfer.csv results/h200/async/async.csv results/h200/cluster/cluster.csv results/h200/bitmap/bitmap.csv
+check 0 "$MP" compare results/h200/bank/bank-sweep.csv results/h200/bank/bank-sweep.csv
+check 1 "$MP" compare results/h200/study/study.csv results/h200/bank/bank-sweep.csv
+check 2 "$MP" compare results/h200/bank/bank-sweep.csv
 check 0 "$MP" report --merge -o "$tmp/merged.csv" results/h200x2/transfer-p2p.csv results/h200x2/transfer-host-per-gpu.csv
-check 2 "$MP" report --merge -o "$tmp/merged.csv" results/h200/transfer.csv
-check 2 "$MP" report --study "$tmp/s.md" results/h200/study.csv
-check 2 "$MP" hierarchy results/h200/study.csv
-check 2 "$MP" hierarchy --format md results/h200/study.csv "$tmp/missing.csv"
-check 2 "$MP" hierarchy --format pdf results/h200/study.csv
+check 2 "$MP" report --merge -o "$tmp/merged.csv" results/h200/transfer/transfer.csv
+check 2 "$MP" report --study "$tmp/s.md" results/h200/study/study.csv
+check 2 "$MP" hierarchy results/h200/study/study.csv
+check 2 "$MP" hierarchy --format md results/h200/study/study.csv "$tmp/missing.csv"
+check 2 "$MP" hierarchy --format pdf results/h200/study/study.csv
 check 3 "$MP" bank --stride 4 -o "$tmp/none.csv"
 echo "valgrind: $n runs, $failed failed"
 [ "$failed" -eq 0 ]

@@ -298,7 +298,7 @@ static void test_other_commands(void **state)
     fclose(f);
     char conf[PATH_MAX + 32], csv[PATH_MAX + 32], ncu[PATH_MAX + 48];
     snprintf(conf, sizeof conf, "%s/configs/texture.conf", repo);
-    snprintf(csv, sizeof csv, "%s/results/h200/study.csv", repo);
+    snprintf(csv, sizeof csv, "%s/results/h200/study/study.csv", repo);
     snprintf(ncu, sizeof ncu, "%s/tests/data/ncu-bank-sample.csv", repo);
     for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
         const char *args[16];

@@ -180,17 +180,17 @@ static void test_command(void **state)
     cli_result_free(&r);
 }
 
-/* The study from a results folder holding only latency.csv (the test's
- * CSV with a device column): the section's table and both claims of
- * seed 000 with the synthetic figures. */
+/* The study from a results folder holding only latency/latency.csv (the
+ * test's CSV with a device column): the section's table and both claims
+ * of seed 000 with the synthetic figures. */
 static void test_study(void **state)
 {
     (void)state;
     write_csv();
     size_t len;
     char *text = cli_read_file(CSV, &len);
-    assert_int_equal(system("mkdir -p res"), 0);
-    FILE *f = fopen("res/latency.csv", "w");
+    assert_int_equal(system("mkdir -p res/latency"), 0);
+    FILE *f = fopen("res/latency/latency.csv", "w");
     assert_non_null(f);
     /* device_name first on every line; the bank row left out (the
      * report wants a bank row's own columns). */

@@ -555,10 +555,10 @@ static void load_h200(mp_rep_data *d, const char *const *names, int n)
 static void test_h200_known_numbers(void **state)
 {
     (void)state;
-    const char *names[] = {"results/h200/bank-sweep.csv",
-                           "results/h200/coalesce-w4.csv",
-                           "results/h200/const-sweep.csv",
-                           "results/h200/texture-4096.csv"};
+    const char *names[] = {"results/h200/bank/bank-sweep.csv",
+                           "results/h200/coalesce/coalesce-w4.csv",
+                           "results/h200/const/const-sweep.csv",
+                           "results/h200/texture/texture-4096.csv"};
     mp_rep_data d;
     load_h200(&d, names, 4);
     assert_int_equal(d.ndev, 1);
@@ -622,8 +622,8 @@ static int keep_default(char *const *k, void *ctx)
 static void test_keep_drops_empty_groups(void **state)
 {
     (void)state;
-    const char *names[] = {"results/h200/coalesce-cg.csv",
-                           "results/h200/coalesce-w4.csv"};
+    const char *names[] = {"results/h200/coalesce/coalesce-cg.csv",
+                           "results/h200/coalesce/coalesce-w4.csv"};
     mp_rep_data d;
     load_h200(&d, names, 2);
     mp_rep_table *t = mp_rep_table_build(&d, "coalesce");
@@ -640,12 +640,13 @@ static void test_keep_drops_empty_groups(void **state)
 }
 
 
-/* `memprobe report` on every CSV in results/h200 works. */
+/* `memprobe report` on every CSV of results/h200's family folders (the
+ * Makefile's default FILES) works. */
 static void test_h200_cli(void **state)
 {
     (void)state;
     glob_t g;
-    assert_int_equal(glob(in_repo("results/h200/*.csv"), 0, NULL, &g), 0);
+    assert_int_equal(glob(in_repo("results/h200/*/*.csv"), 0, NULL, &g), 0);
     assert_true(g.gl_pathc > 10 && g.gl_pathc < 60);
     const char *args[64] = {"report"};
     size_t n = 1;
@@ -692,9 +693,9 @@ static char *slurp(const char *path)
 
 static void write_h200_plot_data(const char *dir)
 {
-    const char *names[] = {"results/h200/bank-sweep.csv",
-                           "results/h200/bandwidth-offset.csv",
-                           "results/h200/bandwidth-stride.csv"};
+    const char *names[] = {"results/h200/bank/bank-sweep.csv",
+                           "results/h200/bandwidth/bandwidth-offset.csv",
+                           "results/h200/bandwidth/bandwidth-stride.csv"};
     mp_rep_data d;
     char err[512] = "";
     load_h200(&d, names, 3);
@@ -739,7 +740,7 @@ static void test_plot_data(void **state)
     write_file("afile", "x");
     char err[256] = "";
     mp_rep_data d;
-    const char *names[] = {"results/h200/bank-sweep.csv"};
+    const char *names[] = {"results/h200/bank/bank-sweep.csv"};
     load_h200(&d, names, 1);
     assert_int_equal(mp_rep_plot_data(&d, "afile/sub", err, sizeof err), -1);
     cli_must_contain("err", err, "afile");

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report.h"
@@ -135,7 +136,7 @@ static void must_contain(const char *hay, const char *needle)
 }
 
 /* The H200's verdicts and a few of the numbers behind them, as
- * docs/results.md and results/h200/seed-claims-constant-texture.md report
+ * docs/results.md and results/h200/study/seed-claims-constant-texture.md report
  * them. */
 static void test_h200_verdicts(void **state)
 {
@@ -230,7 +231,10 @@ static const char sixteen_banks[] =
 static void test_other_numbers_other_verdicts(void **state)
 {
     (void)state;
-    write_file("bank-sweep.csv", sixteen_banks);
+    char bank[128];
+    snprintf(bank, sizeof bank, "%s/bank", tmpdir);
+    assert_int_equal(mkdir(bank, 0777), 0);
+    write_file("bank/bank-sweep.csv", sixteen_banks);
     size_t n;
     char *s = generate(tmpdir, &n);
     must_contain(s, "Measured on Old GPU (compute capability 1.3, 16 SMs, "

@@ -3,8 +3,9 @@
  * and the TMA fill shared memory faster than the seeds' register staging,
  * and do their shared stores avoid conflicts; and what a load or store to
  * another block's shared memory (a cluster's distributed shared memory)
- * costs against the block's own. Computed from results_dir/async.csv and
- * results_dir/cluster.csv when they are committed; otherwise it says so.
+ * costs against the block's own. Computed from results_dir/async/async.csv
+ * and results_dir/cluster/cluster.csv when they are committed; otherwise
+ * it says so.
  */
 #include <math.h>
 #include <stdio.h>
@@ -62,14 +63,14 @@ static void async_part(const mp_rep_data *d, const char *dir, FILE *out)
             "(`memprobe async`, docs/async.md)\n\n");
     if (!any) {
         fprintf(out, "No H200 measurement of the async copies is committed "
-                "yet: `scripts/gpu-check.sh async` writes %s/async.csv "
+                "yet: `scripts/gpu-check.sh async` writes %s/async/async.csv "
                 "(configs/async.conf), and this part is computed from "
                 "it.\n\n", dir);
         return;
     }
-    fprintf(out, "From `%s/async.csv` (every block's data and the layout of "
-            "its last tile checked on the CPU), the fastest configuration "
-            "of each method:\n\n", dir);
+    fprintf(out, "From `%s/async/async.csv` (every block's data and the "
+            "layout of its last tile checked on the CPU), the fastest "
+            "configuration of each method:\n\n", dir);
     for (int l2 = 0; l2 < 2; l2++) {
         fprintf(out, "- **%s**:", l2 ? "L2-resident array" : "DRAM-sized "
                 "array");
@@ -155,12 +156,12 @@ static void cluster_part(const mp_rep_data *d, const char *dir, FILE *out)
     if (!any) {
         fprintf(out, "No H200 measurement of distributed shared memory is "
                 "committed yet: `scripts/gpu-check.sh async` writes "
-                "%s/cluster.csv (configs/cluster.conf), and this part is "
-                "computed from it.\n\n", dir);
+                "%s/cluster/cluster.csv (configs/cluster.conf), and this "
+                "part is computed from it.\n\n", dir);
         return;
     }
-    fprintf(out, "From `%s/cluster.csv` (chase offsets, load sums and "
-            "every stored word checked on the CPU):\n\n", dir);
+    fprintf(out, "From `%s/cluster/cluster.csv` (chase offsets, load sums "
+            "and every stored word checked on the CPU):\n\n", dir);
     static const double sizes[] = {2, 4, 8, 16};
     for (int k = 0; k < 4; k++) {
         double l = chase(d, "local", sizes[k]);

@@ -1,7 +1,7 @@
 /*
  * study_async.h - the study's section on async copies into shared memory
- * and distributed shared memory (issue 15), from results_dir/async.csv and
- * results_dir/cluster.csv.
+ * and distributed shared memory (issue 15), from
+ * results_dir/async/async.csv and results_dir/cluster/cluster.csv.
  */
 #ifndef MP_STUDY_ASYNC_H
 #define MP_STUDY_ASYNC_H

@@ -29,8 +29,12 @@ static void write_file(const char *path, const char *text)
 
 static void write_csvs(void)
 {
+    /* A results directory as results/h200 is laid out: one folder per
+     * probe family. */
     mkdir("res", 0777);
-    write_file("res/async.csv",
+    mkdir("res/async", 0777);
+    mkdir("res/cluster", 0777);
+    write_file("res/async/async.csv",
         "device_name,probe,config,method,width_bytes,cache,swizzle,"
         "tile_bytes,array_bytes,passes,bandwidth_gbs,bandwidth_fraction,"
         "verified,wavefronts_per_request,model_wavefronts_per_request,"
@@ -43,7 +47,7 @@ static void write_csvs(void)
         "0.7292,yes,1.0000,1,yes\n"
         "NVIDIA H200,async,a3,tensor,16,ca,128,16384,16777216,32,9000.0,"
         "1.8750,yes,0.0000,0,yes\n");
-    write_file("res/cluster.csv",
+    write_file("res/cluster/cluster.csv",
         "device_name,probe,config,method,op,width_bytes,cluster_size,"
         "latency_cycles,bandwidth_gbs,verified,model_match\n"
         "NVIDIA H200,cluster,c1,local,chase,4,2,30.0,,yes,yes\n"
@@ -83,7 +87,8 @@ static void test_section_without_csvs(void **state)
     (void)state;
     /* Another family's CSV, so that the study has something to read. */
     mkdir("empty", 0777);
-    write_file("empty/reduce-ladder.csv", "device_name,probe,config\n"
+    mkdir("empty/reduce", 0777);
+    write_file("empty/reduce/reduce-ladder.csv", "device_name,probe,config\n"
                "NVIDIA H200,reduce,r1\n");
     cli_result r;
     const char *args[] = {"report", "--study", "e.md", "--results", "empty",
@@ -106,15 +111,16 @@ static void test_tables(void **state)
     (void)state;
     write_csvs();
     cli_result r;
-    const char *a[] = {"report", "--table", "async", "res/async.csv", NULL};
+    const char *a[] = {"report", "--table", "async", "res/async/async.csv",
+                       NULL};
     cli_run(a, &r);
     cli_expect_status(&r, 0);
     cli_must_contain("async table", r.out, "DRAM");
     cli_must_contain("async table", r.out, "L2-resident");
     cli_must_contain("async table", r.out, "0 cells differ from the model");
     cli_result_free(&r);
-    const char *c[] = {"report", "--table", "cluster", "res/cluster.csv",
-                       NULL};
+    const char *c[] = {"report", "--table", "cluster",
+                       "res/cluster/cluster.csv", NULL};
     cli_run(c, &r);
     cli_expect_status(&r, 0);
     cli_must_contain("cluster table", r.out, "cluster 2");

@@ -1,13 +1,13 @@
 /*
  * study_matrix.c - the study's section "Which swizzle makes this
- * conflict-free" (issue 15): wavefronts per ldmatrix .x4 for every row
- * pitch x swizzle mode, plain rows and the MMA fragment's quadrants,
- * measured beside the bank probe's model, which is called through the
- * generic probe interface. The measurements come from results/h200/
- * matrix.csv (the full sweep of configs/matrix.conf) when it is there,
- * else from ldsm.csv (the GPU test's sweep); when the file has .trans rows
- * a column compares them with the plain form. Without either CSV the
- * table shows the model alone and says so.
+ * conflict-free" (issue 15): wavefronts per ldmatrix .x4 for every row pitch
+ * x swizzle mode, plain rows and the MMA fragment's quadrants, measured
+ * beside the bank probe's model, which is called through the generic probe
+ * interface. The measurements come from results/h200/bank/matrix.csv (the
+ * full sweep of configs/matrix.conf) when it is there, else from
+ * bank/ldsm.csv (the GPU test's sweep); when the file has .trans rows a
+ * column compares them with the plain form. Without either CSV the table
+ * shows the model alone and says so.
  */
 #include "report.h"
 #include "params.h"

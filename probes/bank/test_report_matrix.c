@@ -311,8 +311,8 @@ static void test_free_summary(void **state)
     /* On the committed H200 sweeps (matrix.csv only once it is there):
      * the summary agrees with every measured cell, nothing is marked, and
      * .x4 plain rows of pitch 128 need the 128-byte swizzle. */
-    static const char *const sweeps[] = {"results/h200/ldsm.csv",
-                                         "results/h200/matrix.csv"};
+    static const char *const sweeps[] = {"results/h200/bank/ldsm.csv",
+                                         "results/h200/bank/matrix.csv"};
     for (int w = 0; w < 2; w++) {
         const char *paths[] = {in_repo(sweeps[w])};
         if (!cli_path_exists(paths[0])) {
@@ -356,7 +356,7 @@ static void test_bitmap_table(void **state)
 {
     (void)state;
     mp_rep_data d;
-    const char *paths[] = {in_repo("results/h200/bitmap.csv")};
+    const char *paths[] = {in_repo("results/h200/bitmap/bitmap.csv")};
     load_paths(&d, paths, 1);
     mp_rep_table *t = mp_rep_table_build(&d, "bitmap");
     assert_int_equal(t->nrows, 3);
@@ -488,10 +488,12 @@ static char *section(const char *dir)
 static void test_study_sources(void **state)
 {
     (void)state;
-    /* Only ldsm.csv (the committed H200 one): read from it, no .trans. */
+    /* Only bank/ldsm.csv (the committed H200 one): read from it, no
+     * .trans. */
     assert_int_equal(mkdir("only-ldsm", 0777), 0);
-    assert_int_equal(symlink(in_repo("results/h200/ldsm.csv"),
-                             "only-ldsm/ldsm.csv"), 0);
+    assert_int_equal(mkdir("only-ldsm/bank", 0777), 0);
+    assert_int_equal(symlink(in_repo("results/h200/bank/ldsm.csv"),
+                             "only-ldsm/bank/ldsm.csv"), 0);
     char *s = section("only-ldsm");
     cli_must_contain("ldsm only", s, "Measured (`ldsm.csv`)");
     cli_must_contain("ldsm only", s, "264 of the 264 ldmatrix/stmatrix "
@@ -505,9 +507,10 @@ static void test_study_sources(void **state)
 
     /* matrix.csv beside it: preferred; its .trans rows get a column. */
     assert_int_equal(mkdir("both", 0777), 0);
-    assert_int_equal(symlink(in_repo("results/h200/ldsm.csv"),
-                             "both/ldsm.csv"), 0);
-    assert_int_equal(symlink(in_repo(SAMPLE), "both/matrix.csv"), 0);
+    assert_int_equal(mkdir("both/bank", 0777), 0);
+    assert_int_equal(symlink(in_repo("results/h200/bank/ldsm.csv"),
+                             "both/bank/ldsm.csv"), 0);
+    assert_int_equal(symlink(in_repo(SAMPLE), "both/bank/matrix.csv"), 0);
     s = section("both");
     cli_must_contain("both", s, "Measured (`matrix.csv`)");
     cli_must_contain("both", s, "8 of the 11 ldmatrix/stmatrix "
@@ -528,8 +531,9 @@ static void test_study_sources(void **state)
 
     /* Neither: the model alone, and the note that nothing is measured. */
     assert_int_equal(mkdir("neither", 0777), 0);
-    assert_int_equal(symlink(in_repo("results/h200/bitmap.csv"),
-                             "neither/bitmap.csv"), 0);
+    assert_int_equal(mkdir("neither/bitmap", 0777), 0);
+    assert_int_equal(symlink(in_repo("results/h200/bitmap/bitmap.csv"),
+                             "neither/bitmap/bitmap.csv"), 0);
     s = section("neither");
     cli_must_contain("neither", s, "No H200 measurement is committed yet "
                      "(`matrix.csv` or `ldsm.csv`");

@@ -1,8 +1,8 @@
 /*
- * study_latency.c - the study's memory-hierarchy part (issue 13): seed
- * 000's two latency claims checked against results/h200/latency.csv, and
- * the hierarchy table and staircase plot for docs/study.md. study.c calls
- * in here; the figures come from report/hierarchy.c.
+ * study_latency.c - the study's memory-hierarchy part (issue 13): seed 000's
+ * two latency claims checked against results/h200/latency/latency.csv, and
+ * the hierarchy table and staircase plot for docs/study.md. study.c calls in
+ * here; the figures come from report/hierarchy.c.
  *
  * Without the CSV every claim is "not measured" and the section says that
  * no H200 measurement is committed yet.
@@ -15,10 +15,10 @@
 
 #include "hierarchy.h"
 
-#define LATENCY_CSV "latency.csv"
+#define LATENCY_CSV "latency/latency.csv"
 
-/* Loads DIR/latency.csv into h (t keeps the cells). 0, or -1 with the
- * reason in missing. */
+/* Loads DIR/latency/latency.csv into h (t keeps the cells). 0, or -1
+ * with the reason in missing. */
 static int load(const char *dir, mp_ncu_table *t, mp_hier *h, char *missing,
                 size_t len)
 {
@@ -29,7 +29,8 @@ static int load(const char *dir, mp_ncu_table *t, mp_hier *h, char *missing,
         snprintf(missing, len, "no `%s` in %s", LATENCY_CSV, dir);
         return -1;
     }
-    mp_hier_add(h, t, LATENCY_CSV);
+    /* Rows named by the file's base name, as `memprobe hierarchy` does. */
+    mp_hier_add(h, t, "latency.csv");
     if (h->n == 0) {
         snprintf(missing, len, "`%s` has no verified latency rows",
                  LATENCY_CSV);
@@ -142,7 +143,8 @@ void mp_study_latency_section(const char *dir, FILE *out)
     fprintf(out, "\nThe staircase: ![latency against footprint]"
             "(plots/latency-footprint.svg)\n");
     char bw[4096];
-    snprintf(bw, sizeof bw, "%s/bandwidth-footprint.csv", dir);
+    snprintf(bw, sizeof bw, "%s/bandwidth/bandwidth-footprint.csv",
+             dir);
     FILE *b = fopen(bw, "r");
     if (b) {
         fclose(b);

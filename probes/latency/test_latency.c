@@ -106,7 +106,7 @@ static void test_caps(void **state)
     assert_int_equal(h.l2_bytes, 62914560);
     assert_int_equal(h.l2_reach_bytes, 62914560 / 2);   /* two partitions */
     assert_int_equal(h.tlb_reach_bytes, 1024LL * 2 * 1024 * 1024);
-    /* The H200 as results/h200/device.txt reports it. */
+    /* The H200 as results/h200/device/device.txt reports it. */
     mp_lat_caps_of(9, 0, 233472, 62914560, &d);
     assert_int_equal(d.l1_bytes, h.l1_bytes);
     assert_int_equal(d.l2_bytes, h.l2_bytes);
@@ -144,8 +144,8 @@ static const char *expected(const mp_lat_caps *c, mp_lat_space space, int cg,
     return buf;
 }
 
-/* Each case is a row of results/h200/latency.csv, its counter_level in
- * the comment. */
+/* Each case is a row of results/h200/latency/latency.csv, its
+ * counter_level in the comment. */
 static void test_levels(void **state)
 {
     (void)state;

@@ -49,7 +49,7 @@ enum { P_VARIANT, P_WORKLOAD, P_SIZE, P_THREADS, P_BLOCKS, P_COUNT };
  * in the bank probe, where every warp only stores, and with a warp alone
  * on its SM; where several warps on one SM interleave LDS and STS (the
  * trees), the H200 counted up to 0.40 extra wavefronts per STS, and the
- * conflict counter the same amount (results/h200/reduce-*.csv,
+ * conflict counter the same amount (results/h200/reduce/reduce-*.csv,
  * docs/reduce.md). Instruction counts are exact. */
 #define LOAD_ARBITRATION_PER_REQUEST 0.125
 #define STORE_ARBITRATION_PER_REQUEST 0.5

@@ -81,7 +81,7 @@ static verdict clock_timing(ctx *c, char *m, char *why, size_t len)
 
 /* The hazard catalogue's CSV (`memprobe hazards`, committed from make
  * test-gpu): one row per hazard, block size and tool. */
-#define HAZARDS_CSV "hazards/hazards.csv"
+#define HAZARDS_CSV "hazards/catalogue/hazards.csv"
 
 static verdict divergent_barrier(ctx *c, char *m, char *why, size_t len)
 {
@@ -133,8 +133,9 @@ static verdict divergent_barrier(ctx *c, char *m, char *why, size_t len)
             said[3]);
         if (!strcmp(plain, "right") && caught == 0 && timeouts == 0) {
             say(why, len, "The compiler turned the barrier into a predicated "
-                "`@!P BAR.SYNC` (results/h200/sass-reduce-hazards.txt); "
-                "warps whose threads all skip it run on to their exit, and "
+                "`@!P BAR.SYNC` "
+                "(results/h200/hazards/sass-reduce-hazards.txt); warps "
+                "whose threads all skip it run on to their exit, and "
                 "threads that have exited do not hold a barrier up, so the "
                 "block completes. The code is still wrong (a barrier in "
                 "divergent code is undefined behaviour in CUDA), but on this "

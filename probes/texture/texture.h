@@ -50,10 +50,11 @@ int mp_tex_launch_kernel(const mp_tex_launch *l);
 #endif
 
 /* Global-load sectors per request differ a little from the model when L1
- * reuse is heavy: measured on the H200 (results/h200/texture-4096*.csv)
- * from -0.0001 to +0.0101 per request for the column walk (87% L1 hits),
- * -0.0001 to +0.0001 for the stencil; session 4's run -0.0212 for the
- * global column walk (31.9788 for 32). Allowed 0.04 either way. */
+ * reuse is heavy: measured on the H200
+ * (results/h200/texture/texture-4096*.csv) from -0.0001 to +0.0101 per
+ * request for the column walk (87% L1 hits), -0.0001 to +0.0001 for the
+ * stencil; session 4's run -0.0212 for the global column walk (31.9788 for
+ * 32). Allowed 0.04 either way. */
 #define MP_TEX_SECTOR_NOISE 0.04
 
 #endif

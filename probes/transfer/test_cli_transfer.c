@@ -247,8 +247,9 @@ static void test_study_section(void **state)
     };
     assert_int_equal(mkdir("res", 0777), 0);
     assert_int_equal(mkdir("res/h200", 0777), 0);
+    assert_int_equal(mkdir("res/h200/transfer", 0777), 0);
     assert_int_equal(mkdir("res/h200x2", 0777), 0);
-    write_rows("res/h200/transfer.csv", host, 7);
+    write_rows("res/h200/transfer/transfer.csv", host, 7);
     write_rows("res/h200x2/transfer-p2p.csv", peers, 4);
     const char *args[] = {"report", "--study", "study.md", "--results",
                           "res/h200", NULL};
@@ -274,15 +275,15 @@ static void test_study_section(void **state)
     cli_must_contain("study", md, "| p2p | off | memcpy | 1073741824 | GPU 1 |");
     free(md);
     /* The tables and the plot data from the same CSVs. */
-    const char *tab[] = {"report", "res/h200/transfer.csv", "--table",
-                         "transfers", "--format", "csv", NULL};
+    const char *tab[] = {"report", "res/h200/transfer/transfer.csv",
+                         "--table", "transfers", "--format", "csv", NULL};
     cli_run(tab, &r);
     cli_expect_status(&r, 0);
     cli_must_contain("transfers", r.out, "h2d,memcpy,1073741824,55.2,87.6,"
                      "19452,27.6,43.8,38904,54,85.7,19884");
     cli_result_free(&r);
-    const char *plot[] = {"report", "res/h200/transfer.csv", "--plot-data",
-                          "pd", NULL};
+    const char *plot[] = {"report", "res/h200/transfer/transfer.csv",
+                          "--plot-data", "pd", NULL};
     cli_run(plot, &r);
     cli_expect_status(&r, 0);
     cli_result_free(&r);

@@ -14,8 +14,8 @@ int mp_rep_plot_transfer(const mp_rep_data *d, const char *dir, char *err,
                          size_t errlen);
 
 /* The study's section on host transfers and peer access, from
- * results_dir/transfer.csv and the sibling h200x2/ folder's CSVs (or a
- * line saying no measurement is committed yet). */
+ * results_dir/transfer/transfer.csv and the sibling h200x2/ folder's CSVs
+ * (or a line saying no measurement is committed yet). */
 void mp_study_transfer(const mp_rep_data *d, const char *results_dir,
                        FILE *out);
 

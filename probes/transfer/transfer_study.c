@@ -1,9 +1,10 @@
 /*
- * study_transfer.c - the study's section on host transfers (pinned,
- * pageable, mapped, managed memory) and peer access, computed from
- * results/h200/transfer.csv (one GPU) and results/h200x2/transfer-p2p.csv
- * (two GPUs) when they are committed; otherwise it says plainly that no
- * measurement is there yet. Every number is read from the CSVs.
+ * study_transfer.c - the study's section on host transfers (pinned, pageable,
+ * mapped, managed memory) and peer access, computed from
+ * results/h200/transfer/transfer.csv (one GPU) and
+ * results/h200x2/transfer-p2p.csv (two GPUs) when they are committed;
+ * otherwise it says plainly that no measurement is there yet. Every number is
+ * read from the CSVs.
  */
 #include <math.h>
 #include <stdio.h>
@@ -95,14 +96,15 @@ static void host_part(const mp_rep_data *d, const char *dir, FILE *out)
     if (big == 0) {
         fprintf(out, "No H200 measurement of host transfers is committed "
                 "yet: `scripts/gpu-check.sh build transfer` writes %s/"
-                "transfer.csv (configs/transfer.conf), and this section is "
-                "computed from it.\n\n", dir);
+                "transfer/transfer.csv (configs/transfer.conf), and this "
+                "section is computed from it.\n\n", dir);
         return;
     }
     char sz[32], a[256], b[256];
     size_text(big, sz, sizeof sz);
-    fprintf(out, "From `%s/transfer.csv` (copy engines, `cudaMemcpyAsync`; "
-            "every copy verified), at %s per copy:\n\n", dir, sz);
+    fprintf(out, "From `%s/transfer/transfer.csv` (copy engines, "
+            "`cudaMemcpyAsync`; every copy verified), at %s per copy:\n\n",
+            dir, sz);
     static const char *const dirs[] = {"h2d", "d2h", "bidir"};
     for (int k = 0; k < 3; k++) {
         const mp_rep_row *pin = find(d, dirs[k], "pinned", NULL, NULL, big);

@@ -37,15 +37,15 @@
 #include "gpu_util.h"
 
 /* The bitmap kernel's stores equal the model exactly on the H200 (seed 8,
- * yx 1, pad 2 wavefronts per STS: results/h200/bitmap.csv), its mirrored
- * loads do not: they carry an excess over the addresses' prediction,
- * measured 8.1229 (seed, model 8), 1.0259 (yx, model 1) and 2.0518 (pad,
- * model 2) wavefronts per LDS, i.e. 0.026-0.12 per LDS; the loads of the
- * bitmap kernel run while other warps of the block still store. The test
- * asserts the loads of the fixed layouts at or above the model and at
- * most BITMAP_LOAD_EXCESS above it (about twice pad's 0.052; the seed's
- * 0.12 is printed, not asserted, as the issue asks for the seed as
- * written). The bank loop only loads or only stores: within BANK_NOISE
+ * yx 1, pad 2 wavefronts per STS: results/h200/bitmap/bitmap.csv), its
+ * mirrored loads do not: they carry an excess over the addresses'
+ * prediction, measured 8.1229 (seed, model 8), 1.0259 (yx, model 1) and
+ * 2.0518 (pad, model 2) wavefronts per LDS, i.e. 0.026-0.12 per LDS; the
+ * loads of the bitmap kernel run while other warps of the block still store.
+ * The test asserts the loads of the fixed layouts at or above the model and
+ * at most BITMAP_LOAD_EXCESS above it (about twice pad's 0.052; the seed's
+ * 0.12 is printed, not asserted, as the issue asks for the seed as written).
+ * The bank loop only loads or only stores: within BANK_NOISE
  * (runtime/metrics.c, 1e-3 per request). */
 #define BITMAP_LOAD_EXCESS 0.1
 #define BANK_NOISE 0.001

@@ -11,7 +11,8 @@
  * addresses - 1. One cmocka test per configuration.
  *
  * Then one test per claim of the seeds (004: constant memory), each
- * printing a short table of the evidence ("# " lines) for results/h200:
+ * printing a short table of the evidence ("# " lines) for results/h200/
+ * suite/gpu-test-probes-summary.txt:
  *   - a read is broadcast to a half-warp, saving 15 reads;
  *   - there are 64 KB of constant memory, filled with cudaMemcpyToSymbol
  *     (checked in this process: 65536 bytes copy, 65537 do not);
