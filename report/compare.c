@@ -70,9 +70,11 @@ static int cmp_double(const void *a, const void *b)
 static int all_metrics(const mp_metric **out, int max)
 {
     int n = 0;
-    for (int s = 0; s < MP_SET_COUNT; s++) {
+    mp_metric_set sets[MP_MAX_METRIC_SETS];
+    int nsets = mp_metric_sets(sets, MP_MAX_METRIC_SETS);
+    for (int s = 0; s < nsets; s++) {
         size_t k;
-        const mp_metric *m = mp_metric_set_get((mp_metric_set)s, &k);
+        const mp_metric *m = mp_metric_set_get(sets[s], &k);
         for (size_t i = 0; i < k; i++) {
             int seen = 0;
             for (int j = 0; j < n && !seen; j++)

@@ -4,7 +4,7 @@
  * fresh machine) give the same counters as a committed one?
  *
  * Rows are matched by their config name (the first row of a name counts).
- * For every counter column of the metric tables (runtime/metrics.c) that
+ * For every counter column of the metric tables (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c) that
  * both rows hold, |new - base| must stay within the metric's ncu-check
  * tolerance (mp_metric_allowed, scaled by the base row's requests). Kernel
  * time (gpu__time_duration.sum) and the timed median are reported, not

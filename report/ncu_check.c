@@ -3,7 +3,7 @@
  *
  * The comparison is per configuration and per metric of the probe's set:
  * |memprobe - ncu| <= tolerance * scale + floor, with the tolerance of the
- * metric table (runtime/metrics.c); the scale is the value (times, cache-
+ * metric table (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c); the scale is the value (times, cache-
  * dependent traffic) or the launch's warp-level requests (counters). Exact
  * counters have tolerance 0. A metric the chip lacks (its row's
  * counters_status says "ok; unavailable on CHIP: ...") is neither asked of

@@ -15,7 +15,7 @@
  * configuration in the profiled phase, so ncu's launch i is configuration
  * i. Writes both CSVs and logs into dir, prints per configuration and
  * metric memprobe's value, ncu's and the difference, and returns 0 when
- * every metric agrees within its tolerance (runtime/metrics.c), 1 when
+ * every metric agrees within its tolerance (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c), 1 when
  * one does not, 2/3/5 when a run could not be made. */
 int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
                  FILE *out);

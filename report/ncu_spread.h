@@ -1,7 +1,7 @@
 /*
  * ncu_spread.h - how far repeated Nsight Compute runs of the same
  * configurations disagree with each other, metric by metric, and whether
- * the tolerances of runtime/metrics.c cover three times that (issue 24:
+ * the tolerances of the metric sets cover three times that (issue 24:
  * tolerances come from measured repeat spread, not from hope).
  */
 #ifndef MP_NCU_SPREAD_H

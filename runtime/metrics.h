@@ -15,19 +15,23 @@
 
 #include <stddef.h>
 
-/* The probe families that have a metric set. */
-typedef enum {
-    MP_SET_SHARED,      /* shared memory: bank conflicts, wavefronts, instructions */
-    MP_SET_SHARED_MIXED,/* the same counters, for kernels whose warps mix LDS and
-                           STS (reduce, bitmap): wider arbitration tolerances */
-    MP_SET_GLOBAL,      /* global memory: L1 requests/sectors, L2 sectors, DRAM bytes */
-    MP_SET_CONSTANT,    /* constant memory: LDC instructions, IDC requests/divergence */
-    MP_SET_TEXTURE,     /* texture probe: TEX and global-load requests, sectors, hits */
-    MP_SET_LATENCY,     /* pointer chase: L1 and L2 hits, DRAM bytes read */
-    MP_SET_ASYNC,       /* async copies: LDGSTS, STS and TMA, their shared wavefronts */
-    MP_SET_CLUSTER,     /* distributed shared memory: dshared requests and bytes */
-    MP_SET_COUNT
-} mp_metric_set;
+/* A metric set: the counters one probe family (or several, alike)
+ * collects, defined with the family (probes/NAME/NAME_metrics.c, or
+ * probes/metric_sets.c when families share it) in the vocabulary of
+ * runtime/metric_set.h. Every set ends with gpu__time_duration.sum. The
+ * sets the engine knows are those of the registered probes
+ * (mp_metric_sets, runtime/probe.h). */
+struct mp_metric;
+typedef struct {
+    const char *name;               /* "shared", "global", ... */
+    const struct mp_metric *metrics;
+    size_t count;
+    /* 1: no counter of the set depends on what the caches hold before the
+     * launch (shared memory only, exact counts), so the runner does not
+     * flush the L2 before its profiled launches. */
+    int cache_independent;
+} mp_metric_set_def;
+typedef const mp_metric_set_def *mp_metric_set;
 
 /* What a metric's tolerance is a fraction of. */
 typedef enum {
@@ -37,7 +41,7 @@ typedef enum {
                           events (wavefronts, conflicts, sectors) */
 } mp_tolerance_scale;
 
-typedef struct {
+typedef struct mp_metric {
     const char *name;        /* ncu spelling incl. rollup; also the CSV column */
     const char *unit;        /* "wavefronts", "requests", "sectors", "bytes", "ns", ... */
     const char *description; /* one line */
@@ -62,20 +66,17 @@ double mp_metric_allowed(const mp_metric *m, double value, double requests);
 #define MP_METRIC_TIME "gpu__time_duration.sum"
 
 /* Table for a set; *count (if non-NULL) receives its length. NULL and
- * *count = 0 for an out-of-range set. The table is static: never free it. */
+ * *count = 0 for a NULL set. The table is static: never free it. */
 const mp_metric *mp_metric_set_get(mp_metric_set set, size_t *count);
 
 /* 1 when no counter of the set depends on what the caches hold before the
  * launch (no L2 flush needed before a profiled launch); 0 otherwise and
- * for an out-of-range set. */
+ * for a NULL set. */
 int mp_metric_set_cache_independent(mp_metric_set set);
 
-/* "shared", "global", "constant", "tex", "latency"; NULL for an out-of-range set. */
+/* "shared", "global", "constant", "tex", "latency"; NULL for a NULL set. */
 const char *mp_metric_set_name(mp_metric_set set);
 
-/* Looks a set up by its name (as mp_metric_set_name spells it).
- * 0 and *out set on success, -1 for an unknown or NULL name. */
-int mp_metric_set_from_name(const char *name, mp_metric_set *out);
 
 /* Fills names[0..n-1] with the metric names of `set` (n = set's count,
  * at most max). Returns the number written. A convenience for callers

@@ -12,29 +12,6 @@
 #include "probe.h"
 #include "stats.h"
 
-/* The table of probes the engine knows: set once, at start, by the layer
- * above (probes/registry.c, mp_families_register), so that the engine
- * never names a family. */
-static const mp_probe *const *probe_table;
-
-void mp_probe_table_set(const mp_probe *const *table)
-{
-    probe_table = table;
-}
-
-const mp_probe *mp_probe_at(int i)
-{
-    return probe_table ? probe_table[i] : NULL;
-}
-
-const mp_probe *mp_probe_find(const char *name)
-{
-    for (int i = 0; mp_probe_at(i); i++)
-        if (strcmp(mp_probe_at(i)->name, name) == 0)
-            return mp_probe_at(i);
-    return NULL;
-}
-
 double mp_counter(const mp_measurement *m, mp_metric_set set,
                   const char *name)
 {

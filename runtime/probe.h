@@ -205,6 +205,15 @@ void mp_probe_table_set(const mp_probe *const *table);
 const mp_probe *mp_probe_at(int i);
 const mp_probe *mp_probe_find(const char *name);
 
+/* The metric sets of the registered probes, each once, in registry order
+ * (the CSV's counter columns follow it): at most max into out; returns
+ * how many. mp_metric_set_from_name looks one up by its name (as
+ * mp_metric_set_name spells it): 0 and *out, or -1. runtime/probe_table.c.
+ */
+#define MP_MAX_METRIC_SETS 16
+int mp_metric_sets(mp_metric_set *out, int max);
+int mp_metric_set_from_name(const char *name, mp_metric_set *out);
+
 /* Default shared memory a block may use on sm_90 when no GPU is open. */
 #define MP_SM90_SMEM_OPTIN 232448
 

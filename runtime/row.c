@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "metrics.h"
+#include "probe.h"
 
 static const char *const fixed_names[] = {
 #define MP_COL_NAME(id, name, desc) name,
@@ -33,9 +34,11 @@ static void build_metric_columns(void)
     if (nmetric_cols >= 0)
         return;
     nmetric_cols = 0;
-    for (int s = 0; s < MP_SET_COUNT; s++) {
+    mp_metric_set sets[MP_MAX_METRIC_SETS];
+    int nsets = mp_metric_sets(sets, MP_MAX_METRIC_SETS);
+    for (int s = 0; s < nsets; s++) {
         size_t n;
-        const mp_metric *m = mp_metric_set_get((mp_metric_set)s, &n);
+        const mp_metric *m = mp_metric_set_get(sets[s], &n);
         for (size_t i = 0; i < n; i++) {
             int dup = 0;
             for (int j = 0; j < nmetric_cols && !dup; j++)

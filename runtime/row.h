@@ -4,7 +4,7 @@
  * The columns are declared once, here, in a fixed order; `memprobe columns`
  * prints this table and the README's schema is taken from it. Units are in
  * the names. After the fixed columns come the hardware counters, one column
- * per metric of every metric set (runtime/metrics.c), named as Nsight
+ * per metric of every metric set (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c), named as Nsight
  * Compute names them. A cell nobody measured stays empty.
  */
 #ifndef MP_ROW_H

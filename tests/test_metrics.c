@@ -1,5 +1,5 @@
 /*
- * test_metrics.c - CPU-only tests of the metric tables (runtime/metrics.c)
+ * test_metrics.c - CPU-only tests of the metric tables (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c)
  * and of the collector's paths that need no GPU (runtime/collector.c).
  *
  * Validation goes through the CUPTI Profiler Host API for chip "GH100"
@@ -26,6 +26,7 @@
 #define CHIP "GH100"
 
 #include "asan_dlopen.h"
+#include "mp_sets.h"
 
 /* Names of a set, as the list the validator and the collector take. */
 static size_t set_names(mp_metric_set set, const char **names, size_t max)
@@ -45,7 +46,7 @@ static void test_sets_validate_for_gh100(void **state)
         const char *names[64];
         char why[512] = "";
         size_t passes = 0;
-        size_t n = set_names((mp_metric_set)s, names, 64);
+        size_t n = set_names(mp_test_set_at(s), names, 64);
 
         /* One at a time first, so a failure names the metric. */
         for (size_t i = 0; i < n; i++) {
@@ -53,10 +54,10 @@ static void test_sets_validate_for_gh100(void **state)
             if (rc) fail_msg("%s", why);
         }
         if (mp_metrics_validate(CHIP, names, n, &passes, why, sizeof why))
-            fail_msg("set %s: %s", mp_metric_set_name((mp_metric_set)s), why);
+            fail_msg("set %s: %s", mp_metric_set_name(mp_test_set_at(s)), why);
         assert_true(passes >= 1);
         printf("metric set %s: %zu metrics, %zu pass(es)\n",
-               mp_metric_set_name((mp_metric_set)s), n, passes);
+               mp_metric_set_name(mp_test_set_at(s)), n, passes);
     }
 }
 
@@ -112,10 +113,10 @@ static void test_set_lookup(void **state)
 
     (void)state;
     for (int s = 0; s < MP_SET_COUNT; s++) {
-        const char *name = mp_metric_set_name((mp_metric_set)s);
+        const char *name = mp_metric_set_name(mp_test_set_at(s));
         assert_non_null(name);
         assert_int_equal(mp_metric_set_from_name(name, &set), 0);
-        assert_int_equal(set, s);
+        assert_ptr_equal(set, mp_test_set_at(s));
     }
     assert_string_equal(mp_metric_set_name(MP_SET_SHARED), "shared");
     assert_string_equal(mp_metric_set_name(MP_SET_SHARED_MIXED), "shared-mixed");
@@ -126,10 +127,10 @@ static void test_set_lookup(void **state)
     assert_int_equal(mp_metric_set_from_name("Shared", &set), -1);
     assert_int_equal(mp_metric_set_from_name("", &set), -1);
     assert_int_equal(mp_metric_set_from_name(NULL, &set), -1);
-    assert_null(mp_metric_set_name(MP_SET_COUNT));
+    assert_null(mp_metric_set_name(NULL));
 
     size_t count = 99;
-    assert_null(mp_metric_set_get(MP_SET_COUNT, &count));
+    assert_null(mp_metric_set_get(NULL, &count));
     assert_int_equal(count, 0);
 }
 
@@ -139,7 +140,7 @@ static void test_table_shape(void **state)
     (void)state;
     for (int s = 0; s < MP_SET_COUNT; s++) {
         size_t n = 0;
-        const mp_metric *t = mp_metric_set_get((mp_metric_set)s, &n);
+        const mp_metric *t = mp_metric_set_get(mp_test_set_at(s), &n);
         int has_time = 0;
 
         assert_true(n >= 2);
@@ -160,7 +161,7 @@ static void test_table_shape(void **state)
             for (size_t j = 0; j < i; j++)
                 if (strcmp(t[i].name, t[j].name) == 0)
                     fail_msg("set %s lists %s twice",
-                             mp_metric_set_name((mp_metric_set)s), t[i].name);
+                             mp_metric_set_name(mp_test_set_at(s)), t[i].name);
         }
         assert_true(has_time);
     }
@@ -168,7 +169,7 @@ static void test_table_shape(void **state)
 
 /* shared-mixed: the shared set's names in its order (same CSV columns),
  * tolerances no tighter, and wide enough for the gaps measured on the
- * H200 where warps mix LDS and STS (runtime/metrics.c). The async and
+ * H200 where warps mix LDS and STS (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c). The async and
  * texture bounds cover their measured gaps too. */
 static double allowed_for(mp_metric_set set, const char *name,
                           double value, double requests)
@@ -226,9 +227,10 @@ static void test_cache_independent_sets(void **state)
     assert_int_equal(mp_metric_set_cache_independent(MP_SET_SHARED), 1);
     assert_int_equal(mp_metric_set_cache_independent(MP_SET_SHARED_MIXED), 1);
     for (int s = 0; s < MP_SET_COUNT; s++)
-        if (s != MP_SET_SHARED && s != MP_SET_SHARED_MIXED)
-            assert_int_equal(mp_metric_set_cache_independent((mp_metric_set)s), 0);
-    assert_int_equal(mp_metric_set_cache_independent(MP_SET_COUNT), 0);
+        if (mp_test_set_at(s) != MP_SET_SHARED
+            && mp_test_set_at(s) != MP_SET_SHARED_MIXED)
+            assert_int_equal(mp_metric_set_cache_independent(mp_test_set_at(s)), 0);
+    assert_int_equal(mp_metric_set_cache_independent(NULL), 0);
 }
 
 /* The collector links, and its NULL/closed paths are safe. */

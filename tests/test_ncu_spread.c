@@ -5,7 +5,7 @@
  * and files that cannot be compared. No GPU.
  *
  * The bitmap probe's set (shared-mixed): load wavefronts allow 1e-2 per
- * request + 4 events (runtime/metrics.c), instruction counts nothing.
+ * request + 4 events (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c), instruction counts nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "probe.h"
+#include "mp_sets.h"
 
 static mp_device h200(void)
 {

@@ -16,7 +16,7 @@
  * the raw dump of each block's last tile word by word against where the
  * model says every element lands (mp_async_swizzle for the tensor copy).
  *
- * Counters: the async set (runtime/metrics.c). One request is one
+ * Counters: the async set (async_metrics.c). One request is one
  * warp-level copy instruction: STS (staged), LDGSTS (cpasync), UBLKCP
  * (bulk, one per tile) or UTMALDG (tensor, one per box).
  */
@@ -31,6 +31,10 @@
 #include "async_model.h"
 #include "check.h"
 #include "probe.h"
+
+/* The family's metric set (async_metrics.c). */
+extern const mp_metric_set_def mp_set_async;
+#define MP_SET_ASYNC (&mp_set_async)
 
 enum { P_METHOD, P_WIDTH, P_CACHE, P_SWIZZLE, P_TILE, P_BYTES, P_PASSES,
        P_THREADS, P_BLOCKS, P_COUNT };

@@ -39,6 +39,7 @@
 #include "probe.h"
 #include "verify_par.h"
 #include "version.h"
+#include "metric_sets.h"
 
 enum { P_KERNEL, P_WIDTH, P_OFFSET, P_STRIDE, P_BYTES, P_INFLIGHT, P_CACHE,
        P_THREADS, P_BLOCKS, P_REPEAT, P_COUNT };

@@ -37,6 +37,10 @@
 #include "pattern.h"
 #include "probe.h"
 
+/* The family's metric set (bank_metrics.c). */
+extern const mp_metric_set_def mp_set_shared;
+#define MP_SET_SHARED (&mp_set_shared)
+
 enum { P_OP, P_WIDTH, P_STRIDE, P_BASE, P_GROUP, P_PERIOD, P_PAD, P_THREADS,
        P_BLOCKS, P_ITERATIONS, P_INDEX, P_BLOCK_X, P_BLOCK_Y, P_MATRICES,
        P_TRANS, P_PITCH, P_ROWS, P_SWIZZLE, P_OFFSETS, P_COUNT };

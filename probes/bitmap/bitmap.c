@@ -22,6 +22,7 @@
 #include "launch.h"
 #include "pattern.h"
 #include "probe.h"
+#include "metric_sets.h"
 
 enum { P_LAYOUT, P_OP, P_DIM, P_COUNT };
 

@@ -23,7 +23,7 @@
  * stores, every word of every buffer (the value names the storing rank,
  * thread and iteration: remote stores must come from the previous rank).
  *
- * Counters: the cluster set (runtime/metrics.c); one request = one
+ * Counters: the cluster set (cluster_metrics.c); one request = one
  * warp-level load or store of the probe (chase: one per hop).
  */
 #include <cuda_runtime_api.h>
@@ -37,6 +37,10 @@
 #include "cluster.h"
 #include "probe.h"
 #include "stats.h"
+
+/* The family's metric set (cluster_metrics.c). */
+extern const mp_metric_set_def mp_set_cluster;
+#define MP_SET_CLUSTER (&mp_set_cluster)
 
 enum { P_TARGET, P_OP, P_CLUSTER, P_WIDTH, P_TILE, P_STRIDE, P_THREADS,
        P_BLOCKS, P_ITERATIONS, P_COUNT };

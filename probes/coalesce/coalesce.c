@@ -42,6 +42,7 @@
 #include "pattern.h"
 #include "probe.h"
 #include "sector_model.h"
+#include "metric_sets.h"
 
 enum { P_LAYOUT, P_OP, P_WIDTH, P_OFFSET, P_STRIDE, P_GROUP, P_PERIOD,
        P_CACHE, P_THREADS, P_BLOCKS, P_ITERATIONS, P_COUNT };

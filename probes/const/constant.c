@@ -12,7 +12,7 @@
  * address l % spread) tests the seeds' half-warp rule. The same words are
  * read from a global copy with plain loads or with __ldg, to compare time.
  *
- * Counters: the constant set (runtime/metrics.c) for every source. One
+ * Counters: the constant set (const_metrics.c) for every source. One
  * request = one warp-level load of the probe; replays_per_request =
  * sm__idc_divergent_instruction_replays / requests, against the model's
  * distinct - 1. The global and __ldg sources issue no probe LDC, so their
@@ -29,6 +29,10 @@
 #include "constant.h"
 #include "launch.h"
 #include "probe.h"
+
+/* The family's metric set (const_metrics.c). */
+extern const mp_metric_set_def mp_set_constant;
+#define MP_SET_CONSTANT (&mp_set_constant)
 
 enum { P_SOURCE, P_SPREAD, P_SPACING, P_GROUP, P_PERIOD, P_THREADS,
        P_BLOCKS, P_ITERATIONS, P_COUNT };

@@ -44,6 +44,10 @@
 #include "probe.h"
 #include "stats.h"
 
+/* The family's metric set (latency_metrics.c). */
+extern const mp_metric_set_def mp_set_latency;
+#define MP_SET_LATENCY (&mp_set_latency)
+
 enum { P_FOOTPRINT, P_STRIDE, P_ORDER, P_CACHE, P_SPACE, P_LOADS, P_COUNT };
 
 /* Chains of more elements would need gigabytes of host memory to build. */

@@ -35,6 +35,7 @@
 #include "reduce.h"
 #include "reduce_model.h"
 #include "verify_par.h"
+#include "metric_sets.h"
 
 enum { P_VARIANT, P_WORKLOAD, P_SIZE, P_THREADS, P_BLOCKS, P_COUNT };
 

@@ -15,7 +15,7 @@
  * reference are computed on CPU threads, the outputs copied back through
  * the pinned staging and compared on CPU threads (verify_par.h, launch.h).
  *
- * Counters: the texture set (runtime/metrics.c): L1TEX requests, sectors
+ * Counters: the texture set (texture_metrics.c): L1TEX requests, sectors
  * and sector hits of the TEX pipe (tex1d, tex2d) and of global loads
  * (global, ldg), L2 sectors read for L1TEX, kernel time. One request = one
  * warp-level load instruction of the probe.
@@ -33,6 +33,10 @@
 #include "probe.h"
 #include "verify_par.h"
 #include "texture.h"
+
+/* The family's metric set (texture_metrics.c). */
+extern const mp_metric_set_def mp_set_texture;
+#define MP_SET_TEXTURE (&mp_set_texture)
 
 enum { P_SOURCE, P_ACCESS, P_SIZE, P_COUNT };
 

@@ -17,6 +17,8 @@ enum { MP_TEX_SOURCE_TEX1D, MP_TEX_SOURCE_TEX2D, MP_TEX_SOURCE_GLOBAL,
 
 /* Threads per block of every texture-probe kernel: 32 x 8 for the
  * stencil, 256 in a row for the walks. */
+#include "const_model.h"   /* MP_TEX_STENCIL, MP_TEX_WALK */
+
 #define MP_TEX_THREADS 256
 
 typedef struct {

@@ -33,6 +33,7 @@
 #include "nvml_link.h"
 #include "probe.h"
 #include "transfer.h"
+#include "metric_sets.h"
 
 enum { P_DIRECTION, P_HOST_MEMORY, P_BYTES, P_METHOD, P_SRC, P_DST,
        P_PEER_ACCESS, P_PREFETCH, P_BLOCKS, P_COUNT };

@@ -46,7 +46,7 @@
  * at most BITMAP_LOAD_EXCESS above it (about twice pad's 0.052; the seed's
  * 0.12 is printed, not asserted, as the issue asks for the seed as written).
  * The bank loop only loads or only stores: within BANK_NOISE
- * (runtime/metrics.c, 1e-3 per request). */
+ * (probes/metric_sets.c, 1e-3 per request). */
 #define BITMAP_LOAD_EXCESS 0.1
 #define BANK_NOISE 0.001
 

@@ -29,6 +29,7 @@
 #include "collector.h"
 #include "gpu_util.h"
 #include "metrics.h"
+#include "../mp_sets.h"
 
 #define LD_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 #define STSM_INST "smsp__sass_inst_executed_op_shared_stsm.sum"

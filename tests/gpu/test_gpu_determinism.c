@@ -4,7 +4,7 @@
  * uses), run two times in two processes with counters on.
  *
  * Per configuration: every counter agrees within its metric's tolerance
- * (runtime/metrics.c: instruction and request counts exactly), and the
+ * (the metric sets: instruction and request counts exactly), and the
  * median times differ by at most 3 x the larger CoV the two runs report
  * plus 2% (launch jitter). Prints the run-to-run spread per family (the
  * table in docs/reliability.md): the largest counter difference as a

@@ -1,0 +1,96 @@
+/*
+ * metric_sets.c - the metric sets several families share: "shared-mixed"
+ * (reduce, bitmap: the shared counters with the wider tolerances of
+ * kernels whose warps mix loads and stores) and "global" (coalesce,
+ * bandwidth, transfer). Declared in metric_sets.h.
+ */
+#include "metric_set.h"
+
+#include "metric_sets.h"
+
+/* The shared set's counters, for kernels in which some warps load while
+ * others store (the reduction trees, the bitmap kernel's write then
+ * mirrored read): there the load counters too vary from run to run, by
+ * more than the shared set's 1e-3 per request. Measured on the H200:
+ * - loads: ncu-check of bitmap, memprobe vs ncu, 164 load wavefronts (and
+ *   conflicts) apart on 32768 LDS (5.0e-3 per request; seed layout, ld
+ *   side; 62 on the st side, 56 for pad); the study re-run vs the
+ *   committed study, 124 apart for reduce/tree-strided/dot/n33792 on
+ *   26400 requests (4.7e-3), 2 apart on 1056 for reduce/atomic/cubes and
+ *   warp-shuffle/dot (1.9e-3). Allowed 1e-2 per request plus 4 events
+ *   (twice the largest measured rate).
+ * - stores: the study re-run vs the committed study, 27 store wavefronts
+ *   (and conflicts) apart for reduce/atomic/dot/n67108864 on 1056 requests
+ *   (2.6e-2 per request: beyond the shared set's 1e-2 + 4); bitmap's
+ *   stores were exact. Allowed 3e-2 per request plus 4 events (1.2 times
+ *   the measured rate: one more H200 run may widen it).
+ * Issue 24 (tolerances from repeat spread): ncu itself, five runs of the
+ * bitmap standard set on the H200, counted the seed layout's load
+ * wavefronts and conflicts up to 299 apart on 32768 LDS (9.1e-3 per
+ * request; memprobe vs ncu 347 apart in one of the five cross-checks):
+ * 3 x that spread needs (3 x 299 - 4) / 32768 = 2.73e-2 per request.
+ * Allowed 3e-2 per request plus 4 events (results/h200/bitmap/
+ * ncu-repeat/spread.txt).
+ * Instruction counts stay exact. */
+#define MIXED_LOADS 3e-2, MP_TOL_REQUEST, 4
+/* Session 4 (the profiling groups) widened the stores: reduce/
+ * warp-shuffle/dot/n67108864 57 store wavefronts apart from the committed
+ * study on ~1060 requests (5.3e-2), reduce/tree-strided/cubes/b32 38
+ * apart from ncu on ~800 (4.8e-2). Allowed 8e-2 per request plus 4. */
+#define MIXED_STORES 8e-2, MP_TOL_REQUEST, 4
+
+static const mp_metric shared_mixed_set[] = {
+    { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "conflicts",
+      "shared-memory bank conflicts counted by L1TEX for loads (LDS, LDSM)", MIXED_LOADS },
+    { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "conflicts",
+      "shared-memory bank conflicts counted by L1TEX for stores (STS, STSM)", MIXED_STORES },
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts",
+      "shared-memory wavefronts processed by the L1TEX data stage for loads", MIXED_LOADS },
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts",
+      "shared-memory wavefronts processed by the L1TEX data stage for stores", MIXED_STORES },
+    { "smsp__sass_inst_executed_op_shared_ld.sum", "instructions",
+      "warp-level shared-memory load instructions executed (LDS, LD)", EXACT },
+    { "smsp__sass_inst_executed_op_shared_st.sum", "instructions",
+      "warp-level shared-memory store instructions executed (STS, ST)", EXACT },
+    { "smsp__sass_inst_executed_op_ldsm.sum", "instructions",
+      "warp-level LDSM (ldmatrix) instructions executed", EXACT },
+    { "smsp__sass_inst_executed_op_shared_stsm.sum", "instructions",
+      "warp-level STSM (stmatrix) instructions executed", EXACT },
+    { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "wavefronts",
+      "shared-memory wavefronts of LDSM instructions", MIXED_LOADS },
+    { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "wavefronts",
+      "shared-memory wavefronts of STSM instructions", MIXED_STORES },
+    TIME_ROW
+};
+
+/* No cache counters either; profiled after an L2 flush, the 32-block
+ * reductions of ncu-check ran 50 us where ncu says 25 (H200, session 4),
+ * and their arbitration counts stay within tolerance without it. */
+const mp_metric_set_def mp_set_shared_mixed =
+    MP_METRIC_SET(shared_mixed_set, "shared-mixed", 1);
+static const mp_metric global_set[] = {
+    { "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "requests",
+      "global-load requests sent to the L1TEX tag stage", EXACT },
+    { "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "requests",
+      "global-store requests sent to the L1TEX tag stage", EXACT },
+    { "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "sectors",
+      "32-byte sectors requested by global loads at L1TEX", TRAFFIC },
+    { "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "sectors",
+      "32-byte sectors requested by global stores at L1TEX", TRAFFIC },
+    { "lts__t_sectors_srcunit_tex_op_read.sum", "sectors",
+      "L2 sectors read on behalf of L1TEX (SM) traffic", CACHED_SECTORS },
+    { "lts__t_sectors_srcunit_tex_op_write.sum", "sectors",
+      "L2 sectors written on behalf of L1TEX (SM) traffic", CACHED_SECTORS },
+    { "dram__bytes_read.sum", "bytes",
+      "bytes read from device memory (HBM)", CACHED_BYTES },
+    { "dram__bytes_write.sum", "bytes",
+      "bytes written to device memory (HBM)", CACHED_BYTES },
+    { "smsp__sass_inst_executed_op_global_ld.sum", "instructions",
+      "warp-level global load instructions executed (LDG)", EXACT },
+    { "smsp__sass_inst_executed_op_global_st.sum", "instructions",
+      "warp-level global store instructions executed (STG)", EXACT },
+    TIME_ROW
+};
+
+const mp_metric_set_def mp_set_global =
+    MP_METRIC_SET(global_set, "global", 0);
