@@ -135,7 +135,8 @@ int mp_opts_read(const mp_opts_spec *s, int argc, char **argv, int *given,
                 return MP_OPTS_ERROR;
             continue;
         }
-        if (is_option(s->dashes, arg)) {
+        if (is_option(s->dashes, arg)
+            || (s->option_too && !strcmp(arg, s->option_too))) {
             mp_reason(err, errlen, "%s: unknown option '%s'%s", s->cmd, arg,
                       s->unknown_tail ? s->unknown_tail : "");
             return MP_OPTS_ERROR;

@@ -64,6 +64,8 @@ typedef struct {
     const mp_opt *opts;
     int nopts;
     mp_opts_dashes dashes;
+    const char *option_too;      /* one more argument that is an option
+                                    when no row takes it ("-o"), or NULL */
     const char *unknown_tail;    /* after "unknown option 'ARG'", or NULL */
     const char *unexpected_tail; /* after "unexpected argument 'ARG'" */
     /* Positional arguments go to rest[0..max_rest-1] (rest may be argv
