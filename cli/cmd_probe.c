@@ -174,19 +174,22 @@ int mp_cmd_measure(const mp_probe *p, int argc, char **argv)
 
 int mp_cmd_predict(int argc, char **argv)
 {
-    if (argc < 1)
+    const char *name = NULL;
+    int nnames = 0;
+    const mp_opts_spec spec = {
+        .cmd = "predict", .dashes = MP_OPTS_NONE, .rest = &name,
+        .nrest = &nnames, .max_rest = 1, .stop_when_full = 1,
+        .usage = "usage: memprobe predict PROBE [--PARAM VALUE]... "
+                 "[--format txt|csv]\n\nPrints the model's prediction; needs "
+                 "no GPU. See memprobe list.\n"};
+    mp_opts_parse(&spec, argc, argv, NULL);
+    if (!name)
         mp_usage_error("predict: no probe given (usage: memprobe predict "
                        "PROBE [--PARAM VALUE]...; see memprobe list)");
-    if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-        printf("usage: memprobe predict PROBE [--PARAM VALUE]... "
-               "[--format txt|csv]\n\nPrints the model's prediction; needs "
-               "no GPU. See memprobe list.\n");
-        return MP_EXIT_OK;
-    }
-    const mp_probe *p = mp_probe_find(argv[0]);
+    const mp_probe *p = mp_probe_find(name);
     if (!p)
         mp_usage_error("predict: unknown probe '%s' (see memprobe list)",
-                       argv[0]);
+                       name);
     parsed_args a;
     mp_config_list cl;
     parse_args(p, 1, argc - 1, argv + 1, &a);
@@ -197,15 +200,17 @@ int mp_cmd_predict(int argc, char **argv)
     return MP_EXIT_OK;
 }
 
+static void print_line(FILE *out, const void *ctx)
+{
+    fprintf(out, "%s\n", (const char *)ctx);
+}
+
 int mp_cli_no_options(const char *cmd, const char *usage, int argc,
                       char **argv)
 {
-    if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-        printf("%s\n", usage);
-        exit(MP_EXIT_OK);
-    }
-    if (argc > 0)
-        mp_usage_error("%s: unexpected argument '%s'", cmd, argv[0]);
+    const mp_opts_spec spec = {.cmd = cmd, .dashes = MP_OPTS_NONE,
+                               .usage_fn = print_line, .usage_ctx = usage};
+    mp_opts_parse(&spec, argc, argv, NULL);
     return 0;
 }
 

@@ -147,6 +147,8 @@ int mp_opts_read(const mp_opts_spec *s, int argc, char **argv, int *given,
             return MP_OPTS_ERROR;
         }
         s->rest[(*s->nrest)++] = arg;
+        if (s->stop_when_full && *s->nrest == s->max_rest)
+            break;
     }
     return MP_OPTS_OK;
 }

@@ -74,6 +74,9 @@ typedef struct {
     const char **rest;
     int *nrest;
     int max_rest;
+    /* stop reading once rest is full (a command's first word, with the
+     * arguments after it left to the next table) */
+    int stop_when_full;
     /* "given twice" is checked before the value is read (else after) */
     int twice_first;
     /* --help / -h: prints this (fputs), or calls usage_fn(stdout, ctx) */
