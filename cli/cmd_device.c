@@ -12,6 +12,7 @@
 #include "check.h"
 #include "cli.h"
 #include "device.h"
+#include "options.h"
 #include "runner.h"
 #include "version.h"
 
@@ -20,25 +21,18 @@ int mp_cmd_device(int argc, char **argv)
     long long ordinal = 0;
     int all = 0;
     char err[256];
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: memprobe device [--device N | --all]\n\nPrints "
-                   "the GPU's properties that matter for memory studies;\n"
-                   "--all: every GPU in short, its links and the peer "
-                   "matrix.\n");
-            return MP_EXIT_OK;
-        }
-        if (!strcmp(argv[i], "--all")) {
-            all = 1;
-            continue;
-        }
-        if (!mp_option_is(argv[i], "device"))
-            mp_usage_error("device: unknown option '%s'", argv[i]);
-        const char *val = mp_option_value(argc, argv, &i, "device");
-        if (mp_param_parse_value(&mp_run_option_defs[MP_OPT_DEVICE], val, &ordinal, err,
-                                 sizeof err))
-            mp_usage_error("%s", err);
-    }
+    const mp_opt opts[] = {
+        {.name = "all", .kind = MP_OPT_FLAG, .dest = &all},
+        {.name = "device", .kind = MP_OPT_VALUE, .dest = &ordinal,
+         .def = &mp_run_option_defs[MP_OPT_DEVICE]},
+    };
+    const mp_opts_spec spec = {
+        .cmd = "device", .opts = opts, .nopts = 2, .dashes = MP_OPTS_ALL,
+        .usage = "usage: memprobe device [--device N | --all]\n\nPrints "
+                 "the GPU's properties that matter for memory studies;\n"
+                 "--all: every GPU in short, its links and the peer "
+                 "matrix.\n"};
+    mp_opts_parse(&spec, argc, argv, NULL);
     if (all) {
         if (mp_device_available(err, sizeof err)) {
             fprintf(stderr, "memprobe: %s\n", err);

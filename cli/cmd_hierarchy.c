@@ -10,6 +10,7 @@
 #include "check.h"
 #include "cli.h"
 #include "hierarchy.h"
+#include "options.h"
 
 int mp_cmd_hierarchy(int argc, char **argv)
 {
@@ -24,26 +25,20 @@ int mp_cmd_hierarchy(int argc, char **argv)
      * errors (exit 2) leak nothing. */
     const char **files = (const char **)argv;
     char err[512];
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: memprobe hierarchy FILE.csv... [--format txt|md]"
-                   "\n\nL1, L2 and device-memory latency, effective cache "
-                   "capacities, fetch granularity and TLB reach from the "
-                   "latency probe's rows (docs/latency.md).\n");
-            return MP_EXIT_OK;
-        }
-        if (mp_option_is(argv[i], "format")) {
-            const char *v = mp_option_value(argc, argv, &i, "format");
-            if (mp_param_parse_value(&format_def, v, &format, err,
-                                     sizeof err))
-                mp_usage_error("%s", err);
-        } else if (!strncmp(argv[i], "-", 1)) {
-            mp_usage_error("hierarchy: unknown option '%s' (see memprobe "
-                           "hierarchy --help)", argv[i]);
-        } else {
-            files[nfiles++] = argv[i];
-        }
-    }
+    const mp_opt opts[] = {
+        {.name = "format", .kind = MP_OPT_VALUE, .dest = &format,
+         .def = &format_def},
+    };
+    const mp_opts_spec spec = {
+        .cmd = "hierarchy", .opts = opts, .nopts = 1,
+        .dashes = MP_OPTS_DASH_ANY,
+        .unknown_tail = " (see memprobe hierarchy --help)",
+        .rest = files, .nrest = &nfiles, .max_rest = argc,
+        .usage = "usage: memprobe hierarchy FILE.csv... [--format txt|md]"
+                 "\n\nL1, L2 and device-memory latency, effective cache "
+                 "capacities, fetch granularity and TLB reach from the "
+                 "latency probe's rows (docs/latency.md).\n"};
+    mp_opts_parse(&spec, argc, argv, NULL);
     if (nfiles == 0)
         mp_usage_error("hierarchy: no CSV given (usage: memprobe hierarchy "
                        "FILE.csv... [--format txt|md])");

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "cli.h"
 #include "configs.h"
+#include "options.h"
 #include "probe.h"
 #include "runner.h"
 
@@ -70,80 +71,62 @@ static void probe_help(const mp_probe *p, int predict, FILE *out)
 typedef struct {
     mp_value_list *lists[MP_MAX_PARAMS];
     long long opt[O_COUNT];
-    int opt_given[O_COUNT];
     long long format;
-    int format_given;
     const char *output;
     int check_model;
 } parsed_args;
+
+typedef struct {
+    const mp_probe *p;
+    int predict;
+} help_of;
+
+static void usage_fn(FILE *out, const void *ctx)
+{
+    const help_of *h = ctx;
+    probe_help(h->p, h->predict, out);
+}
 
 /* Parses probe parameters and (unless predict) run options. Exits 2 on
  * any bad input; exits 0 after --help. */
 static void parse_args(const mp_probe *p, int predict, int argc, char **argv,
                        parsed_args *a)
 {
-    char err[512];
+    mp_opt opts[MP_MAX_PARAMS + O_COUNT + 2];
+    int n = 0;
     memset(a, 0, sizeof *a);
+    memset(opts, 0, sizeof opts);
     for (int i = 0; i < O_COUNT; i++)
         a->opt[i] = run_options[i].def;
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            probe_help(p, predict, stdout);
-            exit(MP_EXIT_OK);
-        }
-        if (strncmp(arg, "--", 2) != 0 && strcmp(arg, "-o") != 0)
-            mp_usage_error("%s: unexpected argument '%s' (see memprobe %s%s "
-                           "--help)", p->name, arg, predict ? "predict " : "",
-                           p->name);
-        int done = 0;
-        for (int k = 0; k < p->nparams && !done; k++) {
-            if (!mp_option_is(arg, p->params[k].name))
-                continue;
-            const char *val =
-                mp_option_value(argc, argv, &i, p->params[k].name);
-            if (a->lists[k])
-                mp_usage_error("--%s: given twice", p->params[k].name);
-            a->lists[k] = malloc(sizeof *a->lists[k]);
-            if (!a->lists[k])
-                mp_usage_error("out of memory");
-            if (mp_param_parse_list(&p->params[k], val, a->lists[k], err,
-                                    sizeof err))
-                mp_usage_error("%s", err);
-            done = 1;
-        }
-        if (!done && predict && mp_option_is(arg, "format")) {
-            const char *val = mp_option_value(argc, argv, &i, "format");
-            if (a->format_given++)
-                mp_usage_error("--format: given twice");
-            if (mp_param_parse_value(&format_option, val, &a->format, err,
-                                     sizeof err))
-                mp_usage_error("%s", err);
-            done = 1;
-        }
-        for (int k = 0; k < O_COUNT && !done && !predict; k++) {
-            if (!mp_option_is(arg, run_options[k].name))
-                continue;
-            const char *val = mp_option_value(argc, argv, &i,
-                                           run_options[k].name);
-            if (a->opt_given[k]++)
-                mp_usage_error("--%s: given twice", run_options[k].name);
-            if (mp_param_parse_value(&run_options[k], val, &a->opt[k], err,
-                                     sizeof err))
-                mp_usage_error("%s", err);
-            done = 1;
-        }
-        if (!done && !predict)
-            done = mp_take_output(argc, argv, &i, &a->output);
-        if (!done && !predict && !strcmp(arg, "--check-model")) {
-            a->check_model = 1;
-            done = 1;
-        }
-        if (!done)
-            mp_usage_error("%s: unknown option '%s' (see memprobe %s%s "
-                           "--help)", p->name, arg, predict ? "predict " : "",
-                           p->name);
+    for (int k = 0; k < p->nparams; k++)
+        opts[n++] = (mp_opt){.name = p->params[k].name, .kind = MP_OPT_LIST,
+                             .dest = &a->lists[k], .once = 1,
+                             .def = &p->params[k]};
+    if (predict) {
+        opts[n++] = (mp_opt){.name = "format", .kind = MP_OPT_VALUE,
+                             .dest = &a->format, .once = 1,
+                             .def = &format_option};
+    } else {
+        for (int k = 0; k < O_COUNT; k++)
+            opts[n++] = (mp_opt){.name = run_options[k].name,
+                                 .kind = MP_OPT_VALUE, .dest = &a->opt[k],
+                                 .once = 1, .def = &run_options[k]};
+        opts[n++] = (mp_opt){.name = "output", .alias = "-o",
+                             .kind = MP_OPT_TEXT, .dest = &a->output,
+                             .once = 1, .empty = "empty file name"};
+        opts[n++] = (mp_opt){.name = "check-model", .kind = MP_OPT_FLAG,
+                             .dest = &a->check_model};
     }
+    char see[256];
+    snprintf(see, sizeof see, " (see memprobe %s%s --help)",
+             predict ? "predict " : "", p->name);
+    const help_of help = {p, predict};
+    const mp_opts_spec spec = {
+        .cmd = p->name, .opts = opts, .nopts = n,
+        .dashes = MP_OPTS_DASH_TWO, .option_too = "-o",
+        .unknown_tail = see, .unexpected_tail = see,
+        .usage_fn = usage_fn, .usage_ctx = &help};
+    mp_opts_parse(&spec, argc, argv, NULL);
 }
 
 static void free_args(parsed_args *a)
@@ -191,19 +174,22 @@ int mp_cmd_measure(const mp_probe *p, int argc, char **argv)
 
 int mp_cmd_predict(int argc, char **argv)
 {
-    if (argc < 1)
+    const char *name = NULL;
+    int nnames = 0;
+    const mp_opts_spec spec = {
+        .cmd = "predict", .dashes = MP_OPTS_NONE, .rest = &name,
+        .nrest = &nnames, .max_rest = 1, .stop_when_full = 1,
+        .usage = "usage: memprobe predict PROBE [--PARAM VALUE]... "
+                 "[--format txt|csv]\n\nPrints the model's prediction; needs "
+                 "no GPU. See memprobe list.\n"};
+    mp_opts_parse(&spec, argc, argv, NULL);
+    if (!name)
         mp_usage_error("predict: no probe given (usage: memprobe predict "
                        "PROBE [--PARAM VALUE]...; see memprobe list)");
-    if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")) {
-        printf("usage: memprobe predict PROBE [--PARAM VALUE]... "
-               "[--format txt|csv]\n\nPrints the model's prediction; needs "
-               "no GPU. See memprobe list.\n");
-        return MP_EXIT_OK;
-    }
-    const mp_probe *p = mp_probe_find(argv[0]);
+    const mp_probe *p = mp_probe_find(name);
     if (!p)
         mp_usage_error("predict: unknown probe '%s' (see memprobe list)",
-                       argv[0]);
+                       name);
     parsed_args a;
     mp_config_list cl;
     parse_args(p, 1, argc - 1, argv + 1, &a);
@@ -214,15 +200,17 @@ int mp_cmd_predict(int argc, char **argv)
     return MP_EXIT_OK;
 }
 
+static void print_line(FILE *out, const void *ctx)
+{
+    fprintf(out, "%s\n", (const char *)ctx);
+}
+
 int mp_cli_no_options(const char *cmd, const char *usage, int argc,
                       char **argv)
 {
-    if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) {
-        printf("%s\n", usage);
-        exit(MP_EXIT_OK);
-    }
-    if (argc > 0)
-        mp_usage_error("%s: unexpected argument '%s'", cmd, argv[0]);
+    const mp_opts_spec spec = {.cmd = cmd, .dashes = MP_OPTS_NONE,
+                               .usage_fn = print_line, .usage_ctx = usage};
+    mp_opts_parse(&spec, argc, argv, NULL);
     return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include "report.h"
 #include "check.h"
+#include "options.h"
 #include "params.h"
 #include "sweep_devices.h"
 
@@ -51,32 +52,6 @@ static const char usage[] =
     "empty or lacks a column the tables need (one line naming the file), or\n"
     "files whose rows no table (or no --table NAME) shows: nothing to report.\n";
 
-/* --name VALUE or --name=VALUE at argv[*i]; NULL if argv[*i] is not it.
- * A second use of an option that was set already is an error. */
-static const char *take(int argc, char **argv, int *i, const char *name,
-                        const char *current)
-{
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    const char *v;
-    if (strncmp(a, "--", 2) || strncmp(a + 2, name, n))
-        return NULL;
-    if (a[2 + n] == '=') {
-        v = a + 3 + n;
-    } else if (a[2 + n] == '\0') {
-        if (*i + 1 >= argc)
-            mp_usage_error("--%s: needs a value", name);
-        v = argv[++*i];
-    } else {
-        return NULL;
-    }
-    if (current)
-        mp_usage_error("--%s: given twice", name);
-    if (!v[0])
-        mp_usage_error("--%s: empty value", name);
-    return v;
-}
-
 /* The probe families of d's rows, comma-separated, in order of first
  * appearance ("latency, cluster"). */
 static void probe_names(const mp_rep_data *d, char *out, size_t len)
@@ -107,34 +82,25 @@ int mp_cmd_report(int argc, char **argv)
     int nfiles = 0;
     char err[1024] = "";
 
-    for (int i = 0; i < argc; i++) {
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage, stdout);
-            return MP_EXIT_OK;
-        }
-        if ((v = take(argc, argv, &i, "format", format)))
-            format = v;
-        else if ((v = take(argc, argv, &i, "table", table)))
-            table = v;
-        else if ((v = take(argc, argv, &i, "device", device)))
-            device = v;
-        else if ((v = take(argc, argv, &i, "plot-data", plot_dir)))
-            plot_dir = v;
-        else if ((v = take(argc, argv, &i, "study", study)))
-            study = v;
-        else if ((v = take(argc, argv, &i, "results", results)))
-            results = v;
-        else if (!strcmp(argv[i], "--merge")) {
-            if (merge++)
-                mp_usage_error("--merge: given twice");
-        } else if (mp_take_output(argc, argv, &i, &output))
-            continue;
-        else if (argv[i][0] == '-' && argv[i][1])
-            mp_usage_error("report: unknown option '%s'", argv[i]);
-        else
-            files[nfiles++] = argv[i];
-    }
+#define TEXT(n, d, e) {.name = n, .kind = MP_OPT_TEXT, .dest = d, \
+                          .once = 1, .empty = e}
+    const mp_opt opts[] = {
+        TEXT("format", &format, "empty value"),
+        TEXT("table", &table, "empty value"),
+        TEXT("device", &device, "empty value"),
+        TEXT("plot-data", &plot_dir, "empty value"),
+        TEXT("study", &study, "empty value"),
+        TEXT("results", &results, "empty value"),
+        {.name = "merge", .kind = MP_OPT_FLAG, .dest = &merge, .once = 1},
+        {.name = "output", .alias = "-o", .kind = MP_OPT_TEXT,
+         .dest = &output, .once = 1, .empty = "empty file name"},
+    };
+#undef TEXT
+    const mp_opts_spec spec = {
+        .cmd = "report", .opts = opts, .nopts = 8,
+        .dashes = MP_OPTS_DASH_ONE, .rest = files, .nrest = &nfiles,
+        .max_rest = argc, .usage = usage};
+    mp_opts_parse(&spec, argc, argv, NULL);
 
     mp_rep_format f = MP_REP_TXT;
     if (format) {

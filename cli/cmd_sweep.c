@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "device.h"
+#include "options.h"
 #include "runner.h"
 #include "stats.h"
 #include "sweep_devices.h"
@@ -145,73 +146,49 @@ typedef struct {
     int given[O_COUNT];
 } sweep_args;
 
-/* A flag: sets *flag, refusing it twice. */
-static int take_flag(const char *arg, const char *name, int *flag)
+static void sweep_usage(FILE *out, const void *ctx)
 {
-    if (strcmp(arg, name) != 0)
-        return 0;
-    if ((*flag)++)
-        mp_usage_error("%s: given twice", name);
-    return 1;
+    (void)ctx;
+    usage(out);
 }
 
 static void parse_args(int argc, char **argv, sweep_args *a)
 {
-    char err[512];
     memset(a, 0, sizeof *a);
     for (int i = 0; i < O_COUNT; i++)
         a->opt[i] = options[i]->def;
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            usage(stdout);
-            exit(MP_EXIT_OK);
-        }
-        if (take_flag(arg, "--resume", &a->resume)
-            || take_flag(arg, "--list", &a->list)
-            || take_flag(arg, "--predict", &a->predict)
-            || take_flag(arg, "--check-model", &a->check_model))
-            continue;
-        if (mp_take_output(argc, argv, &i, &a->output))
-            continue;
-        const char **text = mp_option_is(arg, "devices") ? &a->devices
-                            : mp_option_is(arg, "shard") ? &a->shard
-                            : mp_option_is(arg, "resume-from")
-                                ? &a->resume_from : NULL;
-        if (text) {
-            const char *name = text == &a->devices ? "devices"
-                               : text == &a->shard ? "shard" : "resume-from";
-            size_t len = strlen(name);
-            const char *val = mp_option_value(argc, argv, &i, name);
-            if (*text)
-                mp_usage_error("--%.*s: given twice", (int)len, name);
-            if (!val[0])
-                mp_usage_error("--%.*s: empty value", (int)len, name);
-            *text = val;
-            continue;
-        }
-        int done = 0;
-        for (int k = 0; k < O_COUNT && !done; k++) {
-            if (!mp_option_is(arg, options[k]->name))
-                continue;
-            const char *val = mp_option_value(argc, argv, &i, options[k]->name);
-            if (a->given[k]++)
-                mp_usage_error("--%s: given twice", options[k]->name);
-            if (mp_param_parse_value(options[k], val, &a->opt[k], err,
-                                     sizeof err))
-                mp_usage_error("%s", err);
-            done = 1;
-        }
-        if (done)
-            continue;
-        if (arg[0] == '-' && arg[1] != '\0')
-            mp_usage_error("sweep: unknown option '%s' (see memprobe sweep "
-                           "--help)", arg);
-        if (a->file)
-            mp_usage_error("sweep: unexpected argument '%s': one sweep file "
-                           "at a time", arg);
-        a->file = arg;
-    }
+#define FLAG(n, d) {.name = n, .kind = MP_OPT_FLAG, .dest = d, .once = 1}
+#define TEXT(n, d, e) {.name = n, .alias = NULL, .kind = MP_OPT_TEXT, \
+                       .dest = d, .once = 1, .empty = e}
+#define VALUE(k) {.name = options[k]->name, .kind = MP_OPT_VALUE, \
+                  .dest = &a->opt[k], .once = 1, .def = options[k]}
+    const mp_opt opts[] = {
+        FLAG("resume", &a->resume),
+        FLAG("list", &a->list),
+        FLAG("predict", &a->predict),
+        FLAG("check-model", &a->check_model),
+        {.name = "output", .alias = "-o", .kind = MP_OPT_TEXT,
+         .dest = &a->output, .once = 1, .empty = "empty file name"},
+        TEXT("devices", &a->devices, "empty value"),
+        TEXT("shard", &a->shard, "empty value"),
+        TEXT("resume-from", &a->resume_from, "empty value"),
+        VALUE(O_COUNTERS), VALUE(O_DEVICE), VALUE(O_BATCH),
+    };
+#undef FLAG
+#undef TEXT
+#undef VALUE
+    enum { NOPTS = sizeof opts / sizeof opts[0] };
+    int given[NOPTS], nfiles = 0;
+    const mp_opts_spec spec = {
+        .cmd = "sweep", .opts = opts, .nopts = NOPTS,
+        .dashes = MP_OPTS_DASH_ONE,
+        .unknown_tail = " (see memprobe sweep --help)",
+        .unexpected_tail = ": one sweep file at a time",
+        .rest = &a->file, .nrest = &nfiles, .max_rest = 1,
+        .usage_fn = sweep_usage};
+    mp_opts_parse(&spec, argc, argv, given);
+    for (int k = 0; k < O_COUNT; k++)
+        a->given[k] = given[NOPTS - O_COUNT + k];
     if (!a->file)
         mp_usage_error("sweep: no sweep file given (usage: memprobe sweep "
                        "FILE [-o OUT.csv] [--resume])");

@@ -328,32 +328,3 @@ int mp_param_parse_list(const mp_param_def *d, const char *text,
     return rc;
 }
 
-int mp_option_is(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(arg, "--", 2) == 0 && strncmp(arg + 2, name, n) == 0
-           && (arg[2 + n] == '\0' || arg[2 + n] == '=');
-}
-
-const char *mp_option_value(int argc, char **argv, int *i, const char *name)
-{
-    const char *eq = strchr(argv[*i], '=');
-    if (eq)
-        return eq + 1;
-    if (*i + 1 >= argc)
-        mp_usage_error("--%s: needs a value", name);
-    return argv[++*i];
-}
-
-int mp_take_output(int argc, char **argv, int *i, const char **output)
-{
-    if (strcmp(argv[*i], "-o") && !mp_option_is(argv[*i], "output"))
-        return 0;
-    const char *val = mp_option_value(argc, argv, i, "output");
-    if (*output)
-        mp_usage_error("--output: given twice");
-    if (!val[0])
-        mp_usage_error("--output: empty file name");
-    *output = val;
-    return 1;
-}

@@ -68,17 +68,6 @@ void mp_param_describe_range(const mp_param_def *d, char *buf, size_t len);
 void mp_param_format(const mp_param_def *d, long long v, char *buf,
                      size_t len);
 
-/* Command-line helpers shared by every subcommand: is `arg` "--name" or
- * "--name=value"? And its value ("--name=value" or "--name value", moving
- * *i past it); exits 2 naming the option when the value is missing. */
-int mp_option_is(const char *arg, const char *name);
-const char *mp_option_value(int argc, char **argv, int *i, const char *name);
-
-/* The output option every measuring subcommand takes: when argv[*i] is
- * "-o FILE", "--output FILE" or "--output=FILE", sets *output (exits 2
- * when it is given twice or the name is empty) and returns 1; else 0. */
-int mp_take_output(int argc, char **argv, int *i, const char **output);
-
 /* The compute capability (times ten) value v of d needs; 0: any GPU. */
 int mp_param_value_cc(const mp_param_def *d, long long v);
 

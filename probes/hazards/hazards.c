@@ -29,6 +29,7 @@
 #include "csv_writer.h"
 #include "device.h"
 #include "hazards.h"
+#include "options.h"
 #include "params.h"
 #include "subprocess.h"
 #include "version.h"
@@ -86,18 +87,6 @@ int mp_hazard_tool_find(const char *name)
 }
 
 /* ---- options ------------------------------------------------------------ */
-
-/* The value of option `name` at argv[*i] ("--name=value" or "--name
- * value"), or NULL if it has none. */
-static const char *opt_value(int argc, char **argv, int *i)
-{
-    const char *eq = strchr(argv[*i], '=');
-    if (eq)
-        return eq + 1;
-    if (*i + 1 >= argc)
-        return NULL;
-    return argv[++*i];
-}
 
 /* Splits a comma-separated list into at most max words of buf. Returns
  * how many, or -1 if a word is empty or there are too many. */
@@ -231,16 +220,72 @@ static int parse_threads(const char *text, int *out, char *err,
     return 0;
 }
 
+/* The option table's parsers (options.h): dest is the options. */
+static int take_tools(const char *v, void *o, char *err, size_t errlen)
+{
+    return parse_tools(v, o, err, errlen);
+}
+
+static int take_hazards(const char *v, void *o, char *err, size_t errlen)
+{
+    return parse_hazards(v, o, err, errlen);
+}
+
+static int take_timeout(const char *v, void *o, char *err, size_t errlen)
+{
+    return parse_timeout(v, &((mp_hazard_options *)o)->timeout, err, errlen);
+}
+
+static int take_threads(const char *v, void *o, char *err, size_t errlen)
+{
+    return parse_threads(v, &((mp_hazard_options *)o)->threads, err, errlen);
+}
+
+static int take_run(const char *v, void *dest, char *err, size_t errlen)
+{
+    mp_hazard_options *o = dest;
+    o->run = mp_hazard_find(v);
+    if (o->run < 0) {
+        char all[256];
+        hazard_names(all, sizeof all);
+        mp_reason(err, errlen, "--run: unknown hazard '%s' (%s)", v, all);
+        return -1;
+    }
+    return 0;
+}
+
 int mp_hazard_parse_options(int argc, char **argv, mp_hazard_options *o,
                             char *err, size_t errlen)
 {
-    /* The options, to find one given twice or with the wrong mode. */
+    /* The options, in the order of the checks between them below. */
     enum { TOOLS, HAZARDS, TIMEOUT, SANITIZER, OUTPUT, LOGDIR, RUN, THREADS,
            IGNORE, NOPT };
-    static const char *const names[NOPT] = {
-        "tools", "hazards", "timeout", "compute-sanitizer", "output",
-        "log-dir", "run", "threads", "ignore-result"};
-    int given[NOPT] = {0};
+#define FN(n, f) {.name = n, .kind = MP_OPT_FN, .dest = o, .once = 1, .fn = f}
+#define TEXT(n, a, d, e) {.name = n, .alias = a, .kind = MP_OPT_TEXT, \
+                          .dest = d, .once = 1, .empty = e}
+    const mp_opt opts[NOPT] = {
+        [TOOLS] = FN("tools", take_tools),
+        [HAZARDS] = FN("hazards", take_hazards),
+        [TIMEOUT] = FN("timeout", take_timeout),
+        [SANITIZER] = TEXT("compute-sanitizer", NULL, &o->sanitizer,
+                           "empty file name"),
+        [OUTPUT] = TEXT("output", "-o", &o->output, "empty file name"),
+        [LOGDIR] = TEXT("log-dir", NULL, &o->log_dir,
+                        "empty directory name"),
+        [RUN] = FN("run", take_run),
+        [THREADS] = FN("threads", take_threads),
+        [IGNORE] = {.name = "ignore-result", .kind = MP_OPT_FLAG,
+                    .dest = &o->ignore_result, .once = 1, .value_error = 1},
+    };
+#undef FN
+#undef TEXT
+    const mp_opts_spec spec = {
+        .cmd = "hazards", .opts = opts, .nopts = NOPT,
+        .dashes = MP_OPTS_DASH_ANY,
+        .unknown_tail = " (see memprobe hazards --help)",
+        .unexpected_tail = " (see memprobe hazards --help)",
+        .twice_first = 1};
+    int given[NOPT];
 
     memset(o, 0, sizeof *o);
     o->run = -1;
@@ -253,79 +298,13 @@ int mp_hazard_parse_options(int argc, char **argv, mp_hazard_options *o,
     for (int k = 0; k < MP_HZ_COUNT; k++)
         o->run_kernel[k] = 1;
 
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-            o->help = 1;
-            return 0;
-        }
-        int opt = -1;
-        if (!strcmp(arg, "-o"))
-            opt = OUTPUT;
-        for (int k = 0; k < NOPT && opt < 0; k++)
-            if (mp_option_is(arg, names[k]))
-                opt = k;
-        if (opt < 0) {
-            if (strncmp(arg, "-", 1) == 0)
-                mp_reason(err, errlen, "hazards: unknown option '%s' (see "
-                          "memprobe hazards --help)", arg);
-            else
-                mp_reason(err, errlen, "hazards: unexpected argument '%s' "
-                          "(see memprobe hazards --help)", arg);
-            return -1;
-        }
-        if (given[opt]++) {
-            mp_reason(err, errlen, "--%s: given twice", names[opt]);
-            return -1;
-        }
-        if (opt == IGNORE) {
-            if (strchr(arg, '=')) {
-                mp_reason(err, errlen, "--ignore-result: takes no value");
-                return -1;
-            }
-            o->ignore_result = 1;
-            continue;
-        }
-        const char *val = opt_value(argc, argv, &i);
-        if (!val) {
-            mp_reason(err, errlen, "--%s: needs a value", names[opt]);
-            return -1;
-        }
-        int rc = 0;
-        switch (opt) {
-        case TOOLS: rc = parse_tools(val, o, err, errlen); break;
-        case HAZARDS: rc = parse_hazards(val, o, err, errlen); break;
-        case TIMEOUT:
-            rc = parse_timeout(val, &o->timeout, err, errlen);
-            o->timeout_given = 1;
-            break;
-        case THREADS: rc = parse_threads(val, &o->threads, err, errlen); break;
-        case RUN:
-            o->run = mp_hazard_find(val);
-            if (o->run < 0) {
-                char all[256];
-                hazard_names(all, sizeof all);
-                mp_reason(err, errlen, "--run: unknown hazard '%s' (%s)", val,
-                          all);
-                rc = -1;
-            }
-            break;
-        case SANITIZER: case OUTPUT: case LOGDIR:
-            if (!val[0]) {
-                mp_reason(err, errlen, "--%s: empty %s", names[opt],
-                          opt == LOGDIR ? "directory name" : "file name");
-                rc = -1;
-            }
-            if (opt == SANITIZER)
-                o->sanitizer = val;
-            else if (opt == OUTPUT)
-                o->output = val;
-            else
-                o->log_dir = val;
-            break;
-        }
-        if (rc)
-            return -1;
+    int rc = mp_opts_read(&spec, argc, argv, given, err, errlen);
+    o->timeout_given = given[TIMEOUT] > 0;
+    if (rc == MP_OPTS_ERROR)
+        return -1;
+    if (rc == MP_OPTS_HELP) {
+        o->help = 1;
+        return 0;
     }
 
     /* --run is the child mode: only --threads, --ignore-result and
@@ -334,7 +313,7 @@ int mp_hazard_parse_options(int argc, char **argv, mp_hazard_options *o,
         int child_opt = k == THREADS || k == IGNORE;
         if (given[k] && k != RUN && k != TIMEOUT
             && child_opt != given[RUN]) {
-            mp_reason(err, errlen, "--%s: %s", names[k],
+            mp_reason(err, errlen, "--%s: %s", opts[k].name,
                       child_opt ? "only with --run NAME"
                                 : "not with --run (the child mode)");
             return -1;
