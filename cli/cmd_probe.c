@@ -5,6 +5,7 @@
  * with one line naming the parameter, and exit status 2, before any GPU
  * work starts.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,10 +215,60 @@ int mp_cli_no_options(const char *cmd, const char *usage, int argc,
     return 0;
 }
 
+/* The Make variables of the families' parameters and of the run options,
+ * as probes/make-vars.mk holds them (`make make-vars`; the Makefile's
+ * probe-NAME and predict-NAME take exactly these): each name once, in
+ * registry order, upper case with '_' for '-'. */
+static void print_make_vars(FILE *out)
+{
+    const char *seen[256];
+    int n = 0;
+    fprintf(out, "# make-vars.mk - the Make variables of probe-NAME and "
+            "predict-NAME, generated\n# by `make make-vars` (memprobe list "
+            "--make-vars) from the families' parameter\n# tables and the run "
+            "options; tests/test_make.c fails when it is stale.\n"
+            "MP_PARAM_VARS :=");
+    for (int i = 0; mp_probe_at(i); i++)
+        for (int k = 0; k < mp_probe_at(i)->nparams; k++) {
+            const char *name = mp_probe_at(i)->params[k].name;
+            int dup = 0;
+            for (int j = 0; j < n && !dup; j++)
+                dup = !strcmp(seen[j], name);
+            if (dup || n == 256)
+                continue;
+            seen[n++] = name;
+            fputc(' ', out);
+            for (const char *c = name; *c; c++)
+                fputc(*c == '-' ? '_' : toupper((unsigned char)*c), out);
+        }
+    fprintf(out, "\nMP_RUN_VARS :=");
+    for (int i = 0; i < O_COUNT; i++) {
+        fputc(' ', out);
+        for (const char *c = run_options[i].name; *c; c++)
+            fputc(*c == '-' ? '_' : toupper((unsigned char)*c), out);
+    }
+    fputc('\n', out);
+}
+
 int mp_cmd_list(int argc, char **argv)
 {
-    mp_cli_no_options("list", "usage: memprobe list\n\nLists every probe with its "
-               "parameters, defaults and ranges.", argc, argv);
+    int make_vars = 0;
+    const mp_opt opts[] = {
+        {.name = "make-vars", .kind = MP_OPT_FLAG, .dest = &make_vars},
+    };
+    const mp_opts_spec spec = {
+        .cmd = "list", .opts = opts, .nopts = 1, .dashes = MP_OPTS_NONE,
+        .usage_fn = print_line,
+        .usage_ctx = "usage: memprobe list [--make-vars]\n\nLists every probe "
+                     "with its parameters, defaults and ranges;\n--make-vars: "
+                     "the Make variables of their parameters and the run\n"
+                     "options (probes/make-vars.mk).",
+    };
+    mp_opts_parse(&spec, argc, argv, NULL);
+    if (make_vars) {
+        print_make_vars(stdout);
+        return MP_EXIT_OK;
+    }
     for (int i = 0; mp_probe_at(i); i++) {
         const mp_probe *p = mp_probe_at(i);
         printf("%s - %s", p->name, p->summary);

@@ -222,6 +222,25 @@ static void test_unknown_variables(void **state)
 /* make exits 2 for any failed recipe; the line before says memprobe's own
  * status (here: 2 for bad input; 3 where there is no GPU), and the
  * command is shown once, without the wrapper. */
+/* probes/make-vars.mk, which the Makefile includes, is what the families'
+ * parameter tables and the run options say now (`make make-vars`). */
+static void test_make_vars_current(void **state)
+{
+    (void)state;
+    run_result r;
+    run_sh("\"${MEMPROBE:-./memprobe}\" list --make-vars", &r);
+    assert_int_equal(r.status, 0);
+    size_t len;
+    char *file = cli_read_file("probes/make-vars.mk", &len);
+    if (len != strlen(r.out) || memcmp(file, r.out, len))
+        fail_msg("probes/make-vars.mk is stale: run make make-vars");
+    assert_non_null(strstr(file, "MP_PARAM_VARS := OP WIDTH STRIDE "));
+    assert_non_null(strstr(file, " FOOTPRINT ORDER SPACE LOADS "));
+    assert_non_null(strstr(file, "\nMP_RUN_VARS := WARMUP RUNS COUNTERS "));
+    free(file);
+    run_free(&r);
+}
+
 static void test_exit_status(void **state)
 {
     (void)state;
@@ -397,6 +416,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_environment_ignored),
         cmocka_unit_test(test_unknown_variables),
+        cmocka_unit_test(test_make_vars_current),
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_arch),
         cmocka_unit_test(test_deps_missing),
