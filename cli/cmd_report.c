@@ -69,171 +69,216 @@ static void probe_names(const mp_rep_data *d, char *out, size_t len)
     }
 }
 
-int mp_cmd_report(int argc, char **argv)
-{
-    const char *format = NULL, *table = NULL, *device = NULL;
-    const char *plot_dir = NULL, *study = NULL, *results = NULL;
-    const char *output = NULL;
-    int merge = 0;
-    /* The file arguments are gathered at the front of argv itself (never
-     * ahead of the argument being read): nothing on the heap, so the many
-     * usage errors below (exit 2) leave nothing behind. */
-    const char **files = (const char **)argv;
-    int nfiles = 0;
-    char err[1024] = "";
+/* What `memprobe report` was asked for. */
+typedef struct {
+    const char *format, *table, *device, *plot_dir, *study, *results;
+    const char *output;
+    int merge;
+    const char **files;   /* gathered at the front of argv */
+    int nfiles;
+    mp_rep_format f;
+} report_args;
 
+/* Reads the options into a; the file arguments are gathered at the front
+ * of argv itself (never ahead of the argument being read): nothing on the
+ * heap, so the usage errors (exit 2) leave nothing behind. */
+static void parse_args(int argc, char **argv, report_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->files = (const char **)argv;
 #define TEXT(n, d, e) {.name = n, .kind = MP_OPT_TEXT, .dest = d, \
                           .once = 1, .empty = e}
     const mp_opt opts[] = {
-        TEXT("format", &format, "empty value"),
-        TEXT("table", &table, "empty value"),
-        TEXT("device", &device, "empty value"),
-        TEXT("plot-data", &plot_dir, "empty value"),
-        TEXT("study", &study, "empty value"),
-        TEXT("results", &results, "empty value"),
-        {.name = "merge", .kind = MP_OPT_FLAG, .dest = &merge, .once = 1},
+        TEXT("format", &a->format, "empty value"),
+        TEXT("table", &a->table, "empty value"),
+        TEXT("device", &a->device, "empty value"),
+        TEXT("plot-data", &a->plot_dir, "empty value"),
+        TEXT("study", &a->study, "empty value"),
+        TEXT("results", &a->results, "empty value"),
+        {.name = "merge", .kind = MP_OPT_FLAG, .dest = &a->merge, .once = 1},
         {.name = "output", .alias = "-o", .kind = MP_OPT_TEXT,
-         .dest = &output, .once = 1, .empty = "empty file name"},
+         .dest = &a->output, .once = 1, .empty = "empty file name"},
     };
 #undef TEXT
     const mp_opts_spec spec = {
         .cmd = "report", .opts = opts, .nopts = 8,
-        .dashes = MP_OPTS_DASH_ONE, .rest = files, .nrest = &nfiles,
+        .dashes = MP_OPTS_DASH_ONE, .rest = a->files, .nrest = &a->nfiles,
         .max_rest = argc, .usage = usage};
     mp_opts_parse(&spec, argc, argv, NULL);
+}
 
-    mp_rep_format f = MP_REP_TXT;
-    if (format) {
-        if (!strcmp(format, "md"))
-            f = MP_REP_MD;
-        else if (!strcmp(format, "csv"))
-            f = MP_REP_CSV;
-        else if (strcmp(format, "txt"))
-            mp_usage_error("--format: '%s' is not txt, md or csv", format);
+/* The format's name, and the table's among the registered ones. */
+static void check_format_and_table(report_args *a)
+{
+    a->f = MP_REP_TXT;
+    if (a->format) {
+        if (!strcmp(a->format, "md"))
+            a->f = MP_REP_MD;
+        else if (!strcmp(a->format, "csv"))
+            a->f = MP_REP_CSV;
+        else if (strcmp(a->format, "txt"))
+            mp_usage_error("--format: '%s' is not txt, md or csv", a->format);
     }
-    if (table) {
-        int known = 0;
-        for (int i = 0; mp_rep_table_name(i); i++)
-            known |= !strcmp(mp_rep_table_name(i), table);
-        if (!known)
-            mp_usage_error("--table: no table '%s' (bank, padding, matrix, "
-                           "matrix-free, bitmap, coalesce, layouts, "
-                           "bandwidth, const, texture, reduction, transfers, "
-                           "peers, async, cluster)", table);
+    if (!a->table)
+        return;
+    char names[512] = "";
+    int known = 0;
+    for (int i = 0; mp_rep_table_name(i); i++) {
+        known |= !strcmp(mp_rep_table_name(i), a->table);
+        size_t n = strlen(names);
+        snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
+                 mp_rep_table_name(i));
     }
-    if (study) {
-        if (nfiles)
+    if (!known)
+        mp_usage_error("--table: no table '%s' (%s)", a->table, names);
+}
+
+/* The options that go together (--study, --results, --plot-data, --merge
+ * and -o). */
+static void check_combinations(const report_args *a)
+{
+    if (a->study) {
+        if (a->nfiles)
             mp_usage_error("--study: reads the study's own CSVs from "
-                           "--results DIR; '%s' is not wanted", files[0]);
-        if (format || table || device)
-            mp_usage_error("--study: takes no --%s", format ? "format"
-                           : table ? "table" : "device");
+                           "--results DIR; '%s' is not wanted", a->files[0]);
+        if (a->format || a->table || a->device)
+            mp_usage_error("--study: takes no --%s", a->format ? "format"
+                           : a->table ? "table" : "device");
     } else {
-        if (results)
+        if (a->results)
             mp_usage_error("--results: only with --study");
-        if (!nfiles)
+        if (!a->nfiles)
             mp_usage_error("report: no CSV file given (memprobe report "
                            "FILE.csv...; see --help)");
-        if (plot_dir && (format || table))
+        if (a->plot_dir && (a->format || a->table))
             mp_usage_error("--plot-data: takes no --%s",
-                           format ? "format" : "table");
+                           a->format ? "format" : "table");
     }
-
-    if (output && !merge)
+    if (a->output && !a->merge)
         mp_usage_error("-o: only with --merge");
-    if (merge) {
-        if (study || plot_dir || device)
-            mp_usage_error("--merge: takes no --%s", study ? "study"
-                           : plot_dir ? "plot-data" : "device");
-        if (!output || !strcmp(output, "-"))
+    if (a->merge) {
+        if (a->study || a->plot_dir || a->device)
+            mp_usage_error("--merge: takes no --%s", a->study ? "study"
+                           : a->plot_dir ? "plot-data" : "device");
+        if (!a->output || !strcmp(a->output, "-"))
             mp_usage_error("--merge: needs -o MERGED.csv, a new file");
-        FILE *exists = fopen(output, "r");
-        if (exists) {
-            int c = fgetc(exists);
-            fclose(exists);
-            if (c != EOF)
-                mp_usage_error("-o: %s exists and is not empty; --merge "
-                               "writes a new file", output);
-        }
-        int total = 0;
-        for (int i = 0; i < nfiles; i++) {
-            int rows;
-            if (!strcmp(files[i], output))
-                mp_usage_error("--merge: %s is both input and -o", output);
-            FILE *in = fopen(files[i], "r");
-            if (!in)
-                mp_usage_error("report: cannot read %s: %s", files[i],
-                               strerror(errno));
-            fclose(in);
-            if (mp_csv_append_rows(output, files[i], 0, &rows, err,
-                                   sizeof err))
-                mp_usage_error("--merge: %s", err);
-            total += rows;
-        }
-        fprintf(stderr, "memprobe: merged %d rows of %d file%s into %s\n",
-                total, nfiles, nfiles == 1 ? "" : "s", output);
-        files[0] = output;
-        nfiles = 1;
     }
+}
+
+/* --merge: the inputs' rows appended to the new file -o, which then is
+ * the one file reported. */
+static void merge_inputs(report_args *a)
+{
+    char err[1024] = "";
+    FILE *exists = fopen(a->output, "r");
+    if (exists) {
+        int c = fgetc(exists);
+        fclose(exists);
+        if (c != EOF)
+            mp_usage_error("-o: %s exists and is not empty; --merge "
+                           "writes a new file", a->output);
+    }
+    int total = 0;
+    for (int i = 0; i < a->nfiles; i++) {
+        int rows;
+        if (!strcmp(a->files[i], a->output))
+            mp_usage_error("--merge: %s is both input and -o", a->output);
+        FILE *in = fopen(a->files[i], "r");
+        if (!in)
+            mp_usage_error("report: cannot read %s: %s", a->files[i],
+                           strerror(errno));
+        fclose(in);
+        if (mp_csv_append_rows(a->output, a->files[i], 0, &rows, err,
+                               sizeof err))
+            mp_usage_error("--merge: %s", err);
+        total += rows;
+    }
+    fprintf(stderr, "memprobe: merged %d rows of %d file%s into %s\n",
+            total, a->nfiles, a->nfiles == 1 ? "" : "s", a->output);
+    a->files[0] = a->output;
+    a->nfiles = 1;
+}
+
+/* --study FILE: the study document; MP_EXIT_OK or MP_EXIT_FAIL. */
+static int write_study(const report_args *a, const mp_rep_data *d)
+{
+    char err[1024] = "";
+    FILE *out = fopen(a->study, "w");
+    if (!out) {
+        mp_rep_free((mp_rep_data *)d);
+        mp_usage_error("--study: cannot write %s: %s", a->study,
+                       strerror(errno));
+    }
+    int rc = mp_study_write(d, a->results ? a->results : "results/h200",
+                            out, err, sizeof err);
+    if (fclose(out) != 0 && rc == 0) {
+        rc = -1;
+        snprintf(err, sizeof err, "%s: %s", a->study, strerror(errno));
+    }
+    if (rc) {
+        fprintf(stderr, "memprobe: report: %s\n", err);
+        return MP_EXIT_FAIL;
+    }
+    printf("wrote %s\n", a->study);
+    return MP_EXIT_OK;
+}
+
+/* The tables; when none has a row, one line saying whose rows the files
+ * hold, and exit 2. */
+static void print_tables(const report_args *a, mp_rep_data *d)
+{
+    if (mp_rep_print_all(d, a->table, a->f, stdout) != -2)
+        return;
+    char probes[256];
+    probe_names(d, probes, sizeof probes);
+    char first[512];
+    snprintf(first, sizeof first, "%s", d->files[0].path);
+    int others = d->nfiles - 1;
+    mp_rep_free(d);
+    if (a->table)
+        mp_usage_error("report: --table %s: no row of %s%s belongs to it "
+                       "(their probes: %s)", a->table, first,
+                       others ? " and the other files" : "", probes);
+    mp_usage_error("report: no table has a row from %s%s (their probes: "
+                   "%s): nothing to report", first,
+                   others ? " and the other files" : "", probes);
+}
+
+int mp_cmd_report(int argc, char **argv)
+{
+    report_args a;
+    char err[1024] = "";
+    parse_args(argc, argv, &a);
+    check_format_and_table(&a);
+    check_combinations(&a);
+    if (a.merge)
+        merge_inputs(&a);
 
     mp_rep_data d;
-    int rc = study ? mp_study_load(&d, results, err, sizeof err)
-                   : mp_rep_load(&d, nfiles, files, device, stderr, err,
-                                 sizeof err);
+    int rc = a.study ? mp_study_load(&d, a.results, err, sizeof err)
+                     : mp_rep_load(&d, a.nfiles, a.files, a.device, stderr,
+                                   err, sizeof err);
     if (rc)
         mp_usage_error("report: %s", err);
 
-    int status = MP_EXIT_OK;
-    if (study) {
-        FILE *out = fopen(study, "w");
-        if (!out) {
-            mp_rep_free(&d);
-            mp_usage_error("--study: cannot write %s: %s", study,
-                           strerror(errno));
-        }
-        rc = mp_study_write(&d, results ? results : "results/h200", out, err,
-                            sizeof err);
-        if (fclose(out) != 0 && rc == 0) {
-            rc = -1;
-            snprintf(err, sizeof err, "%s: %s", study, strerror(errno));
-        }
-        if (rc) {
-            fprintf(stderr, "memprobe: report: %s\n", err);
-            status = MP_EXIT_FAIL;
-        } else {
-            printf("wrote %s\n", study);
-        }
-    }
-    if (status == MP_EXIT_OK && plot_dir) {
-        if (mp_rep_plot_data(&d, plot_dir, err, sizeof err)) {
+    int status = a.study ? write_study(&a, &d) : MP_EXIT_OK;
+    if (status == MP_EXIT_OK && a.plot_dir) {
+        if (mp_rep_plot_data(&d, a.plot_dir, err, sizeof err)) {
             fprintf(stderr, "memprobe: report: %s\n", err);
             status = MP_EXIT_USAGE;
         } else {
-            printf("wrote the plot data to %s\n", plot_dir);
+            printf("wrote the plot data to %s\n", a.plot_dir);
         }
     }
-    if (merge && d.nall > d.nrows) {
+    if (a.merge && d.nall > d.nrows) {
         fprintf(stderr, "memprobe: report: --merge: %d configuration%s "
                 "measured more than once on one device (overlapping "
                 "shards?)\n", d.nall - d.nrows, d.nall - d.nrows == 1 ? ""
                 : "s");
         status = MP_EXIT_FAIL;
     }
-    if (!study && !plot_dir && mp_rep_print_all(&d, table, f, stdout) == -2) {
-        char probes[256];
-        probe_names(&d, probes, sizeof probes);
-        char first[512];
-        snprintf(first, sizeof first, "%s", d.files[0].path);
-        int others = d.nfiles - 1;
-        mp_rep_free(&d);
-        if (table)
-            mp_usage_error("report: --table %s: no row of %s%s belongs to it "
-                           "(their probes: %s)", table, first,
-                           others ? " and the other files" : "", probes);
-        mp_usage_error("report: no table has a row from %s%s (their probes: "
-                       "%s): nothing to report", first,
-                       others ? " and the other files" : "", probes);
-    }
+    if (!a.study && !a.plot_dir)
+        print_tables(&a, &d);
     mp_rep_free(&d);
     if (fflush(stdout) != 0 && status == MP_EXIT_OK) {
         fprintf(stderr, "memprobe: report: cannot write the output: %s\n",
