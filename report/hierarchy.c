@@ -33,6 +33,7 @@
 #include "check.h"
 #include "latency_model.h"
 #include "params.h"
+#include "stats.h"
 
 #define KIB 1024.0
 #define MIB (1024.0 * 1024)
@@ -108,20 +109,6 @@ static int matches(const mp_hier_row *r, const filter *f)
            && r->footprint >= f->fmin && r->footprint <= f->fmax;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Median cycles of the matching rows; their configs (up to 3) and files
  * into `from`. */
 static double median_of(const mp_hier *h, const filter *f, char *from,
@@ -144,7 +131,7 @@ static double median_of(const mp_hier *h, const filter *f, char *from,
     if (from && n > 3)
         snprintf(from + used, used < len ? len - used : 0, " and %d more",
                  n - 3);
-    double m = median(v, n);
+    double m = mp_median(v, (size_t)n);
     free(v);
     return m;
 }
