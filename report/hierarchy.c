@@ -279,6 +279,27 @@ static void granularity(mp_hier_figure *fig, const mp_hier *h, double fmin,
     }
 }
 
+/* A figure from a median of cycles x (none when NAN) and its rows. */
+static void median_figure(mp_hier_figure *fig, double x, const char *from)
+{
+    if (isnan(x))
+        return;
+    snprintf(fig->value, sizeof fig->value, "%.1f cycles", x);
+    snprintf(fig->from, sizeof fig->from, "%s", from);
+}
+
+/* A figure from one point of a curve: its cycles and footprint (after
+ * `what`), and its config and file. */
+static void point_figure(mp_hier_figure *fig, const point *p,
+                         const char *what)
+{
+    char b[32];
+    bytes_text(b, sizeof b, p->x);
+    snprintf(fig->value, sizeof fig->value, "%.1f cycles (%s%s)", p->cycles,
+             what, b);
+    snprintf(fig->from, sizeof fig->from, "%s (%s)", p->config, p->file);
+}
+
 int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
 {
     static const char *const names[MP_HIER_FIGURES] = {
@@ -305,35 +326,20 @@ int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
         fl1.order = NULL;
         x = median_of(h, &fl1, from, sizeof from);
     }
-    if (!isnan(x)) {
-        snprintf(f[0].value, sizeof f[0].value, "%.1f cycles", x);
-        snprintf(f[0].from, sizeof f[0].from, "%s", from);
-    }
+    median_figure(&f[0], x, from);
     filter fl2 = {"global", "cg", "random", 128, 0, l2 / 8};
     x = median_of(h, &fl2, from, sizeof from);
     if (isnan(x)) {
         filter d = {"global", "default", "random", 128, 2 * l1, l2 / 8};
         x = median_of(h, &d, from, sizeof from);
     }
-    if (!isnan(x)) {
-        snprintf(f[1].value, sizeof f[1].value, "%.1f cycles", x);
-        snprintf(f[1].from, sizeof f[1].from, "%s", from);
-    }
+    median_figure(&f[1], x, from);
     point pts[128];
     filter fd = {"global", NULL, "random", 128, 4 * l2, 1e30};
     int n = curve(h, &fd, 0, pts, 128);
-    char b[32];
     if (n) {
-        bytes_text(b, sizeof b, pts[0].x);
-        snprintf(f[2].value, sizeof f[2].value, "%.1f cycles (random, %s)",
-                 pts[0].cycles, b);
-        snprintf(f[2].from, sizeof f[2].from, "%s (%s)", pts[0].config,
-                 pts[0].file);
-        bytes_text(b, sizeof b, pts[n - 1].x);
-        snprintf(f[3].value, sizeof f[3].value, "%.1f cycles (random, %s)",
-                 pts[n - 1].cycles, b);
-        snprintf(f[3].from, sizeof f[3].from, "%s (%s)", pts[n - 1].config,
-                 pts[n - 1].file);
+        point_figure(&f[2], &pts[0], "random, ");
+        point_figure(&f[3], &pts[n - 1], "random, ");
     }
     filter s1 = {"global", "default", "random", 128, 0, 1e30};
     n = curve(h, &s1, 0, pts, 128);
@@ -377,23 +383,12 @@ int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
     }
     filter fs = {"shared", NULL, NULL, 0, 0, 1e30};
     x = median_of(h, &fs, from, sizeof from);
-    if (!isnan(x)) {
-        snprintf(f[9].value, sizeof f[9].value, "%.1f cycles", x);
-        snprintf(f[9].from, sizeof f[9].from, "%s", from);
-    }
+    median_figure(&f[9], x, from);
     filter fc = {"constant", NULL, NULL, 0, 0, 1e30};
     n = curve(h, &fc, 0, pts, 128);
     if (n) {
-        bytes_text(b, sizeof b, pts[0].x);
-        snprintf(f[10].value, sizeof f[10].value, "%.1f cycles (%s)",
-                 pts[0].cycles, b);
-        snprintf(f[10].from, sizeof f[10].from, "%s (%s)", pts[0].config,
-                 pts[0].file);
-        bytes_text(b, sizeof b, pts[n - 1].x);
-        snprintf(f[11].value, sizeof f[11].value, "%.1f cycles (%s)",
-                 pts[n - 1].cycles, b);
-        snprintf(f[11].from, sizeof f[11].from, "%s (%s)", pts[n - 1].config,
-                 pts[n - 1].file);
+        point_figure(&f[10], &pts[0], "");
+        point_figure(&f[11], &pts[n - 1], "");
     }
     return MP_HIER_FIGURES;
 }
