@@ -118,6 +118,15 @@ const char *cli_exe(void)
     return exe;
 }
 
+const char *cli_in_repo(const char *rel)
+{
+    static char buf[8][PATH_MAX + 64];
+    static int next;
+    char *b = buf[next++ % 8];
+    snprintf(b, sizeof buf[0], "%s/%s", origdir, rel);
+    return b;
+}
+
 void cli_result_free(cli_result *r)
 {
     free(r->out);

@@ -51,6 +51,11 @@ void cli_param_values(const struct mp_probe *p, long long *v, ...);
 /* The binary's absolute path (valid once the group has started). */
 const char *cli_exe(void);
 
+/* The repository root (where the group started: make test runs there)
+ * + "/" + rel, in one of 8 rotating buffers (valid once the group has
+ * started). */
+const char *cli_in_repo(const char *rel);
+
 /* The whole file at path, NUL-terminated (malloc'd); *len its size. */
 char *cli_read_file(const char *path, size_t *len);
 /* The same from an open descriptor: a file from its start, a pipe (popen's

@@ -29,18 +29,6 @@
 #include "part.h"
 #include "subprocess.h"
 
-static char repo[PATH_MAX];   /* the repository root: where make test runs */
-
-/* repo + "/" + rel in a rotating buffer. */
-static const char *in_repo(const char *rel)
-{
-    static char buf[8][PATH_MAX + 64];
-    static int next;
-    char *b = buf[next++ % 8];
-    snprintf(b, sizeof buf[0], "%s/%s", repo, rel);
-    return b;
-}
-
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -412,7 +400,7 @@ static void test_nothing_to_report(void **state)
     cli_result_free(&r);
 
     /* ncu-check comparing a memprobe CSV without rows. */
-    const char *ncu = in_repo("tests/data/ncu-bank-sample.csv");
+    const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
     const char *a7[] = {"ncu-check", "--compare", "header.csv", ncu, NULL};
     cli_expect_usage_error(a7, "ncu-check: header.csv has no data rows: "
                            "nothing to compare");
@@ -424,7 +412,7 @@ static void test_nothing_to_report(void **state)
 static void test_ncu_check_compares_something(void **state)
 {
     (void)state;
-    const char *ncu = in_repo("tests/data/ncu-bank-sample.csv");
+    const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
     mp_ncu_table t;
     char err[256];
     assert_int_equal(mp_ncu_read(ncu, &t, err, sizeof err), 0);
@@ -465,7 +453,7 @@ static void test_ncu_file_skipped(void **state)
 {
     (void)state;
     write_file("a.csv", csv_a);
-    const char *ncu = in_repo("tests/data/ncu-bank-sample.csv");
+    const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
     const char *paths[] = {ncu, "a.csv"};
     mp_rep_data d;
     char err[512] = "";
@@ -526,7 +514,8 @@ static void test_cli_report(void **state)
 
     /* A glob with Nsight Compute's file in it still works. */
     char ncu[PATH_MAX + 64];
-    snprintf(ncu, sizeof ncu, "%s", in_repo("tests/data/ncu-bank-sample.csv"));
+    snprintf(ncu, sizeof ncu, "%s",
+             cli_in_repo("tests/data/ncu-bank-sample.csv"));
     const char *with_ncu[] = {"report", ncu, "a.csv", NULL};
     cli_run(with_ncu, &r);
     cli_expect_status(&r, 0);
@@ -542,7 +531,7 @@ static void load_h200(mp_rep_data *d, const char *const *names, int n)
     const char *paths[16];
     assert_true(n <= 16);
     for (int i = 0; i < n; i++)
-        paths[i] = in_repo(names[i]);
+        paths[i] = cli_in_repo(names[i]);
     char err[512] = "";
     if (mp_rep_load(d, n, paths, NULL, NULL, err, sizeof err))
         fail_msg("%s", err);
@@ -645,7 +634,7 @@ static void test_h200_cli(void **state)
 {
     (void)state;
     glob_t g;
-    assert_int_equal(glob(in_repo("results/h200/*.csv"), 0, NULL, &g), 0);
+    assert_int_equal(glob(cli_in_repo("results/h200/*.csv"), 0, NULL, &g), 0);
     assert_true(g.gl_pathc > 10 && g.gl_pathc < 60);
     const char *args[64] = {"report"};
     size_t n = 1;
@@ -755,7 +744,7 @@ static void test_gnuplot_scripts(void **state)
         MP_SKIP("gnuplot not installed (apt-get install gnuplot-nox)");
     write_h200_plot_data("gp/data");
     glob_t g;
-    assert_int_equal(glob(in_repo("probes/*/*.gp"), 0, NULL, &g), 0);
+    assert_int_equal(glob(cli_in_repo("probes/*/*.gp"), 0, NULL, &g), 0);
     assert_true(g.gl_pathc >= 4);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         char *const argv[] = {"gnuplot", "-e",
@@ -799,9 +788,10 @@ static void test_cli_study(void **state)
 {
     (void)state;
     assert_int_equal(mkdir("results", 0777), 0);
-    assert_int_equal(symlink(in_repo("results/h200"), "results/h200"), 0);
+    assert_int_equal(symlink(cli_in_repo("results/h200"), "results/h200"), 0);
     /* The study's peer-access section reads the two-GPU machine's CSVs. */
-    assert_int_equal(symlink(in_repo("results/h200x2"), "results/h200x2"), 0);
+    assert_int_equal(symlink(cli_in_repo("results/h200x2"),
+                             "results/h200x2"), 0);
     cli_result r;
     const char *args[] = {"report", "--study", "study.md", "--plot-data",
                           "sp", NULL};
@@ -815,7 +805,7 @@ static void test_cli_study(void **state)
     cli_result_free(&r);
     size_t n1, n2;
     char *mine = cli_read_file("study.md", &n1);
-    char *committed = cli_read_file(in_repo("docs/study.md"), &n2);
+    char *committed = cli_read_file(cli_in_repo("docs/study.md"), &n2);
     assert_non_null(mine);
     assert_non_null(committed);
     assert_int_equal(n1, n2);
@@ -872,8 +862,6 @@ static const cli_bad_case bad_cases[] = {
 
 int main(void)
 {
-    if (!getcwd(repo, sizeof repo))
-        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fmt),
         cmocka_unit_test(test_bank_cells),

@@ -31,17 +31,6 @@
 #include "matrix_plotdata.h"
 #include "subprocess.h"
 
-static char repo[PATH_MAX];
-
-static const char *in_repo(const char *rel)
-{
-    static char buf[8][PATH_MAX + 64];
-    static int next;
-    char *b = buf[next++ % 8];
-    snprintf(b, sizeof buf[0], "%s/%s", repo, rel);
-    return b;
-}
-
 #define SAMPLE "tests/data/matrix-sample.csv"
 
 static void load_paths(mp_rep_data *d, const char *const *paths, int n)
@@ -53,7 +42,7 @@ static void load_paths(mp_rep_data *d, const char *const *paths, int n)
 
 static void load_sample(mp_rep_data *d)
 {
-    const char *paths[] = {in_repo(SAMPLE)};
+    const char *paths[] = {cli_in_repo(SAMPLE)};
     load_paths(d, paths, 1);
 }
 
@@ -215,7 +204,7 @@ static void test_matrix_print(void **state)
 
     /* The command line: both tables, the count of marked cells. */
     cli_result r;
-    const char *args[] = {"report", in_repo(SAMPLE), NULL};
+    const char *args[] = {"report", cli_in_repo(SAMPLE), NULL};
     cli_run(args, &r);
     cli_expect_status(&r, 0);
     cli_must_contain("stdout", r.out, "Matrix instructions");
@@ -314,7 +303,7 @@ static void test_free_summary(void **state)
     static const char *const sweeps[] = {"results/h200/ldsm.csv",
                                          "results/h200/matrix.csv"};
     for (int w = 0; w < 2; w++) {
-        const char *paths[] = {in_repo(sweeps[w])};
+        const char *paths[] = {cli_in_repo(sweeps[w])};
         if (!cli_path_exists(paths[0])) {
             print_message("# %s not committed yet: not checked\n",
                           sweeps[w]);
@@ -356,7 +345,7 @@ static void test_bitmap_table(void **state)
 {
     (void)state;
     mp_rep_data d;
-    const char *paths[] = {in_repo("results/h200/bitmap.csv")};
+    const char *paths[] = {cli_in_repo("results/h200/bitmap.csv")};
     load_paths(&d, paths, 1);
     mp_rep_table *t = mp_rep_table_build(&d, "bitmap");
     assert_int_equal(t->nrows, 3);
@@ -454,7 +443,7 @@ static void test_plot_script(void **state)
         fail_msg("%s", err);
     mp_rep_free(&d);
     char *const argv[] = {"gnuplot", "-e", "datadir='gp'; outdir='gp'",
-                          (char *)in_repo("probes/bank/matrix-swizzle.gp"),
+                          (char *)cli_in_repo("probes/bank/matrix-swizzle.gp"),
                           NULL};
     assert_int_equal(mp_spawn_wait(argv, "gp/log"), 0);
     struct stat st;
@@ -490,7 +479,7 @@ static void test_study_sources(void **state)
     (void)state;
     /* Only ldsm.csv (the committed H200 one): read from it, no .trans. */
     assert_int_equal(mkdir("only-ldsm", 0777), 0);
-    assert_int_equal(symlink(in_repo("results/h200/ldsm.csv"),
+    assert_int_equal(symlink(cli_in_repo("results/h200/ldsm.csv"),
                              "only-ldsm/ldsm.csv"), 0);
     char *s = section("only-ldsm");
     cli_must_contain("ldsm only", s, "Measured (`ldsm.csv`)");
@@ -505,9 +494,9 @@ static void test_study_sources(void **state)
 
     /* matrix.csv beside it: preferred; its .trans rows get a column. */
     assert_int_equal(mkdir("both", 0777), 0);
-    assert_int_equal(symlink(in_repo("results/h200/ldsm.csv"),
+    assert_int_equal(symlink(cli_in_repo("results/h200/ldsm.csv"),
                              "both/ldsm.csv"), 0);
-    assert_int_equal(symlink(in_repo(SAMPLE), "both/matrix.csv"), 0);
+    assert_int_equal(symlink(cli_in_repo(SAMPLE), "both/matrix.csv"), 0);
     s = section("both");
     cli_must_contain("both", s, "Measured (`matrix.csv`)");
     cli_must_contain("both", s, "8 of the 11 ldmatrix/stmatrix "
@@ -528,7 +517,7 @@ static void test_study_sources(void **state)
 
     /* Neither: the model alone, and the note that nothing is measured. */
     assert_int_equal(mkdir("neither", 0777), 0);
-    assert_int_equal(symlink(in_repo("results/h200/bitmap.csv"),
+    assert_int_equal(symlink(cli_in_repo("results/h200/bitmap.csv"),
                              "neither/bitmap.csv"), 0);
     s = section("neither");
     cli_must_contain("neither", s, "No H200 measurement is committed yet "
@@ -540,8 +529,6 @@ static void test_study_sources(void **state)
 
 int main(void)
 {
-    if (!getcwd(repo, sizeof repo))
-        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matrix_cells),
         cmocka_unit_test(test_matrix_print),
