@@ -285,6 +285,19 @@ static void fill(unsigned char *p, size_t bytes, uint64_t seed)
         w[i] = pattern(seed, i);
 }
 
+/* Zeroes pair p's destination: host pages directly, device memory (a
+ * peer's too) by a copy of the cleared check buffer. */
+static void clear_dst(transfer_state *s, copy_pair *p)
+{
+    if (p->dst_kind >= 0) {
+        memset(p->dst, 0, s->bytes);
+    } else {
+        memset(s->check, 0, s->bytes);
+        CHECK_CUDA(cudaMemcpy(p->dst, s->check, s->bytes,
+                              cudaMemcpyDefault));
+    }
+}
+
 /* Host memory of kind k; *kptr is what a kernel may address (or NULL). */
 static void *host_alloc(int k, size_t bytes, void **kptr)
 {
@@ -436,13 +449,7 @@ static int transfer_setup(const long long *v, const mp_device *dev,
                                   cudaMemcpyDefault));
         }
         /* Cleared (by a copy, which works for a peer's memory too). */
-        if (p->dst_kind >= 0) {
-            memset(p->dst, 0, s->bytes);
-        } else {
-            memset(s->check, 0, s->bytes);
-            CHECK_CUDA(cudaMemcpy(p->dst, s->check, s->bytes,
-                                  cudaMemcpyDefault));
-        }
+        clear_dst(s, p);
     }
     if (s->npairs == 2)
         for (int i = 0; i < 2; i++)
@@ -535,13 +542,7 @@ static int transfer_verify(void *state, char *err, size_t errlen)
             }
         }
         /* Cleared, so the next launch must write it again. */
-        if (p->dst_kind >= 0) {
-            memset(p->dst, 0, s->bytes);
-        } else {
-            memset(s->check, 0, s->bytes);
-            CHECK_CUDA(cudaMemcpy(p->dst, s->check, s->bytes,
-                                  cudaMemcpyDefault));
-        }
+        clear_dst(s, p);
     }
     return 0;
 }
