@@ -933,17 +933,7 @@ const mp_probe mp_probe_bandwidth = {
     .ncu_check_args = "--kernel read,write,copy --width 4,16 "
                       "--bytes 1073741824 --inflight 4 --threads 256 "
                       "--cache default",
-    .check = bw_check,
+    MP_PROBE_HOOKS(bw),
     .cli_defaults = bw_cli_defaults,
-    .label = bw_label,
-    .predict = bw_predict,
-    .describe = bw_describe,
-    .setup = bw_setup,
-    .launch = bw_launch,
-    .verify = bw_verify,
     .after_timing = bw_after_timing,
-    .clock64 = NULL,
-    .release = bw_release,
-    .derive = bw_derive,
-    .teardown = bw_teardown,
 };
