@@ -171,6 +171,12 @@ void cli_expect_status(const cli_result *r, int want)
         fail_msg("exit %d, want %d; stderr:\n%s", r->status, want, r->err);
 }
 
+void cli_run_ok(const char *const *args, cli_result *r)
+{
+    cli_run(args, r);
+    cli_expect_status(r, 0);
+}
+
 void cli_expect_usage_error(const char *const *args, const char *names)
 {
     cli_result r;

@@ -73,6 +73,8 @@ int cli_path_exists(const char *path);
 void cli_must_contain(const char *what, const char *hay, const char *needle);
 /* Fails "exit N, want WANT; stderr: ..." unless r->status == want. */
 void cli_expect_status(const cli_result *r, int want);
+/* cli_run, then cli_expect_status(r, 0): a run that must succeed. */
+void cli_run_ok(const char *const *args, cli_result *r);
 
 /* Bad input: `memprobe args` exits 2 with nothing on stdout and exactly
  * one stderr line "memprobe: ..." that contains `names`; results/ is not

@@ -394,8 +394,7 @@ static void test_nothing_to_report(void **state)
     const char *a6[] = {"report", "--table", "bank", "a.csv", "lat.csv",
                         NULL};
     cli_result r;
-    cli_run(a6, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(a6, &r);
     cli_must_contain("stdout", r.out, "6 configurations from 2 files");
     cli_result_free(&r);
 
@@ -482,8 +481,7 @@ static void test_cli_report(void **state)
     write_file("b.csv", csv_b);
     cli_result r;
     const char *txt[] = {"report", "a.csv", "b.csv", NULL};
-    cli_run(txt, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(txt, &r);
     assert_int_equal(r.errlen, 0);
     cli_must_contain("stdout", r.out, "Bank conflicts");
     cli_must_contain("stdout", r.out, "GPU A");
@@ -493,8 +491,7 @@ static void test_cli_report(void **state)
 
     const char *csv[] = {"report", "--format", "csv", "--table=bank",
                          "a.csv", NULL};
-    cli_run(csv, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(csv, &r);
     assert_true(!strncmp(r.out, "table,op,stride,", 16));
     assert_int_equal(cli_count_char(r.out, '\n'), 4);   /* header + 3 */
     assert_int_equal(cli_count_char(r.out, '\r'), 4);
@@ -502,8 +499,7 @@ static void test_cli_report(void **state)
 
     const char *md[] = {"report", "a.csv", "--format=md", "--table",
                         "bank", NULL};
-    cli_run(md, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(md, &r);
     cli_must_contain("stdout", r.out, "**Bank conflicts");
     assert_null(strstr(r.out, "**Padding"));
     cli_result_free(&r);
@@ -517,8 +513,7 @@ static void test_cli_report(void **state)
     snprintf(ncu, sizeof ncu, "%s",
              cli_in_repo("tests/data/ncu-bank-sample.csv"));
     const char *with_ncu[] = {"report", ncu, "a.csv", NULL};
-    cli_run(with_ncu, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(with_ncu, &r);
     assert_int_equal(cli_count_char(r.err, '\n'), 1);
     cli_must_contain("stderr", r.err, "skipping");
     cli_result_free(&r);
@@ -642,8 +637,7 @@ static void test_h200_cli(void **state)
         args[n++] = g.gl_pathv[i];
     args[n] = NULL;
     cli_result r;
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_must_contain("stdout", r.out, "Bank conflicts");
     cli_must_contain("stdout", r.out, "Padding");
     cli_must_contain("stdout", r.out, "Coalescing");
