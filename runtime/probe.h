@@ -207,6 +207,13 @@ void mp_clock64_alloc(int blocks, long long **dev, long long **host);
 void mp_clock64_read(const long long *dev, long long *host, int blocks,
                      long long *span, double *block_median);
 
+/* Times launches with CUDA events on the default stream: `warmup`
+ * untimed launch(ctx) calls, then `runs` timed ones, ns[i] the i-th in
+ * nanoseconds. before(ctx) (NULL: none) runs before every launch,
+ * outside the timed span. */
+void mp_time_events(void (*before)(void *), void (*launch)(void *),
+                    void *ctx, int warmup, int runs, double *ns);
+
 /* The probes, registered at start by the layer above (probes/registry.c:
  * mp_families_register) as a NULL-terminated table; the engine never
  * names a family. mp_probe_at(i) is the i-th (NULL past the end or before
