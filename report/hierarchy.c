@@ -408,11 +408,17 @@ void mp_hier_print(const mp_hier_figure *f, int n, int md, FILE *out)
     }
 }
 
-int mp_hier_plot_data(const mp_hier *h, const char *dir)
+/* DIR/name opened for writing (NULL when it cannot be). */
+static FILE *create_in(const char *dir, const char *name)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/latency-footprint.dat", dir);
-    FILE *out = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return fopen(path, "w");
+}
+
+int mp_hier_plot_data(const mp_hier *h, const char *dir)
+{
+    FILE *out = create_in(dir, "latency-footprint.dat");
     if (!out)
         return -1;
     fprintf(out, "# latency (cycles per load) against footprint (KiB), "
@@ -447,9 +453,7 @@ static int repeated(const char *config)
 int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
                                 const char *dir)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/bandwidth-footprint.dat", dir);
-    FILE *out = fopen(path, "w");
+    FILE *out = create_in(dir, "bandwidth-footprint.dat");
     if (!out)
         return -1;
     fprintf(out, "# bandwidth (GB/s) against array size (KiB), repeated "
