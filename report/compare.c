@@ -14,6 +14,7 @@
 #include "metrics.h"
 #include "ncu_csv.h"
 #include "probe.h"
+#include "stats.h"
 
 /* Row of the first occurrence of each config name, sorted by name for
  * lookups. */
@@ -58,12 +59,6 @@ static int find(const entry *e, int n, const char *name)
             hi = mid;
     }
     return lo < n && !strcmp(e[lo].name, name) ? e[lo].row : -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 /* Every metric of every set, once each (by name). */
@@ -203,12 +198,10 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
                 res->model_mismatch++;
             }
     if (res->time_pairs) {
-        qsort(ratios, (size_t)res->time_pairs, sizeof *ratios, cmp_double);
         int n = res->time_pairs;
+        res->time_ratio_median = mp_median(ratios, (size_t)n);
         res->time_ratio_min = ratios[0];
         res->time_ratio_max = ratios[n - 1];
-        res->time_ratio_median = n % 2 ? ratios[n / 2]
-                                       : 0.5 * (ratios[n / 2 - 1] + ratios[n / 2]);
     }
     fprintf(out, "compare: %d configurations in both, %d only in %s, %d only "
             "in %s; %d counter values compared, %d differ beyond tolerance; "

@@ -33,6 +33,7 @@
 #include "check.h"
 #include "latency_model.h"
 #include "params.h"
+#include "stats.h"
 
 #define KIB 1024.0
 #define MIB (1024.0 * 1024)
@@ -108,20 +109,6 @@ static int matches(const mp_hier_row *r, const filter *f)
            && r->footprint >= f->fmin && r->footprint <= f->fmax;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Median cycles of the matching rows; their configs (up to 3) and files
  * into `from`. */
 static double median_of(const mp_hier *h, const filter *f, char *from,
@@ -144,7 +131,7 @@ static double median_of(const mp_hier *h, const filter *f, char *from,
     if (from && n > 3)
         snprintf(from + used, used < len ? len - used : 0, " and %d more",
                  n - 3);
-    double m = median(v, n);
+    double m = mp_median(v, (size_t)n);
     free(v);
     return m;
 }
@@ -292,6 +279,27 @@ static void granularity(mp_hier_figure *fig, const mp_hier *h, double fmin,
     }
 }
 
+/* A figure from a median of cycles x (none when NAN) and its rows. */
+static void median_figure(mp_hier_figure *fig, double x, const char *from)
+{
+    if (isnan(x))
+        return;
+    snprintf(fig->value, sizeof fig->value, "%.1f cycles", x);
+    snprintf(fig->from, sizeof fig->from, "%s", from);
+}
+
+/* A figure from one point of a curve: its cycles and footprint (after
+ * `what`), and its config and file. */
+static void point_figure(mp_hier_figure *fig, const point *p,
+                         const char *what)
+{
+    char b[32];
+    bytes_text(b, sizeof b, p->x);
+    snprintf(fig->value, sizeof fig->value, "%.1f cycles (%s%s)", p->cycles,
+             what, b);
+    snprintf(fig->from, sizeof fig->from, "%s (%s)", p->config, p->file);
+}
+
 int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
 {
     static const char *const names[MP_HIER_FIGURES] = {
@@ -318,35 +326,20 @@ int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
         fl1.order = NULL;
         x = median_of(h, &fl1, from, sizeof from);
     }
-    if (!isnan(x)) {
-        snprintf(f[0].value, sizeof f[0].value, "%.1f cycles", x);
-        snprintf(f[0].from, sizeof f[0].from, "%s", from);
-    }
+    median_figure(&f[0], x, from);
     filter fl2 = {"global", "cg", "random", 128, 0, l2 / 8};
     x = median_of(h, &fl2, from, sizeof from);
     if (isnan(x)) {
         filter d = {"global", "default", "random", 128, 2 * l1, l2 / 8};
         x = median_of(h, &d, from, sizeof from);
     }
-    if (!isnan(x)) {
-        snprintf(f[1].value, sizeof f[1].value, "%.1f cycles", x);
-        snprintf(f[1].from, sizeof f[1].from, "%s", from);
-    }
+    median_figure(&f[1], x, from);
     point pts[128];
     filter fd = {"global", NULL, "random", 128, 4 * l2, 1e30};
     int n = curve(h, &fd, 0, pts, 128);
-    char b[32];
     if (n) {
-        bytes_text(b, sizeof b, pts[0].x);
-        snprintf(f[2].value, sizeof f[2].value, "%.1f cycles (random, %s)",
-                 pts[0].cycles, b);
-        snprintf(f[2].from, sizeof f[2].from, "%s (%s)", pts[0].config,
-                 pts[0].file);
-        bytes_text(b, sizeof b, pts[n - 1].x);
-        snprintf(f[3].value, sizeof f[3].value, "%.1f cycles (random, %s)",
-                 pts[n - 1].cycles, b);
-        snprintf(f[3].from, sizeof f[3].from, "%s (%s)", pts[n - 1].config,
-                 pts[n - 1].file);
+        point_figure(&f[2], &pts[0], "random, ");
+        point_figure(&f[3], &pts[n - 1], "random, ");
     }
     filter s1 = {"global", "default", "random", 128, 0, 1e30};
     n = curve(h, &s1, 0, pts, 128);
@@ -390,23 +383,12 @@ int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
     }
     filter fs = {"shared", NULL, NULL, 0, 0, 1e30};
     x = median_of(h, &fs, from, sizeof from);
-    if (!isnan(x)) {
-        snprintf(f[9].value, sizeof f[9].value, "%.1f cycles", x);
-        snprintf(f[9].from, sizeof f[9].from, "%s", from);
-    }
+    median_figure(&f[9], x, from);
     filter fc = {"constant", NULL, NULL, 0, 0, 1e30};
     n = curve(h, &fc, 0, pts, 128);
     if (n) {
-        bytes_text(b, sizeof b, pts[0].x);
-        snprintf(f[10].value, sizeof f[10].value, "%.1f cycles (%s)",
-                 pts[0].cycles, b);
-        snprintf(f[10].from, sizeof f[10].from, "%s (%s)", pts[0].config,
-                 pts[0].file);
-        bytes_text(b, sizeof b, pts[n - 1].x);
-        snprintf(f[11].value, sizeof f[11].value, "%.1f cycles (%s)",
-                 pts[n - 1].cycles, b);
-        snprintf(f[11].from, sizeof f[11].from, "%s (%s)", pts[n - 1].config,
-                 pts[n - 1].file);
+        point_figure(&f[10], &pts[0], "");
+        point_figure(&f[11], &pts[n - 1], "");
     }
     return MP_HIER_FIGURES;
 }
@@ -426,11 +408,17 @@ void mp_hier_print(const mp_hier_figure *f, int n, int md, FILE *out)
     }
 }
 
-int mp_hier_plot_data(const mp_hier *h, const char *dir)
+/* DIR/name opened for writing (NULL when it cannot be). */
+static FILE *create_in(const char *dir, const char *name)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/latency-footprint.dat", dir);
-    FILE *out = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return fopen(path, "w");
+}
+
+int mp_hier_plot_data(const mp_hier *h, const char *dir)
+{
+    FILE *out = create_in(dir, "latency-footprint.dat");
     if (!out)
         return -1;
     fprintf(out, "# latency (cycles per load) against footprint (KiB), "
@@ -465,9 +453,7 @@ static int repeated(const char *config)
 int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
                                 const char *dir)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/bandwidth-footprint.dat", dir);
-    FILE *out = fopen(path, "w");
+    FILE *out = create_in(dir, "bandwidth-footprint.dat");
     if (!out)
         return -1;
     fprintf(out, "# bandwidth (GB/s) against array size (KiB), repeated "

@@ -137,6 +137,41 @@ static inline void config_variant(char *out, const char *config)
     snprintf(out, KEYLEN, "-");
 }
 
+/* Key columns k[0..n): the text of fields f[0..n) as they stand. */
+static inline void put_texts(char k[][KEYLEN], const mp_rep_data *d,
+                             const mp_rep_row *r, const int *f, int n)
+{
+    for (int i = 0; i < n; i++)
+        snprintf(k[i], KEYLEN, "%s", txt(d, r, f[i]));
+}
+
+/* PUT_TEXTS(k, d, r, MP_F_A, MP_F_B, ...): k[0] the text of field A, k[1]
+ * of B, and so on (put_texts with the fields listed). */
+#define PUT_TEXTS(k, d, r, ...)                                          \
+    put_texts((k), (d), (r), (const int[]){__VA_ARGS__},                \
+              (int)(sizeof((const int[]){__VA_ARGS__}) / sizeof(int)))
+
+/* A row whose kernel output was wrong: "wrong" in out, and 1 (the caller
+ * fills nothing else); 0 for a verified row. */
+static inline int put_wrong(char *out, const mp_rep_data *d,
+                            const mp_rep_row *r)
+{
+    if (!is(d, r, MP_F_VERIFIED, "no"))
+        return 0;
+    snprintf(out, KEYLEN, "wrong");
+    return 1;
+}
+
+/* A column group named by field f: label pre + its text + post, ordered
+ * by its number. */
+static inline double field_group(char *label, const mp_rep_data *d,
+                                 const mp_rep_row *r, int f, const char *pre,
+                                 const char *post)
+{
+    snprintf(label, KEYLEN, "%s%s%s", pre, txt(d, r, f), post);
+    return num(d, r, f);
+}
+
 /* The one column group of a table without groups. */
 static inline double no_group(const mp_rep_data *d, const mp_rep_row *r,
                        char *label)

@@ -193,6 +193,19 @@ static void sort_groups(mp_rep_table *t)
     free(s);
 }
 
+/* Frees what row r of t holds (its keys, sort values and cells). */
+static void free_row(const mp_rep_table *t, mp_rep_trow *r)
+{
+    size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
+    for (int j = 0; j < t->nkeys; j++)
+        free(r->keys[j]);
+    for (size_t c = 0; c < ncells; c++)
+        free(r->cells[c].text);
+    free(r->keys);
+    free(r->sort);
+    free(r->cells);
+}
+
 /* The padding table keeps only the rows measured with some padding. */
 static void drop_unpadded(mp_rep_table *t)
 {
@@ -209,18 +222,10 @@ static void drop_unpadded(mp_rep_table *t)
                 for (int s = 0; s < t->nsub && !padded; s++)
                     padded = c[s].text[0] != '\0';
             }
-        if (padded) {
+        if (padded)
             t->rows[out++] = *r;
-        } else {
-            size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
-            for (int j = 0; j < t->nkeys; j++)
-                free(r->keys[j]);
-            for (size_t c = 0; c < ncells; c++)
-                free(r->cells[c].text);
-            free(r->keys);
-            free(r->sort);
-            free(r->cells);
-        }
+        else
+            free_row(t, r);
     }
     t->nrows = out;
 }
@@ -366,21 +371,13 @@ static void drop_empty_groups(mp_rep_table *t)
 void mp_rep_table_keep(mp_rep_table *t,
                        int (*keep)(char *const *keys, void *ctx), void *ctx)
 {
-    size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
     int out = 0;
     for (int i = 0; i < t->nrows; i++) {
         mp_rep_trow *r = &t->rows[i];
-        if (keep(r->keys, ctx)) {
+        if (keep(r->keys, ctx))
             t->rows[out++] = *r;
-            continue;
-        }
-        for (int j = 0; j < t->nkeys; j++)
-            free(r->keys[j]);
-        for (size_t c = 0; c < ncells; c++)
-            free(r->cells[c].text);
-        free(r->keys);
-        free(r->sort);
-        free(r->cells);
+        else
+            free_row(t, r);
     }
     t->nrows = out;
     drop_empty_groups(t);
@@ -391,16 +388,8 @@ void mp_rep_table_free(mp_rep_table *t)
 {
     if (!t)
         return;
-    size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
-    for (int i = 0; i < t->nrows; i++) {
-        for (int j = 0; j < t->nkeys; j++)
-            free(t->rows[i].keys[j]);
-        for (size_t c = 0; c < ncells; c++)
-            free(t->rows[i].cells[c].text);
-        free(t->rows[i].keys);
-        free(t->rows[i].sort);
-        free(t->rows[i].cells);
-    }
+    for (int i = 0; i < t->nrows; i++)
+        free_row(t, &t->rows[i]);
     free(t->rows);
     for (int g = 0; g < t->ngroups; g++)
         free(t->groups[g]);

@@ -46,6 +46,31 @@
 #define TIME_ROW { MP_METRIC_TIME, "ns", \
     "GPU duration of the kernel, as measured by the profiler", TIMING }
 
+/* The shared-memory counters, with tolerance LD for the load side's
+ * arbitration counters and ST for the store side's (the shared and
+ * shared-mixed sets differ only there). */
+#define SHARED_ROWS(LD, ST) \
+    { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "conflicts", \
+      "shared-memory bank conflicts counted by L1TEX for loads (LDS, LDSM)", LD }, \
+    { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "conflicts", \
+      "shared-memory bank conflicts counted by L1TEX for stores (STS, STSM)", ST }, \
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts", \
+      "shared-memory wavefronts processed by the L1TEX data stage for loads", LD }, \
+    { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts", \
+      "shared-memory wavefronts processed by the L1TEX data stage for stores", ST }, \
+    { "smsp__sass_inst_executed_op_shared_ld.sum", "instructions", \
+      "warp-level shared-memory load instructions executed (LDS, LD)", EXACT }, \
+    { "smsp__sass_inst_executed_op_shared_st.sum", "instructions", \
+      "warp-level shared-memory store instructions executed (STS, ST)", EXACT }, \
+    { "smsp__sass_inst_executed_op_ldsm.sum", "instructions", \
+      "warp-level LDSM (ldmatrix) instructions executed", EXACT }, \
+    { "smsp__sass_inst_executed_op_shared_stsm.sum", "instructions", \
+      "warp-level STSM (stmatrix) instructions executed", EXACT }, \
+    { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "wavefronts", \
+      "shared-memory wavefronts of LDSM instructions", LD }, \
+    { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "wavefronts", \
+      "shared-memory wavefronts of STSM instructions", ST }
+
 /* The set's definition: name, its table, cache independence. */
 #define MP_METRIC_SET(table, setname, cache_indep)                          \
     {setname, table, sizeof(table) / sizeof((table)[0]), cache_indep}

@@ -120,6 +120,20 @@ static int host_for_chip(const char *chip, CUpti_Profiler_Host_Object **host,
     return 0;
 }
 
+/* Frees a host object of host_for_chip (NULL: nothing). A failure here
+ * cannot change a verdict; CHECK_CUPTI with no buffer just reports the
+ * code, which is ignored. */
+static void host_free(CUpti_Profiler_Host_Object *host)
+{
+    if (!host)
+        return;
+    CUpti_Profiler_Host_Deinitialize_Params fini = {
+        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
+        .pHostObject = host,
+    };
+    (void)CHECK_CUPTI(cuptiProfilerHostDeinitialize(&fini), NULL, 0);
+}
+
 /* Each name known to the chip, one at a time so that the reason names the
  * bad metric: 0, or -1 with why. */
 static int check_each_metric(CUpti_Profiler_Host_Object *host,
@@ -222,15 +236,7 @@ int mp_metrics_validate(const char *chip, const char *const *names, size_t n,
     rc = check_each_metric(host, chip, names, n, why, whylen);
     if (rc == 0)
         rc = count_passes(host, chip, names, n, passes, why, whylen);
-    if (host) {
-        CUpti_Profiler_Host_Deinitialize_Params fini = {
-            .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
-            .pHostObject = host,
-        };
-        /* A failure here cannot change the verdict; CHECK_CUPTI with no
-         * buffer just reports the code, which we ignore. */
-        (void)CHECK_CUPTI(cuptiProfilerHostDeinitialize(&fini), NULL, 0);
-    }
+    host_free(host);
     return rc;
 }
 
@@ -251,33 +257,21 @@ int mp_metrics_missing(const char *chip, const char *const *names, size_t n,
                        int *missing, char *why, size_t whylen)
 {
     char err[256] = "";
-    CUpti_Profiler_Host_Initialize_Params init = {
-        .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
-        .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
-        .pChipName = chip,
-        .pCounterAvailabilityImage = NULL,
-    };
-    if (CHECK_CUPTI(cuptiProfilerHostInitialize(&init), err, sizeof err)) {
-        mp_reason(why, whylen, "chip '%s' is not supported by this CUPTI: %s",
-            chip, error_part(err));
+    CUpti_Profiler_Host_Object *host = NULL;
+    if (host_for_chip(chip, &host, why, whylen))
         return -1;
-    }
     int count = 0;
     for (size_t i = 0; i < n; i++) {
         CUpti_Profiler_Host_GetMetricProperties_Params prop = {
             .structSize = CUpti_Profiler_Host_GetMetricProperties_Params_STRUCT_SIZE,
-            .pHostObject = init.pHostObject,
+            .pHostObject = host,
             .pMetricName = names[i],
         };
         missing[i] = CHECK_CUPTI(cuptiProfilerHostGetMetricProperties(&prop),
                                  err, sizeof err) != 0;
         count += missing[i];
     }
-    CUpti_Profiler_Host_Deinitialize_Params deinit = {
-        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
-        .pHostObject = init.pHostObject,
-    };
-    (void)CHECK_CUPTI(cuptiProfilerHostDeinitialize(&deinit), NULL, 0);
+    host_free(host);
     return count;
 }
 

@@ -102,3 +102,29 @@ void mp_clock64_read(const long long *dev, long long *host, int blocks,
                           cudaMemcpyDeviceToHost));
     mp_clock64_summary(host, blocks, span, block_median);
 }
+
+void mp_time_events(void (*before)(void *), void (*launch)(void *),
+                    void *ctx, int warmup, int runs, double *ns)
+{
+    cudaEvent_t start, stop;
+    CHECK_CUDA(cudaEventCreate(&start));
+    CHECK_CUDA(cudaEventCreate(&stop));
+    for (int i = 0; i < warmup; i++) {
+        if (before)
+            before(ctx);
+        launch(ctx);
+    }
+    for (int i = 0; i < runs; i++) {
+        float ms = 0;
+        if (before)
+            before(ctx);
+        CHECK_CUDA(cudaEventRecord(start, 0));
+        launch(ctx);
+        CHECK_CUDA(cudaEventRecord(stop, 0));
+        CHECK_CUDA(cudaEventSynchronize(stop));
+        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+        ns[i] = ms * 1e6;
+    }
+    CHECK_CUDA(cudaEventDestroy(start));
+    CHECK_CUDA(cudaEventDestroy(stop));
+}

@@ -145,6 +145,16 @@ typedef struct mp_probe {
     void (*teardown)(void *state);
 } mp_probe;
 
+/* The hooks every family has, named P_check, P_label, P_predict,
+ * P_describe, P_setup, P_launch, P_verify, P_release, P_derive and
+ * P_teardown: `.name = ..., MP_PROBE_HOOKS(P), .clock64 = P_clock64` in
+ * the family's mp_probe (the optional hooks set by name, the rest NULL). */
+#define MP_PROBE_HOOKS(P)                                                \
+    .check = P##_check, .label = P##_label, .predict = P##_predict,     \
+    .describe = P##_describe, .setup = P##_setup, .launch = P##_launch, \
+    .verify = P##_verify, .release = P##_release, .derive = P##_derive, \
+    .teardown = P##_teardown
+
 /* Value of metric `name` of `set` in a measurement's counters (which are
  * in the set's order), or -1 if the set has no such metric or the chip
  * lacks it (the collector left it out: NaN there). Derives test < 0
@@ -196,6 +206,13 @@ int mp_full_wave(const mp_device *dev, int per_sm);
 void mp_clock64_alloc(int blocks, long long **dev, long long **host);
 void mp_clock64_read(const long long *dev, long long *host, int blocks,
                      long long *span, double *block_median);
+
+/* Times launches with CUDA events on the default stream: `warmup`
+ * untimed launch(ctx) calls, then `runs` timed ones, ns[i] the i-th in
+ * nanoseconds. before(ctx) (NULL: none) runs before every launch,
+ * outside the timed span. */
+void mp_time_events(void (*before)(void *), void (*launch)(void *),
+                    void *ctx, int warmup, int runs, double *ns);
 
 /* The probes, registered at start by the layer above (probes/registry.c:
  * mp_families_register) as a NULL-terminated table; the engine never

@@ -187,36 +187,17 @@ static void utc_stamp(char *buf, size_t len)
 static void time_launches(const mp_probe *p, void *state, const char *label,
                           const mp_run_options *o, mp_stats *st)
 {
-    cudaEvent_t start, stop;
-    CHECK_CUDA(cudaEventCreate(&start));
-    CHECK_CUDA(cudaEventCreate(&stop));
     double *ns = calloc((size_t)(o->runs > 0 ? o->runs : 1), sizeof *ns);
     if (!ns) {
         fprintf(stderr, "memprobe: out of memory\n");
         exit(MP_EXIT_FAIL);
     }
     mp_nvtx_push(label);
-    for (int i = 0; i < o->warmup; i++) {
-        if (p->before_launch)
-            p->before_launch(state);
-        p->launch(state);
-    }
-    for (int i = 0; i < o->runs; i++) {
-        float ms = 0;
-        if (p->before_launch)
-            p->before_launch(state);
-        CHECK_CUDA(cudaEventRecord(start, 0));
-        p->launch(state);
-        CHECK_CUDA(cudaEventRecord(stop, 0));
-        CHECK_CUDA(cudaEventSynchronize(stop));
-        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-        ns[i] = ms * 1e6;
-    }
+    mp_time_events(p->before_launch, p->launch, state, o->warmup, o->runs,
+                   ns);
     mp_nvtx_pop();
     mp_stats_compute(ns, (size_t)o->runs, st);
     free(ns);
-    CHECK_CUDA(cudaEventDestroy(start));
-    CHECK_CUDA(cudaEventDestroy(stop));
 }
 
 /* ---- profiling groups ----------------------------------------------------

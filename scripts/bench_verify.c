@@ -15,6 +15,7 @@
 
 #include "bandwidth.h"
 #include "reduce.h"
+#include "stats.h"
 #include "verify_par.h"
 
 #define RUNS 5
@@ -24,12 +25,6 @@ static double now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static volatile size_t sink;
@@ -45,8 +40,7 @@ static double time_it(void (*fn)(void *), void *ctx, int threads)
         ms[r] = now_ms() - t0;
     }
     mp_par_force_threads(0);
-    qsort(ms, RUNS, sizeof *ms, cmp_double);
-    return ms[RUNS / 2];
+    return mp_median(ms, RUNS);
 }
 
 typedef struct {

@@ -118,6 +118,15 @@ const char *cli_exe(void)
     return exe;
 }
 
+const char *cli_in_repo(const char *rel)
+{
+    static char buf[8][PATH_MAX + 64];
+    static int next;
+    char *b = buf[next++ % 8];
+    snprintf(b, sizeof buf[0], "%s/%s", origdir, rel);
+    return b;
+}
+
 void cli_result_free(cli_result *r)
 {
     free(r->out);
@@ -160,6 +169,12 @@ void cli_expect_status(const cli_result *r, int want)
 {
     if (r->status != want)
         fail_msg("exit %d, want %d; stderr:\n%s", r->status, want, r->err);
+}
+
+void cli_run_ok(const char *const *args, cli_result *r)
+{
+    cli_run(args, r);
+    cli_expect_status(r, 0);
 }
 
 void cli_expect_usage_error(const char *const *args, const char *names)

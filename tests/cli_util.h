@@ -51,6 +51,11 @@ void cli_param_values(const struct mp_probe *p, long long *v, ...);
 /* The binary's absolute path (valid once the group has started). */
 const char *cli_exe(void);
 
+/* The repository root (where the group started: make test runs there)
+ * + "/" + rel, in one of 8 rotating buffers (valid once the group has
+ * started). */
+const char *cli_in_repo(const char *rel);
+
 /* The whole file at path, NUL-terminated (malloc'd); *len its size. */
 char *cli_read_file(const char *path, size_t *len);
 /* The same from an open descriptor: a file from its start, a pipe (popen's
@@ -68,6 +73,8 @@ int cli_path_exists(const char *path);
 void cli_must_contain(const char *what, const char *hay, const char *needle);
 /* Fails "exit N, want WANT; stderr: ..." unless r->status == want. */
 void cli_expect_status(const cli_result *r, int want);
+/* cli_run, then cli_expect_status(r, 0): a run that must succeed. */
+void cli_run_ok(const char *const *args, cli_result *r);
 
 /* Bad input: `memprobe args` exits 2 with nothing on stdout and exactly
  * one stderr line "memprobe: ..." that contains `names`; results/ is not

@@ -172,8 +172,7 @@ static void test_command(void **state)
     write_csv();
     const char *args[] = {"hierarchy", CSV, "--format", "md", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     cli_must_contain("hierarchy", r.out, "| figure | measured | from rows |");
     cli_must_contain("hierarchy", r.out,
                      "| L1 hit latency | 33.0 cycles | latency/global/");
@@ -268,8 +267,7 @@ static void test_impossible_values(void **state)
     /* The empty cells are allowed: the row is left out, not refused. */
     const char *ok[] = {"hierarchy", "good.csv", NULL};
     cli_result r;
-    cli_run(ok, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(ok, &r);
     cli_must_contain("hierarchy", r.out, "33.0 cycles");
     cli_result_free(&r);
     for (int i = 0; bad[i]; i++) {

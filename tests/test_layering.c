@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_util.h"
 #include "mp_skip.h"
 
 /* Rooms from the top down; a room may use itself and those below it, as
@@ -151,27 +152,10 @@ static int check_text(const folder *from, const char *file, const char *text,
 
 static char *read_all(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (!cli_path_exists(path))
         fail_msg("cannot open %s (run from the repository root)", path);
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-    char chunk[4096];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (len + got + 1 > cap) {
-            cap = 2 * (len + got + 1);
-            buf = realloc(buf, cap);
-            assert_non_null(buf);
-        }
-        memcpy(buf + len, chunk, got);
-        len += got;
-    }
-    fclose(f);
-    if (!buf)
-        buf = calloc(1, 1);
-    assert_non_null(buf);
-    buf[len] = '\0';
-    return buf;
+    size_t len;
+    return cli_read_file(path, &len);
 }
 
 static int is_source(const char *name)

@@ -62,8 +62,7 @@ static char **list_of(const char *conf, const char *shard, int *n)
     const char *args[] = {"sweep", conf, "--list", shard ? "--shard" : NULL,
                           shard, NULL};
     cli_result r;
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     char **l = list_lines(r.out, n);
     cli_result_free(&r);
     return l;
@@ -214,8 +213,7 @@ static void test_devices_one_csv(void **state)
     const char *args[] = {"sweep", const_conf, "--devices", "all", "-o",
                           "node.csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_must_contain("stderr", r.err, "device 3: 28 rows");
     cli_result_free(&r);
     int per[8];
@@ -229,8 +227,7 @@ static void test_devices_one_csv(void **state)
     /* --resume with everything measured: nothing runs again. */
     const char *again[] = {"sweep", const_conf, "--devices", "1,3", "-o",
                            "node.csv", "--resume", NULL};
-    cli_run(again, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(again, &r);
     cli_result_free(&r);
     assert_int_equal(check_once("node.csv", per), 114);
     unsetenv("MEMPROBE_FAKE_DEVICES");
@@ -290,8 +287,7 @@ static void resume_and_check(const char *out, int devices)
     const char *args[] = {"sweep", const_conf, "--devices", list, "-o", out,
                           "--resume", "--batch", "4", NULL};
     cli_result r;
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_result_free(&r);
     int per[8];
     assert_int_equal(check_once(out, per), 114);
@@ -371,8 +367,7 @@ static void test_merge(void **state)
         const char *args[] = {"sweep", const_conf, "--shard", shard, "-o",
                               files[k], NULL};
         cli_result r;
-        cli_run(args, &r);
-        cli_expect_status(&r, 0);
+        cli_run_ok(args, &r);
         cli_result_free(&r);
     }
     unsetenv("MEMPROBE_FAKE_DEVICE");
@@ -380,8 +375,7 @@ static void test_merge(void **state)
                            files[0], files[1], files[2], "--table", "const",
                            NULL};
     cli_result r;
-    cli_run(merge, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(merge, &r);
     cli_must_contain("stderr", r.err, "merged 114 rows of 3 files");
     cli_must_contain("stdout", r.out, "Constant memory");
     cli_result_free(&r);

@@ -29,18 +29,6 @@
 #include "part.h"
 #include "subprocess.h"
 
-static char repo[PATH_MAX];   /* the repository root: where make test runs */
-
-/* repo + "/" + rel in a rotating buffer. */
-static const char *in_repo(const char *rel)
-{
-    static char buf[8][PATH_MAX + 64];
-    static int next;
-    char *b = buf[next++ % 8];
-    snprintf(b, sizeof buf[0], "%s/%s", repo, rel);
-    return b;
-}
-
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -406,13 +394,12 @@ static void test_nothing_to_report(void **state)
     const char *a6[] = {"report", "--table", "bank", "a.csv", "lat.csv",
                         NULL};
     cli_result r;
-    cli_run(a6, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(a6, &r);
     cli_must_contain("stdout", r.out, "6 configurations from 2 files");
     cli_result_free(&r);
 
     /* ncu-check comparing a memprobe CSV without rows. */
-    const char *ncu = in_repo("tests/data/ncu-bank-sample.csv");
+    const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
     const char *a7[] = {"ncu-check", "--compare", "header.csv", ncu, NULL};
     cli_expect_usage_error(a7, "ncu-check: header.csv has no data rows: "
                            "nothing to compare");
@@ -424,7 +411,7 @@ static void test_nothing_to_report(void **state)
 static void test_ncu_check_compares_something(void **state)
 {
     (void)state;
-    const char *ncu = in_repo("tests/data/ncu-bank-sample.csv");
+    const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
     mp_ncu_table t;
     char err[256];
     assert_int_equal(mp_ncu_read(ncu, &t, err, sizeof err), 0);
@@ -465,7 +452,7 @@ static void test_ncu_file_skipped(void **state)
 {
     (void)state;
     write_file("a.csv", csv_a);
-    const char *ncu = in_repo("tests/data/ncu-bank-sample.csv");
+    const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
     const char *paths[] = {ncu, "a.csv"};
     mp_rep_data d;
     char err[512] = "";
@@ -494,8 +481,7 @@ static void test_cli_report(void **state)
     write_file("b.csv", csv_b);
     cli_result r;
     const char *txt[] = {"report", "a.csv", "b.csv", NULL};
-    cli_run(txt, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(txt, &r);
     assert_int_equal(r.errlen, 0);
     cli_must_contain("stdout", r.out, "Bank conflicts");
     cli_must_contain("stdout", r.out, "GPU A");
@@ -505,8 +491,7 @@ static void test_cli_report(void **state)
 
     const char *csv[] = {"report", "--format", "csv", "--table=bank",
                          "a.csv", NULL};
-    cli_run(csv, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(csv, &r);
     assert_true(!strncmp(r.out, "table,op,stride,", 16));
     assert_int_equal(cli_count_char(r.out, '\n'), 4);   /* header + 3 */
     assert_int_equal(cli_count_char(r.out, '\r'), 4);
@@ -514,8 +499,7 @@ static void test_cli_report(void **state)
 
     const char *md[] = {"report", "a.csv", "--format=md", "--table",
                         "bank", NULL};
-    cli_run(md, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(md, &r);
     cli_must_contain("stdout", r.out, "**Bank conflicts");
     assert_null(strstr(r.out, "**Padding"));
     cli_result_free(&r);
@@ -526,10 +510,10 @@ static void test_cli_report(void **state)
 
     /* A glob with Nsight Compute's file in it still works. */
     char ncu[PATH_MAX + 64];
-    snprintf(ncu, sizeof ncu, "%s", in_repo("tests/data/ncu-bank-sample.csv"));
+    snprintf(ncu, sizeof ncu, "%s",
+             cli_in_repo("tests/data/ncu-bank-sample.csv"));
     const char *with_ncu[] = {"report", ncu, "a.csv", NULL};
-    cli_run(with_ncu, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(with_ncu, &r);
     assert_int_equal(cli_count_char(r.err, '\n'), 1);
     cli_must_contain("stderr", r.err, "skipping");
     cli_result_free(&r);
@@ -542,7 +526,7 @@ static void load_h200(mp_rep_data *d, const char *const *names, int n)
     const char *paths[16];
     assert_true(n <= 16);
     for (int i = 0; i < n; i++)
-        paths[i] = in_repo(names[i]);
+        paths[i] = cli_in_repo(names[i]);
     char err[512] = "";
     if (mp_rep_load(d, n, paths, NULL, NULL, err, sizeof err))
         fail_msg("%s", err);
@@ -646,7 +630,7 @@ static void test_h200_cli(void **state)
 {
     (void)state;
     glob_t g;
-    assert_int_equal(glob(in_repo("results/h200/*/*.csv"), 0, NULL, &g), 0);
+    assert_int_equal(glob(cli_in_repo("results/h200/*/*.csv"), 0, NULL, &g), 0);
     assert_true(g.gl_pathc > 10 && g.gl_pathc < 60);
     const char *args[64] = {"report"};
     size_t n = 1;
@@ -654,8 +638,7 @@ static void test_h200_cli(void **state)
         args[n++] = g.gl_pathv[i];
     args[n] = NULL;
     cli_result r;
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_must_contain("stdout", r.out, "Bank conflicts");
     cli_must_contain("stdout", r.out, "Padding");
     cli_must_contain("stdout", r.out, "Coalescing");
@@ -756,7 +739,7 @@ static void test_gnuplot_scripts(void **state)
         MP_SKIP("gnuplot not installed (apt-get install gnuplot-nox)");
     write_h200_plot_data("gp/data");
     glob_t g;
-    assert_int_equal(glob(in_repo("probes/*/*.gp"), 0, NULL, &g), 0);
+    assert_int_equal(glob(cli_in_repo("probes/*/*.gp"), 0, NULL, &g), 0);
     assert_true(g.gl_pathc >= 4);
     for (size_t i = 0; i < g.gl_pathc; i++) {
         char *const argv[] = {"gnuplot", "-e",
@@ -800,9 +783,10 @@ static void test_cli_study(void **state)
 {
     (void)state;
     assert_int_equal(mkdir("results", 0777), 0);
-    assert_int_equal(symlink(in_repo("results/h200"), "results/h200"), 0);
+    assert_int_equal(symlink(cli_in_repo("results/h200"), "results/h200"), 0);
     /* The study's peer-access section reads the two-GPU machine's CSVs. */
-    assert_int_equal(symlink(in_repo("results/h200x2"), "results/h200x2"), 0);
+    assert_int_equal(symlink(cli_in_repo("results/h200x2"),
+                             "results/h200x2"), 0);
     cli_result r;
     const char *args[] = {"report", "--study", "study.md", "--plot-data",
                           "sp", NULL};
@@ -816,7 +800,7 @@ static void test_cli_study(void **state)
     cli_result_free(&r);
     size_t n1, n2;
     char *mine = cli_read_file("study.md", &n1);
-    char *committed = cli_read_file(in_repo("docs/study.md"), &n2);
+    char *committed = cli_read_file(cli_in_repo("docs/study.md"), &n2);
     assert_non_null(mine);
     assert_non_null(committed);
     assert_int_equal(n1, n2);
@@ -873,8 +857,6 @@ static const cli_bad_case bad_cases[] = {
 
 int main(void)
 {
-    if (!getcwd(repo, sizeof repo))
-        return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fmt),
         cmocka_unit_test(test_bank_cells),

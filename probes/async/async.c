@@ -415,16 +415,6 @@ const mp_probe mp_probe_async = {
     .metrics = MP_SET_ASYNC,
     .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
                       "--bytes 16777216 --passes 4",
-    .check = async_check,
-    .label = async_label,
-    .predict = async_predict,
-    .describe = async_describe,
-    .setup = async_setup,
-    .launch = async_launch,
-    .verify = async_verify,
-    .after_timing = NULL,
+    MP_PROBE_HOOKS(async),
     .clock64 = async_clock64,
-    .release = async_release,
-    .derive = async_derive,
-    .teardown = async_teardown,
 };

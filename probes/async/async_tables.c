@@ -27,11 +27,8 @@ static int async_want(const mp_rep_data *d, const mp_rep_row *r)
 static void async_keys(const mp_rep_data *d, const mp_rep_row *r,
                        char k[][KL])
 {
-    snprintf(k[0], KL, "%s", mp_rep_text(d, r, MP_F_METHOD));
-    snprintf(k[1], KL, "%s", mp_rep_text(d, r, MP_F_WIDTH));
-    snprintf(k[2], KL, "%s", mp_rep_text(d, r, MP_F_CACHE));
-    snprintf(k[3], KL, "%s", mp_rep_text(d, r, MP_F_SWIZZLE));
-    snprintf(k[4], KL, "%s", mp_rep_text(d, r, MP_F_TILE_BYTES));
+    PUT_TEXTS(k, d, r, MP_F_METHOD, MP_F_WIDTH, MP_F_CACHE, MP_F_SWIZZLE,
+              MP_F_TILE_BYTES);
 }
 
 static double async_group(const mp_rep_data *d, const mp_rep_row *r,
@@ -49,10 +46,8 @@ static double async_group(const mp_rep_data *d, const mp_rep_row *r,
 static void async_values(const mp_rep_data *d, const mp_rep_row *r,
                          char v[][KL], int *mark)
 {
-    if (!strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "no")) {
-        snprintf(v[0], KL, "wrong");
+    if (put_wrong(v[0], d, r))
         return;
-    }
     double x;
     if (mp_rep_num(d, r, MP_F_BANDWIDTH, &x) == 0)
         mp_rep_fmt(v[0], KL, x, 1);

@@ -63,8 +63,7 @@ static void test_section_from_csvs(void **state)
     cli_result r;
     const char *args[] = {"report", "--study", "s.md", "--results", "res",
                           NULL};
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_result_free(&r);
     size_t len;
     char *md = cli_read_file("s.md", &len);
@@ -93,8 +92,7 @@ static void test_section_without_csvs(void **state)
     cli_result r;
     const char *args[] = {"report", "--study", "e.md", "--results", "empty",
                           NULL};
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_result_free(&r);
     size_t len;
     char *md = cli_read_file("e.md", &len);
@@ -113,16 +111,14 @@ static void test_tables(void **state)
     cli_result r;
     const char *a[] = {"report", "--table", "async", "res/async/async.csv",
                        NULL};
-    cli_run(a, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(a, &r);
     cli_must_contain("async table", r.out, "DRAM");
     cli_must_contain("async table", r.out, "L2-resident");
     cli_must_contain("async table", r.out, "0 cells differ from the model");
     cli_result_free(&r);
     const char *c[] = {"report", "--table", "cluster",
                        "res/cluster/cluster.csv", NULL};
-    cli_run(c, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(c, &r);
     cli_must_contain("cluster table", r.out, "cluster 2");
     cli_must_contain("cluster table", r.out, "5000*");
     cli_must_contain("cluster table", r.out, "1 cell");

@@ -365,27 +365,18 @@ static void device_key(const mp_device *dev, char *buf, size_t len)
              driver, MP_VERSION, __DATE__, __TIME__);
 }
 
+/* One launch of shape l (mp_time_events' launch). */
+static void launch_shape(void *l)
+{
+    CHECK_CUDA(mp_bw_launch_kernel(l));
+}
+
 /* Median time (ns) of 3 launches of shape l after 1 warm-up. */
 static double time_shape(const mp_bw_launch *l)
 {
-    cudaEvent_t a, b;
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-    CHECK_CUDA(mp_bw_launch_kernel(l));
     double ns[3];
-    for (int i = 0; i < 3; i++) {
-        float ms = 0;
-        CHECK_CUDA(cudaEventRecord(a, 0));
-        CHECK_CUDA(mp_bw_launch_kernel(l));
-        CHECK_CUDA(cudaEventRecord(b, 0));
-        CHECK_CUDA(cudaEventSynchronize(b));
-        CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-        ns[i] = ms * 1e6;
-    }
-    CHECK_CUDA(cudaEventDestroy(a));
-    CHECK_CUDA(cudaEventDestroy(b));
-    double lo = ns[0] < ns[1] ? ns[0] : ns[1], hi = ns[0] < ns[1] ? ns[1] : ns[0];
-    return ns[2] < lo ? lo : ns[2] > hi ? hi : ns[2];
+    mp_time_events(NULL, launch_shape, (void *)l, 1, 3, ns);
+    return mp_median(ns, 3);
 }
 
 /* Candidates of the searched options (a given one has only its value):
@@ -801,6 +792,20 @@ static int bw_verify(void *state, char *err, size_t errlen)
                                      : verify_written(s, err, errlen);
 }
 
+/* One device-to-device cudaMemcpyAsync (mp_time_events' launch). */
+typedef struct {
+    void *to;
+    const void *from;
+    size_t n;
+} memcpy_job;
+
+static void memcpy_once(void *job_)
+{
+    memcpy_job *job = job_;
+    CHECK_CUDA(cudaMemcpyAsync(job->to, job->from, job->n,
+                               cudaMemcpyDeviceToDevice, 0));
+}
+
 /* cudaMemcpy device-to-device of `bytes` bytes, timed like the probe (CUDA
  * events on the default stream, warm-up, median), into a temporary buffer:
  * the probe's own output must stay as the kernel left it for verify. Not
@@ -813,26 +818,11 @@ static void bw_after_timing(void *state)
         return;
     size_t n = (size_t)s->bytes;
     const char *from = s->src_base ? s->src_base : s->dst_base;
-    char *to;
-    cudaEvent_t start, stop;
+    memcpy_job job = {NULL, from, n};
     double ns[MEMCPY_RUNS];
-    CHECK_CUDA(cudaMalloc((void **)&to, n));
-    CHECK_CUDA(cudaEventCreate(&start));
-    CHECK_CUDA(cudaEventCreate(&stop));
-    for (int i = 0; i < MEMCPY_WARMUP; i++)
-        CHECK_CUDA(cudaMemcpyAsync(to, from, n, cudaMemcpyDeviceToDevice, 0));
-    for (int i = 0; i < MEMCPY_RUNS; i++) {
-        float ms = 0;
-        CHECK_CUDA(cudaEventRecord(start, 0));
-        CHECK_CUDA(cudaMemcpyAsync(to, from, n, cudaMemcpyDeviceToDevice, 0));
-        CHECK_CUDA(cudaEventRecord(stop, 0));
-        CHECK_CUDA(cudaEventSynchronize(stop));
-        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-        ns[i] = ms * 1e6;
-    }
-    CHECK_CUDA(cudaEventDestroy(start));
-    CHECK_CUDA(cudaEventDestroy(stop));
-    CHECK_CUDA(cudaFree(to));
+    CHECK_CUDA(cudaMalloc(&job.to, n));
+    mp_time_events(NULL, memcpy_once, &job, MEMCPY_WARMUP, MEMCPY_RUNS, ns);
+    CHECK_CUDA(cudaFree(job.to));
     mp_stats st;
     mp_stats_compute(ns, MEMCPY_RUNS, &st);
     s->memcpy_ns = st.median;
@@ -934,17 +924,7 @@ const mp_probe mp_probe_bandwidth = {
     .ncu_check_args = "--kernel read,write,copy --width 4,16 "
                       "--bytes 1073741824 --inflight 4 --threads 256 "
                       "--cache default",
-    .check = bw_check,
+    MP_PROBE_HOOKS(bw),
     .cli_defaults = bw_cli_defaults,
-    .label = bw_label,
-    .predict = bw_predict,
-    .describe = bw_describe,
-    .setup = bw_setup,
-    .launch = bw_launch,
-    .verify = bw_verify,
     .after_timing = bw_after_timing,
-    .clock64 = NULL,
-    .release = bw_release,
-    .derive = bw_derive,
-    .teardown = bw_teardown,
 };

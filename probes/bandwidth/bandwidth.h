@@ -18,6 +18,8 @@
 
 #include <stddef.h>
 
+#include "hd.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -45,21 +47,15 @@ typedef struct {
     unsigned repeat_mask;         /* 0; opaque to the compiler (.cu) */
 } mp_bw_launch;
 
-#ifdef __CUDACC__
-#define MP_BW_HOST_DEVICE __host__ __device__
-#else
-#define MP_BW_HOST_DEVICE
-#endif
-
 /* 32-bit word k of the source array (read and copy). Always odd. */
-static inline MP_BW_HOST_DEVICE unsigned mp_bw_src_word(unsigned k)
+static inline MP_HD unsigned mp_bw_src_word(unsigned k)
 {
     return (k * 2654435761u + 12345u) | 1u;
 }
 
 /* 32-bit word k the write kernel stores. Always odd, and not the source
  * pattern, so a write kernel that copied would be caught. */
-static inline MP_BW_HOST_DEVICE unsigned mp_bw_write_word(unsigned k)
+static inline MP_HD unsigned mp_bw_write_word(unsigned k)
 {
     return (k * 2246822519u + 0x2545f491u) | 1u;
 }

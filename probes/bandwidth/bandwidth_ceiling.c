@@ -9,11 +9,18 @@
 #include "bandwidth.h"
 #include "ceiling.h"
 #include "check.h"
+#include "probe.h"
 #include "stats.h"
 
 #define CEILING_BYTES (1LL << 30)   /* read-bandwidth reference array */
 #define CEILING_WARMUP 2
 #define CEILING_RUNS 5
+
+/* One launch of the read kernel (mp_time_events' launch). */
+static void launch_read(void *b)
+{
+    CHECK_CUDA(mp_bw_launch_kernel(b));
+}
 
 /* The device's read bandwidth, measured once per process with the
  * bandwidth probe's read kernel (16-byte loads, 4 in flight, one full
@@ -43,23 +50,8 @@ double mp_read_ceiling_gbs(int sm_count)
     CHECK_CUDA(cudaMalloc(&out, (size_t)b.blocks * b.threads * 8));
     b.src = src;
     b.out = out;
-    cudaEvent_t start, stop;
-    CHECK_CUDA(cudaEventCreate(&start));
-    CHECK_CUDA(cudaEventCreate(&stop));
-    for (int i = 0; i < CEILING_WARMUP; i++)
-        CHECK_CUDA(mp_bw_launch_kernel(&b));
     double ns[CEILING_RUNS];
-    for (int i = 0; i < CEILING_RUNS; i++) {
-        float ms = 0;
-        CHECK_CUDA(cudaEventRecord(start, 0));
-        CHECK_CUDA(mp_bw_launch_kernel(&b));
-        CHECK_CUDA(cudaEventRecord(stop, 0));
-        CHECK_CUDA(cudaEventSynchronize(stop));
-        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-        ns[i] = ms * 1e6;
-    }
-    CHECK_CUDA(cudaEventDestroy(start));
-    CHECK_CUDA(cudaEventDestroy(stop));
+    mp_time_events(NULL, launch_read, &b, CEILING_WARMUP, CEILING_RUNS, ns);
     CHECK_CUDA(cudaFree(src));
     CHECK_CUDA(cudaFree(out));
     mp_stats st;

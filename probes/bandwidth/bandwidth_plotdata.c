@@ -10,6 +10,7 @@
  */
 #include "check.h"
 #include "part.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,12 +43,6 @@ static int same_series(const mp_rep_data *d, const mp_rep_row *r,
     return !strcmp(mp_rep_text(d, r, MP_F_KERNEL), s->kernel)
            && num(d, r, MP_F_WIDTH) == s->width
            && num(d, r, MP_F_ARRAY_BYTES) == s->bytes;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int write_bandwidth(const mp_rep_data *d, const char *dir,
@@ -98,7 +93,7 @@ static int write_bandwidth(const mp_rep_data *d, const char *dir,
         }
         if (n < 2)
             continue;
-        qsort(pts, (size_t)n, 2 * sizeof *pts, cmp_double);
+        qsort(pts, (size_t)n, 2 * sizeof *pts, mp_cmp_double);
         fprintf(f, "%s\"x\" \"%s, %g B, %g MiB\"\n", blocks ? "\n\n" : "",
                 sv[k].kernel, sv[k].width, sv[k].bytes / (1024.0 * 1024.0));
         for (int i = 0; i < n; i++)

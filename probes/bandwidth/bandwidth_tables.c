@@ -13,10 +13,7 @@ static int bw_want(const mp_rep_data *d, const mp_rep_row *r)
 static void bw_keys(const mp_rep_data *d, const mp_rep_row *r,
                     char k[][KEYLEN])
 {
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_KERNEL));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_OFFSET));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
+    PUT_TEXTS(k, d, r, MP_F_KERNEL, MP_F_WIDTH, MP_F_OFFSET, MP_F_STRIDE);
     put_count_value(k[4], num(d, r, MP_F_ARRAY_BYTES) / (1024.0 * 1024.0), 1);
     config_variant(k[5], txt(d, r, MP_F_CONFIG));
 }
@@ -24,10 +21,8 @@ static void bw_keys(const mp_rep_data *d, const mp_rep_row *r,
 static void bw_values(const mp_rep_data *d, const mp_rep_row *r,
                       char v[][KEYLEN], int *mark)
 {
-    if (is(d, r, MP_F_VERIFIED, "no")) {
-        snprintf(v[0], KEYLEN, "wrong");
+    if (put_wrong(v[0], d, r))
         return;
-    }
     put(v[0], d, r, MP_F_BANDWIDTH, 1);
     put_value(v[1], num(d, r, MP_F_FRACTION) * 100, 1);
     put(v[2], d, r, MP_F_OF_MEMCPY, 2);

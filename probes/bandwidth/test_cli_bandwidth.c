@@ -224,8 +224,7 @@ static void test_predict_sweep(void **state)
                           "--width", "4,16", "--bytes", "1048576",
                           "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     assert_int_equal(cli_count_char(r.out, '\n'), 1 + 4);
     /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048 of 16. */
     cli_must_contain("sweep", r.out,
@@ -247,8 +246,7 @@ static void test_predict_repeat(void **state)
                           "--bytes", "4096,134217728", "--repeat", "0,3",
                           "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     /* 4096 B: 65536 walks x 8 requests of 16 sectors; DRAM once. */
     cli_must_contain("repeat", r.out,
                      "\r\nbandwidth,read,16,0,1,4096,4,default,0,"

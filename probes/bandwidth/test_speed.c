@@ -185,8 +185,7 @@ static void cost_of_a_fake_run(void **state)
     cli_result_free(&r);
 
     const char *list[] = {"sweep", conf, "--list", NULL};
-    cli_run(list, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(list, &r);
     int n = 0;
     for (const char *p = r.out; (p = strchr(p, '\n')); p++)
         n++;
@@ -337,16 +336,14 @@ static void bandwidth_auto_names(void **state)
     const char *plain[] = {"bandwidth", "--kernel", "read,copy", "-o", "-",
                            NULL};
     cli_result r;
-    cli_run(plain, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(plain, &r);
     cli_must_contain("stdout", r.out, ",bandwidth/read/w16/o0/s1/b1073741824/auto,");
     cli_must_contain("stdout", r.out, ",bandwidth/copy/w16/o0/s1/b1073741824/auto,");
     cli_result_free(&r);
     const char *given[] = {"bandwidth", "--kernel", "read", "--inflight",
                            "8", "--threads", "1024", "--cache", "na", "-o",
                            "-", NULL};
-    cli_run(given, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(given, &r);
     cli_must_contain("stdout", r.out,
                      ",bandwidth/read/w16/o0/s1/b1073741824/i8/na/t1024,");
     assert_null(strstr(r.out, "/auto"));
@@ -354,16 +351,14 @@ static void bandwidth_auto_names(void **state)
     const char *cache_only[] = {"bandwidth", "--kernel", "write", "--cache",
                                 "auto", "--inflight", "4", "--threads",
                                 "256", "-o", "-", NULL};
-    cli_run(cache_only, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(cache_only, &r);
     cli_must_contain("stdout", r.out,
                      ",bandwidth/write/w16/o0/s1/b1073741824/auto,");
     cli_result_free(&r);
     /* sweeps keep the plain defaults (the study's names) */
     write_file("bw.conf", "[bandwidth]\nkernel = read\n");
     const char *sweep[] = {"sweep", "bw.conf", "-o", "-", NULL};
-    cli_run(sweep, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(sweep, &r);
     cli_must_contain("stdout", r.out, ",bandwidth/read/w16/o0/s1/b1073741824,");
     cli_result_free(&r);
     unlink("bw.conf");
@@ -466,8 +461,7 @@ static void compare_command_line(void **state)
     write_file("y.csv", HEAD "a,10,5,yes,1,11,\n");
     const char *same[] = {"compare", "x.csv", "x.csv", NULL};
     cli_result r;
-    cli_run(same, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(same, &r);
     cli_must_contain("stdout", r.out, "1 configurations in both");
     cli_must_contain("stdout", r.out, "0 differ beyond tolerance");
     cli_result_free(&r);

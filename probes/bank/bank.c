@@ -681,16 +681,6 @@ const mp_probe mp_probe_bank = {
     .ncu_check_args = "--op ld,st --width 4,8,16 "
                       "--stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
                       "--iterations 256",
-    .check = bank_check,
-    .label = bank_label,
-    .predict = bank_predict,
-    .describe = bank_describe,
-    .setup = bank_setup,
-    .launch = bank_launch,
-    .verify = bank_verify,
-    .after_timing = NULL,
+    MP_PROBE_HOOKS(bank),
     .clock64 = bank_clock64,
-    .release = bank_release,
-    .derive = bank_derive,
-    .teardown = bank_teardown,
 };

@@ -7,6 +7,8 @@
 #ifndef MP_PROBES_BANK_H
 #define MP_PROBES_BANK_H
 
+#include "hd.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,20 +28,14 @@ typedef struct {
     long long *clocks;         /* device: 2 x blocks clock64 stamps */
 } mp_bank_launch;
 
-#ifdef __CUDACC__
-#define MP_HOST_DEVICE __host__ __device__
-#else
-#define MP_HOST_DEVICE
-#endif
-
 /* The value stored in shared word w (loads) or written to it (stores). */
-static inline MP_HOST_DEVICE unsigned mp_bank_word_value(unsigned w)
+static inline MP_HD unsigned mp_bank_word_value(unsigned w)
 {
     return w * 2654435761u + 12345u;
 }
 
 /* The value lane `lane` stores from register j with stmatrix. */
-static inline MP_HOST_DEVICE unsigned mp_bank_stsm_value(int lane, int j)
+static inline MP_HD unsigned mp_bank_stsm_value(int lane, int j)
 {
     return mp_bank_word_value(0x10000u + 4u * (unsigned)lane + (unsigned)j);
 }

@@ -24,15 +24,13 @@ static int bank_want(const mp_rep_data *d, const mp_rep_row *r)
 static void bank_keys(const mp_rep_data *d, const mp_rep_row *r,
                       char k[][KEYLEN])
 {
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_OP));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
+    PUT_TEXTS(k, d, r, MP_F_OP, MP_F_STRIDE);
 }
 
 static double width_group(const mp_rep_data *d, const mp_rep_row *r,
                           char *label)
 {
-    snprintf(label, KEYLEN, "%s B", txt(d, r, MP_F_WIDTH));
-    return num(d, r, MP_F_WIDTH);
+    return field_group(label, d, r, MP_F_WIDTH, "", " B");
 }
 
 static void bank_values(const mp_rep_data *d, const mp_rep_row *r,
@@ -66,17 +64,13 @@ static int pad_want(const mp_rep_data *d, const mp_rep_row *r)
 static void pad_keys(const mp_rep_data *d, const mp_rep_row *r,
                      char k[][KEYLEN])
 {
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_OP));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_STRIDE));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_BASE));
+    PUT_TEXTS(k, d, r, MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_BASE);
 }
 
 static double pad_group(const mp_rep_data *d, const mp_rep_row *r,
                         char *label)
 {
-    snprintf(label, KEYLEN, "pad %s", txt(d, r, MP_F_PAD));
-    return num(d, r, MP_F_PAD);
+    return field_group(label, d, r, MP_F_PAD, "pad ", "");
 }
 
 static void pad_values(const mp_rep_data *d, const mp_rep_row *r,

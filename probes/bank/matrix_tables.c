@@ -93,10 +93,8 @@ static void matrix_values(const mp_rep_data *d, const mp_rep_row *r,
                           char v[][KEYLEN], int *mark)
 {
     put_count(v[1], d, r, MP_F_MODEL_WF, DECIMALS);
-    if (is(d, r, MP_F_VERIFIED, "no")) {
-        snprintf(v[0], KEYLEN, "wrong");
+    if (put_wrong(v[0], d, r))
         return;
-    }
     put_count(v[0], d, r, MP_F_WF, DECIMALS);
     mark[0] = v[0][0] && v[1][0] && strcmp(v[0], v[1]) != 0;
 }

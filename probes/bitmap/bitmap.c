@@ -244,16 +244,6 @@ const mp_probe mp_probe_bitmap = {
     .nparams = P_COUNT,
     .metrics = MP_SET_SHARED_MIXED,
     .ncu_check_args = "--layout seed,yx,pad --op st,ld",
-    .check = bitmap_check,
-    .label = bitmap_label,
-    .predict = bitmap_predict,
-    .describe = bitmap_describe,
-    .setup = bitmap_setup,
-    .launch = bitmap_launch,
-    .verify = bitmap_verify,
-    .after_timing = NULL,
-    .clock64 = NULL,   /* the seed's kernel has no clock code */
-    .release = bitmap_release,
-    .derive = bitmap_derive,
-    .teardown = bitmap_teardown,
+    MP_PROBE_HOOKS(bitmap),
+    /* no clock64: the seed's kernel has no clock code */
 };

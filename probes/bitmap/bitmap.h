@@ -15,6 +15,8 @@
 #ifndef MP_PROBES_BITMAP_H
 #define MP_PROBES_BITMAP_H
 
+#include "hd.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,17 +38,11 @@ int mp_bitmap_launch_kernel(const mp_bitmap_launch *l);
 }
 #endif
 
-#ifdef __CUDACC__
-#define MP_BITMAP_HD __host__ __device__
-#else
-#define MP_BITMAP_HD
-#endif
-
 /* The seed's pixel value, written as the seed writes it: x * 2.0f * PI is
  * a double (PI is a double literal), sinf takes it as a float. The same
  * expression on the CPU, so only sinf's last bits may differ. */
 #define MP_BITMAP_PI 3.1415926
-static inline MP_BITMAP_HD float mp_bitmap_value(int x, int y)
+static inline MP_HD float mp_bitmap_value(int x, int y)
 {
     const float period = 128.0f;
     return 255 * (sinf(x * 2.0f * MP_BITMAP_PI / period) + 1.0f)

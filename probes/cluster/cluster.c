@@ -431,16 +431,6 @@ const mp_probe mp_probe_cluster = {
     .cc = MP_CC_CLUSTER,
     .ncu_check_args = "--target local,remote --op ld,st --cluster 2,4 "
                       "--width 4,16 --iterations 256",
-    .check = cluster_check,
-    .label = cluster_label,
-    .predict = cluster_predict,
-    .describe = cluster_describe,
-    .setup = cluster_setup,
-    .launch = cluster_launch,
-    .verify = cluster_verify,
-    .after_timing = NULL,
+    MP_PROBE_HOOKS(cluster),
     .clock64 = cluster_clock64,
-    .release = cluster_release,
-    .derive = cluster_derive,
-    .teardown = cluster_teardown,
 };

@@ -8,6 +8,8 @@
 #ifndef MP_PROBES_CLUSTER_H
 #define MP_PROBES_CLUSTER_H
 
+#include "hd.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -35,18 +37,12 @@ typedef struct {
 /* The value of word w of the buffer of cluster rank q before the launch
  * changes anything (ld), and the value thread t of rank r stores in
  * iteration i (st). Shared with the kernels. */
-#ifdef __CUDACC__
-#define MP_CLUSTER_HD __host__ __device__
-#else
-#define MP_CLUSTER_HD
-#endif
-static inline MP_CLUSTER_HD unsigned mp_cluster_word(unsigned q, unsigned w)
+static inline MP_HD unsigned mp_cluster_word(unsigned q, unsigned w)
 {
     return (q * 40503u + w) * 2654435761u + 12345u;
 }
-static inline MP_CLUSTER_HD unsigned mp_cluster_stored(unsigned r,
-                                                       unsigned t,
-                                                       unsigned i)
+static inline MP_HD unsigned mp_cluster_stored(unsigned r, unsigned t,
+                                               unsigned i)
 {
     return ((r << 24) ^ (t << 12) ^ i) * 2246822519u + 1u;
 }

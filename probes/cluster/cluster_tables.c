@@ -20,9 +20,7 @@ static int cluster_want(const mp_rep_data *d, const mp_rep_row *r)
 static void cluster_keys(const mp_rep_data *d, const mp_rep_row *r,
                          char k[][KL])
 {
-    snprintf(k[0], KL, "%s", mp_rep_text(d, r, MP_F_OP));
-    snprintf(k[1], KL, "%s", mp_rep_text(d, r, MP_F_WIDTH));
-    snprintf(k[2], KL, "%s", mp_rep_text(d, r, MP_F_METHOD));
+    PUT_TEXTS(k, d, r, MP_F_OP, MP_F_WIDTH, MP_F_METHOD);
 }
 
 static double cluster_group(const mp_rep_data *d, const mp_rep_row *r,
@@ -37,10 +35,8 @@ static double cluster_group(const mp_rep_data *d, const mp_rep_row *r,
 static void cluster_values(const mp_rep_data *d, const mp_rep_row *r,
                            char v[][KL], int *mark)
 {
-    if (!strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "no")) {
-        snprintf(v[0], KL, "wrong");
+    if (put_wrong(v[0], d, r))
         return;
-    }
     double x;
     if (!strcmp(mp_rep_text(d, r, MP_F_OP), "chase")) {
         if (mp_rep_num(d, r, MP_F_LATENCY_CYCLES, &x) == 0)

@@ -732,16 +732,5 @@ const mp_probe mp_probe_coalesce = {
     .metrics = MP_SET_GLOBAL,
     .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
                       "--stride 1,2,32 --blocks 132 --iterations 64",
-    .check = coalesce_check,
-    .label = coalesce_label,
-    .predict = coalesce_predict,
-    .describe = coalesce_describe,
-    .setup = coalesce_setup,
-    .launch = coalesce_launch,
-    .verify = coalesce_verify,
-    .after_timing = NULL,
-    .clock64 = NULL,
-    .release = coalesce_release,
-    .derive = coalesce_derive,
-    .teardown = coalesce_teardown,
+    MP_PROBE_HOOKS(coalesce),
 };

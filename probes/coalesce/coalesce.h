@@ -8,6 +8,8 @@
 #ifndef MP_PROBES_COALESCE_H
 #define MP_PROBES_COALESCE_H
 
+#include "hd.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -41,16 +43,10 @@ typedef struct {
     float *result;             /* one float per element */
 } mp_coalesce_launch;
 
-#ifdef __CUDACC__
-#define MP_HOST_DEVICE __host__ __device__
-#else
-#define MP_HOST_DEVICE
-#endif
-
 /* The value of array word w before a launch (a hash: no two neighbouring
  * words alike, and not linear, so a load from a wrong window or lane does
  * not cancel out in a thread's sum). */
-static inline MP_HOST_DEVICE unsigned mp_coalesce_word_value(unsigned w)
+static inline MP_HD unsigned mp_coalesce_word_value(unsigned w)
 {
     w ^= w >> 16;
     w *= 0x85ebca6bu;
@@ -61,14 +57,14 @@ static inline MP_HOST_DEVICE unsigned mp_coalesce_word_value(unsigned w)
 }
 
 /* What a store writes to word w: never the value it held before. */
-static inline MP_HOST_DEVICE unsigned mp_coalesce_store_value(unsigned w)
+static inline MP_HD unsigned mp_coalesce_store_value(unsigned w)
 {
     return ~mp_coalesce_word_value(w);
 }
 
 /* Float k of the layouts' input, laid out as x0 y0 z0 x1 y1 z1 ...: a
  * multiple of 1/1024 below 4096, exact in a float. */
-static inline MP_HOST_DEVICE float mp_coalesce_input(unsigned k)
+static inline MP_HD float mp_coalesce_input(unsigned k)
 {
     return (float)(mp_coalesce_word_value(k) >> 20) * (1.0f / 1024.0f);
 }

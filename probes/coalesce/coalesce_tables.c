@@ -14,17 +14,13 @@ static int coal_want(const mp_rep_data *d, const mp_rep_row *r)
 static void coal_keys(const mp_rep_data *d, const mp_rep_row *r,
                       char k[][KEYLEN])
 {
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_CACHE));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_OP));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_WIDTH));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_OFFSET));
+    PUT_TEXTS(k, d, r, MP_F_CACHE, MP_F_OP, MP_F_WIDTH, MP_F_OFFSET);
 }
 
 static double stride_group(const mp_rep_data *d, const mp_rep_row *r,
                            char *label)
 {
-    snprintf(label, KEYLEN, "stride %s", txt(d, r, MP_F_STRIDE));
-    return num(d, r, MP_F_STRIDE);
+    return field_group(label, d, r, MP_F_STRIDE, "stride ", "");
 }
 
 static void coal_values(const mp_rep_data *d, const mp_rep_row *r,

@@ -13,17 +13,13 @@ static int const_want(const mp_rep_data *d, const mp_rep_row *r)
 static void const_keys(const mp_rep_data *d, const mp_rep_row *r,
                        char k[][KEYLEN])
 {
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_SOURCE));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_SPREAD));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_GROUP));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_PERIOD));
+    PUT_TEXTS(k, d, r, MP_F_SOURCE, MP_F_SPREAD, MP_F_GROUP, MP_F_PERIOD);
 }
 
 static double spacing_group(const mp_rep_data *d, const mp_rep_row *r,
                             char *label)
 {
-    snprintf(label, KEYLEN, "%s B apart", txt(d, r, MP_F_SPACING));
-    return num(d, r, MP_F_SPACING);
+    return field_group(label, d, r, MP_F_SPACING, "", " B apart");
 }
 
 static void const_values(const mp_rep_data *d, const mp_rep_row *r,

@@ -357,16 +357,6 @@ const mp_probe mp_probe_const = {
     .ncu_check_args = "--source constant,ldg --spread 1,2,8,32 "
                       "--spacing 4,128 --iterations 256",
     .profile_alone = 1,   /* the __constant__ array */
-    .check = const_check,
-    .label = const_label,
-    .predict = const_predict,
-    .describe = const_describe,
-    .setup = const_setup,
-    .launch = const_launch,
-    .verify = const_verify,
-    .after_timing = NULL,
+    MP_PROBE_HOOKS(const),
     .clock64 = const_clock64,
-    .release = const_release,
-    .derive = const_derive,
-    .teardown = const_teardown,
 };

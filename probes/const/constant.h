@@ -7,6 +7,8 @@
 #ifndef MP_PROBES_CONSTANT_H
 #define MP_PROBES_CONSTANT_H
 
+#include "hd.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,14 +27,8 @@ typedef struct {
     long long *clocks;         /* device: 2 x blocks clock64 stamps */
 } mp_const_launch;
 
-#ifdef __CUDACC__
-#define MP_CONST_HOST_DEVICE __host__ __device__
-#else
-#define MP_CONST_HOST_DEVICE
-#endif
-
 /* The value of constant-bank word w (and of the global copy's). */
-static inline MP_CONST_HOST_DEVICE unsigned mp_const_word_value(unsigned w)
+static inline MP_HD unsigned mp_const_word_value(unsigned w)
 {
     return w * 2246822519u + 374761393u;
 }

@@ -73,8 +73,7 @@ static void test_predict_const_spread8(void **state)
     const char *args[] = {"predict", "const", "--spread", "8", "--format",
                           "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     assert_int_equal(r.errlen, 0);
     assert_int_equal(cli_count_char(r.out, '\n'), 2);
     assert_int_equal(cli_count_char(r.out, '\r'), 2);
@@ -99,8 +98,7 @@ static void test_predict_const_sweep(void **state)
     const char *args[] = {"predict", "const", "--spread", "1..32",
                           "--spacing", "4,64,128", "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     assert_int_equal(cli_count_char(r.out, '\n'), 1 + 96);
     char *line = strtok(r.out, "\r\n");
     char *h[32], *v[32];
@@ -134,8 +132,7 @@ static void test_predict_const_sources(void **state)
                           "constant,global,ldg", "--spread", "32",
                           "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     cli_must_contain("predict", r.out, "\r\nconst,constant,32,4,0,0,32,31,");
     cli_must_contain("predict", r.out, "\r\nconst,global,32,4,0,0,32,0,");
     cli_must_contain("predict", r.out, "\r\nconst,ldg,32,4,0,0,32,0,");
@@ -149,8 +146,7 @@ static void test_predict_const_interleaved(void **state)
     const char *args[] = {"predict", "const", "--spread", "16", "--group",
                           "1", "--period", "16", "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     /* 16 addresses, 15 replays, bytes 0..60 on one line, 16 + 16
      * half-warp reads, g1/p16, footprint 60 + 4 + 1792 = 1856. */
     cli_must_contain("predict", r.out,
@@ -166,8 +162,7 @@ static void test_predict_texture(void **state)
                           "--access", "stencil,column,row", "--size",
                           "4096", "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     assert_int_equal(r.errlen, 0);
     /* requests: stencil 5 x 4096^2 / 32 = 2621440, walks 524288;
      * sectors per request 2814 / 640 = 4.396875 (exact in binary, so
@@ -190,8 +185,7 @@ static void test_list_and_help(void **state)
     (void)state;
     const char *list[] = {"list", NULL};
     cli_result r;
-    cli_run(list, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(list, &r);
     cli_must_contain("list", r.out, "const - ");
     cli_must_contain("list", r.out, "--spacing");
     cli_must_contain("list", r.out, "constant|global|ldg");
@@ -200,14 +194,12 @@ static void test_list_and_help(void **state)
     cli_must_contain("list", r.out, "stencil|column|row");
     cli_result_free(&r);
     const char *help[] = {"const", "--help", NULL};
-    cli_run(help, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(help, &r);
     cli_must_contain("help", r.out, "usage: memprobe const");
     cli_must_contain("help", r.out, "--spread");
     cli_result_free(&r);
     const char *thelp[] = {"predict", "texture", "--help", NULL};
-    cli_run(thelp, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(thelp, &r);
     cli_must_contain("help", r.out, "usage: memprobe predict texture");
     cli_must_contain("help", r.out, "--access");
     cli_result_free(&r);

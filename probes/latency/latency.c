@@ -494,16 +494,6 @@ const mp_probe mp_probe_latency = {
                       "--cache default,cg --loads 2048",
     .profile_alone = 1,   /* the __constant__ array */
     .keeps_cache_state = 1,   /* it walks its chain before timing */
-    .check = latency_check,
-    .label = latency_label,
-    .predict = latency_predict,
-    .describe = latency_describe,
-    .setup = latency_setup,
-    .launch = latency_launch,
-    .verify = latency_verify,
-    .after_timing = NULL,
+    MP_PROBE_HOOKS(latency),
     .clock64 = latency_clock64,
-    .release = latency_release,
-    .derive = latency_derive,
-    .teardown = latency_teardown,
 };

@@ -47,18 +47,31 @@ static void unmeasured(char *m, size_t len)
              "`scripts/gpu-check.sh latency` writes it).", LATENCY_CSV);
 }
 
-int mp_study_latency_global(const char *dir, char *m, char *why, size_t len,
-                            char *missing, size_t mlen, const char **source)
+/* The key latencies of DIR/latency.csv into l, and *source; 0. Without
+ * them: the unmeasured text in m, the reason in missing, and -1. */
+static int latencies(const char *dir, mp_hier_latency *l, char *m,
+                     size_t len, char *missing, size_t mlen,
+                     const char **source)
 {
     mp_ncu_table t;
     mp_hier h;
     if (load(dir, &t, &h, missing, mlen)) {
         unmeasured(m, len);
-        return MP_STUDY_UNMEASURED;
+        return -1;
     }
     *source = LATENCY_CSV;
+    mp_hier_latencies(&h, l);
+    mp_hier_free(&h);
+    mp_ncu_free(&t);
+    return 0;
+}
+
+int mp_study_latency_global(const char *dir, char *m, char *why, size_t len,
+                            char *missing, size_t mlen, const char **source)
+{
     mp_hier_latency l;
-    mp_hier_latencies(&h, &l);
+    if (latencies(dir, &l, m, len, missing, mlen, source))
+        return MP_STUDY_UNMEASURED;
     int rc = MP_STUDY_UNMEASURED;
     if (isnan(l.l1) || isnan(l.l2) || isnan(l.dram)) {
         snprintf(missing, mlen, "`%s` lacks the L1, L2 or device-memory "
@@ -77,23 +90,15 @@ int mp_study_latency_global(const char *dir, char *m, char *why, size_t len,
                  l.dram / l.l1, l.l2, l.dram);
         rc = l.l1 < 0.5 * l.dram ? MP_STUDY_PARTLY : MP_STUDY_HOLDS;
     }
-    mp_hier_free(&h);
-    mp_ncu_free(&t);
     return rc;
 }
 
 int mp_study_latency_shared(const char *dir, char *m, char *why, size_t len,
                             char *missing, size_t mlen, const char **source)
 {
-    mp_ncu_table t;
-    mp_hier h;
-    if (load(dir, &t, &h, missing, mlen)) {
-        unmeasured(m, len);
-        return MP_STUDY_UNMEASURED;
-    }
-    *source = LATENCY_CSV;
     mp_hier_latency l;
-    mp_hier_latencies(&h, &l);
+    if (latencies(dir, &l, m, len, missing, mlen, source))
+        return MP_STUDY_UNMEASURED;
     int rc = MP_STUDY_UNMEASURED;
     if (isnan(l.shared) || isnan(l.l1) || isnan(l.dram)) {
         snprintf(missing, mlen, "`%s` lacks the shared, L1 or "
@@ -116,8 +121,6 @@ int mp_study_latency_shared(const char *dir, char *m, char *why, size_t len,
             rc = MP_STUDY_FAILS;
         }
     }
-    mp_hier_free(&h);
-    mp_ncu_free(&t);
     return rc;
 }
 

@@ -247,8 +247,7 @@ static void test_predict_levels(void **state)
     const char *args[] = {"predict", "latency", "--footprint",
                           "8192..1073741824:x2", "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     assert_int_equal(r.errlen, 0);
     assert_int_equal(cli_count_char(r.out, '\n'), 1 + 18);
     char *line = strtok(r.out, "\r\n");
@@ -281,8 +280,7 @@ static void test_predict_spaces(void **state)
                           "--stride", "64", "--space",
                           "shared,constant", "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     cli_must_contain("predict", r.out,
                      "\r\nlatency,16384,64,random,default,shared,4096,shared,");
     cli_must_contain("predict", r.out,

@@ -624,16 +624,7 @@ const mp_probe mp_probe_reduce = {
     .ncu_check_args = "--variant host-partials,thread0-serial,"
                       "tree-interleaved,tree-strided,tree-sequential,"
                       "warp-shuffle,atomic --workload cubes,dot --blocks 32",
-    .check = red_check,
-    .label = red_label,
-    .predict = red_predict,
-    .describe = red_describe,
-    .setup = red_setup,
-    .launch = red_launch,
-    .verify = red_verify,
+    MP_PROBE_HOOKS(red),
     .after_timing = red_after_timing,
     .clock64 = red_clock64,
-    .release = red_release,
-    .derive = red_derive,
-    .teardown = red_teardown,
 };

@@ -14,10 +14,8 @@ static int red_want(const mp_rep_data *d, const mp_rep_row *r)
 static void red_keys(const mp_rep_data *d, const mp_rep_row *r,
                      char k[][KEYLEN])
 {
-    snprintf(k[0], KEYLEN, "%s", txt(d, r, MP_F_WORKLOAD));
-    snprintf(k[1], KEYLEN, "%s", txt(d, r, MP_F_ELEMENTS));
-    snprintf(k[2], KEYLEN, "%s", txt(d, r, MP_F_BLOCKS));
-    snprintf(k[3], KEYLEN, "%s", txt(d, r, MP_F_VARIANT));
+    PUT_TEXTS(k, d, r, MP_F_WORKLOAD, MP_F_ELEMENTS, MP_F_BLOCKS,
+              MP_F_VARIANT);
 }
 
 /* Loads: wavefronts per LDS against the model (marked when the row's
@@ -27,10 +25,8 @@ static void red_keys(const mp_rep_data *d, const mp_rep_row *r,
 static void red_values(const mp_rep_data *d, const mp_rep_row *r,
                        char v[][KEYLEN], int *mark)
 {
-    if (is(d, r, MP_F_VERIFIED, "no")) {
-        snprintf(v[0], KEYLEN, "wrong");
+    if (put_wrong(v[0], d, r))
         return;
-    }
     put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
     put(v[1], d, r, MP_F_BANDWIDTH, 1);
     put_value(v[2], num(d, r, MP_F_FRACTION) * 100, 1);

@@ -185,8 +185,7 @@ static void test_predict_sweep(void **state)
                           "tree-sequential,tree-strided", "--workload",
                           "cubes,dot", "--format", "csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    assert_int_equal(r.status, 0);
+    cli_run_ok(args, &r);
     assert_int_equal(cli_count_char(r.out, '\n'), 1 + 4);
     /* The size column shows the parameter (0: the seed's size); elements
      * the size used. */

@@ -401,16 +401,5 @@ const mp_probe mp_probe_texture = {
     .metrics = MP_SET_TEXTURE,
     .ncu_check_args = "--source tex1d,tex2d,global,ldg "
                       "--access stencil,column --size 2048",
-    .check = tex_check,
-    .label = tex_label,
-    .predict = tex_predict,
-    .describe = tex_describe,
-    .setup = tex_setup,
-    .launch = tex_launch,
-    .verify = tex_verify,
-    .after_timing = NULL,
-    .clock64 = NULL,
-    .release = tex_release,
-    .derive = tex_derive,
-    .teardown = tex_teardown,
+    MP_PROBE_HOOKS(tex),
 };

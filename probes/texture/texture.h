@@ -7,6 +7,8 @@
 #ifndef MP_PROBES_TEXTURE_H
 #define MP_PROBES_TEXTURE_H
 
+#include "const_model.h"   /* mp_tex_access, MP_TEX_WALK */
+
 #ifdef __cplusplus
 extern "C" {
 #endif

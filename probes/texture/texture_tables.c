@@ -38,10 +38,8 @@ static void tex_values(const mp_rep_data *d, const mp_rep_row *r,
                        char v[][KEYLEN], int *mark)
 {
     int tex = is(d, r, MP_F_SOURCE, "tex1d") || is(d, r, MP_F_SOURCE, "tex2d");
-    if (is(d, r, MP_F_VERIFIED, "no")) {
-        snprintf(v[0], KEYLEN, "wrong");
+    if (put_wrong(v[0], d, r))
         return;
-    }
     put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
     put_measured(v[1], &mark[1], d, r, MP_F_SECTORS, 4);
     /* The model is claimed for the global paths only (model_match empty

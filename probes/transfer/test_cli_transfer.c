@@ -137,8 +137,7 @@ static void test_p2p_two_gpus(void **state)
                           "--src", "1", "--dst", "0", "--peer-access",
                           "on,off", "--device", "1", "-o", "p2p.csv", NULL};
     cli_result r;
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_result_free(&r);
     size_t len;
     char *csv = cli_read_file("p2p.csv", &len);
@@ -168,8 +167,7 @@ static void test_sweep_list(void **state)
     snprintf(conf, sizeof conf, "%s/configs/transfer.conf", repo);
     const char *args[] = {"sweep", conf, "--list", NULL};
     cli_result r;
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_must_contain("--list", r.out, "155 configurations in 5 sections");
     cli_must_contain("--list", r.out, "transfer/bidir/managed/memcpy/b4096");
     cli_must_contain("--list", r.out, "transfer/h2d/managed-pf/memcpy/b1073741824");
@@ -254,8 +252,7 @@ static void test_study_section(void **state)
     const char *args[] = {"report", "--study", "study.md", "--results",
                           "res/h200", NULL};
     cli_result r;
-    cli_run(args, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(args, &r);
     cli_result_free(&r);
     size_t len;
     char *md = cli_read_file("study.md", &len);
@@ -277,15 +274,13 @@ static void test_study_section(void **state)
     /* The tables and the plot data from the same CSVs. */
     const char *tab[] = {"report", "res/h200/transfer/transfer.csv",
                          "--table", "transfers", "--format", "csv", NULL};
-    cli_run(tab, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(tab, &r);
     cli_must_contain("transfers", r.out, "h2d,memcpy,1073741824,55.2,87.6,"
                      "19452,27.6,43.8,38904,54,85.7,19884");
     cli_result_free(&r);
     const char *plot[] = {"report", "res/h200/transfer/transfer.csv",
                           "--plot-data", "pd", NULL};
-    cli_run(plot, &r);
-    cli_expect_status(&r, 0);
+    cli_run_ok(plot, &r);
     cli_result_free(&r);
     char *dat = cli_read_file("pd/transfer-bandwidth.dat", &len);
     cli_must_contain("plot data", dat, "\"x\" \"h2d pinned\"\n4096 0.4\n"

@@ -286,6 +286,19 @@ static void fill(unsigned char *p, size_t bytes, uint64_t seed)
         w[i] = pattern(seed, i);
 }
 
+/* Zeroes pair p's destination: host pages directly, device memory (a
+ * peer's too) by a copy of the cleared check buffer. */
+static void clear_dst(transfer_state *s, copy_pair *p)
+{
+    if (p->dst_kind >= 0) {
+        memset(p->dst, 0, s->bytes);
+    } else {
+        memset(s->check, 0, s->bytes);
+        CHECK_CUDA(cudaMemcpy(p->dst, s->check, s->bytes,
+                              cudaMemcpyDefault));
+    }
+}
+
 /* Host memory of kind k; *kptr is what a kernel may address (or NULL). */
 static void *host_alloc(int k, size_t bytes, void **kptr)
 {
@@ -437,13 +450,7 @@ static int transfer_setup(const long long *v, const mp_device *dev,
                                   cudaMemcpyDefault));
         }
         /* Cleared (by a copy, which works for a peer's memory too). */
-        if (p->dst_kind >= 0) {
-            memset(p->dst, 0, s->bytes);
-        } else {
-            memset(s->check, 0, s->bytes);
-            CHECK_CUDA(cudaMemcpy(p->dst, s->check, s->bytes,
-                                  cudaMemcpyDefault));
-        }
+        clear_dst(s, p);
     }
     if (s->npairs == 2)
         for (int i = 0; i < 2; i++)
@@ -536,13 +543,7 @@ static int transfer_verify(void *state, char *err, size_t errlen)
             }
         }
         /* Cleared, so the next launch must write it again. */
-        if (p->dst_kind >= 0) {
-            memset(p->dst, 0, s->bytes);
-        } else {
-            memset(s->check, 0, s->bytes);
-            CHECK_CUDA(cudaMemcpy(p->dst, s->check, s->bytes,
-                                  cudaMemcpyDefault));
-        }
+        clear_dst(s, p);
     }
     return 0;
 }
@@ -679,18 +680,8 @@ const mp_probe mp_probe_transfer = {
     .metrics = MP_SET_GLOBAL,
     .ncu_check_args = "--direction d2d --method kernel "
                       "--bytes 1048576,16777216",
-    .check = transfer_check,
-    .label = transfer_label,
-    .predict = transfer_predict,
-    .describe = transfer_describe,
+    MP_PROBE_HOOKS(transfer),
     .unprofiled = transfer_unprofiled,
-    .setup = transfer_setup,
     .before_launch = transfer_before_launch,
-    .launch = transfer_launch,
-    .verify = transfer_verify,
     .after_timing = transfer_after_timing,
-    .clock64 = NULL,
-    .release = transfer_release,
-    .derive = transfer_derive,
-    .teardown = transfer_teardown,
 };

@@ -33,10 +33,8 @@ static void copy_values(const mp_rep_data *d, const mp_rep_row *r,
                         char v[][KL], int *mark)
 {
     (void)mark;
-    if (!strcmp(mp_rep_text(d, r, MP_F_VERIFIED), "no")) {
-        snprintf(v[0], KL, "wrong");
+    if (put_wrong(v[0], d, r))
         return;
-    }
     double x;
     if (mp_rep_num(d, r, MP_F_BANDWIDTH, &x) == 0)
         mp_rep_fmt(v[0], KL, x, x < 10 ? 2 : 1);
@@ -56,9 +54,7 @@ static int host_want(const mp_rep_data *d, const mp_rep_row *r)
 static void host_keys(const mp_rep_data *d, const mp_rep_row *r,
                       char k[][KL])
 {
-    snprintf(k[0], KL, "%s", mp_rep_text(d, r, MP_F_DIRECTION));
-    snprintf(k[1], KL, "%s", mp_rep_text(d, r, MP_F_METHOD));
-    snprintf(k[2], KL, "%s", mp_rep_text(d, r, MP_F_BYTES));
+    PUT_TEXTS(k, d, r, MP_F_DIRECTION, MP_F_METHOD, MP_F_BYTES);
 }
 
 static double host_group(const mp_rep_data *d, const mp_rep_row *r,
@@ -89,10 +85,8 @@ static int peer_want(const mp_rep_data *d, const mp_rep_row *r)
 static void peer_keys(const mp_rep_data *d, const mp_rep_row *r,
                       char k[][KL])
 {
-    snprintf(k[0], KL, "%s", mp_rep_text(d, r, MP_F_DIRECTION));
-    snprintf(k[1], KL, "%s", mp_rep_text(d, r, MP_F_PEER_ACCESS));
-    snprintf(k[2], KL, "%s", mp_rep_text(d, r, MP_F_METHOD));
-    snprintf(k[3], KL, "%s", mp_rep_text(d, r, MP_F_BYTES));
+    PUT_TEXTS(k, d, r, MP_F_DIRECTION, MP_F_PEER_ACCESS, MP_F_METHOD,
+              MP_F_BYTES);
     snprintf(k[4], KL, "GPU %s", mp_rep_text(d, r, MP_F_SRC_DEVICE));
 }
 

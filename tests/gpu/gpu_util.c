@@ -91,6 +91,14 @@ double gpu_number(const mp_ncu_table *t, int row, const char *col)
     return x;
 }
 
+void gpu_assert_one_shared_inst(const mp_ncu_table *t, int row)
+{
+    char inst[96];
+    snprintf(inst, sizeof inst, "smsp__sass_inst_executed_op_shared_%s.sum",
+             gpu_cell(t, row, "op"));
+    assert_true(gpu_number(t, row, inst) == gpu_number(t, row, "requests"));
+}
+
 int gpu_find_row(const mp_ncu_table *t, const char *config)
 {
     for (int i = 0; i < t->nrows; i++)

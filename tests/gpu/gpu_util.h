@@ -44,6 +44,11 @@ double gpu_number(const mp_ncu_table *t, int row, const char *col);
 /* The row whose "config" is `config`; fails the current test if none. */
 int gpu_find_row(const mp_ncu_table *t, const char *config);
 
+/* One shared-memory instruction (LDS or STS, by the row's "op") per
+ * warp-level request: the probe does what it claims. Fails the current
+ * test otherwise. */
+void gpu_assert_one_shared_inst(const mp_ncu_table *t, int row);
+
 /* ---- one test per row ------------------------------------------------- */
 
 /* The checks of one configuration: row `row` of `t`. */

@@ -36,12 +36,8 @@
  * verified and counters ok, which gpu_run_row_tests checks). */
 static void check_row(const mp_ncu_table *t, int i)
 {
-    const char *op = gpu_cell(t, i, "op");
-    char inst[96];
-    snprintf(inst, sizeof inst, "smsp__sass_inst_executed_op_shared_%s.sum",
-             op);
     /* One LDS/STS per warp per iteration: the probe does what it claims. */
-    assert_true(gpu_number(t, i, inst) == gpu_number(t, i, "requests"));
+    gpu_assert_one_shared_inst(t, i);
     double measured = gpu_number(t, i, "wavefronts_per_request");
     double model = gpu_number(t, i, "model_wavefronts_per_request");
     if (!(measured >= model && measured - model <= NOISE_PER_REQUEST))

@@ -67,10 +67,7 @@ static void check_row(const mp_ncu_table *t, int i)
 {
     const char *op = gpu_cell(t, i, "op");
     const char *probe = gpu_cell(t, i, "probe");
-    char inst[96];
-    snprintf(inst, sizeof inst, "smsp__sass_inst_executed_op_shared_%s.sum",
-             op);
-    assert_true(gpu_number(t, i, inst) == gpu_number(t, i, "requests"));
+    gpu_assert_one_shared_inst(t, i);
     double measured = gpu_number(t, i, "wavefronts_per_request");
     double model = gpu_number(t, i, "model_wavefronts_per_request");
     double half_ulp = printed_half_ulp(gpu_cell(t, i, "wavefronts_per_request"));

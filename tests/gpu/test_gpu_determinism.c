@@ -28,26 +28,13 @@
 #include "gpu_util.h"
 #include "metrics.h"
 #include "probe.h"
+#include "stats.h"
 
 #define MAX_FAMILIES 16
 #define TIME_FLOOR 0.02
 
 static mp_ncu_table runs[MAX_FAMILIES][2];
 static int rcs[MAX_FAMILIES][2];
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static void test_family(void **state)
 {
@@ -118,8 +105,9 @@ static void test_family(void **state)
     }
     printf("# %-10s %5d configs  counters: worst %.3g of tolerance (%s)  "
            "time: median %.2f%% max %.2f%% apart, median CoV %.2f%%\n",
-           p->name, n, worst_counter, worst_metric, 100 * median(rel, n),
-           100 * worst_time, 100 * median(covs, n));
+           p->name, n, worst_counter, worst_metric,
+           100 * mp_median(rel, (size_t)n), 100 * worst_time,
+           100 * mp_median(covs, (size_t)n));
     free(rel);
     free(covs);
     if (failed)
