@@ -16,6 +16,7 @@
 #include "check.h"
 #include "cli.h"
 #include "configs.h"
+#include "family.h"
 #include "options.h"
 #include "probe.h"
 #include "runner.h"
@@ -282,11 +283,46 @@ int mp_cmd_list(int argc, char **argv)
     return MP_EXIT_OK;
 }
 
+/* 1 when column i is among the n ids of cols. */
+static int has_column(const int *cols, int n, int i)
+{
+    for (int k = 0; k < n; k++)
+        if (cols[k] == i)
+            return 1;
+    return 0;
+}
+
 int mp_cmd_columns(int argc, char **argv)
 {
-    mp_cli_no_options("columns", "usage: memprobe columns\n\nPrints the CSV "
-               "schema: every column in order, with its meaning.", argc, argv);
-    for (int i = 0; i < mp_schema_columns(); i++)
-        printf("%-58s %s\n", mp_schema_name(i), mp_schema_description(i));
+    const char *probe = NULL;
+    const mp_opt opts[] = {
+        {.name = "probe", .kind = MP_OPT_TEXT, .dest = &probe, .once = 1,
+         .empty = "empty value"},
+    };
+    const mp_opts_spec spec = {
+        .cmd = "columns", .opts = opts, .nopts = 1, .dashes = MP_OPTS_NONE,
+        .usage_fn = print_line,
+        .usage_ctx = "usage: memprobe columns [--probe NAME]\n\nPrints the "
+                     "CSV schema: every column in order, with its meaning;\n"
+                     "--probe NAME: only the columns a row of that probe "
+                     "fills (the engine's,\nthe family's and the metric "
+                     "set's).",
+    };
+    mp_opts_parse(&spec, argc, argv, NULL);
+    const mp_family *f = probe ? mp_family_find(probe) : NULL;
+    if (probe && (!f || !f->probe))
+        mp_usage_error("--probe: unknown probe '%s' (see memprobe list)",
+                       probe);
+    size_t nm = 0;
+    const mp_metric *m = f ? mp_metric_set_get(f->probe->metrics, &nm)
+                           : NULL;
+    for (int i = 0; i < mp_schema_columns(); i++) {
+        int keep = !f || has_column(mp_engine_columns, mp_engine_ncolumns, i)
+                   || has_column(f->columns, f->ncolumns, i);
+        for (size_t k = 0; f && !keep && k < nm; k++)
+            keep = !strcmp(m[k].name, mp_schema_name(i));
+        if (keep)
+            printf("%-58s %s\n", mp_schema_name(i), mp_schema_description(i));
+    }
     return MP_EXIT_OK;
 }

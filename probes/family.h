@@ -18,6 +18,13 @@ typedef struct {
     /* The engine's interface (runtime/probe.h), or NULL for a family with
      * its own command (the hazard catalogue: `memprobe hazards`). */
     const mp_probe *probe;
+    /* The CSV columns its rows fill (runtime/row.h ids) besides the
+     * engine's own (mp_engine_columns): parameters, model and derived
+     * columns. `memprobe columns --probe NAME` lists them;
+     * tests/test_families.c checks them against the family's sources and
+     * that every column of the CSV is someone's. */
+    const int *columns;
+    int ncolumns;
     /* Its tables, study claims and section, plot data (report/part.h). */
     const mp_rep_part report;
     /* Its sweep file and its docs page, from the repository root. */

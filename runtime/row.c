@@ -25,6 +25,17 @@ static const char *const fixed_descs[] = {
 #undef MP_COL_DESC
 };
 
+const int mp_engine_columns[] = {
+    MP_COL_TOOL_VERSION, MP_COL_TIMESTAMP, MP_COL_DEVICE_NAME, MP_COL_CC,
+    MP_COL_SM_COUNT, MP_COL_SM_CLOCK_MHZ, MP_COL_CONFIG, MP_COL_WARMUP,
+    MP_COL_RUNS, MP_COL_TIME_NS_MEDIAN, MP_COL_TIME_NS_MIN,
+    MP_COL_TIME_NS_COV, MP_COL_CLOCK64_SPAN, MP_COL_CLOCK64_BLOCK_MEDIAN,
+    MP_COL_VERIFIED, MP_COL_COUNTERS_STATUS, MP_COL_DEVICE_ID,
+    MP_COL_CLOCK_NOTE,
+};
+const int mp_engine_ncolumns =
+    (int)(sizeof mp_engine_columns / sizeof mp_engine_columns[0]);
+
 #define MP_MAX_METRIC_COLUMNS 64
 static const mp_metric *metric_cols[MP_MAX_METRIC_COLUMNS];
 static int nmetric_cols = -1;

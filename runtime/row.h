@@ -155,6 +155,13 @@ typedef struct {
     char (*cells)[MP_CELL];
 } mp_row;
 
+/* The columns the engine (runtime/runner.c) fills in every row: the
+ * tool, time, device, configuration name, launch counts, timing,
+ * verification, counters and clock notes. The rest are the families'
+ * (probes/family.h: mp_family.columns). */
+extern const int mp_engine_columns[];
+extern const int mp_engine_ncolumns;
+
 /* Number of columns and the name / description of column i. */
 int mp_schema_columns(void);
 const char *mp_schema_name(int i);

@@ -2,8 +2,10 @@
  * test_families.c - the family registry (probes/registry.c) describes a
  * house where a family is one folder: every family has its folder
  * probes/NAME/ with its NAME_family.c, its docs page and sweep file exist,
- * its probe carries its name, and what it registers reaches the engine
- * (the probe table) and the report (its tables, by name, in order).
+ * its probe carries its name, what it registers reaches the engine (the
+ * probe table) and the report (its tables, by name, in order), and the
+ * CSV columns it declares are the ones its sources write, every column
+ * being the engine's or some family's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,11 +13,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <glob.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
+#include "cli_util.h"
 #include "family.h"
+#include "row.h"
 #include "report.h"
 
 static int exists(const char *path)
@@ -80,12 +87,136 @@ static void test_report_gets_the_tables(void **state)
     assert_int_equal(mp_report_nparts(), 12);
 }
 
+static int declared(const mp_family *f, int col)
+{
+    for (int i = 0; i < f->ncolumns; i++)
+        if (f->columns[i] == col)
+            return 1;
+    return 0;
+}
+
+/* Every column of the CSV is filled by the engine or declared by a family:
+ * the header (today's order, runtime/row.h) is the union of theirs. */
+static void test_every_column_is_someones(void **state)
+{
+    (void)state;
+    for (int c = 0; c < MP_COL_FIXED_COUNT; c++) {
+        int owned = 0;
+        for (int k = 0; k < mp_engine_ncolumns; k++)
+            owned |= mp_engine_columns[k] == c;
+        for (int i = 0; mp_families[i]; i++)
+            owned |= declared(mp_families[i], c);
+        if (!owned)
+            fail_msg("column %s is filled by no family and not by the "
+                     "engine", mp_schema_name(c));
+    }
+}
+
+/* The columns a family declares are the ones its sources write: every
+ * MP_COL_X in probes/NAME/ (not its tests, tables or descriptor), and
+ * those of the row helpers it calls (runtime/probe.h). */
+static const struct {
+    const char *call;
+    int cols[5];
+} helpers[] = {
+    {"mp_row_set_per_request(", {MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST,
+      MP_COL_CYCLES_PER_REQUEST, MP_COL_CLOCK64_CYCLES_PER_REQUEST,
+      MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST}},
+    {"mp_row_set_launch(", {MP_COL_THREADS, MP_COL_BLOCKS,
+      MP_COL_SHARED_BYTES, -1, -1}},
+    {"mp_row_set_bandwidth(", {MP_COL_BANDWIDTH_GBS, MP_COL_CEILING_GBS,
+      MP_COL_BANDWIDTH_FRACTION, -1, -1}},
+};
+
+/* The ids' names (MP_COL_<name>), in enum order. */
+#define ID_NAME(id, name, desc) #id,
+static const char *const id_names[] = {MP_COLUMNS(ID_NAME)};
+#undef ID_NAME
+
+static void scan_file(const char *path, int *used)
+{
+    size_t len;
+    char *text = cli_read_file(path, &len);
+    for (const char *p = text; (p = strstr(p, "MP_COL_")); p += 7) {
+        char name[64];
+        size_t n = strspn(p + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+        snprintf(name, sizeof name, "%.*s", (int)n, p + 7);
+        for (int c = 0; c < MP_COL_FIXED_COUNT; c++)
+            if (!strcmp(name, id_names[c]))
+                used[c] = 1;
+    }
+    for (size_t h = 0; h < sizeof helpers / sizeof *helpers; h++)
+        if (strstr(text, helpers[h].call))
+            for (int k = 0; k < 5; k++)
+                if (helpers[h].cols[k] >= 0)
+                    used[helpers[h].cols[k]] = 1;
+    free(text);
+}
+
+static void test_columns_match_the_sources(void **state)
+{
+    (void)state;
+    for (int i = 0; mp_families[i]; i++) {
+        const mp_family *f = mp_families[i];
+        int used[MP_COL_FIXED_COUNT] = {0};
+        char pattern[128];
+        snprintf(pattern, sizeof pattern, "probes/%s/*.c", f->name);
+        glob_t g;
+        if (glob(pattern, 0, NULL, &g) == 0) {
+            for (size_t k = 0; k < g.gl_pathc; k++) {
+                const char *base = strrchr(g.gl_pathv[k], '/') + 1;
+                if (!strncmp(base, "test_", 5) || strstr(base, "_family.c")
+                    || strstr(base, "_tables.c"))
+                    continue;
+                scan_file(g.gl_pathv[k], used);
+            }
+            globfree(&g);
+        }
+        for (int c = 0; c < MP_COL_FIXED_COUNT; c++)
+            if (used[c] != declared(f, c))
+                fail_msg("family %s: column %s is %s", f->name,
+                         mp_schema_name(c), used[c]
+                             ? "written but not declared (its NAME_family.c)"
+                             : "declared but never written");
+    }
+}
+
+/* `memprobe columns --probe NAME`: the engine's, the family's and its
+ * metric set's columns, nobody else's; an unknown name is refused. */
+static void test_columns_of_a_probe(void **state)
+{
+    (void)state;
+    const char *bin = getenv("MEMPROBE") ? getenv("MEMPROBE") : "./memprobe";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s' columns --probe bank", bin);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t len;
+    char *out = cli_read_fd(fileno(p), &len);
+    assert_int_equal(pclose(p), 0);
+    assert_non_null(strstr(out, "tool_version "));
+    assert_non_null(strstr(out, "\nstride "));
+    assert_non_null(strstr(out, "\nmodel_wavefronts_per_request "));
+    assert_non_null(strstr(out, "\nl1tex__data_bank_conflicts_pipe_lsu_mem_"
+                                "shared_op_ld.sum "));
+    assert_null(strstr(out, "\nfootprint_bytes "));      /* latency's */
+    assert_null(strstr(out, "\ndram__bytes_read.sum "));  /* not its set */
+    free(out);
+    snprintf(cmd, sizeof cmd, "'%s' columns --probe hazards 2>/dev/null",
+             bin);
+    int rc = system(cmd);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_family_is_a_folder),
         cmocka_unit_test(test_engine_gets_the_probes),
         cmocka_unit_test(test_report_gets_the_tables),
+        cmocka_unit_test(test_every_column_is_someones),
+        cmocka_unit_test(test_columns_match_the_sources),
+        cmocka_unit_test(test_columns_of_a_probe),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,9 +17,21 @@ static const mp_rep_table_def tables[] = {{.spec = &mp_rep_spec_bandwidth}};
 static const char *const plot_files[] = {"bandwidth-offset.dat",
                                          "bandwidth-stride.dat", NULL};
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_WIDTH, MP_COL_STRIDE, MP_COL_OFFSET, MP_COL_CACHE,
+    MP_COL_KERNEL, MP_COL_ARRAY_BYTES, MP_COL_THREADS, MP_COL_BLOCKS,
+    MP_COL_SHARED_BYTES, MP_COL_REQUESTS, MP_COL_BANDWIDTH_GBS,
+    MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION, MP_COL_MODEL_SECTORS,
+    MP_COL_MODEL_IDEAL_SECTORS, MP_COL_SECTORS_PER_REQUEST, MP_COL_MEMCPY_GBS,
+    MP_COL_MEMCPY_FRACTION, MP_COL_MODEL_MATCH, MP_COL_INFLIGHT, MP_COL_SHAPE,
+};
+
 const mp_family mp_family_bandwidth = {
     .name = "bandwidth",
     .probe = &mp_probe_bandwidth,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables),
                .plot_data = mp_bandwidth_plot_data,
                .plot_files = plot_files},

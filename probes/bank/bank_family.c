@@ -32,9 +32,25 @@ static const char *const plot_files[] = {"bank-heatmap.dat",
                                          "bank-cycles.dat",
                                          "matrix-swizzle.dat", NULL};
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_OP, MP_COL_WIDTH, MP_COL_STRIDE, MP_COL_BASE,
+    MP_COL_GROUP, MP_COL_PERIOD, MP_COL_PAD, MP_COL_ACCESS, MP_COL_THREADS,
+    MP_COL_BLOCKS, MP_COL_ITERATIONS, MP_COL_SHARED_BYTES, MP_COL_REQUESTS,
+    MP_COL_NS_PER_REQUEST, MP_COL_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, MP_COL_BANDWIDTH_GBS,
+    MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION, MP_COL_MODEL_WAVEFRONTS,
+    MP_COL_MODEL_IDEAL, MP_COL_MODEL_CONFLICT_WAYS,
+    MP_COL_WAVEFRONTS_PER_REQUEST, MP_COL_EXCESS_WAVEFRONTS,
+    MP_COL_MODEL_MATCH,
+};
+
 const mp_family mp_family_bank = {
     .name = "bank",
     .probe = &mp_probe_bank,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables),
                .claims = &mp_study_shared, .section = study_section,
                .section_order = 30, .plot_data = mp_bank_plot_data,

@@ -11,9 +11,23 @@ extern const mp_study_group mp_study_bitmap;
 
 static const mp_rep_table_def tables[] = {{.spec = &mp_rep_spec_bitmap}};
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_OP, MP_COL_WIDTH, MP_COL_PAD, MP_COL_LAYOUT,
+    MP_COL_ARRAY_BYTES, MP_COL_ACCESS, MP_COL_THREADS, MP_COL_BLOCKS,
+    MP_COL_SHARED_BYTES, MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST,
+    MP_COL_CYCLES_PER_REQUEST, MP_COL_CLOCK64_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, MP_COL_MODEL_WAVEFRONTS,
+    MP_COL_MODEL_IDEAL, MP_COL_MODEL_CONFLICT_WAYS,
+    MP_COL_WAVEFRONTS_PER_REQUEST, MP_COL_EXCESS_WAVEFRONTS,
+    MP_COL_MODEL_MATCH,
+};
+
 const mp_family mp_family_bitmap = {
     .name = "bitmap",
     .probe = &mp_probe_bitmap,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables),
                .claims = &mp_study_bitmap},
     .sweep = "configs/bitmap.conf",

@@ -9,9 +9,23 @@ extern const mp_rep_spec mp_rep_spec_cluster;
 
 static const mp_rep_table_def tables[] = {{.spec = &mp_rep_spec_cluster}};
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_OP, MP_COL_WIDTH, MP_COL_TILE_BYTES,
+    MP_COL_CLUSTER_SIZE, MP_COL_LATENCY_CYCLES, MP_COL_SPACING,
+    MP_COL_THREADS, MP_COL_BLOCKS, MP_COL_ITERATIONS, MP_COL_SHARED_BYTES,
+    MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST, MP_COL_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, MP_COL_BANDWIDTH_GBS,
+    MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION, MP_COL_MODEL_IDEAL,
+    MP_COL_MODEL_MATCH, MP_COL_METHOD,
+};
+
 const mp_family mp_family_cluster = {
     .name = "cluster",
     .probe = &mp_probe_cluster,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables)},
     .sweep = "configs/cluster.conf",
     .doc = "docs/cluster.md",

@@ -12,9 +12,24 @@ static const mp_rep_table_def tables[] = {
     {.spec = &mp_rep_spec_layouts},
 };
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_OP, MP_COL_WIDTH, MP_COL_STRIDE, MP_COL_GROUP,
+    MP_COL_PERIOD, MP_COL_OFFSET, MP_COL_LAYOUT, MP_COL_CACHE,
+    MP_COL_ARRAY_BYTES, MP_COL_THREADS, MP_COL_BLOCKS, MP_COL_ITERATIONS,
+    MP_COL_SHARED_BYTES, MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST,
+    MP_COL_CYCLES_PER_REQUEST, MP_COL_CLOCK64_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, MP_COL_BANDWIDTH_GBS,
+    MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION, MP_COL_MODEL_SECTORS,
+    MP_COL_MODEL_IDEAL_SECTORS, MP_COL_MODEL_DISTINCT,
+    MP_COL_SECTORS_PER_REQUEST, MP_COL_MODEL_MATCH,
+};
+
 const mp_family mp_family_coalesce = {
     .name = "coalesce",
     .probe = &mp_probe_coalesce,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables),
                .claims = &mp_study_global},
     .sweep = "configs/coalesce.conf",

@@ -9,9 +9,23 @@ extern const mp_study_group mp_study_const_texture;
 
 static const mp_rep_table_def tables[] = {{.spec = &mp_rep_spec_const}};
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_OP, MP_COL_WIDTH, MP_COL_GROUP, MP_COL_PERIOD,
+    MP_COL_ARRAY_BYTES, MP_COL_SPREAD, MP_COL_SPACING, MP_COL_SOURCE,
+    MP_COL_THREADS, MP_COL_BLOCKS, MP_COL_ITERATIONS, MP_COL_SHARED_BYTES,
+    MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST, MP_COL_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, MP_COL_BANDWIDTH_GBS,
+    MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION, MP_COL_MODEL_DISTINCT,
+    MP_COL_MODEL_REPLAYS, MP_COL_REPLAYS_PER_REQUEST, MP_COL_MODEL_MATCH,
+};
+
 const mp_family mp_family_const = {
     .name = "const",
     .probe = &mp_probe_const,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables),
                .claims = &mp_study_const_texture},
     .sweep = "configs/const.conf",

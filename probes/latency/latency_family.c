@@ -18,9 +18,22 @@ static void study_section(const mp_rep_data *d, const char *dir, FILE *out)
     mp_study_latency_section(dir, out);
 }
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_OP, MP_COL_WIDTH, MP_COL_CACHE, MP_COL_ARRAY_BYTES,
+    MP_COL_THREADS, MP_COL_BLOCKS, MP_COL_SHARED_BYTES, MP_COL_REQUESTS,
+    MP_COL_MODEL_MATCH, MP_COL_FOOTPRINT, MP_COL_STRIDE_BYTES, MP_COL_ORDER,
+    MP_COL_SPACE, MP_COL_LOADS, MP_COL_WARM_LOADS, MP_COL_CYCLES_PER_LOAD,
+    MP_COL_NS_PER_LOAD, MP_COL_MODEL_LEVEL, MP_COL_L1_HIT_RATE,
+    MP_COL_L2_HIT_RATE, MP_COL_L2_SECTORS_PER_LOAD,
+    MP_COL_DRAM_BYTES_PER_LOAD, MP_COL_COUNTER_LEVEL,
+};
+
 const mp_family mp_family_latency = {
     .name = "latency",
     .probe = &mp_probe_latency,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.claims = &mp_study_latency, .section = study_section,
                .section_order = 110},
     .sweep = "configs/latency.conf",

@@ -269,33 +269,15 @@ static void red_predict(const long long *v, mp_prediction *out)
                       str > 0 ? m.st.wavefronts / str : 0);
 }
 
-/* Columns the schema may not have yet (runtime/row.h): set when present,
- * found by name so that this file builds either way. */
-static int column_named(const char *name)
-{
-    for (int i = 0; i < MP_COL_FIXED_COUNT; i++)
-        if (strcmp(mp_schema_name(i), name) == 0)
-            return i;
-    return -1;
-}
-
-static void set_named(mp_row *row, const char *name, const char *text)
-{
-    int col = column_named(name);
-    if (col >= 0)
-        mp_row_set(row, col, "%s", text);
-}
-
 static void red_describe(const long long *v, mp_row *row)
 {
     mp_red_block_traffic m;
-    char text[32];
     mp_red_block_model((int)v[P_VARIANT], (int)v[P_THREADS], &m);
     mp_row_set(row, MP_COL_PROBE, "reduce");
-    set_named(row, "variant", mp_red_variant_names[v[P_VARIANT]]);
-    set_named(row, "workload", mp_red_workload_names[v[P_WORKLOAD]]);
-    snprintf(text, sizeof text, "%lld", size_of(v));
-    set_named(row, "elements", text);
+    mp_row_set(row, MP_COL_VARIANT, "%s", mp_red_variant_names[v[P_VARIANT]]);
+    mp_row_set(row, MP_COL_WORKLOAD, "%s",
+               mp_red_workload_names[v[P_WORKLOAD]]);
+    mp_row_set(row, MP_COL_ELEMENTS, "%lld", size_of(v));
     mp_row_set(row, MP_COL_WIDTH, "4");
     mp_row_set(row, MP_COL_ARRAY_BYTES, "%lld", size_of(v) * 4);
     mp_row_set(row, MP_COL_THREADS, "%lld", v[P_THREADS]);
@@ -557,11 +539,8 @@ static void red_derive(void *state, const mp_device *dev,
         mp_row_set_bandwidth(row, input_bytes(s->v) / m->time_ns.median,
                              s->ceiling_gbs > 0 ? s->ceiling_gbs : -1);
     }
-    if (s->host_ns > 0) {
-        char text[32];
-        snprintf(text, sizeof text, "%.0f", s->host_ns);
-        set_named(row, "host_ns_median", text);
-    }
+    if (s->host_ns > 0)
+        mp_row_set(row, MP_COL_HOST_NS_MEDIAN, "%.0f", s->host_ns);
     if (!m->counters)
         return;
     double ld_inst = mp_counter(m, MP_SET_SHARED_MIXED,

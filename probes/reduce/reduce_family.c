@@ -11,9 +11,22 @@ extern const mp_study_group mp_study_reduce;
 
 static const mp_rep_table_def tables[] = {{.spec = &mp_rep_spec_reduction}};
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_WIDTH, MP_COL_ARRAY_BYTES, MP_COL_VARIANT,
+    MP_COL_WORKLOAD, MP_COL_ELEMENTS, MP_COL_THREADS, MP_COL_BLOCKS,
+    MP_COL_SHARED_BYTES, MP_COL_HOST_NS_MEDIAN, MP_COL_REQUESTS,
+    MP_COL_BANDWIDTH_GBS, MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION,
+    MP_COL_MODEL_WAVEFRONTS, MP_COL_MODEL_IDEAL, MP_COL_MODEL_CONFLICT_WAYS,
+    MP_COL_WAVEFRONTS_PER_REQUEST, MP_COL_EXCESS_WAVEFRONTS,
+    MP_COL_MODEL_MATCH,
+};
+
 const mp_family mp_family_reduce = {
     .name = "reduce",
     .probe = &mp_probe_reduce,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables),
                .claims = &mp_study_reduce},
     .sweep = "configs/reduce.conf",

@@ -11,9 +11,23 @@ extern const mp_rep_spec mp_rep_spec_texture;
 
 static const mp_rep_table_def tables[] = {{.spec = &mp_rep_spec_texture}};
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_OP, MP_COL_WIDTH, MP_COL_ARRAY_BYTES, MP_COL_SOURCE,
+    MP_COL_ACCESS, MP_COL_THREADS, MP_COL_BLOCKS, MP_COL_ITERATIONS,
+    MP_COL_SHARED_BYTES, MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST,
+    MP_COL_CYCLES_PER_REQUEST, MP_COL_CLOCK64_CYCLES_PER_REQUEST,
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST, MP_COL_BANDWIDTH_GBS,
+    MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION, MP_COL_MODEL_SECTORS,
+    MP_COL_MODEL_IDEAL_SECTORS, MP_COL_SECTORS_PER_REQUEST,
+    MP_COL_MODEL_MATCH,
+};
+
 const mp_family mp_family_texture = {
     .name = "texture",
     .probe = &mp_probe_texture,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables)},
     .sweep = "configs/texture.conf",
     .doc = "docs/constant-texture.md",

@@ -18,9 +18,20 @@ static const mp_rep_table_def tables[] = {
 
 static const char *const plot_files[] = {"transfer-bandwidth.dat", NULL};
 
+/* The CSV columns its rows fill besides the engine's (runtime/row.h). */
+static const int columns[] = {
+    MP_COL_PROBE, MP_COL_OP, MP_COL_ARRAY_BYTES, MP_COL_THREADS,
+    MP_COL_BLOCKS, MP_COL_REQUESTS, MP_COL_BANDWIDTH_GBS, MP_COL_CEILING_GBS,
+    MP_COL_BANDWIDTH_FRACTION, MP_COL_DIRECTION, MP_COL_HOST_MEMORY,
+    MP_COL_METHOD, MP_COL_BYTES, MP_COL_SRC_DEVICE, MP_COL_DST_DEVICE,
+    MP_COL_PEER_ACCESS, MP_COL_PREFETCH, MP_COL_LATENCY_US, MP_COL_LINK,
+};
+
 const mp_family mp_family_transfer = {
     .name = "transfer",
     .probe = &mp_probe_transfer,
+    .columns = columns,
+    .ncolumns = N(columns),
     .report = {.tables = tables, .ntables = N(tables),
                .section = mp_study_transfer, .section_order = 10,
                .plot_data = mp_rep_plot_transfer, .plot_files = plot_files},
