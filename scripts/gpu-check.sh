@@ -558,7 +558,7 @@ async)
     step ncu-check-async ./memprobe ncu-check --probe async --dir "$W/ncu-check-async"
     step ncu-check-cluster ./memprobe ncu-check --probe cluster --dir "$W/ncu-check-cluster"
     for f in async cluster; do
-        step sass-$f bash -c "cuobjdump --dump-sass build/probes/$f.cu.o > $W/sass-$f-full.txt &&
+        step sass-$f bash -c "cuobjdump --dump-sass build/probes/$f/$f.cu.o > $W/sass-$f-full.txt &&
             awk '/Function :/{f=\$3} /(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|UCGABAR|STS|LDS|LDG|LD\.|ST\.)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDGSTS|UBLKCP|UTMALDG|SYNCS|DEPBAR|LDGDEPBAR|UCGABAR_[A-Z]*|STS|LDS|LDG|LD|ST)(\.|\$)/) {print f, \$i; break}}' \
             $W/sass-$f-full.txt | sed 's/^[^ ]*${f}_probe/${f}_probe/' | sort | uniq -c > $W/sass-$f.txt; cat $W/sass-$f.txt"
     done
