@@ -1,12 +1,13 @@
 /*
  * claims.c - what the study's claims read (claims.h): the result files in
- * the order their rows are taken (mp_study_files), loading them, and the
+ * the order their rows are taken (study.csv, then the families'), loading them, and the
  * values, text lines and number formats the claim functions of the
  * families' *_study.c files use. report/study.c writes the document.
  */
 #include "report.h"
 #include "check.h"
 #include "claims.h"
+#include "part.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -14,38 +15,29 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Below the results directory: one folder per probe family
- * (results/h200/README.md). */
-const char *const mp_study_files[] = {
-    "study/study.csv",
-    "bank/bank-sweep.csv",
-    "bank/bank-pads.csv",
-    "coalesce/coalesce-w4.csv",
-    "coalesce/coalesce-w8.csv",
-    "coalesce/coalesce-w16.csv",
-    "coalesce/coalesce-cg.csv",
-    "coalesce/coalesce-layouts.csv",
-    "bandwidth/bandwidth-offset.csv",
-    "bandwidth/bandwidth-stride.csv",
-    "bandwidth/bandwidth-table.csv",
-    "bandwidth/bandwidth-dram.csv",
-    "const/const-sweep.csv",
-    "const/const-sources.csv",
-    "const/const-interleaved2.csv",
-    "const/const-interleaved16.csv",
-    "texture/texture-4096.csv",
-    "texture/texture-small.csv",
-    "reduce/reduce-ladder.csv",
-    "bitmap/bitmap.csv",
-    "transfer/transfer.csv",
-    "latency/latency.csv",
-    "async/async.csv",
-    "cluster/cluster.csv",
-    "bandwidth/bandwidth-footprint.csv",
-    "bank/matrix.csv",
-    "bank/ldsm.csv",
-    NULL,
-};
+/* The full study sweep's CSV (`make study`), below the results directory;
+ * its rows come first. The families' own CSVs follow, as their parts list
+ * them (report/part.h: study_files), in registry order. */
+#define STUDY_CSV "study/study.csv"
+
+/* The study's files in the order their rows are taken: STUDY_CSV, then
+ * each family's; *n of them (a malloc'd array of the parts' strings). */
+static const char **study_files(int *n)
+{
+    int cap = 1;
+    for (int p = 0; p < mp_report_nparts(); p++)
+        for (int i = 0; mp_report_part(p)->study_files
+                        && mp_report_part(p)->study_files[i]; i++)
+            cap++;
+    const char **files = mp_xcalloc((size_t)cap, sizeof *files);
+    *n = 0;
+    files[(*n)++] = STUDY_CSV;
+    for (int p = 0; p < mp_report_nparts(); p++)
+        for (int i = 0; mp_report_part(p)->study_files
+                        && mp_report_part(p)->study_files[i]; i++)
+            files[(*n)++] = mp_report_part(p)->study_files[i];
+    return files;
+}
 
 const char *mp_study_dir(const char *dir)
 {
@@ -56,14 +48,13 @@ int mp_study_load(mp_rep_data *d, const char *results_dir, char *err,
                   size_t errlen)
 {
     const char *dir = mp_study_dir(results_dir);
-    int n = 0, have = 0;
-    while (mp_study_files[n])
-        n++;
+    int n, have = 0;
+    const char **files = study_files(&n);
     char **paths = mp_xcalloc((size_t)n, sizeof *paths);
     for (int i = 0; i < n; i++) {
-        size_t len = strlen(dir) + strlen(mp_study_files[i]) + 2;
+        size_t len = strlen(dir) + strlen(files[i]) + 2;
         char *path = mp_xmalloc(len);
-        snprintf(path, len, "%s/%s", dir, mp_study_files[i]);
+        snprintf(path, len, "%s/%s", dir, files[i]);
         if (access(path, F_OK) == 0)
             paths[have++] = path;   /* the files that exist, in order */
         else
@@ -72,13 +63,14 @@ int mp_study_load(mp_rep_data *d, const char *results_dir, char *err,
     int rc = -1;
     if (have == 0)
         mp_reason(err, errlen, "%s: none of the study's CSVs (%s, %s, ...) "
-                  "is there", dir, mp_study_files[0], mp_study_files[1]);
+                  "is there", dir, files[0], n > 1 ? files[1] : "");
     else
         rc = mp_rep_load(d, have, (const char *const *)paths, NULL, NULL,
                          err, errlen);
     for (int i = 0; i < have; i++)
         free(paths[i]);
     free(paths);
+    free(files);
     return rc;
 }
 
@@ -102,9 +94,8 @@ void mp_study_note_source(ctx *c, const char *file)
 double mp_study_value(ctx *c, const char *config, int f)
 {
     /* Rows are found by file name without its directory (mp_rep_find);
-     * mp_study_files names the files below the results directory. */
-    const char *study = strrchr(mp_study_files[0], '/');
-    study = study ? study + 1 : mp_study_files[0];
+     * the study's files are named below the results directory. */
+    const char *study = strrchr(STUDY_CSV, '/') + 1;
     const mp_rep_row *r = mp_rep_find(c->d, study, config, 0);
     if (!r && c->prefer)
         r = mp_rep_find(c->d, c->prefer, config, 0);

@@ -39,6 +39,10 @@ typedef struct {
                      size_t errlen);
     /* The files plot_data writes, NULL-terminated (NULL: none). */
     const char *const *plot_files;
+    /* The family's CSVs the study reads, below the results directory
+     * ("bank/bank-sweep.csv"), NULL-terminated, in the order their rows
+     * are taken (after study/study.csv's); NULL: none. */
+    const char *const *study_files;
 } mp_rep_part;
 
 /* Registers the families' parts (n of them, in the registry's order). */

@@ -266,10 +266,6 @@ int mp_rep_plot_close(FILE *f, const char *dir, const char *name, char *err,
 int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,
                      size_t errlen);
 
-/* The CSVs in results_dir that the study reads, NULL-terminated (file
- * names; the study joins them to its directory). */
-extern const char *const mp_study_files[];
-
 /* Loads the study's CSVs from results_dir (NULL: results/h200) into d. */
 int mp_study_load(mp_rep_data *d, const char *results_dir, char *err,
                   size_t errlen);

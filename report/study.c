@@ -15,7 +15,7 @@
  * document.
  *
  * Which row is used: the first row with counters of each configuration, in
- * the order of mp_study_files (study.csv, the full study sweep of `make
+ * the order report/claims.c reads them (study.csv, the full study sweep of `make
  * study`, first; then the families' own CSVs), so a new sweep replaces the
  * older measurements without any change here. Each claim names the files
  * its numbers came from.

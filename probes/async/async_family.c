@@ -26,12 +26,19 @@ static const int columns[] = {
     MP_COL_EXCESS_WAVEFRONTS, MP_COL_MODEL_MATCH, MP_COL_METHOD,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "async/async.csv",
+    NULL,
+};
+
 const mp_family mp_family_async = {
     .name = "async",
     .probe = &mp_probe_async,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables),
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables),
                .section = mp_study_async, .section_order = 20},
     .sweep = "configs/async.conf",
     .doc = "docs/async.md",

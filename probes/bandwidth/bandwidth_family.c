@@ -27,12 +27,23 @@ static const int columns[] = {
     MP_COL_MEMCPY_FRACTION, MP_COL_MODEL_MATCH, MP_COL_INFLIGHT, MP_COL_SHAPE,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "bandwidth/bandwidth-offset.csv",
+    "bandwidth/bandwidth-stride.csv",
+    "bandwidth/bandwidth-table.csv",
+    "bandwidth/bandwidth-dram.csv",
+    "bandwidth/bandwidth-footprint.csv",
+    NULL,
+};
+
 const mp_family mp_family_bandwidth = {
     .name = "bandwidth",
     .probe = &mp_probe_bandwidth,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables),
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables),
                .plot_data = mp_bandwidth_plot_data,
                .plot_files = plot_files},
     .sweep = "configs/bandwidth.conf",

@@ -46,12 +46,22 @@ static const int columns[] = {
     MP_COL_MODEL_MATCH,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "bank/bank-sweep.csv",
+    "bank/bank-pads.csv",
+    "bank/matrix.csv",
+    "bank/ldsm.csv",
+    NULL,
+};
+
 const mp_family mp_family_bank = {
     .name = "bank",
     .probe = &mp_probe_bank,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables),
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables),
                .claims = &mp_study_shared, .section = study_section,
                .section_order = 30, .plot_data = mp_bank_plot_data,
                .plot_files = plot_files},

@@ -23,12 +23,19 @@ static const int columns[] = {
     MP_COL_MODEL_MATCH,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "bitmap/bitmap.csv",
+    NULL,
+};
+
 const mp_family mp_family_bitmap = {
     .name = "bitmap",
     .probe = &mp_probe_bitmap,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables),
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables),
                .claims = &mp_study_bitmap},
     .sweep = "configs/bitmap.conf",
     .doc = "docs/bitmap.md",

@@ -21,12 +21,19 @@ static const int columns[] = {
     MP_COL_MODEL_MATCH, MP_COL_METHOD,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "cluster/cluster.csv",
+    NULL,
+};
+
 const mp_family mp_family_cluster = {
     .name = "cluster",
     .probe = &mp_probe_cluster,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables)},
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables)},
     .sweep = "configs/cluster.conf",
     .doc = "docs/cluster.md",
 };

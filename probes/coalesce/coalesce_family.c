@@ -25,12 +25,23 @@ static const int columns[] = {
     MP_COL_SECTORS_PER_REQUEST, MP_COL_MODEL_MATCH,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "coalesce/coalesce-w4.csv",
+    "coalesce/coalesce-w8.csv",
+    "coalesce/coalesce-w16.csv",
+    "coalesce/coalesce-cg.csv",
+    "coalesce/coalesce-layouts.csv",
+    NULL,
+};
+
 const mp_family mp_family_coalesce = {
     .name = "coalesce",
     .probe = &mp_probe_coalesce,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables),
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables),
                .claims = &mp_study_global},
     .sweep = "configs/coalesce.conf",
     .doc = "docs/coalesce.md",

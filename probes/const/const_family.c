@@ -21,12 +21,22 @@ static const int columns[] = {
     MP_COL_MODEL_REPLAYS, MP_COL_REPLAYS_PER_REQUEST, MP_COL_MODEL_MATCH,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "const/const-sweep.csv",
+    "const/const-sources.csv",
+    "const/const-interleaved2.csv",
+    "const/const-interleaved16.csv",
+    NULL,
+};
+
 const mp_family mp_family_const = {
     .name = "const",
     .probe = &mp_probe_const,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables),
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables),
                .claims = &mp_study_const_texture},
     .sweep = "configs/const.conf",
     .doc = "docs/constant-texture.md",

@@ -29,12 +29,19 @@ static const int columns[] = {
     MP_COL_DRAM_BYTES_PER_LOAD, MP_COL_COUNTER_LEVEL,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "latency/latency.csv",
+    NULL,
+};
+
 const mp_family mp_family_latency = {
     .name = "latency",
     .probe = &mp_probe_latency,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.claims = &mp_study_latency, .section = study_section,
+    .report = {.study_files = study_files,
+               .claims = &mp_study_latency, .section = study_section,
                .section_order = 110},
     .sweep = "configs/latency.conf",
     .doc = "docs/latency.md",

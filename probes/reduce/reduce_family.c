@@ -22,12 +22,19 @@ static const int columns[] = {
     MP_COL_MODEL_MATCH,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "reduce/reduce-ladder.csv",
+    NULL,
+};
+
 const mp_family mp_family_reduce = {
     .name = "reduce",
     .probe = &mp_probe_reduce,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables),
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables),
                .claims = &mp_study_reduce},
     .sweep = "configs/reduce.conf",
     .doc = "docs/reduce.md",

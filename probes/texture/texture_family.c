@@ -23,12 +23,20 @@ static const int columns[] = {
     MP_COL_MODEL_MATCH,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "texture/texture-4096.csv",
+    "texture/texture-small.csv",
+    NULL,
+};
+
 const mp_family mp_family_texture = {
     .name = "texture",
     .probe = &mp_probe_texture,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables)},
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables)},
     .sweep = "configs/texture.conf",
     .doc = "docs/constant-texture.md",
 };

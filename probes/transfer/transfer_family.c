@@ -27,12 +27,19 @@ static const int columns[] = {
     MP_COL_PEER_ACCESS, MP_COL_PREFETCH, MP_COL_LATENCY_US, MP_COL_LINK,
 };
 
+/* Its CSVs the study reads (results/h200/...). */
+static const char *const study_files[] = {
+    "transfer/transfer.csv",
+    NULL,
+};
+
 const mp_family mp_family_transfer = {
     .name = "transfer",
     .probe = &mp_probe_transfer,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.tables = tables, .ntables = N(tables),
+    .report = {.study_files = study_files,
+               .tables = tables, .ntables = N(tables),
                .section = mp_study_transfer, .section_order = 10,
                .plot_data = mp_rep_plot_transfer, .plot_files = plot_files},
     .sweep = "configs/transfer.conf",
