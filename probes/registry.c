@@ -34,15 +34,17 @@ void mp_families_register(void)
 {
     static const mp_probe *probes[NFAMILIES + 1];
     static const mp_rep_part *parts[NFAMILIES];
+    static const char *names[NFAMILIES];
     int np = 0;
     for (size_t i = 0; i < NFAMILIES; i++) {
         parts[i] = &mp_families[i]->report;
+        names[i] = mp_families[i]->name;
         if (mp_families[i]->probe)
             probes[np++] = mp_families[i]->probe;
     }
     probes[np] = NULL;
     mp_probe_table_set(probes);
-    mp_report_register(parts, (int)NFAMILIES);
+    mp_report_register(parts, names, (int)NFAMILIES);
 }
 
 const mp_family *mp_family_find(const char *name)

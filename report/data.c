@@ -4,6 +4,7 @@
  * and the list of devices.
  */
 #include "report.h"
+#include "part.h"
 #include "check.h"
 #include "metrics.h"
 
@@ -21,30 +22,6 @@ const char *mp_rep_field_name(int field)
     return field >= 0 && field < MP_F_COUNT ? field_names[field] : "";
 }
 
-/* The columns each probe family's tables read; a file with rows of the
- * family must have all of them (the cells may be empty). Families not
- * listed (a future one) need only the three identity columns. */
-static const struct {
-    const char *probe;
-    int fields[16];   /* ends at the first -1 */
-} needs[] = {
-    {"bank", {MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_BASE, MP_F_GROUP,
-              MP_F_PERIOD, MP_F_PAD, MP_F_CYCLES, MP_F_MODEL_WF, MP_F_WF,
-              MP_F_MODEL_WAYS, MP_F_MATCH, MP_F_VERIFIED, MP_F_COUNTERS, -1}},
-    {"coalesce", {MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_GROUP, MP_F_PERIOD,
-                  MP_F_OFFSET, MP_F_LAYOUT, MP_F_CACHE, MP_F_MODEL_SECTORS,
-                  MP_F_SECTORS, MP_F_MATCH, MP_F_TIME_NS, MP_F_REQUESTS,
-                  MP_F_BANDWIDTH, MP_F_VERIFIED, -1}},
-    {"bandwidth", {MP_F_KERNEL, MP_F_WIDTH, MP_F_OFFSET, MP_F_STRIDE,
-                   MP_F_ARRAY_BYTES, MP_F_CACHE, MP_F_BANDWIDTH,
-                   MP_F_FRACTION, MP_F_OF_MEMCPY, MP_F_MODEL_SECTORS,
-                   MP_F_SECTORS, MP_F_MATCH, MP_F_VERIFIED, -1}},
-    {"const", {MP_F_SPREAD, MP_F_SPACING, MP_F_SOURCE, MP_F_GROUP,
-               MP_F_PERIOD, MP_F_CYCLES, MP_F_MODEL_REPLAYS, MP_F_REPLAYS,
-               MP_F_MATCH, MP_F_VERIFIED, -1}},
-    {"texture", {MP_F_SOURCE, MP_F_ACCESS, MP_F_TIME_NS, MP_F_MODEL_SECTORS,
-                 MP_F_SECTORS, MP_F_MATCH, MP_F_VERIFIED, -1}},
-};
 
 const char *mp_rep_text(const mp_rep_data *d, const mp_rep_row *r, int f)
 {
@@ -118,17 +95,20 @@ static int read_file(mp_rep_file *f, const char *path, char *err,
             return -1;
         }
     }
-    /* Every family present needs its columns. */
-    for (size_t k = 0; k < sizeof needs / sizeof *needs; k++) {
+    /* Every family present needs the columns its tables read (its
+     * report part's needs, report/part.h); a family without that list
+     * needs only the identity columns. */
+    for (int k = 0; k < mp_report_nparts(); k++) {
+        const int *needs = mp_report_part(k)->needs;
+        const char *probe = mp_report_part_name(k);
         int present = 0;
-        for (int r = 0; r < f->t.nrows && !present; r++)
-            present = !strcmp(f->t.cells[r][f->col[MP_F_PROBE]],
-                              needs[k].probe);
-        for (int j = 0; present && needs[k].fields[j] >= 0; j++) {
-            int fld = needs[k].fields[j];
+        for (int r = 0; needs && r < f->t.nrows && !present; r++)
+            present = !strcmp(f->t.cells[r][f->col[MP_F_PROBE]], probe);
+        for (int j = 0; present && needs[j] >= 0; j++) {
+            int fld = needs[j];
             if (f->col[fld] < 0) {
                 mp_reason(err, errlen, "%s: %s rows need column '%s', which "
-                          "the header lacks", path, needs[k].probe,
+                          "the header lacks", path, probe,
                           field_names[fld]);
                 mp_ncu_free(&f->t);
                 return -1;

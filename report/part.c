@@ -7,12 +7,28 @@
 #include <string.h>
 
 static const mp_rep_part *const *parts;
+static const char *const *part_names;
 static int nparts;
 
-void mp_report_register(const mp_rep_part *const *p, int n)
+void mp_report_register(const mp_rep_part *const *p,
+                        const char *const *names, int n)
 {
     parts = p;
+    part_names = names;
     nparts = n;
+}
+
+const char *mp_report_part_name(int i)
+{
+    return i >= 0 && i < nparts ? part_names[i] : NULL;
+}
+
+const mp_rep_part *mp_report_part_of(const char *name)
+{
+    for (int i = 0; i < nparts; i++)
+        if (!strcmp(part_names[i], name))
+            return parts[i];
+    return NULL;
 }
 
 int mp_report_nparts(void)

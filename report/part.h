@@ -39,17 +39,30 @@ typedef struct {
                      size_t errlen);
     /* The files plot_data writes, NULL-terminated (NULL: none). */
     const char *const *plot_files;
+    /* The report fields a CSV with rows of the family must have (their
+     * cells may be empty), ending at -1; NULL: the identity columns only. */
+    const int *needs;
+    /* What the study's table sections call a difference from the model:
+     * the measured and the model field, and their unit (all 0 / NULL:
+     * sectors per request). */
+    int mismatch_measured, mismatch_model;
+    const char *mismatch_unit;
     /* The family's CSVs the study reads, below the results directory
      * ("bank/bank-sweep.csv"), NULL-terminated, in the order their rows
      * are taken (after study/study.csv's); NULL: none. */
     const char *const *study_files;
 } mp_rep_part;
 
-/* Registers the families' parts (n of them, in the registry's order). */
-void mp_report_register(const mp_rep_part *const *parts, int n);
-/* The registered parts: count, and the i-th. */
+/* Registers the families' parts and their names (the CSV's probe column),
+ * n of them, in the registry's order. */
+void mp_report_register(const mp_rep_part *const *parts,
+                        const char *const *names, int n);
+/* The registered parts: count, the i-th, its name, and the part of the
+ * probe named `name` (NULL: none). */
 int mp_report_nparts(void);
 const mp_rep_part *mp_report_part(int i);
+const char *mp_report_part_name(int i);
+const mp_rep_part *mp_report_part_of(const char *name);
 /* The table named `name` among the registered parts, or NULL. */
 const mp_rep_table_def *mp_rep_table_def_find(const char *name);
 

@@ -75,14 +75,11 @@ static void mismatch_note(const mp_rep_data *d, const char *probe, FILE *out)
 {
     int meas = MP_F_SECTORS, model = MP_F_MODEL_SECTORS;
     const char *unit = "sectors";
-    if (!strcmp(probe, "bank")) {
-        meas = MP_F_WF;
-        model = MP_F_MODEL_WF;
-        unit = "wavefronts";
-    } else if (!strcmp(probe, "const")) {
-        meas = MP_F_REPLAYS;
-        model = MP_F_MODEL_REPLAYS;
-        unit = "replays";
+    const mp_rep_part *p = mp_report_part_of(probe);
+    if (p && p->mismatch_unit) {   /* the family's own (report/part.h) */
+        meas = p->mismatch_measured;
+        model = p->mismatch_model;
+        unit = p->mismatch_unit;
     }
     int n = 0;
     double worst = 0, worst_model = 0;

@@ -37,12 +37,20 @@ static const char *const study_files[] = {
     NULL,
 };
 
+/* The report fields a CSV with its rows must have. */
+static const int needs[] = {
+    MP_F_KERNEL, MP_F_WIDTH, MP_F_OFFSET, MP_F_STRIDE,
+    MP_F_ARRAY_BYTES, MP_F_CACHE, MP_F_BANDWIDTH, MP_F_FRACTION,
+    MP_F_OF_MEMCPY, MP_F_MODEL_SECTORS, MP_F_SECTORS, MP_F_MATCH,
+    MP_F_VERIFIED, -1};
+
 const mp_family mp_family_bandwidth = {
     .name = "bandwidth",
     .probe = &mp_probe_bandwidth,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.study_files = study_files,
+    .report = {.needs = needs,
+               .study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .plot_data = mp_bandwidth_plot_data,
                .plot_files = plot_files},

@@ -55,12 +55,21 @@ static const char *const study_files[] = {
     NULL,
 };
 
+/* The report fields a CSV with its rows must have. */
+static const int needs[] = {
+    MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_BASE, MP_F_GROUP,
+    MP_F_PERIOD, MP_F_PAD, MP_F_CYCLES, MP_F_MODEL_WF, MP_F_WF,
+    MP_F_MODEL_WAYS, MP_F_MATCH, MP_F_VERIFIED, MP_F_COUNTERS, -1};
+
 const mp_family mp_family_bank = {
     .name = "bank",
     .probe = &mp_probe_bank,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.study_files = study_files,
+    .report = {.needs = needs,
+               .mismatch_measured = MP_F_WF, .mismatch_model = MP_F_MODEL_WF,
+               .mismatch_unit = "wavefronts",
+               .study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_shared, .section = study_section,
                .section_order = 30, .plot_data = mp_bank_plot_data,

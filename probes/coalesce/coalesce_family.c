@@ -35,12 +35,19 @@ static const char *const study_files[] = {
     NULL,
 };
 
+/* The report fields a CSV with its rows must have. */
+static const int needs[] = {
+    MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_GROUP, MP_F_PERIOD,
+    MP_F_OFFSET, MP_F_LAYOUT, MP_F_CACHE, MP_F_MODEL_SECTORS, MP_F_SECTORS,
+    MP_F_MATCH, MP_F_TIME_NS, MP_F_REQUESTS, MP_F_BANDWIDTH, MP_F_VERIFIED, -1};
+
 const mp_family mp_family_coalesce = {
     .name = "coalesce",
     .probe = &mp_probe_coalesce,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.study_files = study_files,
+    .report = {.needs = needs,
+               .study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_global},
     .sweep = "configs/coalesce.conf",

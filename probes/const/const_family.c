@@ -30,12 +30,21 @@ static const char *const study_files[] = {
     NULL,
 };
 
+/* The report fields a CSV with its rows must have. */
+static const int needs[] = {
+    MP_F_SPREAD, MP_F_SPACING, MP_F_SOURCE, MP_F_GROUP, MP_F_PERIOD,
+    MP_F_CYCLES, MP_F_MODEL_REPLAYS, MP_F_REPLAYS, MP_F_MATCH, MP_F_VERIFIED,
+    -1};
+
 const mp_family mp_family_const = {
     .name = "const",
     .probe = &mp_probe_const,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.study_files = study_files,
+    .report = {.needs = needs,
+               .mismatch_measured = MP_F_REPLAYS, .mismatch_model = MP_F_MODEL_REPLAYS,
+               .mismatch_unit = "replays",
+               .study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_const_texture},
     .sweep = "configs/const.conf",

@@ -30,12 +30,18 @@ static const char *const study_files[] = {
     NULL,
 };
 
+/* The report fields a CSV with its rows must have. */
+static const int needs[] = {
+    MP_F_SOURCE, MP_F_ACCESS, MP_F_TIME_NS, MP_F_MODEL_SECTORS,
+    MP_F_SECTORS, MP_F_MATCH, MP_F_VERIFIED, -1};
+
 const mp_family mp_family_texture = {
     .name = "texture",
     .probe = &mp_probe_texture,
     .columns = columns,
     .ncolumns = N(columns),
-    .report = {.study_files = study_files,
+    .report = {.needs = needs,
+               .study_files = study_files,
                .tables = tables, .ntables = N(tables)},
     .sweep = "configs/texture.conf",
     .doc = "docs/constant-texture.md",
