@@ -145,6 +145,19 @@ int cli_run_group(const char *group, const cli_ok_case *ok, size_t nok,
                   const cli_bad_case *bad, size_t nbad,
                   const struct CMUnitTest *extra, size_t nextra);
 
+/* The elements of array a (not a pointer). */
+#define CLI_COUNT(a) (sizeof (a) / sizeof (a)[0])
+/* cli_run_group with its arrays counted: only extra tests; bad cases and
+ * extra tests; ok cases, bad cases and extra tests. */
+#define CLI_RUN_TESTS(group, extra) \
+    cli_run_group(group, NULL, 0, NULL, 0, extra, CLI_COUNT(extra))
+#define CLI_RUN_BAD(group, bad, extra) \
+    cli_run_group(group, NULL, 0, bad, CLI_COUNT(bad), extra, \
+                  CLI_COUNT(extra))
+#define CLI_RUN_ALL(group, ok, bad, extra) \
+    cli_run_group(group, ok, CLI_COUNT(ok), bad, CLI_COUNT(bad), extra, \
+                  CLI_COUNT(extra))
+
 /* A report table printed in format f into a string (free it). */
 char *cli_table_text(const mp_rep_table *t, mp_rep_format f);
 

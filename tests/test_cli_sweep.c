@@ -434,8 +434,5 @@ int main(void)
         cmocka_unit_test(test_no_gpu_new_file),
         cmocka_unit_test(test_no_gpu_existing_file),
     };
-    return cli_run_group("cli_sweep", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli_sweep", good_cases, bad_cases, fixed);
 }

@@ -307,7 +307,5 @@ int main(void)
         cmocka_unit_test(test_bandwidth_plot_data),
         cmocka_unit_test(test_impossible_values),
     };
-    return cli_run_group("hierarchy", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_BAD("hierarchy", bad_cases, fixed);
 }

@@ -412,6 +412,5 @@ int main(void)
         cmocka_unit_test(test_kill_worker),
         cmocka_unit_test(test_merge),
     };
-    return cli_run_group("multi_gpu", NULL, 0, NULL, 0, tests,
-                         sizeof tests / sizeof tests[0]);
+    return CLI_RUN_TESTS("multi_gpu", tests);
 }

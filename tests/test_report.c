@@ -875,8 +875,5 @@ int main(void)
         cmocka_unit_test(test_gnuplot_scripts),
         cmocka_unit_test(test_cli_study),
     };
-    return cli_run_group("report", ok_cases,
-                         sizeof ok_cases / sizeof *ok_cases, bad_cases,
-                         sizeof bad_cases / sizeof *bad_cases, tests,
-                         sizeof tests / sizeof *tests);
+    return CLI_RUN_ALL("report", ok_cases, bad_cases, tests);
 }

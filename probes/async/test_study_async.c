@@ -132,6 +132,5 @@ int main(void)
         cmocka_unit_test(test_section_without_csvs),
         cmocka_unit_test(test_tables),
     };
-    return cli_run_group("study_async", NULL, 0, NULL, 0, tests,
-                         sizeof tests / sizeof tests[0]);
+    return CLI_RUN_TESTS("study_async", tests);
 }

@@ -479,8 +479,5 @@ int main(void)
         cmocka_unit_test(test_no_gpu_measure),
         cmocka_unit_test(test_repeat_reference),
     };
-    return cli_run_group("cli_bandwidth", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli_bandwidth", good_cases, bad_cases, fixed);
 }

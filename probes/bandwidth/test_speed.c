@@ -533,6 +533,5 @@ int main(void)
         cmocka_unit_test(compare_uses_the_probes_set),
         cmocka_unit_test(compare_command_line),
     };
-    return cli_run_group("speed", NULL, 0, NULL, 0, tests,
-                         sizeof tests / sizeof *tests);
+    return CLI_RUN_TESTS("speed", tests);
 }

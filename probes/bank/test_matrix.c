@@ -216,7 +216,5 @@ int main(void)
         cmocka_unit_test(test_predict_offsets),
         cmocka_unit_test(test_predict_swizzle),
     };
-    return cli_run_group("matrix", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_BAD("matrix", bad_cases, fixed);
 }

@@ -541,6 +541,5 @@ int main(void)
         cmocka_unit_test(test_plot_script),
         cmocka_unit_test(test_study_sources),
     };
-    return cli_run_group("report_matrix", NULL, 0, NULL, 0, tests,
-                         sizeof tests / sizeof *tests);
+    return CLI_RUN_TESTS("report_matrix", tests);
 }

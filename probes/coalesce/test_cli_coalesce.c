@@ -306,8 +306,5 @@ int main(void)
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_check_sweep),
     };
-    return cli_run_group("cli_coalesce", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli_coalesce", good_cases, bad_cases, fixed);
 }

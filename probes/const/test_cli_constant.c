@@ -235,7 +235,5 @@ int main(void)
         cmocka_unit_test(test_list_and_help),
         cmocka_unit_test(test_no_gpu),
     };
-    return cli_run_group("cli_constant_texture", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_BAD("cli_constant_texture", bad_cases, fixed);
 }

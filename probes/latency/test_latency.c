@@ -314,7 +314,5 @@ int main(void)
         cmocka_unit_test(test_predict_spaces),
         cmocka_unit_test(test_no_gpu),
     };
-    return cli_run_group("latency", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_BAD("latency", bad_cases, fixed);
 }

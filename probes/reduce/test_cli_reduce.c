@@ -221,8 +221,5 @@ int main(void)
         cmocka_unit_test(test_predict_sweep),
         cmocka_unit_test(test_no_gpu_measure),
     };
-    return cli_run_group("cli_reduce", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli_reduce", good_cases, bad_cases, fixed);
 }

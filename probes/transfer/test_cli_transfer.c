@@ -301,7 +301,5 @@ int main(void)
         cmocka_unit_test(test_sweep_list),
         cmocka_unit_test(test_study_section),
     };
-    return cli_run_group("transfer", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], extra,
-                         sizeof extra / sizeof extra[0]);
+    return CLI_RUN_BAD("transfer", bad_cases, extra);
 }
