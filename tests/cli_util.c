@@ -30,6 +30,15 @@ static char origdir[PATH_MAX];
 /* ---- running the binary ----------------------------------------------- */
 
 /* Reads fd from its start to its end. */
+void cli_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fail_msg("cannot write %s", path);
+    assert_int_equal(fputs(text, f) >= 0, 1);
+    assert_int_equal(fclose(f), 0);
+}
+
 char *cli_read_fd(int fd, size_t *len)
 {
     size_t cap = 4096, n = 0;

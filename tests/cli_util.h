@@ -62,6 +62,10 @@ char *cli_read_file(const char *path, size_t *len);
  * fileno) to its end. */
 char *cli_read_fd(int fd, size_t *len);
 
+/* Writes text to path, replacing it; fails the test unless the file
+ * opens, takes the text and closes. */
+void cli_write_file(const char *path, const char *text);
+
 /* Removes path and everything under it (a test's temporary folder). */
 void cli_remove_tree(const char *path);
 

@@ -19,14 +19,6 @@
 
 #include "cli_util.h"
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static void write_csvs(void)
 {
     /* A results directory as results/h200 is laid out: one folder per
@@ -34,7 +26,7 @@ static void write_csvs(void)
     mkdir("res", 0777);
     mkdir("res/async", 0777);
     mkdir("res/cluster", 0777);
-    write_file("res/async/async.csv",
+    cli_write_file("res/async/async.csv",
         "device_name,probe,config,method,width_bytes,cache,swizzle,"
         "tile_bytes,array_bytes,passes,bandwidth_gbs,bandwidth_fraction,"
         "verified,wavefronts_per_request,model_wavefronts_per_request,"
@@ -47,7 +39,7 @@ static void write_csvs(void)
         "0.7292,yes,1.0000,1,yes\n"
         "NVIDIA H200,async,a3,tensor,16,ca,128,16384,16777216,32,9000.0,"
         "1.8750,yes,0.0000,0,yes\n");
-    write_file("res/cluster/cluster.csv",
+    cli_write_file("res/cluster/cluster.csv",
         "device_name,probe,config,method,op,width_bytes,cluster_size,"
         "latency_cycles,bandwidth_gbs,verified,model_match\n"
         "NVIDIA H200,cluster,c1,local,chase,4,2,30.0,,yes,yes\n"
@@ -87,7 +79,7 @@ static void test_section_without_csvs(void **state)
     /* Another family's CSV, so that the study has something to read. */
     mkdir("empty", 0777);
     mkdir("empty/reduce", 0777);
-    write_file("empty/reduce/reduce-ladder.csv", "device_name,probe,config\n"
+    cli_write_file("empty/reduce/reduce-ladder.csv", "device_name,probe,config\n"
                "NVIDIA H200,reduce,r1\n");
     cli_result r;
     const char *args[] = {"report", "--study", "e.md", "--results", "empty",
