@@ -186,6 +186,20 @@ void cli_run_ok(const char *const *args, cli_result *r)
     cli_expect_status(r, 0);
 }
 
+void cli_run_expect(const char *const *args, int lines, ...)
+{
+    cli_result r;
+    cli_run_ok(args, &r);
+    if (lines >= 0)
+        assert_int_equal(cli_count_char(r.out, '\n'), lines);
+    va_list ap;
+    va_start(ap, lines);
+    for (const char *s; (s = va_arg(ap, const char *));)
+        cli_must_contain("stdout", r.out, s);
+    va_end(ap);
+    cli_result_free(&r);
+}
+
 void cli_expect_usage_error(const char *const *args, const char *names)
 {
     cli_result r;

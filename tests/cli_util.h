@@ -80,6 +80,11 @@ void cli_expect_status(const cli_result *r, int want);
 /* cli_run, then cli_expect_status(r, 0): a run that must succeed. */
 void cli_run_ok(const char *const *args, cli_result *r);
 
+/* cli_run_ok(args), then stdout has exactly `lines` newlines (lines < 0:
+ * any number) and contains each of the strings after it (NULL ends); the
+ * result is freed. */
+void cli_run_expect(const char *const *args, int lines, ...);
+
 /* Bad input: `memprobe args` exits 2 with nothing on stdout and exactly
  * one stderr line "memprobe: ..." that contains `names`; results/ is not
  * created. */

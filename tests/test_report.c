@@ -386,9 +386,9 @@ static void test_nothing_to_report(void **state)
     const char *a6[] = {"report", "--table", "bank", "a.csv", "lat.csv",
                         NULL};
     cli_result r;
-    cli_run_ok(a6, &r);
-    cli_must_contain("stdout", r.out, "6 configurations from 2 files");
-    cli_result_free(&r);
+    cli_run_expect(a6, -1,
+                   "6 configurations from 2 files",
+                   NULL);
 
     /* ncu-check comparing a memprobe CSV without rows. */
     const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
