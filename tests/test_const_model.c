@@ -37,6 +37,21 @@ typedef struct {
     int rc, g, p;                /* expected */
 } lanes_case;
 
+/* mp_const_lanes on each case: its return, group and period. */
+static void check_lanes(const lanes_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const lanes_case *c = &cases[i];
+        int g = -1, p = -1;
+        print_message("# spread %d group %d period %d\n", c->spread,
+                      c->group, c->period);
+        assert_int_equal(mp_const_lanes(c->spread, c->group, c->period, &g,
+                                        &p), c->rc);
+        assert_int_equal(g, c->g);
+        assert_int_equal(p, c->p);
+    }
+}
+
 static void test_lanes_default(void **state)
 {
     (void)state;
@@ -60,14 +75,7 @@ static void test_lanes_default(void **state)
         {17, 0, 0, 0, 1, 17},   /* 32/17 = 1 */
         {32, 0, 0, 0, 1, 32},   /* every lane its own address */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const lanes_case *c = &cases[i];
-        int g = -1, p = -1;
-        assert_int_equal(mp_const_lanes(c->spread, c->group, c->period, &g,
-                                        &p), c->rc);
-        assert_int_equal(g, c->g);
-        assert_int_equal(p, c->p);
-    }
+    check_lanes(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_lanes_explicit(void **state)
@@ -95,16 +103,7 @@ static void test_lanes_explicit(void **state)
         /* Group 1, period 4: 4 addresses, not 8. */
         {8, 1, 4, -2, 1, 4},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const lanes_case *c = &cases[i];
-        int g = -1, p = -1;
-        print_message("# spread %d group %d period %d\n", c->spread,
-                      c->group, c->period);
-        assert_int_equal(mp_const_lanes(c->spread, c->group, c->period, &g,
-                                        &p), c->rc);
-        assert_int_equal(g, c->g);
-        assert_int_equal(p, c->p);
-    }
+    check_lanes(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* ---- offsets and footprint ------------------------------------------- */
