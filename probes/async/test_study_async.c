@@ -48,17 +48,24 @@ static void write_csvs(void)
         "NVIDIA H200,cluster,c4,remote,ld,4,2,,5000,yes,no\n");
 }
 
+/* `memprobe report --study md --results results` (exit 0), then md's
+ * text (free it). */
+static char *study(const char *md, const char *results)
+{
+    const char *args[] = {"report", "--study", md, "--results", results,
+                          NULL};
+    cli_result r;
+    cli_run_ok(args, &r);
+    cli_result_free(&r);
+    size_t len;
+    return cli_read_file(md, &len);
+}
+
 static void test_section_from_csvs(void **state)
 {
     (void)state;
     write_csvs();
-    cli_result r;
-    const char *args[] = {"report", "--study", "s.md", "--results", "res",
-                          NULL};
-    cli_run_ok(args, &r);
-    cli_result_free(&r);
-    size_t len;
-    char *md = cli_read_file("s.md", &len);
+    char *md = study("s.md", "res");
     cli_must_contain("study", md, "staged 3000 GB/s (62.5% of DRAM peak); "
                      "cpasync 4000 GB/s (83.3% of DRAM peak); bulk not "
                      "measured; tensor not measured.");
@@ -80,14 +87,8 @@ static void test_section_without_csvs(void **state)
     mkdir("empty", 0777);
     mkdir("empty/reduce", 0777);
     cli_write_file("empty/reduce/reduce-ladder.csv", "device_name,probe,config\n"
-               "NVIDIA H200,reduce,r1\n");
-    cli_result r;
-    const char *args[] = {"report", "--study", "e.md", "--results", "empty",
-                          NULL};
-    cli_run_ok(args, &r);
-    cli_result_free(&r);
-    size_t len;
-    char *md = cli_read_file("e.md", &len);
+                   "NVIDIA H200,reduce,r1\n");
+    char *md = study("e.md", "empty");
     cli_must_contain("study", md, "No H200 measurement of the async copies "
                      "is committed yet");
     cli_must_contain("study", md, "No H200 measurement of distributed "
@@ -100,7 +101,6 @@ static void test_tables(void **state)
 {
     (void)state;
     write_csvs();
-    cli_result r;
     const char *a[] = {"report", "--table", "async", "res/async/async.csv",
                        NULL};
     cli_run_expect(a, -1,
