@@ -171,7 +171,6 @@ static void test_command(void **state)
     (void)state;
     write_csv();
     const char *args[] = {"hierarchy", CSV, "--format", "md", NULL};
-    cli_result r;
     cli_run_expect(args, -1,
                    "| figure | measured | from rows |",
                    "| L1 hit latency | 33.0 cycles | latency/global/",
@@ -265,7 +264,6 @@ static void test_impossible_values(void **state)
     fclose(f);
     /* The empty cells are allowed: the row is left out, not refused. */
     const char *ok[] = {"hierarchy", "good.csv", NULL};
-    cli_result r;
     cli_run_expect(ok, -1,
                    "33.0 cycles",
                    NULL);

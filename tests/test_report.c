@@ -373,8 +373,8 @@ static void test_nothing_to_report(void **state)
 
     /* Rows, but of a probe no table shows. */
     cli_write_file("lat.csv", "device_name,probe,config,cycles_per_load\r\n"
-               "GPU A,latency,latency/a,33\r\n"
-               "GPU A,latency,latency/b,260\r\n");
+                   "GPU A,latency,latency/a,33\r\n"
+                   "GPU A,latency,latency/b,260\r\n");
     const char *a4[] = {"report", "lat.csv", NULL};
     cli_expect_usage_error(a4, "report: no table has a row from lat.csv "
                            "(their probes: latency): nothing to report");
@@ -385,7 +385,6 @@ static void test_nothing_to_report(void **state)
                            "to it (their probes: bank)");
     const char *a6[] = {"report", "--table", "bank", "a.csv", "lat.csv",
                         NULL};
-    cli_result r;
     cli_run_expect(a6, -1,
                    "6 configurations from 2 files",
                    NULL);

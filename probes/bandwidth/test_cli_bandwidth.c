@@ -223,7 +223,6 @@ static void test_predict_sweep(void **state)
     const char *args[] = {"predict", "bandwidth", "--kernel", "read,copy",
                           "--width", "4,16", "--bytes", "1048576",
                           "--format", "csv", NULL};
-    cli_result r;
     cli_run_expect(args, 1 + 4,
                    /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048
                     * of 16. */
@@ -243,7 +242,6 @@ static void test_predict_repeat(void **state)
     const char *args[] = {"predict", "bandwidth", "--kernel", "read",
                           "--bytes", "4096,134217728", "--repeat", "0,3",
                           "--format", "csv", NULL};
-    cli_result r;
     cli_run_expect(args, -1,
                    /* 4096 B: 65536 walks x 8 requests of 16 sectors; DRAM
                     * once. */

@@ -369,15 +369,15 @@ static void compare_within_and_beyond(void **state)
     /* conflicts: 1e-3 per request (1000 requests: 1 event allowed);
      * instructions exact. */
     cli_write_file("base.csv", HEAD
-               "a,1000,100,yes,500,1000,\n"
-               "b,1000,200,yes,0,1000,\n"
-               "a,1000,999,yes,9,9,\n"          /* a repeat: ignored */
-               "c,1000,300,,7,1000,\n");
+                   "a,1000,100,yes,500,1000,\n"
+                   "b,1000,200,yes,0,1000,\n"
+                   "a,1000,999,yes,9,9,\n"          /* a repeat: ignored */
+                   "c,1000,300,,7,1000,\n");
     cli_write_file("same.csv", HEAD
-               "c,1000,330,,7,1000,\n"
-               "b,1000,180,yes,1,1000,\n"       /* 1 event: allowed */
-               "a,1000,100,yes,500,1000,\n"
-               "d,1000,1,yes,0,0,\n");          /* only here: fine */
+                   "c,1000,330,,7,1000,\n"
+                   "b,1000,180,yes,1,1000,\n"       /* 1 event: allowed */
+                   "a,1000,100,yes,500,1000,\n"
+                   "d,1000,1,yes,0,0,\n");          /* only here: fine */
     mp_compare_result res;
     FILE *out = tmpfile();
     assert_int_equal(mp_compare_files("base.csv", "same.csv", 0, out, &res),
@@ -395,8 +395,8 @@ static void compare_within_and_beyond(void **state)
     assert_float_equal(res.time_ratio_max, 1.1, 1e-12);
 
     cli_write_file("worse.csv", HEAD
-               "a,1000,100,yes,502,1000,\n"     /* 2 events: beyond */
-               "b,1000,200,no,0,1001,\n");      /* inst off by one; model */
+                   "a,1000,100,yes,502,1000,\n"     /* 2 events: beyond */
+                   "b,1000,200,no,0,1001,\n");      /* inst off by one; model */
     assert_int_equal(mp_compare_files("base.csv", "worse.csv", 0, stderr,
                                       &res), 1);
     assert_int_equal(res.matched, 2);

@@ -203,7 +203,6 @@ static void test_matrix_print(void **state)
     mp_rep_free(&d);
 
     /* The command line: both tables, the count of marked cells. */
-    cli_result r;
     const char *args[] = {"report", cli_in_repo(SAMPLE), NULL};
     cli_run_expect(args, -1,
                    "Matrix instructions",

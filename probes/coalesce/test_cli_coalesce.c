@@ -217,7 +217,6 @@ static void test_predict_csv_sweep(void **state)
     const char *args[] = {"predict", "coalesce", "--op", "ld,st", "--width",
                           "4", "--offset", "0,4", "--stride", "1,2",
                           "--format", "csv", NULL};
-    cli_result r;
     cli_run_expect(args, 1 + 8,
                    /* o0 s1: 4 sectors; o0 s2: bytes 0..251 -> 8; o4 s1:
                     * 4..131 -> 5; o4 s2: 4..255 -> 8 (ideal 4 each). */

@@ -131,7 +131,6 @@ static void test_predict_const_sources(void **state)
     const char *args[] = {"predict", "const", "--source",
                           "constant,global,ldg", "--spread", "32",
                           "--format", "csv", NULL};
-    cli_result r;
     cli_run_expect(args, -1,
                    "\r\nconst,constant,32,4,0,0,32,31,",
                    "\r\nconst,global,32,4,0,0,32,0,",
@@ -145,7 +144,6 @@ static void test_predict_const_interleaved(void **state)
     (void)state;
     const char *args[] = {"predict", "const", "--spread", "16", "--group",
                           "1", "--period", "16", "--format", "csv", NULL};
-    cli_result r;
     cli_run_expect(args, -1,
                    /* 16 addresses, 15 replays, bytes 0..60 on one line, 16 +
                     * 16 half-warp reads, g1/p16, footprint 60 + 4 + 1792 =
@@ -184,7 +182,6 @@ static void test_list_and_help(void **state)
 {
     (void)state;
     const char *list[] = {"list", NULL};
-    cli_result r;
     cli_run_expect(list, -1,
                    "const - ",
                    "--spacing",

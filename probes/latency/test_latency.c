@@ -279,7 +279,6 @@ static void test_predict_spaces(void **state)
     const char *args[] = {"predict", "latency", "--footprint", "16384",
                           "--stride", "64", "--space",
                           "shared,constant", "--format", "csv", NULL};
-    cli_result r;
     cli_run_expect(args, -1,
                    "\r\nlatency,16384,64,random,default,shared,4096,shared,",
                    "\r\nlatency,16384,64,random,default,constant,4096,"

@@ -184,7 +184,6 @@ static void test_predict_sweep(void **state)
     const char *args[] = {"predict", "reduce", "--variant",
                           "tree-sequential,tree-strided", "--workload",
                           "cubes,dot", "--format", "csv", NULL};
-    cli_result r;
     cli_run_expect(args, 1 + 4,
                    /* The size column shows the parameter (0: the seed's
                     * size); elements the size used. */

@@ -166,7 +166,6 @@ static void test_sweep_list(void **state)
     char conf[PATH_MAX + 64];
     snprintf(conf, sizeof conf, "%s/configs/transfer.conf", repo);
     const char *args[] = {"sweep", conf, "--list", NULL};
-    cli_result r;
     cli_run_expect(args, -1,
                    "155 configurations in 5 sections",
                    "transfer/bidir/managed/memcpy/b4096",
