@@ -30,6 +30,15 @@ static char origdir[PATH_MAX];
 /* ---- running the binary ----------------------------------------------- */
 
 /* Reads fd from its start to its end. */
+void cli_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        fail_msg("cannot write %s", path);
+    assert_int_equal(fputs(text, f) >= 0, 1);
+    assert_int_equal(fclose(f), 0);
+}
+
 char *cli_read_fd(int fd, size_t *len)
 {
     size_t cap = 4096, n = 0;
@@ -175,6 +184,20 @@ void cli_run_ok(const char *const *args, cli_result *r)
 {
     cli_run(args, r);
     cli_expect_status(r, 0);
+}
+
+void cli_run_expect(const char *const *args, int lines, ...)
+{
+    cli_result r;
+    cli_run_ok(args, &r);
+    if (lines >= 0)
+        assert_int_equal(cli_count_char(r.out, '\n'), lines);
+    va_list ap;
+    va_start(ap, lines);
+    for (const char *s; (s = va_arg(ap, const char *));)
+        cli_must_contain("stdout", r.out, s);
+    va_end(ap);
+    cli_result_free(&r);
 }
 
 void cli_expect_usage_error(const char *const *args, const char *names)

@@ -62,6 +62,10 @@ char *cli_read_file(const char *path, size_t *len);
  * fileno) to its end. */
 char *cli_read_fd(int fd, size_t *len);
 
+/* Writes text to path, replacing it; fails the test unless the file
+ * opens, takes the text and closes. */
+void cli_write_file(const char *path, const char *text);
+
 /* Removes path and everything under it (a test's temporary folder). */
 void cli_remove_tree(const char *path);
 
@@ -75,6 +79,11 @@ void cli_must_contain(const char *what, const char *hay, const char *needle);
 void cli_expect_status(const cli_result *r, int want);
 /* cli_run, then cli_expect_status(r, 0): a run that must succeed. */
 void cli_run_ok(const char *const *args, cli_result *r);
+
+/* cli_run_ok(args), then stdout has exactly `lines` newlines (lines < 0:
+ * any number) and contains each of the strings after it (NULL ends); the
+ * result is freed. */
+void cli_run_expect(const char *const *args, int lines, ...);
 
 /* Bad input: `memprobe args` exits 2 with nothing on stdout and exactly
  * one stderr line "memprobe: ..." that contains `names`; results/ is not
@@ -144,6 +153,19 @@ typedef struct {
 int cli_run_group(const char *group, const cli_ok_case *ok, size_t nok,
                   const cli_bad_case *bad, size_t nbad,
                   const struct CMUnitTest *extra, size_t nextra);
+
+/* The elements of array a (not a pointer). */
+#define CLI_COUNT(a) (sizeof (a) / sizeof (a)[0])
+/* cli_run_group with its arrays counted: only extra tests; bad cases and
+ * extra tests; ok cases, bad cases and extra tests. */
+#define CLI_RUN_TESTS(group, extra) \
+    cli_run_group(group, NULL, 0, NULL, 0, extra, CLI_COUNT(extra))
+#define CLI_RUN_BAD(group, bad, extra) \
+    cli_run_group(group, NULL, 0, bad, CLI_COUNT(bad), extra, \
+                  CLI_COUNT(extra))
+#define CLI_RUN_ALL(group, ok, bad, extra) \
+    cli_run_group(group, ok, CLI_COUNT(ok), bad, CLI_COUNT(bad), extra, \
+                  CLI_COUNT(extra))
 
 /* A report table printed in format f into a string (free it). */
 char *cli_table_text(const mp_rep_table *t, mp_rep_format f);

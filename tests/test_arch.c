@@ -255,6 +255,5 @@ int main(void)
         cmocka_unit_test(test_ceilings),
         cmocka_unit_test(test_no_h200_in_rows),
     };
-    return cli_run_group("arch", NULL, 0, NULL, 0, tests,
-                         sizeof tests / sizeof *tests);
+    return CLI_RUN_TESTS("arch", tests);
 }

@@ -37,10 +37,7 @@ static int ncases;
 /* An earlier output file, before a refused command... */
 static void write_kept(void)
 {
-    FILE *f = fopen(KEPT, "wb");
-    assert_non_null(f);
-    fputs(kept_text, f);
-    fclose(f);
+    cli_write_file(KEPT, kept_text);
 }
 
 /* ...and after it, byte for byte the same. */
@@ -276,26 +273,16 @@ static void test_other_commands(void **state)
 {
     (void)state;
     int before = ncases;
-    FILE *f = fopen("bad.conf", "w");
-    fputs("[bank]\nstride = 1..\n", f);
-    fclose(f);
-    f = fopen("empty.conf", "w");
-    fclose(f);
-    f = fopen("malformed.csv", "w");
-    fputs("probe,config\r\n\"bank,x\r\n", f);
-    fclose(f);
-    f = fopen("negative.csv", "w");
-    fputs("device_name,probe,config,verified,footprint_bytes,stride_bytes,"
-          "cycles_per_load\r\nH200,latency,latency/x,yes,8192,128,-5\r\n",
-          f);
-    fclose(f);
-    f = fopen("header.csv", "w");
-    fputs("device_name,probe,config\r\n", f);
-    fclose(f);
-    f = fopen("timing.csv", "w");
-    fputs("device_name,probe,config,time_ns_median\r\n"
-          "H200,bank,bank/a,100\r\n", f);
-    fclose(f);
+    cli_write_file("bad.conf", "[bank]\nstride = 1..\n");
+    cli_write_file("empty.conf", "");
+    cli_write_file("malformed.csv", "probe,config\r\n\"bank,x\r\n");
+    cli_write_file("negative.csv",
+                   "device_name,probe,config,verified,footprint_bytes,"
+                   "stride_bytes,cycles_per_load\r\n"
+                   "H200,latency,latency/x,yes,8192,128,-5\r\n");
+    cli_write_file("header.csv", "device_name,probe,config\r\n");
+    cli_write_file("timing.csv", "device_name,probe,config,time_ns_median\r\n"
+                                 "H200,bank,bank/a,100\r\n");
     char conf[PATH_MAX + 32], csv[PATH_MAX + 32], ncu[PATH_MAX + 48];
     snprintf(conf, sizeof conf, "%s/configs/texture.conf", repo);
     snprintf(csv, sizeof csv, "%s/results/h200/study/study.csv", repo);

@@ -470,8 +470,5 @@ int main(void)
         cmocka_unit_test(test_bad_output_before_gpu),
         cmocka_unit_test(test_no_gpu_driver_named),
     };
-    return cli_run_group("cli", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli", good_cases, bad_cases, fixed);
 }

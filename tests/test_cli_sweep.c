@@ -232,27 +232,19 @@ static void test_list_study(void **state)
 
 /* ---- bad sweep files from the command line ----------------------------- */
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fputs(text, f) >= 0, 1);
-    assert_int_equal(fclose(f), 0);
-}
-
 static void test_bad_file_names_line_and_key(void **state)
 {
     (void)state;
-    write_text("bad.conf", "[bank]\nop = ld\nstride = 1..x\n");
+    cli_write_file("bad.conf", "[bank]\nop = ld\nstride = 1..x\n");
     const char *a[] = {"sweep", "bad.conf", NULL};
     cli_expect_usage_error(a, "bad.conf:3: --stride");
     const char *b[] = {"sweep", "bad.conf", "--list", NULL};
     cli_expect_usage_error(b, "bad.conf:3: --stride");
-    write_text("bad.conf", "[bank]\nwidth = 4\n[bank.x]\nbogus = 1\n");
+    cli_write_file("bad.conf", "[bank]\nwidth = 4\n[bank.x]\nbogus = 1\n");
     cli_expect_usage_error(a, "bad.conf:4: [bank.x]: unknown key 'bogus'");
-    write_text("bad.conf", "[nosuch]\n");
+    cli_write_file("bad.conf", "[nosuch]\n");
     cli_expect_usage_error(a, "bad.conf:1: section [nosuch]: unknown probe");
-    write_text("bad.conf", "");
+    cli_write_file("bad.conf", "");
     cli_expect_usage_error(a, "bad.conf: no [PROBE] section");
     unlink("bad.conf");
 }
@@ -304,7 +296,7 @@ static void append_bank_row(const char *path, long long stride)
 static void test_resume_list(void **state)
 {
     (void)state;
-    write_text("small.conf", "[bank]\nstride = 0..4\n");
+    cli_write_file("small.conf", "[bank]\nstride = 0..4\n");
     unlink("done.csv");
     write_header_csv("done.csv");
     append_bank_row("done.csv", 1);
@@ -322,7 +314,7 @@ static void test_resume_list(void **state)
     cli_result_free(&r);
 
     /* All done: nothing to run, no GPU needed, exit 0. */
-    write_text("small.conf", "[bank]\nstride = 1,3\n");
+    cli_write_file("small.conf", "[bank]\nstride = 1,3\n");
     const char *run[] = {"sweep", "small.conf", "--resume", "-o", "done.csv",
                          NULL};
     cli_run(run, &r);
@@ -341,7 +333,7 @@ static void test_resume_other_header(void **state)
 {
     (void)state;
     static const char old[] = "some,other\r\ncsv,file\r\n";
-    write_text("other.csv", old);
+    cli_write_file("other.csv", old);
     const char *args[] = {"sweep", bank_conf, "--resume", "-o", "other.csv",
                           NULL};
     cli_expect_usage_error(args, "other.csv: its header is not this "
@@ -379,7 +371,7 @@ static void test_no_gpu_existing_file(void **state)
     /* Another program's file: refused as -o before the GPU is looked
      * for (exit 2), and left as it was. */
     static const char old[] = "earlier,rows\r\nstay,as they were\r\n";
-    write_text("x.csv", old);
+    cli_write_file("x.csv", old);
     const char *args[] = {"sweep", bank_conf, "-o", "x.csv", NULL};
     cli_expect_usage_error(args, "-o: x.csv: existing header differs");
     size_t len;
@@ -434,8 +426,5 @@ int main(void)
         cmocka_unit_test(test_no_gpu_new_file),
         cmocka_unit_test(test_no_gpu_existing_file),
     };
-    return cli_run_group("cli_sweep", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli_sweep", good_cases, bad_cases, fixed);
 }

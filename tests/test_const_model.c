@@ -37,6 +37,21 @@ typedef struct {
     int rc, g, p;                /* expected */
 } lanes_case;
 
+/* mp_const_lanes on each case: its return, group and period. */
+static void check_lanes(const lanes_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const lanes_case *c = &cases[i];
+        int g = -1, p = -1;
+        print_message("# spread %d group %d period %d\n", c->spread,
+                      c->group, c->period);
+        assert_int_equal(mp_const_lanes(c->spread, c->group, c->period, &g,
+                                        &p), c->rc);
+        assert_int_equal(g, c->g);
+        assert_int_equal(p, c->p);
+    }
+}
+
 static void test_lanes_default(void **state)
 {
     (void)state;
@@ -60,14 +75,7 @@ static void test_lanes_default(void **state)
         {17, 0, 0, 0, 1, 17},   /* 32/17 = 1 */
         {32, 0, 0, 0, 1, 32},   /* every lane its own address */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const lanes_case *c = &cases[i];
-        int g = -1, p = -1;
-        assert_int_equal(mp_const_lanes(c->spread, c->group, c->period, &g,
-                                        &p), c->rc);
-        assert_int_equal(g, c->g);
-        assert_int_equal(p, c->p);
-    }
+    check_lanes(cases, sizeof cases / sizeof cases[0]);
 }
 
 static void test_lanes_explicit(void **state)
@@ -95,16 +103,7 @@ static void test_lanes_explicit(void **state)
         /* Group 1, period 4: 4 addresses, not 8. */
         {8, 1, 4, -2, 1, 4},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        const lanes_case *c = &cases[i];
-        int g = -1, p = -1;
-        print_message("# spread %d group %d period %d\n", c->spread,
-                      c->group, c->period);
-        assert_int_equal(mp_const_lanes(c->spread, c->group, c->period, &g,
-                                        &p), c->rc);
-        assert_int_equal(g, c->g);
-        assert_int_equal(p, c->p);
-    }
+    check_lanes(cases, sizeof cases / sizeof cases[0]);
 }
 
 /* ---- offsets and footprint ------------------------------------------- */
@@ -243,42 +242,42 @@ static void test_predict_cases(void **state)
     }
 }
 
+/* mp_const_predict on off: distinct addresses, replays, distinct lines and
+ * half-warp reads. */
+static void expect_raw(const long long *off, int addresses, int replays,
+                       int lines, int reads)
+{
+    mp_const_prediction r;
+    mp_const_predict(off, &r);
+    assert_int_equal(r.distinct_addresses, addresses);
+    assert_int_equal(r.replays, replays);
+    assert_int_equal(r.distinct_lines, lines);
+    assert_int_equal(r.halfwarp_reads, reads);
+}
+
 /* Arbitrary offsets, not from the mapping. */
 static void test_predict_raw_offsets(void **state)
 {
     (void)state;
     long long off[MP_WARP_SIZE];
-    mp_const_prediction r;
 
     /* Lanes 0-15 read bytes 0 and 4 alternately, lanes 16-31 bytes 1024
      * and 1028: 4 distinct words on 2 lines (0 and 16), 2 + 2 half-warp
      * reads. */
     for (int l = 0; l < 32; l++)
         off[l] = (l % 2) * 4 + (l / 16) * 1024;
-    mp_const_predict(off, &r);
-    assert_int_equal(r.distinct_addresses, 4);
-    assert_int_equal(r.replays, 3);
-    assert_int_equal(r.distinct_lines, 2);
-    assert_int_equal(r.halfwarp_reads, 4);
+    expect_raw(off, 4, 3, 2, 4);
 
     /* Lane l at 4 * (31 - l): 32 words, reversed; 2 lines; 32 reads. */
     for (int l = 0; l < 32; l++)
         off[l] = 4 * (31 - l);
-    mp_const_predict(off, &r);
-    assert_int_equal(r.distinct_addresses, 32);
-    assert_int_equal(r.replays, 31);
-    assert_int_equal(r.distinct_lines, 2);
-    assert_int_equal(r.halfwarp_reads, 32);
+    expect_raw(off, 32, 31, 2, 32);
 
     /* Only lane 31 differs (byte 60, same line as 0): 2 addresses, 1 line;
      * half 0 reads 1, half 1 reads 2. */
     for (int l = 0; l < 32; l++)
         off[l] = l == 31 ? 60 : 0;
-    mp_const_predict(off, &r);
-    assert_int_equal(r.distinct_addresses, 2);
-    assert_int_equal(r.replays, 1);
-    assert_int_equal(r.distinct_lines, 1);
-    assert_int_equal(r.halfwarp_reads, 3);
+    expect_raw(off, 2, 1, 1, 3);
 }
 
 /* ---- texture: linear-layout sectors ----------------------------------- */

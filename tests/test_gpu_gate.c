@@ -73,9 +73,14 @@ static void write_record(const char *commit, const char *result,
                         commit, result, tests), 0);
 }
 
-static int check(char *out, size_t len)
+/* `gpu-gate.sh check` exits want and, unless needle is NULL, its output
+ * contains needle. */
+static void expect_gate(int want, const char *needle)
 {
-    return sh(out, len, "'%s' check", script);
+    char out[1024];
+    assert_int_equal(sh(out, sizeof out, "'%s' check", script), want);
+    if (needle)
+        assert_non_null(strstr(out, needle));
 }
 
 static int setup(void **state)
@@ -102,39 +107,34 @@ static void gate(void **state)
     char out[1024], gated[41], other[41];
     commit_file("probes/a.c", "int a;");
     /* No record yet. */
-    assert_int_equal(check(out, sizeof out), 1);
-    assert_non_null(strstr(out, "no results/h200/test-gpu.txt"));
+    expect_gate(1, "no results/h200/test-gpu.txt");
     head(gated);
     write_record(gated, "PASS", "2412 ok, 0 not ok, 1 skipped");
-    assert_int_equal(check(out, sizeof out), 0);
+    expect_gate(0, NULL);
     /* The record and notes committed after it: still covered. */
     assert_int_equal(sh(NULL, 0, GIT "add -A && " GIT "commit -q -m rec"), 0);
     commit_file("docs/notes.md", "measured");
     commit_file("results/h200/x.csv", "a,b");
     commit_file("README.md", "two commands");
-    assert_int_equal(check(out, sizeof out), 0);
-    assert_non_null(strstr(out, "PASS at"));
+    expect_gate(0, "PASS at");
     /* A FAIL or a not ok is no gate. */
     write_record(gated, "FAIL", "2411 ok, 1 not ok, 1 skipped");
-    assert_int_equal(check(out, sizeof out), 1);
-    assert_non_null(strstr(out, "result: FAIL"));
+    expect_gate(1, "result: FAIL");
     write_record(gated, "PASS", "2411 ok, 1 not ok, 1 skipped");
-    assert_int_equal(check(out, sizeof out), 1);
+    expect_gate(1, NULL);
     /* Not a commit of this history. */
     write_record("0123456789abcdef0123456789abcdef01234567", "PASS",
                  "2412 ok, 0 not ok, 1 skipped");
-    assert_int_equal(check(out, sizeof out), 1);
-    assert_non_null(strstr(out, "does not have"));
+    expect_gate(1, "does not have");
     /* Code after the gated commit. */
     write_record(gated, "PASS", "2412 ok, 0 not ok, 1 skipped");
     assert_int_equal(sh(NULL, 0, GIT "add -A && " GIT "commit -q --allow-empty -m rec2"), 0);
     commit_file("probes/a.c", "int b;");
-    assert_int_equal(check(out, sizeof out), 1);
-    assert_non_null(strstr(out, "probes/a.c"));
+    expect_gate(1, "probes/a.c");
     /* A gate of the new HEAD covers it again. */
     head(other);
     write_record(other, "PASS", "2412 ok, 0 not ok, 0 skipped");
-    assert_int_equal(check(out, sizeof out), 0);
+    expect_gate(0, NULL);
     /* The hash for the device call: HEAD, only from a clean tree. */
     assert_int_equal(sh(NULL, 0, GIT "add -A && " GIT "commit -q --allow-empty -m rec3"), 0);
     head(other);

@@ -171,12 +171,10 @@ static void test_command(void **state)
     (void)state;
     write_csv();
     const char *args[] = {"hierarchy", CSV, "--format", "md", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    cli_must_contain("hierarchy", r.out, "| figure | measured | from rows |");
-    cli_must_contain("hierarchy", r.out,
-                     "| L1 hit latency | 33.0 cycles | latency/global/");
-    cli_result_free(&r);
+    cli_run_expect(args, -1,
+                   "| figure | measured | from rows |",
+                   "| L1 hit latency | 33.0 cycles | latency/global/",
+                   NULL);
 }
 
 /* The study from a results folder holding only latency/latency.csv (the
@@ -266,10 +264,9 @@ static void test_impossible_values(void **state)
     fclose(f);
     /* The empty cells are allowed: the row is left out, not refused. */
     const char *ok[] = {"hierarchy", "good.csv", NULL};
-    cli_result r;
-    cli_run_ok(ok, &r);
-    cli_must_contain("hierarchy", r.out, "33.0 cycles");
-    cli_result_free(&r);
+    cli_run_expect(ok, -1,
+                   "33.0 cycles",
+                   NULL);
     for (int i = 0; bad[i]; i++) {
         f = fopen("bad.csv", "w");
         assert_non_null(f);
@@ -307,7 +304,5 @@ int main(void)
         cmocka_unit_test(test_bandwidth_plot_data),
         cmocka_unit_test(test_impossible_values),
     };
-    return cli_run_group("hierarchy", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_BAD("hierarchy", bad_cases, fixed);
 }

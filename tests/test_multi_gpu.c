@@ -294,16 +294,27 @@ static void resume_and_check(const char *out, int devices)
     no_parts(out);
 }
 
+/* A slow fake sweep (MEMPROBE_FAKE_DEVICE=10000) on n fake devices,
+ * --devices `devices`, batches of 4, into out; returns once every worker
+ * has started, after a random 0-199 ms more. */
+static pid_t start_slow_sweep(int n, const char *devices, const char *out)
+{
+    char count[16];
+    snprintf(count, sizeof count, "%d", n);
+    setenv("MEMPROBE_FAKE_DEVICE", "10000", 1);
+    setenv("MEMPROBE_FAKE_DEVICES", count, 1);
+    const char *args[] = {"sweep", const_conf, "--devices", devices, "-o",
+                          out, "--batch", "4", NULL};
+    pid_t p = start(args);
+    wait_for_parts(out, n);
+    sleep_ms(rand() % 200);
+    return p;
+}
+
 static void test_kill_parent(void **state)
 {
     (void)state;
-    setenv("MEMPROBE_FAKE_DEVICE", "10000", 1);
-    setenv("MEMPROBE_FAKE_DEVICES", "3", 1);
-    const char *args[] = {"sweep", const_conf, "--devices", "all", "-o",
-                          "killed.csv", "--batch", "4", NULL};
-    pid_t p = start(args);
-    wait_for_parts("killed.csv", 3);
-    sleep_ms(rand() % 200);
+    pid_t p = start_slow_sweep(3, "all", "killed.csv");
     kill(p, SIGKILL);
     int st;
     waitpid(p, &st, 0);
@@ -324,13 +335,7 @@ static void test_kill_parent(void **state)
 static void test_kill_worker(void **state)
 {
     (void)state;
-    setenv("MEMPROBE_FAKE_DEVICE", "10000", 1);
-    setenv("MEMPROBE_FAKE_DEVICES", "2", 1);
-    const char *args[] = {"sweep", const_conf, "--devices", "0,1", "-o",
-                          "worker.csv", "--batch", "4", NULL};
-    pid_t p = start(args);
-    wait_for_parts("worker.csv", 2);
-    sleep_ms(rand() % 200);
+    pid_t p = start_slow_sweep(2, "0,1", "worker.csv");
     char path[64], buf[256] = "";
     snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p, (int)p);
     FILE *f = fopen(path, "r");
@@ -412,6 +417,5 @@ int main(void)
         cmocka_unit_test(test_kill_worker),
         cmocka_unit_test(test_merge),
     };
-    return cli_run_group("multi_gpu", NULL, 0, NULL, 0, tests,
-                         sizeof tests / sizeof tests[0]);
+    return CLI_RUN_TESTS("multi_gpu", tests);
 }

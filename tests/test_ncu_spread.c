@@ -38,10 +38,7 @@ static const char *path_of(const char *name)
 
 static void write_file(const char *name, const char *text)
 {
-    FILE *f = fopen(path_of(name), "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
+    cli_write_file(path_of(name), text);
 }
 
 /* memprobe's CSV: two configurations of 32768 requests each. */

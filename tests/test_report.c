@@ -29,14 +29,6 @@
 #include "part.h"
 #include "subprocess.h"
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_int_equal(fputs(text, f) >= 0, 1);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* ---- hand-made CSVs ---------------------------------------------------- */
 
 #define BANK_HEADER                                                          \
@@ -110,7 +102,7 @@ static const char *cell(const mp_rep_table *t, const char *k0,
 static void test_bank_cells(void **state)
 {
     (void)state;
-    write_file("a.csv", csv_a);
+    cli_write_file("a.csv", csv_a);
     const char *paths[] = {"a.csv"};
     mp_rep_data d;
     load(&d, paths, 1);
@@ -169,8 +161,8 @@ static void test_bank_cells(void **state)
 static void test_two_devices(void **state)
 {
     (void)state;
-    write_file("a.csv", csv_a);
-    write_file("b.csv", csv_b);
+    cli_write_file("a.csv", csv_a);
+    cli_write_file("b.csv", csv_b);
     const char *paths[] = {"a.csv", "b.csv"};
     mp_rep_data d;
     load(&d, paths, 2);
@@ -225,8 +217,8 @@ static void test_two_devices(void **state)
 static void test_repeats_and_padding(void **state)
 {
     (void)state;
-    write_file("a.csv", csv_a);
-    write_file("r.csv", csv_repeat);
+    cli_write_file("a.csv", csv_a);
+    cli_write_file("r.csv", csv_repeat);
     const char *paths[] = {"r.csv", "a.csv"};
     mp_rep_data d;
     load(&d, paths, 2);
@@ -271,7 +263,7 @@ static void test_repeats_and_padding(void **state)
 static void test_empty_tables(void **state)
 {
     (void)state;
-    write_file("a.csv", csv_a);
+    cli_write_file("a.csv", csv_a);
     const char *paths[] = {"a.csv"};
     mp_rep_data d;
     load(&d, paths, 1);
@@ -327,7 +319,7 @@ static void test_load_errors(void **state)
          "noconfig.csv: data row 1 has no config"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        write_file(cases[i].name, cases[i].text);
+        cli_write_file(cases[i].name, cases[i].text);
         const char *paths[] = {cases[i].name};
         err[0] = '\0';
         assert_int_equal(mp_rep_load(&d, 1, paths, NULL, NULL, err,
@@ -346,7 +338,7 @@ static void test_load_errors(void **state)
     cli_expect_usage_error(a1, "empty.csv: empty file");
     const char *a2[] = {"report", "nopad.csv", NULL};
     cli_expect_usage_error(a2, "nopad.csv: bank rows need column 'pad'");
-    write_file("a.csv", csv_a);
+    cli_write_file("a.csv", csv_a);
     const char *a3[] = {"report", "a.csv", "other.csv", NULL};
     cli_expect_usage_error(a3, "other.csv");
 }
@@ -359,7 +351,7 @@ static void test_nothing_to_report(void **state)
     (void)state;
     char err[512] = "";
     mp_rep_data d;
-    write_file("header.csv", BANK_HEADER);
+    cli_write_file("header.csv", BANK_HEADER);
     const char *one[] = {"header.csv"};
     assert_int_equal(mp_rep_load(&d, 1, one, NULL, NULL, err, sizeof err),
                      -1);
@@ -380,23 +372,22 @@ static void test_nothing_to_report(void **state)
     assert_false(cli_path_exists("p"));
 
     /* Rows, but of a probe no table shows. */
-    write_file("lat.csv", "device_name,probe,config,cycles_per_load\r\n"
-               "GPU A,latency,latency/a,33\r\n"
-               "GPU A,latency,latency/b,260\r\n");
+    cli_write_file("lat.csv", "device_name,probe,config,cycles_per_load\r\n"
+                   "GPU A,latency,latency/a,33\r\n"
+                   "GPU A,latency,latency/b,260\r\n");
     const char *a4[] = {"report", "lat.csv", NULL};
     cli_expect_usage_error(a4, "report: no table has a row from lat.csv "
                            "(their probes: latency): nothing to report");
     /* A table of its own that has no row, though others have. */
-    write_file("a.csv", csv_a);
+    cli_write_file("a.csv", csv_a);
     const char *a5[] = {"report", "--table", "reduction", "a.csv", NULL};
     cli_expect_usage_error(a5, "--table reduction: no row of a.csv belongs "
                            "to it (their probes: bank)");
     const char *a6[] = {"report", "--table", "bank", "a.csv", "lat.csv",
                         NULL};
-    cli_result r;
-    cli_run_ok(a6, &r);
-    cli_must_contain("stdout", r.out, "6 configurations from 2 files");
-    cli_result_free(&r);
+    cli_run_expect(a6, -1,
+                   "6 configurations from 2 files",
+                   NULL);
 
     /* ncu-check comparing a memprobe CSV without rows. */
     const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
@@ -451,7 +442,7 @@ static void test_ncu_check_compares_something(void **state)
 static void test_ncu_file_skipped(void **state)
 {
     (void)state;
-    write_file("a.csv", csv_a);
+    cli_write_file("a.csv", csv_a);
     const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
     const char *paths[] = {ncu, "a.csv"};
     mp_rep_data d;
@@ -477,8 +468,8 @@ static void test_ncu_file_skipped(void **state)
 static void test_cli_report(void **state)
 {
     (void)state;
-    write_file("a.csv", csv_a);
-    write_file("b.csv", csv_b);
+    cli_write_file("a.csv", csv_a);
+    cli_write_file("b.csv", csv_b);
     cli_result r;
     const char *txt[] = {"report", "a.csv", "b.csv", NULL};
     cli_run_ok(txt, &r);
@@ -720,7 +711,7 @@ static void test_plot_data(void **state)
                      "2 2234.6\n");
     free(s);
     /* Through the command line, into a directory that is a file: error. */
-    write_file("afile", "x");
+    cli_write_file("afile", "x");
     char err[256] = "";
     mp_rep_data d;
     const char *names[] = {"results/h200/bank/bank-sweep.csv"};
@@ -875,8 +866,5 @@ int main(void)
         cmocka_unit_test(test_gnuplot_scripts),
         cmocka_unit_test(test_cli_study),
     };
-    return cli_run_group("report", ok_cases,
-                         sizeof ok_cases / sizeof *ok_cases, bad_cases,
-                         sizeof bad_cases / sizeof *bad_cases, tests,
-                         sizeof tests / sizeof *tests);
+    return CLI_RUN_ALL("report", ok_cases, bad_cases, tests);
 }

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_util.h"
 #include "report.h"
 
 #define COMMITTED "docs/study.md"
@@ -204,10 +205,7 @@ static void write_file(const char *name, const char *text)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/%s", tmpdir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
+    cli_write_file(path, text);
 }
 
 #define BANK_HEADER                                                          \

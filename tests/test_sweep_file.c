@@ -47,9 +47,24 @@ static const char *write_file(const char *name, const char *text)
     return write_bytes(name, text, strlen(text));
 }
 
-static void label_of(const mp_sweep_section *sec, int c, char *buf)
+/* Configuration c of sec has the label want. */
+static void expect_label(const mp_sweep_section *sec, int c, const char *want)
 {
-    sec->probe->label(sec->configs.v[c], buf, 128);
+    char label[128];
+    sec->probe->label(sec->configs.v[c], label, sizeof label);
+    assert_string_equal(label, want);
+}
+
+/* Section i of s is [name] at line `line` with n configurations. */
+static const mp_sweep_section *expect_section(const mp_sweep *s, int i,
+                                              const char *name, int line,
+                                              int n)
+{
+    const mp_sweep_section *sec = &s->sections[i];
+    assert_string_equal(sec->name, name);
+    assert_int_equal(sec->line, line);
+    assert_int_equal(sec->configs.n, n);
+    return sec;
 }
 
 /* ---- a good file ----------------------------------------------------- */
@@ -74,7 +89,6 @@ static const char good[] =
 
 static void check_good(const mp_sweep *s)
 {
-    char label[128];
     assert_int_equal(s->nsections, 4);
     assert_int_equal(s->duplicates, 0);
     assert_int_equal(s->resumed, 0);
@@ -82,52 +96,33 @@ static void check_good(const mp_sweep *s)
     /* 2 ops x 2 widths x 3 strides + 2 pads + 1 + 1 = 16. */
     assert_int_equal(s->total, 16);
 
-    const mp_sweep_section *a = &s->sections[0];
-    assert_string_equal(a->name, "bank");
+    const mp_sweep_section *a = expect_section(s, 0, "bank", 3, 12);
     assert_ptr_equal(a->probe, mp_probe_find("bank"));
-    assert_int_equal(a->line, 3);
-    assert_int_equal(a->configs.n, 12);
     assert_int_equal(a->warmup, MP_SWEEP_DEFAULT_WARMUP);
     assert_int_equal(a->runs, MP_SWEEP_DEFAULT_RUNS);
     int k = mp_param_find(a->probe->params, a->probe->nparams, "stride");
     assert_int_equal(a->key_line[k], 6);
     /* Odometer order, op slowest, stride fastest. */
-    label_of(a, 0, label);
-    assert_string_equal(label, "bank/ld/w4/s0/b0/g1/p32");
-    label_of(a, 1, label);
-    assert_string_equal(label, "bank/ld/w4/s1/b0/g1/p32");
-    label_of(a, 3, label);
-    assert_string_equal(label, "bank/ld/w8/s0/b0/g1/p32");
-    label_of(a, 11, label);
-    assert_string_equal(label, "bank/st/w8/s2/b0/g1/p32");
+    expect_label(a, 0, "bank/ld/w4/s0/b0/g1/p32");
+    expect_label(a, 1, "bank/ld/w4/s1/b0/g1/p32");
+    expect_label(a, 3, "bank/ld/w8/s0/b0/g1/p32");
+    expect_label(a, 11, "bank/st/w8/s2/b0/g1/p32");
 
-    const mp_sweep_section *b = &s->sections[1];
-    assert_string_equal(b->name, "bank.pad");
-    assert_int_equal(b->line, 8);
-    assert_int_equal(b->configs.n, 2);
+    const mp_sweep_section *b = expect_section(s, 1, "bank.pad", 8, 2);
     assert_int_equal(b->warmup, 1);
     assert_int_equal(b->runs, 5);
     assert_int_equal(b->warmup_line, 11);
     assert_int_equal(b->runs_line, 12);
-    label_of(b, 1, label);
-    assert_string_equal(label, "bank/ld/w4/s16/b0/g1/p32/pad2");
+    expect_label(b, 1, "bank/ld/w4/s16/b0/g1/p32/pad2");
 
     /* An empty section: the probe's defaults, one configuration. */
-    const mp_sweep_section *c = &s->sections[2];
-    assert_string_equal(c->name, "const");
-    assert_int_equal(c->line, 13);
-    assert_int_equal(c->configs.n, 1);
-    label_of(c, 0, label);
-    assert_string_equal(label, "const/constant/s1/sp4/g32/p32");
+    const mp_sweep_section *c = expect_section(s, 2, "const", 13, 1);
+    expect_label(c, 0, "const/constant/s1/sp4/g32/p32");
 
     /* A repeated [bank] is a section of its own, not more keys of the
      * first (stride was given there already). */
-    const mp_sweep_section *d = &s->sections[3];
-    assert_string_equal(d->name, "bank");
-    assert_int_equal(d->line, 14);
-    assert_int_equal(d->configs.n, 1);
-    label_of(d, 0, label);
-    assert_string_equal(label, "bank/ld/w4/s3/b0/g1/p32");
+    const mp_sweep_section *d = expect_section(s, 3, "bank", 14, 1);
+    expect_label(d, 0, "bank/ld/w4/s3/b0/g1/p32");
 }
 
 static void test_good_file(void **state)
@@ -335,16 +330,14 @@ static void test_repeats_dropped(void **state)
                                   "[bank.again]\nstride = 2..5\n"
                                   "[bank.runs]\nstride = 0\nruns = 5\n");
     mp_sweep s;
-    char err[512], label[128];
+    char err[512];
     if (mp_sweep_read(path, &s, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(s.duplicates, 2);
     assert_int_equal(s.total, 8 + 2 + 1);
     assert_int_equal(s.sections[1].configs.n, 2);
-    label_of(&s.sections[1], 0, label);
-    assert_string_equal(label, "bank/ld/w4/s4/b0/g1/p32");
-    label_of(&s.sections[1], 1, label);
-    assert_string_equal(label, "bank/ld/w4/s5/b0/g1/p32");
+    expect_label(&s.sections[1], 0, "bank/ld/w4/s4/b0/g1/p32");
+    expect_label(&s.sections[1], 1, "bank/ld/w4/s5/b0/g1/p32");
     assert_int_equal(s.sections[2].configs.n, 1);
     assert_string_equal(s.ambiguous, "");
     mp_sweep_free(&s);
@@ -417,7 +410,7 @@ static void test_resume(void **state)
 {
     (void)state;
     mp_sweep s;
-    char err[512], label[128];
+    char err[512];
     const char *conf = write_file("resume.conf", resume_conf);
     if (mp_sweep_read(conf, &s, err, sizeof err))
         fail_msg("%s", err);
@@ -458,12 +451,9 @@ static void test_resume(void **state)
         "bank/ld/w4/s1/b0/g1/p32", "bank/ld/w4/s3/b0/g1/p32",
         "bank/st/w4/s0/b0/g1/p32", "bank/st/w4/s1/b0/g1/p32",
         "bank/st/w4/s2/b0/g1/p32", "bank/st/w4/s3/b0/g1/p32"};
-    for (int c = 0; c < 6; c++) {
-        label_of(&s.sections[0], c, label);
-        assert_string_equal(label, left[c]);
-    }
-    label_of(&s.sections[1], 0, label);
-    assert_string_equal(label, "const/constant/s1/sp4/g32/p32");
+    for (int c = 0; c < 6; c++)
+        expect_label(&s.sections[0], c, left[c]);
+    expect_label(&s.sections[1], 0, "const/constant/s1/sp4/g32/p32");
     mp_sweep_free(&s);
 }
 

@@ -167,7 +167,5 @@ int main(void)
         cmocka_unit_test(test_box_shape),
         cmocka_unit_test(test_predict_counts),
     };
-    return cli_run_group("async", ok, sizeof ok / sizeof ok[0], bad,
-                         sizeof bad / sizeof bad[0], tests,
-                         sizeof tests / sizeof tests[0]);
+    return CLI_RUN_ALL("async", ok, bad, tests);
 }

@@ -223,17 +223,14 @@ static void test_predict_sweep(void **state)
     const char *args[] = {"predict", "bandwidth", "--kernel", "read,copy",
                           "--width", "4,16", "--bytes", "1048576",
                           "--format", "csv", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    assert_int_equal(cli_count_char(r.out, '\n'), 1 + 4);
-    /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048 of 16. */
-    cli_must_contain("sweep", r.out,
-                     "\r\nbandwidth,read,4,0,1,1048576,4,default,1,"
-                     "1048576,8192,4,4,1048576,0\r\n");
-    cli_must_contain("sweep", r.out,
-                     "\r\nbandwidth,copy,16,0,1,1048576,4,default,1,"
-                     "2097152,4096,16,16,1048576,1048576\r\n");
-    cli_result_free(&r);
+    cli_run_expect(args, 1 + 4,
+                   /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048
+                    * of 16. */
+                   "\r\nbandwidth,read,4,0,1,1048576,4,default,1,"
+                   "1048576,8192,4,4,1048576,0\r\n",
+                   "\r\nbandwidth,copy,16,0,1,1048576,4,default,1,"
+                   "2097152,4096,16,16,1048576,1048576\r\n",
+                   NULL);
 }
 
 /* Repeated walks (bandwidth against footprint): --repeat 0 moves 256 MiB
@@ -245,20 +242,18 @@ static void test_predict_repeat(void **state)
     const char *args[] = {"predict", "bandwidth", "--kernel", "read",
                           "--bytes", "4096,134217728", "--repeat", "0,3",
                           "--format", "csv", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    /* 4096 B: 65536 walks x 8 requests of 16 sectors; DRAM once. */
-    cli_must_contain("repeat", r.out,
-                     "\r\nbandwidth,read,16,0,1,4096,4,default,0,"
-                     "268435456,524288,16,16,4096,0\r\n");
-    cli_must_contain("repeat", r.out,
-                     "\r\nbandwidth,read,16,0,1,4096,4,default,3,"
-                     "12288,24,16,16,4096,0\r\n");
-    /* 128 MiB, beyond the L2: 2 walks (auto), DRAM both times. */
-    cli_must_contain("repeat", r.out,
-                     "\r\nbandwidth,read,16,0,1,134217728,4,default,0,"
-                     "268435456,524288,16,16,268435456,0\r\n");
-    cli_result_free(&r);
+    cli_run_expect(args, -1,
+                   /* 4096 B: 65536 walks x 8 requests of 16 sectors; DRAM
+                    * once. */
+                   "\r\nbandwidth,read,16,0,1,4096,4,default,0,"
+                   "268435456,524288,16,16,4096,0\r\n",
+                   "\r\nbandwidth,read,16,0,1,4096,4,default,3,"
+                   "12288,24,16,16,4096,0\r\n",
+                   /* 128 MiB, beyond the L2: 2 walks (auto), DRAM both
+                    * times. */
+                   "\r\nbandwidth,read,16,0,1,134217728,4,default,0,"
+                   "268435456,524288,16,16,268435456,0\r\n",
+                   NULL);
 }
 
 /* ---- the model and the CPU reference against the kernel's loop -------- */
@@ -479,8 +474,5 @@ int main(void)
         cmocka_unit_test(test_no_gpu_measure),
         cmocka_unit_test(test_repeat_reference),
     };
-    return cli_run_group("cli_bandwidth", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli_bandwidth", good_cases, bad_cases, fixed);
 }

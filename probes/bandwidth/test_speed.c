@@ -28,14 +28,6 @@
 static char repo[PATH_MAX];
 
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    assert_int_equal(fputs(text, f) >= 0, 1);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* The number in row `scope`,`name` (name NULL: the first row of the
  * scope) under column col of a cost CSV. */
 static double cost_cell(const mp_ncu_table *t, const char *scope,
@@ -336,10 +328,10 @@ static void bandwidth_auto_names(void **state)
     const char *plain[] = {"bandwidth", "--kernel", "read,copy", "-o", "-",
                            NULL};
     cli_result r;
-    cli_run_ok(plain, &r);
-    cli_must_contain("stdout", r.out, ",bandwidth/read/w16/o0/s1/b1073741824/auto,");
-    cli_must_contain("stdout", r.out, ",bandwidth/copy/w16/o0/s1/b1073741824/auto,");
-    cli_result_free(&r);
+    cli_run_expect(plain, -1,
+                   ",bandwidth/read/w16/o0/s1/b1073741824/auto,",
+                   ",bandwidth/copy/w16/o0/s1/b1073741824/auto,",
+                   NULL);
     const char *given[] = {"bandwidth", "--kernel", "read", "--inflight",
                            "8", "--threads", "1024", "--cache", "na", "-o",
                            "-", NULL};
@@ -351,16 +343,15 @@ static void bandwidth_auto_names(void **state)
     const char *cache_only[] = {"bandwidth", "--kernel", "write", "--cache",
                                 "auto", "--inflight", "4", "--threads",
                                 "256", "-o", "-", NULL};
-    cli_run_ok(cache_only, &r);
-    cli_must_contain("stdout", r.out,
-                     ",bandwidth/write/w16/o0/s1/b1073741824/auto,");
-    cli_result_free(&r);
+    cli_run_expect(cache_only, -1,
+                   ",bandwidth/write/w16/o0/s1/b1073741824/auto,",
+                   NULL);
     /* sweeps keep the plain defaults (the study's names) */
-    write_file("bw.conf", "[bandwidth]\nkernel = read\n");
+    cli_write_file("bw.conf", "[bandwidth]\nkernel = read\n");
     const char *sweep[] = {"sweep", "bw.conf", "-o", "-", NULL};
-    cli_run_ok(sweep, &r);
-    cli_must_contain("stdout", r.out, ",bandwidth/read/w16/o0/s1/b1073741824,");
-    cli_result_free(&r);
+    cli_run_expect(sweep, -1,
+                   ",bandwidth/read/w16/o0/s1/b1073741824,",
+                   NULL);
     unlink("bw.conf");
     unsetenv("MEMPROBE_FAKE_DEVICE");
 }
@@ -377,16 +368,16 @@ static void compare_within_and_beyond(void **state)
     (void)state;
     /* conflicts: 1e-3 per request (1000 requests: 1 event allowed);
      * instructions exact. */
-    write_file("base.csv", HEAD
-               "a,1000,100,yes,500,1000,\n"
-               "b,1000,200,yes,0,1000,\n"
-               "a,1000,999,yes,9,9,\n"          /* a repeat: ignored */
-               "c,1000,300,,7,1000,\n");
-    write_file("same.csv", HEAD
-               "c,1000,330,,7,1000,\n"
-               "b,1000,180,yes,1,1000,\n"       /* 1 event: allowed */
-               "a,1000,100,yes,500,1000,\n"
-               "d,1000,1,yes,0,0,\n");          /* only here: fine */
+    cli_write_file("base.csv", HEAD
+                   "a,1000,100,yes,500,1000,\n"
+                   "b,1000,200,yes,0,1000,\n"
+                   "a,1000,999,yes,9,9,\n"          /* a repeat: ignored */
+                   "c,1000,300,,7,1000,\n");
+    cli_write_file("same.csv", HEAD
+                   "c,1000,330,,7,1000,\n"
+                   "b,1000,180,yes,1,1000,\n"       /* 1 event: allowed */
+                   "a,1000,100,yes,500,1000,\n"
+                   "d,1000,1,yes,0,0,\n");          /* only here: fine */
     mp_compare_result res;
     FILE *out = tmpfile();
     assert_int_equal(mp_compare_files("base.csv", "same.csv", 0, out, &res),
@@ -403,9 +394,9 @@ static void compare_within_and_beyond(void **state)
     assert_float_equal(res.time_ratio_min, 0.9, 1e-12);
     assert_float_equal(res.time_ratio_max, 1.1, 1e-12);
 
-    write_file("worse.csv", HEAD
-               "a,1000,100,yes,502,1000,\n"     /* 2 events: beyond */
-               "b,1000,200,no,0,1001,\n");      /* inst off by one; model */
+    cli_write_file("worse.csv", HEAD
+                   "a,1000,100,yes,502,1000,\n"     /* 2 events: beyond */
+                   "b,1000,200,no,0,1001,\n");      /* inst off by one; model */
     assert_int_equal(mp_compare_files("base.csv", "worse.csv", 0, stderr,
                                       &res), 1);
     assert_int_equal(res.matched, 2);
@@ -432,8 +423,8 @@ static void compare_uses_the_probes_set(void **state)
              "bank,k,26400,1,yes,74427\n", head);
     snprintf(fresh, sizeof fresh, "%sreduce,r,26400,1,yes,74303\n"
              "bank,k,26400,1,yes,74303\n", head);
-    write_file("mix-base.csv", base);
-    write_file("mix-new.csv", fresh);
+    cli_write_file("mix-base.csv", base);
+    cli_write_file("mix-new.csv", fresh);
     mp_compare_result res;
     FILE *out = tmpfile();
     assert_int_equal(mp_compare_files("mix-base.csv", "mix-new.csv", 1, out,
@@ -457,14 +448,14 @@ static void compare_uses_the_probes_set(void **state)
 static void compare_command_line(void **state)
 {
     (void)state;
-    write_file("x.csv", HEAD "a,10,5,yes,1,10,\n");
-    write_file("y.csv", HEAD "a,10,5,yes,1,11,\n");
+    cli_write_file("x.csv", HEAD "a,10,5,yes,1,10,\n");
+    cli_write_file("y.csv", HEAD "a,10,5,yes,1,11,\n");
     const char *same[] = {"compare", "x.csv", "x.csv", NULL};
     cli_result r;
-    cli_run_ok(same, &r);
-    cli_must_contain("stdout", r.out, "1 configurations in both");
-    cli_must_contain("stdout", r.out, "0 differ beyond tolerance");
-    cli_result_free(&r);
+    cli_run_expect(same, -1,
+                   "1 configurations in both",
+                   "0 differ beyond tolerance",
+                   NULL);
     const char *diff[] = {"compare", "x.csv", "y.csv", NULL};
     cli_run(diff, &r);
     cli_expect_status(&r, 1);
@@ -480,8 +471,8 @@ static void compare_command_line(void **state)
 
     /* Comparing nothing is no pass: exit 2, one line saying why, nothing
      * on stdout. Files without counter values (timing-only runs)... */
-    write_file("t1.csv", HEAD "a,10,5,yes,,,\n" "b,10,6,yes,,,\n");
-    write_file("t2.csv", HEAD "b,10,7,yes,,,\n" "a,10,5,yes,,,\n");
+    cli_write_file("t1.csv", HEAD "a,10,5,yes,,,\n" "b,10,6,yes,,,\n");
+    cli_write_file("t2.csv", HEAD "b,10,7,yes,,,\n" "a,10,5,yes,,,\n");
     const char *timing[] = {"compare", "t1.csv", "t2.csv", NULL};
     cli_expect_usage_error(timing, "none of the 2 configurations in both "
                            "t1.csv and t2.csv has a counter value in both");
@@ -489,12 +480,12 @@ static void compare_command_line(void **state)
     const char *half[] = {"compare", "x.csv", "t1.csv", NULL};
     cli_expect_usage_error(half, "0 counter values compared");
     /* ...no configuration in common... */
-    write_file("z.csv", HEAD "zz,10,5,yes,1,10,\n");
+    cli_write_file("z.csv", HEAD "zz,10,5,yes,1,10,\n");
     const char *apart[] = {"compare", "x.csv", "z.csv", NULL};
     cli_expect_usage_error(apart, "x.csv and z.csv have no configuration "
                            "in common");
     /* ...and a header without rows, on either side. */
-    write_file("h.csv", HEAD);
+    cli_write_file("h.csv", HEAD);
     const char *empty_base[] = {"compare", "h.csv", "x.csv", NULL};
     cli_expect_usage_error(empty_base, "h.csv has no data rows");
     const char *empty_new[] = {"compare", "x.csv", "h.csv", NULL};
@@ -533,6 +524,5 @@ int main(void)
         cmocka_unit_test(compare_uses_the_probes_set),
         cmocka_unit_test(compare_command_line),
     };
-    return cli_run_group("speed", NULL, 0, NULL, 0, tests,
-                         sizeof tests / sizeof *tests);
+    return CLI_RUN_TESTS("speed", tests);
 }

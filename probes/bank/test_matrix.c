@@ -24,24 +24,33 @@ static void test_swizzle(void **state)
     (void)state;
     for (long long a = 0; a < 4096; a += 16)
         assert_int_equal(mp_swizzle(MP_SWIZZLE_NONE, a), a);
-    /* 32B (B = 1): bit 7 flips bit 4. */
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_32, 0), 0);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_32, 128), 144);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_32, 144), 128);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_32, 256), 256);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_32, 384), 400);
-    /* 64B (B = 2): bits 7-8 into bits 4-5. */
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_64, 128), 144);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_64, 256), 288);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_64, 384), 432);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_64, 512), 512);
-    /* 128B (B = 3): row 7 of a 1024-byte period, chunk 0 -> chunk 7
-     * (896 + 112), chunk 1 -> chunk 6 (896 + 96); the next period starts
-     * unswizzled. */
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_128, 896), 1008);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_128, 912), 992);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_128, 1024), 1024);
-    assert_int_equal(mp_swizzle(MP_SWIZZLE_128, 1024 + 128 + 5), 1024 + 144 + 5);
+    static const struct {
+        int swizzle;
+        long long in, out;
+    } c[] = {
+        /* 32B (B = 1): bit 7 flips bit 4. */
+        {MP_SWIZZLE_32, 0, 0},
+        {MP_SWIZZLE_32, 128, 144},
+        {MP_SWIZZLE_32, 144, 128},
+        {MP_SWIZZLE_32, 256, 256},
+        {MP_SWIZZLE_32, 384, 400},
+        /* 64B (B = 2): bits 7-8 into bits 4-5. */
+        {MP_SWIZZLE_64, 128, 144},
+        {MP_SWIZZLE_64, 256, 288},
+        {MP_SWIZZLE_64, 384, 432},
+        {MP_SWIZZLE_64, 512, 512},
+        /* 128B (B = 3): row 7 of a 1024-byte period, chunk 0 -> chunk 7
+         * (896 + 112), chunk 1 -> chunk 6 (896 + 96); the next period
+         * starts unswizzled. */
+        {MP_SWIZZLE_128, 896, 1008},
+        {MP_SWIZZLE_128, 912, 992},
+        {MP_SWIZZLE_128, 1024, 1024},
+        {MP_SWIZZLE_128, 1024 + 128 + 5, 1024 + 144 + 5},
+    };
+    for (size_t i = 0; i < CLI_COUNT(c); i++)
+        if (mp_swizzle(c[i].swizzle, c[i].in) != c[i].out)
+            fail_msg("swizzle %d of %lld: %lld, want %lld", c[i].swizzle,
+                     c[i].in, mp_swizzle(c[i].swizzle, c[i].in), c[i].out);
     /* A bijection on each period: 64 chunks of 1024 bytes map onto all. */
     int seen[64] = {0};
     for (long long a = 0; a < 1024; a += 16)
@@ -216,7 +225,5 @@ int main(void)
         cmocka_unit_test(test_predict_offsets),
         cmocka_unit_test(test_predict_swizzle),
     };
-    return cli_run_group("matrix", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_BAD("matrix", bad_cases, fixed);
 }

@@ -48,6 +48,6 @@ static const cli_bad_case bad[] = {
 
 int main(void)
 {
-    return cli_run_group("cluster", ok, sizeof ok / sizeof ok[0], bad,
-                         sizeof bad / sizeof bad[0], NULL, 0);
+    return cli_run_group("cluster", ok, CLI_COUNT(ok), bad, CLI_COUNT(bad),
+                         NULL, 0);
 }

@@ -217,18 +217,15 @@ static void test_predict_csv_sweep(void **state)
     const char *args[] = {"predict", "coalesce", "--op", "ld,st", "--width",
                           "4", "--offset", "0,4", "--stride", "1,2",
                           "--format", "csv", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    assert_int_equal(cli_count_char(r.out, '\n'), 1 + 8);
-    /* o0 s1: 4 sectors; o0 s2: bytes 0..251 -> 8; o4 s1: 4..131 -> 5;
-     * o4 s2: 4..255 -> 8 (ideal 4 each). */
-    cli_must_contain("sweep", r.out,
+    cli_run_expect(args, 1 + 8,
+                   /* o0 s1: 4 sectors; o0 s2: bytes 0..251 -> 8; o4 s1:
+                    * 4..131 -> 5; o4 s2: 4..255 -> 8 (ideal 4 each). */
         "\r\ncoalesce,pattern,ld,4,0,1,1,32,default,4,4,1,4,1,32,1,4\r\n"
         "coalesce,pattern,ld,4,0,2,1,32,default,8,4,1,8,2,32,1,8\r\n"
         "coalesce,pattern,ld,4,4,1,1,32,default,5,4,1,5,2,32,1,5\r\n"
         "coalesce,pattern,ld,4,4,2,1,32,default,8,4,1,8,2,32,1,8\r\n"
-        "coalesce,pattern,st,4,0,1,1,32,default,4,4,1,4,1,32,1,4\r\n");
-    cli_result_free(&r);
+        "coalesce,pattern,st,4,0,1,1,32,default,4,4,1,4,1,32,1,4\r\n",
+                   NULL);
 }
 
 /* ---- the probe's functions, called directly ------------------------- */
@@ -306,8 +303,5 @@ int main(void)
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_check_sweep),
     };
-    return cli_run_group("cli_coalesce", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli_coalesce", good_cases, bad_cases, fixed);
 }

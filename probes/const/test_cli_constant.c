@@ -131,12 +131,11 @@ static void test_predict_const_sources(void **state)
     const char *args[] = {"predict", "const", "--source",
                           "constant,global,ldg", "--spread", "32",
                           "--format", "csv", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    cli_must_contain("predict", r.out, "\r\nconst,constant,32,4,0,0,32,31,");
-    cli_must_contain("predict", r.out, "\r\nconst,global,32,4,0,0,32,0,");
-    cli_must_contain("predict", r.out, "\r\nconst,ldg,32,4,0,0,32,0,");
-    cli_result_free(&r);
+    cli_run_expect(args, -1,
+                   "\r\nconst,constant,32,4,0,0,32,31,",
+                   "\r\nconst,global,32,4,0,0,32,0,",
+                   "\r\nconst,ldg,32,4,0,0,32,0,",
+                   NULL);
 }
 
 /* Explicit interleaved lanes: the seeds' half-warp count doubles. */
@@ -145,13 +144,12 @@ static void test_predict_const_interleaved(void **state)
     (void)state;
     const char *args[] = {"predict", "const", "--spread", "16", "--group",
                           "1", "--period", "16", "--format", "csv", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    /* 16 addresses, 15 replays, bytes 0..60 on one line, 16 + 16
-     * half-warp reads, g1/p16, footprint 60 + 4 + 1792 = 1856. */
-    cli_must_contain("predict", r.out,
-                 "\r\nconst,constant,16,4,1,16,16,15,1,32,1,16,1856\r\n");
-    cli_result_free(&r);
+    cli_run_expect(args, -1,
+                   /* 16 addresses, 15 replays, bytes 0..60 on one line, 16 +
+                    * 16 half-warp reads, g1/p16, footprint 60 + 4 + 1792 =
+                    * 1856. */
+                   "\r\nconst,constant,16,4,1,16,16,15,1,32,1,16,1856\r\n",
+                   NULL);
 }
 
 /* predict texture: the linear-layout model for each access. */
@@ -184,25 +182,24 @@ static void test_list_and_help(void **state)
 {
     (void)state;
     const char *list[] = {"list", NULL};
-    cli_result r;
-    cli_run_ok(list, &r);
-    cli_must_contain("list", r.out, "const - ");
-    cli_must_contain("list", r.out, "--spacing");
-    cli_must_contain("list", r.out, "constant|global|ldg");
-    cli_must_contain("list", r.out, "texture - ");
-    cli_must_contain("list", r.out, "tex1d|tex2d|global|ldg");
-    cli_must_contain("list", r.out, "stencil|column|row");
-    cli_result_free(&r);
+    cli_run_expect(list, -1,
+                   "const - ",
+                   "--spacing",
+                   "constant|global|ldg",
+                   "texture - ",
+                   "tex1d|tex2d|global|ldg",
+                   "stencil|column|row",
+                   NULL);
     const char *help[] = {"const", "--help", NULL};
-    cli_run_ok(help, &r);
-    cli_must_contain("help", r.out, "usage: memprobe const");
-    cli_must_contain("help", r.out, "--spread");
-    cli_result_free(&r);
+    cli_run_expect(help, -1,
+                   "usage: memprobe const",
+                   "--spread",
+                   NULL);
     const char *thelp[] = {"predict", "texture", "--help", NULL};
-    cli_run_ok(thelp, &r);
-    cli_must_contain("help", r.out, "usage: memprobe predict texture");
-    cli_must_contain("help", r.out, "--access");
-    cli_result_free(&r);
+    cli_run_expect(thelp, -1,
+                   "usage: memprobe predict texture",
+                   "--access",
+                   NULL);
 }
 
 /* ---- no GPU -------------------------------------------------------------- */
@@ -235,7 +232,5 @@ int main(void)
         cmocka_unit_test(test_list_and_help),
         cmocka_unit_test(test_no_gpu),
     };
-    return cli_run_group("cli_constant_texture", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_BAD("cli_constant_texture", bad_cases, fixed);
 }

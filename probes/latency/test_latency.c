@@ -279,14 +279,11 @@ static void test_predict_spaces(void **state)
     const char *args[] = {"predict", "latency", "--footprint", "16384",
                           "--stride", "64", "--space",
                           "shared,constant", "--format", "csv", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    cli_must_contain("predict", r.out,
-                     "\r\nlatency,16384,64,random,default,shared,4096,shared,");
-    cli_must_contain("predict", r.out,
-                     "\r\nlatency,16384,64,random,default,constant,4096,"
-                     "constant,");
-    cli_result_free(&r);
+    cli_run_expect(args, -1,
+                   "\r\nlatency,16384,64,random,default,shared,4096,shared,",
+                   "\r\nlatency,16384,64,random,default,constant,4096,"
+                   "constant,",
+                   NULL);
 }
 
 static void test_no_gpu(void **state)
@@ -314,7 +311,5 @@ int main(void)
         cmocka_unit_test(test_predict_spaces),
         cmocka_unit_test(test_no_gpu),
     };
-    return cli_run_group("latency", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_BAD("latency", bad_cases, fixed);
 }

@@ -184,18 +184,14 @@ static void test_predict_sweep(void **state)
     const char *args[] = {"predict", "reduce", "--variant",
                           "tree-sequential,tree-strided", "--workload",
                           "cubes,dot", "--format", "csv", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    assert_int_equal(cli_count_char(r.out, '\n'), 1 + 4);
-    /* The size column shows the parameter (0: the seed's size); elements
-     * the size used. */
-    cli_must_contain("sweep", r.out,
-                     "\r\nreduce,tree-strided,dot,0,33792,270336,25,3.8,1,"
-                     "3.8,20,2.75\r\n");
-    cli_must_contain("sweep", r.out,
-                     "\r\nreduce,tree-sequential,cubes,0,1048576,4194304,25,"
-                     "1,1,1,20,1\r\n");
-    cli_result_free(&r);
+    cli_run_expect(args, 1 + 4,
+                   /* The size column shows the parameter (0: the seed's
+                    * size); elements the size used. */
+                   "\r\nreduce,tree-strided,dot,0,33792,270336,25,3.8,1,"
+                   "3.8,20,2.75\r\n",
+                   "\r\nreduce,tree-sequential,cubes,0,1048576,4194304,25,"
+                   "1,1,1,20,1\r\n",
+                   NULL);
 }
 
 /* ---- no GPU ------------------------------------------------------------ */
@@ -221,8 +217,5 @@ int main(void)
         cmocka_unit_test(test_predict_sweep),
         cmocka_unit_test(test_no_gpu_measure),
     };
-    return cli_run_group("cli_reduce", good_cases,
-                         sizeof good_cases / sizeof good_cases[0], bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], fixed,
-                         sizeof fixed / sizeof fixed[0]);
+    return CLI_RUN_ALL("cli_reduce", good_cases, bad_cases, fixed);
 }

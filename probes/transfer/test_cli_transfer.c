@@ -166,12 +166,11 @@ static void test_sweep_list(void **state)
     char conf[PATH_MAX + 64];
     snprintf(conf, sizeof conf, "%s/configs/transfer.conf", repo);
     const char *args[] = {"sweep", conf, "--list", NULL};
-    cli_result r;
-    cli_run_ok(args, &r);
-    cli_must_contain("--list", r.out, "155 configurations in 5 sections");
-    cli_must_contain("--list", r.out, "transfer/bidir/managed/memcpy/b4096");
-    cli_must_contain("--list", r.out, "transfer/h2d/managed-pf/memcpy/b1073741824");
-    cli_result_free(&r);
+    cli_run_expect(args, -1,
+                   "155 configurations in 5 sections",
+                   "transfer/bidir/managed/memcpy/b4096",
+                   "transfer/h2d/managed-pf/memcpy/b1073741824",
+                   NULL);
 }
 
 /* One CSV row of the transfer probe with the given cells (others empty),
@@ -274,10 +273,10 @@ static void test_study_section(void **state)
     /* The tables and the plot data from the same CSVs. */
     const char *tab[] = {"report", "res/h200/transfer/transfer.csv",
                          "--table", "transfers", "--format", "csv", NULL};
-    cli_run_ok(tab, &r);
-    cli_must_contain("transfers", r.out, "h2d,memcpy,1073741824,55.2,87.6,"
-                     "19452,27.6,43.8,38904,54,85.7,19884");
-    cli_result_free(&r);
+    cli_run_expect(tab, -1,
+                   "h2d,memcpy,1073741824,55.2,87.6,"
+                   "19452,27.6,43.8,38904,54,85.7,19884",
+                   NULL);
     const char *plot[] = {"report", "res/h200/transfer/transfer.csv",
                           "--plot-data", "pd", NULL};
     cli_run_ok(plot, &r);
@@ -301,7 +300,5 @@ int main(void)
         cmocka_unit_test(test_sweep_list),
         cmocka_unit_test(test_study_section),
     };
-    return cli_run_group("transfer", NULL, 0, bad_cases,
-                         sizeof bad_cases / sizeof bad_cases[0], extra,
-                         sizeof extra / sizeof extra[0]);
+    return CLI_RUN_BAD("transfer", bad_cases, extra);
 }

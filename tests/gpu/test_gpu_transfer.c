@@ -110,6 +110,15 @@ static void check_rows(const mp_ncu_table *t, int want_rows)
     }
 }
 
+/* Runs the extra transfer sweep `name` with args; check_rows on it. */
+static void sweep_rows(const char *name, const char *args, int want_rows)
+{
+    mp_ncu_table t;
+    assert_int_equal(gpu_run_sweep("transfer", name, args, &t), 0);
+    check_rows(&t, want_rows);
+    mp_ncu_free(&t);
+}
+
 static void run_and_check(int s, int rows)
 {
     mp_ncu_table t;
@@ -124,13 +133,9 @@ static void test_host(void **state)
 {
     (void)state;
     run_and_check(HOST, 3 * 4 * 3);
-    mp_ncu_table t;
-    assert_int_equal(gpu_run_sweep("transfer", "transfer-prefetch",
-                                   "--direction h2d,bidir --host-memory "
-                                   "managed --prefetch off,on --bytes "
-                                   "1048576,67108864 --runs 5", &t), 0);
-    check_rows(&t, 8);
-    mp_ncu_free(&t);
+    sweep_rows("transfer-prefetch",
+               "--direction h2d,bidir --host-memory managed --prefetch "
+               "off,on --bytes 1048576,67108864 --runs 5", 8);
 }
 
 static void test_kernel(void **state)
@@ -160,20 +165,12 @@ static void test_peer(void **state)
         MP_SKIP("%s: peer copies need two", n == 1 ? "one GPU" : "no GPU");
     }
     run_and_check(PEER, 2 * 2 * 3);
-    mp_ncu_table t;
-    assert_int_equal(gpu_run_sweep("transfer", "transfer-peer-back",
-                                   "--direction p2p --src 1 --dst 0 "
-                                   "--peer-access on,off --method memcpy "
-                                   "--bytes 1048576,67108864 --runs 5", &t),
-                     0);
-    check_rows(&t, 4);
-    mp_ncu_free(&t);
-    assert_int_equal(gpu_run_sweep("transfer", "transfer-peer-kernel",
-                                   "--direction p2p,p2p-bidir --method "
-                                   "kernel --bytes 1048576,67108864 "
-                                   "--runs 5", &t), 0);
-    check_rows(&t, 4);
-    mp_ncu_free(&t);
+    sweep_rows("transfer-peer-back",
+               "--direction p2p --src 1 --dst 0 --peer-access on,off "
+               "--method memcpy --bytes 1048576,67108864 --runs 5", 4);
+    sweep_rows("transfer-peer-kernel",
+               "--direction p2p,p2p-bidir --method kernel --bytes "
+               "1048576,67108864 --runs 5", 4);
 }
 
 int main(void)
