@@ -884,7 +884,7 @@ static void bw_derive(void *state, const mp_device *dev,
      * instruction), sectors up to the metric table's 1e-3 per request. */
     double issued = inst >= 0 ? inst : req;
     int match = issued == want_req && fabs(sec - want_sec) <= 1e-3 * want_req;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 /* Frees device memory and the large host buffers: derive needs neither. */

@@ -649,7 +649,7 @@ static void bank_derive(void *state, const mp_device *dev,
      * arbitration with the kernel's other traffic (docs/notes.md), so the
      * measured value matches when it rounds to the prediction. */
     int match = inst == requests && fabs(per_request - p.value[0]) < 0.5;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 static void bank_release(void *state)

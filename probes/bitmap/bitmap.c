@@ -216,7 +216,7 @@ static void bitmap_derive(void *state, const mp_device *dev,
     mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);
     mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f", per_request - p.value[1]);
     int match = inst == requests && fabs(per_request - p.value[0]) < 0.5;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 static void bitmap_release(void *state)

@@ -582,7 +582,7 @@ static void red_derive(void *state, const mp_device *dev,
     if (ld < 0 || st < 0)
         return;
     int match = ld && st;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 /* Frees the device memory and the large host buffers: derive needs
