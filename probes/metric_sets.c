@@ -4,6 +4,8 @@
  * kernels whose warps mix loads and stores) and "global" (coalesce,
  * bandwidth, transfer). Declared in metric_sets.h.
  */
+#include <stdio.h>
+
 #include "metric_set.h"
 
 #include "metric_sets.h"
@@ -75,3 +77,15 @@ static const mp_metric global_set[] = {
 
 const mp_metric_set_def mp_set_global =
     MP_METRIC_SET(global_set, "global", 0);
+
+void mp_shared_op_counters(const mp_measurement *m, mp_metric_set set,
+                           const char *op, double *wavefronts, double *inst)
+{
+    char wname[96], iname[96];
+    snprintf(wname, sizeof wname,
+             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
+    snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
+             op);
+    *wavefronts = mp_counter(m, set, wname);
+    *inst = mp_counter(m, set, iname);
+}

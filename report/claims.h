@@ -126,6 +126,18 @@ static inline void say(char *buf, size_t len, const char *f, ...)
     va_end(ap);
 }
 
+/* The verdict of a claim with one test, after `m` is written: UNMEASURED
+ * when a value is missing, else HOLDS or FAILS as `holds` says, with
+ * if_holds or if_fails as the reason. */
+static inline verdict verdict_of(ctx *c, int holds, char *why, size_t len,
+                                 const char *if_holds, const char *if_fails)
+{
+    if (c->missing[0])
+        return UNMEASURED;
+    say(why, len, "%s", holds ? if_holds : if_fails);
+    return holds ? HOLDS : FAILS;
+}
+
 static inline double wf(ctx *c, const char *config)
 {
     return v(c, config, MP_F_WF);

@@ -264,28 +264,18 @@ static int parse_item(const mp_param_def *d, char *item, mp_value_list *out,
                  "or more to grow by a factor", d->name, lo, hi, step);
         return -1;
     }
-    if (geometric) {
-        for (long long v = lo;; v *= step) {
-            long long checked;
-            char text[32];
-            snprintf(text, sizeof text, "%lld", v);
-            if (mp_param_parse_value(d, text, &checked, err, errlen)
-                || append(d, out, checked, err, errlen))
-                return -1;
-            if (v > hi / step)   /* the next value is past hi */
-                break;
-        }
-        return 0;
-    }
-    for (long long v = lo; v <= hi; v += step) {
+    /* One loop for both kinds of range: they differ only in the next value
+     * and in the test that it is past hi (without overflowing). */
+    for (long long v = lo;;) {
         long long checked;
         char text[32];
         snprintf(text, sizeof text, "%lld", v);
         if (mp_param_parse_value(d, text, &checked, err, errlen)
             || append(d, out, checked, err, errlen))
             return -1;
-        if (hi - v < step)
+        if (geometric ? v > hi / step : hi - v < step)   /* next is past hi */
             break;
+        v = geometric ? v * step : v + step;
     }
     return 0;
 }

@@ -83,6 +83,11 @@ void mp_row_set_bandwidth(mp_row *row, double gbs, double ceiling_gbs)
     mp_row_set(row, MP_COL_BANDWIDTH_FRACTION, "%.4f", gbs / ceiling_gbs);
 }
 
+void mp_row_set_match(mp_row *row, int match)
+{
+    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+}
+
 int mp_full_wave(const mp_device *dev, int per_sm)
 {
     return dev->sm_count * (per_sm > 0 ? per_sm : 1);

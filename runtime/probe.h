@@ -195,6 +195,11 @@ void mp_row_set_launch(mp_row *row, int threads, double blocks,
  * (no ceiling known), the ceiling and the fraction of it. */
 void mp_row_set_bandwidth(mp_row *row, double gbs, double ceiling_gbs);
 
+/* The model_match column: "yes" when the counters agree with the model
+ * (match != 0), else "no". A derive that has no verdict (a counter the
+ * chip lacks) leaves the column unset instead of calling this. */
+void mp_row_set_match(mp_row *row, int match);
+
 /* Blocks of one full wave: the SMs times the blocks of the kernel that fit
  * on one (per_sm from the occupancy API; at least 1). */
 int mp_full_wave(const mp_device *dev, int per_sm);

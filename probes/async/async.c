@@ -353,7 +353,7 @@ static void async_counters(const async_state *s, const mp_measurement *m,
         match = fabs(tma_bytes - p->bytes_moved) <= 0.01 * p->bytes_moved
                 && ldgsts == 0 && sts == 0;
     }
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 static void async_derive(void *state, const mp_device *dev,

@@ -1,8 +1,8 @@
 /*
- * bandwidth.c - the DRAM bandwidth probe: parameters, checks, the traffic
- * model, setup, verification, the cudaMemcpy reference and the derived
- * columns. Kernels are in bandwidth.cu; docs/bandwidth.md explains the
- * design and how bytes are counted.
+ * bandwidth.c - the DRAM bandwidth probe: parameters, checks, setup,
+ * verification, the cudaMemcpy reference and the derived columns. The
+ * traffic model is in bandwidth_model.c, kernels in bandwidth.cu;
+ * docs/bandwidth.md explains the design and how bytes are counted.
  *
  * One launch is one full pass of the read, write or copy kernel over
  * arrays of `bytes` bytes that start `offset` bytes after a cudaMalloc'd
@@ -33,6 +33,7 @@
 
 #include "arch.h"
 #include "bandwidth.h"
+#include "bandwidth_model.h"
 #include "bw_shape.h"
 #include "check.h"
 #include "launch.h"
@@ -109,63 +110,6 @@ static long long repeat_of(const long long *v)
 }
 
 /* ---- the traffic model ------------------------------------------------ */
-
-/* Distinct 32-byte sectors that `lanes` consecutive lanes touch when lane
- * l accesses `width` bytes at byte phase + l * spacing. An element never
- * straddles a sector: it is width-aligned and width divides 32. */
-static long long warp_sectors(long long phase, long long spacing, int width,
-                              int lanes)
-{
-    long long count = 0, last = -1;
-    for (int l = 0; l < lanes; l++) {
-        long long first = (phase + l * spacing) / 32;
-        long long end = (phase + l * spacing + width - 1) / 32;
-        for (long long sct = first; sct <= end; sct++)
-            if (sct > last) {   /* addresses grow with l: no revisits */
-                count++;
-                last = sct;
-            }
-    }
-    return count;
-}
-
-void mp_bw_model_compute(int kernel, int width, long long offset, int stride,
-                         long long bytes, mp_bw_model *m)
-{
-    long long n = bytes / width, spacing = (long long)stride * width;
-    double requests = 0, sectors = 0, ideal = 0, dram = 0;
-    for (int p = 0; p < stride; p++) {
-        long long cnt = (n - p + stride - 1) / stride;
-        long long full = cnt / 32, rest = cnt % 32;
-        /* Group g of pass p starts at element p + 32 g stride, byte
-         * offset + (p + 32 g stride) width: its phase within a sector is
-         * (offset + p width) % 32 for every g. */
-        long long phase = (offset + (long long)p * width) % 32;
-        requests += full + (rest > 0);
-        sectors += (double)full * warp_sectors(phase, spacing, width, 32);
-        ideal += (double)full * width;   /* 32 lanes x width / 32 */
-        if (rest) {
-            sectors += warp_sectors(phase, spacing, width, (int)rest);
-            ideal += (rest * width + 31) / 32;
-        }
-        /* DRAM: the distinct sectors of the pass. With elements at most a
-         * sector apart every sector from the first to the last is hit;
-         * further apart, every element has its own. */
-        if (cnt > 0) {
-            long long first = (offset + (long long)p * width) / 32;
-            long long last =
-                (offset + (p + (cnt - 1) * (long long)stride) * width) / 32;
-            dram += 32.0 * (spacing <= 32 ? last - first + 1 : cnt);
-        }
-    }
-    int reads = kernel != MP_BW_WRITE, writes = kernel != MP_BW_READ;
-    m->bytes_counted = (double)bytes * (reads + writes);
-    m->requests = requests;
-    m->sectors = sectors;
-    m->ideal_sectors = ideal;
-    m->dram_read_bytes = reads ? dram : 0;
-    m->dram_write_bytes = writes ? dram : 0;
-}
 
 /* One launch's traffic: every walk moves the bytes and issues the
  * requests again; DRAM sees an array that fits in L2 once (the model's
@@ -884,7 +828,7 @@ static void bw_derive(void *state, const mp_device *dev,
      * instruction), sectors up to the metric table's 1e-3 per request. */
     double issued = inst >= 0 ? inst : req;
     int match = issued == want_req && fabs(sec - want_sec) <= 1e-3 * want_req;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 /* Frees device memory and the large host buffers: derive needs neither. */

@@ -1,7 +1,8 @@
 /*
  * bandwidth.h - the DRAM bandwidth probe: its CUDA launcher (bandwidth.cu),
- * the data patterns the kernels and the CPU reference share, and the
- * traffic model (bandwidth.c) that `memprobe predict bandwidth` prints.
+ * the data patterns the kernels and the CPU reference share; it includes
+ * the traffic model (bandwidth_model.h) that `memprobe predict bandwidth`
+ * prints.
  *
  * The probe streams one or two large arrays of N = bytes / width elements
  * through the GPU once per launch. With stride s the launch makes s passes:
@@ -18,13 +19,13 @@
 
 #include <stddef.h>
 
+#include "bandwidth_model.h"
 #include "hd.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum { MP_BW_READ, MP_BW_WRITE, MP_BW_COPY };
 enum { MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA, MP_BW_CACHE_PF256 };
 
 typedef struct {
@@ -69,26 +70,6 @@ static inline MP_HD unsigned mp_bw_write_word(unsigned k)
 int mp_bw_occupancy(const mp_bw_launch *l, int *blocks_per_sm);
 /* One launch on the default stream. cudaError_t. */
 int mp_bw_launch_kernel(const mp_bw_launch *l);
-
-/* ---- the traffic model (bandwidth.c; pure C, no GPU) ------------------ */
-
-typedef struct {
-    double bytes_counted;     /* read: bytes read; write: written; copy: both */
-    double requests;          /* warp-level global requests (ld + st) */
-    double sectors;           /* 32-byte L1 sectors of those requests */
-    double ideal_sectors;     /* the same bytes contiguous and aligned */
-    double dram_read_bytes;   /* expected DRAM traffic, arrays >> L2 */
-    double dram_write_bytes;
-} mp_bw_model;
-
-/* Traffic of one launch over `bytes` bytes per array, starting `offset`
- * bytes after a 32-byte-aligned base, elements of `width` bytes, `stride`
- * passes. The grid does not change any of it: requests are the groups of
- * 32 consecutive elements of each pass. DRAM bytes assume that no sector
- * survives in L2 from one pass to the next (true when a pass is larger
- * than the L2); a sector is 32 bytes. */
-void mp_bw_model_compute(int kernel, int width, long long offset, int stride,
-                         long long bytes, mp_bw_model *m);
 
 /* What each of `threads` threads of the read kernel must leave in its two
  * output words: the XOR of the 32-bit words of its elements (the source

@@ -34,6 +34,7 @@
 #include "bank_model.h"
 #include "check.h"
 #include "launch.h"
+#include "metric_sets.h"
 #include "pattern.h"
 #include "probe.h"
 
@@ -619,23 +620,23 @@ static void bank_derive(void *state, const mp_device *dev,
     if (!m->counters)
         return;
 
-    const char *op = s->l.is_store ? "st" : "ld";
-    char wname[96], iname[96];
-    snprintf(wname, sizeof wname,
-             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
-    snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
-             op);
+    double wavefronts, inst;
     /* LDSM and STSM have instruction and wavefront counters of their own
      * (CUPTI's GH100 list; the shared ld/st instruction counters do not
      * count them). */
     if (s->l.matrices) {
+        char wname[96], iname[96];
         snprintf(wname, sizeof wname, "smsp__sass_l1tex_data_pipe_lsu_"
                  "wavefronts_mem_shared_op_%s.sum",
                  s->l.is_store ? "stsm" : "ldsm");
         snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_%s.sum",
                  s->l.is_store ? "shared_stsm" : "ldsm");
+        wavefronts = mp_counter(m, MP_SET_SHARED, wname);
+        inst = mp_counter(m, MP_SET_SHARED, iname);
+    } else {
+        mp_shared_op_counters(m, MP_SET_SHARED, s->l.is_store ? "st" : "ld",
+                              &wavefronts, &inst);
     }
-    double wavefronts = mp_counter(m, MP_SET_SHARED, wname), inst = mp_counter(m, MP_SET_SHARED, iname);
     mp_prediction p;
     bank_predict(s->v, &p);
     if (inst <= 0 || wavefronts < 0)   /* < 0: the chip lacks it */
@@ -649,7 +650,7 @@ static void bank_derive(void *state, const mp_device *dev,
      * arbitration with the kernel's other traffic (docs/notes.md), so the
      * measured value matches when it rounds to the prediction. */
     int match = inst == requests && fabs(per_request - p.value[0]) < 0.5;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 static void bank_release(void *state)

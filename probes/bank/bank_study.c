@@ -71,16 +71,11 @@ static verdict width_shared(ctx *c, char *m, char *why, size_t len)
         "(8 bytes) and %s%% (16 bytes) of the shared-memory ceiling (32 "
         "banks x 4 bytes x SMs x clock).", F1(100 * f4), F1(100 * f8),
         F1(100 * f16));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (f4 >= f8 && f4 >= f16) {
-        say(why, len, "4-byte accesses move the most bytes per cycle.");
-        return HOLDS;
-    }
-    say(why, len, "A wider access fills the same 128-byte wavefronts with "
+    return verdict_of(c, f4 >= f8 && f4 >= f16, why, len,
+        "4-byte accesses move the most bytes per cycle.",
+        "A wider access fills the same 128-byte wavefronts with "
         "fewer instructions, so 8 and 16 bytes per lane move at least as "
         "many bytes per cycle as 4.");
-    return FAILS;
 }
 
 static verdict padding(ctx *c, char *m, char *why, size_t len)
@@ -122,15 +117,10 @@ static verdict broadcast(ctx *c, char *m, char *why, size_t len)
         "wavefront and %s cycles per request, the same as stride 1 (%s "
         "cycles). Stores of one address cost %s wavefronts at 8 bytes and "
         "%s at 16.", N0(s0), F2(c0), F2(c1), N0(st8), N0(st16));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (round(s0) == 1) {
-        say(why, len, "Lanes reading the same word share one bank access; "
-            "stores get no such merging.");
-        return HOLDS;
-    }
-    say(why, len, "A common address still conflicts.");
-    return FAILS;
+    return verdict_of(c, round(s0) == 1, why, len,
+        "Lanes reading the same word share one bank access; "
+        "stores get no such merging.",
+        "A common address still conflicts.");
 }
 
 /* ---- table excerpts ---- */

@@ -200,14 +200,9 @@ static void bitmap_derive(void *state, const mp_device *dev,
     mp_row_set_per_request(row, dev, m, requests, s->blocks);
     if (!m->counters)
         return;
-    const char *op = op_names[s->v[P_OP]];
-    char wname[96], iname[96];
-    snprintf(wname, sizeof wname,
-             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
-    snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
-             op);
-    double wavefronts = mp_counter(m, MP_SET_SHARED_MIXED, wname);
-    double inst = mp_counter(m, MP_SET_SHARED_MIXED, iname);
+    double wavefronts, inst;
+    mp_shared_op_counters(m, MP_SET_SHARED_MIXED, op_names[s->v[P_OP]],
+                          &wavefronts, &inst);
     if (inst <= 0 || wavefronts < 0)   /* < 0: the chip lacks it */
         return;
     mp_prediction p;
@@ -216,7 +211,7 @@ static void bitmap_derive(void *state, const mp_device *dev,
     mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);
     mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f", per_request - p.value[1]);
     int match = inst == requests && fabs(per_request - p.value[0]) < 0.5;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 static void bitmap_release(void *state)

@@ -397,7 +397,7 @@ static void cluster_derive(void *state, const mp_device *dev,
      * of the buffer for stores). */
     int match = s->l.remote ? dsm == requests
                             : dsm == 0 && shared >= requests;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 static void cluster_release(void *state)

@@ -696,7 +696,7 @@ static void coalesce_derive(void *state, const mp_device *dev,
                 && l1_counter(m, "sectors", "st")
                        == warp_iterations * lp.st_sectors;
     }
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 static void coalesce_release(void *state)

@@ -90,16 +90,13 @@ static verdict widths_global(ctx *c, char *m, char *why, size_t len)
         "sectors per request: every byte of every sector is used.",
         F1(rb[0]), F1(rb[1]), F1(rb[2]), F1(wb[0]), F1(wb[1]), F1(wb[2]),
         N0(sec[0]), N0(sec[1]), N0(sec[2]));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (rb[0] >= rb[1] && rb[0] >= rb[2] && wb[0] >= wb[1] && wb[0] >= wb[2]) {
-        say(why, len, "32-bit accesses are the fastest.");
-        return HOLDS;
-    }
-    say(why, len, "All three widths coalesce fully; the wider ones need "
+    return verdict_of(c,
+        rb[0] >= rb[1] && rb[0] >= rb[2] && wb[0] >= wb[1] && wb[0] >= wb[2],
+        why, len,
+        "32-bit accesses are the fastest.",
+        "All three widths coalesce fully; the wider ones need "
         "fewer instructions for the same bytes and are as fast or faster, "
         "most of all for writes.");
-    return FAILS;
 }
 
 static double layout(ctx *c, const char *name, int f)
@@ -146,17 +143,12 @@ static verdict align16(ctx *c, char *m, char *why, size_t len)
         "per element: %s load requests per launch against %s, %s sectors "
         "per request, %s us against %s us for the 12-byte struct.", N0(r16),
         N0(r12), N0(s), F1(t16), F1(t12));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (t16 < t12) {
-        say(why, len, "One full-width load per element beats three "
-            "scattered ones.");
-        return HOLDS;
-    }
-    say(why, len, "The loads coalesce, but the padding adds a third more "
+    return verdict_of(c, t16 < t12, why, len,
+        "One full-width load per element beats three "
+        "scattered ones.",
+        "The loads coalesce, but the padding adds a third more "
         "bytes to move, and with the cache absorbing the 12-byte struct's "
         "scatter that costs more than it saves.");
-    return FAILS;
 }
 
 static verdict soa(ctx *c, char *m, char *why, size_t len)

@@ -76,15 +76,10 @@ static verdict const_cached(ctx *c, char *m, char *why, size_t len)
     say(m, len, "Repeated constant loads of one address hit the constant "
         "cache for %s%% of their requests; 32 addresses 128 bytes apart, "
         "for %s%%.", F2(100 * h1), F1(100 * hw));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (h1 > 0.99) {
-        say(why, len, "Repeated reads are served by the constant cache, not "
-            "by memory.");
-        return HOLDS;
-    }
-    say(why, len, "Repeated reads miss the cache.");
-    return FAILS;
+    return verdict_of(c, h1 > 0.99, why, len,
+        "Repeated reads are served by the constant cache, not "
+        "by memory.",
+        "Repeated reads miss the cache.");
 }
 
 static verdict const_faster(ctx *c, char *m, char *why, size_t len)
@@ -97,17 +92,12 @@ static verdict const_faster(ctx *c, char *m, char *why, size_t len)
     say(m, len, "One address for the whole warp: constant %s cycles per "
         "warp load, global %s, `__ldg` %s. Eight addresses 4 bytes apart: "
         "constant %s, global %s.", F2(k1), F2(g1), F2(l1), F2(k8), F2(g8));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (k1 < g1 && k1 < l1) {
-        say(why, len, "The broadcast through the constant cache is the "
-            "fastest path.");
-        return HOLDS;
-    }
-    say(why, len, "A uniform global load through L1 is faster than LDC on "
+    return verdict_of(c, k1 < g1 && k1 < l1, why, len,
+        "The broadcast through the constant cache is the "
+        "fastest path.",
+        "A uniform global load through L1 is faster than LDC on "
         "this GPU, and any divergence makes constant memory slower still "
         "(one pass per distinct address).");
-    return FAILS;
 }
 
 static double tex_us(ctx *c, const char *source, const char *access)

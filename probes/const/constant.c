@@ -322,7 +322,7 @@ static void const_derive(void *state, const mp_device *dev,
     int shape_ok = extra >= 0
                    && extra <= max_extra_ldc(s->l.source, warps, requests);
     int match = shape_ok && fabs(per_request - p.value[1]) <= 1e-3;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 static void const_release(void *state)

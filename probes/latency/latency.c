@@ -469,8 +469,7 @@ static void latency_derive(void *state, const mp_device *dev,
     else if (l2 > 0 && l2_hit / l2 >= 0.4)
         lv = MP_LEVEL_L2;
     mp_row_set(row, MP_COL_COUNTER_LEVEL, "%s", mp_level_name(lv));
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s",
-               mp_lat_expect_matches(e, lv) ? "yes" : "no");
+    mp_row_set_match(row, mp_lat_expect_matches(e, lv));
 }
 
 static void latency_teardown(void *state)

@@ -509,13 +509,8 @@ static void red_clock64(void *state, long long *span, double *block_median)
 static int op_matches(const mp_measurement *m, const char *op,
                       const mp_red_traffic *t, double blocks, double slack)
 {
-    char wname[96], iname[96];
-    snprintf(wname, sizeof wname,
-             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum", op);
-    snprintf(iname, sizeof iname, "smsp__sass_inst_executed_op_shared_%s.sum",
-             op);
-    double wf = mp_counter(m, MP_SET_SHARED_MIXED, wname);
-    double inst = mp_counter(m, MP_SET_SHARED_MIXED, iname);
+    double wf, inst;
+    mp_shared_op_counters(m, MP_SET_SHARED_MIXED, op, &wf, &inst);
     if (wf < 0 || inst < 0)   /* the chip lacks it: no verdict */
         return -1;
     double req = t->requests * blocks, want = t->wavefronts * blocks;
@@ -561,7 +556,7 @@ static void red_derive(void *state, const mp_device *dev,
     if (ld < 0 || st < 0)
         return;
     int match = ld && st;
-    mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+    mp_row_set_match(row, match);
 }
 
 /* Frees the device memory and the large host buffers: derive needs

@@ -361,7 +361,7 @@ static void tex_derive(void *state, const mp_device *dev,
     if (!tex) {
         int match = req == requests
                     && fabs(per_request - p.value[1]) <= MP_TEX_SECTOR_NOISE;
-        mp_row_set(row, MP_COL_MODEL_MATCH, "%s", match ? "yes" : "no");
+        mp_row_set_match(row, match);
     }
 }
 
