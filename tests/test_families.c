@@ -126,6 +126,7 @@ static const struct {
       MP_COL_SHARED_BYTES, -1, -1}},
     {"mp_row_set_bandwidth(", {MP_COL_BANDWIDTH_GBS, MP_COL_CEILING_GBS,
       MP_COL_BANDWIDTH_FRACTION, -1, -1}},
+    {"mp_row_set_match(", {MP_COL_MODEL_MATCH, -1, -1, -1, -1}},
 };
 
 /* The ids' names (MP_COL_<name>), in enum order. */
