@@ -466,83 +466,86 @@ static int is_numeric_text(const char *s)
     return mp_ncu_parse_number(s, &v) == 0;
 }
 
-/* Aligned text. Numbers are right-aligned; a mark hangs to the right of
- * its number, so marked and unmarked values line up. */
-static void print_txt_lines(const mp_rep_table *t, int flags, FILE *out)
-{
-    int nval = t->ndev * t->ngroups * t->nsub;
-    int ncol = t->nkeys + nval;
-    int *w = mp_xcalloc((size_t)ncol, sizeof *w);      /* text width */
-    int *mk = mp_xcalloc((size_t)ncol, sizeof *mk);    /* 1: room for '*' */
-    int *right = mp_xcalloc((size_t)ncol, sizeof *right);
+/* The column layout of aligned text: per column its text width, whether
+ * it keeps room for a mark ('*'), and whether it is right-aligned. */
+typedef struct {
+    int ncol, keyspan;
+    int *w, *mk, *right;
+} txt_layout;
 
-    if (!(flags & MP_REP_NO_TITLE)) {
-        fprintf(out, "%s\n", t->title);
-        if (t->nrows)
-            print_files(t, out, 0);
-    }
-    if (t->nrows == 0) {
-        fprintf(out, "%s\n", t->empty);
-        goto done;
-    }
-    /* Widths: keys (right-aligned when all numeric), then values. */
+/* Widths of the key columns (right-aligned when all numeric) and of the
+ * value columns. */
+static void measure_columns(const mp_rep_table *t, txt_layout *l)
+{
     for (int k = 0; k < t->nkeys; k++) {
-        w[k] = (int)strlen(t->key_headers[k]);
-        right[k] = 1;
+        l->w[k] = (int)strlen(t->key_headers[k]);
+        l->right[k] = 1;
         for (int i = 0; i < t->nrows; i++) {
             int n = (int)strlen(t->rows[i].keys[k]);
-            if (n > w[k])
-                w[k] = n;
+            if (n > l->w[k])
+                l->w[k] = n;
             if (!is_numeric_text(t->rows[i].keys[k]))
-                right[k] = 0;
+                l->right[k] = 0;
         }
     }
     for (int dev = 0, c = t->nkeys; dev < t->ndev; dev++)
         for (int g = 0; g < t->ngroups; g++)
             for (int s = 0; s < t->nsub; s++, c++) {
-                w[c] = (int)strlen(t->sub_headers[s]);
-                right[c] = 1;
+                l->w[c] = (int)strlen(t->sub_headers[s]);
+                l->right[c] = 1;
                 for (int i = 0; i < t->nrows; i++) {
                     const mp_rep_cell *e = cell_at(t, i, dev, g, s);
                     int n = e->text[0] ? (int)strlen(e->text) : 1;
-                    if (n > w[c])
-                        w[c] = n;
-                    mk[c] |= e->mark != 0;
+                    if (n > l->w[c])
+                        l->w[c] = n;
+                    l->mk[c] |= e->mark != 0;
                 }
             }
-    /* A group (or device) label wider than its columns widens the last. */
+}
+
+/* Text width of the n columns from `first`, with sep blanks after each
+ * but the last (sep_last 0) or after each (sep_last 1). */
+static int span_of(const txt_layout *l, int first, int n, int sep_last)
+{
+    int span = 2 * (n - 1 + sep_last);
+    for (int s = 0; s < n; s++)
+        span += l->w[first + s] + l->mk[first + s];
+    return span;
+}
+
+/* A group (or device) label wider than its columns widens the last. */
+static void widen_for_labels(const mp_rep_table *t, txt_layout *l)
+{
     for (int dev = 0; dev < t->ndev; dev++) {
         for (int g = 0; g < t->ngroups; g++) {
             int first = t->nkeys + (dev * t->ngroups + g) * t->nsub;
-            int span = 2 * (t->nsub - 1);
-            for (int s = 0; s < t->nsub; s++)
-                span += w[first + s] + mk[first + s];
+            int span = span_of(l, first, t->nsub, 0);
             int need = (int)strlen(t->groups[g]);
             if (need > span)
-                w[first + t->nsub - 1] += need - span;
+                l->w[first + t->nsub - 1] += need - span;
         }
         if (t->ndev > 1) {
             int first = t->nkeys + dev * t->ngroups * t->nsub;
-            int n = t->ngroups * t->nsub, span = 2 * (n - 1);
-            for (int s = 0; s < n; s++)
-                span += w[first + s] + mk[first + s];
+            int n = t->ngroups * t->nsub, span = span_of(l, first, n, 0);
             int need = (int)strlen(t->devices[dev]);
             if (need > span)
-                w[first + n - 1] += need - span;
+                l->w[first + n - 1] += need - span;
         }
     }
-    int keyspan = 0;
+    l->keyspan = 0;
     for (int k = 0; k < t->nkeys; k++)
-        keyspan += w[k] + 2;
+        l->keyspan += l->w[k] + 2;
+}
 
-    /* Device line and group line, only when they say something. */
+/* The device line and the group line, each only when it says something. */
+static void print_label_lines(const mp_rep_table *t, const txt_layout *l,
+                              FILE *out)
+{
     if (t->ndev > 1) {
-        fprintf(out, "%*s", keyspan, "");
+        fprintf(out, "%*s", l->keyspan, "");
         for (int dev = 0; dev < t->ndev; dev++) {
             int first = t->nkeys + dev * t->ngroups * t->nsub;
-            int n = t->ngroups * t->nsub, span = 2 * n;
-            for (int s = 0; s < n; s++)
-                span += w[first + s] + mk[first + s];
+            int span = span_of(l, first, t->ngroups * t->nsub, 1);
             if (dev + 1 < t->ndev)
                 fprintf(out, "%-*s", span, t->devices[dev]);
             else
@@ -553,52 +556,79 @@ static void print_txt_lines(const mp_rep_table *t, int flags, FILE *out)
     int grouped = 0;
     for (int g = 0; g < t->ngroups; g++)
         grouped |= t->groups[g][0] != '\0';
-    if (grouped) {
-        fprintf(out, "%*s", keyspan, "");
-        for (int dev = 0; dev < t->ndev; dev++)
-            for (int g = 0; g < t->ngroups; g++) {
-                int first = t->nkeys + (dev * t->ngroups + g) * t->nsub;
-                int span = 2 * t->nsub;
-                for (int s = 0; s < t->nsub; s++)
-                    span += w[first + s] + mk[first + s];
-                if (dev + 1 < t->ndev || g + 1 < t->ngroups)
-                    fprintf(out, "%-*s", span, t->groups[g]);
-                else
-                    fprintf(out, "%s", t->groups[g]);
-            }
-        fprintf(out, "\n");
-    }
-    /* Column headers, then the rows. */
-    for (int c = 0; c < ncol; c++) {
+    if (!grouped)
+        return;
+    fprintf(out, "%*s", l->keyspan, "");
+    for (int dev = 0; dev < t->ndev; dev++)
+        for (int g = 0; g < t->ngroups; g++) {
+            int first = t->nkeys + (dev * t->ngroups + g) * t->nsub;
+            int span = span_of(l, first, t->nsub, 1);
+            if (dev + 1 < t->ndev || g + 1 < t->ngroups)
+                fprintf(out, "%-*s", span, t->groups[g]);
+            else
+                fprintf(out, "%s", t->groups[g]);
+        }
+    fprintf(out, "\n");
+}
+
+/* The column headers, then the rows. */
+static void print_body(const mp_rep_table *t, const txt_layout *l,
+                       FILE *out)
+{
+    for (int c = 0; c < l->ncol; c++) {
         const char *h = c < t->nkeys
                             ? t->key_headers[c]
                             : t->sub_headers[(c - t->nkeys) % t->nsub];
         const char *sep = c ? "  " : "";
-        if (right[c])
-            fprintf(out, "%s%*s%*s", sep, w[c], h, mk[c], "");
+        if (l->right[c])
+            fprintf(out, "%s%*s%*s", sep, l->w[c], h, l->mk[c], "");
         else
-            fprintf(out, "%s%-*s", sep, w[c], h);
+            fprintf(out, "%s%-*s", sep, l->w[c], h);
     }
     fprintf(out, "\n");
     for (int i = 0; i < t->nrows; i++) {
         for (int k = 0; k < t->nkeys; k++)
-            fprintf(out, "%s%*s", k ? "  " : "", right[k] ? w[k] : -w[k],
-                    t->rows[i].keys[k]);
+            fprintf(out, "%s%*s", k ? "  " : "",
+                    l->right[k] ? l->w[k] : -l->w[k], t->rows[i].keys[k]);
         for (int dev = 0, c = t->nkeys; dev < t->ndev; dev++)
             for (int g = 0; g < t->ngroups; g++)
                 for (int s = 0; s < t->nsub; s++, c++) {
                     const mp_rep_cell *e = cell_at(t, i, dev, g, s);
-                    fprintf(out, "  %*s%s", w[c], e->text[0] ? e->text : "-",
-                            e->mark ? "*" : mk[c] ? " " : "");
+                    fprintf(out, "  %*s%s", l->w[c],
+                            e->text[0] ? e->text : "-",
+                            e->mark ? "*" : l->mk[c] ? " " : "");
                 }
         fprintf(out, "\n");
     }
-    if (t->marks)
-        fprintf(out, "* %s\n", t->legend);
-done:
-    free(w);
-    free(mk);
-    free(right);
+}
+
+/* Aligned text. Numbers are right-aligned; a mark hangs to the right of
+ * its number, so marked and unmarked values line up. */
+static void print_txt_lines(const mp_rep_table *t, int flags, FILE *out)
+{
+    txt_layout l;
+    l.ncol = t->nkeys + t->ndev * t->ngroups * t->nsub;
+    l.w = mp_xcalloc((size_t)l.ncol, sizeof *l.w);
+    l.mk = mp_xcalloc((size_t)l.ncol, sizeof *l.mk);
+    l.right = mp_xcalloc((size_t)l.ncol, sizeof *l.right);
+    if (!(flags & MP_REP_NO_TITLE)) {
+        fprintf(out, "%s\n", t->title);
+        if (t->nrows)
+            print_files(t, out, 0);
+    }
+    if (t->nrows == 0) {
+        fprintf(out, "%s\n", t->empty);
+    } else {
+        measure_columns(t, &l);
+        widen_for_labels(t, &l);
+        print_label_lines(t, &l, out);
+        print_body(t, &l, out);
+        if (t->marks)
+            fprintf(out, "* %s\n", t->legend);
+    }
+    free(l.w);
+    free(l.mk);
+    free(l.right);
 }
 
 /* print_txt_lines without the blanks that padding leaves at line ends. */
