@@ -122,11 +122,28 @@ int mp_lat_expect_matches(mp_lat_expect e, mp_level measured)
 
 void mp_lat_expect_text(mp_lat_expect e, char *buf, size_t len)
 {
-    if (e.level == e.other)
-        snprintf(buf, len, "%s", mp_level_name(e.level));
-    else
-        snprintf(buf, len, "%s|%s", mp_level_name(e.level),
-                 mp_level_name(e.other));
+    snprintf(buf, len, "%s", mp_lat_expect_name(e));
+}
+
+/* Every level and every pair of them, as mp_lat_expect_name spells it. */
+#define PAIRS(a, A)                                                         \
+    [MP_LEVEL_##A] = {[MP_LEVEL_L1] = a "|L1", [MP_LEVEL_L2] = a "|L2",     \
+                      [MP_LEVEL_DRAM] = a "|DRAM",                          \
+                      [MP_LEVEL_SHARED] = a "|shared",                      \
+                      [MP_LEVEL_CONSTANT] = a "|constant"}
+static const char *const pair_names[MP_LEVEL_COUNT][MP_LEVEL_COUNT] = {
+    PAIRS("L1", L1), PAIRS("L2", L2), PAIRS("DRAM", DRAM),
+    PAIRS("shared", SHARED), PAIRS("constant", CONSTANT),
+};
+#undef PAIRS
+
+const char *mp_lat_expect_name(mp_lat_expect e)
+{
+    if ((unsigned)e.level >= MP_LEVEL_COUNT
+        || (unsigned)e.other >= MP_LEVEL_COUNT)
+        return "?";
+    return e.level == e.other ? mp_level_name(e.level)
+                              : pair_names[e.level][e.other];
 }
 
 static const char *const level_names[MP_LEVEL_COUNT] = {

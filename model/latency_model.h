@@ -104,6 +104,8 @@ int mp_lat_expect_matches(mp_lat_expect e, mp_level measured);
 /* The model's level as the model_level column writes it: "L2", or
  * "L1|L2" on an edge. */
 void mp_lat_expect_text(mp_lat_expect e, char *buf, size_t len);
+/* The same as a constant string ("L2", "L1|L2"), never freed. */
+const char *mp_lat_expect_name(mp_lat_expect e);
 
 /* "L1", "L2", "DRAM", "shared", "constant"; NULL out of range. */
 const char *mp_level_name(mp_level l);

@@ -250,6 +250,8 @@ static const bad_line others[] = {
     {{"report", "--format", "xml", "malformed.csv"}, "--format"},
     {{"report", "--table", "nosuch", "CSV"}, "nosuch"},
     {{"ncu-check", "--probe", "nosuch"}, "nosuch"},
+    {{"ncu-check", "--spread", "a.csv", "b.csv"}, "--spread"},
+    {{"ncu-check", "--spread"}, "--spread"},
     {{"ncu-check", "--compare", "missing.csv", "missing2.csv"},
      "missing"},
     {{"hazards", "--timeout", "0"}, "--timeout"},

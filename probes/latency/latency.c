@@ -169,14 +169,12 @@ static mp_lat_expect expected_with(const long long *v, const mp_lat_caps *caps)
 
 static void latency_predict(const long long *v, mp_prediction *out)
 {
-    static char text[32];   /* the prediction keeps a pointer to it */
     mp_lat_caps caps;
     mp_lat_caps_h200(&caps);
     mp_lat_expect e = expected_with(v, &caps);
-    mp_lat_expect_text(e, text, sizeof text);
     mp_prediction_clear(out);
     mp_prediction_put(out, "model_level", e.level);
-    out->text[0] = text;
+    out->text[0] = mp_lat_expect_name(e);   /* a constant string */
     mp_prediction_put(out, "elements", (double)elements_of(v));
     mp_prediction_put(out, "cached_bytes",
                       (double)mp_lat_cached_bytes(v[P_FOOTPRINT], v[P_STRIDE]));
