@@ -406,14 +406,11 @@ static void async_teardown(void *state)
 }
 
 const mp_probe mp_probe_async = {
-    .name = "async",
+    MP_PROBE_BASE(async, async),
     .summary = "global -> shared copies: register-staged, cp.async, bulk "
                "and tensor (TMA) copies with swizzles (sm_80/sm_90)",
-    .params = async_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_ASYNC,
     .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
                       "--bytes 16777216 --passes 4",
-    MP_PROBE_HOOKS(async),
     .clock64 = async_clock64,
 };

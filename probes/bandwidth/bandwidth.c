@@ -857,18 +857,15 @@ static void bw_teardown(void *state)
 }
 
 const mp_probe mp_probe_bandwidth = {
-    .name = "bandwidth",
+    MP_PROBE_BASE(bandwidth, bw),
     .summary = "DRAM bandwidth: read, write and copy of large arrays, "
                "beside cudaMemcpy and the peak",
-    .params = bw_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_GLOBAL,
     /* 1 GiB: what the L2 keeps from before a launch (up to 60 MB) stays
      * within the 10% the metric table allows DRAM bytes between runs. */
     .ncu_check_args = "--kernel read,write,copy --width 4,16 "
                       "--bytes 1073741824 --inflight 4 --threads 256 "
                       "--cache default",
-    MP_PROBE_HOOKS(bw),
     .cli_defaults = bw_cli_defaults,
     .after_timing = bw_after_timing,
 };

@@ -669,15 +669,12 @@ static void bank_teardown(void *state)
 }
 
 const mp_probe mp_probe_bank = {
-    .name = "bank",
+    MP_PROBE_BASE(bank, bank),
     .summary = "shared-memory bank conflicts: stride, width, broadcast, "
                "padding",
-    .params = bank_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_SHARED,
     .ncu_check_args = "--op ld,st --width 4,8,16 "
                       "--stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
                       "--iterations 256",
-    MP_PROBE_HOOKS(bank),
     .clock64 = bank_clock64,
 };

@@ -421,16 +421,13 @@ static void cluster_teardown(void *state)
 }
 
 const mp_probe mp_probe_cluster = {
-    .name = "cluster",
+    MP_PROBE_BASE(cluster, cluster),
     .summary = "distributed shared memory (sm_90 clusters): latency and "
                "bandwidth to another block's shared memory against the "
                "block's own",
-    .params = cluster_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_CLUSTER,
     .cc = MP_CC_CLUSTER,
     .ncu_check_args = "--target local,remote --op ld,st --cluster 2,4 "
                       "--width 4,16 --iterations 256",
-    MP_PROBE_HOOKS(cluster),
     .clock64 = cluster_clock64,
 };

@@ -720,13 +720,10 @@ static void coalesce_teardown(void *state)
 }
 
 const mp_probe mp_probe_coalesce = {
-    .name = "coalesce",
+    MP_PROBE_BASE(coalesce, coalesce),
     .summary = "global-memory coalescing: width, offset, stride, patterns, "
                "and the seeds' AoS/SoA layouts (sectors per request)",
-    .params = coalesce_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_GLOBAL,
     .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
                       "--stride 1,2,32 --blocks 132 --iterations 64",
-    MP_PROBE_HOOKS(coalesce),
 };

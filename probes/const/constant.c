@@ -347,15 +347,12 @@ static void const_teardown(void *state)
 }
 
 const mp_probe mp_probe_const = {
-    .name = "const",
+    MP_PROBE_BASE(const, const),
     .summary = "constant memory: broadcast and serialised LDC against "
                "global and __ldg loads",
-    .params = const_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_CONSTANT,
     .ncu_check_args = "--source constant,ldg --spread 1,2,8,32 "
                       "--spacing 4,128 --iterations 256",
     .profile_alone = 1,   /* the __constant__ array */
-    MP_PROBE_HOOKS(const),
     .clock64 = const_clock64,
 };
