@@ -49,8 +49,7 @@ static const mp_metric shared_mixed_set[] = {
 /* No cache counters either; profiled after an L2 flush, the 32-block
  * reductions of ncu-check ran 50 us where ncu says 25 (H200, session 4),
  * and their arbitration counts stay within tolerance without it. */
-const mp_metric_set_def mp_set_shared_mixed =
-    MP_METRIC_SET(shared_mixed_set, "shared-mixed", 1);
+MP_METRIC_SET_DEF(mp_set_shared_mixed, shared_mixed_set, "shared-mixed", 1);
 static const mp_metric global_set[] = {
     { "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "requests",
       "global-load requests sent to the L1TEX tag stage", EXACT },
@@ -75,8 +74,7 @@ static const mp_metric global_set[] = {
     TIME_ROW
 };
 
-const mp_metric_set_def mp_set_global =
-    MP_METRIC_SET(global_set, "global", 0);
+MP_METRIC_SET_DEF(mp_set_global, global_set, "global", 0);
 
 void mp_shared_op_counters(const mp_measurement *m, mp_metric_set set,
                            const char *op, double *wavefronts, double *inst)

@@ -71,8 +71,11 @@
     { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "wavefronts", \
       "shared-memory wavefronts of STSM instructions", ST }
 
-/* The set's definition: name, its table, cache independence. */
-#define MP_METRIC_SET(table, setname, cache_indep)                          \
-    {setname, table, sizeof(table) / sizeof((table)[0]), cache_indep}
+/* Defines the set `var` (declared in probes/metric_sets.h) from its
+ * table: its name, the table and its length, cache independence.
+ * One line a set: `MP_METRIC_SET_DEF(mp_set_x, x_set, "x", 0);`. */
+#define MP_METRIC_SET_DEF(var, table, setname, cache_indep)                 \
+    const mp_metric_set_def var =                                          \
+        {setname, table, sizeof(table) / sizeof((table)[0]), cache_indep}
 
 #endif

@@ -147,13 +147,22 @@ typedef struct mp_probe {
 
 /* The hooks every family has, named P_check, P_label, P_predict,
  * P_describe, P_setup, P_launch, P_verify, P_release, P_derive and
- * P_teardown: `.name = ..., MP_PROBE_HOOKS(P), .clock64 = P_clock64` in
- * the family's mp_probe (the optional hooks set by name, the rest NULL). */
+ * P_teardown (MP_PROBE_BASE below puts them in a family's mp_probe; the
+ * optional hooks are set by name, the rest NULL). */
 #define MP_PROBE_HOOKS(P)                                                \
     .check = P##_check, .label = P##_label, .predict = P##_predict,     \
     .describe = P##_describe, .setup = P##_setup, .launch = P##_launch, \
     .verify = P##_verify, .release = P##_release, .derive = P##_derive, \
     .teardown = P##_teardown
+
+/* What every family's mp_probe starts with: its name NAME (a bare word,
+ * made the string "NAME"), its parameter table P_params of P_COUNT rows
+ * and its hooks P_check ... P_teardown (MP_PROBE_HOOKS), P being the
+ * prefix its functions use (bandwidth: bw). The rest of the initialiser
+ * is the family's own: `MP_PROBE_BASE(bank, bank), .summary = ...`. */
+#define MP_PROBE_BASE(NAME, P)                                           \
+    .name = #NAME, .params = P##_params, .nparams = P_COUNT,             \
+    MP_PROBE_HOOKS(P)
 
 /* Value of metric `name` of `set` in a measurement's counters (which are
  * in the set's order), or -1 if the set has no such metric or the chip

@@ -30,6 +30,7 @@
 #include "async.h"
 #include "async_model.h"
 #include "check.h"
+#include "common_params.h"
 #include "probe.h"
 
 /* The family's metric set (async_metrics.c). */
@@ -72,10 +73,8 @@ static const mp_param_def async_params[P_COUNT] = {
     [P_PASSES] = {"passes", MP_PARAM_INT, 1, 1, 65536, NULL, 0, NULL,
                   "copies of the whole array per launch (small array, many "
                   "passes: L2-resident)"},
-    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
-                   "threads per block, a multiple of 32"},
-    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
-                  "blocks; 0 = fill the GPU (SMs x resident blocks)"},
+    [P_THREADS] = MP_PARAM_THREADS,
+    [P_BLOCKS] = MP_PARAM_BLOCKS(1048576),
 };
 
 static int swizzle_of(const long long *v)
@@ -407,14 +406,11 @@ static void async_teardown(void *state)
 }
 
 const mp_probe mp_probe_async = {
-    .name = "async",
+    MP_PROBE_BASE(async, async),
     .summary = "global -> shared copies: register-staged, cp.async, bulk "
                "and tensor (TMA) copies with swizzles (sm_80/sm_90)",
-    .params = async_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_ASYNC,
     .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
                       "--bytes 16777216 --passes 4",
-    MP_PROBE_HOOKS(async),
     .clock64 = async_clock64,
 };

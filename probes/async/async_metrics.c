@@ -51,5 +51,4 @@ static const mp_metric async_set[] = {
     TIME_ROW
 };
 
-const mp_metric_set_def mp_set_async =
-    MP_METRIC_SET(async_set, "async", 0);
+MP_METRIC_SET_DEF(mp_set_async, async_set, "async", 0);

@@ -37,6 +37,7 @@
 #include "bw_shape.h"
 #include "check.h"
 #include "launch.h"
+#include "common_params.h"
 #include "probe.h"
 #include "verify_par.h"
 #include "version.h"
@@ -90,8 +91,7 @@ static const mp_param_def bw_params[P_COUNT] = {
                  "PTX cache operator: default, cs (streaming), na (L1 "
                  "no-allocate), pf256 (na + L2 256-byte prefetch), auto "
                  "(the fastest, searched)", cache_cc},
-    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
-                   "threads per block, a multiple of 32"},
+    [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 65536, NULL, 0, NULL,
                   "blocks; 0 = fill the GPU once (SMs x resident blocks)"},
     [P_REPEAT] = {"repeat", MP_PARAM_INT, 1, 0, REPEAT_MAX, NULL, 0, NULL,
@@ -857,18 +857,15 @@ static void bw_teardown(void *state)
 }
 
 const mp_probe mp_probe_bandwidth = {
-    .name = "bandwidth",
+    MP_PROBE_BASE(bandwidth, bw),
     .summary = "DRAM bandwidth: read, write and copy of large arrays, "
                "beside cudaMemcpy and the peak",
-    .params = bw_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_GLOBAL,
     /* 1 GiB: what the L2 keeps from before a launch (up to 60 MB) stays
      * within the 10% the metric table allows DRAM bytes between runs. */
     .ncu_check_args = "--kernel read,write,copy --width 4,16 "
                       "--bytes 1073741824 --inflight 4 --threads 256 "
                       "--cache default",
-    MP_PROBE_HOOKS(bw),
     .cli_defaults = bw_cli_defaults,
     .after_timing = bw_after_timing,
 };

@@ -36,6 +36,7 @@
 #include "launch.h"
 #include "metric_sets.h"
 #include "pattern.h"
+#include "common_params.h"
 #include "probe.h"
 
 /* The family's metric set (bank_metrics.c). */
@@ -102,22 +103,17 @@ static const mp_param_def bank_params[P_COUNT] = {
     [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
               "ld (LDS), st (STS), ldsm (ldmatrix) or stsm (stmatrix)",
               op_cc, NULL, NULL},
-    [P_WIDTH] = {"width", MP_PARAM_INT, 4, 4, 16, widths, 3, NULL,
-                 "bytes per lane: 4 (int), 8 (int2/double), 16 (int4)"},
+    [P_WIDTH] = MP_PARAM_LANE_WIDTH(widths),
     [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 0, 4096, NULL, 0, NULL,
                   "elements between address groups (seeds: data[base+k*tid])"},
     [P_BASE] = {"base", MP_PARAM_INT, 0, 0, 65535, NULL, 0, NULL,
                 "first element index"},
-    [P_GROUP] = {"group", MP_PARAM_INT, 1, 1, 32, NULL, 0, NULL,
-                 "consecutive lanes sharing one address (32 = broadcast)"},
-    [P_PERIOD] = {"period", MP_PARAM_INT, 32, 1, 32, NULL, 0, NULL,
-                  "lanes after which the addresses repeat"},
+    [P_GROUP] = MP_PARAM_GROUP,
+    [P_PERIOD] = MP_PARAM_PERIOD,
     [P_PAD] = {"pad", MP_PARAM_INT, 0, 0, 1024, NULL, 0, NULL,
                "elements padding each tile row of `stride` (16+1 = 17)"},
-    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
-                   "threads per block, a multiple of 32"},
-    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
-                  "blocks; 0 = fill the GPU (SMs x resident blocks)"},
+    [P_THREADS] = MP_PARAM_THREADS,
+    [P_BLOCKS] = MP_PARAM_BLOCKS(1048576),
     [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 16384, 1, 1048576, NULL, 0,
                       NULL, "accesses per thread per launch"},
     [P_INDEX] = {"index", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, index_names,
@@ -673,15 +669,12 @@ static void bank_teardown(void *state)
 }
 
 const mp_probe mp_probe_bank = {
-    .name = "bank",
+    MP_PROBE_BASE(bank, bank),
     .summary = "shared-memory bank conflicts: stride, width, broadcast, "
                "padding",
-    .params = bank_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_SHARED,
     .ncu_check_args = "--op ld,st --width 4,8,16 "
                       "--stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
                       "--iterations 256",
-    MP_PROBE_HOOKS(bank),
     .clock64 = bank_clock64,
 };

@@ -9,5 +9,4 @@ static const mp_metric shared_set[] = {
     TIME_ROW
 };
 
-const mp_metric_set_def mp_set_shared =
-    MP_METRIC_SET(shared_set, "shared", 1);
+MP_METRIC_SET_DEF(mp_set_shared, shared_set, "shared", 1);

@@ -232,13 +232,10 @@ static void bitmap_teardown(void *state)
 }
 
 const mp_probe mp_probe_bitmap = {
-    .name = "bitmap",
+    MP_PROBE_BASE(bitmap, bitmap),
     .summary = "the seeds' 2D shared-memory bitmap kernel: as written, "
                "[y][x] and padded",
-    .params = bitmap_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_SHARED_MIXED,
     .ncu_check_args = "--layout seed,yx,pad --op st,ld",
-    MP_PROBE_HOOKS(bitmap),
     /* no clock64: the seed's kernel has no clock code */
 };

@@ -35,6 +35,7 @@
 #include "arch.h"
 #include "check.h"
 #include "cluster.h"
+#include "common_params.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -64,8 +65,7 @@ static const mp_param_def cluster_params[P_COUNT] = {
     [P_STRIDE] = {"stride", MP_PARAM_INT, 128, 4, 232448, NULL, 0, NULL,
                   "chase: bytes between hops, a multiple of 4 dividing "
                   "the tile"},
-    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
-                   "threads per block, a multiple of 32"},
+    [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
                   "blocks, a multiple of the cluster; 0 = one cluster "
                   "(chase) or the GPU full of clusters (ld, st)"},
@@ -421,16 +421,13 @@ static void cluster_teardown(void *state)
 }
 
 const mp_probe mp_probe_cluster = {
-    .name = "cluster",
+    MP_PROBE_BASE(cluster, cluster),
     .summary = "distributed shared memory (sm_90 clusters): latency and "
                "bandwidth to another block's shared memory against the "
                "block's own",
-    .params = cluster_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_CLUSTER,
     .cc = MP_CC_CLUSTER,
     .ncu_check_args = "--target local,remote --op ld,st --cluster 2,4 "
                       "--width 4,16 --iterations 256",
-    MP_PROBE_HOOKS(cluster),
     .clock64 = cluster_clock64,
 };

@@ -35,5 +35,4 @@ static const mp_metric cluster_set[] = {
     TIME_ROW
 };
 
-const mp_metric_set_def mp_set_cluster =
-    MP_METRIC_SET(cluster_set, "cluster", 0);
+MP_METRIC_SET_DEF(mp_set_cluster, cluster_set, "cluster", 0);

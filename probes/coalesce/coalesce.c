@@ -40,6 +40,7 @@
 #include "coalesce.h"
 #include "launch.h"
 #include "pattern.h"
+#include "common_params.h"
 #include "probe.h"
 #include "sector_model.h"
 #include "metric_sets.h"
@@ -62,22 +63,17 @@ static const mp_param_def coalesce_params[P_COUNT] = {
                   "blocks, iterations apply)"},
     [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
               "ld (LDG) or st (STG)"},
-    [P_WIDTH] = {"width", MP_PARAM_INT, 4, 4, 16, widths, 3, NULL,
-                 "bytes per lane: 4 (int), 8 (int2/double), 16 (int4)"},
+    [P_WIDTH] = MP_PARAM_LANE_WIDTH(widths),
     [P_OFFSET] = {"offset", MP_PARAM_INT, 0, 0, 4096, NULL, 0, NULL,
                   "bytes from a 256-byte-aligned base; a multiple of width"},
     [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 0, 1024, NULL, 0, NULL,
                   "elements between address groups (0 = one address)"},
-    [P_GROUP] = {"group", MP_PARAM_INT, 1, 1, 32, NULL, 0, NULL,
-                 "consecutive lanes sharing one address (32 = broadcast)"},
-    [P_PERIOD] = {"period", MP_PARAM_INT, 32, 1, 32, NULL, 0, NULL,
-                  "lanes after which the addresses repeat"},
+    [P_GROUP] = MP_PARAM_GROUP,
+    [P_PERIOD] = MP_PARAM_PERIOD,
     [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
                  "loads: default (ld.global, L1) or cg (ld.global.cg, L2)"},
-    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
-                   "threads per block, a multiple of 32"},
-    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 16384, NULL, 0, NULL,
-                  "blocks; 0 = fill the GPU (SMs x resident blocks)"},
+    [P_THREADS] = MP_PARAM_THREADS,
+    [P_BLOCKS] = MP_PARAM_BLOCKS(16384),
     [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 64, 1, 4096, NULL, 0,
                       NULL, "accesses (elements) per thread per launch"},
 };
@@ -724,13 +720,10 @@ static void coalesce_teardown(void *state)
 }
 
 const mp_probe mp_probe_coalesce = {
-    .name = "coalesce",
+    MP_PROBE_BASE(coalesce, coalesce),
     .summary = "global-memory coalescing: width, offset, stride, patterns, "
                "and the seeds' AoS/SoA layouts (sectors per request)",
-    .params = coalesce_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_GLOBAL,
     .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
                       "--stride 1,2,32 --blocks 132 --iterations 64",
-    MP_PROBE_HOOKS(coalesce),
 };

@@ -20,5 +20,4 @@ static const mp_metric constant_set[] = {
     TIME_ROW
 };
 
-const mp_metric_set_def mp_set_constant =
-    MP_METRIC_SET(constant_set, "constant", 0);
+MP_METRIC_SET_DEF(mp_set_constant, constant_set, "constant", 0);

@@ -28,6 +28,7 @@
 #include "const_model.h"
 #include "constant.h"
 #include "launch.h"
+#include "common_params.h"
 #include "probe.h"
 
 /* The family's metric set (const_metrics.c). */
@@ -51,10 +52,8 @@ static const mp_param_def const_params[P_COUNT] = {
                  "consecutive lanes sharing an address; 0 = 32 / spread"},
     [P_PERIOD] = {"period", MP_PARAM_INT, 0, 0, 32, NULL, 0, NULL,
                   "lanes after which addresses repeat; 0 = spread x group"},
-    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
-                   "threads per block, a multiple of 32"},
-    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
-                  "blocks; 0 = fill the GPU (SMs x resident blocks)"},
+    [P_THREADS] = MP_PARAM_THREADS,
+    [P_BLOCKS] = MP_PARAM_BLOCKS(1048576),
     [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 4096, 8, 1048576, NULL, 0,
                       NULL, "loads per thread per launch, a multiple of 8"},
 };
@@ -348,15 +347,12 @@ static void const_teardown(void *state)
 }
 
 const mp_probe mp_probe_const = {
-    .name = "const",
+    MP_PROBE_BASE(const, const),
     .summary = "constant memory: broadcast and serialised LDC against "
                "global and __ldg loads",
-    .params = const_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_CONSTANT,
     .ncu_check_args = "--source constant,ldg --spread 1,2,8,32 "
                       "--spacing 4,128 --iterations 256",
     .profile_alone = 1,   /* the __constant__ array */
-    MP_PROBE_HOOKS(const),
     .clock64 = const_clock64,
 };

@@ -481,16 +481,13 @@ static void latency_teardown(void *state)
 }
 
 const mp_probe mp_probe_latency = {
-    .name = "latency",
+    MP_PROBE_BASE(latency, latency),
     .summary = "pointer-chase latency of L1, L2, device, shared and constant "
                "memory against footprint and stride",
-    .params = latency_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_LATENCY,
     .ncu_check_args = "--footprint 16384,1048576,268435456 --order random "
                       "--cache default,cg --loads 2048",
     .profile_alone = 1,   /* the __constant__ array */
     .keeps_cache_state = 1,   /* it walks its chain before timing */
-    MP_PROBE_HOOKS(latency),
     .clock64 = latency_clock64,
 };

@@ -25,5 +25,4 @@ static const mp_metric latency_set[] = {
     TIME_ROW
 };
 
-const mp_metric_set_def mp_set_latency =
-    MP_METRIC_SET(latency_set, "latency", 0);
+MP_METRIC_SET_DEF(mp_set_latency, latency_set, "latency", 0);

@@ -583,11 +583,9 @@ static void red_teardown(void *state)
 }
 
 const mp_probe mp_probe_reduce = {
-    .name = "reduce",
+    MP_PROBE_BASE(reduce, red),
     .summary = "block reductions of the seeds: host partials, thread 0, "
                "trees, warp shuffle, atomics",
-    .params = red_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_SHARED_MIXED,
     /* Profiled in a group with the others, the 32-block reductions of 1M
      * cubes ran 50 us under the collector where ncu says 25 (H200, session
@@ -598,7 +596,6 @@ const mp_probe mp_probe_reduce = {
     .ncu_check_args = "--variant host-partials,thread0-serial,"
                       "tree-interleaved,tree-strided,tree-sequential,"
                       "warp-shuffle,atomic --workload cubes,dot --blocks 32",
-    MP_PROBE_HOOKS(red),
     .after_timing = red_after_timing,
     .clock64 = red_clock64,
 };

@@ -393,13 +393,10 @@ static void tex_teardown(void *state)
 }
 
 const mp_probe mp_probe_texture = {
-    .name = "texture",
+    MP_PROBE_BASE(texture, tex),
     .summary = "texture objects (tex1Dfetch, tex2D) against global and "
                "__ldg loads: 5-point stencil, column and row walks",
-    .params = tex_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_TEXTURE,
     .ncu_check_args = "--source tex1d,tex2d,global,ldg "
                       "--access stencil,column --size 2048",
-    MP_PROBE_HOOKS(tex),
 };

@@ -41,5 +41,4 @@ static const mp_metric texture_set[] = {
     TIME_ROW
 };
 
-const mp_metric_set_def mp_set_texture =
-    MP_METRIC_SET(texture_set, "tex", 0);
+MP_METRIC_SET_DEF(mp_set_texture, texture_set, "tex", 0);

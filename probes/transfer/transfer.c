@@ -672,15 +672,12 @@ static void transfer_teardown(void *state)
 }
 
 const mp_probe mp_probe_transfer = {
-    .name = "transfer",
+    MP_PROBE_BASE(transfer, transfer),
     .summary = "host/device, device and peer copies against the link's "
                "ceiling (PCIe, NVLink)",
-    .params = transfer_params,
-    .nparams = P_COUNT,
     .metrics = MP_SET_GLOBAL,
     .ncu_check_args = "--direction d2d --method kernel "
                       "--bytes 1048576,16777216",
-    MP_PROBE_HOOKS(transfer),
     .unprofiled = transfer_unprofiled,
     .before_launch = transfer_before_launch,
     .after_timing = transfer_after_timing,
