@@ -216,6 +216,14 @@ int mp_cli_no_options(const char *cmd, const char *usage, int argc,
     return 0;
 }
 
+/* " NAME" as a Make variable: upper case, '_' for '-'. */
+static void put_make_name(const char *name, FILE *out)
+{
+    fputc(' ', out);
+    for (const char *c = name; *c; c++)
+        fputc(*c == '-' ? '_' : toupper((unsigned char)*c), out);
+}
+
 /* The Make variables of the families' parameters and of the run options,
  * as probes/make-vars.mk holds them (`make make-vars`; the Makefile's
  * probe-NAME and predict-NAME take exactly these): each name once, in
@@ -238,16 +246,11 @@ static void print_make_vars(FILE *out)
             if (dup || n == 256)
                 continue;
             seen[n++] = name;
-            fputc(' ', out);
-            for (const char *c = name; *c; c++)
-                fputc(*c == '-' ? '_' : toupper((unsigned char)*c), out);
+            put_make_name(name, out);
         }
     fprintf(out, "\nMP_RUN_VARS :=");
-    for (int i = 0; i < O_COUNT; i++) {
-        fputc(' ', out);
-        for (const char *c = run_options[i].name; *c; c++)
-            fputc(*c == '-' ? '_' : toupper((unsigned char)*c), out);
-    }
+    for (int i = 0; i < O_COUNT; i++)
+        put_make_name(run_options[i].name, out);
     fputc('\n', out);
 }
 

@@ -200,12 +200,12 @@ static void merge_inputs(report_args *a)
 }
 
 /* --study FILE: the study document; MP_EXIT_OK or MP_EXIT_FAIL. */
-static int write_study(const report_args *a, const mp_rep_data *d)
+static int write_study(const report_args *a, mp_rep_data *d)
 {
     char err[1024] = "";
     FILE *out = fopen(a->study, "w");
     if (!out) {
-        mp_rep_free((mp_rep_data *)d);
+        mp_rep_free(d);
         mp_usage_error("--study: cannot write %s: %s", a->study,
                        strerror(errno));
     }

@@ -37,20 +37,26 @@ static int is_option(mp_opts_dashes d, const char *arg)
     return 0;
 }
 
+/* 1 (with the message in err) when option o, used before, may be given
+ * only once. */
+static int twice(const mp_opt *o, int given, char *err, size_t errlen)
+{
+    if (!given || !o->once)
+        return 0;
+    mp_reason(err, errlen, "--%s: given twice", o->name);
+    return 1;
+}
+
 /* One option at argv[*i]: 0, or -1 with the message in err. */
 static int take(const mp_opts_spec *s, const mp_opt *o, int *given, int argc,
                 char **argv, int *i, char *err, size_t errlen)
 {
     const char *arg = argv[*i];
-    if (s->twice_first && given[0] && o->once) {
-        mp_reason(err, errlen, "--%s: given twice", o->name);
+    if (s->twice_first && twice(o, given[0], err, errlen))
         return -1;
-    }
     if (o->kind == MP_OPT_FLAG) {
-        if (!s->twice_first && given[0] && o->once) {
-            mp_reason(err, errlen, "--%s: given twice", o->name);
+        if (twice(o, given[0], err, errlen))
             return -1;
-        }
         if (strchr(arg, '=') && strncmp(arg, "--", 2) == 0) {
             mp_reason(err, errlen, "--%s: takes no value", o->name);
             return -1;
@@ -75,10 +81,8 @@ static int take(const mp_opts_spec *s, const mp_opt *o, int *given, int argc,
     } else {
         val = argv[++*i];
     }
-    if (!s->twice_first && given[0] && o->once) {
-        mp_reason(err, errlen, "--%s: given twice", o->name);
+    if (!s->twice_first && twice(o, given[0], err, errlen))
         return -1;
-    }
     given[0]++;
     switch (o->kind) {
     case MP_OPT_TEXT:

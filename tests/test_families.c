@@ -157,6 +157,33 @@ static void scan_file(const char *path, int *used)
 static void test_columns_match_the_sources(void **state)
 {
     (void)state;
+    /* The engine's list is what runtime/runner.c writes: every
+     * mp_row_set(ROW, MP_COL_X, ...) there, nothing else. */
+    int engine[MP_COL_FIXED_COUNT] = {0};
+    size_t len;
+    char *text = cli_read_file("runtime/runner.c", &len);
+    for (const char *p = text; (p = strstr(p, "mp_row_set(")); p++) {
+        const char *a = strchr(p, ',');
+        a += strspn(a + 1, " \n") + 1;
+        for (int c = 0; c < MP_COL_FIXED_COUNT; c++)
+            if (!strncmp(a, "MP_COL_", 7)
+                && !strncmp(a + 7, id_names[c], strlen(id_names[c]))
+                && !strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_",
+                           a[7 + strlen(id_names[c])]))
+                engine[c] = 1;
+    }
+    free(text);
+    for (int c = 0; c < MP_COL_FIXED_COUNT; c++) {
+        int listed = 0;
+        for (int k = 0; k < mp_engine_ncolumns; k++)
+            listed |= mp_engine_columns[k] == c;
+        if (engine[c] != listed)
+            fail_msg("column %s: %s", mp_schema_name(c), engine[c]
+                         ? "runtime/runner.c writes it, mp_engine_columns "
+                           "lacks it"
+                         : "in mp_engine_columns, never written by "
+                           "runtime/runner.c");
+    }
     for (int i = 0; mp_families[i]; i++) {
         const mp_family *f = mp_families[i];
         int used[MP_COL_FIXED_COUNT] = {0};
