@@ -138,6 +138,35 @@ static inline verdict verdict_of(ctx *c, int holds, char *why, size_t len,
     return holds ? HOLDS : FAILS;
 }
 
+/* One verdict a claim can reach: `is`, with the reason `why`, when `when`
+ * holds. */
+typedef struct {
+    int when;
+    verdict is;
+    const char *why;
+} outcome;
+
+/* The verdict of a claim with several tests, after `m` is written:
+ * UNMEASURED when a value is missing, else the first of the n outcomes
+ * whose test holds (the last one when none does), its reason in why. */
+static inline verdict first_outcome(ctx *c, char *why, size_t len,
+                                    const outcome *o, int n)
+{
+    if (c->missing[0])
+        return UNMEASURED;
+    int i = 0;
+    while (i < n - 1 && !o[i].when)
+        i++;
+    say(why, len, "%s", o[i].why);
+    return o[i].is;
+}
+
+/* OUTCOMES(c, why, len, {test, VERDICT, "reason"}, ..., {1, VERDICT,
+ * "reason otherwise"}): first_outcome of the outcomes listed. */
+#define OUTCOMES(c, why, len, ...)                                       \
+    first_outcome((c), (why), (len), (const outcome[]){__VA_ARGS__},     \
+                  N_OF(((const outcome[]){__VA_ARGS__})))
+
 static inline double wf(ctx *c, const char *config)
 {
     return v(c, config, MP_F_WF);

@@ -37,6 +37,35 @@ typedef struct {
 
 #define N(a) ((int)(sizeof(a) / sizeof *(a)))
 
+/* HEADERS("op", "stride"): a header list in place in a spec, its count
+ * and the strings (fills nkeys and key_headers, or nsub and
+ * sub_headers). */
+#define HEADERS(...)                                                     \
+    N(((const char *const[]){__VA_ARGS__})), (const char *const[]){__VA_ARGS__}
+
+/* Spec functions that only name fields (the spec's own ones are written
+ * out where they compute something):
+ *   PROBE_ROWS(fn, "bank")        want: the rows of that probe;
+ *   TEXT_KEYS(fn, MP_F_A, ...)    keys: the texts of the fields listed;
+ *   FIELD_GROUP(fn, f, pre, post) group: field_group() of field f. */
+#define PROBE_ROWS(fn, probe)                                            \
+    static int fn(const mp_rep_data *d, const mp_rep_row *r)            \
+    {                                                                    \
+        return is(d, r, MP_F_PROBE, probe);                              \
+    }
+#define TEXT_KEYS(fn, ...)                                               \
+    static void fn(const mp_rep_data *d, const mp_rep_row *r,           \
+                   char k[][KEYLEN])                                     \
+    {                                                                    \
+        PUT_TEXTS(k, d, r, __VA_ARGS__);                                 \
+    }
+#define FIELD_GROUP(fn, f, pre, post)                                    \
+    static double fn(const mp_rep_data *d, const mp_rep_row *r,         \
+                     char *label)                                        \
+    {                                                                    \
+        return field_group(label, d, r, f, pre, post);                   \
+    }
+
 /* ---- helpers for the specs ---------------------------------------- */
 
 static inline const char *txt(const mp_rep_data *d, const mp_rep_row *r, int f)
@@ -106,6 +135,30 @@ static inline void put_measured(char *out, int *mark, const mp_rep_data *d,
     }
     put_count(out, d, r, f, dec);
     *mark = out[0] && is(d, r, MP_F_MATCH, "no");
+}
+
+/* The measured value of field `measured` (put_measured) in out[0] and
+ * the model's, field `model`, in out[1]: both per request, 4 decimals. */
+static inline void put_vs_model(char out[][KEYLEN], int *mark,
+                                const mp_rep_data *d, const mp_rep_row *r,
+                                int measured, int model)
+{
+    put_measured(out[0], mark, d, r, measured, 4);
+    put_count(out[1], d, r, model, 4);
+}
+
+/* The time of one launch in microseconds, 1 decimal. */
+static inline void put_us(char *out, const mp_rep_data *d,
+                          const mp_rep_row *r)
+{
+    put_value(out, num(d, r, MP_F_TIME_NS) / 1e3, 1);
+}
+
+/* A fraction of field f as a percentage, 1 decimal. */
+static inline void put_percent(char *out, const mp_rep_data *d,
+                               const mp_rep_row *r, int f)
+{
+    put_value(out, num(d, r, f) * 100, 1);
 }
 
 /* Digits of the path segment "/<prefix><digits>" in config ("-" if none):

@@ -315,55 +315,63 @@ static void test_pattern_equals_raw(void **state)
 
 /* ---- the seeds' layouts ------------------------------------------------ */
 
+/* What a layout is expected to give; -1 = not checked. */
+typedef struct {
+    mp_layout layout;
+    int ld_instructions, ld_requests, ld_sectors, ld_ideal_sectors, ld_lines,
+        ld_bytes;
+    int st_instructions, st_requests, st_sectors;
+} layout_case;
+
+/* One field of a layout's prediction against its expected value. */
+static void expect_field(const char *layout, const char *field, int got,
+                         int want)
+{
+    if (want < 0)
+        return;
+    if (got != want)
+        print_message("# %s %s: %d, expected %d\n", layout, field, got, want);
+    assert_int_equal(got, want);
+}
+
 static void test_layouts(void **state)
 {
     (void)state;
+    static const layout_case cases[] = {
+        /* soa: three LDG.32 over x[], y[], z[], each 128 contiguous
+         * aligned bytes -> 4 sectors, 1 line, ideal 4; plus the STG.32
+         * result. */
+        {MP_LAYOUT_SOA, 3, 3, 12, 12, 3, 384, 1, 1, 4},
+        /* aos12: LDG.32 at 12l + 4k, k = 0, 1, 2. Each spans bytes 4k ..
+         * 4k + 375 (k=2: 8..383): lanes 12 B apart hit all of sectors
+         * 0..11 -> 12 each, 36 in all; lines 0..2 -> 3 each; ideal 4
+         * each. */
+        {MP_LAYOUT_AOS12, 3, 3, 36, 12, 9, 384, -1, -1, 4},
+        /* aos16: one LDG.128 at 16l -> bytes 0..511: 16 sectors, 4 lines,
+         * ideal 16 (the padding is asked for too). */
+        {MP_LAYOUT_AOS16, 1, 1, 16, 16, 4, 512, -1, -1, 4},
+        /* aos12-staged: the seeds' fdata[tid + k * T]: three contiguous
+         * LDG.32 -> like soa, 12 sectors instead of aos12's 36. */
+        {MP_LAYOUT_AOS12_STAGED, 3, -1, 12, 12, 3, -1, -1, -1, 4},
+    };
     mp_layout_prediction p;
-
-    /* soa: three LDG.32 over x[], y[], z[], each 128 contiguous aligned
-     * bytes -> 4 sectors, 1 line, ideal 4; plus the STG.32 result. */
-    assert_int_equal(mp_layout_predict(MP_LAYOUT_SOA, &p), 0);
-    assert_int_equal(p.ld_instructions, 3);
-    assert_int_equal(p.ld_requests, 3);
-    assert_int_equal(p.ld_sectors, 12);
-    assert_int_equal(p.ld_ideal_sectors, 12);
-    assert_int_equal(p.ld_lines, 3);
-    assert_int_equal(p.ld_bytes, 384);
-    assert_int_equal(p.st_instructions, 1);
-    assert_int_equal(p.st_requests, 1);
-    assert_int_equal(p.st_sectors, 4);
-
-    /* aos12: LDG.32 at 12l + 4k, k = 0, 1, 2. Each spans bytes 4k ..
-     * 4k + 375 (k=2: 8..383): lanes 12 B apart hit all of sectors 0..11
-     * -> 12 each, 36 in all; lines 0..2 -> 3 each; ideal 4 each. */
-    assert_int_equal(mp_layout_predict(MP_LAYOUT_AOS12, &p), 0);
-    assert_int_equal(p.ld_instructions, 3);
-    assert_int_equal(p.ld_requests, 3);
-    assert_int_equal(p.ld_sectors, 36);
-    assert_int_equal(p.ld_ideal_sectors, 12);
-    assert_int_equal(p.ld_lines, 9);
-    assert_int_equal(p.ld_bytes, 384);
-    assert_int_equal(p.st_sectors, 4);
-
-    /* aos16: one LDG.128 at 16l -> bytes 0..511: 16 sectors, 4 lines,
-     * ideal 16 (the padding is asked for too). */
-    assert_int_equal(mp_layout_predict(MP_LAYOUT_AOS16, &p), 0);
-    assert_int_equal(p.ld_instructions, 1);
-    assert_int_equal(p.ld_requests, 1);
-    assert_int_equal(p.ld_sectors, 16);
-    assert_int_equal(p.ld_ideal_sectors, 16);
-    assert_int_equal(p.ld_lines, 4);
-    assert_int_equal(p.ld_bytes, 512);
-    assert_int_equal(p.st_sectors, 4);
-
-    /* aos12-staged: the seeds' fdata[tid + k * T]: three contiguous
-     * LDG.32 -> like soa, 12 sectors instead of aos12's 36. */
-    assert_int_equal(mp_layout_predict(MP_LAYOUT_AOS12_STAGED, &p), 0);
-    assert_int_equal(p.ld_instructions, 3);
-    assert_int_equal(p.ld_sectors, 12);
-    assert_int_equal(p.ld_ideal_sectors, 12);
-    assert_int_equal(p.ld_lines, 3);
-    assert_int_equal(p.st_sectors, 4);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const layout_case *c = &cases[i];
+        const char *name = mp_layout_names[c->layout];
+        assert_int_equal(mp_layout_predict(c->layout, &p), 0);
+        expect_field(name, "ld_instructions", p.ld_instructions,
+                     c->ld_instructions);
+        expect_field(name, "ld_requests", p.ld_requests, c->ld_requests);
+        expect_field(name, "ld_sectors", p.ld_sectors, c->ld_sectors);
+        expect_field(name, "ld_ideal_sectors", p.ld_ideal_sectors,
+                     c->ld_ideal_sectors);
+        expect_field(name, "ld_lines", p.ld_lines, c->ld_lines);
+        expect_field(name, "ld_bytes", p.ld_bytes, c->ld_bytes);
+        expect_field(name, "st_instructions", p.st_instructions,
+                     c->st_instructions);
+        expect_field(name, "st_requests", p.st_requests, c->st_requests);
+        expect_field(name, "st_sectors", p.st_sectors, c->st_sectors);
+    }
 
     /* pattern is not a layout. */
     assert_int_equal(mp_layout_predict(MP_LAYOUT_PATTERN, &p), -1);

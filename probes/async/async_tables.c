@@ -19,17 +19,9 @@
 /* Arrays below this stay in the H200's 60 MiB L2 across passes. */
 #define L2_RESIDENT_BYTES (48.0 * 1024 * 1024)
 
-static int async_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return !strcmp(mp_rep_text(d, r, MP_F_PROBE), "async");
-}
-
-static void async_keys(const mp_rep_data *d, const mp_rep_row *r,
-                       char k[][KL])
-{
-    PUT_TEXTS(k, d, r, MP_F_METHOD, MP_F_WIDTH, MP_F_CACHE, MP_F_SWIZZLE,
-              MP_F_TILE_BYTES);
-}
+PROBE_ROWS(async_want, "async")
+TEXT_KEYS(async_keys, MP_F_METHOD, MP_F_WIDTH, MP_F_CACHE, MP_F_SWIZZLE,
+          MP_F_TILE_BYTES)
 
 static double async_group(const mp_rep_data *d, const mp_rep_row *r,
                           char *label)
@@ -58,10 +50,6 @@ static void async_values(const mp_rep_data *d, const mp_rep_row *r,
     mark[2] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
 }
 
-static const char *const async_kh[] = {"method", "width", "cache",
-                                       "swizzle", "tile"};
-static const char *const async_sh[] = {"GB/s", "% DRAM", "wf/req",
-                                       "model"};
 const mp_rep_spec mp_rep_spec_async = {
     "async",
      "Async copies global -> shared: bandwidth (bytes copied / median "
@@ -69,7 +57,8 @@ const mp_rep_spec mp_rep_spec_async = {
      "instruction (STS or LDGSTS; 0 for the TMA's bulk and tensor copies) "
      "with the model's, by method, width, cache operator, swizzle and "
      "tile; DRAM-sized arrays and L2-resident ones",
-     5, async_kh, 4, async_sh,
+     HEADERS("method", "width", "cache", "swizzle", "tile"),
+     HEADERS("GB/s", "% DRAM", "wf/req", "model"),
      "no rows: no async configuration in these CSVs",
      async_want, async_keys, async_group, async_values};
 

@@ -5,10 +5,7 @@
 
 /* ---- bandwidth: DRAM, by kernel, width, offset, stride ---- */
 
-static int bw_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "bandwidth");
-}
+PROBE_ROWS(bw_want, "bandwidth")
 
 static void bw_keys(const mp_rep_data *d, const mp_rep_row *r,
                     char k[][KEYLEN])
@@ -24,22 +21,17 @@ static void bw_values(const mp_rep_data *d, const mp_rep_row *r,
     if (put_wrong(v[0], d, r))
         return;
     put(v[0], d, r, MP_F_BANDWIDTH, 1);
-    put_value(v[1], num(d, r, MP_F_FRACTION) * 100, 1);
+    put_percent(v[1], d, r, MP_F_FRACTION);
     put(v[2], d, r, MP_F_OF_MEMCPY, 2);
-    put_measured(v[3], &mark[3], d, r, MP_F_SECTORS, 4);
-    put_count(v[4], d, r, MP_F_MODEL_SECTORS, 4);
+    put_vs_model(&v[3], &mark[3], d, r, MP_F_SECTORS, MP_F_MODEL_SECTORS);
 }
-
-static const char *const bw_kh[] = {"kernel", "width", "offset", "stride",
-                                    "MiB", "variant"};
-static const char *const bw_sh[] = {"GB/s", "% peak", "x memcpy",
-                                    "sectors", "model"};
 
 const mp_rep_spec mp_rep_spec_bandwidth = {
     "bandwidth",
     "DRAM bandwidth: GB/s, share of the device's peak and of cudaMemcpy's, "
     "sectors per request (measured, model), by kernel, width (bytes), "
     "offset (bytes), stride (elements) and array size",
-    N(bw_kh), bw_kh, N(bw_sh), bw_sh, NULL,
+    HEADERS("kernel", "width", "offset", "stride", "MiB", "variant"),
+    HEADERS("GB/s", "% peak", "x memcpy", "sectors", "model"), NULL,
     bw_want, bw_keys, no_group, bw_values
 };

@@ -16,22 +16,15 @@ static verdict banks16(ctx *c, char *m, char *why, size_t len)
         "cycles).", N0(s1), F2(cyc(c, "bank/ld/w4/s1/b0/g1/p32")), N0(s16),
         F2(cyc(c, "bank/ld/w4/s16/b0/g1/p32")), N0(s32),
         F2(cyc(c, "bank/ld/w4/s32/b0/g1/p32")));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (round(s1) == 1 && round(s32) == 2 * round(s16)) {
-        say(why, len, "The banks repeat every 32 words, not 16: stride 16 "
-            "puts the 32 lanes into 2 banks (16-way) and stride 32 into one "
-            "(32-way), where 16 banks would make both equally bad, and one "
-            "wavefront serves 32 lanes x 4 bytes.");
-        return FAILS;
-    }
-    if (round(s16) == round(s32)) {
-        say(why, len, "Strides 16 and 32 conflict alike, as 16 banks "
-            "would.");
-        return HOLDS;
-    }
-    say(why, len, "The wavefront counts fit neither 16 nor 32 banks.");
-    return PARTLY;
+    return OUTCOMES(c, why, len,
+        {round(s1) == 1 && round(s32) == 2 * round(s16), FAILS,
+         "The banks repeat every 32 words, not 16: stride 16 puts the 32 "
+         "lanes into 2 banks (16-way) and stride 32 into one (32-way), "
+         "where 16 banks would make both equally bad, and one wavefront "
+         "serves 32 lanes x 4 bytes."},
+        {round(s16) == round(s32), HOLDS,
+         "Strides 16 and 32 conflict alike, as 16 banks would."},
+        {1, PARTLY, "The wavefront counts fit neither 16 nor 32 banks."});
 }
 
 static verdict half_warps(ctx *c, char *m, char *why, size_t len)
@@ -93,17 +86,14 @@ static verdict padding(ctx *c, char *m, char *why, size_t len)
         "%s (%s cycles). The same padding gives %s at 8 bytes and %s at 16 "
         "bytes; padding a 17-wide row to 18 costs %s.", N0(p0), F2(c0),
         N0(p1), F2(c1), N0(w8), N0(w16), N0(odd));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (round(p1) == round(ideal) && p0 > p1) {
-        say(why, len, "A row of 17 words is odd, so 32 rows start in 32 "
-            "different banks: the column walk becomes conflict-free, for "
-            "wider elements too; what matters is that the row length is "
-            "odd, not the + 1.");
-        return HOLDS;
-    }
-    say(why, len, "The padded column walk still conflicts.");
-    return p1 < p0 ? PARTLY : FAILS;
+    const char *still = "The padded column walk still conflicts.";
+    return OUTCOMES(c, why, len,
+        {round(p1) == round(ideal) && p0 > p1, HOLDS,
+         "A row of 17 words is odd, so 32 rows start in 32 different "
+         "banks: the column walk becomes conflict-free, for wider elements "
+         "too; what matters is that the row length is odd, not the + 1."},
+        {p1 < p0, PARTLY, still},
+        {1, FAILS, still});
 }
 
 static verdict broadcast(ctx *c, char *m, char *why, size_t len)

@@ -21,35 +21,22 @@ static int bank_want(const mp_rep_data *d, const mp_rep_row *r)
            && num_is(d, r, MP_F_PAD, 0);
 }
 
-static void bank_keys(const mp_rep_data *d, const mp_rep_row *r,
-                      char k[][KEYLEN])
-{
-    PUT_TEXTS(k, d, r, MP_F_OP, MP_F_STRIDE);
-}
-
-static double width_group(const mp_rep_data *d, const mp_rep_row *r,
-                          char *label)
-{
-    return field_group(label, d, r, MP_F_WIDTH, "", " B");
-}
+TEXT_KEYS(bank_keys, MP_F_OP, MP_F_STRIDE)
+FIELD_GROUP(width_group, MP_F_WIDTH, "", " B")
 
 static void bank_values(const mp_rep_data *d, const mp_rep_row *r,
                         char v[][KEYLEN], int *mark)
 {
-    put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
-    put_count(v[1], d, r, MP_F_MODEL_WF, 4);
+    put_vs_model(v, mark, d, r, MP_F_WF, MP_F_MODEL_WF);
     put(v[2], d, r, MP_F_CYCLES, 2);
 }
-
-static const char *const bank_kh[] = {"op", "stride"};
-static const char *const bank_sh[] = {"wavefronts", "model", "cycles"};
 
 const mp_rep_spec mp_rep_spec_bank = {
     "bank",
     "Bank conflicts: shared-memory wavefronts per request (measured, "
     "model) and cycles per request on one SM, by stride (elements) and "
     "access width",
-    N(bank_kh), bank_kh, N(bank_sh), bank_sh, NULL,
+    HEADERS("op", "stride"), HEADERS("wavefronts", "model", "cycles"), NULL,
     bank_want, bank_keys, width_group, bank_values
 };
 
@@ -61,17 +48,8 @@ static int pad_want(const mp_rep_data *d, const mp_rep_row *r)
            && num_is(d, r, MP_F_GROUP, 1) && num_is(d, r, MP_F_PERIOD, 32);
 }
 
-static void pad_keys(const mp_rep_data *d, const mp_rep_row *r,
-                     char k[][KEYLEN])
-{
-    PUT_TEXTS(k, d, r, MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_BASE);
-}
-
-static double pad_group(const mp_rep_data *d, const mp_rep_row *r,
-                        char *label)
-{
-    return field_group(label, d, r, MP_F_PAD, "pad ", "");
-}
+TEXT_KEYS(pad_keys, MP_F_OP, MP_F_WIDTH, MP_F_STRIDE, MP_F_BASE)
+FIELD_GROUP(pad_group, MP_F_PAD, "pad ", "")
 
 static void pad_values(const mp_rep_data *d, const mp_rep_row *r,
                        char v[][KEYLEN], int *mark)
@@ -80,13 +58,11 @@ static void pad_values(const mp_rep_data *d, const mp_rep_row *r,
     put(v[1], d, r, MP_F_CYCLES, 2);
 }
 
-static const char *const pad_kh[] = {"op", "width", "stride", "base"};
-static const char *const pad_sh[] = {"wavefronts", "cycles"};
-
 const mp_rep_spec mp_rep_spec_padding = {
     "padding",
     "Padding: the tile's rows hold `stride` elements and `pad` unused ones "
     "(16 + 1 is the seeds' 17); wavefronts and cycles per request",
-    N(pad_kh), pad_kh, N(pad_sh), pad_sh, NULL,
+    HEADERS("op", "width", "stride", "base"), HEADERS("wavefronts", "cycles"),
+    NULL,
     pad_want, pad_keys, pad_group, pad_values
 };

@@ -179,12 +179,6 @@ static void free_values(const mp_rep_data *d, const mp_rep_row *r,
     mark[0] = (got & seen) != (model & seen);
 }
 
-static const char *const matrix_kh[] = {"op", "matrices", "trans", "rows",
-                                        "pitch"};
-static const char *const matrix_sh[] = {"measured", "model"};
-static const char *const free_kh[] = {"op", "rows", "pitch"};
-static const char *const free_sh[] = {"conflict-free"};
-
 const mp_rep_spec mp_rep_spec_matrix = {
     "matrix",
     "Matrix instructions (bank --op ldsm|stsm): shared-memory wavefronts "
@@ -192,7 +186,8 @@ const mp_rep_spec mp_rep_spec_matrix = {
     "swizzle mode; one table per op, matrix count, .trans and row layout "
     "(plain: lane i is tile row i; mma: the 16 x 16 fragment's quadrants); "
     "the ideal is one wavefront per matrix",
-    N(matrix_kh), matrix_kh, N(matrix_sh), matrix_sh,
+    HEADERS("op", "matrices", "trans", "rows", "pitch"),
+    HEADERS("measured", "model"),
     "no rows: no ldsm/stsm configuration with a pitch in these CSVs",
     matrix_want, matrix_keys, swizzle_group, matrix_values};
 
@@ -202,7 +197,7 @@ const mp_rep_spec mp_rep_spec_matrix_free = {
     "wavefronts per LDSM / STSM equal the ideal (one per matrix), by op, "
     "row layout and row pitch (bytes), per matrix count and .trans; no: "
     "none of the modes measured is",
-    N(free_kh), free_kh, N(free_sh), free_sh,
+    HEADERS("op", "rows", "pitch"), HEADERS("conflict-free"),
     "no rows: no ldsm/stsm configuration with a pitch in these CSVs",
     matrix_want, free_keys, free_group, free_values};
 

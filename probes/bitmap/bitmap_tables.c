@@ -8,10 +8,7 @@
  */
 #include "part.h"
 
-static int bitmap_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "bitmap");
-}
+PROBE_ROWS(bitmap_want, "bitmap")
 
 static void bitmap_keys(const mp_rep_data *d, const mp_rep_row *r,
                         char k[][KEYLEN])
@@ -36,14 +33,9 @@ static double bitmap_group(const mp_rep_data *d, const mp_rep_row *r,
 static void bitmap_values(const mp_rep_data *d, const mp_rep_row *r,
                           char v[][KEYLEN], int *mark)
 {
-    put_measured(v[0], &mark[0], d, r, MP_F_WF, 4);
-    put_count(v[1], d, r, MP_F_MODEL_WF, 4);
+    put_vs_model(v, mark, d, r, MP_F_WF, MP_F_MODEL_WF);
     put_count(v[2], d, r, MP_F_TIME_NS, 0);
 }
-
-static const char *const bitmap_kh[] = {"layout", "side"};
-static const char *const bitmap_sh[] = {"wavefronts", "model",
-                                        "kernel ns"};
 
 const mp_rep_spec mp_rep_spec_bitmap = {
     "bitmap",
@@ -52,7 +44,7 @@ const mp_rep_spec mp_rep_spec_bitmap = {
     "(ns), the write and the mirrored read, by layout (seed: "
     "shared[tx][ty] as written; yx: shared[ty][tx]; pad: rows of 17) and "
     "image side",
-    N(bitmap_kh), bitmap_kh, N(bitmap_sh), bitmap_sh,
+    HEADERS("layout", "side"), HEADERS("wavefronts", "model", "kernel ns"),
     "no rows: no bitmap configuration in these CSVs",
     bitmap_want, bitmap_keys, bitmap_group, bitmap_values
 };

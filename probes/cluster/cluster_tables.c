@@ -12,16 +12,8 @@
 
 #define KL MP_REP_KEYLEN
 
-static int cluster_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return !strcmp(mp_rep_text(d, r, MP_F_PROBE), "cluster");
-}
-
-static void cluster_keys(const mp_rep_data *d, const mp_rep_row *r,
-                         char k[][KL])
-{
-    PUT_TEXTS(k, d, r, MP_F_OP, MP_F_WIDTH, MP_F_METHOD);
-}
+PROBE_ROWS(cluster_want, "cluster")
+TEXT_KEYS(cluster_keys, MP_F_OP, MP_F_WIDTH, MP_F_METHOD)
 
 static double cluster_group(const mp_rep_data *d, const mp_rep_row *r,
                             char *label)
@@ -47,15 +39,12 @@ static void cluster_values(const mp_rep_data *d, const mp_rep_row *r,
     mark[0] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
 }
 
-static const char *const cluster_kh[] = {"op", "width", "target"};
-static const char *const cluster_sh[] = {"cyc/hop or GB/s"};
-
 const mp_rep_spec mp_rep_spec_cluster = {
     "cluster",
     "Distributed shared memory: cycles per dependent load of one thread's "
     "chase (op chase) or GB/s of every thread's loads and stores (ld, "
     "st), to the block's own shared memory (local) or the next block's "
     "of its cluster (remote), per cluster size",
-    3, cluster_kh, 1, cluster_sh,
+    HEADERS("op", "width", "target"), HEADERS("cyc/hop or GB/s"),
     "no rows: no cluster configuration in these CSVs",
     cluster_want, cluster_keys, cluster_group, cluster_values};

@@ -15,15 +15,11 @@ static verdict global_cache(ctx *c, char *m, char *why, size_t len)
     say(m, len, "Plain global loads of a 5-point stencil over 4096 x 4096 "
         "floats hit the L1 cache for %s%% of their sectors; a walk down "
         "columns, for %s%%.", F1(100 * hs), F1(100 * hc));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (hs > 0) {
-        say(why, len, "Global loads go through the L1 data cache (and the "
-            "L2 behind it), so neighbouring threads' reads come from cache.");
-        return FAILS;
-    }
-    say(why, len, "No global load hit a cache.");
-    return HOLDS;
+    return OUTCOMES(c, why, len,
+        {hs > 0, FAILS,
+         "Global loads go through the L1 data cache (and the L2 behind "
+         "it), so neighbouring threads' reads come from cache."},
+        {1, HOLDS, "No global load hit a cache."});
 }
 
 static verdict alignment(ctx *c, char *m, char *why, size_t len)
@@ -162,19 +158,13 @@ static verdict soa(ctx *c, char *m, char *why, size_t len)
     say(m, len, "Three arrays of floats: %s sectors per request (the fewest "
         "possible: %s), %s us; the fastest other layout took %s us.", N0(s),
         N0(ideal), F1(t), F1(best));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (s == ideal && t <= 1.05 * best) {
-        say(why, len, "Every load uses whole sectors and no byte is wasted, "
-            "so nothing here beats it by more than the noise.");
-        return HOLDS;
-    }
-    if (s == ideal) {
-        say(why, len, "The loads are ideal, but another layout was faster.");
-        return PARTLY;
-    }
-    say(why, len, "The arrays' loads are not ideal.");
-    return FAILS;
+    return OUTCOMES(c, why, len,
+        {s == ideal && t <= 1.05 * best, HOLDS,
+         "Every load uses whole sectors and no byte is wasted, so nothing "
+         "here beats it by more than the noise."},
+        {s == ideal, PARTLY,
+         "The loads are ideal, but another layout was faster."},
+        {1, FAILS, "The arrays' loads are not ideal."});
 }
 
 static verdict staged(ctx *c, char *m, char *why, size_t len)
@@ -187,20 +177,14 @@ static verdict staged(ctx *c, char *m, char *why, size_t len)
         "4-byte loads: %s sectors per request (fewest possible: %s), %s us "
         "against %s us for the plain 12-byte struct.", N0(s), N0(ideal),
         F1(t), F1(t12));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (s == ideal && t < t12) {
-        say(why, len, "Whole-sector loads and a faster kernel.");
-        return HOLDS;
-    }
-    if (s == ideal) {
-        say(why, len, "The global loads become whole-sector ones, but the "
-            "extra pass through shared memory and the barrier cost more "
-            "time than the cache-absorbed scatter they remove.");
-        return PARTLY;
-    }
-    say(why, len, "The staged loads are still scattered.");
-    return FAILS;
+    return OUTCOMES(c, why, len,
+        {s == ideal && t < t12, HOLDS,
+         "Whole-sector loads and a faster kernel."},
+        {s == ideal, PARTLY,
+         "The global loads become whole-sector ones, but the extra pass "
+         "through shared memory and the barrier cost more time than the "
+         "cache-absorbed scatter they remove."},
+        {1, FAILS, "The staged loads are still scattered."});
 }
 
 /* ---- table excerpts ---- */

@@ -21,20 +21,13 @@ static verdict const_broadcast(ctx *c, char *m, char *why, size_t len)
         "the same two alternating lane by lane: %s replay (%s cycles). 16 "
         "addresses: %s replays; 32: %s replays (%s cycles).", N0(r1), F2(c1),
         N0(rb), F2(cb), N0(ri), F2(ci), N0(r16), N0(r32), F2(c32));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (r1 == 0 && rb == 1 && ri == 1) {
-        say(why, len, "One read serves the whole warp (31 reads saved, not "
-            "15), and every further distinct address costs one more pass "
-            "wherever its lanes sit: the half-warp plays no part.");
-        return PARTLY;
-    }
-    if (r1 == 0 && rb == 0) {
-        say(why, len, "Each half-warp gets its own broadcast.");
-        return HOLDS;
-    }
-    say(why, len, "A single address is not served in one pass.");
-    return FAILS;
+    return OUTCOMES(c, why, len,
+        {r1 == 0 && rb == 1 && ri == 1, PARTLY,
+         "One read serves the whole warp (31 reads saved, not 15), and "
+         "every further distinct address costs one more pass wherever its "
+         "lanes sit: the half-warp plays no part."},
+        {r1 == 0 && rb == 0, HOLDS, "Each half-warp gets its own broadcast."},
+        {1, FAILS, "A single address is not served in one pass."});
 }
 
 static verdict const_size(ctx *c, char *m, char *why, size_t len)
@@ -53,18 +46,12 @@ static verdict const_size(ctx *c, char *m, char *why, size_t len)
     if (isnan(total) && !c->missing[0])
         snprintf(c->missing, sizeof c->missing, "`%s` has no constant "
                  "memory line", DEVICE_TXT);
-    if (c->missing[0])
-        return UNMEASURED;
-    if (total == 65536 && strstr(fits, "Success") && strstr(over, "Invalid")) {
-        say(why, len, "Exactly 64 KB: one byte more is refused.");
-        return HOLDS;
-    }
-    if (total == 65536) {
-        say(why, len, "The device reports 64 KB.");
-        return HOLDS;
-    }
-    say(why, len, "The device reports another size.");
-    return FAILS;
+    int refused = strstr(fits, "Success") && strstr(over, "Invalid");
+    return OUTCOMES(c, why, len,
+        {total == 65536 && refused, HOLDS,
+         "Exactly 64 KB: one byte more is refused."},
+        {total == 65536, HOLDS, "The device reports 64 KB."},
+        {1, FAILS, "The device reports another size."});
 }
 
 static verdict const_cached(ctx *c, char *m, char *why, size_t len)

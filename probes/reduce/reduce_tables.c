@@ -6,17 +6,8 @@
 
 /* ---- reduction ladder: variant by workload, size and grid ---- */
 
-static int red_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "reduce");
-}
-
-static void red_keys(const mp_rep_data *d, const mp_rep_row *r,
-                     char k[][KEYLEN])
-{
-    PUT_TEXTS(k, d, r, MP_F_WORKLOAD, MP_F_ELEMENTS, MP_F_BLOCKS,
-              MP_F_VARIANT);
-}
+PROBE_ROWS(red_want, "reduce")
+TEXT_KEYS(red_keys, MP_F_WORKLOAD, MP_F_ELEMENTS, MP_F_BLOCKS, MP_F_VARIANT)
 
 /* Loads: wavefronts per LDS against the model (marked when the row's
  * model_match is no). Stores: wavefronts per STS from the raw counters,
@@ -27,19 +18,13 @@ static void red_values(const mp_rep_data *d, const mp_rep_row *r,
 {
     if (put_wrong(v[0], d, r))
         return;
-    put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
+    put_us(v[0], d, r);
     put(v[1], d, r, MP_F_BANDWIDTH, 1);
-    put_value(v[2], num(d, r, MP_F_FRACTION) * 100, 1);
-    put_measured(v[3], &mark[3], d, r, MP_F_WF, 4);
-    put_count(v[4], d, r, MP_F_MODEL_WF, 4);
+    put_percent(v[2], d, r, MP_F_FRACTION);
+    put_vs_model(&v[3], &mark[3], d, r, MP_F_WF, MP_F_MODEL_WF);
     double sts = num(d, r, MP_F_ST_INST);
     put_count_value(v[5], sts > 0 ? num(d, r, MP_F_ST_WF) / sts : NAN, 4);
 }
-
-static const char *const red_kh[] = {"workload", "elements", "blocks",
-                                     "variant"};
-static const char *const red_sh[] = {"us", "GB/s", "% read", "wf/LDS",
-                                     "model", "wf/STS"};
 
 const mp_rep_spec mp_rep_spec_reduction = {
     "reduction",
@@ -47,7 +32,8 @@ const mp_rep_spec mp_rep_spec_reduction = {
     "with its time, bandwidth (bytes read / time, and as a % of the "
     "device's measured 16-byte read bandwidth), shared-memory wavefronts "
     "per LDS (measured, model) and per STS",
-    N(red_kh), red_kh, N(red_sh), red_sh,
+    HEADERS("workload", "elements", "blocks", "variant"),
+    HEADERS("us", "GB/s", "% read", "wf/LDS", "model", "wf/STS"),
     "no rows: no reduce configuration in these CSVs",
     red_want, red_keys, no_group, red_values
 };

@@ -5,10 +5,7 @@
 
 /* ---- texture: source x access ---- */
 
-static int tex_want(const mp_rep_data *d, const mp_rep_row *r)
-{
-    return is(d, r, MP_F_PROBE, "texture");
-}
+PROBE_ROWS(tex_want, "texture")
 
 static void tex_keys(const mp_rep_data *d, const mp_rep_row *r,
                      char k[][KEYLEN])
@@ -40,7 +37,7 @@ static void tex_values(const mp_rep_data *d, const mp_rep_row *r,
     int tex = is(d, r, MP_F_SOURCE, "tex1d") || is(d, r, MP_F_SOURCE, "tex2d");
     if (put_wrong(v[0], d, r))
         return;
-    put_value(v[0], num(d, r, MP_F_TIME_NS) / 1e3, 1);
+    put_us(v[0], d, r);
     put_measured(v[1], &mark[1], d, r, MP_F_SECTORS, 4);
     /* The model is claimed for the global paths only (model_match empty
      * for the texture ones). */
@@ -51,14 +48,11 @@ static void tex_values(const mp_rep_data *d, const mp_rep_row *r,
     put_value(v[3], sectors > 0 ? 100.0 * hits / sectors : NAN, 1);
 }
 
-static const char *const tex_kh[] = {"n", "access"};
-static const char *const tex_sh[] = {"us", "sectors", "model", "hit %"};
-
 const mp_rep_spec mp_rep_spec_texture = {
     "texture",
     "Texture: time of one launch, sectors per request (texture paths: per "
     "TEX request), the model (global and ldg loads only) and L1 hit rate, by "
     "array side n (n x n floats), access and source",
-    N(tex_kh), tex_kh, N(tex_sh), tex_sh, NULL,
+    HEADERS("n", "access"), HEADERS("us", "sectors", "model", "hit %"), NULL,
     tex_want, tex_keys, source_group, tex_values
 };

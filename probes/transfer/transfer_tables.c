@@ -51,11 +51,7 @@ static int host_want(const mp_rep_data *d, const mp_rep_row *r)
     return transfer_row(d, r) && !is_peer(d, r);
 }
 
-static void host_keys(const mp_rep_data *d, const mp_rep_row *r,
-                      char k[][KL])
-{
-    PUT_TEXTS(k, d, r, MP_F_DIRECTION, MP_F_METHOD, MP_F_BYTES);
-}
+TEXT_KEYS(host_keys, MP_F_DIRECTION, MP_F_METHOD, MP_F_BYTES)
 
 static double host_group(const mp_rep_data *d, const mp_rep_row *r,
                          char *label)
@@ -98,9 +94,7 @@ static double peer_group(const mp_rep_data *d, const mp_rep_row *r,
     return atof(dst);
 }
 
-static const char *const host_kh[] = {"direction", "method", "bytes"};
-static const char *const peer_kh[] = {"direction", "peer", "method",
-                                      "bytes", "from"};
+/* Both tables' value columns (copy_values). */
 static const char *const copy_sh[] = {"GB/s", "% link", "us"};
 
 const mp_rep_spec mp_rep_transfer_specs[2] = {
@@ -109,14 +103,15 @@ const mp_rep_spec mp_rep_transfer_specs[2] = {
      "link's ceiling (PCIe generation x width from NVML, per direction; "
      "d2d: DRAM peak / 2) and the median time of one copy, by direction, "
      "method and size, per host memory kind",
-     3, host_kh, 3, copy_sh,
+     HEADERS("direction", "method", "bytes"), N(copy_sh), copy_sh,
      "no rows: no transfer configuration in these CSVs",
      host_want, host_keys, host_group, copy_values},
     {"peers",
      "Peer matrix: copies from one GPU (row) to another (column), with "
      "peer access on (direct, over NVLink or PCIe) or off (staged through "
      "the host): bandwidth, share of the link and time of one copy",
-     5, peer_kh, 3, copy_sh,
+     HEADERS("direction", "peer", "method", "bytes", "from"),
+     N(copy_sh), copy_sh,
      "no rows: no peer copy in these CSVs (they need two GPUs)",
      peer_want, peer_keys, peer_group, copy_values},
 };
