@@ -31,6 +31,7 @@
 #include "async_model.h"
 #include "check.h"
 #include "common_params.h"
+#include "launch.h"
 #include "probe.h"
 
 /* The family's metric set (async_metrics.c). */
@@ -381,15 +382,8 @@ static void async_derive(void *state, const mp_device *dev,
 static void async_release(void *state)
 {
     async_state *s = state;
-    CHECK_CUDA(cudaFree(s->src));
-    CHECK_CUDA(cudaFree(s->l.sums));
-    CHECK_CUDA(cudaFree(s->l.dump));
-    CHECK_CUDA(cudaFree(s->l.clocks));
-    s->src = NULL;
+    MP_FREE_DEVICE(&s->src, &s->l.sums, &s->l.dump, &s->l.clocks);
     s->l.src = NULL;
-    s->l.sums = NULL;
-    s->l.dump = NULL;
-    s->l.clocks = NULL;
 }
 
 static void async_teardown(void *state)
@@ -398,10 +392,7 @@ static void async_teardown(void *state)
     if (!s)
         return;
     async_release(s);
-    free(s->tile_sum);
-    free(s->host_sums);
-    free(s->host_dump);
-    free(s->host_clocks);
+    MP_FREE_HOST(&s->tile_sum, &s->host_sums, &s->host_dump, &s->host_clocks);
     free(s);
 }
 

@@ -835,16 +835,11 @@ static void bw_derive(void *state, const mp_device *dev,
 static void bw_release(void *state)
 {
     bw_state *s = state;
-    if (s->src_base)
-        CHECK_CUDA(cudaFree(s->src_base));
-    if (s->dst_base)
-        CHECK_CUDA(cudaFree(s->dst_base));
+    MP_FREE_DEVICE(&s->src_base, &s->dst_base);
     mp_launch_free(&s->shape);
-    free(s->ref_out);
-    s->src_base = s->dst_base = NULL;
+    MP_FREE_HOST(&s->ref_out);
     s->l.src = NULL;
     s->l.dst = NULL;
-    s->ref_out = NULL;
 }
 
 static void bw_teardown(void *state)

@@ -653,8 +653,7 @@ static void bank_release(void *state)
 {
     bank_state *s = state;
     mp_launch_release(&s->shape);
-    CHECK_CUDA(cudaFree(s->l.thread_offset));
-    s->l.thread_offset = NULL;
+    MP_FREE_DEVICE(&s->l.thread_offset);
 }
 
 static void bank_teardown(void *state)

@@ -36,6 +36,7 @@
 #include "check.h"
 #include "cluster.h"
 #include "common_params.h"
+#include "launch.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -403,10 +404,7 @@ static void cluster_derive(void *state, const mp_device *dev,
 static void cluster_release(void *state)
 {
     cluster_state *s = state;
-    CHECK_CUDA(cudaFree(s->l.out));
-    CHECK_CUDA(cudaFree(s->l.clocks));
-    s->l.out = NULL;
-    s->l.clocks = NULL;
+    MP_FREE_DEVICE(&s->l.out, &s->l.clocks);
 }
 
 static void cluster_teardown(void *state)
@@ -415,8 +413,7 @@ static void cluster_teardown(void *state)
     if (!s)
         return;
     cluster_release(s);
-    free(s->host_out);
-    free(s->host_clocks);
+    MP_FREE_HOST(&s->host_out, &s->host_clocks);
     free(s);
 }
 

@@ -698,12 +698,9 @@ static void coalesce_derive(void *state, const mp_device *dev,
 static void coalesce_release(void *state)
 {
     coalesce_state *s = state;
-    CHECK_CUDA(cudaFree(s->l.array));
+    MP_FREE_DEVICE(&s->l.array);
     mp_launch_release(&s->shape);
-    CHECK_CUDA(cudaFree(s->input));
-    CHECK_CUDA(cudaFree(s->l.result));
-    s->l.array = NULL;
-    s->input = NULL;
+    MP_FREE_DEVICE(&s->input, &s->l.result);
     s->l.x = s->l.y = s->l.z = NULL;
     s->l.data = NULL;
     s->l.result = NULL;

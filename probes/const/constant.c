@@ -328,10 +328,7 @@ static void const_release(void *state)
 {
     const_state *s = state;
     mp_launch_release(&s->shape);
-    CHECK_CUDA(cudaFree(s->lane_words));
-    CHECK_CUDA(cudaFree(s->global));
-    s->lane_words = NULL;
-    s->global = NULL;
+    MP_FREE_DEVICE(&s->lane_words, &s->global);
     s->l.lane_words = NULL;
     s->l.global = NULL;
 }

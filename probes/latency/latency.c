@@ -41,6 +41,7 @@
 #include "check.h"
 #include "latency.h"
 #include "latency_model.h"
+#include "launch.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -405,15 +406,8 @@ static void latency_clock64(void *state, long long *span, double *median)
 static void latency_release(void *state)
 {
     latency_state *s = state;
-    CHECK_CUDA(cudaFree(s->array));
-    CHECK_CUDA(cudaFree(s->image));
-    CHECK_CUDA(cudaFree(s->l.cursor));
-    CHECK_CUDA(cudaFree(s->l.cycles));
-    s->array = NULL;
-    s->image = NULL;
+    MP_FREE_DEVICE(&s->array, &s->image, &s->l.cursor, &s->l.cycles);
     s->l.image = NULL;
-    s->l.cursor = NULL;
-    s->l.cycles = NULL;
 }
 
 static void latency_derive(void *state, const mp_device *dev,

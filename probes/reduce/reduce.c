@@ -564,12 +564,8 @@ static void red_derive(void *state, const mp_device *dev,
 static void red_release(void *state)
 {
     red_state *s = state;
-    if (s->x)
-        CHECK_CUDA(cudaFree(s->x));
-    if (s->y)
-        CHECK_CUDA(cudaFree(s->y));
+    MP_FREE_DEVICE(&s->x, &s->y);
     mp_launch_free(&s->shape);
-    s->x = s->y = NULL;
     s->l.x = s->l.y = NULL;
 }
 

@@ -372,11 +372,10 @@ static void tex_release(void *state)
         CHECK_CUDA(cudaDestroyTextureObject(s->tex));
     if (s->array)
         CHECK_CUDA(cudaFreeArray(s->array));
-    CHECK_CUDA(cudaFree(s->linear));
+    MP_FREE_DEVICE(&s->linear);
     mp_launch_release(&s->shape);
     s->tex = 0;
     s->array = NULL;
-    s->linear = NULL;
     s->l.in = NULL;
     s->l.tex = 0;
 }
