@@ -42,20 +42,20 @@ static const char *const source_names[] = {"constant", "global", "ldg",
                                            NULL};
 
 static const mp_param_def const_params[P_COUNT] = {
-    [P_SOURCE] = {"source", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, source_names,
-                  "constant (LDC), global (ld.global) or ldg (__ldg)"},
-    [P_SPREAD] = {"spread", MP_PARAM_INT, 1, 1, 32, NULL, 0, NULL,
-                  "distinct addresses per warp-level load (1 = broadcast)"},
-    [P_SPACING] = {"spacing", MP_PARAM_INT, 4, 4, 65536, NULL, 0, NULL,
-                   "bytes between the distinct addresses, a multiple of 4"},
-    [P_GROUP] = {"group", MP_PARAM_INT, 0, 0, 32, NULL, 0, NULL,
-                 "consecutive lanes sharing an address; 0 = 32 / spread"},
-    [P_PERIOD] = {"period", MP_PARAM_INT, 0, 0, 32, NULL, 0, NULL,
-                  "lanes after which addresses repeat; 0 = spread x group"},
+    [P_SOURCE] = MP_CHOICE_PARAM("source", 0, source_names,
+        "constant (LDC), global (ld.global) or ldg (__ldg)"),
+    [P_SPREAD] = MP_INT_PARAM("spread", 1, 1, 32,
+        "distinct addresses per warp-level load (1 = broadcast)"),
+    [P_SPACING] = MP_INT_PARAM("spacing", 4, 4, 65536,
+        "bytes between the distinct addresses, a multiple of 4"),
+    [P_GROUP] = MP_INT_PARAM("group", 0, 0, 32,
+        "consecutive lanes sharing an address; 0 = 32 / spread"),
+    [P_PERIOD] = MP_INT_PARAM("period", 0, 0, 32,
+        "lanes after which addresses repeat; 0 = spread x group"),
     [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = MP_PARAM_BLOCKS(1048576),
-    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 4096, 8, 1048576, NULL, 0,
-                      NULL, "loads per thread per launch, a multiple of 8"},
+    [P_ITERATIONS] = MP_INT_PARAM("iterations", 4096, 8, 1048576,
+        "loads per thread per launch, a multiple of 8"),
 };
 
 /* The resolved lane mapping and the lanes' byte offsets; the return value

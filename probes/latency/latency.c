@@ -60,20 +60,19 @@ static const char *const space_names[] = {"global", "shared", "constant",
                                           NULL};
 
 static const mp_param_def latency_params[P_COUNT] = {
-    [P_FOOTPRINT] = {"footprint", MP_PARAM_INT, 65536, 1, 1LL << 34, NULL, 0,
-                     NULL, "bytes of the chased array (ranges: a..b:x2 "
-                     "doubles)"},
-    [P_STRIDE] = {"stride", MP_PARAM_INT, 128, 4, 1LL << 30, NULL, 0, NULL,
-                  "bytes between chased elements, a multiple of the element "
-                  "(8 global, 4 shared/constant)"},
-    [P_ORDER] = {"order", MP_PARAM_CHOICE, 1, 0, 0, NULL, 0, order_names,
-                 "seq (element i -> i + 1) or random (one random cycle)"},
-    [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
-                 "global loads: default (ld.ca, through L1) or cg (L2 only)"},
-    [P_SPACE] = {"space", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, space_names,
-                 "where the chain lives: global, shared or constant"},
-    [P_LOADS] = {"loads", MP_PARAM_INT, 4096, 64, 1 << 24, NULL, 0, NULL,
-                 "timed dependent loads per launch, a multiple of 8"},
+    [P_FOOTPRINT] = MP_INT_PARAM("footprint", 65536, 1, 1LL << 34,
+        "bytes of the chased array (ranges: a..b:x2 doubles)"),
+    [P_STRIDE] = MP_INT_PARAM("stride", 128, 4, 1LL << 30,
+        "bytes between chased elements, a multiple of the element (8 "
+        "global, 4 shared/constant)"),
+    [P_ORDER] = MP_CHOICE_PARAM("order", 1, order_names,
+        "seq (element i -> i + 1) or random (one random cycle)"),
+    [P_CACHE] = MP_CHOICE_PARAM("cache", 0, cache_names,
+        "global loads: default (ld.ca, through L1) or cg (L2 only)"),
+    [P_SPACE] = MP_CHOICE_PARAM("space", 0, space_names,
+        "where the chain lives: global, shared or constant"),
+    [P_LOADS] = MP_INT_PARAM("loads", 4096, 64, 1 << 24,
+        "timed dependent loads per launch, a multiple of 8"),
 };
 
 static long long elements_of(const long long *v)
