@@ -204,6 +204,17 @@ void mp_row_set_launch(mp_row *row, int threads, double blocks,
  * (no ceiling known), the ceiling and the fraction of it. */
 void mp_row_set_bandwidth(mp_row *row, double gbs, double ceiling_gbs);
 
+/* The columns of mp_row_set_launch, mp_row_set_per_request and
+ * mp_row_set_bandwidth, as a family's column list (probes/family.h)
+ * names them when it fills all of them. */
+#define MP_COLS_LAUNCH MP_COL_THREADS, MP_COL_BLOCKS, MP_COL_SHARED_BYTES
+#define MP_COLS_PER_REQUEST                                              \
+    MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST, MP_COL_CYCLES_PER_REQUEST,   \
+    MP_COL_CLOCK64_CYCLES_PER_REQUEST,                                   \
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST
+#define MP_COLS_BANDWIDTH                                                \
+    MP_COL_BANDWIDTH_GBS, MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION
+
 /* The model_match column: "yes" when the counters agree with the model
  * (match != 0), else "no". A derive that has no verdict (a counter the
  * chip lacks) leaves the column unset instead of calling this. */
