@@ -20,8 +20,9 @@
  *   clock64   mp_launch_clock64
  *   release   mp_launch_release (device memory; host copies stay),
  *             MP_FREE_DEVICE for the family's own device buffers
- *   teardown  mp_launch_free (both), MP_FREE_HOST for the family's own
- *             host buffers, then the state
+ *   free_host mp_launch_free (both), MP_FREE_HOST for the family's own
+ *             host buffers (mp_probe_teardown, runtime/probe.h, calls
+ *             release and free_host, then frees the state)
  *
  * The row columns every family fills the same way are in probe.h
  * (mp_row_set_params, mp_row_set_launch, mp_row_set_bandwidth,

@@ -827,7 +827,7 @@ static void write_row(run_state *r, part_state *ps, int b, const char *stamp)
     p->label(v, label, sizeof label);
     print_table_row(label, row);
     if (!r->dev.fake)
-        p->teardown(s->state);
+        mp_probe_teardown(p, s->state);
     mp_cost_add(MP_COST_ROW, ps->base + b, t0);
     r->done++;
 }

@@ -384,14 +384,10 @@ static void async_release(void *state)
     s->l.src = NULL;
 }
 
-static void async_teardown(void *state)
+static void async_free_host(void *state)
 {
     async_state *s = state;
-    if (!s)
-        return;
-    async_release(s);
     MP_FREE_HOST(&s->tile_sum, &s->host_sums, &s->host_dump, &s->host_clocks);
-    free(s);
 }
 
 const mp_probe mp_probe_async = {
@@ -402,4 +398,5 @@ const mp_probe mp_probe_async = {
     .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
                       "--bytes 16777216 --passes 4",
     .clock64 = async_clock64,
+    .free_host = async_free_host,
 };

@@ -841,15 +841,6 @@ static void bw_release(void *state)
     s->l.dst = NULL;
 }
 
-static void bw_teardown(void *state)
-{
-    bw_state *s = state;
-    if (!s)
-        return;
-    bw_release(s);
-    free(s);
-}
-
 const mp_probe mp_probe_bandwidth = {
     MP_PROBE_BASE(bandwidth, bw),
     .summary = "DRAM bandwidth: read, write and copy of large arrays, "

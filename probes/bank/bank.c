@@ -653,15 +653,11 @@ static void bank_release(void *state)
     MP_FREE_DEVICE(&s->l.thread_offset);
 }
 
-static void bank_teardown(void *state)
+static void bank_free_host(void *state)
 {
     bank_state *s = state;
-    if (!s)
-        return;
-    bank_release(s);
     mp_launch_free(&s->shape);
     free(s->host_offset);
-    free(s);
 }
 
 const mp_probe mp_probe_bank = {
@@ -673,4 +669,5 @@ const mp_probe mp_probe_bank = {
                       "--stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
                       "--iterations 256",
     .clock64 = bank_clock64,
+    .free_host = bank_free_host,
 };

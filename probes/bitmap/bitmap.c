@@ -218,15 +218,11 @@ static void bitmap_release(void *state)
     mp_launch_release(&s->shape);
 }
 
-static void bitmap_teardown(void *state)
+static void bitmap_free_host(void *state)
 {
     bitmap_state *s = state;
-    if (!s)
-        return;
-    bitmap_release(s);
     mp_launch_free(&s->shape);
     free(s->want);
-    free(s);
 }
 
 const mp_probe mp_probe_bitmap = {
@@ -236,4 +232,5 @@ const mp_probe mp_probe_bitmap = {
     .metrics = MP_SET_SHARED_MIXED,
     .ncu_check_args = "--layout seed,yx,pad --op st,ld",
     /* no clock64: the seed's kernel has no clock code */
+    .free_host = bitmap_free_host,
 };

@@ -406,14 +406,10 @@ static void cluster_release(void *state)
     MP_FREE_DEVICE(&s->l.out, &s->l.clocks);
 }
 
-static void cluster_teardown(void *state)
+static void cluster_free_host(void *state)
 {
     cluster_state *s = state;
-    if (!s)
-        return;
-    cluster_release(s);
     MP_FREE_HOST(&s->host_out, &s->host_clocks);
-    free(s);
 }
 
 const mp_probe mp_probe_cluster = {
@@ -426,4 +422,5 @@ const mp_probe mp_probe_cluster = {
     .ncu_check_args = "--target local,remote --op ld,st --cluster 2,4 "
                       "--width 4,16 --iterations 256",
     .clock64 = cluster_clock64,
+    .free_host = cluster_free_host,
 };

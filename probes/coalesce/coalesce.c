@@ -704,14 +704,10 @@ static void coalesce_release(void *state)
     s->l.result = NULL;
 }
 
-static void coalesce_teardown(void *state)
+static void coalesce_free_host(void *state)
 {
     coalesce_state *s = state;
-    if (!s)
-        return;
-    coalesce_release(s);
     mp_launch_free(&s->shape);
-    free(s);
 }
 
 const mp_probe mp_probe_coalesce = {
@@ -721,4 +717,5 @@ const mp_probe mp_probe_coalesce = {
     .metrics = MP_SET_GLOBAL,
     .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
                       "--stride 1,2,32 --blocks 132 --iterations 64",
+    .free_host = coalesce_free_host,
 };

@@ -333,14 +333,10 @@ static void const_release(void *state)
     s->l.global = NULL;
 }
 
-static void const_teardown(void *state)
+static void const_free_host(void *state)
 {
     const_state *s = state;
-    if (!s)
-        return;
-    const_release(s);
     mp_launch_free(&s->shape);
-    free(s);
 }
 
 const mp_probe mp_probe_const = {
@@ -352,4 +348,5 @@ const mp_probe mp_probe_const = {
                       "--spacing 4,128 --iterations 256",
     .profile_alone = 1,   /* the __constant__ array */
     .clock64 = const_clock64,
+    .free_host = const_free_host,
 };

@@ -463,14 +463,10 @@ static void latency_derive(void *state, const mp_device *dev,
     mp_row_set_match(row, mp_lat_expect_matches(e, lv));
 }
 
-static void latency_teardown(void *state)
+static void latency_free_host(void *state)
 {
     latency_state *s = state;
-    if (!s)
-        return;
-    latency_release(s);
     free(s->order);
-    free(s);
 }
 
 const mp_probe mp_probe_latency = {
@@ -483,4 +479,5 @@ const mp_probe mp_probe_latency = {
     .profile_alone = 1,   /* the __constant__ array */
     .keeps_cache_state = 1,   /* it walks its chain before timing */
     .clock64 = latency_clock64,
+    .free_host = latency_free_host,
 };

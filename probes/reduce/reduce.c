@@ -567,15 +567,6 @@ static void red_release(void *state)
     s->l.x = s->l.y = NULL;
 }
 
-static void red_teardown(void *state)
-{
-    red_state *s = state;
-    if (!s)
-        return;
-    red_release(s);
-    free(s);
-}
-
 const mp_probe mp_probe_reduce = {
     MP_PROBE_BASE(reduce, red),
     .summary = "block reductions of the seeds: host partials, thread 0, "

@@ -379,15 +379,11 @@ static void tex_release(void *state)
     s->l.tex = 0;
 }
 
-static void tex_teardown(void *state)
+static void tex_free_host(void *state)
 {
     tex_state *s = state;
-    if (!s)
-        return;
-    tex_release(s);
     free(s->want);
     mp_launch_free(&s->shape);
-    free(s);
 }
 
 const mp_probe mp_probe_texture = {
@@ -397,4 +393,5 @@ const mp_probe mp_probe_texture = {
     .metrics = MP_SET_TEXTURE,
     .ncu_check_args = "--source tex1d,tex2d,global,ldg "
                       "--access stencil,column --size 2048",
+    .free_host = tex_free_host,
 };

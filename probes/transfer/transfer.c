@@ -629,6 +629,8 @@ static void transfer_derive(void *state, const mp_device *dev,
 static void transfer_release(void *state)
 {
     transfer_state *s = state;
+    if (s->released)   /* mp_probe_teardown calls release again */
+        return;
     CHECK_CUDA(cudaDeviceSynchronize());
     for (int i = 0; i < s->npairs; i++) {
         copy_pair *p = &s->pair[i];
@@ -651,16 +653,6 @@ static void transfer_release(void *state)
     free(s->check);
     s->check = NULL;
     CHECK_CUDA(cudaSetDevice(s->home));
-}
-
-static void transfer_teardown(void *state)
-{
-    transfer_state *s = state;
-    if (!s)
-        return;
-    if (!s->released)
-        transfer_release(s);
-    free(s);
 }
 
 const mp_probe mp_probe_transfer = {
