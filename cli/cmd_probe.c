@@ -207,12 +207,22 @@ static void print_line(FILE *out, const void *ctx)
     fprintf(out, "%s\n", (const char *)ctx);
 }
 
+/* Parses a command whose usage is one fixed text and whose arguments are
+ * only the options opts[0 .. nopts) (none: NULL, 0). */
+static void parse_fixed_usage(const char *cmd, const char *usage,
+                              const mp_opt *opts, int nopts, int argc,
+                              char **argv)
+{
+    const mp_opts_spec spec = {.cmd = cmd, .opts = opts, .nopts = nopts,
+                               .dashes = MP_OPTS_NONE,
+                               .usage_fn = print_line, .usage_ctx = usage};
+    mp_opts_parse(&spec, argc, argv, NULL);
+}
+
 int mp_cli_no_options(const char *cmd, const char *usage, int argc,
                       char **argv)
 {
-    const mp_opts_spec spec = {.cmd = cmd, .dashes = MP_OPTS_NONE,
-                               .usage_fn = print_line, .usage_ctx = usage};
-    mp_opts_parse(&spec, argc, argv, NULL);
+    parse_fixed_usage(cmd, usage, NULL, 0, argc, argv);
     return 0;
 }
 
@@ -260,15 +270,12 @@ int mp_cmd_list(int argc, char **argv)
     const mp_opt opts[] = {
         {.name = "make-vars", .kind = MP_OPT_FLAG, .dest = &make_vars},
     };
-    const mp_opts_spec spec = {
-        .cmd = "list", .opts = opts, .nopts = 1, .dashes = MP_OPTS_NONE,
-        .usage_fn = print_line,
-        .usage_ctx = "usage: memprobe list [--make-vars]\n\nLists every probe "
-                     "with its parameters, defaults and ranges;\n--make-vars: "
-                     "the Make variables of their parameters and the run\n"
-                     "options (probes/make-vars.mk).",
-    };
-    mp_opts_parse(&spec, argc, argv, NULL);
+    parse_fixed_usage("list",
+                      "usage: memprobe list [--make-vars]\n\nLists every "
+                      "probe with its parameters, defaults and ranges;\n"
+                      "--make-vars: the Make variables of their parameters "
+                      "and the run\noptions (probes/make-vars.mk).",
+                      opts, 1, argc, argv);
     if (make_vars) {
         print_make_vars(stdout);
         return MP_EXIT_OK;
@@ -302,16 +309,13 @@ int mp_cmd_columns(int argc, char **argv)
         {.name = "probe", .kind = MP_OPT_TEXT, .dest = &probe, .once = 1,
          .empty = "empty value"},
     };
-    const mp_opts_spec spec = {
-        .cmd = "columns", .opts = opts, .nopts = 1, .dashes = MP_OPTS_NONE,
-        .usage_fn = print_line,
-        .usage_ctx = "usage: memprobe columns [--probe NAME]\n\nPrints the "
-                     "CSV schema: every column in order, with its meaning;\n"
-                     "--probe NAME: only the columns a row of that probe "
-                     "fills (the engine's,\nthe family's and the metric "
-                     "set's).",
-    };
-    mp_opts_parse(&spec, argc, argv, NULL);
+    parse_fixed_usage("columns",
+                      "usage: memprobe columns [--probe NAME]\n\nPrints "
+                      "the CSV schema: every column in order, with its "
+                      "meaning;\n--probe NAME: only the columns a row of "
+                      "that probe fills (the engine's,\nthe family's and "
+                      "the metric set's).",
+                      opts, 1, argc, argv);
     const mp_family *f = probe ? mp_family_find(probe) : NULL;
     if (probe && (!f || !f->probe))
         mp_usage_error("--probe: unknown probe '%s' (see memprobe list)",

@@ -12,13 +12,13 @@
 
 /* Threads per block: 256 by default, a multiple of 32 up to 1024. */
 #define MP_PARAM_THREADS                                                 \
-    {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,              \
-     "threads per block, a multiple of 32"}
+    MP_INT_PARAM("threads", 256, 32, 1024,                               \
+                 "threads per block, a multiple of 32")
 
 /* Blocks, 0 (the default) filling the GPU; up to max. */
 #define MP_PARAM_BLOCKS(max)                                             \
-    {"blocks", MP_PARAM_INT, 0, 0, (max), NULL, 0, NULL,                 \
-     "blocks; 0 = fill the GPU (SMs x resident blocks)"}
+    MP_INT_PARAM("blocks", 0, 0, (max),                                  \
+                 "blocks; 0 = fill the GPU (SMs x resident blocks)")
 
 /* The address-pattern parameters of the bank and coalesce probes (a
  * warp's lanes over shared or global memory). widths: {4, 8, 16}. */
@@ -26,10 +26,10 @@
     {"width", MP_PARAM_INT, 4, 4, 16, (widths), 3, NULL,                 \
      "bytes per lane: 4 (int), 8 (int2/double), 16 (int4)"}
 #define MP_PARAM_GROUP                                                   \
-    {"group", MP_PARAM_INT, 1, 1, 32, NULL, 0, NULL,                     \
-     "consecutive lanes sharing one address (32 = broadcast)"}
+    MP_INT_PARAM("group", 1, 1, 32,                                      \
+                 "consecutive lanes sharing one address (32 = broadcast)")
 #define MP_PARAM_PERIOD                                                  \
-    {"period", MP_PARAM_INT, 32, 1, 32, NULL, 0, NULL,                   \
-     "lanes after which the addresses repeat"}
+    MP_INT_PARAM("period", 32, 1, 32,                                    \
+                 "lanes after which the addresses repeat")
 
 #endif

@@ -209,23 +209,36 @@ void mp_launch_clock64(mp_launch_shape *sh, long long *span,
                     block_median);
 }
 
+void mp_free_device_list(void *const *addrs)
+{
+    for (; *addrs; addrs++) {
+        void **p = *addrs;
+        if (*p) {
+            CHECK_CUDA(cudaFree(*p));
+            *p = NULL;
+        }
+    }
+}
+
+void mp_free_host_list(void *const *addrs)
+{
+    for (; *addrs; addrs++) {
+        void **p = *addrs;
+        free(*p);
+        *p = NULL;
+    }
+}
+
 void mp_launch_release(mp_launch_shape *sh)
 {
-    if (sh->out && *sh->out) {
-        CHECK_CUDA(cudaFree(*sh->out));
-        *sh->out = NULL;
-    }
-    if (sh->clocks && *sh->clocks) {
-        CHECK_CUDA(cudaFree(*sh->clocks));
-        *sh->clocks = NULL;
-    }
+    if (sh->out)
+        MP_FREE_DEVICE(sh->out);
+    if (sh->clocks)
+        MP_FREE_DEVICE(sh->clocks);
 }
 
 void mp_launch_free(mp_launch_shape *sh)
 {
     mp_launch_release(sh);
-    free(sh->host_out);
-    free(sh->host_clocks);
-    sh->host_out = NULL;
-    sh->host_clocks = NULL;
+    MP_FREE_HOST(&sh->host_out, &sh->host_clocks);
 }

@@ -18,8 +18,11 @@
  *             leaves one word that repeats from warp to warp or block to
  *             block)
  *   clock64   mp_launch_clock64
- *   release   mp_launch_release (device memory; host copies stay)
- *   teardown  mp_launch_free (both), then the state
+ *   release   mp_launch_release (device memory; host copies stay),
+ *             MP_FREE_DEVICE for the family's own device buffers
+ *   free_host mp_launch_free (both), MP_FREE_HOST for the family's own
+ *             host buffers (mp_probe_teardown, runtime/probe.h, calls
+ *             release and free_host, then frees the state)
  *
  * The row columns every family fills the same way are in probe.h
  * (mp_row_set_params, mp_row_set_launch, mp_row_set_bandwidth,
@@ -143,6 +146,20 @@ void mp_launch_clock64(mp_launch_shape *sh, long long *span,
 /* Frees the device output and stamps and clears the launch struct's
  * pointers; the host copies stay (for derive). Safe to call twice. */
 void mp_launch_release(mp_launch_shape *sh);
+
+/* The release and teardown of a family's own buffers, beside the shape's:
+ * each argument is the address of a pointer (of any type) that is freed
+ * when it is not NULL, then set to NULL, in the order given; safe to call
+ * twice. MP_FREE_DEVICE frees device memory (cudaFree, checked),
+ * MP_FREE_HOST host memory (free):
+ *
+ *   MP_FREE_DEVICE(&s->src, &s->l.sums);
+ *   MP_FREE_HOST(&s->host_sums); */
+#define MP_FREE_DEVICE(...) \
+    mp_free_device_list((void *const[]){__VA_ARGS__, NULL})
+#define MP_FREE_HOST(...) mp_free_host_list((void *const[]){__VA_ARGS__, NULL})
+void mp_free_device_list(void *const *addrs);
+void mp_free_host_list(void *const *addrs);
 
 /* mp_launch_release, then frees the host copies. Safe to call twice. */
 void mp_launch_free(mp_launch_shape *sh);

@@ -47,6 +47,16 @@ typedef struct {
     int (*text_check)(const char *text, char *err, size_t errlen);
 } mp_param_def;
 
+/* Table rows of the two common forms, naming only the fields that form
+ * uses (the others 0 / NULL): an integer from min to max, and a choice
+ * among names (NULL-terminated; def is an index into them). A row with
+ * a list of allowed values, per-choice needs or a text form spells out
+ * the struct. */
+#define MP_INT_PARAM(name, def, min, max, help)                          \
+    {(name), MP_PARAM_INT, (def), (min), (max), NULL, 0, NULL, (help)}
+#define MP_CHOICE_PARAM(name, def, choices, help)                        \
+    {(name), MP_PARAM_CHOICE, (def), 0, 0, NULL, 0, (choices), (help)}
+
 typedef struct {
     long long v[MP_MAX_LIST];
     int n;

@@ -1,11 +1,12 @@
 /*
  * probe.c - the engine's side of the probe interface (probe.h): the table
- * of probes the layer above registers, and the helpers every probe's
- * derive and setup use (counters by name, per-request columns, launch and
- * bandwidth columns, clock64 stamps).
+ * of probes the layer above registers, the teardown they all share, and
+ * the helpers every probe's derive and setup use (counters by name,
+ * per-request columns, launch and bandwidth columns, clock64 stamps).
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -22,6 +23,16 @@ double mp_counter(const mp_measurement *m, mp_metric_set set,
             /* NaN: the chip lacks it (the collector left it out) */
             return isfinite(m->counters[i]) ? m->counters[i] : -1;
     return -1;
+}
+
+void mp_probe_teardown(const mp_probe *p, void *state)
+{
+    if (!state)
+        return;
+    p->release(state);
+    if (p->free_host)
+        p->free_host(state);
+    free(state);
 }
 
 double mp_active_sms(const mp_device *dev, double blocks)

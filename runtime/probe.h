@@ -18,7 +18,8 @@
  *   release    free the device memory (the state still describes the
  *              configuration for derive)
  *   derive     derived columns from timing and counters
- *   teardown   free what setup took
+ *   teardown   free what setup took: mp_probe_teardown, for every probe
+ *              the same (release, free_host, the state)
  *
  * A configuration is the array of parameter values, v[i] for params[i].
  */
@@ -142,22 +143,28 @@ typedef struct mp_probe {
     /* Launch-shape, timing-derived and counter-derived columns. */
     void (*derive)(void *state, const mp_device *dev,
                    const mp_measurement *m, mp_row *row);
-    void (*teardown)(void *state);
+    /* Optional (NULL: none): frees the host memory setup took besides the
+     * state itself (mp_probe_teardown calls it after release). */
+    void (*free_host)(void *state);
 } mp_probe;
 
+/* Frees all that p's setup took for one configuration: p->release (which
+ * is safe to call twice), p->free_host, then the state (allocated by
+ * setup with malloc or calloc). NULL state: nothing. */
+void mp_probe_teardown(const mp_probe *p, void *state);
+
 /* The hooks every family has, named P_check, P_label, P_predict,
- * P_describe, P_setup, P_launch, P_verify, P_release, P_derive and
- * P_teardown (MP_PROBE_BASE below puts them in a family's mp_probe; the
+ * P_describe, P_setup, P_launch, P_verify, P_release and P_derive
+ * (MP_PROBE_BASE below puts them in a family's mp_probe; the
  * optional hooks are set by name, the rest NULL). */
 #define MP_PROBE_HOOKS(P)                                                \
     .check = P##_check, .label = P##_label, .predict = P##_predict,     \
     .describe = P##_describe, .setup = P##_setup, .launch = P##_launch, \
-    .verify = P##_verify, .release = P##_release, .derive = P##_derive, \
-    .teardown = P##_teardown
+    .verify = P##_verify, .release = P##_release, .derive = P##_derive
 
 /* What every family's mp_probe starts with: its name NAME (a bare word,
  * made the string "NAME"), its parameter table P_params of P_COUNT rows
- * and its hooks P_check ... P_teardown (MP_PROBE_HOOKS), P being the
+ * and its hooks P_check ... P_derive (MP_PROBE_HOOKS), P being the
  * prefix its functions use (bandwidth: bw). The rest of the initialiser
  * is the family's own: `MP_PROBE_BASE(bank, bank), .summary = ...`. */
 #define MP_PROBE_BASE(NAME, P)                                           \
@@ -203,6 +210,17 @@ void mp_row_set_launch(mp_row *row, int threads, double blocks,
 /* Bandwidth columns: GB/s (bytes per ns), and, unless ceiling_gbs < 0
  * (no ceiling known), the ceiling and the fraction of it. */
 void mp_row_set_bandwidth(mp_row *row, double gbs, double ceiling_gbs);
+
+/* The columns of mp_row_set_launch, mp_row_set_per_request and
+ * mp_row_set_bandwidth, as a family's column list (probes/family.h)
+ * names them when it fills all of them. */
+#define MP_COLS_LAUNCH MP_COL_THREADS, MP_COL_BLOCKS, MP_COL_SHARED_BYTES
+#define MP_COLS_PER_REQUEST                                              \
+    MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST, MP_COL_CYCLES_PER_REQUEST,   \
+    MP_COL_CLOCK64_CYCLES_PER_REQUEST,                                   \
+    MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST
+#define MP_COLS_BANDWIDTH                                                \
+    MP_COL_BANDWIDTH_GBS, MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION
 
 /* The model_match column: "yes" when the counters agree with the model
  * (match != 0), else "no". A derive that has no verdict (a counter the

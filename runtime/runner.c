@@ -44,18 +44,15 @@
 
 static const char *const counter_modes[] = {"auto", "on", "off", NULL};
 const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
-    [MP_OPT_WARMUP] = {"warmup", MP_PARAM_INT, 3, 0, 1000, NULL, 0, NULL,
-                       "untimed launches before timing"},
-    [MP_OPT_RUNS] = {"runs", MP_PARAM_INT, 20, 0, 10000, NULL, 0, NULL,
-                     "timed launches (median and CoV); 0 = verify only"},
-    [MP_OPT_COUNTERS] = {"counters", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
-                         counter_modes,
-                         "hardware counters: auto (if possible), on (or "
-                         "exit 4), off"},
-    [MP_OPT_DEVICE] = {"device", MP_PARAM_INT, 0, 0, 63, NULL, 0, NULL,
-                       "CUDA device ordinal"},
-    [MP_OPT_BATCH] = {"batch", MP_PARAM_INT, 64, 1, 4096, NULL, 0, NULL,
-                      "configurations profiled per counter batch"},
+    [MP_OPT_WARMUP] = MP_INT_PARAM("warmup", 3, 0, 1000,
+        "untimed launches before timing"),
+    [MP_OPT_RUNS] = MP_INT_PARAM("runs", 20, 0, 10000,
+        "timed launches (median and CoV); 0 = verify only"),
+    [MP_OPT_COUNTERS] = MP_CHOICE_PARAM("counters", 0, counter_modes,
+        "hardware counters: auto (if possible), on (or exit 4), off"),
+    [MP_OPT_DEVICE] = MP_INT_PARAM("device", 0, 0, 63, "CUDA device ordinal"),
+    [MP_OPT_BATCH] = MP_INT_PARAM("batch", 64, 1, 4096,
+        "configurations profiled per counter batch"),
 };
 
 typedef struct {
@@ -830,7 +827,7 @@ static void write_row(run_state *r, part_state *ps, int b, const char *stamp)
     p->label(v, label, sizeof label);
     print_table_row(label, row);
     if (!r->dev.fake)
-        p->teardown(s->state);
+        mp_probe_teardown(p, s->state);
     mp_cost_add(MP_COST_ROW, ps->base + b, t0);
     r->done++;
 }

@@ -31,6 +31,7 @@
 #include "async_model.h"
 #include "check.h"
 #include "common_params.h"
+#include "launch.h"
 #include "probe.h"
 
 /* The family's metric set (async_metrics.c). */
@@ -60,19 +61,17 @@ static const mp_param_def async_params[P_COUNT] = {
     [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
                  "bytes per thread copy (staged, cpasync); 16 for bulk, "
                  "tensor"},
-    [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
-                 "ca or cg (cp.async.cg needs width 16; staged: __ldcg)"},
-    [P_SWIZZLE] = {"swizzle", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
-                   swizzle_names, "tensor map swizzle: none, 32, 64, 128 "
-                   "bytes (tensor only)"},
+    [P_CACHE] = MP_CHOICE_PARAM("cache", 0, cache_names,
+        "ca or cg (cp.async.cg needs width 16; staged: __ldcg)"),
+    [P_SWIZZLE] = MP_CHOICE_PARAM("swizzle", 0, swizzle_names,
+        "tensor map swizzle: none, 32, 64, 128 bytes (tensor only)"),
     [P_TILE] = {"tile", MP_PARAM_INT, 16384, 1024, 131072, tiles, 8, NULL,
                 "bytes of the shared tile one block copies at a time"},
-    [P_BYTES] = {"bytes", MP_PARAM_INT, 268435456, 65536, 17179869184LL,
-                 NULL, 0, NULL, "bytes of the source array, a multiple of "
-                 "the tile"},
-    [P_PASSES] = {"passes", MP_PARAM_INT, 1, 1, 65536, NULL, 0, NULL,
-                  "copies of the whole array per launch (small array, many "
-                  "passes: L2-resident)"},
+    [P_BYTES] = MP_INT_PARAM("bytes", 268435456, 65536, 17179869184LL,
+        "bytes of the source array, a multiple of the tile"),
+    [P_PASSES] = MP_INT_PARAM("passes", 1, 1, 65536,
+        "copies of the whole array per launch (small array, many passes: "
+        "L2-resident)"),
     [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = MP_PARAM_BLOCKS(1048576),
 };
@@ -381,28 +380,14 @@ static void async_derive(void *state, const mp_device *dev,
 static void async_release(void *state)
 {
     async_state *s = state;
-    CHECK_CUDA(cudaFree(s->src));
-    CHECK_CUDA(cudaFree(s->l.sums));
-    CHECK_CUDA(cudaFree(s->l.dump));
-    CHECK_CUDA(cudaFree(s->l.clocks));
-    s->src = NULL;
+    MP_FREE_DEVICE(&s->src, &s->l.sums, &s->l.dump, &s->l.clocks);
     s->l.src = NULL;
-    s->l.sums = NULL;
-    s->l.dump = NULL;
-    s->l.clocks = NULL;
 }
 
-static void async_teardown(void *state)
+static void async_free_host(void *state)
 {
     async_state *s = state;
-    if (!s)
-        return;
-    async_release(s);
-    free(s->tile_sum);
-    free(s->host_sums);
-    free(s->host_dump);
-    free(s->host_clocks);
-    free(s);
+    MP_FREE_HOST(&s->tile_sum, &s->host_sums, &s->host_dump, &s->host_clocks);
 }
 
 const mp_probe mp_probe_async = {
@@ -413,4 +398,5 @@ const mp_probe mp_probe_async = {
     .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
                       "--bytes 16777216 --passes 4",
     .clock64 = async_clock64,
+    .free_host = async_free_host,
 };

@@ -74,17 +74,16 @@ static const long long inflights[] = {1, 2, 4, 8};
 #define MEMCPY_RUNS 10
 
 static const mp_param_def bw_params[P_COUNT] = {
-    [P_KERNEL] = {"kernel", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, kernel_names,
-                  "read (XOR-reduce), write (pattern) or copy (dst = src)"},
+    [P_KERNEL] = MP_CHOICE_PARAM("kernel", 0, kernel_names,
+        "read (XOR-reduce), write (pattern) or copy (dst = src)"),
     [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
                  "bytes per lane access: 4 (u32), 8 (v2.u32), 16 (v4.u32)"},
-    [P_OFFSET] = {"offset", MP_PARAM_INT, 0, 0, 4096, NULL, 0, NULL,
-                  "bytes from the aligned base to element 0; a multiple of "
-                  "--width"},
-    [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 1, 64, NULL, 0, NULL,
-                  "elements between neighbouring threads (stride passes)"},
-    [P_BYTES] = {"bytes", MP_PARAM_INT, GIB, BYTES_MIN, BYTES_MAX, NULL, 0,
-                 NULL, "bytes per array, a multiple of 16 (1 GiB = 17x L2)"},
+    [P_OFFSET] = MP_INT_PARAM("offset", 0, 0, 4096,
+        "bytes from the aligned base to element 0; a multiple of --width"),
+    [P_STRIDE] = MP_INT_PARAM("stride", 1, 1, 64,
+        "elements between neighbouring threads (stride passes)"),
+    [P_BYTES] = MP_INT_PARAM("bytes", GIB, BYTES_MIN, BYTES_MAX,
+        "bytes per array, a multiple of 16 (1 GiB = 17x L2)"),
     [P_INFLIGHT] = {"inflight", MP_PARAM_INT, 4, 1, 8, inflights, 4, NULL,
                     "independent accesses each thread issues per step"},
     [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
@@ -92,11 +91,11 @@ static const mp_param_def bw_params[P_COUNT] = {
                  "no-allocate), pf256 (na + L2 256-byte prefetch), auto "
                  "(the fastest, searched)", cache_cc},
     [P_THREADS] = MP_PARAM_THREADS,
-    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 65536, NULL, 0, NULL,
-                  "blocks; 0 = fill the GPU once (SMs x resident blocks)"},
-    [P_REPEAT] = {"repeat", MP_PARAM_INT, 1, 0, REPEAT_MAX, NULL, 0, NULL,
-                  "walks of the array per launch (cache default); 0 = "
-                  "enough to move 256 MiB (small arrays: L1, L2)"},
+    [P_BLOCKS] = MP_INT_PARAM("blocks", 0, 0, 65536,
+        "blocks; 0 = fill the GPU once (SMs x resident blocks)"),
+    [P_REPEAT] = MP_INT_PARAM("repeat", 1, 0, REPEAT_MAX,
+        "walks of the array per launch (cache default); 0 = enough to move "
+        "256 MiB (small arrays: L1, L2)"),
 };
 
 /* Walks per launch: --repeat, or for 0 enough to move REPEAT_AUTO_BYTES
@@ -835,25 +834,11 @@ static void bw_derive(void *state, const mp_device *dev,
 static void bw_release(void *state)
 {
     bw_state *s = state;
-    if (s->src_base)
-        CHECK_CUDA(cudaFree(s->src_base));
-    if (s->dst_base)
-        CHECK_CUDA(cudaFree(s->dst_base));
+    MP_FREE_DEVICE(&s->src_base, &s->dst_base);
     mp_launch_free(&s->shape);
-    free(s->ref_out);
-    s->src_base = s->dst_base = NULL;
+    MP_FREE_HOST(&s->ref_out);
     s->l.src = NULL;
     s->l.dst = NULL;
-    s->ref_out = NULL;
-}
-
-static void bw_teardown(void *state)
-{
-    bw_state *s = state;
-    if (!s)
-        return;
-    bw_release(s);
-    free(s);
 }
 
 const mp_probe mp_probe_bandwidth = {

@@ -104,37 +104,34 @@ static const mp_param_def bank_params[P_COUNT] = {
               "ld (LDS), st (STS), ldsm (ldmatrix) or stsm (stmatrix)",
               op_cc, NULL, NULL},
     [P_WIDTH] = MP_PARAM_LANE_WIDTH(widths),
-    [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 0, 4096, NULL, 0, NULL,
-                  "elements between address groups (seeds: data[base+k*tid])"},
-    [P_BASE] = {"base", MP_PARAM_INT, 0, 0, 65535, NULL, 0, NULL,
-                "first element index"},
+    [P_STRIDE] = MP_INT_PARAM("stride", 1, 0, 4096,
+        "elements between address groups (seeds: data[base+k*tid])"),
+    [P_BASE] = MP_INT_PARAM("base", 0, 0, 65535, "first element index"),
     [P_GROUP] = MP_PARAM_GROUP,
     [P_PERIOD] = MP_PARAM_PERIOD,
-    [P_PAD] = {"pad", MP_PARAM_INT, 0, 0, 1024, NULL, 0, NULL,
-               "elements padding each tile row of `stride` (16+1 = 17)"},
+    [P_PAD] = MP_INT_PARAM("pad", 0, 0, 1024,
+        "elements padding each tile row of `stride` (16+1 = 17)"),
     [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = MP_PARAM_BLOCKS(1048576),
-    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 16384, 1, 1048576, NULL, 0,
-                      NULL, "accesses per thread per launch"},
-    [P_INDEX] = {"index", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, index_names,
-                 "lane pattern, or a 2D block's shared[x][y], [y][x], "
-                 "mirrored [bx-1-x][by-1-y], [by-1-y][bx-1-x]"},
-    [P_BLOCK_X] = {"block-x", MP_PARAM_INT, 16, 1, 1024, NULL, 0, NULL,
-                   "2D block: threads along x (with --index)"},
-    [P_BLOCK_Y] = {"block-y", MP_PARAM_INT, 16, 1, 1024, NULL, 0, NULL,
-                   "2D block: threads along y (with --index)"},
+    [P_ITERATIONS] = MP_INT_PARAM("iterations", 16384, 1, 1048576,
+        "accesses per thread per launch"),
+    [P_INDEX] = MP_CHOICE_PARAM("index", 0, index_names,
+        "lane pattern, or a 2D block's shared[x][y], [y][x], mirrored "
+        "[bx-1-x][by-1-y], [by-1-y][bx-1-x]"),
+    [P_BLOCK_X] = MP_INT_PARAM("block-x", 16, 1, 1024,
+        "2D block: threads along x (with --index)"),
+    [P_BLOCK_Y] = MP_INT_PARAM("block-y", 16, 1, 1024,
+        "2D block: threads along y (with --index)"),
     [P_MATRICES] = {"matrices", MP_PARAM_INT, 4, 1, 4, matrix_counts, 3,
                     NULL, "ldsm/stsm: 8x8 matrices per instruction (.xN)"},
-    [P_TRANS] = {"trans", MP_PARAM_INT, 0, 0, 1, NULL, 0, NULL,
-                 "ldsm/stsm: 1 = .trans"},
-    [P_PITCH] = {"pitch", MP_PARAM_INT, 16, 0, 65536, NULL, 0, NULL,
-                 "ldsm/stsm: bytes between tile rows, a multiple of 16"},
-    [P_ROWS] = {"rows", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, rows_names,
-                "ldsm/stsm: lane i -> tile row i (plain), or the quadrants "
-                "of a 16x16 MMA tile (mma)"},
-    [P_SWIZZLE] = {"swizzle", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
-                   swizzle_names,
-                   "ldsm/stsm: TMA swizzle (Swizzle<1|2|3,4,3>)"},
+    [P_TRANS] = MP_INT_PARAM("trans", 0, 0, 1, "ldsm/stsm: 1 = .trans"),
+    [P_PITCH] = MP_INT_PARAM("pitch", 16, 0, 65536,
+        "ldsm/stsm: bytes between tile rows, a multiple of 16"),
+    [P_ROWS] = MP_CHOICE_PARAM("rows", 0, rows_names,
+        "ldsm/stsm: lane i -> tile row i (plain), or the quadrants of a "
+        "16x16 MMA tile (mma)"),
+    [P_SWIZZLE] = MP_CHOICE_PARAM("swizzle", 0, swizzle_names,
+        "ldsm/stsm: TMA swizzle (Swizzle<1|2|3,4,3>)"),
     [P_OFFSETS] = {"offsets", MP_PARAM_TEXT, 0, 0, 0, NULL, 0, NULL,
                    "32 byte offsets, one per lane, replacing the pattern "
                    "(ldsm/stsm: lane i = row i%8 of matrix i/8)", NULL,
@@ -653,19 +650,14 @@ static void bank_release(void *state)
 {
     bank_state *s = state;
     mp_launch_release(&s->shape);
-    CHECK_CUDA(cudaFree(s->l.thread_offset));
-    s->l.thread_offset = NULL;
+    MP_FREE_DEVICE(&s->l.thread_offset);
 }
 
-static void bank_teardown(void *state)
+static void bank_free_host(void *state)
 {
     bank_state *s = state;
-    if (!s)
-        return;
-    bank_release(s);
     mp_launch_free(&s->shape);
     free(s->host_offset);
-    free(s);
 }
 
 const mp_probe mp_probe_bank = {
@@ -677,4 +669,5 @@ const mp_probe mp_probe_bank = {
                       "--stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
                       "--iterations 256",
     .clock64 = bank_clock64,
+    .free_host = bank_free_host,
 };

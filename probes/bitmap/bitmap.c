@@ -30,14 +30,12 @@ static const char *const layout_names[] = {"seed", "yx", "pad", NULL};
 static const char *const op_names[] = {"ld", "st", NULL};
 
 static const mp_param_def bitmap_params[P_COUNT] = {
-    [P_LAYOUT] = {"layout", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, layout_names,
-                  "seed: shared[tx][ty]; yx: shared[ty][tx]; pad: rows of "
-                  "16+1"},
-    [P_OP] = {"op", MP_PARAM_CHOICE, 1, 0, 0, NULL, 0, op_names,
-              "which counters the row reports: ld (mirrored read) or st "
-              "(write)"},
-    [P_DIM] = {"dim", MP_PARAM_INT, 1024, 16, 8192, NULL, 0, NULL,
-               "image side in pixels, a multiple of 16 (seed: 1024)"},
+    [P_LAYOUT] = MP_CHOICE_PARAM("layout", 0, layout_names,
+        "seed: shared[tx][ty]; yx: shared[ty][tx]; pad: rows of 16+1"),
+    [P_OP] = MP_CHOICE_PARAM("op", 1, op_names,
+        "which counters the row reports: ld (mirrored read) or st (write)"),
+    [P_DIM] = MP_INT_PARAM("dim", 1024, 16, 8192,
+        "image side in pixels, a multiple of 16 (seed: 1024)"),
 };
 
 /* The 2D index form the layout's op uses. */
@@ -220,15 +218,11 @@ static void bitmap_release(void *state)
     mp_launch_release(&s->shape);
 }
 
-static void bitmap_teardown(void *state)
+static void bitmap_free_host(void *state)
 {
     bitmap_state *s = state;
-    if (!s)
-        return;
-    bitmap_release(s);
     mp_launch_free(&s->shape);
     free(s->want);
-    free(s);
 }
 
 const mp_probe mp_probe_bitmap = {
@@ -238,4 +232,5 @@ const mp_probe mp_probe_bitmap = {
     .metrics = MP_SET_SHARED_MIXED,
     .ncu_check_args = "--layout seed,yx,pad --op st,ld",
     /* no clock64: the seed's kernel has no clock code */
+    .free_host = bitmap_free_host,
 };

@@ -36,6 +36,7 @@
 #include "check.h"
 #include "cluster.h"
 #include "common_params.h"
+#include "launch.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -51,26 +52,25 @@ static const char *const op_names[] = {"chase", "ld", "st", NULL};
 static const long long widths[] = {4, 8, 16};
 
 static const mp_param_def cluster_params[P_COUNT] = {
-    [P_TARGET] = {"target", MP_PARAM_CHOICE, 1, 0, 0, NULL, 0, target_names,
-                  "local (own shared memory) or remote (the next block of "
-                  "the cluster, distributed shared memory)"},
-    [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
-              "chase (latency, one thread), ld or st (bandwidth)"},
-    [P_CLUSTER] = {"cluster", MP_PARAM_INT, 2, 1, 16, NULL, 0, NULL,
-                   "blocks per cluster (above 8: non-portable)"},
+    [P_TARGET] = MP_CHOICE_PARAM("target", 1, target_names,
+        "local (own shared memory) or remote (the next block of the "
+        "cluster, distributed shared memory)"),
+    [P_OP] = MP_CHOICE_PARAM("op", 0, op_names,
+        "chase (latency, one thread), ld or st (bandwidth)"),
+    [P_CLUSTER] = MP_INT_PARAM("cluster", 2, 1, 16,
+        "blocks per cluster (above 8: non-portable)"),
     [P_WIDTH] = {"width", MP_PARAM_INT, 4, 4, 16, widths, 3, NULL,
                  "bytes per lane access (ld, st); 4 for chase"},
-    [P_TILE] = {"tile", MP_PARAM_INT, 16384, 1024, 232448, NULL, 0, NULL,
-                "bytes of shared memory per block"},
-    [P_STRIDE] = {"stride", MP_PARAM_INT, 128, 4, 232448, NULL, 0, NULL,
-                  "chase: bytes between hops, a multiple of 4 dividing "
-                  "the tile"},
+    [P_TILE] = MP_INT_PARAM("tile", 16384, 1024, 232448,
+        "bytes of shared memory per block"),
+    [P_STRIDE] = MP_INT_PARAM("stride", 128, 4, 232448,
+        "chase: bytes between hops, a multiple of 4 dividing the tile"),
     [P_THREADS] = MP_PARAM_THREADS,
-    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
-                  "blocks, a multiple of the cluster; 0 = one cluster "
-                  "(chase) or the GPU full of clusters (ld, st)"},
-    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 4096, 1, 1048576, NULL, 0,
-                      NULL, "hops (chase) or accesses per thread"},
+    [P_BLOCKS] = MP_INT_PARAM("blocks", 0, 0, 1048576,
+        "blocks, a multiple of the cluster; 0 = one cluster (chase) or the "
+        "GPU full of clusters (ld, st)"),
+    [P_ITERATIONS] = MP_INT_PARAM("iterations", 4096, 1, 1048576,
+        "hops (chase) or accesses per thread"),
 };
 
 static int cluster_check(const long long *v, size_t smem_limit, char *err,
@@ -403,21 +403,13 @@ static void cluster_derive(void *state, const mp_device *dev,
 static void cluster_release(void *state)
 {
     cluster_state *s = state;
-    CHECK_CUDA(cudaFree(s->l.out));
-    CHECK_CUDA(cudaFree(s->l.clocks));
-    s->l.out = NULL;
-    s->l.clocks = NULL;
+    MP_FREE_DEVICE(&s->l.out, &s->l.clocks);
 }
 
-static void cluster_teardown(void *state)
+static void cluster_free_host(void *state)
 {
     cluster_state *s = state;
-    if (!s)
-        return;
-    cluster_release(s);
-    free(s->host_out);
-    free(s->host_clocks);
-    free(s);
+    MP_FREE_HOST(&s->host_out, &s->host_clocks);
 }
 
 const mp_probe mp_probe_cluster = {
@@ -430,4 +422,5 @@ const mp_probe mp_probe_cluster = {
     .ncu_check_args = "--target local,remote --op ld,st --cluster 2,4 "
                       "--width 4,16 --iterations 256",
     .clock64 = cluster_clock64,
+    .free_host = cluster_free_host,
 };

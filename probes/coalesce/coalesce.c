@@ -57,25 +57,23 @@ static const char *const cache_names[] = {"default", "cg", NULL};
 static const long long widths[] = {4, 8, 16};
 
 static const mp_param_def coalesce_params[P_COUNT] = {
-    [P_LAYOUT] = {"layout", MP_PARAM_CHOICE, MP_LAYOUT_PATTERN, 0, 0, NULL,
-                  0, mp_layout_names,
-                  "pattern, or a seeds' layout (the others: only threads, "
-                  "blocks, iterations apply)"},
-    [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
-              "ld (LDG) or st (STG)"},
+    [P_LAYOUT] = MP_CHOICE_PARAM("layout", MP_LAYOUT_PATTERN, mp_layout_names,
+        "pattern, or a seeds' layout (the others: only threads, blocks, "
+        "iterations apply)"),
+    [P_OP] = MP_CHOICE_PARAM("op", 0, op_names, "ld (LDG) or st (STG)"),
     [P_WIDTH] = MP_PARAM_LANE_WIDTH(widths),
-    [P_OFFSET] = {"offset", MP_PARAM_INT, 0, 0, 4096, NULL, 0, NULL,
-                  "bytes from a 256-byte-aligned base; a multiple of width"},
-    [P_STRIDE] = {"stride", MP_PARAM_INT, 1, 0, 1024, NULL, 0, NULL,
-                  "elements between address groups (0 = one address)"},
+    [P_OFFSET] = MP_INT_PARAM("offset", 0, 0, 4096,
+        "bytes from a 256-byte-aligned base; a multiple of width"),
+    [P_STRIDE] = MP_INT_PARAM("stride", 1, 0, 1024,
+        "elements between address groups (0 = one address)"),
     [P_GROUP] = MP_PARAM_GROUP,
     [P_PERIOD] = MP_PARAM_PERIOD,
-    [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
-                 "loads: default (ld.global, L1) or cg (ld.global.cg, L2)"},
+    [P_CACHE] = MP_CHOICE_PARAM("cache", 0, cache_names,
+        "loads: default (ld.global, L1) or cg (ld.global.cg, L2)"),
     [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = MP_PARAM_BLOCKS(16384),
-    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 64, 1, 4096, NULL, 0,
-                      NULL, "accesses (elements) per thread per launch"},
+    [P_ITERATIONS] = MP_INT_PARAM("iterations", 64, 1, 4096,
+        "accesses (elements) per thread per launch"),
 };
 
 /* Parameters only --layout pattern takes. */
@@ -698,25 +696,18 @@ static void coalesce_derive(void *state, const mp_device *dev,
 static void coalesce_release(void *state)
 {
     coalesce_state *s = state;
-    CHECK_CUDA(cudaFree(s->l.array));
+    MP_FREE_DEVICE(&s->l.array);
     mp_launch_release(&s->shape);
-    CHECK_CUDA(cudaFree(s->input));
-    CHECK_CUDA(cudaFree(s->l.result));
-    s->l.array = NULL;
-    s->input = NULL;
+    MP_FREE_DEVICE(&s->input, &s->l.result);
     s->l.x = s->l.y = s->l.z = NULL;
     s->l.data = NULL;
     s->l.result = NULL;
 }
 
-static void coalesce_teardown(void *state)
+static void coalesce_free_host(void *state)
 {
     coalesce_state *s = state;
-    if (!s)
-        return;
-    coalesce_release(s);
     mp_launch_free(&s->shape);
-    free(s);
 }
 
 const mp_probe mp_probe_coalesce = {
@@ -726,4 +717,5 @@ const mp_probe mp_probe_coalesce = {
     .metrics = MP_SET_GLOBAL,
     .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
                       "--stride 1,2,32 --blocks 132 --iterations 64",
+    .free_host = coalesce_free_host,
 };

@@ -42,20 +42,20 @@ static const char *const source_names[] = {"constant", "global", "ldg",
                                            NULL};
 
 static const mp_param_def const_params[P_COUNT] = {
-    [P_SOURCE] = {"source", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, source_names,
-                  "constant (LDC), global (ld.global) or ldg (__ldg)"},
-    [P_SPREAD] = {"spread", MP_PARAM_INT, 1, 1, 32, NULL, 0, NULL,
-                  "distinct addresses per warp-level load (1 = broadcast)"},
-    [P_SPACING] = {"spacing", MP_PARAM_INT, 4, 4, 65536, NULL, 0, NULL,
-                   "bytes between the distinct addresses, a multiple of 4"},
-    [P_GROUP] = {"group", MP_PARAM_INT, 0, 0, 32, NULL, 0, NULL,
-                 "consecutive lanes sharing an address; 0 = 32 / spread"},
-    [P_PERIOD] = {"period", MP_PARAM_INT, 0, 0, 32, NULL, 0, NULL,
-                  "lanes after which addresses repeat; 0 = spread x group"},
+    [P_SOURCE] = MP_CHOICE_PARAM("source", 0, source_names,
+        "constant (LDC), global (ld.global) or ldg (__ldg)"),
+    [P_SPREAD] = MP_INT_PARAM("spread", 1, 1, 32,
+        "distinct addresses per warp-level load (1 = broadcast)"),
+    [P_SPACING] = MP_INT_PARAM("spacing", 4, 4, 65536,
+        "bytes between the distinct addresses, a multiple of 4"),
+    [P_GROUP] = MP_INT_PARAM("group", 0, 0, 32,
+        "consecutive lanes sharing an address; 0 = 32 / spread"),
+    [P_PERIOD] = MP_INT_PARAM("period", 0, 0, 32,
+        "lanes after which addresses repeat; 0 = spread x group"),
     [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = MP_PARAM_BLOCKS(1048576),
-    [P_ITERATIONS] = {"iterations", MP_PARAM_INT, 4096, 8, 1048576, NULL, 0,
-                      NULL, "loads per thread per launch, a multiple of 8"},
+    [P_ITERATIONS] = MP_INT_PARAM("iterations", 4096, 8, 1048576,
+        "loads per thread per launch, a multiple of 8"),
 };
 
 /* The resolved lane mapping and the lanes' byte offsets; the return value
@@ -328,22 +328,15 @@ static void const_release(void *state)
 {
     const_state *s = state;
     mp_launch_release(&s->shape);
-    CHECK_CUDA(cudaFree(s->lane_words));
-    CHECK_CUDA(cudaFree(s->global));
-    s->lane_words = NULL;
-    s->global = NULL;
+    MP_FREE_DEVICE(&s->lane_words, &s->global);
     s->l.lane_words = NULL;
     s->l.global = NULL;
 }
 
-static void const_teardown(void *state)
+static void const_free_host(void *state)
 {
     const_state *s = state;
-    if (!s)
-        return;
-    const_release(s);
     mp_launch_free(&s->shape);
-    free(s);
 }
 
 const mp_probe mp_probe_const = {
@@ -355,4 +348,5 @@ const mp_probe mp_probe_const = {
                       "--spacing 4,128 --iterations 256",
     .profile_alone = 1,   /* the __constant__ array */
     .clock64 = const_clock64,
+    .free_host = const_free_host,
 };

@@ -41,6 +41,7 @@
 #include "check.h"
 #include "latency.h"
 #include "latency_model.h"
+#include "launch.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -59,20 +60,19 @@ static const char *const space_names[] = {"global", "shared", "constant",
                                           NULL};
 
 static const mp_param_def latency_params[P_COUNT] = {
-    [P_FOOTPRINT] = {"footprint", MP_PARAM_INT, 65536, 1, 1LL << 34, NULL, 0,
-                     NULL, "bytes of the chased array (ranges: a..b:x2 "
-                     "doubles)"},
-    [P_STRIDE] = {"stride", MP_PARAM_INT, 128, 4, 1LL << 30, NULL, 0, NULL,
-                  "bytes between chased elements, a multiple of the element "
-                  "(8 global, 4 shared/constant)"},
-    [P_ORDER] = {"order", MP_PARAM_CHOICE, 1, 0, 0, NULL, 0, order_names,
-                 "seq (element i -> i + 1) or random (one random cycle)"},
-    [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
-                 "global loads: default (ld.ca, through L1) or cg (L2 only)"},
-    [P_SPACE] = {"space", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, space_names,
-                 "where the chain lives: global, shared or constant"},
-    [P_LOADS] = {"loads", MP_PARAM_INT, 4096, 64, 1 << 24, NULL, 0, NULL,
-                 "timed dependent loads per launch, a multiple of 8"},
+    [P_FOOTPRINT] = MP_INT_PARAM("footprint", 65536, 1, 1LL << 34,
+        "bytes of the chased array (ranges: a..b:x2 doubles)"),
+    [P_STRIDE] = MP_INT_PARAM("stride", 128, 4, 1LL << 30,
+        "bytes between chased elements, a multiple of the element (8 "
+        "global, 4 shared/constant)"),
+    [P_ORDER] = MP_CHOICE_PARAM("order", 1, order_names,
+        "seq (element i -> i + 1) or random (one random cycle)"),
+    [P_CACHE] = MP_CHOICE_PARAM("cache", 0, cache_names,
+        "global loads: default (ld.ca, through L1) or cg (L2 only)"),
+    [P_SPACE] = MP_CHOICE_PARAM("space", 0, space_names,
+        "where the chain lives: global, shared or constant"),
+    [P_LOADS] = MP_INT_PARAM("loads", 4096, 64, 1 << 24,
+        "timed dependent loads per launch, a multiple of 8"),
 };
 
 static long long elements_of(const long long *v)
@@ -405,15 +405,8 @@ static void latency_clock64(void *state, long long *span, double *median)
 static void latency_release(void *state)
 {
     latency_state *s = state;
-    CHECK_CUDA(cudaFree(s->array));
-    CHECK_CUDA(cudaFree(s->image));
-    CHECK_CUDA(cudaFree(s->l.cursor));
-    CHECK_CUDA(cudaFree(s->l.cycles));
-    s->array = NULL;
-    s->image = NULL;
+    MP_FREE_DEVICE(&s->array, &s->image, &s->l.cursor, &s->l.cycles);
     s->l.image = NULL;
-    s->l.cursor = NULL;
-    s->l.cycles = NULL;
 }
 
 static void latency_derive(void *state, const mp_device *dev,
@@ -470,14 +463,10 @@ static void latency_derive(void *state, const mp_device *dev,
     mp_row_set_match(row, mp_lat_expect_matches(e, lv));
 }
 
-static void latency_teardown(void *state)
+static void latency_free_host(void *state)
 {
     latency_state *s = state;
-    if (!s)
-        return;
-    latency_release(s);
     free(s->order);
-    free(s);
 }
 
 const mp_probe mp_probe_latency = {
@@ -490,4 +479,5 @@ const mp_probe mp_probe_latency = {
     .profile_alone = 1,   /* the __constant__ array */
     .keeps_cache_state = 1,   /* it walks its chain before timing */
     .clock64 = latency_clock64,
+    .free_host = latency_free_host,
 };

@@ -60,23 +60,21 @@ enum { P_VARIANT, P_WORKLOAD, P_SIZE, P_THREADS, P_BLOCKS, P_COUNT };
 #define POISON_WORD 0x7fc0dead
 
 static const mp_param_def red_params[P_COUNT] = {
-    [P_VARIANT] = {"variant", MP_PARAM_CHOICE, MP_RED_TREE_SEQUENTIAL, 0, 0,
-                   NULL, 0, mp_red_variant_names,
-                   "how the partial sums are combined (docs/reduce.md)"},
-    [P_WORKLOAD] = {"workload", MP_PARAM_CHOICE, MP_RED_CUBES, 0, 0, NULL, 0,
-                    mp_red_workload_names,
-                    "cubes: sum of x^3, x in 0..9 (int); dot: float a.b"},
+    [P_VARIANT] = MP_CHOICE_PARAM("variant", MP_RED_TREE_SEQUENTIAL,
+        mp_red_variant_names,
+        "how the partial sums are combined (docs/reduce.md)"),
+    [P_WORKLOAD] = MP_CHOICE_PARAM("workload", MP_RED_CUBES,
+        mp_red_workload_names,
+        "cubes: sum of x^3, x in 0..9 (int); dot: float a.b"),
     /* The default 0 is not a value one can give: it stands for the seed's
      * size of the workload. */
-    [P_SIZE] = {"size", MP_PARAM_INT, 0, 1, SIZE_MAX_ELEMENTS, NULL, 0, NULL,
-                "elements; default (0): the seeds' 1048576 for cubes, 33792 "
-                "for dot"},
-    [P_THREADS] = {"threads", MP_PARAM_INT, 256, 32, 1024, NULL, 0, NULL,
-                   "threads per block, a multiple of 32 (a power of two for "
-                   "the tree variants)"},
-    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 65535, NULL, 0, NULL,
-                  "blocks; 0 = fill the GPU (SMs x resident blocks); the "
-                  "seeds use 32"},
+    [P_SIZE] = MP_INT_PARAM("size", 0, 1, SIZE_MAX_ELEMENTS,
+        "elements; default (0): the seeds' 1048576 for cubes, 33792 for dot"),
+    [P_THREADS] = MP_INT_PARAM("threads", 256, 32, 1024,
+        "threads per block, a multiple of 32 (a power of two for the tree "
+        "variants)"),
+    [P_BLOCKS] = MP_INT_PARAM("blocks", 0, 0, 65535,
+        "blocks; 0 = fill the GPU (SMs x resident blocks); the seeds use 32"),
 };
 
 /* Elements of the configuration (the seeds' size by default). */
@@ -564,22 +562,9 @@ static void red_derive(void *state, const mp_device *dev,
 static void red_release(void *state)
 {
     red_state *s = state;
-    if (s->x)
-        CHECK_CUDA(cudaFree(s->x));
-    if (s->y)
-        CHECK_CUDA(cudaFree(s->y));
+    MP_FREE_DEVICE(&s->x, &s->y);
     mp_launch_free(&s->shape);
-    s->x = s->y = NULL;
     s->l.x = s->l.y = NULL;
-}
-
-static void red_teardown(void *state)
-{
-    red_state *s = state;
-    if (!s)
-        return;
-    red_release(s);
-    free(s);
 }
 
 const mp_probe mp_probe_reduce = {

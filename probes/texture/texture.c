@@ -46,14 +46,13 @@ static const char *const source_names[] = {"tex1d", "tex2d", "global", "ldg",
 static const char *const access_names[] = {"stencil", "column", "row", NULL};
 
 static const mp_param_def tex_params[P_COUNT] = {
-    [P_SOURCE] = {"source", MP_PARAM_CHOICE, 1, 0, 0, NULL, 0, source_names,
-                  "tex1d (tex1Dfetch), tex2d (cudaArray, tex2D), global, "
-                  "ldg (__ldg)"},
-    [P_ACCESS] = {"access", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, access_names,
-                  "stencil (5-point), column (a warp load = 32 rows), row "
-                  "(= 32 columns)"},
-    [P_SIZE] = {"size", MP_PARAM_INT, 4096, 32, 8192, NULL, 0, NULL,
-                "the grid is size x size floats; a multiple of 32"},
+    [P_SOURCE] = MP_CHOICE_PARAM("source", 1, source_names,
+        "tex1d (tex1Dfetch), tex2d (cudaArray, tex2D), global, ldg (__ldg)"),
+    [P_ACCESS] = MP_CHOICE_PARAM("access", 0, access_names,
+        "stencil (5-point), column (a warp load = 32 rows), row (= 32 "
+        "columns)"),
+    [P_SIZE] = MP_INT_PARAM("size", 4096, 32, 8192,
+        "the grid is size x size floats; a multiple of 32"),
 };
 
 static int tex_check(const long long *v, size_t smem_limit, char *err,
@@ -372,24 +371,19 @@ static void tex_release(void *state)
         CHECK_CUDA(cudaDestroyTextureObject(s->tex));
     if (s->array)
         CHECK_CUDA(cudaFreeArray(s->array));
-    CHECK_CUDA(cudaFree(s->linear));
+    MP_FREE_DEVICE(&s->linear);
     mp_launch_release(&s->shape);
     s->tex = 0;
     s->array = NULL;
-    s->linear = NULL;
     s->l.in = NULL;
     s->l.tex = 0;
 }
 
-static void tex_teardown(void *state)
+static void tex_free_host(void *state)
 {
     tex_state *s = state;
-    if (!s)
-        return;
-    tex_release(s);
     free(s->want);
     mp_launch_free(&s->shape);
-    free(s);
 }
 
 const mp_probe mp_probe_texture = {
@@ -399,4 +393,5 @@ const mp_probe mp_probe_texture = {
     .metrics = MP_SET_TEXTURE,
     .ncu_check_args = "--source tex1d,tex2d,global,ldg "
                       "--access stencil,column --size 2048",
+    .free_host = tex_free_host,
 };

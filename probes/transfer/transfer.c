@@ -51,31 +51,23 @@ static const char *const on_off[] = {"on", "off", NULL};
 static const char *const off_on[] = {"off", "on", NULL};
 
 static const mp_param_def transfer_params[P_COUNT] = {
-    [P_DIRECTION] = {"direction", MP_PARAM_CHOICE, D_H2D, 0, 0, NULL, 0,
-                     direction_names,
-                     "h2d, d2h, bidir (both at once), d2d, p2p, p2p-bidir"},
-    [P_HOST_MEMORY] = {"host-memory", MP_PARAM_CHOICE, H_PINNED, 0, 0, NULL,
-                       0, host_names,
-                       "host side of h2d/d2h/bidir: pinned, pageable, "
-                       "mapped, managed"},
-    [P_BYTES] = {"bytes", MP_PARAM_INT, 67108864, 16, 8589934592LL, NULL, 0,
-                 NULL, "bytes per copy (each way), a multiple of 16"},
-    [P_METHOD] = {"method", MP_PARAM_CHOICE, M_MEMCPY, 0, 0, NULL, 0,
-                  method_names,
-                  "memcpy (copy engines) or kernel (SMs load and store "
-                  "across the link)"},
-    [P_SRC] = {"src", MP_PARAM_INT, 0, 0, 63, NULL, 0, NULL,
-               "p2p: source GPU"},
-    [P_DST] = {"dst", MP_PARAM_INT, 1, 0, 63, NULL, 0, NULL,
-               "p2p: destination GPU"},
-    [P_PEER_ACCESS] = {"peer-access", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0,
-                       on_off,
-                       "p2p: on (direct), off (staged through the host)"},
-    [P_PREFETCH] = {"prefetch", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, off_on,
-                    "managed h2d/bidir: cudaMemPrefetchAsync to the GPU "
-                    "first"},
-    [P_BLOCKS] = {"blocks", MP_PARAM_INT, 0, 0, 1048576, NULL, 0, NULL,
-                  "method kernel: blocks; 0 = fill the GPU"},
+    [P_DIRECTION] = MP_CHOICE_PARAM("direction", D_H2D, direction_names,
+        "h2d, d2h, bidir (both at once), d2d, p2p, p2p-bidir"),
+    [P_HOST_MEMORY] = MP_CHOICE_PARAM("host-memory", H_PINNED, host_names,
+        "host side of h2d/d2h/bidir: pinned, pageable, mapped, managed"),
+    [P_BYTES] = MP_INT_PARAM("bytes", 67108864, 16, 8589934592LL,
+        "bytes per copy (each way), a multiple of 16"),
+    [P_METHOD] = MP_CHOICE_PARAM("method", M_MEMCPY, method_names,
+        "memcpy (copy engines) or kernel (SMs load and store across the "
+        "link)"),
+    [P_SRC] = MP_INT_PARAM("src", 0, 0, 63, "p2p: source GPU"),
+    [P_DST] = MP_INT_PARAM("dst", 1, 0, 63, "p2p: destination GPU"),
+    [P_PEER_ACCESS] = MP_CHOICE_PARAM("peer-access", 0, on_off,
+        "p2p: on (direct), off (staged through the host)"),
+    [P_PREFETCH] = MP_CHOICE_PARAM("prefetch", 0, off_on,
+        "managed h2d/bidir: cudaMemPrefetchAsync to the GPU first"),
+    [P_BLOCKS] = MP_INT_PARAM("blocks", 0, 0, 1048576,
+        "method kernel: blocks; 0 = fill the GPU"),
 };
 
 static int is_host_dir(long long d)
@@ -637,6 +629,8 @@ static void transfer_derive(void *state, const mp_device *dev,
 static void transfer_release(void *state)
 {
     transfer_state *s = state;
+    if (s->released)   /* mp_probe_teardown calls release again */
+        return;
     CHECK_CUDA(cudaDeviceSynchronize());
     for (int i = 0; i < s->npairs; i++) {
         copy_pair *p = &s->pair[i];
@@ -659,16 +653,6 @@ static void transfer_release(void *state)
     free(s->check);
     s->check = NULL;
     CHECK_CUDA(cudaSetDevice(s->home));
-}
-
-static void transfer_teardown(void *state)
-{
-    transfer_state *s = state;
-    if (!s)
-        return;
-    if (!s->released)
-        transfer_release(s);
-    free(s);
 }
 
 const mp_probe mp_probe_transfer = {
