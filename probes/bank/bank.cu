@@ -120,64 +120,36 @@ __global__ void bank_probe(lane_offsets lanes, const unsigned *thread_off,
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-template <int N, bool TRANS> struct matrix_op;
-
-template <> struct matrix_op<1, false> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0;
+/* One ldmatrix .m8n8 of N matrices (.x1, .x2, .x4), .trans or not: the
+ * sum of the N registers it loads. */
+template <int N, bool TRANS>
+__device__ __forceinline__ unsigned matrix_load(unsigned a)
+{
+    unsigned r[4];
+    if (N == 1 && !TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];"
-                     : "=r"(r0) : "r"(a));
-        return r0;
-    }
-};
-template <> struct matrix_op<1, true> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0;
+                     : "=r"(r[0]) : "r"(a));
+    if (N == 1 && TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, "
-                     "[%1];" : "=r"(r0) : "r"(a));
-        return r0;
-    }
-};
-template <> struct matrix_op<2, false> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0, r1;
+                     "[%1];" : "=r"(r[0]) : "r"(a));
+    if (N == 2 && !TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, "
-                     "[%2];" : "=r"(r0), "=r"(r1) : "r"(a));
-        return r0 + r1;
-    }
-};
-template <> struct matrix_op<2, true> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0, r1;
+                     "[%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+    if (N == 2 && TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 "
-                     "{%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(a));
-        return r0 + r1;
-    }
-};
-template <> struct matrix_op<4, false> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0, r1, r2, r3;
+                     "{%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+    if (N == 4 && !TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
                      "{%0, %1, %2, %3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
-        return r0 + r1 + r2 + r3;
-    }
-};
-template <> struct matrix_op<4, true> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0, r1, r2, r3;
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(a));
+    if (N == 4 && TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
                      "{%0, %1, %2, %3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
-        return r0 + r1 + r2 + r3;
-    }
-};
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(a));
+    return N == 1 ? r[0] : N == 2 ? r[0] + r[1] : r[0] + r[1] + r[2] + r[3];
+}
 
 /* stmatrix exists from sm_90 on (ldmatrix from sm_75): older targets
  * compile a trap (probes/arch.h), and the host refuses the op there. */
@@ -243,7 +215,7 @@ __global__ void matrix_probe(lane_offsets lanes, const unsigned *thread_off,
 #if MP_ARCH_HAS(MP_CC_LDMATRIX)
 #pragma unroll 16
         for (int i = 0; i < iterations; i++)
-            acc += matrix_op<N, TRANS>::load(addr + (unsigned)i * zero);
+            acc += matrix_load<N, TRANS>(addr + (unsigned)i * zero);
 #else
         MP_ARCH_MISSING();
 #endif
