@@ -34,50 +34,36 @@ struct lane_offsets {
     unsigned off[32];
 };
 
-template <int W> struct access;
-
-template <> struct access<4> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned x;
-        asm volatile("ld.volatile.shared.b32 %0, [%1];" : "=r"(x) : "r"(a));
-        return x;
-    }
-    static __device__ __forceinline__ void store(unsigned a, const unsigned *v)
-    {
-        asm volatile("st.volatile.shared.b32 [%0], %1;" ::"r"(a), "r"(v[0]));
-    }
-};
-
-template <> struct access<8> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned x, y;
+/* One shared load of W bytes at a: the sum of the words it read. */
+template <int W>
+__device__ __forceinline__ unsigned shared_load(unsigned a)
+{
+    unsigned r[4];
+    if (W == 4)
+        asm volatile("ld.volatile.shared.b32 %0, [%1];" : "=r"(r[0]) : "r"(a));
+    if (W == 8)
         asm volatile("ld.volatile.shared.v2.b32 {%0, %1}, [%2];"
-                     : "=r"(x), "=r"(y) : "r"(a));
-        return x + y;
-    }
-    static __device__ __forceinline__ void store(unsigned a, const unsigned *v)
-    {
+                     : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+    if (W == 16)
+        asm volatile("ld.volatile.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(a));
+    return W == 4 ? r[0] : W == 8 ? r[0] + r[1] : r[0] + r[1] + r[2] + r[3];
+}
+
+/* One shared store of the W / 4 words v at a. */
+template <int W>
+__device__ __forceinline__ void shared_store(unsigned a, const unsigned *v)
+{
+    if (W == 4)
+        asm volatile("st.volatile.shared.b32 [%0], %1;" ::"r"(a), "r"(v[0]));
+    if (W == 8)
         asm volatile("st.volatile.shared.v2.b32 [%0], {%1, %2};"
                      ::"r"(a), "r"(v[0]), "r"(v[1]));
-    }
-};
-
-template <> struct access<16> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned x, y, z, w;
-        asm volatile("ld.volatile.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a));
-        return x + y + z + w;
-    }
-    static __device__ __forceinline__ void store(unsigned a, const unsigned *v)
-    {
+    if (W == 16)
         asm volatile("st.volatile.shared.v4.b32 [%0], {%1, %2, %3, %4};"
                      ::"r"(a), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]));
-    }
-};
+}
 
 template <int W, bool STORE>
 __global__ void bank_probe(lane_offsets lanes, const unsigned *thread_off,
@@ -104,11 +90,11 @@ __global__ void bank_probe(lane_offsets lanes, const unsigned *thread_off,
             v[j] = mp_bank_word_value(first_word + j);
 #pragma unroll 16
         for (int i = 0; i < iterations; i++)
-            access<W>::store(addr, v);
+            shared_store<W>(addr, v);
     } else {
 #pragma unroll 16
         for (int i = 0; i < iterations; i++)
-            acc += access<W>::load(addr);
+            acc += shared_load<W>(addr);
     }
 
     __syncthreads();
