@@ -44,58 +44,39 @@
 /* Loads and stores of W bytes with cache operator C. */
 template <int W, int C> struct gmem;
 
-#define MP_BW_GMEM4(C, LDQ, STQ)                                             \
-    template <> struct gmem<4, C> {                                          \
-        static __device__ __forceinline__ void load(const char *p,           \
-                                                    unsigned *v)             \
-        {                                                                    \
-            asm("ld.global" LDQ ".u32 %0, [%1];" : "=r"(v[0]) : "l"(p));     \
-        }                                                                    \
-        static __device__ __forceinline__ void store(char *p,                \
-                                                     const unsigned *v)      \
-        {                                                                    \
-            asm volatile("st.global" STQ ".u32 [%0], %1;"                    \
-                         ::"l"(p), "r"(v[0]));                               \
-        }                                                                    \
-    };
-
-#define MP_BW_GMEM8(C, LDQ, STQ)                                             \
-    template <> struct gmem<8, C> {                                          \
-        static __device__ __forceinline__ void load(const char *p,           \
-                                                    unsigned *v)             \
-        {                                                                    \
-            asm("ld.global" LDQ ".v2.u32 {%0, %1}, [%2];"                    \
-                : "=r"(v[0]), "=r"(v[1]) : "l"(p));                          \
-        }                                                                    \
-        static __device__ __forceinline__ void store(char *p,                \
-                                                     const unsigned *v)      \
-        {                                                                    \
-            asm volatile("st.global" STQ ".v2.u32 [%0], {%1, %2};"           \
-                         ::"l"(p), "r"(v[0]), "r"(v[1]));                    \
-        }                                                                    \
-    };
-
-#define MP_BW_GMEM16(C, LDQ, STQ)                                            \
-    template <> struct gmem<16, C> {                                         \
-        static __device__ __forceinline__ void load(const char *p,           \
-                                                    unsigned *v)             \
-        {                                                                    \
-            asm("ld.global" LDQ ".v4.u32 {%0, %1, %2, %3}, [%4];"            \
-                : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])             \
-                : "l"(p));                                                   \
-        }                                                                    \
-        static __device__ __forceinline__ void store(char *p,                \
-                                                     const unsigned *v)      \
-        {                                                                    \
-            asm volatile("st.global" STQ ".v4.u32 [%0], {%1, %2, %3, %4};"   \
-                         ::"l"(p), "r"(v[0]), "r"(v[1]), "r"(v[2]),          \
-                         "r"(v[3]));                                         \
-        }                                                                    \
-    };
-
+/* gmem<W, C> for every W, with C's PTX qualifiers LDQ (loads) and STQ
+ * (stores). */
 #define MP_BW_GMEM(C, LDQ, STQ)                                              \
-    MP_BW_GMEM4(C, LDQ, STQ) MP_BW_GMEM8(C, LDQ, STQ)                        \
-    MP_BW_GMEM16(C, LDQ, STQ)
+    template <int W> struct gmem<W, C> {                                     \
+        static __device__ __forceinline__ void load(const char *p,           \
+                                                    unsigned *v)             \
+        {                                                                    \
+            if (W == 4)                                                      \
+                asm("ld.global" LDQ ".u32 %0, [%1];" : "=r"(v[0]) : "l"(p)); \
+            if (W == 8)                                                      \
+                asm("ld.global" LDQ ".v2.u32 {%0, %1}, [%2];"                \
+                    : "=r"(v[0]), "=r"(v[1]) : "l"(p));                      \
+            if (W == 16)                                                     \
+                asm("ld.global" LDQ ".v4.u32 {%0, %1, %2, %3}, [%4];"        \
+                    : "=r"(v[0]), "=r"(v[1]), "=r"(v[2]), "=r"(v[3])         \
+                    : "l"(p));                                               \
+        }                                                                    \
+        static __device__ __forceinline__ void store(char *p,                \
+                                                     const unsigned *v)      \
+        {                                                                    \
+            if (W == 4)                                                      \
+                asm volatile("st.global" STQ ".u32 [%0], %1;"                \
+                             ::"l"(p), "r"(v[0]));                           \
+            if (W == 8)                                                      \
+                asm volatile("st.global" STQ ".v2.u32 [%0], {%1, %2};"       \
+                             ::"l"(p), "r"(v[0]), "r"(v[1]));                \
+            if (W == 16)                                                     \
+                asm volatile("st.global" STQ                                 \
+                             ".v4.u32 [%0], {%1, %2, %3, %4};"               \
+                             ::"l"(p), "r"(v[0]), "r"(v[1]), "r"(v[2]),      \
+                             "r"(v[3]));                                     \
+        }                                                                    \
+    };
 
 MP_BW_GMEM(MP_BW_CACHE_DEFAULT, "", "")
 MP_BW_GMEM(MP_BW_CACHE_CS, ".cs", ".cs")

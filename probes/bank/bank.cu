@@ -34,50 +34,36 @@ struct lane_offsets {
     unsigned off[32];
 };
 
-template <int W> struct access;
-
-template <> struct access<4> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned x;
-        asm volatile("ld.volatile.shared.b32 %0, [%1];" : "=r"(x) : "r"(a));
-        return x;
-    }
-    static __device__ __forceinline__ void store(unsigned a, const unsigned *v)
-    {
-        asm volatile("st.volatile.shared.b32 [%0], %1;" ::"r"(a), "r"(v[0]));
-    }
-};
-
-template <> struct access<8> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned x, y;
+/* One shared load of W bytes at a: the sum of the words it read. */
+template <int W>
+__device__ __forceinline__ unsigned shared_load(unsigned a)
+{
+    unsigned r[4];
+    if (W == 4)
+        asm volatile("ld.volatile.shared.b32 %0, [%1];" : "=r"(r[0]) : "r"(a));
+    if (W == 8)
         asm volatile("ld.volatile.shared.v2.b32 {%0, %1}, [%2];"
-                     : "=r"(x), "=r"(y) : "r"(a));
-        return x + y;
-    }
-    static __device__ __forceinline__ void store(unsigned a, const unsigned *v)
-    {
+                     : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+    if (W == 16)
+        asm volatile("ld.volatile.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(a));
+    return W == 4 ? r[0] : W == 8 ? r[0] + r[1] : r[0] + r[1] + r[2] + r[3];
+}
+
+/* One shared store of the W / 4 words v at a. */
+template <int W>
+__device__ __forceinline__ void shared_store(unsigned a, const unsigned *v)
+{
+    if (W == 4)
+        asm volatile("st.volatile.shared.b32 [%0], %1;" ::"r"(a), "r"(v[0]));
+    if (W == 8)
         asm volatile("st.volatile.shared.v2.b32 [%0], {%1, %2};"
                      ::"r"(a), "r"(v[0]), "r"(v[1]));
-    }
-};
-
-template <> struct access<16> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned x, y, z, w;
-        asm volatile("ld.volatile.shared.v4.b32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(a));
-        return x + y + z + w;
-    }
-    static __device__ __forceinline__ void store(unsigned a, const unsigned *v)
-    {
+    if (W == 16)
         asm volatile("st.volatile.shared.v4.b32 [%0], {%1, %2, %3, %4};"
                      ::"r"(a), "r"(v[0]), "r"(v[1]), "r"(v[2]), "r"(v[3]));
-    }
-};
+}
 
 template <int W, bool STORE>
 __global__ void bank_probe(lane_offsets lanes, const unsigned *thread_off,
@@ -104,11 +90,11 @@ __global__ void bank_probe(lane_offsets lanes, const unsigned *thread_off,
             v[j] = mp_bank_word_value(first_word + j);
 #pragma unroll 16
         for (int i = 0; i < iterations; i++)
-            access<W>::store(addr, v);
+            shared_store<W>(addr, v);
     } else {
 #pragma unroll 16
         for (int i = 0; i < iterations; i++)
-            acc += access<W>::load(addr);
+            acc += shared_load<W>(addr);
     }
 
     __syncthreads();
@@ -120,64 +106,36 @@ __global__ void bank_probe(lane_offsets lanes, const unsigned *thread_off,
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
-template <int N, bool TRANS> struct matrix_op;
-
-template <> struct matrix_op<1, false> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0;
+/* One ldmatrix .m8n8 of N matrices (.x1, .x2, .x4), .trans or not: the
+ * sum of the N registers it loads. */
+template <int N, bool TRANS>
+__device__ __forceinline__ unsigned matrix_load(unsigned a)
+{
+    unsigned r[4];
+    if (N == 1 && !TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];"
-                     : "=r"(r0) : "r"(a));
-        return r0;
-    }
-};
-template <> struct matrix_op<1, true> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0;
+                     : "=r"(r[0]) : "r"(a));
+    if (N == 1 && TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, "
-                     "[%1];" : "=r"(r0) : "r"(a));
-        return r0;
-    }
-};
-template <> struct matrix_op<2, false> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0, r1;
+                     "[%1];" : "=r"(r[0]) : "r"(a));
+    if (N == 2 && !TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, "
-                     "[%2];" : "=r"(r0), "=r"(r1) : "r"(a));
-        return r0 + r1;
-    }
-};
-template <> struct matrix_op<2, true> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0, r1;
+                     "[%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+    if (N == 2 && TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 "
-                     "{%0, %1}, [%2];" : "=r"(r0), "=r"(r1) : "r"(a));
-        return r0 + r1;
-    }
-};
-template <> struct matrix_op<4, false> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0, r1, r2, r3;
+                     "{%0, %1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a));
+    if (N == 4 && !TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
                      "{%0, %1, %2, %3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
-        return r0 + r1 + r2 + r3;
-    }
-};
-template <> struct matrix_op<4, true> {
-    static __device__ __forceinline__ unsigned load(unsigned a)
-    {
-        unsigned r0, r1, r2, r3;
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(a));
+    if (N == 4 && TRANS)
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 "
                      "{%0, %1, %2, %3}, [%4];"
-                     : "=r"(r0), "=r"(r1), "=r"(r2), "=r"(r3) : "r"(a));
-        return r0 + r1 + r2 + r3;
-    }
-};
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(a));
+    return N == 1 ? r[0] : N == 2 ? r[0] + r[1] : r[0] + r[1] + r[2] + r[3];
+}
 
 /* stmatrix exists from sm_90 on (ldmatrix from sm_75): older targets
  * compile a trap (probes/arch.h), and the host refuses the op there. */
@@ -243,7 +201,7 @@ __global__ void matrix_probe(lane_offsets lanes, const unsigned *thread_off,
 #if MP_ARCH_HAS(MP_CC_LDMATRIX)
 #pragma unroll 16
         for (int i = 0; i < iterations; i++)
-            acc += matrix_op<N, TRANS>::load(addr + (unsigned)i * zero);
+            acc += matrix_load<N, TRANS>(addr + (unsigned)i * zero);
 #else
         MP_ARCH_MISSING();
 #endif

@@ -45,88 +45,52 @@ static __device__ __forceinline__ unsigned my_offset(const lane_offsets &l)
     return off;
 }
 
-template <int W, bool CG> struct access;
-
-/* One access per call; asm volatile keeps every one of them, in order. */
-template <> struct access<4, false> {
-    static __device__ __forceinline__ unsigned load(const void *p)
-    {
-        unsigned x;
-        asm volatile("ld.global.u32 %0, [%1];" : "=r"(x) : "l"(p));
-        return x;
-    }
-};
-template <> struct access<4, true> {
-    static __device__ __forceinline__ unsigned load(const void *p)
-    {
-        unsigned x;
-        asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(x) : "l"(p));
-        return x;
-    }
-};
-template <> struct access<8, false> {
-    static __device__ __forceinline__ unsigned load(const void *p)
-    {
-        unsigned x, y;
+/* One load of W bytes (.cg with CG): the sum of the words it read. One
+ * access per call; asm volatile keeps every one of them, in order. */
+template <int W, bool CG>
+__device__ __forceinline__ unsigned global_load(const void *p)
+{
+    unsigned r[4];
+    if (W == 4 && !CG)
+        asm volatile("ld.global.u32 %0, [%1];" : "=r"(r[0]) : "l"(p));
+    if (W == 4 && CG)
+        asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(r[0]) : "l"(p));
+    if (W == 8 && !CG)
         asm volatile("ld.global.v2.u32 {%0, %1}, [%2];"
-                     : "=r"(x), "=r"(y) : "l"(p));
-        return x + y;
-    }
-};
-template <> struct access<8, true> {
-    static __device__ __forceinline__ unsigned load(const void *p)
-    {
-        unsigned x, y;
+                     : "=r"(r[0]), "=r"(r[1]) : "l"(p));
+    if (W == 8 && CG)
         asm volatile("ld.global.cg.v2.u32 {%0, %1}, [%2];"
-                     : "=r"(x), "=r"(y) : "l"(p));
-        return x + y;
-    }
-};
-template <> struct access<16, false> {
-    static __device__ __forceinline__ unsigned load(const void *p)
-    {
-        unsigned x, y, z, w;
+                     : "=r"(r[0]), "=r"(r[1]) : "l"(p));
+    if (W == 16 && !CG)
         asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(p));
-        return x + y + z + w;
-    }
-};
-template <> struct access<16, true> {
-    static __device__ __forceinline__ unsigned load(const void *p)
-    {
-        unsigned x, y, z, w;
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "l"(p));
+    if (W == 16 && CG)
         asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "l"(p));
-        return x + y + z + w;
-    }
-};
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "l"(p));
+    return W == 4 ? r[0] : W == 8 ? r[0] + r[1] : r[0] + r[1] + r[2] + r[3];
+}
 
-template <int W> struct store;
-template <> struct store<4> {
-    static __device__ __forceinline__ void put(void *p, unsigned w)
-    {
+/* One store of W bytes at p, word w first: each word's
+ * mp_coalesce_store_value. */
+template <int W>
+__device__ __forceinline__ void global_store(void *p, unsigned w)
+{
+    if (W == 4)
         asm volatile("st.global.u32 [%0], %1;"
                      ::"l"(p), "r"(mp_coalesce_store_value(w)) : "memory");
-    }
-};
-template <> struct store<8> {
-    static __device__ __forceinline__ void put(void *p, unsigned w)
-    {
+    if (W == 8)
         asm volatile("st.global.v2.u32 [%0], {%1, %2};"
                      ::"l"(p), "r"(mp_coalesce_store_value(w)),
                      "r"(mp_coalesce_store_value(w + 1)) : "memory");
-    }
-};
-template <> struct store<16> {
-    static __device__ __forceinline__ void put(void *p, unsigned w)
-    {
+    if (W == 16)
         asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};"
                      ::"l"(p), "r"(mp_coalesce_store_value(w)),
                      "r"(mp_coalesce_store_value(w + 1)),
                      "r"(mp_coalesce_store_value(w + 2)),
                      "r"(mp_coalesce_store_value(w + 3)) : "memory");
-    }
-};
+}
 
 template <int W, bool CG>
 __global__ void coalesce_load(const unsigned *array, lane_offsets lanes,
@@ -139,7 +103,7 @@ __global__ void coalesce_load(const unsigned *array, lane_offsets lanes,
     unsigned acc = 0;
 #pragma unroll 4
     for (int i = 0; i < iterations; i++) {
-        acc += access<W, CG>::load(base + (size_t)window * window_bytes);
+        acc += global_load<W, CG>(base + (size_t)window * window_bytes);
         window += step;
         if (window >= nwindows)
             window -= nwindows;
@@ -158,7 +122,7 @@ __global__ void coalesce_store(unsigned *array, lane_offsets lanes,
 #pragma unroll 4
     for (int i = 0; i < iterations; i++) {
         size_t byte = (size_t)window * window_bytes + off;
-        store<W>::put((char *)array + byte, (unsigned)(byte / 4));
+        global_store<W>((char *)array + byte, (unsigned)(byte / 4));
         window += step;
         if (window >= nwindows)
             window -= nwindows;

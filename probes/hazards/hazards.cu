@@ -12,7 +12,9 @@
  *      i) cache[cacheIndex] += cache[cacheIndex + i]; __syncthreads(); i /=
  *      2; }
  *   4. thread 0 writes cache[0], the block's partial.
- * The bugs change exactly one of these lines. Loops are bounded: the
+ * The bugs change exactly one of these lines: seed_dot writes the shape
+ * once, and its template parameter picks the variant's line, while each
+ * variant keeps a kernel of its own. Loops are bounded: the
  * grid-stride loop by n, the halving loop by MP_HZ_MAX_STEPS steps whatever
  * its halving does. A barrier that never opens cannot be bounded inside the
  * kernel; memprobe runs each kernel in a child process with a time limit
@@ -33,24 +35,50 @@ static __device__ __forceinline__ float thread_partial(const float *a,
     return temp;
 }
 
-/* (0) correct: the seeds' reduction as it should be. */
-__global__ void hazard_correct(const float *a, const float *b, int n,
-                               float *partials)
+/* The seeds' reduction, steps 2 to 4, written once for every kernel. BUG
+ * (an MP_HZ_* value) names the seed variant: it changes exactly the one
+ * line marked with that variant's name, and MP_HZ_CORRECT changes none.
+ * Each variant stays a kernel of its own (below), so that a tool's report
+ * names it. */
+template <int BUG>
+static __device__ __forceinline__ void seed_dot(const float *a,
+                                                const float *b, int n,
+                                                float *partials)
 {
     __shared__ float cache[MP_HZ_MAX_THREADS];
     const int cacheIndex = threadIdx.x;
     cache[cacheIndex] = thread_partial(a, b, n);
-    __syncthreads();
+    if (BUG != MP_HZ_MISSING_BARRIER)   /* missing-barrier: left out */
+        __syncthreads();
     int i = blockDim.x / 2, steps = 0;
     while (i != 0 && steps++ < MP_HZ_MAX_STEPS) {
-        if (cacheIndex < i)
+        if (cacheIndex < i) {
             cache[cacheIndex] += cache[cacheIndex + i];
-        __syncthreads();
-        i /= 2;
+            if (BUG == MP_HZ_SYNC_IN_DIVERGENT_IF)
+                __syncthreads();   /* sync-in-divergent-if: threads < i */
+        }
+        if (BUG != MP_HZ_SYNC_IN_DIVERGENT_IF)
+            __syncthreads();
+        if (BUG == MP_HZ_HALVING_SHIFT_2)
+            i = i >> 2;   /* halving-shift-2: i / 4, not i / 2 */
+        else
+            i /= 2;
     }
-    if (cacheIndex == 0)
+    /* result-by-thread-2: thread 2, which need not exist */
+    if (cacheIndex == (BUG == MP_HZ_RESULT_BY_THREAD_2 ? 2 : 0))
         partials[blockIdx.x] = cache[0];
 }
+
+/* One kernel per seed variant, each with the seeds' signature. */
+#define MP_HZ_KERNEL(NAME, BUG)                                              \
+    __global__ void NAME(const float *a, const float *b, int n,              \
+                         float *partials)                                    \
+    {                                                                        \
+        seed_dot<BUG>(a, b, n, partials);                                    \
+    }
+
+/* (0) correct: the seeds' reduction as it should be. */
+MP_HZ_KERNEL(hazard_correct, MP_HZ_CORRECT)
 
 /* (1) sync-in-divergent-if: seed 003's "deadlock" listing. The barrier sits
  * inside if (cacheIndex < i), so the threads that skip the branch never
@@ -58,93 +86,29 @@ __global__ void hazard_correct(const float *a, const float *b, int n,
  * scheduling) barrier arrival is counted per thread and exited threads no
  * longer hold a barrier up, so it may finish, hang, or finish wrong: the
  * behaviour is undefined. synccheck reports the divergent barrier. */
-__global__ void hazard_sync_in_divergent_if(const float *a, const float *b,
-                                            int n, float *partials)
-{
-    __shared__ float cache[MP_HZ_MAX_THREADS];
-    const int cacheIndex = threadIdx.x;
-    cache[cacheIndex] = thread_partial(a, b, n);
-    __syncthreads();
-    int i = blockDim.x / 2, steps = 0;
-    while (i != 0 && steps++ < MP_HZ_MAX_STEPS) {
-        if (cacheIndex < i) {
-            cache[cacheIndex] += cache[cacheIndex + i];
-            __syncthreads();   /* BUG: reached only by threads < i */
-        }
-        i /= 2;
-    }
-    if (cacheIndex == 0)
-        partials[blockIdx.x] = cache[0];
-}
+MP_HZ_KERNEL(hazard_sync_in_divergent_if, MP_HZ_SYNC_IN_DIVERGENT_IF)
 
 /* (2) halving-shift-2: seed 003's listing halves with i = i >> 2, which
  * divides by 4: with 256 threads i runs 128, 32, 8, 2 and the levels 64,
  * 16, 4 and 1 are never added. Every access stays in bounds and every step
  * has its barrier, so no tool has anything to report: only the result
  * check sees it. */
-__global__ void hazard_halving_shift_2(const float *a, const float *b, int n,
-                                       float *partials)
-{
-    __shared__ float cache[MP_HZ_MAX_THREADS];
-    const int cacheIndex = threadIdx.x;
-    cache[cacheIndex] = thread_partial(a, b, n);
-    __syncthreads();
-    int i = blockDim.x / 2, steps = 0;
-    while (i != 0 && steps++ < MP_HZ_MAX_STEPS) {
-        if (cacheIndex < i)
-            cache[cacheIndex] += cache[cacheIndex + i];
-        __syncthreads();
-        i = i >> 2;   /* BUG: i / 4, not i / 2 */
-    }
-    if (cacheIndex == 0)
-        partials[blockIdx.x] = cache[0];
-}
+MP_HZ_KERNEL(hazard_halving_shift_2, MP_HZ_HALVING_SHIFT_2)
 
-/* (3) result-by-thread-2: seed 004 writes the block's result with
- * if (cacheIdx == 2). The loop's last barrier publishes cache[0] to every
- * thread, so with 3 or more threads per block thread 2 writes the right
- * value and no tool objects; with 1 or 2 threads no thread writes the
- * partial at all, and the sum reads memory nobody wrote (initcheck). */
-__global__ void hazard_result_by_thread_2(const float *a, const float *b,
-                                          int n, float *partials)
-{
-    __shared__ float cache[MP_HZ_MAX_THREADS];
-    const int cacheIdx = threadIdx.x;
-    cache[cacheIdx] = thread_partial(a, b, n);
-    __syncthreads();
-    int i = blockDim.x / 2, steps = 0;
-    while (i != 0 && steps++ < MP_HZ_MAX_STEPS) {
-        if (cacheIdx < i)
-            cache[cacheIdx] += cache[i + cacheIdx];
-        __syncthreads();
-        i /= 2;
-    }
-    if (cacheIdx == 2)   /* BUG: thread 2, which need not exist */
-        partials[blockIdx.x] = cache[0];
-}
+/* (3) result-by-thread-2: seed 004 (which calls the index cacheIdx) writes
+ * the block's result with if (cacheIdx == 2). The loop's last barrier
+ * publishes cache[0] to every thread, so with 3 or more threads per block
+ * thread 2 writes the right value and no tool objects; with 1 or 2 threads
+ * no thread writes the partial at all, and the sum reads memory nobody
+ * wrote (initcheck). */
+MP_HZ_KERNEL(hazard_result_by_thread_2, MP_HZ_RESULT_BY_THREAD_2)
 
 /* (4) missing-barrier: no __syncthreads() between the shared write
  * cache[cacheIndex] = temp and the first reduction step, which reads
  * cache[cacheIndex + i], another warp's element: a read-after-write race
  * (racecheck). The result is wrong whenever a warp reads before the other
  * has written. */
-__global__ void hazard_missing_barrier(const float *a, const float *b, int n,
-                                       float *partials)
-{
-    __shared__ float cache[MP_HZ_MAX_THREADS];
-    const int cacheIndex = threadIdx.x;
-    cache[cacheIndex] = thread_partial(a, b, n);
-    /* BUG: no __syncthreads() here */
-    int i = blockDim.x / 2, steps = 0;
-    while (i != 0 && steps++ < MP_HZ_MAX_STEPS) {
-        if (cacheIndex < i)
-            cache[cacheIndex] += cache[cacheIndex + i];
-        __syncthreads();
-        i /= 2;
-    }
-    if (cacheIndex == 0)
-        partials[blockIdx.x] = cache[0];
-}
+MP_HZ_KERNEL(hazard_missing_barrier, MP_HZ_MISSING_BARRIER)
 
 /* The block partials summed in double by one thread (the seeds did this on
  * the host; on the device, initcheck sees a partial that was never

@@ -36,39 +36,63 @@ namespace {
 
 __constant__ unsigned cbank[MP_LAT_CONST_BYTES / 4];
 
-template <bool CG>
-__device__ __forceinline__ unsigned long long chase_load(unsigned long long p)
+/* One load of each chain: the next position from this one. */
+template <bool CG> struct global_chain {
+    static __device__ __forceinline__ unsigned long long
+    load(unsigned long long p)
+    {
+        unsigned long long v;
+        if (CG)
+            asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p));
+        else
+            asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p));
+        return v;
+    }
+};
+
+struct shared_chain {
+    static __device__ __forceinline__ unsigned load(unsigned a)
+    {
+        unsigned v;
+        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
+        return v;
+    }
+};
+
+struct const_chain {
+    static __device__ __forceinline__ unsigned load(unsigned offset)
+    {
+        return *(const unsigned *)((const char *)cbank + offset);
+    }
+};
+
+/* Every kernel's chase, from position p: `warm` untimed loads, then `loads`
+ * between two clock64 stamps; the end position less base goes back to
+ * cursor[0], the loads made to cursor[1], the cycles to the ring slot. */
+template <class CHAIN, typename P>
+__device__ __forceinline__ void chase(P p, P base,
+                                      unsigned long long *cursor,
+                                      long long *cycles, unsigned slot,
+                                      int warm, int loads)
 {
-    unsigned long long v;
-    if (CG)
-        asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p));
-    else
-        asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p));
-    return v;
+    for (int i = 0; i < warm; i++)
+        p = CHAIN::load(p);
+    long long t0 = clock64();
+#pragma unroll 8
+    for (int i = 0; i < loads; i++)
+        p = CHAIN::load(p);
+    long long t1 = clock64();
+    cursor[0] = p - base;
+    cursor[1] += (unsigned long long)warm + loads;
+    cycles[slot] = t1 - t0;
 }
 
 template <bool CG>
 __global__ void chase_global(unsigned long long *cursor, long long *cycles,
                              unsigned slot, int warm, int loads)
 {
-    unsigned long long p = *cursor;
-    for (int i = 0; i < warm; i++)
-        p = chase_load<CG>(p);
-    long long t0 = clock64();
-#pragma unroll 8
-    for (int i = 0; i < loads; i++)
-        p = chase_load<CG>(p);
-    long long t1 = clock64();
-    cursor[0] = p;
-    cursor[1] += (unsigned long long)warm + loads;
-    cycles[slot] = t1 - t0;
-}
-
-__device__ __forceinline__ unsigned shared_load(unsigned a)
-{
-    unsigned v;
-    asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(a));
-    return v;
+    chase<global_chain<CG> >(*cursor, 0ull, cursor, cycles, slot, warm,
+                             loads);
 }
 
 __global__ void chase_shared(const unsigned *image, unsigned words,
@@ -82,38 +106,15 @@ __global__ void chase_shared(const unsigned *image, unsigned words,
     __syncthreads();
     if (threadIdx.x != 0)
         return;
-    unsigned a = base + (unsigned)*cursor;
-    for (int i = 0; i < warm; i++)
-        a = shared_load(a);
-    long long t0 = clock64();
-#pragma unroll 8
-    for (int i = 0; i < loads; i++)
-        a = shared_load(a);
-    long long t1 = clock64();
-    cursor[0] = a - base;
-    cursor[1] += (unsigned long long)warm + loads;
-    cycles[slot] = t1 - t0;
-}
-
-__device__ __forceinline__ unsigned const_load(unsigned offset)
-{
-    return *(const unsigned *)((const char *)cbank + offset);
+    chase<shared_chain>(base + (unsigned)*cursor, base, cursor, cycles, slot,
+                        warm, loads);
 }
 
 __global__ void chase_constant(unsigned long long *cursor, long long *cycles,
                                unsigned slot, int warm, int loads)
 {
-    unsigned o = (unsigned)*cursor;
-    for (int i = 0; i < warm; i++)
-        o = const_load(o);
-    long long t0 = clock64();
-#pragma unroll 8
-    for (int i = 0; i < loads; i++)
-        o = const_load(o);
-    long long t1 = clock64();
-    cursor[0] = o;
-    cursor[1] += (unsigned long long)warm + loads;
-    cycles[slot] = t1 - t0;
+    chase<const_chain>((unsigned)*cursor, 0u, cursor, cycles, slot, warm,
+                       loads);
 }
 
 } // namespace

@@ -88,6 +88,28 @@ __global__ void stencil(const float *in, cudaTextureObject_t t, int n,
     out[y * n + x] = s;
 }
 
+/* The two walks' one body. Thread t = blockIdx.x * blockDim.x +
+ * threadIdx.x of segment seg = blockIdx.y sums MP_TEX_WALK texels of line
+ * t, from seg * MP_TEX_WALK on, and writes one output. ALONG_ROW: the
+ * thread walks along row t (column_walk), else down column t (row_walk). */
+template <int S, bool ALONG_ROW>
+__device__ __forceinline__ void walk(const float *in, cudaTextureObject_t t,
+                                     int n, float *out)
+{
+    const int line = blockIdx.x * blockDim.x + threadIdx.x;
+    const int seg = blockIdx.y;
+    if (line >= n)
+        return;
+    float s = 0.0f;
+#pragma unroll 8
+    for (int k = 0; k < MP_TEX_WALK; k++) {
+        const int along = seg * MP_TEX_WALK + k;
+        s += ALONG_ROW ? reader<S>::at(in, t, n, along, line)
+                       : reader<S>::at(in, t, n, line, along);
+    }
+    out[ALONG_ROW ? line * (n / MP_TEX_WALK) + seg : seg * n + line] = s;
+}
+
 /* Lanes on consecutive rows: one warp-level load reads 32 rows of one
  * column; thread (y, seg) sums its row's columns seg*WALK .. +WALK-1 into
  * out[y][seg] (n x n/WALK outputs). */
@@ -95,15 +117,7 @@ template <int S>
 __global__ void column_walk(const float *in, cudaTextureObject_t t, int n,
                             float *out)
 {
-    const int y = blockIdx.x * blockDim.x + threadIdx.x;
-    const int seg = blockIdx.y;
-    if (y >= n)
-        return;
-    float s = 0.0f;
-#pragma unroll 8
-    for (int k = 0; k < MP_TEX_WALK; k++)
-        s += reader<S>::at(in, t, n, seg * MP_TEX_WALK + k, y);
-    out[y * (n / MP_TEX_WALK) + seg] = s;
+    walk<S, true>(in, t, n, out);
 }
 
 /* Lanes on consecutive columns: one warp-level load reads 32 columns of
@@ -113,15 +127,7 @@ template <int S>
 __global__ void row_walk(const float *in, cudaTextureObject_t t, int n,
                          float *out)
 {
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int seg = blockIdx.y;
-    if (x >= n)
-        return;
-    float s = 0.0f;
-#pragma unroll 8
-    for (int k = 0; k < MP_TEX_WALK; k++)
-        s += reader<S>::at(in, t, n, x, seg * MP_TEX_WALK + k);
-    out[seg * n + x] = s;
+    walk<S, false>(in, t, n, out);
 }
 
 typedef void (*kernel_fn)(const float *, cudaTextureObject_t, int, float *);
