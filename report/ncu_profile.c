@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "subprocess.h"
 
 const char *const mp_ncu_profile_columns[MP_SRC_VALUES] = {
     "smsp__sass_inst_executed",
@@ -243,5 +244,91 @@ done:
     free(k.names);
     free(k.mangled);
     free(k.seen);
+    return rc;
+}
+
+/* argv of `head... program args...`, NULL-terminated; free() it. */
+static char **command(const char *const *head, char *const *args)
+{
+    int nh = 0, na = 0;
+    while (head[nh])
+        nh++;
+    while (args[na])
+        na++;
+    char **v = mp_xcalloc((size_t)(nh + na + 1), sizeof *v);
+    for (int i = 0; i < nh; i++)
+        v[i] = (char *)head[i];
+    for (int i = 0; i < na; i++)
+        v[nh + i] = args[i];
+    return v;
+}
+
+int mp_ncu_profile_check(const char *ncu, const char *dir,
+                         char *const *argv, FILE *out)
+{
+    char csv[4096], lines[4096], rep[4096], rep_file[4096], page[4096];
+    char plog[4096], nlog[4096], err[1024];
+    snprintf(csv, sizeof csv, "%s/profile.csv", dir);
+    snprintf(lines, sizeof lines, "%s/profile-lines.csv", dir);
+    snprintf(rep, sizeof rep, "%s/source", dir);
+    snprintf(rep_file, sizeof rep_file, "%s/source.ncu-rep", dir);
+    snprintf(page, sizeof page, "%s/source.csv", dir);
+    snprintf(plog, sizeof plog, "%s/profile.log", dir);
+    snprintf(nlog, sizeof nlog, "%s/ncu.log", dir);
+    remove(csv);
+    remove(lines);
+    remove(rep_file);
+    remove(page);
+    remove(plog);
+    remove(nlog);
+
+    const char *head1[] = {mp_self_path(), "profile", "-o", csv, "--", NULL};
+    char **cmd = command(head1, argv);
+    fprintf(out, "ncu-check --profile: memprobe profile -- %s\n", argv[0]);
+    int rc = mp_spawn_wait(cmd, plog);
+    free(cmd);
+    if (rc != 0) {
+        fprintf(stderr, "memprobe: ncu-check: memprobe profile failed (exit "
+                "%d); see %s\n", rc, plog);
+        return rc == MP_EXIT_USAGE || rc == MP_EXIT_COUNTERS ? rc
+                                                            : MP_EXIT_FAIL;
+    }
+
+    const char *head2[] = {ncu, "--section", "SourceCounters",
+                           "--clock-control", "none", "-f", "-o", rep, NULL};
+    cmd = command(head2, argv);
+    fprintf(out, "ncu-check --profile: %s --section SourceCounters -- %s\n",
+            ncu, argv[0]);
+    rc = mp_spawn_wait(cmd, nlog);
+    free(cmd);
+    if (rc == 0) {
+        const char *page_argv[] = {ncu, "-i", rep_file, "--page", "source",
+                                   "--csv", "--print-source", "sass", NULL};
+        rc = mp_spawn_wait((char *const *)page_argv, page);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "memprobe: ncu-check: %s %s (exit %d); see %s\n", ncu,
+                rc == 127 ? "not found" : "failed", rc, nlog);
+        return rc == 127 ? MP_EXIT_USAGE : MP_EXIT_FAIL;
+    }
+
+    mp_ncu_source src;
+    mp_ncu_table t;
+    if (mp_ncu_source_read(page, &src, err, sizeof err)) {
+        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+        return MP_EXIT_FAIL;
+    }
+    if (mp_csv_table_read(lines, &t, err, sizeof err)) {
+        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+        mp_ncu_source_free(&src);
+        return MP_EXIT_FAIL;
+    }
+    rc = mp_ncu_profile_compare(&src, &t, out, 20, err, sizeof err);
+    if (rc == MP_EXIT_USAGE) {
+        fprintf(stderr, "memprobe: ncu-check: %s: %s\n", lines, err);
+        rc = MP_EXIT_FAIL;
+    }
+    mp_ncu_free(&t);
+    mp_ncu_source_free(&src);
     return rc;
 }

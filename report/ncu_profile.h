@@ -2,8 +2,8 @@
  * ncu_profile.h - `memprobe ncu-check --profile`'s comparison: Nsight
  * Compute's per-instruction source counters (report/ncu_source.h) against
  * memprobe profile's per-instruction rows (the profile-lines CSV of
- * docs/profile-design.md), per kernel and SASS instruction offset. No
- * runs here: cli/cmd_ncu_check.c makes them.
+ * docs/profile-design.md), per kernel and SASS instruction offset; and
+ * the runs that make both (mp_ncu_profile_check).
  */
 #ifndef MP_NCU_PROFILE_H
 #define MP_NCU_PROFILE_H
@@ -37,5 +37,21 @@ int mp_ncu_profile_same_kernel(const char *ncu, const char *kernel,
 int mp_ncu_profile_compare(const mp_ncu_source *ncu,
                            const mp_ncu_table *lines, FILE *out, int show,
                            char *err, size_t errlen);
+
+/* Runs, in dir (which exists), with logs there:
+ *   memprobe profile -o DIR/profile.csv -- PROGRAM ARGS   (this memprobe,
+ *       as a program: DIR/profile-lines.csv)
+ *   NCU --section SourceCounters --clock-control none -f -o DIR/source
+ *       PROGRAM ARGS
+ *   NCU -i DIR/source.ncu-rep --page source --csv --print-source sass
+ *       (to DIR/source.csv)
+ * then mp_ncu_profile_compare, showing 20 differences. program is
+ * argv[0] of the NULL-terminated argv. Returns the comparison's status;
+ * 2 when ncu is not found or memprobe profile refused the program (2),
+ * 4 when memprobe profile collected nothing (4), 1 when a run failed
+ * otherwise; a `memprobe: ` line on stderr says which and names the
+ * log. */
+int mp_ncu_profile_check(const char *ncu, const char *dir,
+                         char *const *argv, FILE *out);
 
 #endif
