@@ -158,6 +158,27 @@ $(BUILD)/tests/%: probes/%.c $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
+# The profiler's test program (tests/profile/app.cu, for make test-gpu;
+# it builds without a GPU too): a CUDA program of its own, with -lineinfo
+# so that memprobe profile names its source lines. Its expectations
+# (tests/profile/expect.c, from the models) link into the tests of it.
+PROFILE_APP := $(BUILD)/tests/profile/app
+EXPECT_OBJ := $(BUILD)/tests/profile/expect.o
+all: $(PROFILE_APP)
+$(PROFILE_APP): tests/profile/app.cu tests/profile/app_shape.h
+	@mkdir -p $(dir $@)
+	$(NVCC) -O3 -lineinfo -std=c++17 $(GENCODE) --threads 0 -Itests/profile \
+		-Xcompiler -Wall,-Wextra -o $@ $< -ldl
+
+$(EXPECT_OBJ): CFLAGS += -Itests/profile
+$(BUILD)/tests/test_profile_expect: tests/test_profile_expect.c $(EXPECT_OBJ) $(CLI_UTIL) $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Itests/profile -o $@ $< $(EXPECT_OBJ) $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
+$(BUILD)/tests/gpu/test_gpu_profile: tests/gpu/test_gpu_profile.c $(GPU_UTIL) $(EXPECT_OBJ) $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/gpu -Itests/profile -o $@ $< $(GPU_UTIL) $(EXPECT_OBJ) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
 # The fuzz targets' bodies (tests/fuzz/), linked into the corpus replay
 # test without their libFuzzer entry points.
 FUZZ_SRC := $(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c))
@@ -203,7 +224,7 @@ test: $(BIN) $(TESTS)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test.tap),$(TESTS))
 
 # GPU tests: tests/gpu/test_*.c, run on the GPU machine.
-test-gpu: $(BIN) $(GPU_TESTS)
+test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-gpu.tap),$(GPU_TESTS))
 
 # make probe-NAME VAR=value ...: measure probe NAME (memprobe list shows the

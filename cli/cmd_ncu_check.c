@@ -1,7 +1,9 @@
 /*
  * cmd_ncu_check.c - `memprobe ncu-check`: its arguments; the check itself
  * (run the probe's standard set under memprobe and Nsight Compute, then
- * compare) is report/ncu_check.c, the repeat spread report/ncu_spread.c.
+ * compare) is report/ncu_check.c, the repeat spread report/ncu_spread.c,
+ * --profile (memprobe profile's per-instruction counts of a program
+ * against ncu's source counters) report/ncu_profile.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "cli.h"
 #include "device.h"
 #include "ncu_check.h"
+#include "ncu_profile.h"
 #include "ncu_spread.h"
 #include "options.h"
 #include "probe.h"
@@ -23,12 +26,18 @@ static const char usage[] =
     "       memprobe ncu-check [--probe NAME] --compare MEMPROBE.csv "
     "NCU.csv\n"
     "       memprobe ncu-check [--probe NAME] --spread MEMPROBE.csv "
-    "NCU1.csv NCU2.csv ...\n\n"
+    "NCU1.csv NCU2.csv ...\n"
+    "       memprobe ncu-check [--ncu PATH] [--dir DIR] --profile [--] "
+    "PROGRAM [ARGS...]\n\n"
     "Runs the probe's standard configurations with memprobe's own counters "
     "and\nunder Nsight Compute with the same metrics, and prints both values "
     "and\ntheir difference per configuration and metric. Exit 1 when a "
     "metric\ndiffers beyond its tolerance (runtime/metrics.c). Needs a GPU "
-    "and ncu.\n";
+    "and ncu.\n"
+    "--profile runs PROGRAM under memprobe profile and under ncu --section\n"
+    "SourceCounters and compares, per kernel and SASS instruction, shared\n"
+    "wavefronts and global sectors with their ideal (and executed\n"
+    "instructions): exit 0 all equal, 1 one differs, 4 nothing compared.\n";
 
 /* --compare MEMPROBE.csv NCU.csv: the two files after it. */
 static int take_compare(int argc, char **argv, int *i, void *dest, char *err,
@@ -70,11 +79,37 @@ static int take_spread(int argc, char **argv, int *i, void *dest, char *err,
     return 0;
 }
 
+/* --profile [--] PROGRAM [ARGS...]: everything after it. */
+static int take_profile(int argc, char **argv, int *i, void *dest, char *err,
+                        size_t errlen)
+{
+    char ***program = dest;
+    int first = *i + 1, dashes = 0;
+    if (first < argc && !strcmp(argv[first], "--")) {
+        first++;
+        dashes = 1;
+    }
+    if (first >= argc) {
+        mp_reason(err, errlen, "--profile: give the program to run");
+        return -1;
+    }
+    if (!dashes && argv[first][0] == '-') {
+        mp_reason(err, errlen, "--profile: '%s' is not a program (options "
+                  "go before --profile; -- before a program named -...)",
+                  argv[first]);
+        return -1;
+    }
+    *program = argv + first;
+    *i = argc - 1;
+    return 0;
+}
+
 int mp_cmd_ncu_check(int argc, char **argv)
 {
     const char *probe = "bank", *ncu = "ncu", *dir = "results/ncu-check";
     const char *compare[2] = {NULL, NULL};
     spread_files spread = {.n = 0};
+    char **program = NULL;
     const mp_opt opts[] = {
         {.name = "probe", .kind = MP_OPT_TEXT, .dest = &probe},
         {.name = "ncu", .kind = MP_OPT_TEXT, .dest = &ncu},
@@ -83,12 +118,16 @@ int mp_cmd_ncu_check(int argc, char **argv)
          .argv_fn = take_compare},
         {.name = "spread", .kind = MP_OPT_ARGV, .dest = &spread,
          .argv_fn = take_spread},
+        {.name = "profile", .kind = MP_OPT_ARGV, .dest = &program,
+         .argv_fn = take_profile},
     };
     const mp_opts_spec spec = {
-        .cmd = "ncu-check", .opts = opts, .nopts = 5, .dashes = MP_OPTS_ALL,
+        .cmd = "ncu-check", .opts = opts, .nopts = 6, .dashes = MP_OPTS_ALL,
         .usage = usage};
     mp_opts_parse(&spec, argc, argv, NULL);
     int nspread = spread.n;
+    if (program && (compare[0] || nspread))
+        mp_usage_error("--profile: not with --compare or --spread");
     const mp_probe *p = mp_probe_find(probe);
     if (!p)
         mp_usage_error("--probe: unknown probe '%s' (see memprobe list)",
@@ -106,6 +145,12 @@ int mp_cmd_ncu_check(int argc, char **argv)
     int made = mkdir("results", 0777) == 0;
     if (!made && errno != EEXIST)
         mp_usage_error("--dir: cannot create results/: %s", strerror(errno));
+    if (program) {
+        if (mkdir(dir, 0777) && errno != EEXIST)
+            mp_usage_error("--dir: cannot create %s: %s", dir,
+                           strerror(errno));
+        return mp_ncu_profile_check(ncu, dir, program, stdout);
+    }
     int rc = mp_ncu_check(p, ncu, dir, stdout);
     if (rc != MP_EXIT_OK && made)
         rmdir("results");   /* a failed check leaves no empty folder */

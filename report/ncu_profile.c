@@ -1,0 +1,334 @@
+/*
+ * ncu_profile.c - ncu's source counters against memprobe profile's
+ * per-instruction rows (see ncu_profile.h).
+ */
+#include "ncu_profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "subprocess.h"
+
+const char *const mp_ncu_profile_columns[MP_SRC_VALUES] = {
+    "smsp__sass_inst_executed",
+    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+    "smsp__sass_sectors_mem_global",
+    "smsp__sass_sectors_mem_global_ideal",
+};
+
+/* Kernel name without a leading "void " and with blanks single. */
+static void normalise(const char *in, char *out, size_t outlen)
+{
+    while (*in == ' ')
+        in++;
+    if (!strncmp(in, "void ", 5))
+        in += 5;
+    size_t n = 0;
+    for (; *in && n + 1 < outlen; in++) {
+        if (*in == ' ' && (n == 0 || out[n - 1] == ' '))
+            continue;
+        out[n++] = *in;
+    }
+    while (n && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
+}
+
+int mp_ncu_profile_same_kernel(const char *ncu, const char *kernel,
+                               const char *mangled)
+{
+    char a[2048], b[2048];
+    if (mangled && mangled[0] && !strcmp(ncu, mangled))
+        return 1;
+    normalise(ncu, a, sizeof a);
+    normalise(kernel, b, sizeof b);
+    if (!strcmp(a, b))
+        return 1;
+    char *pa = strchr(a, '('), *pb = strchr(b, '(');
+    if (pa && pb)
+        return 0;
+    size_t la = pa ? (size_t)(pa - a) : strlen(a);
+    size_t lb = pb ? (size_t)(pb - b) : strlen(b);
+    return la == lb && la > 0 && !strncmp(a, b, la);
+}
+
+typedef struct {
+    int kernel;           /* index into the kernel list */
+    long long offset;
+    int side;             /* 0 memprobe, 1 ncu */
+    const char *text;     /* opcode or SASS text, for the messages */
+    double value[MP_SRC_VALUES];
+} entry;
+
+static int by_instruction(const void *pa, const void *pb)
+{
+    const entry *a = pa, *b = pb;
+    if (a->kernel != b->kernel)
+        return a->kernel < b->kernel ? -1 : 1;
+    if (a->offset != b->offset)
+        return a->offset < b->offset ? -1 : 1;
+    return a->side - b->side;
+}
+
+typedef struct {
+    const char **names;   /* memprobe's kernels, then ncu's unmatched */
+    const char **mangled;
+    int *seen;            /* bit 0 memprobe, bit 1 ncu */
+    int n;
+} kernels;
+
+static int kernel_of_memprobe(kernels *k, const char *name,
+                              const char *mangled)
+{
+    for (int i = 0; i < k->n; i++)
+        if (!strcmp(k->names[i], name))
+            return i;
+    k->names[k->n] = name;
+    k->mangled[k->n] = mangled;
+    k->seen[k->n] = 0;
+    return k->n++;
+}
+
+static int kernel_of_ncu(kernels *k, int nmemprobe, const char *name)
+{
+    for (int i = 0; i < nmemprobe; i++)
+        if (mp_ncu_profile_same_kernel(name, k->names[i], k->mangled[i]))
+            return i;
+    for (int i = nmemprobe; i < k->n; i++)
+        if (!strcmp(k->names[i], name))
+            return i;
+    k->names[k->n] = name;
+    k->mangled[k->n] = "";
+    k->seen[k->n] = 0;
+    return k->n++;
+}
+
+static int parse_offset(const char *text, long long *out)
+{
+    char *end;
+    if (!text[0])
+        return -1;
+    *out = strtoll(text, &end, 0);
+    return *end ? -1 : 0;
+}
+
+/* Reads memprobe's rows into e; -1 with err on a bad table. */
+static int read_memprobe(const mp_ncu_table *t, kernels *k, entry *e,
+                         int *ne, int *has_inst, char *err, size_t errlen)
+{
+    int ck = mp_ncu_column(t, "kernel"), cm = mp_ncu_column(t, "mangled");
+    int co = mp_ncu_column(t, "function_offset");
+    int cop = mp_ncu_column(t, "opcode");
+    int cv[MP_SRC_VALUES];
+    if (ck < 0 || co < 0) {
+        mp_reason(err, errlen, "profile lines CSV: no column %s",
+                  ck < 0 ? "kernel" : "function_offset");
+        return -1;
+    }
+    for (int v = 0; v < MP_SRC_VALUES; v++) {
+        cv[v] = mp_ncu_column(t, mp_ncu_profile_columns[v]);
+        if (cv[v] < 0 && v != MP_SRC_INST) {
+            mp_reason(err, errlen, "profile lines CSV: no column %s",
+                      mp_ncu_profile_columns[v]);
+            return -1;
+        }
+    }
+    *has_inst = cv[MP_SRC_INST] >= 0;
+    for (int r = 0; r < t->nrows; r++) {
+        entry *x = &e[(*ne)++];
+        memset(x, 0, sizeof *x);
+        x->kernel = kernel_of_memprobe(k, t->cells[r][ck],
+                                       cm >= 0 ? t->cells[r][cm] : "");
+        k->seen[x->kernel] |= 1;
+        x->side = 0;
+        x->text = cop >= 0 ? t->cells[r][cop] : "";
+        if (parse_offset(t->cells[r][co], &x->offset)) {
+            mp_reason(err, errlen, "profile lines CSV: data row %d: "
+                      "function_offset '%s' is not a number", r + 1,
+                      t->cells[r][co]);
+            return -1;
+        }
+        for (int v = 0; v < MP_SRC_VALUES; v++) {
+            const char *cell = cv[v] >= 0 ? t->cells[r][cv[v]] : "";
+            if (cell[0] && mp_ncu_parse_number(cell, &x->value[v])) {
+                mp_reason(err, errlen, "profile lines CSV: data row %d: %s "
+                          "'%s' is not a number", r + 1,
+                          mp_ncu_profile_columns[v], cell);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+int mp_ncu_profile_compare(const mp_ncu_source *ncu,
+                           const mp_ncu_table *lines, FILE *out, int show,
+                           char *err, size_t errlen)
+{
+    int total = lines->nrows + ncu->nrows;
+    entry *e = calloc((size_t)(total ? total : 1), sizeof *e);
+    kernels k = {calloc((size_t)(total ? total : 1), sizeof(char *)),
+                 calloc((size_t)(total ? total : 1), sizeof(char *)),
+                 calloc((size_t)(total ? total : 1), sizeof(int)), 0};
+    int ne = 0, has_inst = 0, rc = 0;
+    if (!e || !k.names || !k.mangled || !k.seen) {
+        mp_reason(err, errlen, "out of memory");
+        rc = MP_EXIT_USAGE;
+        goto done;
+    }
+    if (read_memprobe(lines, &k, e, &ne, &has_inst, err, errlen)) {
+        rc = MP_EXIT_USAGE;
+        goto done;
+    }
+    int nmemprobe = k.n;
+    for (int r = 0; r < ncu->nrows; r++) {
+        const mp_ncu_source_row *s = &ncu->rows[r];
+        entry *x = &e[ne++];
+        x->kernel = kernel_of_ncu(&k, nmemprobe, s->kernel);
+        k.seen[x->kernel] |= 2;
+        x->offset = s->offset;
+        x->side = 1;
+        x->text = s->source;
+        memcpy(x->value, s->value, sizeof x->value);
+    }
+    int compare_inst = has_inst && ncu->has[MP_SRC_INST];
+    qsort(e, (size_t)ne, sizeof *e, by_instruction);
+
+    long compared = 0, equal = 0, shown = 0;
+    for (int i = 0; i < ne;) {
+        double sum[2][MP_SRC_VALUES] = {{0}};
+        const char *text = "";
+        int j = i;
+        for (; j < ne && e[j].kernel == e[i].kernel
+               && e[j].offset == e[i].offset; j++) {
+            for (int v = 0; v < MP_SRC_VALUES; v++)
+                sum[e[j].side][v] += e[j].value[v];
+            if (e[j].text[0] && (!text[0] || e[j].side == 1))
+                text = e[j].text;
+        }
+        compared++;
+        int same = 1;
+        for (int v = compare_inst ? 0 : 1; v < MP_SRC_VALUES; v++)
+            if (sum[0][v] != sum[1][v])
+                same = 0;
+        if (same) {
+            equal++;
+        } else if (shown < show) {
+            if (shown++ == 0)
+                fprintf(out, "first differences (memprobe / ncu):\n");
+            fprintf(out, "  %s +0x%llx %s:", k.names[e[i].kernel],
+                    (unsigned long long)e[i].offset, text);
+            for (int v = compare_inst ? 0 : 1; v < MP_SRC_VALUES; v++)
+                if (sum[0][v] != sum[1][v])
+                    fprintf(out, " %s %.0f / %.0f;", mp_ncu_source_columns[v],
+                            sum[0][v], sum[1][v]);
+            fputc('\n', out);
+        }
+        i = j;
+    }
+    for (int i = 0; i < k.n; i++)
+        if (k.seen[i] != 3)
+            fprintf(out, "kernel %s: only in %s\n", k.names[i],
+                    k.seen[i] == 1 ? "memprobe's profile" : "ncu's report");
+    fprintf(out, "ncu-check --profile: %ld instructions compared (%d "
+            "kernels; %s), %ld equal, %ld different\n", compared, k.n,
+            compare_inst ? "executed instructions, shared wavefronts and "
+            "global sectors with their ideal" : "shared wavefronts and "
+            "global sectors with their ideal", equal, compared - equal);
+    rc = compared == 0 ? MP_EXIT_COUNTERS
+         : equal == compared ? MP_EXIT_OK : MP_EXIT_FAIL;
+done:
+    free(e);
+    free(k.names);
+    free(k.mangled);
+    free(k.seen);
+    return rc;
+}
+
+/* argv of `head... program args...`, NULL-terminated; free() it. */
+static char **command(const char *const *head, char *const *args)
+{
+    int nh = 0, na = 0;
+    while (head[nh])
+        nh++;
+    while (args[na])
+        na++;
+    char **v = mp_xcalloc((size_t)(nh + na + 1), sizeof *v);
+    for (int i = 0; i < nh; i++)
+        v[i] = (char *)head[i];
+    for (int i = 0; i < na; i++)
+        v[nh + i] = args[i];
+    return v;
+}
+
+int mp_ncu_profile_check(const char *ncu, const char *dir,
+                         char *const *argv, FILE *out)
+{
+    char csv[4096], lines[4096], rep[4096], rep_file[4096], page[4096];
+    char plog[4096], nlog[4096], err[1024];
+    snprintf(csv, sizeof csv, "%s/profile.csv", dir);
+    snprintf(lines, sizeof lines, "%s/profile-lines.csv", dir);
+    snprintf(rep, sizeof rep, "%s/source", dir);
+    snprintf(rep_file, sizeof rep_file, "%s/source.ncu-rep", dir);
+    snprintf(page, sizeof page, "%s/source.csv", dir);
+    snprintf(plog, sizeof plog, "%s/profile.log", dir);
+    snprintf(nlog, sizeof nlog, "%s/ncu.log", dir);
+    remove(csv);
+    remove(lines);
+    remove(rep_file);
+    remove(page);
+    remove(plog);
+    remove(nlog);
+
+    const char *head1[] = {mp_self_path(), "profile", "-o", csv, "--", NULL};
+    char **cmd = command(head1, argv);
+    fprintf(out, "ncu-check --profile: memprobe profile -- %s\n", argv[0]);
+    int rc = mp_spawn_wait(cmd, plog);
+    free(cmd);
+    if (rc != 0) {
+        fprintf(stderr, "memprobe: ncu-check: memprobe profile failed (exit "
+                "%d); see %s\n", rc, plog);
+        return rc == MP_EXIT_USAGE || rc == MP_EXIT_COUNTERS ? rc
+                                                            : MP_EXIT_FAIL;
+    }
+
+    const char *head2[] = {ncu, "--section", "SourceCounters",
+                           "--clock-control", "none", "-f", "-o", rep, NULL};
+    cmd = command(head2, argv);
+    fprintf(out, "ncu-check --profile: %s --section SourceCounters -- %s\n",
+            ncu, argv[0]);
+    rc = mp_spawn_wait(cmd, nlog);
+    free(cmd);
+    if (rc == 0) {
+        const char *page_argv[] = {ncu, "-i", rep_file, "--page", "source",
+                                   "--csv", "--print-source", "sass", NULL};
+        rc = mp_spawn_wait((char *const *)page_argv, page);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "memprobe: ncu-check: %s %s (exit %d); see %s\n", ncu,
+                rc == 127 ? "not found" : "failed", rc, nlog);
+        return rc == 127 ? MP_EXIT_USAGE : MP_EXIT_FAIL;
+    }
+
+    mp_ncu_source src;
+    mp_ncu_table t;
+    if (mp_ncu_source_read(page, &src, err, sizeof err)) {
+        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+        return MP_EXIT_FAIL;
+    }
+    if (mp_csv_table_read(lines, &t, err, sizeof err)) {
+        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+        mp_ncu_source_free(&src);
+        return MP_EXIT_FAIL;
+    }
+    rc = mp_ncu_profile_compare(&src, &t, out, 20, err, sizeof err);
+    if (rc == MP_EXIT_USAGE) {
+        fprintf(stderr, "memprobe: ncu-check: %s: %s\n", lines, err);
+        rc = MP_EXIT_FAIL;
+    }
+    mp_ncu_free(&t);
+    mp_ncu_source_free(&src);
+    return rc;
+}

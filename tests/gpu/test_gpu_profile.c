@@ -1,0 +1,439 @@
+/*
+ * test_gpu_profile.c - GPU tests of `memprobe profile` (issue 26) on the
+ * project's own test program, build/tests/profile/app (tests/profile/app.cu).
+ *
+ * Runs (CSVs and logs in $GPU_TEST_DIR/profile/, default results/gpu-test):
+ *   memprobe profile -o p.csv -- app
+ *   memprobe profile --check 'shared<=1.0,global<=1.0' -- app            (exit 1)
+ *   memprobe profile --check 'shared<=1.0,global<=1.0' -- app --padded-only (0)
+ *   memprobe profile -o crash.csv -- app --crash-after 3                  (139)
+ *   memprobe ncu-check --profile -- app            (when ncu is on PATH; 0)
+ * and asserts:
+ *   - each marked line of app.cu (file:line of its MP_EXPECT marker): the
+ *     profile-lines.csv counts of that line (its instructions summed) EQUAL
+ *     tests/profile/expect.c's, computed from the bank and sector models,
+ *     times the kernel's launches; the other space is 0 there; and no
+ *     unmarked line of app.cu has shared or global counts;
+ *   - the launch rows are the program's sequence (app_shape.h) in order:
+ *     kernel, grid, block, graph = 1 for the graph's launch, the NVTX
+ *     stack "app/RANGE", line_counts = exact, two streams;
+ *   - the --check runs, the crash run (its launches flushed before the
+ *     crash: at least 3 rows, a CSV that reads), and ncu's agreement.
+ * Skips (TAP skip) when memprobe has no profile command, the injection
+ * library BUILD/lib/libmemprobe_inject.so is missing, or the app is not
+ * built (BUILD: build, or the folder of $MEMPROBE when that is not ".",
+ * e.g. build/san). $MP_PROFILE_APP overrides the app's path,
+ * $MP_TEST_SOURCE the repository root (for tests/profile/app.cu).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../mp_skip.h"
+#include "expect.h"
+#include "gpu_util.h"
+#include "subprocess.h"
+
+#define CHECK_ARG "shared<=1.0,global<=1.0"
+
+static char skip_why[3072];
+static char dir[1024], app[1024], source[1024], inject[1024];
+static mp_ncu_table launches, lines, crash;
+static int have_launches, have_lines, have_crash;
+static int rc_main, rc_check_bad, rc_check_good, rc_crash, rc_ncu = -1;
+static int *marker_line;   /* source line of each expect.c line */
+static char marker_err[512];
+
+/* ---- runs ------------------------------------------------------------ */
+
+static int run(const char *name, char *const *argv)
+{
+    char log[1200];
+    snprintf(log, sizeof log, "%s/%s.log", dir, name);
+    remove(log);
+    int rc = mp_spawn_wait(argv, log);
+    printf("# %s:", name);
+    for (int i = 0; argv[i]; i++)
+        printf(" %s", argv[i]);
+    printf(" -> exit %d (log %s)\n", rc, log);
+    return rc;
+}
+
+static int read_csv(const char *name, mp_ncu_table *t)
+{
+    char path[1200], err[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (mp_csv_table_read(path, t, err, sizeof err)) {
+        printf("# %s\n", err);
+        return 0;
+    }
+    return 1;
+}
+
+static int on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    char *copy = strdup(path), *save = NULL;
+    int found = 0;
+    for (char *d = strtok_r(copy, ":", &save); d && !found;
+         d = strtok_r(NULL, ":", &save)) {
+        char full[2048];
+        snprintf(full, sizeof full, "%s/%s", d, prog);
+        found = access(full, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+/* Why the tests cannot run, or "" when they can. */
+static void find_skip(void)
+{
+    const char *mp = gpu_memprobe();
+    char *help[] = {(char *)mp, "profile", "--help", NULL};
+    if (access(app, X_OK))
+        snprintf(skip_why, sizeof skip_why, "%s not built (make %s)", app,
+                 app);
+    else if (access(inject, R_OK))
+        snprintf(skip_why, sizeof skip_why, "no injection library %s",
+                 inject);
+    else if (mp_spawn_wait(help, "/dev/null") != 0)
+        snprintf(skip_why, sizeof skip_why, "%s has no profile command", mp);
+}
+
+static void run_all(void)
+{
+    char *mp = (char *)gpu_memprobe();
+    char p[1200], c1[1200], c2[1200], cr[1200], nd[1200];
+    snprintf(p, sizeof p, "%s/p.csv", dir);
+    snprintf(c1, sizeof c1, "%s/check-app.csv", dir);
+    snprintf(c2, sizeof c2, "%s/check-padded.csv", dir);
+    snprintf(cr, sizeof cr, "%s/crash.csv", dir);
+    snprintf(nd, sizeof nd, "%s/ncu-check", dir);
+    char *a1[] = {mp, "profile", "-o", p, "--", app, NULL};
+    char *a2[] = {mp, "profile", "--check", CHECK_ARG, "-o", c1, "--", app,
+                  NULL};
+    char *a3[] = {mp, "profile", "--check", CHECK_ARG, "-o", c2, "--", app,
+                  "--padded-only", NULL};
+    char *a4[] = {mp, "profile", "-o", cr, "--", app, "--crash-after", "3",
+                  NULL};
+    char *a5[] = {mp, "ncu-check", "--dir", nd, "--profile", "--", app, NULL};
+    rc_main = run("profile", a1);
+    have_launches = read_csv("p.csv", &launches);
+    have_lines = read_csv("p-lines.csv", &lines);
+    rc_check_bad = run("check-app", a2);
+    rc_check_good = run("check-padded", a3);
+    rc_crash = run("crash", a4);
+    have_crash = read_csv("crash.csv", &crash);
+    if (on_path("ncu"))
+        rc_ncu = run("ncu-check", a5);
+}
+
+#define NEED_RUNS()                                                       \
+    do {                                                                  \
+        if (skip_why[0])                                                  \
+            MP_SKIP("%s", skip_why);                                      \
+    } while (0)
+
+/* ---- the lines ------------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* Sums of the rows of kernel k on app.cu line `line`. */
+typedef struct {
+    double shared, shared_ideal, global, global_ideal;
+    double launches;
+    int rows;
+} line_sum;
+
+static line_sum sum_line(const char *kernel, long line)
+{
+    line_sum s = {0, 0, 0, 0, -1, 0};
+    for (int r = 0; r < lines.nrows; r++) {
+        if (strcmp(base_name(gpu_cell(&lines, r, "file")), "app.cu")
+            || gpu_number(&lines, r, "line") != (double)line
+            || (kernel && strcmp(gpu_cell(&lines, r, "kernel"), kernel)))
+            continue;
+        s.rows++;
+        s.shared += gpu_number(&lines, r,
+            "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared");
+        s.shared_ideal += gpu_number(&lines, r,
+            "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal");
+        s.global += gpu_number(&lines, r, "smsp__sass_sectors_mem_global");
+        s.global_ideal += gpu_number(&lines, r,
+                                     "smsp__sass_sectors_mem_global_ideal");
+        double l = gpu_number(&lines, r, "launches");
+        if (l > s.launches)
+            s.launches = l;
+    }
+    return s;
+}
+
+static void test_run(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_int_equal(rc_main, 0);
+    assert_true(have_launches);
+    assert_true(have_lines);
+    if (marker_err[0])
+        fail_msg("%s", marker_err);
+}
+
+static void test_lines_equal_model(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_true(have_lines);
+    if (marker_err[0])
+        fail_msg("%s", marker_err);
+    int n, bad = 0;
+    const mp_expect_line *l = mp_expect_lines(&n);
+    printf("# %-16s %-12s %12s %12s %12s %12s\n", "line", "at", "measured",
+           "model", "ideal", "model ideal");
+    for (int i = 0; i < n; i++) {
+        const char *kernel = app_kernel_names[l[i].kernel];
+        long long runs = mp_expect_launches(l[i].kernel, APP_MODE_FULL, 1,
+                                            NULL);
+        mp_expect_counts c;
+        mp_expect_compute(&l[i], &c);
+        line_sum s = sum_line(kernel, marker_line[i]);
+        int shared = l[i].space == MP_EXPECT_SHARED;
+        double got = shared ? s.shared : s.global;
+        double got_ideal = shared ? s.shared_ideal : s.global_ideal;
+        double other = shared ? s.global + s.global_ideal
+                              : s.shared + s.shared_ideal;
+        double want = (double)(c.measured * runs);
+        double want_ideal = (double)(c.ideal * runs);
+        char at[32];
+        snprintf(at, sizeof at, "app.cu:%d", marker_line[i]);
+        printf("# %-16s %-12s %12.0f %12.0f %12.0f %12.0f\n", l[i].marker, at,
+               got, want, got_ideal, want_ideal);
+        if (got != want || got_ideal != want_ideal || other != 0
+            || s.launches != (double)runs) {
+            printf("# MISMATCH %s (%s, %s): %d rows, launches %.0f of %lld, "
+                   "other space %.0f\n", l[i].marker, at, kernel, s.rows,
+                   s.launches, runs, other);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* No line of app.cu that expect.c does not know has shared or global
+ * counts: every measured access is accounted for. */
+static void test_no_unmarked_line(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_true(have_lines);
+    int n, bad = 0;
+    mp_expect_lines(&n);
+    for (int r = 0; r < lines.nrows; r++) {
+        if (strcmp(base_name(gpu_cell(&lines, r, "file")), "app.cu"))
+            continue;
+        double line = gpu_number(&lines, r, "line");
+        int marked = 0;
+        for (int i = 0; i < n; i++)
+            marked |= marker_line[i] == (int)line;
+        double any = gpu_number(&lines, r,
+                         "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared")
+                     + gpu_number(&lines, r, "smsp__sass_sectors_mem_global");
+        if (!marked && any != 0) {
+            printf("# unmarked app.cu:%.0f (%s %s) has %.0f wavefronts + "
+                   "sectors\n", line, gpu_cell(&lines, r, "kernel"),
+                   gpu_cell(&lines, r, "function_offset"), any);
+            bad++;
+        }
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* ---- the launches ---------------------------------------------------- */
+
+/* Rows of t that are launches that ran (a launch made while a stream was
+ * capturing runs later, in the graph: its row, if any, says so). */
+static int ran(const mp_ncu_table *t, int r)
+{
+    return !strstr(gpu_cell(t, r, "why"), "capture");
+}
+
+static void test_launch_rows(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_true(have_launches);
+    int r = 0, bad = 0;
+    for (int s = 0; s < APP_STEPS; s++) {
+        const app_step *st = &app_sequence[s];
+        if (!(st->modes & APP_MODE_FULL))
+            continue;
+        while (r < launches.nrows && !ran(&launches, r))
+            r++;
+        if (r == launches.nrows)
+            fail_msg("%d launch rows; step %d (%s) has none", launches.nrows,
+                     s, app_kernel_names[st->kernel]);
+        const int *sh = app_kernel_shape[st->kernel];
+        char grid[64], block[64], nvtx[128];
+        snprintf(grid, sizeof grid, "%d,%d,1", sh[0], sh[1]);
+        snprintf(block, sizeof block, "%d,%d,1", sh[2], sh[3]);
+        snprintf(nvtx, sizeof nvtx, "%s%s%s", APP_RANGE, st->range ? "/" : "",
+                 st->range ? st->range : "");
+        const char *kernel = gpu_cell(&launches, r, "kernel");
+        const char *got_nvtx = gpu_cell(&launches, r, "nvtx");
+        const char *exact = gpu_cell(&launches, r, "line_counts");
+        double graph = gpu_number(&launches, r, "graph");
+        printf("# launch %s: %s grid %s block %s stream %s graph %.0f nvtx "
+               "'%s' %s %s\n", gpu_cell(&launches, r, "launch"), kernel,
+               gpu_cell(&launches, r, "grid"), gpu_cell(&launches, r, "block"),
+               gpu_cell(&launches, r, "stream"), graph, got_nvtx, exact,
+               gpu_cell(&launches, r, "why"));
+        if (strcmp(kernel, app_kernel_names[st->kernel])
+            || strcmp(gpu_cell(&launches, r, "grid"), grid)
+            || strcmp(gpu_cell(&launches, r, "block"), block)
+            || graph != st->graph || strcmp(got_nvtx, nvtx)
+            || strcmp(exact, "exact")) {
+            printf("# MISMATCH: expected %s grid %s block %s graph %d nvtx "
+                   "'%s' exact\n", app_kernel_names[st->kernel], grid, block,
+                   st->graph, nvtx);
+            bad++;
+        }
+        r++;
+    }
+    while (r < launches.nrows && !ran(&launches, r))
+        r++;
+    if (r != launches.nrows)
+        fail_msg("%d launch rows beyond the sequence", launches.nrows - r);
+    assert_int_equal(bad, 0);
+}
+
+/* The kernels the sequence puts on different streams were seen on
+ * different streams (the graph's launch aside: a graph may run on a
+ * stream of its own). */
+static void test_two_streams(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_true(have_launches);
+    const char *seen[2] = {NULL, NULL};
+    for (int r = 0; r < launches.nrows; r++) {
+        if (!ran(&launches, r) || gpu_number(&launches, r, "graph") != 0)
+            continue;
+        int k = mp_expect_kernel(gpu_cell(&launches, r, "kernel"));
+        assert_true(k >= 0);
+        for (int s = 0; s < APP_STEPS; s++)
+            if (app_sequence[s].kernel == k && !app_sequence[s].graph) {
+                const char *stream = gpu_cell(&launches, r, "stream");
+                const char **slot = &seen[app_sequence[s].stream];
+                if (*slot && strcmp(*slot, stream))
+                    fail_msg("%s on stream %s, expected %s",
+                             app_kernel_names[k], stream, *slot);
+                *slot = stream;
+            }
+    }
+    assert_non_null(seen[0]);
+    assert_non_null(seen[1]);
+    printf("# streams: %s and %s\n", seen[0], seen[1]);
+    assert_true(strcmp(seen[0], seen[1]) != 0);
+}
+
+/* ---- check, crash, ncu ----------------------------------------------- */
+
+static void test_check(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_int_equal(rc_check_bad, 1);
+    assert_int_equal(rc_check_good, 0);
+}
+
+static void test_crash_flushed(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_int_equal(rc_crash, 128 + 11);
+    assert_true(have_crash);
+    int done = 0;
+    for (int r = 0; r < crash.nrows; r++)
+        done += ran(&crash, r);
+    printf("# crash after 3 launches: %d launch rows\n", done);
+    assert_true(done >= 3);
+}
+
+static void test_ncu_agrees(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    if (rc_ncu < 0)
+        MP_SKIP("ncu not on PATH");
+    assert_int_equal(rc_ncu, 0);
+}
+
+int main(void)
+{
+    const char *d = getenv("GPU_TEST_DIR");
+    const char *a = getenv("MP_PROFILE_APP");
+    const char *src = getenv("MP_TEST_SOURCE");
+    /* The build folder: beside memprobe, or build/ for ./memprobe. */
+    char build[960];
+    snprintf(build, sizeof build, "%s", gpu_memprobe());
+    char *slash = strrchr(build, '/');
+    if (!slash || !strcmp(build, "./memprobe"))
+        snprintf(build, sizeof build, "build");
+    else
+        *slash = '\0';
+    snprintf(dir, sizeof dir, "%s/profile", d ? d : "results/gpu-test");
+    snprintf(inject, sizeof inject, "%s/lib/libmemprobe_inject.so", build);
+    if (a)
+        snprintf(app, sizeof app, "%s", a);
+    else
+        snprintf(app, sizeof app, "%s/tests/profile/app", build);
+    snprintf(source, sizeof source, "%s/tests/profile/app.cu",
+             src ? src : ".");
+    int n;
+    mp_expect_lines(&n);
+    marker_line = calloc((size_t)n, sizeof *marker_line);
+    if (mp_expect_marker_lines(source, marker_line, marker_err,
+                               sizeof marker_err) == 0)
+        marker_err[0] = '\0';
+
+    find_skip();
+    if (!skip_why[0]) {
+        mkdir("results", 0777);
+        mkdir(d ? d : "results/gpu-test", 0777);
+        mkdir(dir, 0777);
+        run_all();
+    }
+    static const struct CMUnitTest tests[] = {
+        GPU_TEST("profile_runs", test_run),
+        GPU_TEST("lines_equal_model", test_lines_equal_model),
+        GPU_TEST("no_unmarked_line", test_no_unmarked_line),
+        GPU_TEST("launch_rows_graph_nvtx_exact", test_launch_rows),
+        GPU_TEST("two_streams", test_two_streams),
+        GPU_TEST("check_app_fails_padded_passes", test_check),
+        GPU_TEST("crash_keeps_flushed_launches", test_crash_flushed),
+        GPU_TEST("ncu_check_profile_agrees", test_ncu_agrees),
+    };
+    int rc = cmocka_run_group_tests_name("gpu_profile", tests, NULL, NULL);
+    if (have_launches)
+        mp_ncu_free(&launches);
+    if (have_lines)
+        mp_ncu_free(&lines);
+    if (have_crash)
+        mp_ncu_free(&crash);
+    free(marker_line);
+    return rc;
+}
