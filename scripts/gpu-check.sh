@@ -9,7 +9,7 @@
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
 #          replaycheck recheck fastverify latsweep seedbitmap ncurepeat texrerun gputests
-#          gate maketest
+#          gate maketest profile
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -673,6 +673,51 @@ gate)
       echo "limit_s: 300"; cat "$W/tap-summary.txt" "$W/gate-why.txt"; } > "$W/test-gpu.txt"
     cat "$W/test-gpu.txt" | head -20 >> "$SUMMARY"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+profile)
+    # Issue 26: `memprobe profile` on the test program (tests/profile/app):
+    # the raw files kept, with the library's debug trace and the chip's
+    # SASS metric list; ncu's source page of the same program; the check
+    # on the program and its padded-only variant; a crash case; the cost
+    # (program alone, under memprobe profile, under ncu's SourceCounters;
+    # many short launches). PROFILE_APP_ARGS: extra app arguments.
+    P=$W/profile; mkdir -p "$P"
+    app=build/tests/profile/app
+    step profile-build make -j16 DEPS=.deps memprobe build/lib/libmemprobe_inject.so $app
+    step profile-run env MEMPROBE_DEBUG=1 ./memprobe profile --keep-raw "$P/raw" \
+        -o "$P/profile.csv" -- $app
+    step profile-report ./memprobe report "$P/profile.csv"
+    step profile-check ./memprobe profile --check 'shared<=1.0,global<=1.0' \
+        -o "$P/check.csv" -- $app
+    step profile-check-padded ./memprobe profile --check 'shared<=1.0,global<=1.0' \
+        -o "$P/check-padded.csv" -- $app --padded-only
+    step profile-crash ./memprobe profile -o "$P/crash.csv" -- $app --crash-after 3
+    step ncu-source bash -c "$NCU --section SourceCounters --clock-control none -f \
+        -o $P/src $app > $P/ncu-src.log 2>&1 && $NCU -i $P/src.ncu-rep --page source \
+        --csv --print-source sass > $P/ncu-source.csv"
+    step profile-ncu-check ./memprobe ncu-check --profile -- $app
+    for k in 1 2 3; do
+        for how in alone memprobe ncu; do
+            case $how in
+            alone) cmd="$app" ;;
+            memprobe) cmd="./memprobe profile -o $P/cost.csv -- $app" ;;
+            ncu) cmd="$NCU --section SourceCounters --clock-control none -f -o $P/cost $app" ;;
+            esac
+            s=$(date +%s.%N); $cmd > /dev/null 2>&1; e=$(date +%s.%N)
+            echo "app $how run$k $(awk -v a=$s -v b=$e 'BEGIN{printf "%.3f", b-a}') s" >> "$P/cost.txt"
+        done
+    done
+    for n in 1000 10000; do
+        for how in alone memprobe; do
+            cmd="$app --short $n"
+            [ $how = memprobe ] && cmd="./memprobe profile -o $P/short.csv -- $app --short $n"
+            s=$(date +%s.%N); $cmd > /dev/null 2>&1; e=$(date +%s.%N)
+            echo "short$n $how $(awk -v a=$s -v b=$e 'BEGIN{printf "%.3f", b-a}') s" >> "$P/cost.txt"
+        done
+    done
+    cat "$P/cost.txt" >> "$SUMMARY"
+    [ -x build/tests/gpu/test_gpu_profile ] && step test-gpu-profile bash -c \
+        "CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe scripts/tap-run.sh \
+        build/tests/gpu/test_gpu_profile > $P/test_gpu_profile.tap 2>&1" ;;
 maketest)
     # The README's test command on the GPU machine (issue 24 item 6):
     # passing skips only, their reasons in maketest.txt.

@@ -19,11 +19,13 @@
  * transpose, nested NVTX ranges (nvtx3, header-only) around launches, two
  * streams. Every result is checked against the CPU (exit 1 on a mismatch).
  *
- * usage: app [--padded-only] [--launches N] [--crash-after N]
+ * usage: app [--padded-only] [--launches N] [--crash-after N] [--short N]
  *   --padded-only    only the conflict-free kernels (padded transpose,
  *                    aligned loads)
  *   --launches N     runs the launch sequence N times (default 1)
  *   --crash-after N  raises SIGSEGV once N launches have completed
+ *   --short N        instead of the sequence, N launches of `tick` (one
+ *                    warp, one store each): the profiler's per-launch cost
  * Exit: 0 results right, 1 a result wrong, 2 bad option, 3 no GPU, 5 a CUDA
  * call failed.
  *
@@ -131,6 +133,13 @@ extern "C" __global__ void load_stride2(const float2 *in, float *out)
 
 #define IL(s) STEP(tid % (2 * (s)) == 0, c[tid] += c[tid + (s)]); __syncthreads()
 #define SI(s) STEP(2 * (s) * tid < APP_RED_T, c[2 * (s) * tid] += c[2 * (s) * tid + (s)]); __syncthreads()
+
+/* The short launch of --short: one warp counts it, one store. */
+extern "C" __global__ void tick(unsigned *count)
+{
+    if (threadIdx.x == 0)
+        count[0] += 1;
+}
 
 extern "C" __global__ void reduce_interleaved(const unsigned *in, unsigned *out)
 {
@@ -326,10 +335,29 @@ static void *device_copy(const void *host, size_t bytes)
     return d;
 }
 
+/* --short N: N launches of tick on the default stream, then the count
+ * checked (one launch each). */
+static int run_short(long long n)
+{
+    unsigned *count = (unsigned *)device_copy(NULL, sizeof(unsigned));
+    for (long long i = 0; i < n; i++)
+        tick<<<1, 32>>>(count);
+    APP_CHECK(cudaGetLastError());
+    unsigned got = 0;
+    APP_CHECK(cudaMemcpy(&got, count, sizeof got, cudaMemcpyDeviceToHost));
+    APP_CHECK(cudaFree(count));
+    if (got != (unsigned)n) {
+        fprintf(stderr, "app: tick counted %u launches of %lld\n", got, n);
+        return APP_EXIT_FAIL;
+    }
+    printf("app: %lld short launches, counted\n", n);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int mode = APP_MODE_FULL;
-    long long launches = 1, crash_after = 0;
+    long long launches = 1, crash_after = 0, shorts = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--padded-only"))
             mode = APP_MODE_PADDED;
@@ -337,9 +365,13 @@ int main(int argc, char **argv)
             launches = positive("--launches", i + 1 < argc ? argv[++i] : NULL);
         else if (!strcmp(argv[i], "--crash-after"))
             crash_after = positive("--crash-after", i + 1 < argc ? argv[++i] : NULL);
+        else if (!strcmp(argv[i], "--short"))
+            shorts = positive("--short", i + 1 < argc ? argv[++i] : NULL);
         else
             usage_error("unknown option", argv[i]);
     }
+    if (shorts)
+        return run_short(shorts);
 
     /* Inputs on the host, then the device. */
     const long long trn = (long long)APP_TR_N * APP_TR_N;
