@@ -68,6 +68,7 @@ typedef struct { /* cuGraphLaunch, _ptsz */
 } graph_launch_params;
 
 enum { QUIET, WARN, FATAL }; /* what a failed call costs */
+#define RANGE_WRITE_S 0.1
 enum { MAX_DEVICES = 64, MAX_CONTEXTS = 256, NVTX_DEPTH = 32,
        NVTX_NAME = 96 };
 
@@ -181,10 +182,12 @@ static void note_failure(int sev, const char *what, int code,
                          const char *name, const char *hint)
 {
     if (sev == QUIET)
-        dbg("%s failed: %d %s", what, code, name ? name : "");
+        dbg("%s failed: %d%s%s", what, code, name ? " " : "",
+            name ? name : "");
     else
         say(sev == FATAL ? MP_RAW_KEY_ERROR : MP_RAW_KEY_WARNING,
-            "%s failed: %d %s%s", what, code, name ? name : "", hint);
+            "%s failed: %d%s%s%s", what, code, name ? " " : "",
+            name ? name : "", hint);
 }
 
 static int cupti_ok(CUptiResult r, const char *what, int sev)
@@ -294,7 +297,10 @@ static void on_signal(int sig)
         } else {
             ic_write_status(g.dir, g.pid, &g.status, end);
         }
-        g.on = 0;
+        /* the program's own handler may let it live on: then it goes on
+         * being profiled and writes again at exit */
+        if (old_actions[i].sa_handler == SIG_DFL)
+            g.on = 0;
     }
     sigaction(sig, &old_actions[i], NULL);
     raise(sig);
@@ -658,10 +664,12 @@ static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *nd)
         tl_nvtx.depth, tl_nvtx.depth > 0 ? ", top " : "",
         tl_nvtx.depth > 0 && tl_nvtx.depth <= NVTX_DEPTH
             ? tl_nvtx.name[tl_nvtx.depth - 1] : "");
-    /* a range end: what its launches gave is written */
+    /* a range end: what its launches gave is written (at most every
+     * RANGE_WRITE_S: a program with a range per iteration would rewrite
+     * the lines file thousands of times a second) */
     if ((cbid == CUPTI_CBID_NVTX_nvtxRangePop ||
          cbid == CUPTI_CBID_NVTX_nvtxDomainRangePop) &&
-        (g.rows.n || g.since_write))
+        (g.rows.n || g.since_write) && now_s() - g.last_write >= RANGE_WRITE_S)
         write_all("flush");
 }
 
@@ -684,14 +692,19 @@ static size_t nvtx_stack(const char **names, char *joined, size_t len)
 
 /* ---- launches ------------------------------------------------------- */
 
-/* The SASS records gathered since the last flush of ctx; n = 0 when
- * none. 0, or -1 when they could not be read. The caller frees the
- * records with free_records. */
-static int flush_records(CUcontext ctx, CUpti_SassMetrics_Data **data,
-                         size_t *n, size_t *ninst)
+/* The SASS records of one flush: n records of ninst values each. */
+typedef struct {
+    CUpti_SassMetrics_Data *d;
+    CUpti_SassMetrics_InstanceValue *v;
+    size_t n, ninst;
+} records;
+
+/* The SASS records gathered since the last flush of ctx into rs (n = 0
+ * when none). 0, or -1 when they could not be read. The caller frees
+ * them with free_records. */
+static int flush_records(CUcontext ctx, records *rs)
 {
-    *data = NULL;
-    *n = *ninst = 0;
+    memset(rs, 0, sizeof *rs);
     CUpti_SassMetricsGetDataProperties_Params pp = {
         .structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE,
         .ctx = ctx};
@@ -723,20 +736,17 @@ static int flush_records(CUcontext ctx, CUpti_SassMetrics_Data **data,
         free(v);
         return -1;
     }
-    *data = d;
-    *n = nr;
-    *ninst = ni;
+    *rs = (records){.d = d, .v = v, .n = nr, .ninst = ni};
     return 0;
 }
 
-static void free_records(CUpti_SassMetrics_Data *d, size_t n)
+static void free_records(records *rs)
 {
-    if (!d)
-        return;
-    for (size_t i = 0; i < n; i++)
-        free((void *)d[i].functionName); /* CUPTI's copy, ours to free */
-    free(n ? d[0].pInstanceValues : NULL);
-    free(d);
+    for (size_t i = 0; i < rs->n; i++)
+        free((void *)rs->d[i].functionName); /* CUPTI's copy, ours to free */
+    free(rs->d);
+    free(rs->v);
+    memset(rs, 0, sizeof *rs);
 }
 
 /* file:line of one instruction from its cubin's line info, into file
@@ -943,23 +953,23 @@ static void on_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     size_t first = g.rows.n;
     const char *why = NULL;
     char whybuf[160];
-    CUpti_SassMetrics_Data *rec = NULL;
-    size_t nrec = 0, ninst = 0;
+    records rs = {0};
     if (!c || !c->enabled) {
         why = "SASS metrics are not enabled on this context (see the "
               "status file)";
     } else if (!cu_ok(cuCtxSynchronize(), "cuCtxSynchronize", WARN)) {
         why = "cuCtxSynchronize failed";
-    } else if (flush_records(c->ctx, &rec, &nrec, &ninst)) {
+    } else if (flush_records(c->ctx, &rs)) {
         why = "the SASS records could not be flushed";
     }
     dbg("flush after launch %llu: %zu records x %zu instances%s",
-        (unsigned long long)launch, nrec, ninst,
+        (unsigned long long)launch, rs.n, rs.ninst,
         profile ? "" : " (dropped: filtered out)");
 
     if (profile) {
         g.status.profiled++;
-        const device_info *dev = &g.devs[c && c->dev >= 0 ? c->dev : 0];
+        const device_info *dev =
+            &g.devs[c && c->dev >= 0 && c->dev < MAX_DEVICES ? c->dev : 0];
         if (!ld.graph) {
             ic_launch *r = ic_launches_add(&g.rows, launch, ld.name, joined);
             if (r) {
@@ -968,15 +978,16 @@ static void on_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                 r->dyn_shared = ld.shared;
                 r->stream = sid;
             }
-            for (size_t i = 0; i < nrec; i++) {
-                if (ld.name && rec[i].functionName &&
-                    strcmp(ld.name, rec[i].functionName) != 0)
+            for (size_t i = 0; i < rs.n; i++) {
+                const CUpti_SassMetrics_Data *rec = &rs.d[i];
+                if (ld.name && rec->functionName &&
+                    strcmp(ld.name, rec->functionName) != 0)
                     dbg("record of %s attributed to launch %llu of %s",
-                        rec[i].functionName, (unsigned long long)launch,
+                        rec->functionName, (unsigned long long)launch,
                         ld.name);
-                add_record(&rec[i], ninst, dev, launch, r ? r->sum : NULL);
+                add_record(rec, rs.ninst, dev, launch, r ? r->sum : NULL);
             }
-            if (r && !why && !nrec) {
+            if (r && !why && !rs.n) {
                 snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no code "
                          "for this kernel", g.cupti_version);
                 why = whybuf;
@@ -984,15 +995,15 @@ static void on_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
             if (r && why)
                 ic_launch_unavailable(r, why);
         } else {
-            for (size_t i = 0; i < nrec; i++) {
-                const char *fn = rec[i].functionName ? rec[i].functionName
-                                                     : "";
+            for (size_t i = 0; i < rs.n; i++) {
+                const CUpti_SassMetrics_Data *rec = &rs.d[i];
+                const char *fn = rec->functionName ? rec->functionName : "";
                 if (!ic_kernel_match(&g.filter, fn))
                     continue;
                 ic_launch *r = graph_row(first, launch, fn, joined, sid);
-                add_record(&rec[i], ninst, dev, launch, r ? r->sum : NULL);
+                add_record(rec, rs.ninst, dev, launch, r ? r->sum : NULL);
             }
-            if (g.rows.n == first && (why || !nrec)) {
+            if (g.rows.n == first && (why || !rs.n)) {
                 ic_launch *r = ic_launches_add(&g.rows, launch, "", joined);
                 if (r) {
                     r->graph = 1;
@@ -1008,7 +1019,7 @@ static void on_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
             }
         }
     }
-    free_records(rec, nrec);
+    free_records(&rs);
     if (ic_filter_done(&g.filter))
         stop_all();
     maybe_write();
