@@ -602,7 +602,8 @@ static void nvtx_push(const char *ascii, const wchar_t *wide,
     tl_nvtx.domain[d] = domain;
 }
 
-/* Pops the innermost range of this domain (NULL: the default domain). */
+/* Pops the innermost range of this domain (NULL: the default domain;
+ * none of it on the stack: the innermost range). */
 static void nvtx_pop(const void *domain)
 {
     if (tl_nvtx.depth <= 0)
@@ -612,8 +613,10 @@ static void nvtx_pop(const void *domain)
         return;
     }
     int d = tl_nvtx.depth - 1;
-    while (d > 0 && tl_nvtx.domain[d] != domain)
+    while (d >= 0 && tl_nvtx.domain[d] != domain)
         d--;
+    if (d < 0)
+        d = tl_nvtx.depth - 1;
     for (int i = d; i + 1 < tl_nvtx.depth; i++) {
         memcpy(tl_nvtx.name[i], tl_nvtx.name[i + 1], NVTX_NAME);
         tl_nvtx.domain[i] = tl_nvtx.domain[i + 1];
