@@ -232,7 +232,7 @@ $(INJECT_SO): $(INJECT_OBJ) $(BUILD)/lib/cupti-libs
 .PHONY: cupti
 cupti:
 	rm -f $(CUPTI_FETCH_FAILED)
-	scripts/fetch-cupti.sh '$(CUPTI_DEPS)' $(CUPTI_VERSION) || { echo "make cupti: the download failed: $$(cat $(CUPTI_FETCH_FAILED))" >&2; exit 1; }
+	scripts/fetch-cupti.sh '$(CUPTI_DEPS)' $(CUPTI_VERSION) >/dev/null || { echo "make cupti: the download failed: $$(cat $(CUPTI_FETCH_FAILED))" >&2; exit 1; }
 	$(MAKE) $(INJECT_SO)
 
 $(BUILD)/tests/test_inject_core: tests/test_inject_core.c $(BUILD)/inject/inject_core.o $(CLI_UTIL) $(BUILD)/libmemprobe.a
