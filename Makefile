@@ -179,6 +179,87 @@ $(BUILD)/tests/gpu/test_gpu_profile: tests/gpu/test_gpu_profile.c $(GPU_UTIL) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/gpu -Itests/profile -o $@ $< $(GPU_UTIL) $(EXPECT_OBJ) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
+# ---- The injection library (issue 26, docs/profile-design.md) ----------
+# $(BUILD)/lib/libmemprobe_inject.so, loaded into a profiled program by
+# CUDA_INJECTION64_PATH: inject/*.c, libc, libcuda and CUPTI only (nothing
+# of libmemprobe.a). Its objects are position-independent and never
+# sanitized (an ASan library cannot load into a plain program), also under
+# SANITIZE=1; tests/test_inject_core links the same inject_core.o.
+#
+# CUPTI: the toolkit's 13.0 patches only a program's first kernel, so the
+# library builds against CUPTI 13.5 from PyPI's nvidia-cuda-cupti wheel,
+# kept in $(DEPS_DIR)/cupti/ (the GPU machine gets .deps/ carried) and
+# unpacked into $(BUILD)/cupti/. When the wheel is missing, a plain `make`
+# fetches it once (scripts/fetch-cupti.sh; not under -n, not for other
+# goals); a failed fetch leaves $(DEPS_DIR)/cupti/fetch-failed so later
+# makes do not try again, and the library builds against the toolkit's
+# CUPTI, saying so in one line. `make cupti` fetches again.
+INJECT_SO := $(BUILD)/lib/libmemprobe_inject.so
+INJECT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard inject/*.c))
+CUPTI_VERSION := 13.5.25
+CUPTI_DEPS := $(DEPS_DIR)/cupti
+CUPTI_FETCH_FAILED := $(CUPTI_DEPS)/fetch-failed
+ifneq ($(filter all $(INJECT_SO),$(or $(MAKECMDGOALS),all)),)
+ifeq ($(wildcard $(CUPTI_DEPS)/*.whl)$(wildcard $(CUPTI_FETCH_FAILED)),)
+ifeq ($(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS)))),)
+CUPTI_FETCH := $(shell scripts/fetch-cupti.sh '$(CUPTI_DEPS)' $(CUPTI_VERSION))
+endif
+endif
+endif
+CUPTI_WHEEL := $(or $(CUPTI_FETCH),$(firstword $(wildcard $(CUPTI_DEPS)/*.whl)))
+CUPTI_LIBS := libcupti.so.13 libnvperf_host.so libnvperf_target.so
+ifneq ($(CUPTI_WHEEL),)
+CUPTI_ROOT := $(BUILD)/cupti/nvidia/cu13
+CUPTI_INC := -I$(CUPTI_ROOT)/include
+CUPTI_STAMP := $(BUILD)/cupti/unpacked
+CUPTI_NOTE :=
+$(CUPTI_STAMP): $(CUPTI_WHEEL)
+	rm -rf $(BUILD)/cupti && mkdir -p $(BUILD)/cupti
+	python3 -m zipfile -e $< $(BUILD)/cupti/
+	touch $@
+$(BUILD)/lib/cupti-libs: $(CUPTI_STAMP)
+	@mkdir -p $(dir $@)
+	cp $(addprefix $(CUPTI_ROOT)/lib/,$(CUPTI_LIBS)) $(dir $@)
+	touch $@
+else
+# The toolkit's CUPTI, copied beside the library too: memprobe names the
+# libcupti.so.13 beside it in NVTX_INJECTION64_PATH.
+CUPTI_INC :=
+CUPTI_STAMP := $(BUILD)/lib/cupti-toolkit
+CUPTI_NOTE = @echo "make: no CUPTI $(CUPTI_VERSION) wheel in $(CUPTI_DEPS)/ ($$(cat $(CUPTI_FETCH_FAILED) 2>/dev/null || echo not fetched)): $@ built against the toolkit's CUPTI, which profiles only a program's first kernel; \`make cupti\` fetches it" >&2
+$(BUILD)/lib/cupti-libs: $(CUPTI_STAMP)
+	touch $@
+$(CUPTI_STAMP):
+	@mkdir -p $(dir $@)
+	cp -L $(addprefix $(CUDA_HOME)/lib64/,$(CUPTI_LIBS)) $(dir $@)
+	touch $@
+endif
+INJECT_CFLAGS = $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) \
+	-fPIC -fvisibility=hidden -Iinject
+
+all: $(INJECT_SO)
+
+$(BUILD)/inject/%.o: inject/%.c $(CUPTI_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CUPTI_INC) $(INJECT_CFLAGS) -c -o $@ $<
+
+$(INJECT_SO): $(INJECT_OBJ) $(BUILD)/lib/cupti-libs
+	$(CUPTI_NOTE)
+	$(CC) -shared -fPIC -Wl,--no-undefined -o $@ $(INJECT_OBJ) \
+	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN' -L$(BUILD)/lib -l:libcupti.so.13 \
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread
+
+# make cupti: fetch the CUPTI wheel again (after a failure), then build.
+.PHONY: cupti
+cupti:
+	rm -f $(CUPTI_FETCH_FAILED)
+	scripts/fetch-cupti.sh '$(CUPTI_DEPS)' $(CUPTI_VERSION) >/dev/null || { echo "make cupti: the download failed: $$(cat $(CUPTI_FETCH_FAILED))" >&2; exit 1; }
+	$(MAKE) $(INJECT_SO)
+
+$(BUILD)/tests/test_inject_core: tests/test_inject_core.c $(BUILD)/inject/inject_core.o $(CLI_UTIL) $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Iinject -o $@ $< $(BUILD)/inject/inject_core.o $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
 # The fuzz targets' bodies (tests/fuzz/), linked into the corpus replay
 # test without their libFuzzer entry points.
 FUZZ_SRC := $(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c))

@@ -1,0 +1,1225 @@
+/*
+ * inject.c - libmemprobe_inject.so: the CUPTI glue of `memprobe profile`.
+ *
+ * The CUDA driver loads this library into the profiled program
+ * (CUDA_INJECTION64_PATH) and calls InitializeInjection at the program's
+ * first CUDA call. From then on CUPTI callbacks
+ *   - resource: context created (SASS metrics configured for its device
+ *     and enabled), module loaded (its cubin kept, keyed by CRC), graph
+ *     node created (a kernel node's function and shape remembered);
+ *   - driver API: every kernel launch and graph launch, at its exit:
+ *     filters, synchronise, flush the SASS metric records, attribute them
+ *     to this launch, add them to the per-instruction table;
+ *   - NVTX: push and pop of ranges, kept on a per-thread stack;
+ * and the raw files of inject/raw.h are written every N launches or T
+ * seconds, at NVTX range ends, at exit and from fatal signals.
+ * docs/profile-design.md ("The injection library") says how and why.
+ *
+ * Only libc, libcuda and CUPTI (component headers only: the wheel's
+ * cupti.h does not compile against the 13.0 runtime headers). Every CUDA
+ * and CUPTI return code goes through note_failure (cu_ok / cupti_ok): a
+ * failure is said in status.PID, never fatal to the program.
+ */
+#include <cuda.h>
+#include <cupti_callbacks.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_nvtx_cbid.h>
+#include <cupti_pcsampling.h>
+#include <cupti_result.h>
+#include <cupti_sass_metrics.h>
+#include <cupti_target.h>
+#include <cupti_version.h>
+#include <generated_nvtx_meta.h>
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "inject_core.h"
+#include "raw.h"
+
+/* Debugging knobs (docs/profile-design.md): where SASS metrics are
+ * enabled ("context" at context creation, "launch" at a context's first
+ * launch) and lazy patching (1, default) or eager (0). */
+#define ENV_ENABLE_AT "MEMPROBE_ENABLE_AT"
+#define ENV_LAZY "MEMPROBE_LAZY_PATCHING"
+
+/* The parameter blocks CUPTI hands over for the launch calls, as laid out
+ * in CUPTI's generated_cuda_meta.h (which does not compile as C against
+ * the 13.0 cuda.h, so its three layouts are restated here). */
+typedef struct { /* cuLaunchKernel, cuLaunchCooperativeKernel, _ptsz */
+    CUfunction f;
+    unsigned grid[3], block[3], shared;
+    CUstream stream;
+} launch_params;
+typedef struct { /* cuLaunchKernelEx, _ptsz */
+    const CUlaunchConfig *config;
+    CUfunction f;
+} launch_ex_params;
+typedef struct { /* cuGraphLaunch, _ptsz */
+    CUgraphExec exec;
+    CUstream stream;
+} graph_launch_params;
+
+enum { QUIET, WARN, FATAL }; /* what a failed call costs */
+#define RANGE_WRITE_S 0.1
+enum { MAX_DEVICES = 64, MAX_CONTEXTS = 256, NVTX_DEPTH = 32,
+       NVTX_NAME = 96 };
+
+typedef struct {
+    int tried, ok;
+    uint64_t ids[MP_RAW_NMETRICS];
+} device_info;
+
+typedef struct {
+    CUcontext ctx;
+    int dev, enabled, failed;
+} context_info;
+
+typedef struct {
+    uint64_t crc;
+    char *data;
+    size_t size;
+    int saved;
+} cubin_info;
+
+typedef struct {
+    char *name;
+    unsigned grid[3], block[3], shared;
+} graph_kernel;
+
+static pthread_mutex_t g_lock;
+/* this thread holds g_lock (the signal handler must not touch the tables) */
+static _Thread_local int tl_locked;
+
+static struct {
+    int on, debug, enable_at_launch, lazy, stopped, write_failed;
+    char dir[4096];
+    long pid;
+    uint32_t cupti_version;
+    CUpti_SubscriberHandle sub;
+    ic_filter filter;
+    ic_lines lines;
+    ic_launches rows;
+    ic_status status;
+    uint64_t flush_launches, since_write;
+    double flush_seconds, last_write;
+    device_info devs[MAX_DEVICES];
+    context_info ctxs[MAX_CONTEXTS];
+    int nctx;
+    cubin_info *cubins;
+    size_t ncubins;
+    graph_kernel *gk;
+    size_t ngk;
+} g;
+
+/* The NVTX range stack of this thread (push/pop ranges are per thread):
+ * the outermost NVTX_DEPTH names, each cut to NVTX_NAME - 1 bytes. */
+static _Thread_local struct {
+    int depth;
+    char name[NVTX_DEPTH][NVTX_NAME];
+    const void *domain[NVTX_DEPTH];
+} tl_nvtx;
+
+static const int fatal_sigs[] = {SIGINT, SIGTERM, SIGSEGV, SIGABRT};
+static struct sigaction old_actions[4];
+
+/* ---- small helpers ------------------------------------------------- */
+
+static void dbg(const char *fmt, ...)
+{
+    if (!g.debug)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    char line[1024];
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "memprobe-inject: %s\n", line);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void write_status(const char *end)
+{
+    if (!g.dir[0])
+        return;
+    if (ic_write_status(g.dir, g.pid, &g.status, end) && !g.write_failed) {
+        g.write_failed = 1;
+        fprintf(stderr, "memprobe-inject: cannot write %s/" MP_RAW_STATUS_FMT
+                "\n", g.dir, g.pid);
+    }
+}
+
+/* A status line, written at once. */
+static void say(const char *key, const char *fmt, ...)
+{
+    char value[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    dbg("status: %s %s", key, value);
+    if (ic_status_event(&g.status, key, value) == 1)
+        write_status("flush");
+}
+
+/* The one place a failed CUDA or CUPTI call is noted: FATAL as an
+ * `error` status line (profiling cannot be done), WARN as a `warning`
+ * (some data lost), QUIET on stderr under MEMPROBE_DEBUG only. */
+static void note_failure(int sev, const char *what, int code,
+                         const char *name, const char *hint)
+{
+    if (sev == QUIET)
+        dbg("%s failed: %d%s%s", what, code, name ? " " : "",
+            name ? name : "");
+    else
+        say(sev == FATAL ? MP_RAW_KEY_ERROR : MP_RAW_KEY_WARNING,
+            "%s failed: %d%s%s%s", what, code, name ? " " : "",
+            name ? name : "", hint);
+}
+
+static int cupti_ok(CUptiResult r, const char *what, int sev)
+{
+    if (r == CUPTI_SUCCESS)
+        return 1;
+    const char *name = NULL;
+    if (cuptiGetResultString(r, &name) != CUPTI_SUCCESS)
+        name = NULL;
+    const char *hint = "";
+    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
+        r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
+        hint = " (GPU profiling needs root, CAP_SYS_ADMIN or the driver "
+               "option NVreg_RestrictProfilingToAdminUsers=0)";
+    note_failure(sev, what, (int)r, name, hint);
+    return 0;
+}
+
+static int cu_ok(CUresult r, const char *what, int sev)
+{
+    if (r == CUDA_SUCCESS)
+        return 1;
+    const char *name = NULL;
+    if (cuGetErrorName(r, &name) != CUDA_SUCCESS)
+        name = NULL;
+    note_failure(sev, what, (int)r, name, "");
+    return 0;
+}
+
+static void lock(void)
+{
+    pthread_mutex_lock(&g_lock);
+    tl_locked++;
+}
+
+static void unlock(void)
+{
+    tl_locked--;
+    pthread_mutex_unlock(&g_lock);
+}
+
+/* ---- writing the raw files ----------------------------------------- */
+
+static void write_all(const char *end)
+{
+    size_t rows = g.rows.n;
+    if (ic_write_launches(g.dir, g.pid, &g.rows) ||
+        ic_write_lines(g.dir, g.pid, &g.lines)) {
+        if (!g.write_failed)
+            fprintf(stderr, "memprobe-inject: cannot write the raw files "
+                    "in %s\n", g.dir);
+        g.write_failed = 1;
+    }
+    write_status(end);
+    g.since_write = 0;
+    g.last_write = now_s();
+    dbg("write (%s): %zu launch rows, %zu lines, %llu launches seen, "
+        "%llu profiled", end, rows, g.lines.n,
+        (unsigned long long)g.status.seen,
+        (unsigned long long)g.status.profiled);
+}
+
+static void maybe_write(void)
+{
+    if (g.since_write >= g.flush_launches ||
+        now_s() - g.last_write >= g.flush_seconds)
+        write_all("flush");
+}
+
+static void at_exit(void)
+{
+    if (!g.on)
+        return;
+    if (pthread_mutex_trylock(&g_lock) == 0) {
+        tl_locked++;
+        write_all("exit");
+        g.on = 0;
+        unlock();
+    } else {
+        write_status("exit"); /* another thread is inside a callback */
+    }
+}
+
+static void on_signal(int sig)
+{
+    int i = 0;
+    while (i < 3 && fatal_sigs[i] != sig)
+        i++;
+    if (g.on) {
+        char end[32] = "signal ";
+        char d[12];
+        int n = 0, s = sig;
+        do {
+            d[n++] = (char)('0' + s % 10);
+            s /= 10;
+        } while (s);
+        size_t len = strlen(end);
+        while (n)
+            end[len++] = d[--n];
+        end[len] = '\0';
+        /* the tables only when no thread is changing them */
+        if (!tl_locked && pthread_mutex_trylock(&g_lock) == 0) {
+            ic_write_launches(g.dir, g.pid, &g.rows);
+            ic_write_lines(g.dir, g.pid, &g.lines);
+            ic_write_status(g.dir, g.pid, &g.status, end);
+            pthread_mutex_unlock(&g_lock);
+        } else {
+            ic_write_status(g.dir, g.pid, &g.status, end);
+        }
+        /* the program's own handler may let it live on: then it goes on
+         * being profiled and writes again at exit */
+        if (old_actions[i].sa_handler == SIG_DFL)
+            g.on = 0;
+    }
+    sigaction(sig, &old_actions[i], NULL);
+    raise(sig);
+}
+
+static void in_child(void)
+{
+    /* a forked child without exec cannot use CUDA: it writes nothing */
+    g.on = 0;
+}
+
+/* ---- devices, contexts, SASS metrics ------------------------------- */
+
+/* The SASS metrics the chip offers, NAME ID DESCRIPTION per line
+ * (MEMPROBE_DEBUG). */
+static void write_metric_list(const char *chip)
+{
+    CUpti_SassMetrics_GetNumOfMetrics_Params np = {
+        .structSize = CUpti_SassMetrics_GetNumOfMetrics_Params_STRUCT_SIZE,
+        .pChipName = chip};
+    if (!cupti_ok(cuptiSassMetricsGetNumOfMetrics(&np),
+                  "cuptiSassMetricsGetNumOfMetrics", QUIET))
+        return;
+    CUpti_SassMetrics_MetricDetails *list =
+        calloc(np.numOfMetrics ? np.numOfMetrics : 1, sizeof *list);
+    CUpti_SassMetrics_GetMetrics_Params mp = {
+        .structSize = CUpti_SassMetrics_GetMetrics_Params_STRUCT_SIZE,
+        .pChipName = chip, .numOfMetrics = np.numOfMetrics,
+        .pMetricsList = list};
+    char path[4200];
+    snprintf(path, sizeof path, "%s/" MP_RAW_SASS_METRICS_FMT, g.dir, g.pid);
+    FILE *f = NULL;
+    if (list && cupti_ok(cuptiSassMetricsGetMetrics(&mp),
+                         "cuptiSassMetricsGetMetrics", QUIET) &&
+        (f = fopen(path, "w"))) {
+        fprintf(f, "# chip %s: %zu SASS metrics\n", chip, np.numOfMetrics);
+        for (size_t i = 0; i < np.numOfMetrics; i++)
+            fprintf(f, "%s %llu %s\n", list[i].pMetricName,
+                    (unsigned long long)list[i].metricId,
+                    list[i].pMetricDescription ? list[i].pMetricDescription
+                                               : "");
+        fclose(f);
+        dbg("%zu SASS metrics of %s in %s", np.numOfMetrics, chip, path);
+    }
+    free(list);
+}
+
+/* The five metrics configured on device dev, once. 1 when ready. */
+static int setup_device(int dev)
+{
+    if (dev < 0 || dev >= MAX_DEVICES)
+        return 0;
+    device_info *d = &g.devs[dev];
+    if (d->tried)
+        return d->ok;
+    d->tried = 1;
+    CUpti_Device_GetChipName_Params cp = {
+        .structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+        .deviceIndex = (size_t)dev};
+    if (!cupti_ok(cuptiDeviceGetChipName(&cp), "cuptiDeviceGetChipName",
+                  FATAL))
+        return 0;
+    char chip[64];
+    snprintf(chip, sizeof chip, "%s", cp.pChipName ? cp.pChipName : "");
+    dbg("device %d: chip %s", dev, chip);
+    if (g.debug)
+        write_metric_list(chip);
+    static const char *const names[MP_RAW_NMETRICS] = MP_RAW_METRIC_NAMES;
+    CUpti_SassMetrics_Config cfg[MP_RAW_NMETRICS];
+    for (int m = 0; m < MP_RAW_NMETRICS; m++) {
+        CUpti_SassMetrics_GetProperties_Params pp = {
+            .structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE,
+            .pChipName = chip, .pMetricName = names[m]};
+        char what[160];
+        snprintf(what, sizeof what, "SASS metric %s on %s", names[m], chip);
+        if (!cupti_ok(cuptiSassMetricsGetProperties(&pp), what, FATAL))
+            return 0;
+        d->ids[m] = pp.metric.metricId;
+        cfg[m] = (CUpti_SassMetrics_Config){
+            .metricId = pp.metric.metricId,
+            .outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU};
+        dbg("metric %s: id %llu", names[m], (unsigned long long)d->ids[m]);
+    }
+    CUpti_SassMetricsSetConfig_Params sp = {
+        .structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE,
+        .numOfMetricConfig = MP_RAW_NMETRICS, .pConfigs = cfg,
+        .deviceIndex = (uint32_t)dev};
+    if (!cupti_ok(cuptiSassMetricsSetConfig(&sp), "cuptiSassMetricsSetConfig",
+                  FATAL))
+        return 0;
+    d->ok = 1;
+    return 1;
+}
+
+static context_info *find_context(CUcontext ctx)
+{
+    for (int i = 0; i < g.nctx; i++)
+        if (g.ctxs[i].ctx == ctx)
+            return &g.ctxs[i];
+    return NULL;
+}
+
+static context_info *add_context(CUcontext ctx)
+{
+    context_info *c = find_context(ctx);
+    if (c)
+        return c;
+    if (g.nctx == MAX_CONTEXTS) {
+        say(MP_RAW_KEY_WARNING, "more than %d CUDA contexts: the others are "
+            "not profiled", MAX_CONTEXTS);
+        return NULL;
+    }
+    c = &g.ctxs[g.nctx++];
+    memset(c, 0, sizeof *c);
+    c->ctx = ctx;
+    CUdevice dev = -1;
+    if (!cu_ok(cuCtxGetDevice_v2(&dev, ctx), "cuCtxGetDevice", FATAL))
+        c->failed = 1;
+    c->dev = dev;
+    return c;
+}
+
+/* SASS metrics on for this context (once). */
+static void enable_context(context_info *c)
+{
+    if (!c || c->enabled || c->failed || g.stopped)
+        return;
+    if (!setup_device(c->dev)) {
+        c->failed = 1;
+        return;
+    }
+    CUpti_SassMetricsEnable_Params ep = {
+        .structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE,
+        .ctx = c->ctx, .enableLazyPatching = (uint8_t)g.lazy};
+    if (cupti_ok(cuptiSassMetricsEnable(&ep), "cuptiSassMetricsEnable", FATAL))
+        c->enabled = 1;
+    else
+        c->failed = 1;
+    dbg("SASS metrics %s on context %p (device %d, %s patching)",
+        c->enabled ? "enabled" : "NOT enabled", (void *)c->ctx, c->dev,
+        g.lazy ? "lazy" : "eager");
+}
+
+/* The launch limit is reached: SASS metrics off, no more syncs. */
+static void stop_all(void)
+{
+    g.stopped = 1;
+    for (int i = 0; i < g.nctx; i++) {
+        if (!g.ctxs[i].enabled)
+            continue;
+        CUpti_SassMetricsDisable_Params dp = {
+            .structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE,
+            .ctx = g.ctxs[i].ctx};
+        cupti_ok(cuptiSassMetricsDisable(&dp), "cuptiSassMetricsDisable",
+                 QUIET);
+        g.ctxs[i].enabled = 0;
+    }
+    dbg("launch count reached: SASS metrics disabled");
+}
+
+/* ---- modules and graph nodes --------------------------------------- */
+
+static cubin_info *find_cubin(uint32_t crc)
+{
+    for (size_t i = 0; i < g.ncubins; i++)
+        if ((uint32_t)g.cubins[i].crc == crc)
+            return &g.cubins[i];
+    return NULL;
+}
+
+static void on_module_loaded(const CUpti_ModuleResourceData *md)
+{
+    if (!md || !md->pCubin || !md->cubinSize)
+        return;
+    CUpti_GetCubinCrcParams cp = {.size = CUpti_GetCubinCrcParamsSize,
+                                  .cubinSize = md->cubinSize,
+                                  .cubin = md->pCubin};
+    if (!cupti_ok(cuptiGetCubinCrc(&cp), "cuptiGetCubinCrc", WARN))
+        return;
+    dbg("module %u loaded: %zu bytes, cubin crc %llu", md->moduleId,
+        md->cubinSize, (unsigned long long)cp.cubinCrc);
+    if (find_cubin((uint32_t)cp.cubinCrc))
+        return;
+    cubin_info *v = realloc(g.cubins, (g.ncubins + 1) * sizeof *v);
+    char *copy = malloc(md->cubinSize);
+    if (!v || !copy) {
+        free(copy);
+        if (v)
+            g.cubins = v;
+        say(MP_RAW_KEY_WARNING, "out of memory keeping a cubin");
+        return;
+    }
+    memcpy(copy, md->pCubin, md->cubinSize);
+    g.cubins = v;
+    g.cubins[g.ncubins++] = (cubin_info){.crc = cp.cubinCrc, .data = copy,
+                                         .size = md->cubinSize};
+}
+
+/* The kernel name of a function or library kernel handle. */
+static const char *function_name(CUfunction f, CUkernel k)
+{
+    const char *name = NULL;
+    if (f)
+        cu_ok(cuFuncGetName(&name, f), "cuFuncGetName", QUIET);
+    else if (k)
+        cu_ok(cuKernelGetName(&name, k), "cuKernelGetName", QUIET);
+    return name;
+}
+
+static graph_kernel *find_graph_kernel(const char *name)
+{
+    for (size_t i = g.ngk; name && i-- > 0;)
+        if (strcmp(g.gk[i].name, name) == 0)
+            return &g.gk[i];
+    return NULL;
+}
+
+static void on_graph_node(const CUpti_GraphData *gd)
+{
+    if (!gd || gd->nodeType != CU_GRAPH_NODE_TYPE_KERNEL)
+        return;
+    CUDA_KERNEL_NODE_PARAMS p;
+    memset(&p, 0, sizeof p);
+    if (!cu_ok(cuGraphKernelNodeGetParams(gd->node, &p),
+               "cuGraphKernelNodeGetParams", WARN))
+        return;
+    const char *name = function_name(p.func, p.kern);
+    dbg("graph kernel node %s grid %u,%u,%u block %u,%u,%u shared %u",
+        name ? name : "(unnamed)", p.gridDimX, p.gridDimY, p.gridDimZ,
+        p.blockDimX, p.blockDimY, p.blockDimZ, p.sharedMemBytes);
+    if (!name)
+        return;
+    graph_kernel *k = find_graph_kernel(name);
+    if (!k) {
+        graph_kernel *v = realloc(g.gk, (g.ngk + 1) * sizeof *v);
+        char *copy = strdup(name);
+        if (!v || !copy) {
+            free(copy);
+            if (v)
+                g.gk = v;
+            return;
+        }
+        g.gk = v;
+        k = &g.gk[g.ngk++];
+        k->name = copy;
+    }
+    /* the latest node of a function gives its shape */
+    k->grid[0] = p.gridDimX;
+    k->grid[1] = p.gridDimY;
+    k->grid[2] = p.gridDimZ;
+    k->block[0] = p.blockDimX;
+    k->block[1] = p.blockDimY;
+    k->block[2] = p.blockDimZ;
+    k->shared = p.sharedMemBytes;
+}
+
+static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
+{
+    switch (cbid) {
+    case CUPTI_CBID_RESOURCE_CONTEXT_CREATED: {
+        context_info *c = add_context(rd->context);
+        dbg("context %p created (device %d)", (void *)rd->context,
+            c ? c->dev : -1);
+        if (c && !c->failed) {
+            setup_device(c->dev);
+            if (!g.enable_at_launch)
+                enable_context(c);
+        }
+        break;
+    }
+    case CUPTI_CBID_RESOURCE_MODULE_LOADED:
+        on_module_loaded(rd->resourceDescriptor);
+        break;
+    case CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED:
+        on_graph_node(rd->resourceDescriptor);
+        break;
+    default:
+        break;
+    }
+}
+
+/* ---- NVTX ----------------------------------------------------------- */
+
+static void nvtx_push(const char *ascii, const wchar_t *wide,
+                      const void *domain)
+{
+    int d = tl_nvtx.depth++;
+    if (d >= NVTX_DEPTH)
+        return;
+    char *out = tl_nvtx.name[d];
+    size_t n = 0;
+    if (ascii)
+        for (; ascii[n] && n < NVTX_NAME - 1; n++)
+            out[n] = ascii[n];
+    else if (wide) /* wide names: ASCII kept, the rest as '?' */
+        for (; wide[n] && n < NVTX_NAME - 1; n++)
+            out[n] = wide[n] > 0 && wide[n] < 128 ? (char)wide[n] : '?';
+    out[n] = '\0';
+    tl_nvtx.domain[d] = domain;
+}
+
+/* Pops the innermost range of this domain (NULL: the default domain;
+ * none of it on the stack: the innermost range). */
+static void nvtx_pop(const void *domain)
+{
+    if (tl_nvtx.depth <= 0)
+        return;
+    if (tl_nvtx.depth > NVTX_DEPTH) {
+        tl_nvtx.depth--;
+        return;
+    }
+    int d = tl_nvtx.depth - 1;
+    while (d >= 0 && tl_nvtx.domain[d] != domain)
+        d--;
+    if (d < 0)
+        d = tl_nvtx.depth - 1;
+    for (int i = d; i + 1 < tl_nvtx.depth; i++) {
+        memcpy(tl_nvtx.name[i], tl_nvtx.name[i + 1], NVTX_NAME);
+        tl_nvtx.domain[i] = tl_nvtx.domain[i + 1];
+    }
+    tl_nvtx.depth--;
+}
+
+static void nvtx_push_attr(const nvtxEventAttributes_t *a, const void *domain)
+{
+    if (a && a->messageType == NVTX_MESSAGE_TYPE_ASCII)
+        nvtx_push(a->message.ascii, NULL, domain);
+    else if (a && a->messageType == NVTX_MESSAGE_TYPE_UNICODE)
+        nvtx_push(NULL, a->message.unicode, domain);
+    else /* registered strings are not looked up */
+        nvtx_push(a && a->messageType == NVTX_MESSAGE_TYPE_REGISTERED
+                      ? "(registered string)" : "", NULL, domain);
+}
+
+static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *nd)
+{
+    const void *p = nd->functionParams;
+    switch (cbid) {
+    case CUPTI_CBID_NVTX_nvtxRangePushA:
+        nvtx_push(((const nvtxRangePushA_params *)p)->message, NULL, NULL);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushW:
+        nvtx_push(NULL, ((const nvtxRangePushW_params *)p)->message, NULL);
+        break;
+    case CUPTI_CBID_NVTX_nvtxRangePushEx:
+        nvtx_push_attr(((const nvtxRangePushEx_params *)p)->eventAttrib,
+                       NULL);
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePushEx: {
+        const nvtxDomainRangePushEx_params *dp = p;
+        nvtx_push_attr(dp->core.eventAttrib, dp->domain);
+        break;
+    }
+    case CUPTI_CBID_NVTX_nvtxRangePop:
+        nvtx_pop(NULL);
+        break;
+    case CUPTI_CBID_NVTX_nvtxDomainRangePop:
+        nvtx_pop(((const nvtxDomainRangePop_params *)p)->domain);
+        break;
+    default:
+        return;
+    }
+    dbg("nvtx %s: depth %d%s%s", nd->functionName ? nd->functionName : "",
+        tl_nvtx.depth, tl_nvtx.depth > 0 ? ", top " : "",
+        tl_nvtx.depth > 0 && tl_nvtx.depth <= NVTX_DEPTH
+            ? tl_nvtx.name[tl_nvtx.depth - 1] : "");
+    /* a range end: what its launches gave is written (at most every
+     * RANGE_WRITE_S: a program with a range per iteration would rewrite
+     * the lines file thousands of times a second) */
+    if ((cbid == CUPTI_CBID_NVTX_nvtxRangePop ||
+         cbid == CUPTI_CBID_NVTX_nvtxDomainRangePop) &&
+        (g.rows.n || g.since_write) && now_s() - g.last_write >= RANGE_WRITE_S)
+        write_all("flush");
+}
+
+/* This thread's stack as names (outermost first) and joined by '/'. */
+static size_t nvtx_stack(const char **names, char *joined, size_t len)
+{
+    size_t depth = (size_t)(tl_nvtx.depth < NVTX_DEPTH ? tl_nvtx.depth
+                                                      : NVTX_DEPTH);
+    size_t n = 0;
+    joined[0] = '\0';
+    for (size_t i = 0; i < depth; i++) {
+        names[i] = tl_nvtx.name[i];
+        int w = snprintf(joined + n, len - n, "%s%s", i ? "/" : "",
+                         names[i]);
+        if (w > 0)
+            n = n + (size_t)w < len ? n + (size_t)w : len - 1;
+    }
+    return depth;
+}
+
+/* ---- launches ------------------------------------------------------- */
+
+/* The SASS records of one flush: n records of ninst values each. */
+typedef struct {
+    CUpti_SassMetrics_Data *d;
+    CUpti_SassMetrics_InstanceValue *v;
+    size_t n, ninst;
+} records;
+
+/* The SASS records gathered since the last flush of ctx into rs (n = 0
+ * when none). 0, or -1 when they could not be read. The caller frees
+ * them with free_records. */
+static int flush_records(CUcontext ctx, records *rs)
+{
+    memset(rs, 0, sizeof *rs);
+    CUpti_SassMetricsGetDataProperties_Params pp = {
+        .structSize = CUpti_SassMetricsGetDataProperties_Params_STRUCT_SIZE,
+        .ctx = ctx};
+    if (!cupti_ok(cuptiSassMetricsGetDataProperties(&pp),
+                  "cuptiSassMetricsGetDataProperties", WARN))
+        return -1;
+    if (!pp.numOfPatchedInstructionRecords || !pp.numOfInstances)
+        return 0;
+    size_t nr = pp.numOfPatchedInstructionRecords, ni = pp.numOfInstances;
+    CUpti_SassMetrics_Data *d = calloc(nr, sizeof *d);
+    CUpti_SassMetrics_InstanceValue *v = calloc(nr * ni, sizeof *v);
+    if (!d || !v) {
+        free(d);
+        free(v);
+        say(MP_RAW_KEY_WARNING, "out of memory flushing SASS records");
+        return -1;
+    }
+    for (size_t i = 0; i < nr; i++) {
+        d[i].structSize = sizeof d[i];
+        d[i].pInstanceValues = v + i * ni;
+    }
+    CUpti_SassMetricsFlushData_Params fp = {
+        .structSize = CUpti_SassMetricsFlushData_Params_STRUCT_SIZE,
+        .ctx = ctx, .numOfPatchedInstructionRecords = nr,
+        .numOfInstances = ni, .pMetricsData = d};
+    if (!cupti_ok(cuptiSassMetricsFlushData(&fp), "cuptiSassMetricsFlushData",
+                  WARN)) {
+        free(d);
+        free(v);
+        return -1;
+    }
+    *rs = (records){.d = d, .v = v, .n = nr, .ninst = ni};
+    return 0;
+}
+
+static void free_records(records *rs)
+{
+    for (size_t i = 0; i < rs->n; i++)
+        free((void *)rs->d[i].functionName); /* CUPTI's copy, ours to free */
+    free(rs->d);
+    free(rs->v);
+    memset(rs, 0, sizeof *rs);
+}
+
+/* file:line of one instruction from its cubin's line info, into file
+ * (empty and 0 without -lineinfo). */
+static uint32_t source_line(const CUpti_SassMetrics_Data *r, char *file,
+                            size_t len)
+{
+    file[0] = '\0';
+    cubin_info *c = find_cubin(r->cubinCrc);
+    if (!c || !r->functionName)
+        return 0;
+    CUpti_GetSassToSourceCorrelationParams sp = {
+        .size = CUpti_GetSassToSourceCorrelationParamsSize,
+        .cubin = c->data, .functionName = r->functionName,
+        .cubinSize = c->size, .pcOffset = r->pcOffset};
+    if (!cupti_ok(cuptiGetSassToSourceCorrelation(&sp),
+                  "cuptiGetSassToSourceCorrelation", QUIET))
+        return 0;
+    const char *f = sp.fileName ? sp.fileName : "";
+    if (sp.dirName && *sp.dirName && *f && *f != '/')
+        snprintf(file, len, "%s/%s", sp.dirName, f);
+    else
+        snprintf(file, len, "%s", f);
+    free(sp.fileName);
+    free(sp.dirName);
+    return sp.lineNumber;
+}
+
+/* Adds one record to the per-instruction table, and to sums (a launch
+ * row's) when given. */
+static void add_record(const CUpti_SassMetrics_Data *r, size_t ninst,
+                       const device_info *dev, uint64_t launch,
+                       uint64_t *sums)
+{
+    ic_line *l = ic_lines_get(&g.lines, r->cubinCrc, r->functionIndex,
+                              r->pcOffset);
+    if (!l) {
+        char file[4096];
+        uint32_t line = source_line(r, file, sizeof file);
+        l = ic_lines_put(&g.lines, r->cubinCrc, r->functionIndex,
+                         r->pcOffset, r->functionName, file, line);
+        if (!l) {
+            say(MP_RAW_KEY_WARNING, "out of memory in the line table");
+            return;
+        }
+        cubin_info *c = find_cubin(r->cubinCrc);
+        if (c && !c->saved) {
+            c->saved = 1;
+            if (ic_write_cubin(g.dir, r->cubinCrc, c->data, c->size))
+                say(MP_RAW_KEY_WARNING, "cannot write " MP_RAW_CUBIN_FMT,
+                    r->cubinCrc);
+        } else if (!c) {
+            dbg("no cubin kept for crc %u (%s)", r->cubinCrc,
+                r->functionName ? r->functionName : "");
+        }
+    }
+    for (size_t i = 0; i < ninst; i++) {
+        const CUpti_SassMetrics_InstanceValue *iv = &r->pInstanceValues[i];
+        int m = 0;
+        while (m < MP_RAW_NMETRICS && dev->ids[m] != iv->metricId)
+            m++;
+        if (m == MP_RAW_NMETRICS) {
+            dbg("record with unknown metric id %llu",
+                (unsigned long long)iv->metricId);
+            continue;
+        }
+        ic_line_count(l, launch, m, iv->value);
+        if (sums)
+            sums[m] += iv->value;
+    }
+}
+
+/* A launch's shape and stream from its parameters. */
+typedef struct {
+    const char *name;
+    unsigned grid[3], block[3], shared;
+    CUstream stream;
+    int graph, ptsz;
+} launch_desc;
+
+static int describe_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
+                           launch_desc *ld)
+{
+    memset(ld, 0, sizeof *ld);
+    ld->name = cb->symbolName;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+        ld->ptsz = 1;
+        /* fall through */
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: {
+        const launch_params *p = cb->functionParams;
+        memcpy(ld->grid, p->grid, sizeof ld->grid);
+        memcpy(ld->block, p->block, sizeof ld->block);
+        ld->shared = p->shared;
+        ld->stream = p->stream;
+        if (!ld->name)
+            ld->name = function_name(p->f, NULL);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+        ld->ptsz = 1;
+        /* fall through */
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+        const launch_ex_params *p = cb->functionParams;
+        const CUlaunchConfig *c = p->config;
+        if (c) {
+            ld->grid[0] = c->gridDimX;
+            ld->grid[1] = c->gridDimY;
+            ld->grid[2] = c->gridDimZ;
+            ld->block[0] = c->blockDimX;
+            ld->block[1] = c->blockDimY;
+            ld->block[2] = c->blockDimZ;
+            ld->shared = c->sharedMemBytes;
+            ld->stream = c->hStream;
+        }
+        if (!ld->name)
+            ld->name = function_name(p->f, NULL);
+        return 1;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+        ld->ptsz = 1;
+        /* fall through */
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: {
+        const graph_launch_params *p = cb->functionParams;
+        ld->stream = p->stream;
+        ld->graph = 1;
+        ld->name = NULL;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The row of `name` among this launch's rows (from index first), made
+ * when missing. */
+static ic_launch *graph_row(size_t first, uint64_t launch, const char *name,
+                            const char *nvtx, uint64_t stream)
+{
+    for (size_t i = first; i < g.rows.n; i++)
+        if (strcmp(g.rows.v[i].mangled, name) == 0)
+            return &g.rows.v[i];
+    ic_launch *r = ic_launches_add(&g.rows, launch, name, nvtx);
+    if (!r)
+        return NULL;
+    r->graph = 1;
+    r->stream = stream;
+    const graph_kernel *k = find_graph_kernel(name);
+    if (k) {
+        memcpy(r->grid, k->grid, sizeof r->grid);
+        memcpy(r->block, k->block, sizeof r->block);
+        r->dyn_shared = k->shared;
+    }
+    return r;
+}
+
+static void on_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    launch_desc ld;
+    if (!describe_launch(cbid, cb, &ld))
+        return;
+    const CUresult *ret = cb->functionReturnValue;
+    if (ret && *ret != CUDA_SUCCESS) {
+        dbg("%s returned %d: not counted", cb->functionName, (int)*ret);
+        return;
+    }
+    CUstream stream = ld.stream;
+    if (!stream && ld.ptsz)
+        stream = CU_STREAM_PER_THREAD;
+    CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
+    cu_ok(cuStreamGetCaptureInfo(stream, &cap, NULL, NULL, NULL, NULL, NULL),
+          "cuStreamGetCaptureInfo", QUIET);
+    if (cap != CU_STREAM_CAPTURE_STATUS_NONE) {
+        dbg("%s %s during stream capture: recorded when the graph runs",
+            cb->functionName, ld.name ? ld.name : "");
+        return;
+    }
+    unsigned long long sid = 0;
+    cu_ok(cuStreamGetId(stream, &sid), "cuStreamGetId", QUIET);
+    uint64_t launch = g.status.seen++;
+    g.since_write++;
+    if (g.stopped) {
+        maybe_write();
+        return;
+    }
+    const char *names[NVTX_DEPTH];
+    char joined[NVTX_DEPTH * NVTX_NAME];
+    size_t depth = nvtx_stack(names, joined, sizeof joined);
+    int profile = ic_filter_decide(&g.filter, ld.name, names, depth);
+    dbg("launch %llu: %s %s grid %u,%u,%u block %u,%u,%u shared %u "
+        "stream %llu nvtx '%s': %s", (unsigned long long)launch,
+        cb->functionName, ld.name ? ld.name : "(graph)", ld.grid[0],
+        ld.grid[1], ld.grid[2], ld.block[0], ld.block[1], ld.block[2],
+        ld.shared, sid, joined, profile ? "profiled" : "filtered out");
+
+    context_info *c = find_context(cb->context);
+    if (!c) {
+        c = add_context(cb->context);
+        if (c && !c->failed)
+            setup_device(c->dev);
+    }
+    size_t first = g.rows.n;
+    const char *why = NULL;
+    char whybuf[160];
+    records rs = {0};
+    if (!c || !c->enabled) {
+        why = "SASS metrics are not enabled on this context (see the "
+              "status file)";
+    } else if (!cu_ok(cuCtxSynchronize(), "cuCtxSynchronize", WARN)) {
+        why = "cuCtxSynchronize failed";
+    } else if (flush_records(c->ctx, &rs)) {
+        why = "the SASS records could not be flushed";
+    }
+    dbg("flush after launch %llu: %zu records x %zu instances%s",
+        (unsigned long long)launch, rs.n, rs.ninst,
+        profile ? "" : " (dropped: filtered out)");
+
+    if (profile) {
+        g.status.profiled++;
+        const device_info *dev =
+            &g.devs[c && c->dev >= 0 && c->dev < MAX_DEVICES ? c->dev : 0];
+        if (!ld.graph) {
+            ic_launch *r = ic_launches_add(&g.rows, launch, ld.name, joined);
+            if (r) {
+                memcpy(r->grid, ld.grid, sizeof r->grid);
+                memcpy(r->block, ld.block, sizeof r->block);
+                r->dyn_shared = ld.shared;
+                r->stream = sid;
+            }
+            for (size_t i = 0; i < rs.n; i++) {
+                const CUpti_SassMetrics_Data *rec = &rs.d[i];
+                if (ld.name && rec->functionName &&
+                    strcmp(ld.name, rec->functionName) != 0)
+                    dbg("record of %s attributed to launch %llu of %s",
+                        rec->functionName, (unsigned long long)launch,
+                        ld.name);
+                add_record(rec, rs.ninst, dev, launch, r ? r->sum : NULL);
+            }
+            if (r && !why && !rs.n) {
+                snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no code "
+                         "for this kernel", g.cupti_version);
+                why = whybuf;
+            }
+            if (r && why)
+                ic_launch_unavailable(r, why);
+        } else {
+            for (size_t i = 0; i < rs.n; i++) {
+                const CUpti_SassMetrics_Data *rec = &rs.d[i];
+                const char *fn = rec->functionName ? rec->functionName : "";
+                if (!ic_kernel_match(&g.filter, fn))
+                    continue;
+                ic_launch *r = graph_row(first, launch, fn, joined, sid);
+                add_record(rec, rs.ninst, dev, launch, r ? r->sum : NULL);
+            }
+            if (g.rows.n == first && (why || !rs.n)) {
+                ic_launch *r = ic_launches_add(&g.rows, launch, "", joined);
+                if (r) {
+                    r->graph = 1;
+                    r->stream = sid;
+                    if (!why) {
+                        snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no "
+                                 "code for this graph's kernels",
+                                 g.cupti_version);
+                        why = whybuf;
+                    }
+                    ic_launch_unavailable(r, why);
+                }
+            }
+        }
+    }
+    free_records(&rs);
+    if (ic_filter_done(&g.filter))
+        stop_all();
+    maybe_write();
+}
+
+static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+        /* "launch" mode: SASS metrics on at a context's first launch */
+        if (g.enable_at_launch && !g.stopped) {
+            context_info *c = add_context(cb->context);
+            enable_context(c);
+        }
+        return;
+    }
+    on_launch_exit(cbid, cb);
+}
+
+static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
+                                 CUpti_CallbackId cbid, const void *data)
+{
+    (void)userdata;
+    lock();
+    if (g.on) {
+        if (domain == CUPTI_CB_DOMAIN_RESOURCE)
+            on_resource(cbid, data);
+        else if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+            on_driver(cbid, data);
+        else if (domain == CUPTI_CB_DOMAIN_NVTX)
+            on_nvtx(cbid, data);
+    }
+    unlock();
+}
+
+/* ---- start ---------------------------------------------------------- */
+
+static const CUpti_CallbackId launch_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+static const CUpti_CallbackId resource_cbids[] = {
+    CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+    CUPTI_CBID_RESOURCE_MODULE_LOADED,
+    CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED,
+};
+static const CUpti_CallbackId nvtx_cbids[] = {
+    CUPTI_CBID_NVTX_nvtxRangePushA,       CUPTI_CBID_NVTX_nvtxRangePushW,
+    CUPTI_CBID_NVTX_nvtxRangePushEx,      CUPTI_CBID_NVTX_nvtxRangePop,
+    CUPTI_CBID_NVTX_nvtxDomainRangePushEx, CUPTI_CBID_NVTX_nvtxDomainRangePop,
+};
+
+static int enable_callbacks(CUpti_CallbackDomain domain,
+                            const CUpti_CallbackId *ids, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char what[96];
+        snprintf(what, sizeof what, "cuptiEnableCallback(domain %d, id %u)",
+                 (int)domain, ids[i]);
+        if (!cupti_ok(cuptiEnableCallback(1, g.sub, domain, ids[i]), what,
+                      FATAL))
+            return 0;
+    }
+    return 1;
+}
+
+/* A whole number from the environment, or def; -1 when malformed. */
+static int env_u64(const char *name, uint64_t def, uint64_t *out)
+{
+    const char *s = getenv(name);
+    *out = def;
+    if (!s || !*s)
+        return 0;
+    if (ic_parse_u64(s, out)) {
+        say(MP_RAW_KEY_ERROR, "%s '%s' is not a whole number", name, s);
+        return -1;
+    }
+    return 0;
+}
+
+static int start(void)
+{
+    const char *dbgenv = getenv(MP_ENV_DEBUG);
+    g.debug = dbgenv && *dbgenv && strcmp(dbgenv, "0") != 0;
+    const char *dir = getenv(MP_ENV_RAW_DIR);
+    if (!dir || !*dir) {
+        fprintf(stderr, "memprobe-inject: " MP_ENV_RAW_DIR " is not set: "
+                "not profiling\n");
+        return 0;
+    }
+    if (strlen(dir) >= sizeof g.dir) {
+        fprintf(stderr, "memprobe-inject: " MP_ENV_RAW_DIR " is too long: "
+                "not profiling\n");
+        return 0;
+    }
+    snprintf(g.dir, sizeof g.dir, "%s", dir);
+    g.pid = (long)getpid();
+    ic_lines_init(&g.lines);
+    ic_launches_init(&g.rows);
+    g.last_write = now_s();
+
+    uint32_t v = 0;
+    if (cupti_ok(cuptiGetVersion(&v), "cuptiGetVersion", WARN))
+        g.cupti_version = v;
+    say(MP_RAW_KEY_CUPTI_VERSION, "%u", g.cupti_version);
+    say(MP_RAW_KEY_PID, "%ld", g.pid);
+    say(MP_RAW_KEY_PPID, "%ld", (long)getppid());
+
+    uint64_t secs, lazy;
+    if (env_u64(MP_ENV_FLUSH_LAUNCHES, MP_FLUSH_LAUNCHES_DEFAULT,
+                &g.flush_launches) ||
+        env_u64(MP_ENV_FLUSH_SECONDS, MP_FLUSH_SECONDS_DEFAULT, &secs) ||
+        env_u64(ENV_LAZY, 1, &lazy))
+        return 0;
+    if (!g.flush_launches)
+        g.flush_launches = 1;
+    g.flush_seconds = (double)secs;
+    g.lazy = lazy != 0;
+    /* CUPTI 13.0 gave records only when enabled inside a launch; 13.5
+     * at context creation too (docs/profile-design.md) */
+    const char *at = getenv(ENV_ENABLE_AT);
+    g.enable_at_launch = at && *at ? strcmp(at, "launch") == 0
+                                   : g.cupti_version < 130500;
+    char err[512];
+    if (ic_filter_init(&g.filter, getenv(MP_ENV_KERNEL),
+                       getenv(MP_ENV_NVTX_INCLUDE),
+                       getenv(MP_ENV_LAUNCH_SKIP),
+                       getenv(MP_ENV_LAUNCH_COUNT), err, sizeof err)) {
+        say(MP_RAW_KEY_ERROR, "%s", err);
+        return 0;
+    }
+    dbg("raw dir %s, CUPTI %u, enable at %s, %s patching, write every "
+        "%llu launches or %.0f s", g.dir, g.cupti_version,
+        g.enable_at_launch ? "launch" : "context", g.lazy ? "lazy" : "eager",
+        (unsigned long long)g.flush_launches, g.flush_seconds);
+
+    char old[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = "";
+    CUpti_SubscriberParams sp = {
+        .structSize = CUpti_SubscriberParams_STRUCT_SIZE,
+        .subscriberName = "memprobe", .oldSubscriberName = old,
+        .oldSubscriberSize = sizeof old - 1};
+    CUptiResult r = cuptiSubscribe_v2(&g.sub, on_callback, NULL, &sp);
+    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+        say(MP_RAW_KEY_ERROR, "cuptiSubscribe refused: another profiler is "
+            "attached (%s)", old[0] ? old : "ncu, nsys, cuda-gdb or "
+            "compute-sanitizer?");
+        return 0;
+    }
+    if (!cupti_ok(r, "cuptiSubscribe", FATAL))
+        return 0;
+    if (!enable_callbacks(CUPTI_CB_DOMAIN_RESOURCE, resource_cbids,
+                          sizeof resource_cbids / sizeof resource_cbids[0]) ||
+        !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids,
+                          sizeof launch_cbids / sizeof launch_cbids[0]) ||
+        !enable_callbacks(CUPTI_CB_DOMAIN_NVTX, nvtx_cbids,
+                          sizeof nvtx_cbids / sizeof nvtx_cbids[0])) {
+        cupti_ok(cuptiUnsubscribe(g.sub), "cuptiUnsubscribe", QUIET);
+        return 0;
+    }
+    return 1;
+}
+
+__attribute__((visibility("default"))) int InitializeInjection(void)
+{
+    static int called;
+    if (called)
+        return 1;
+    called = 1;
+    pthread_mutexattr_t a;
+    pthread_mutexattr_init(&a);
+    /* CUPTI may call back (a module loaded) inside our own calls */
+    pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&g_lock, &a);
+    pthread_mutexattr_destroy(&a);
+
+    lock();
+    int ok = start();
+    if (ok) {
+        g.on = 1;
+        atexit(at_exit);
+        pthread_atfork(NULL, NULL, in_child);
+        for (int i = 0; i < 4; i++) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = on_signal;
+            sigemptyset(&sa.sa_mask);
+            if (sigaction(fatal_sigs[i], NULL, &old_actions[i]) == 0 &&
+                old_actions[i].sa_handler != SIG_IGN)
+                sigaction(fatal_sigs[i], &sa, NULL);
+        }
+    }
+    write_status("flush");
+    unlock();
+    return 1;
+}

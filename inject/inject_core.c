@@ -1,0 +1,591 @@
+/*
+ * inject_core.c - what the injection library does without CUDA: the
+ * per-instruction table, the launch rows, the filters, the status lines
+ * and the writers of the raw files (inject_core.h; the files and columns
+ * are inject/raw.h's). Tested by tests/test_inject_core.c.
+ */
+#include "inject_core.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- per-instruction aggregation ------------------------------------ */
+
+void ic_lines_init(ic_lines *t)
+{
+    memset(t, 0, sizeof *t);
+}
+
+void ic_lines_free(ic_lines *t)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        free(t->v[i].mangled);
+        free(t->v[i].file);
+    }
+    free(t->v);
+    free(t->slot);
+    ic_lines_init(t);
+}
+
+static size_t key_hash(uint32_t crc, uint32_t fn, uint32_t pc)
+{
+    uint64_t h = ((uint64_t)crc << 32 | fn) * 0x9e3779b97f4a7c15ull;
+    h ^= (h >> 29) + (uint64_t)pc * 0xbf58476d1ce4e5b9ull;
+    return (size_t)(h ^ (h >> 31));
+}
+
+/* The slot holding (crc, fn, pc), or the empty slot where it would go. */
+static size_t *find_slot(const ic_lines *t, uint32_t crc, uint32_t fn,
+                         uint32_t pc)
+{
+    size_t mask = t->nslot - 1;
+    for (size_t i = key_hash(crc, fn, pc) & mask;; i = (i + 1) & mask) {
+        size_t s = t->slot[i];
+        if (!s)
+            return &t->slot[i];
+        const ic_line *l = &t->v[s - 1];
+        if (l->crc == crc && l->function_index == fn && l->pc_offset == pc)
+            return &t->slot[i];
+    }
+}
+
+ic_line *ic_lines_get(ic_lines *t, uint32_t crc, uint32_t function_index,
+                      uint32_t pc_offset)
+{
+    if (!t->nslot)
+        return NULL;
+    size_t s = *find_slot(t, crc, function_index, pc_offset);
+    return s ? &t->v[s - 1] : NULL;
+}
+
+/* Doubles the index (and rehashes) when it is half full. */
+static int grow_index(ic_lines *t)
+{
+    if (t->nslot > 2 * (t->n + 1))
+        return 0;
+    size_t nslot = t->nslot ? 2 * t->nslot : 1024;
+    size_t *slot = calloc(nslot, sizeof *slot);
+    if (!slot)
+        return -1;
+    free(t->slot);
+    t->slot = slot;
+    t->nslot = nslot;
+    for (size_t i = 0; i < t->n; i++)
+        *find_slot(t, t->v[i].crc, t->v[i].function_index,
+                   t->v[i].pc_offset) = i + 1;
+    return 0;
+}
+
+ic_line *ic_lines_put(ic_lines *t, uint32_t crc, uint32_t function_index,
+                      uint32_t pc_offset, const char *mangled,
+                      const char *file, uint32_t line)
+{
+    if (grow_index(t))
+        return NULL;
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 256;
+        ic_line *v = realloc(t->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        t->v = v;
+        t->cap = cap;
+    }
+    ic_line *l = &t->v[t->n];
+    memset(l, 0, sizeof *l);
+    l->crc = crc;
+    l->function_index = function_index;
+    l->pc_offset = pc_offset;
+    l->line = line;
+    l->mangled = strdup(mangled ? mangled : "");
+    l->file = strdup(file ? file : "");
+    if (!l->mangled || !l->file) {
+        free(l->mangled);
+        free(l->file);
+        return NULL;
+    }
+    *find_slot(t, crc, function_index, pc_offset) = ++t->n;
+    return l;
+}
+
+void ic_line_count(ic_line *l, uint64_t launch, int m, uint64_t value)
+{
+    if (l->last_launch != launch + 1) {
+        l->last_launch = launch + 1;
+        l->launches++;
+    }
+    if (m >= 0 && m < MP_RAW_NMETRICS)
+        l->sum[m] += value;
+}
+
+int ic_metric_index(const char *name)
+{
+    static const char *const names[MP_RAW_NMETRICS] = MP_RAW_METRIC_NAMES;
+    for (int m = 0; name && m < MP_RAW_NMETRICS; m++)
+        if (strcmp(name, names[m]) == 0)
+            return m;
+    return -1;
+}
+
+/* ---- launch rows ---------------------------------------------------- */
+
+void ic_launches_init(ic_launches *b)
+{
+    memset(b, 0, sizeof *b);
+}
+
+void ic_launches_clear(ic_launches *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->v[i].mangled);
+        free(b->v[i].nvtx);
+        free(b->v[i].why);
+    }
+    b->n = 0;
+}
+
+void ic_launches_free(ic_launches *b)
+{
+    ic_launches_clear(b);
+    free(b->v);
+    ic_launches_init(b);
+}
+
+ic_launch *ic_launches_add(ic_launches *b, uint64_t launch,
+                           const char *mangled, const char *nvtx)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 64;
+        ic_launch *v = realloc(b->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        b->v = v;
+        b->cap = cap;
+    }
+    ic_launch *r = &b->v[b->n];
+    memset(r, 0, sizeof *r);
+    r->launch = launch;
+    r->exact = 1;
+    r->mangled = strdup(mangled ? mangled : "");
+    r->nvtx = strdup(nvtx ? nvtx : "");
+    r->why = strdup("");
+    if (!r->mangled || !r->nvtx || !r->why) {
+        free(r->mangled);
+        free(r->nvtx);
+        free(r->why);
+        return NULL;
+    }
+    b->n++;
+    return r;
+}
+
+void ic_launch_unavailable(ic_launch *r, const char *why)
+{
+    char *w = strdup(why ? why : "");
+    if (w) {
+        free(r->why);
+        r->why = w;
+    }
+    r->exact = 0;
+}
+
+/* ---- filters -------------------------------------------------------- */
+
+int ic_parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+int ic_filter_init(ic_filter *f, const char *kernel, const char *nvtx,
+                   const char *skip, const char *count, char *err,
+                   size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    f->count = UINT64_MAX;
+    err[0] = '\0';
+    if (skip && *skip && ic_parse_u64(skip, &f->skip)) {
+        snprintf(err, errlen, MP_ENV_LAUNCH_SKIP " '%s' is not a count", skip);
+        return -1;
+    }
+    if (count && *count && ic_parse_u64(count, &f->count)) {
+        snprintf(err, errlen, MP_ENV_LAUNCH_COUNT " '%s' is not a count",
+                 count);
+        return -1;
+    }
+    if (nvtx && strlen(nvtx) >= sizeof f->nvtx) {
+        snprintf(err, errlen, MP_ENV_NVTX_INCLUDE " is longer than %zu bytes",
+                 sizeof f->nvtx - 1);
+        return -1;
+    }
+    snprintf(f->nvtx, sizeof f->nvtx, "%s", nvtx ? nvtx : "");
+    if (kernel && *kernel) {
+        int rc = regcomp(&f->regex, kernel, REG_EXTENDED | REG_NOSUB);
+        if (rc) {
+            char why[128];
+            regerror(rc, &f->regex, why, sizeof why);
+            snprintf(err, errlen, MP_ENV_KERNEL " '%s' is not a regular "
+                     "expression: %s", kernel, why);
+            return -1;
+        }
+        f->has_regex = 1;
+    }
+    return 0;
+}
+
+void ic_filter_free(ic_filter *f)
+{
+    if (f->has_regex)
+        regfree(&f->regex);
+    f->has_regex = 0;
+}
+
+int ic_nvtx_match(const char *include, const char *const *stack,
+                  size_t depth)
+{
+    if (!include || !*include)
+        return 1;
+    /* "A/" (Nsight Compute's spelling of a push/pop range) is "A" */
+    size_t n = strlen(include);
+    while (n && include[n - 1] == '/')
+        n--;
+    if (!n)
+        return 0;
+    /* one name (a range may have a slash in its name) */
+    for (size_t i = 0; i < depth; i++)
+        if (strlen(stack[i]) == n && memcmp(stack[i], include, n) == 0)
+            return 1;
+    /* A/B/...: consecutive ranges, starting anywhere on the stack */
+    const char *end = include + n;
+    for (size_t start = 0; start < depth; start++) {
+        const char *p = include;
+        for (size_t k = start; k < depth; k++) {
+            const char *slash = memchr(p, '/', (size_t)(end - p));
+            size_t len = slash ? (size_t)(slash - p) : (size_t)(end - p);
+            if (strlen(stack[k]) != len || memcmp(stack[k], p, len) != 0)
+                break;
+            if (!slash)
+                return 1;
+            p = slash + 1;
+        }
+    }
+    return 0;
+}
+
+int ic_kernel_match(const ic_filter *f, const char *mangled)
+{
+    if (!f->has_regex || !mangled)
+        return 1;
+    return regexec(&f->regex, mangled, 0, NULL, 0) == 0;
+}
+
+int ic_filter_decide(ic_filter *f, const char *mangled,
+                     const char *const *stack, size_t depth)
+{
+    if (!ic_kernel_match(f, mangled) || !ic_nvtx_match(f->nvtx, stack, depth))
+        return 0;
+    uint64_t m = f->matched++;
+    if (m < f->skip)
+        return 0;
+    return f->count == UINT64_MAX || m - f->skip < f->count;
+}
+
+int ic_filter_done(const ic_filter *f)
+{
+    if (f->count == UINT64_MAX)
+        return 0;
+    return f->matched >= f->skip && f->matched - f->skip >= f->count;
+}
+
+/* ---- status --------------------------------------------------------- */
+
+int ic_status_event(ic_status *s, const char *key, const char *value)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "%s %s\n", key, value ? value : "");
+    if (n < 0)
+        return -1;
+    if ((size_t)n >= sizeof line) {
+        n = (int)sizeof line - 1;
+        line[n - 1] = '\n';
+    }
+    for (int i = 0; i < n - 1; i++)
+        if (line[i] == '\n' || line[i] == '\r')
+            line[i] = ' ';
+    /* said once: a repeated failure is one line */
+    for (const char *p = s->text; p && p < s->text + s->len;) {
+        if (strncmp(p, line, (size_t)n) == 0)
+            return 0;
+        p = memchr(p, '\n', (size_t)(s->text + s->len - p));
+        p = p ? p + 1 : NULL;
+    }
+    if (s->len + (size_t)n >= sizeof s->text)
+        return -1;
+    memcpy(s->text + s->len, line, (size_t)n);
+    s->len += (size_t)n;
+    s->text[s->len] = '\0';
+    return 1;
+}
+
+/* ---- writers -------------------------------------------------------- */
+
+/* A buffered writer on a file descriptor, or (mem != NULL) into memory,
+ * truncating. No allocation. */
+typedef struct {
+    int fd, err;
+    char *mem;
+    size_t memcap, n;
+    char buf[8192];
+} ic_out;
+
+static void out_flush(ic_out *o)
+{
+    if (o->mem)
+        return;
+    size_t off = 0;
+    while (off < o->n && !o->err) {
+        ssize_t w = write(o->fd, o->buf + off, o->n - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            o->err = 1;
+        else
+            off += (size_t)w;
+    }
+    o->n = 0;
+}
+
+static void out_char(ic_out *o, char c)
+{
+    if (o->mem) {
+        if (o->n + 1 < o->memcap)
+            o->mem[o->n++] = c;
+        return;
+    }
+    if (o->n == sizeof o->buf)
+        out_flush(o);
+    o->buf[o->n++] = c;
+}
+
+static void out_str(ic_out *o, const char *s)
+{
+    for (; *s; s++)
+        out_char(o, *s);
+}
+
+static void out_u64(ic_out *o, uint64_t v)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n)
+        out_char(o, d[--n]);
+}
+
+/* ",VALUE" as a number */
+static void out_num(ic_out *o, uint64_t v)
+{
+    out_char(o, ',');
+    out_u64(o, v);
+}
+
+/* One CSV field, RFC 4180 quoted when needed. */
+static void out_csv(ic_out *o, const char *s)
+{
+    if (!s)
+        s = "";
+    if (!s[strcspn(s, ",\"\r\n")]) {
+        out_str(o, s);
+        return;
+    }
+    out_char(o, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            out_char(o, '"');
+        out_char(o, *s);
+    }
+    out_char(o, '"');
+}
+
+void ic_csv_field(const char *s, char *out, size_t outlen)
+{
+    if (!outlen)
+        return;
+    ic_out o = {.fd = -1, .mem = out, .memcap = outlen};
+    out_csv(&o, s);
+    out[o.n] = '\0';
+}
+
+/* DIR/NAME where NAME is fmt with one long, e.g. MP_RAW_LINES_FMT. */
+static int raw_path(char *path, size_t len, const char *dir,
+                    const char *fmt, long pid, const char *suffix)
+{
+    char name[128];
+    int n = snprintf(name, sizeof name, fmt, pid);
+    if (n < 0 || (size_t)n >= sizeof name)
+        return -1;
+    n = snprintf(path, len, "%s/%s%s", dir, name, suffix);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+static int out_close(ic_out *o)
+{
+    out_flush(o);
+    if (close(o->fd) && !o->err)
+        o->err = 1;
+    return o->err ? -1 : 0;
+}
+
+int ic_write_launches(const char *dir, long pid, ic_launches *b)
+{
+    char path[4096];
+    if (raw_path(path, sizeof path, dir, MP_RAW_LAUNCHES_FMT, pid, ""))
+        return -1;
+    ic_out o = {.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                           0644)};
+    if (o.fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(o.fd, &st) == 0 && st.st_size == 0)
+        out_str(&o, MP_RAW_LAUNCH_COLUMNS "\n");
+    for (size_t i = 0; i < b->n; i++) {
+        const ic_launch *r = &b->v[i];
+        out_u64(&o, (uint64_t)pid);
+        out_num(&o, r->launch);
+        out_char(&o, ',');
+        out_csv(&o, r->mangled);
+        for (int k = 0; k < 3; k++)
+            out_num(&o, r->grid[k]);
+        for (int k = 0; k < 3; k++)
+            out_num(&o, r->block[k]);
+        out_num(&o, r->dyn_shared);
+        out_num(&o, r->stream);
+        out_char(&o, ',');
+        out_csv(&o, r->nvtx);
+        out_num(&o, (uint64_t)(r->graph != 0));
+        out_char(&o, ',');
+        out_str(&o, r->exact ? MP_RAW_EXACT : MP_RAW_UNAVAILABLE);
+        out_char(&o, ',');
+        out_csv(&o, r->why);
+        for (int m = 0; m < MP_RAW_NMETRICS; m++)
+            out_num(&o, r->sum[m]);
+        out_char(&o, '\n');
+    }
+    if (out_close(&o))
+        return -1;
+    ic_launches_clear(b);
+    return 0;
+}
+
+/* Writes through PATH.tmp and renames it over PATH. */
+static int open_tmp(char *tmp, size_t len, const char *dir, const char *fmt,
+                    long pid, ic_out *o)
+{
+    if (raw_path(tmp, len, dir, fmt, pid, MP_RAW_TMP_SUFFIX))
+        return -1;
+    o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    return o->fd < 0 ? -1 : 0;
+}
+
+static int close_rename(ic_out *o, const char *tmp, const char *dir,
+                        const char *fmt, long pid)
+{
+    char path[4096];
+    if (out_close(o) ||
+        raw_path(path, sizeof path, dir, fmt, pid, "") ||
+        rename(tmp, path)) {
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int ic_write_lines(const char *dir, long pid, const ic_lines *t)
+{
+    char tmp[4096];
+    ic_out o = {.fd = -1};
+    if (open_tmp(tmp, sizeof tmp, dir, MP_RAW_LINES_FMT, pid, &o))
+        return -1;
+    out_str(&o, MP_RAW_LINE_COLUMNS "\n");
+    for (size_t i = 0; i < t->n; i++) {
+        const ic_line *l = &t->v[i];
+        out_u64(&o, (uint64_t)pid);
+        out_num(&o, l->crc);
+        out_char(&o, ',');
+        out_csv(&o, l->mangled);
+        out_num(&o, l->function_index);
+        out_num(&o, l->pc_offset);
+        out_char(&o, ',');
+        out_csv(&o, l->file);
+        out_num(&o, l->line);
+        out_num(&o, l->launches);
+        for (int m = 0; m < MP_RAW_NMETRICS; m++)
+            out_num(&o, l->sum[m]);
+        out_char(&o, '\n');
+    }
+    return close_rename(&o, tmp, dir, MP_RAW_LINES_FMT, pid);
+}
+
+int ic_write_status(const char *dir, long pid, const ic_status *s,
+                    const char *end)
+{
+    char tmp[4096];
+    ic_out o = {.fd = -1};
+    if (open_tmp(tmp, sizeof tmp, dir, MP_RAW_STATUS_FMT, pid, &o))
+        return -1;
+    for (size_t i = 0; i < s->len; i++)
+        out_char(&o, s->text[i]);
+    out_str(&o, MP_RAW_KEY_LAUNCHES_SEEN " ");
+    out_u64(&o, s->seen);
+    out_str(&o, "\n" MP_RAW_KEY_LAUNCHES_PROFILED " ");
+    out_u64(&o, s->profiled);
+    out_str(&o, "\n" MP_RAW_KEY_END " ");
+    out_str(&o, end);
+    out_char(&o, '\n');
+    return close_rename(&o, tmp, dir, MP_RAW_STATUS_FMT, pid);
+}
+
+int ic_write_cubin(const char *dir, uint32_t crc, const void *data,
+                   size_t len)
+{
+    char name[64], path[4096];
+    snprintf(name, sizeof name, MP_RAW_CUBIN_FMT, crc);
+    int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return -1;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return errno == EEXIST ? 0 : -1;
+    const char *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            close(fd);
+            unlink(path);
+            return -1;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return close(fd) ? -1 : 0;
+}

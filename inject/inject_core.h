@@ -1,0 +1,159 @@
+/*
+ * inject_core.h - the part of the injection library that needs no CUDA
+ * (inject/inject_core.c), tested on the CPU by tests/test_inject_core.c:
+ *
+ *   ic_lines    the per-instruction table: key (cubin crc, function index,
+ *               pc offset), values file, line, launches and the five
+ *               metric sums (MP_RAW_METRIC_NAMES order)
+ *   ic_launches the launch rows not yet written
+ *   ic_filter   --kernel (POSIX ERE on the mangled name), --nvtx-include
+ *               (on an NVTX range stack), then launch skip / count
+ *   ic_status   the status lines: events as they happen, then the counts
+ *   writers     launches.PID.csv appended, lines.PID.csv rewritten through
+ *               a .tmp and rename, status.PID rewritten the same way
+ *
+ * The writers use only open/write/rename and no allocation, so that the
+ * library's signal handlers may call them. None of this is thread-safe:
+ * inject.c holds one lock around it.
+ */
+#ifndef MP_INJECT_CORE_H
+#define MP_INJECT_CORE_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "raw.h"
+
+/* ---- per-instruction aggregation ------------------------------------ */
+
+typedef struct {
+    uint32_t crc, function_index, pc_offset;
+    char *mangled, *file; /* owned */
+    uint32_t line;
+    uint64_t launches;
+    uint64_t sum[MP_RAW_NMETRICS];
+    uint64_t last_launch; /* launch number + 1 that last counted here */
+} ic_line;
+
+typedef struct {
+    ic_line *v;
+    size_t n, cap;
+    size_t *slot; /* open addressing: index + 1, 0 = empty */
+    size_t nslot; /* a power of two, > 2 n */
+} ic_lines;
+
+void ic_lines_init(ic_lines *t);
+void ic_lines_free(ic_lines *t);
+/* The line of (crc, function, pc), or NULL when there is none yet. */
+ic_line *ic_lines_get(ic_lines *t, uint32_t crc, uint32_t function_index,
+                      uint32_t pc_offset);
+/* Adds a new line (strings copied; file may be NULL for none). NULL when
+ * out of memory. The key must not be there yet (ic_lines_get first). */
+ic_line *ic_lines_put(ic_lines *t, uint32_t crc, uint32_t function_index,
+                      uint32_t pc_offset, const char *mangled,
+                      const char *file, uint32_t line);
+/* Adds value to metric m of line l for launch number `launch`; the line's
+ * launch count grows once per launch number. */
+void ic_line_count(ic_line *l, uint64_t launch, int m, uint64_t value);
+/* Metric index of a metric name (MP_RAW_METRIC_NAMES), or -1. */
+int ic_metric_index(const char *name);
+
+/* ---- launch rows ---------------------------------------------------- */
+
+typedef struct {
+    uint64_t launch;
+    char *mangled; /* owned */
+    unsigned grid[3], block[3], dyn_shared;
+    uint64_t stream;
+    char *nvtx; /* owned; "" when none */
+    int graph;
+    int exact;
+    char *why; /* owned; "" when exact */
+    uint64_t sum[MP_RAW_NMETRICS];
+} ic_launch;
+
+typedef struct {
+    ic_launch *v;
+    size_t n, cap;
+} ic_launches;
+
+void ic_launches_init(ic_launches *b);
+void ic_launches_free(ic_launches *b);
+/* A new row (strings copied; NULL taken as ""), zero sums, exact. NULL
+ * when out of memory. */
+ic_launch *ic_launches_add(ic_launches *b, uint64_t launch,
+                           const char *mangled, const char *nvtx);
+/* Marks a row unavailable, saying why. */
+void ic_launch_unavailable(ic_launch *r, const char *why);
+/* Drops the rows (after they were written). */
+void ic_launches_clear(ic_launches *b);
+
+/* ---- filters -------------------------------------------------------- */
+
+typedef struct {
+    int has_regex;
+    regex_t regex;
+    char nvtx[256]; /* "" = no NVTX filter */
+    uint64_t skip, count; /* count UINT64_MAX = no limit */
+    uint64_t matched;     /* launches that passed kernel and NVTX */
+} ic_filter;
+
+/* From the environment's strings (NULL or "" = not given). 0, or -1 with
+ * a one-line reason naming the variable in err. */
+int ic_filter_init(ic_filter *f, const char *kernel, const char *nvtx,
+                   const char *skip, const char *count, char *err,
+                   size_t errlen);
+void ic_filter_free(ic_filter *f);
+/* Does `include` select a launch under this NVTX stack (outermost
+ * first)? Yes when include equals one of the names, or, written A/B/...,
+ * names consecutive ranges of the stack. */
+int ic_nvtx_match(const char *include, const char *const *stack,
+                  size_t depth);
+/* Does the kernel regex pass this mangled name (NULL = not known: passes)? */
+int ic_kernel_match(const ic_filter *f, const char *mangled);
+/* The decision for one launch: 1 profile it, 0 not. Launches that pass the
+ * kernel and NVTX filters are numbered; the first `skip` and those after
+ * `skip + count` are not profiled. */
+int ic_filter_decide(ic_filter *f, const char *mangled,
+                     const char *const *stack, size_t depth);
+/* 1 when no later launch can be profiled any more (count reached). */
+int ic_filter_done(const ic_filter *f);
+
+/* Parses a non-negative decimal number; 0 on success, -1 otherwise. */
+int ic_parse_u64(const char *s, uint64_t *out);
+
+/* ---- status --------------------------------------------------------- */
+
+typedef struct {
+    char text[16384]; /* the event lines, "key value\n" each */
+    size_t len;
+    uint64_t seen, profiled;
+} ic_status;
+
+/* Appends "key value" (value's newlines become blanks; a full buffer
+ * drops the line). Returns 1 when added, 0 when the same line was there
+ * already (warnings are said once), -1 when full. */
+int ic_status_event(ic_status *s, const char *key, const char *value);
+
+/* ---- writers (no allocation: callable from a signal handler) -------- */
+
+/* RFC 4180: the field, quoted when it holds a comma, quote, CR or LF,
+ * with quotes doubled, into out (NUL-terminated, truncated to outlen). */
+void ic_csv_field(const char *s, char *out, size_t outlen);
+
+/* Appends b's rows to DIR/launches.PID.csv (the header first when the
+ * file is new or empty) and clears them. 0 or -1 (rows kept). */
+int ic_write_launches(const char *dir, long pid, ic_launches *b);
+/* Rewrites DIR/lines.PID.csv whole: DIR/lines.PID.csv.tmp, then rename.
+ * 0 or -1. */
+int ic_write_lines(const char *dir, long pid, const ic_lines *t);
+/* Rewrites DIR/status.PID: the events, then launches_seen, launches_
+ * profiled and "end END" (END: "exit", "flush", "signal N"). 0 or -1. */
+int ic_write_status(const char *dir, long pid, const ic_status *s,
+                    const char *end);
+/* Writes len bytes to DIR/cubin.CRC unless that file exists. 0 or -1. */
+int ic_write_cubin(const char *dir, uint32_t crc, const void *data,
+                   size_t len);
+
+#endif

@@ -1,0 +1,517 @@
+/*
+ * test_inject_core.c - CPU tests of the injection library's CUDA-free
+ * part (inject/inject_core.c): the per-instruction sums, the filters
+ * (kernel regex, NVTX include, launch skip/count) over tables of cases,
+ * RFC 4180 quoting, and the raw files: launches appended (never
+ * rewritten), lines rewritten whole through a .tmp, status with its
+ * counts last, cubins saved once.
+ *
+ * File tests run in a fresh mkdtemp directory that is removed afterwards.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "inject_core.h"
+
+/* ---- helpers -------------------------------------------------------- */
+
+static int make_dir(void **state)
+{
+    char *dir = strdup("/tmp/memprobe-inject-XXXXXX");
+    if (!dir || !mkdtemp(dir)) {
+        free(dir);
+        return -1;
+    }
+    *state = dir;
+    return 0;
+}
+
+static int remove_dir(void **state)
+{
+    cli_remove_tree(*state);
+    free(*state);
+    return 0;
+}
+
+/* The text of DIR/NAME (NAME a format with the pid); NULL when absent. */
+static char *read_raw(const char *dir, const char *fmt, long pid)
+{
+    char name[128], path[512];
+    snprintf(name, sizeof name, fmt, pid);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t len;
+    return cli_path_exists(path) ? cli_read_file(path, &len) : NULL;
+}
+
+/* ---- per-instruction sums ------------------------------------------- */
+
+static void test_metric_index(void **state)
+{
+    (void)state;
+    static const char *const names[] = MP_RAW_METRIC_NAMES;
+    for (int m = 0; m < MP_RAW_NMETRICS; m++)
+        assert_int_equal(ic_metric_index(names[m]), m);
+    assert_int_equal(ic_metric_index("smsp__sass_inst_executed"), 0);
+    assert_int_equal(ic_metric_index("smsp__sass_sectors_mem_global_ideal"),
+                     4);
+    assert_int_equal(ic_metric_index("smsp__sass_inst"), -1);
+    assert_int_equal(ic_metric_index(""), -1);
+    assert_int_equal(ic_metric_index(NULL), -1);
+}
+
+static void test_lines_sum_per_launch(void **state)
+{
+    (void)state;
+    ic_lines t;
+    ic_lines_init(&t);
+    assert_null(ic_lines_get(&t, 7, 1, 0x10));
+    ic_line *a = ic_lines_put(&t, 7, 1, 0x10, "_Z1kPf", "k.cu", 12);
+    ic_line *b = ic_lines_put(&t, 7, 1, 0x20, "_Z1kPf", NULL, 0);
+    ic_line *c = ic_lines_put(&t, 9, 1, 0x10, "_Z1gv", "g.cu", 3);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    /* launch 0: a gets two metrics (one launch), b one */
+    ic_line_count(ic_lines_get(&t, 7, 1, 0x10), 0, 0, 32);
+    ic_line_count(ic_lines_get(&t, 7, 1, 0x10), 0, 1, 128);
+    ic_line_count(ic_lines_get(&t, 7, 1, 0x20), 0, 0, 5);
+    /* launch 3: a again, twice the same metric (two records) */
+    ic_line_count(ic_lines_get(&t, 7, 1, 0x10), 3, 1, 4);
+    ic_line_count(ic_lines_get(&t, 7, 1, 0x10), 3, 1, 6);
+    a = ic_lines_get(&t, 7, 1, 0x10);
+    b = ic_lines_get(&t, 7, 1, 0x20);
+    c = ic_lines_get(&t, 9, 1, 0x10);
+    assert_int_equal(a->launches, 2);
+    assert_int_equal(a->sum[0], 32);
+    assert_int_equal(a->sum[1], 138);
+    assert_int_equal(a->sum[2], 0);
+    assert_int_equal(a->line, 12);
+    assert_string_equal(a->file, "k.cu");
+    assert_int_equal(b->launches, 1);
+    assert_int_equal(b->sum[0], 5);
+    assert_string_equal(b->file, "");
+    assert_int_equal(c->launches, 0);
+    assert_string_equal(c->mangled, "_Z1gv");
+    /* the key is all three parts */
+    assert_null(ic_lines_get(&t, 7, 2, 0x10));
+    assert_null(ic_lines_get(&t, 8, 1, 0x10));
+    assert_int_equal(t.n, 3);
+    ic_lines_free(&t);
+}
+
+/* Enough lines to grow the index several times: each keeps its values. */
+static void test_lines_many(void **state)
+{
+    (void)state;
+    ic_lines t;
+    ic_lines_init(&t);
+    const uint32_t n = 20000;
+    for (uint32_t i = 0; i < n; i++) {
+        ic_line *l = ic_lines_put(&t, i % 7, i % 13, i * 16, "_Z1kv", "f.cu",
+                                  i);
+        assert_non_null(l);
+        ic_line_count(l, i, 3, i);
+    }
+    assert_int_equal(t.n, n);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        ic_line *l = ic_lines_get(&t, i % 7, i % 13, i * 16);
+        assert_non_null(l);
+        assert_int_equal(l->line, i);
+        assert_int_equal(l->sum[3], i);
+        assert_int_equal(l->launches, 1);
+        total += l->sum[3];
+    }
+    assert_true(total == (uint64_t)n * (n - 1) / 2);
+    ic_lines_free(&t);
+}
+
+/* ---- filters -------------------------------------------------------- */
+
+static void test_nvtx_match(void **state)
+{
+    (void)state;
+    static const char *const s3[] = {"outer", "mid", "inner"};
+    static const char *const s1[] = {"a/b"};
+    static const struct {
+        const char *include;
+        const char *const *stack;
+        size_t depth;
+        int want;
+    } cases[] = {
+        {NULL, s3, 3, 1},          {"", NULL, 0, 1},
+        {"outer", s3, 3, 1},       {"mid", s3, 3, 1},
+        {"inner", s3, 3, 1},       {"in", s3, 3, 0},
+        {"Outer", s3, 3, 0},       {"outer", NULL, 0, 0},
+        {"outer/mid", s3, 3, 1},   {"mid/inner", s3, 3, 1},
+        {"outer/mid/inner", s3, 3, 1},
+        {"outer/inner", s3, 3, 0}, {"inner/mid", s3, 3, 0},
+        {"mid/inner/x", s3, 3, 0}, {"outer/", s3, 3, 1},
+        {"mid/", s3, 3, 1},        {"/", s3, 3, 0},
+        {"/mid", s3, 3, 0},        {"a/b", s1, 1, 1},
+        {"a", s1, 1, 0},           {"outer/mid", s3, 2, 1},
+        {"mid/inner", s3, 2, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (ic_nvtx_match(cases[i].include, cases[i].stack, cases[i].depth) !=
+            cases[i].want)
+            fail_msg("case %zu: include '%s' depth %zu: want %d", i,
+                     cases[i].include ? cases[i].include : "(null)",
+                     cases[i].depth, cases[i].want);
+}
+
+static void test_kernel_regex(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *regex, *mangled;
+        int want;
+    } cases[] = {
+        {"transpose", "_Z9transposePfPKf", 1},
+        {"^_Z9transpose", "_Z9transposePfPKf", 1},
+        {"^transpose", "_Z9transposePfPKf", 0},
+        {"transpose(_padded)?P", "_Z16transpose_paddedPfPKf", 1},
+        {"copy|scale", "_Z5scalePf", 1},
+        {"copy|scale", "_Z3addPf", 0},
+        {"Pf$", "_Z5scalePf", 1},
+        {"Pf$", "_Z5scalePfi", 0},
+        {"", "_Z3addPf", 1},
+        {"add", NULL, 1}, /* a name not known (graph launch): passes */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ic_filter f;
+        char err[256];
+        assert_int_equal(ic_filter_init(&f, cases[i].regex, NULL, NULL, NULL,
+                                        err, sizeof err),
+                         0);
+        if (ic_kernel_match(&f, cases[i].mangled) != cases[i].want)
+            fail_msg("case %zu: '%s' on '%s': want %d", i, cases[i].regex,
+                     cases[i].mangled ? cases[i].mangled : "(null)",
+                     cases[i].want);
+        ic_filter_free(&f);
+    }
+}
+
+/* Skip and count number only the launches both filters pass. */
+static void test_skip_count(void **state)
+{
+    (void)state;
+    static const char *const in[] = {"step"};
+    static const char *const out[] = {"warmup"};
+    static const struct {
+        const char *mangled;
+        const char *const *stack;
+        int want;
+    } seq[] = {
+        {"_Z4workv", in, 0},   /* match 0: skipped */
+        {"_Z4idlev", in, 0},   /* kernel filter */
+        {"_Z4workv", out, 0},  /* NVTX filter */
+        {"_Z4workv", NULL, 0}, /* no range */
+        {"_Z4workv", in, 0},   /* match 1: skipped */
+        {"_Z4workv", in, 1},   /* match 2: first profiled */
+        {"_Z4idlev", in, 0},
+        {"_Z4workv", in, 1},   /* match 3 */
+        {"_Z4workv", in, 0},   /* match 4: count reached */
+        {"_Z4workv", in, 0},
+    };
+    ic_filter f;
+    char err[256];
+    assert_int_equal(ic_filter_init(&f, "work", "step", "2", "2", err,
+                                    sizeof err),
+                     0);
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        if (i == 8)
+            assert_true(ic_filter_done(&f));
+        else if (i < 7)
+            assert_false(ic_filter_done(&f));
+        int got = ic_filter_decide(&f, seq[i].mangled, seq[i].stack,
+                                   seq[i].stack ? 1 : 0);
+        if (got != seq[i].want)
+            fail_msg("launch %zu (%s): got %d want %d", i, seq[i].mangled,
+                     got, seq[i].want);
+    }
+    assert_int_equal(f.matched, 6);
+    ic_filter_free(&f);
+
+    /* no filters: every launch, never done */
+    assert_int_equal(ic_filter_init(&f, NULL, NULL, NULL, NULL, err,
+                                    sizeof err),
+                     0);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(ic_filter_decide(&f, "_Z1kv", NULL, 0), 1);
+    assert_false(ic_filter_done(&f));
+    ic_filter_free(&f);
+}
+
+static void test_filter_bad_values(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *kernel, *skip, *count, *names;
+    } cases[] = {
+        {"(unclosed", NULL, NULL, "MEMPROBE_KERNEL"},
+        {"[a-", NULL, NULL, "MEMPROBE_KERNEL"},
+        {NULL, "x", NULL, "MEMPROBE_LAUNCH_SKIP"},
+        {NULL, "-1", NULL, "MEMPROBE_LAUNCH_SKIP"},
+        {NULL, NULL, "1e3", "MEMPROBE_LAUNCH_COUNT"},
+        {NULL, NULL, "99999999999999999999", "MEMPROBE_LAUNCH_COUNT"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ic_filter f;
+        char err[256];
+        assert_int_equal(ic_filter_init(&f, cases[i].kernel, NULL,
+                                        cases[i].skip, cases[i].count, err,
+                                        sizeof err),
+                         -1);
+        cli_must_contain("error", err, cases[i].names);
+        assert_null(strchr(err, '\n'));
+        ic_filter_free(&f);
+    }
+}
+
+static void test_parse_u64(void **state)
+{
+    (void)state;
+    uint64_t v = 7;
+    assert_int_equal(ic_parse_u64("0", &v), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(ic_parse_u64("1000", &v), 0);
+    assert_int_equal(v, 1000);
+    assert_int_equal(ic_parse_u64("18446744073709551615", &v), 0);
+    assert_true(v == UINT64_MAX);
+    v = 5;
+    assert_int_equal(ic_parse_u64("18446744073709551616", &v), -1);
+    assert_int_equal(ic_parse_u64("", &v), -1);
+    assert_int_equal(ic_parse_u64(" 1", &v), -1);
+    assert_int_equal(ic_parse_u64("1 ", &v), -1);
+    assert_int_equal(ic_parse_u64("+1", &v), -1);
+    assert_int_equal(ic_parse_u64(NULL, &v), -1);
+    assert_int_equal(v, 5);
+}
+
+/* ---- CSV quoting ---------------------------------------------------- */
+
+static void test_csv_field(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"_Z1kPf", "_Z1kPf"},
+        {"", ""},
+        {"void k<int, 4>(float*)", "\"void k<int, 4>(float*)\""},
+        {"say \"hi\"", "\"say \"\"hi\"\"\""},
+        {"\"", "\"\"\"\""},
+        {"a\nb", "\"a\nb\""},
+        {"a\rb", "\"a\rb\""},
+        {"dir/with space/k.cu", "dir/with space/k.cu"},
+        {"x,\"y\"", "\"x,\"\"y\"\"\""},
+    };
+    char out[128];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ic_csv_field(cases[i].in, out, sizeof out);
+        assert_string_equal(out, cases[i].want);
+    }
+    ic_csv_field(NULL, out, sizeof out);
+    assert_string_equal(out, "");
+    /* truncated, never overrun */
+    char small[5];
+    ic_csv_field("a,bcdefgh", small, sizeof small);
+    assert_string_equal(small, "\"a,b");
+}
+
+/* ---- raw files ------------------------------------------------------ */
+
+static void test_launches_appended(void **state)
+{
+    const char *dir = *state;
+    ic_launches b;
+    ic_launches_init(&b);
+    ic_launch *r = ic_launches_add(&b, 0, "_Z1kPf", "");
+    assert_non_null(r);
+    r->grid[0] = 132;
+    r->grid[1] = r->grid[2] = 1;
+    r->block[0] = 32;
+    r->block[1] = r->block[2] = 1;
+    r->dyn_shared = 4096;
+    r->stream = 7;
+    r->sum[0] = 264;
+    r->sum[1] = 4224;
+    r->sum[2] = 132;
+    r = ic_launches_add(&b, 5, "void k<int, 2>(float*)", "outer/in \"x\"");
+    assert_non_null(r);
+    r->graph = 1;
+    ic_launch_unavailable(r, "CUPTI 13.0 patched no code for this kernel");
+    assert_int_equal(ic_write_launches(dir, 4242, &b), 0);
+    assert_int_equal(b.n, 0);
+    const char *first =
+        MP_RAW_LAUNCH_COLUMNS "\n"
+        "4242,0,_Z1kPf,132,1,1,32,1,1,4096,7,,0,exact,,264,4224,132,0,0\n"
+        "4242,5,\"void k<int, 2>(float*)\",0,0,0,0,0,0,0,0,"
+        "\"outer/in \"\"x\"\"\",1,unavailable,"
+        "CUPTI 13.0 patched no code for this kernel,0,0,0,0,0\n";
+    char *text = read_raw(dir, MP_RAW_LAUNCHES_FMT, 4242);
+    assert_non_null(text);
+    assert_string_equal(text, first);
+    free(text);
+    /* a second flush appends its rows only: the first text stays */
+    r = ic_launches_add(&b, 6, "_Z1gv", "a");
+    assert_non_null(r);
+    r->sum[4] = 9;
+    assert_int_equal(ic_write_launches(dir, 4242, &b), 0);
+    text = read_raw(dir, MP_RAW_LAUNCHES_FMT, 4242);
+    assert_non_null(text);
+    assert_int_equal(strncmp(text, first, strlen(first)), 0);
+    assert_string_equal(text + strlen(first),
+                        "4242,6,_Z1gv,0,0,0,0,0,0,0,0,a,0,exact,,0,0,0,0,9\n");
+    free(text);
+    /* nothing to write: the file stays as it is */
+    assert_int_equal(ic_write_launches(dir, 4242, &b), 0);
+    text = read_raw(dir, MP_RAW_LAUNCHES_FMT, 4242);
+    assert_int_equal(cli_count_char(text, '\n'), 4);
+    free(text);
+    /* every row has the header's number of columns (no quoted commas) */
+    assert_int_equal(cli_count_char(MP_RAW_LAUNCH_COLUMNS, ',') + 1,
+                     MP_RAW_LAUNCH_NCOLUMNS);
+    ic_launches_free(&b);
+    /* a directory that is not there: -1, rows kept */
+    ic_launches_init(&b);
+    assert_non_null(ic_launches_add(&b, 1, "_Z1kv", ""));
+    assert_int_equal(ic_write_launches("/nonexistent-memprobe", 1, &b), -1);
+    assert_int_equal(b.n, 1);
+    ic_launches_free(&b);
+}
+
+static void test_lines_rewritten(void **state)
+{
+    const char *dir = *state;
+    ic_lines t;
+    ic_lines_init(&t);
+    ic_line *l = ic_lines_put(&t, 3735928559u, 2, 0x80, "_Z1kPf",
+                              "/src/a,b.cu", 17);
+    ic_line_count(l, 0, 1, 4096);
+    ic_line_count(l, 0, 2, 128);
+    assert_int_equal(ic_write_lines(dir, 77, &t), 0);
+    char *text = read_raw(dir, MP_RAW_LINES_FMT, 77);
+    assert_non_null(text);
+    assert_string_equal(text, MP_RAW_LINE_COLUMNS "\n"
+                        "77,3735928559,_Z1kPf,2,128,\"/src/a,b.cu\",17,1,"
+                        "0,4096,128,0,0\n");
+    free(text);
+    /* a later flush rewrites the whole file with the new sums */
+    ic_line_count(ic_lines_get(&t, 3735928559u, 2, 0x80), 1, 1, 4096);
+    l = ic_lines_put(&t, 1, 0, 0x10, "_Z1gv", NULL, 0);
+    ic_line_count(l, 1, 0, 3);
+    assert_int_equal(ic_write_lines(dir, 77, &t), 0);
+    text = read_raw(dir, MP_RAW_LINES_FMT, 77);
+    assert_non_null(text);
+    assert_string_equal(text, MP_RAW_LINE_COLUMNS "\n"
+                        "77,3735928559,_Z1kPf,2,128,\"/src/a,b.cu\",17,2,"
+                        "0,8192,128,0,0\n"
+                        "77,1,_Z1gv,0,16,,0,1,3,0,0,0,0\n");
+    free(text);
+    /* the .tmp is gone */
+    char tmpfmt[64];
+    snprintf(tmpfmt, sizeof tmpfmt, "%s%s", MP_RAW_LINES_FMT,
+             MP_RAW_TMP_SUFFIX);
+    assert_null(read_raw(dir, tmpfmt, 77));
+    assert_int_equal(cli_count_char(MP_RAW_LINE_COLUMNS, ',') + 1,
+                     MP_RAW_LINE_NCOLUMNS);
+    ic_lines_free(&t);
+}
+
+static void test_status(void **state)
+{
+    const char *dir = *state;
+    static ic_status s; /* 16 KB */
+    memset(&s, 0, sizeof s);
+    assert_int_equal(ic_status_event(&s, MP_RAW_KEY_CUPTI_VERSION, "130500"),
+                     1);
+    assert_int_equal(ic_status_event(&s, MP_RAW_KEY_PID, "12"), 1);
+    assert_int_equal(ic_status_event(&s, MP_RAW_KEY_WARNING,
+                                     "cuCtxSynchronize: an\nerror"),
+                     1);
+    /* said once */
+    assert_int_equal(ic_status_event(&s, MP_RAW_KEY_WARNING,
+                                     "cuCtxSynchronize: an\nerror"),
+                     0);
+    s.seen = 10;
+    s.profiled = 4;
+    assert_int_equal(ic_write_status(dir, 12, &s, "flush"), 0);
+    char *text = read_raw(dir, MP_RAW_STATUS_FMT, 12);
+    assert_non_null(text);
+    assert_string_equal(text, "cupti_version 130500\npid 12\n"
+                              "warning cuCtxSynchronize: an error\n"
+                              "launches_seen 10\nlaunches_profiled 4\n"
+                              "end flush\n");
+    free(text);
+    /* the counts are rewritten as the last lines */
+    s.seen = 11;
+    assert_int_equal(ic_status_event(&s, MP_RAW_KEY_ERROR, "late"), 1);
+    assert_int_equal(ic_write_status(dir, 12, &s, "signal 2"), 0);
+    text = read_raw(dir, MP_RAW_STATUS_FMT, 12);
+    assert_string_equal(text, "cupti_version 130500\npid 12\n"
+                              "warning cuCtxSynchronize: an error\n"
+                              "error late\n"
+                              "launches_seen 11\nlaunches_profiled 4\n"
+                              "end signal 2\n");
+    free(text);
+    /* a full buffer refuses, never overruns */
+    int added = 0, full = 0;
+    char v[32];
+    for (int i = 0; i < 2000 && !full; i++) {
+        snprintf(v, sizeof v, "%d", i);
+        int rc = ic_status_event(&s, MP_RAW_KEY_WARNING, v);
+        added += rc == 1;
+        full = rc == -1;
+    }
+    assert_true(full);
+    assert_true(added > 100);
+    assert_true(s.len < sizeof s.text);
+}
+
+static void test_cubin_once(void **state)
+{
+    const char *dir = *state;
+    assert_int_equal(ic_write_cubin(dir, 4000000000u, "\x7f" "ELF1", 5), 0);
+    assert_int_equal(ic_write_cubin(dir, 4000000000u, "other", 5), 0);
+    char path[512];
+    snprintf(path, sizeof path, "%s/cubin.4000000000", dir);
+    size_t len;
+    char *data = cli_read_file(path, &len);
+    assert_int_equal(len, 5);
+    assert_memory_equal(data, "\x7f" "ELF1", 5);
+    free(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_metric_index),
+        cmocka_unit_test(test_lines_sum_per_launch),
+        cmocka_unit_test(test_lines_many),
+        cmocka_unit_test(test_nvtx_match),
+        cmocka_unit_test(test_kernel_regex),
+        cmocka_unit_test(test_skip_count),
+        cmocka_unit_test(test_filter_bad_values),
+        cmocka_unit_test(test_parse_u64),
+        cmocka_unit_test(test_csv_field),
+        cmocka_unit_test_setup_teardown(test_launches_appended, make_dir,
+                                        remove_dir),
+        cmocka_unit_test_setup_teardown(test_lines_rewritten, make_dir,
+                                        remove_dir),
+        cmocka_unit_test_setup_teardown(test_status, make_dir, remove_dir),
+        cmocka_unit_test_setup_teardown(test_cubin_once, make_dir,
+                                        remove_dir),
+    };
+    return cmocka_run_group_tests_name("inject_core", tests, NULL, NULL);
+}
