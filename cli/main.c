@@ -38,6 +38,8 @@ static const struct command {
      "latency, capacities, granularity, TLB reach from latency CSVs"},
     {"hazards", mp_cmd_hazards,
      "the seeds' reduction bugs under compute-sanitizer (GPU)"},
+    {"profile", mp_cmd_profile,
+     "wavefronts and sectors per source line of a CUDA program"},
     {"version", mp_cmd_version, "print the version"},
     {"help", cmd_help, "print this help"},
 };
