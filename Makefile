@@ -159,6 +159,14 @@ $(BUILD)/tests/%: probes/%.c $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
+# tests/test_profile.c runs `memprobe profile` on a stand-in program that
+# writes the injection library's raw files (tests/profile/fake_app.c); plain
+# flags, no sanitizer: it ends itself by SIGSEGV on purpose.
+$(BUILD)/tests/profile/fake_app: tests/profile/fake_app.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -o $@ $<
+$(BUILD)/tests/test_profile: $(BUILD)/tests/profile/fake_app
+
 # The fuzz targets' bodies (tests/fuzz/), linked into the corpus replay
 # test without their libFuzzer entry points.
 FUZZ_SRC := $(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c))
