@@ -79,26 +79,31 @@ static int find_inject_lib(char *out, size_t len)
 }
 
 /* The raw directory: --keep-raw DIR (made here, must be new), else a
- * private one under $TMPDIR or /tmp. Its absolute path into out. */
-static void make_raw_dir(const char *keep, char *out, size_t len)
+ * private one under $TMPDIR or /tmp. Its absolute path into out; 0, or -1
+ * with the one-line reason in err. */
+static int make_raw_dir(const char *keep, char *out, size_t len, char *err,
+                        size_t errlen)
 {
     if (keep) {
-        if (mkdir(keep, 0700))
-            mp_usage_error("--keep-raw: %s: %s (give a new folder)", keep,
-                           strerror(errno));
-        if (!realpath(keep, out))
-            mp_usage_error("--keep-raw: %s: %s", keep, strerror(errno));
-        return;
+        if (mkdir(keep, 0700) || !realpath(keep, out)) {
+            mp_reason(err, errlen, "--keep-raw: %s: %s (give a new folder)",
+                      keep, strerror(errno));
+            return -1;
+        }
+        return 0;
     }
     const char *tmp = getenv("TMPDIR");
     snprintf(out, len, "%s/memprobe-raw-XXXXXX", tmp && tmp[0] ? tmp
              : "/tmp");
     if (!mkdtemp(out)) {
         snprintf(out, len, "/tmp/memprobe-raw-XXXXXX");
-        if (!mkdtemp(out))
-            mp_usage_error("profile: cannot make a raw folder in /tmp: %s",
-                           strerror(errno));
+        if (!mkdtemp(out)) {
+            mp_reason(err, errlen, "profile: cannot make a raw folder in "
+                      "/tmp: %s", strerror(errno));
+            return -1;
+        }
     }
+    return 0;
 }
 
 static void remove_raw_dir(const char *dir)
@@ -295,14 +300,18 @@ int mp_prof_run(const mp_prof_opts *o)
         mp_prof_free(&old);
         mp_usage_error("-o: %s", err);
     }
+    if (make_raw_dir(o->keep_raw, raw, sizeof raw, err, sizeof err)) {
+        mp_prof_free(&old);
+        mp_usage_error("%s", err);
+    }
     if (find_inject_lib(lib, sizeof lib)) {
         fprintf(stderr, "memprobe: no counts: the injection library %s is "
                 "missing (build it with make, or set MEMPROBE_INJECT_LIB)\n",
                 lib);
+        remove_raw_dir(raw);
         mp_prof_free(&old);
         return MP_EXIT_COUNTERS;
     }
-    make_raw_dir(o->keep_raw, raw, sizeof raw);
 
     int status = run_program(o, prog, lib, raw);
 

@@ -31,7 +31,8 @@
  * --exit N, --error TEXT (profiling refused: an error line, no launches),
  * --no-status (never initialises "CUDA": writes nothing),
  * --ignore-kernel-filter (profiles every kernel, like a library that
- * cannot match the name), --no-cubin.
+ * cannot match the name), --no-cubin, --ready FILE (after writing, make
+ * FILE and wait for a signal).
  * Always prints one line to stdout and one to stderr, its own.
  */
 #include <regex.h>
@@ -249,7 +250,7 @@ int main(int argc, char **argv)
 {
     int nlaunch = 4, do_fork = 0, crash = 0, status = 0, no_status = 0;
     int ignore_filter = 0, cubins = 1;
-    const char *error = NULL;
+    const char *error = NULL, *ready = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : "";
@@ -269,6 +270,8 @@ int main(int argc, char **argv)
             no_status = 1;
         else if (!strcmp(a, "--ignore-kernel-filter"))
             ignore_filter = 1;
+        else if (!strcmp(a, "--ready"))
+            ready = v, i++;
         else if (!strcmp(a, "--no-cubin"))
             cubins = 0;
         else {
@@ -303,6 +306,12 @@ int main(int argc, char **argv)
     if (child > 0) {
         int st;
         waitpid(child, &st, 0);
+    }
+    if (ready) {
+        FILE *f = open_in(ready, "w");
+        fclose(f);
+        for (int i = 0; i < 600; i++)
+            sleep(1);   /* until a signal ends it (10 minutes at most) */
     }
     return status;
 }
