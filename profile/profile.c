@@ -221,6 +221,29 @@ static const char *no_counts(const mp_prof_status *st, const mp_prof_data *d,
     return NULL;
 }
 
+/* Launches without line counts: a note, and with --check a reason for 4
+ * when no instruction row is left to judge. */
+static const char *no_lines(const mp_prof_data *d, int check, char *buf,
+                            size_t len)
+{
+    int n = 0;
+    const char *why = "";
+    for (int k = 0; k < d->nl; k++)
+        if (strcmp(d->l[k].line_counts, "exact")) {
+            if (!n++)
+                why = d->l[k].why;
+        }
+    if (n)
+        fprintf(stderr, "memprobe: %d of %d launch%s without line counts "
+                "(%s)\n", n, d->nl, d->nl == 1 ? "" : "es",
+                why[0] ? why : "no reason given");
+    if (!check || d->ni)
+        return NULL;
+    snprintf(buf, len, "--check: no instruction row to judge (%d of %d "
+             "launches without line counts)", n, d->nl);
+    return buf;
+}
+
 static void say_program(const char *name, int status)
 {
     if (status == 0)
@@ -272,6 +295,9 @@ static int judge_file(const mp_prof_opts *o, const mp_prof_data *old)
     if (!d.nl) {
         fprintf(stderr, "memprobe: no counts: %s has no profiled launch\n",
                 o->from);
+        rc = MP_EXIT_COUNTERS;
+    } else if (no_lines(&d, o->has_check, err, sizeof err)) {
+        fprintf(stderr, "memprobe: no counts: %s\n", err);
         rc = MP_EXIT_COUNTERS;
     } else {
         rc = judge(o, &d, old);
@@ -333,6 +359,8 @@ int mp_prof_run(const mp_prof_opts *o)
                     "instruction row%s)\n", out, d.nl, d.nl == 1 ? "" : "es",
                     lines, d.ni, d.ni == 1 ? "" : "s");
             none = no_counts(&st, &d, why, sizeof why);
+            if (!none)
+                none = no_lines(&d, o->has_check, why, sizeof why);
         }
     }
     say_program(o->argv[0], status);

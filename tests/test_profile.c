@@ -335,6 +335,11 @@ static const status_case statuses[] = {
                                        "(4 seen, 0 profiled"}},
     {{"--kernel", "nomatch", "--check", SPEC}, {"--exit", "3"}, 4,
      {"no launch matched"}},
+    /* 4 with --check when no launch has line counts; without, a note */
+    {{"--check", SPEC}, {"--unavailable"}, 4,
+     {"memprobe: 4 of 4 launches without line counts (CUPTI 13.0 patched "
+      "no code for this kernel)", "no instruction row to judge"}},
+    {{0}, {"--unavailable"}, 0, {"4 of 4 launches without line counts"}},
     /* 1 before the program's status; a failed program said even when the
      * check passed */
     {{"--check", SPEC}, {"--exit", "3"}, 1,
@@ -398,6 +403,16 @@ static void test_check(void **state)
     cli_run(loose, &r);
     cli_expect_status(&r, 0);
     cli_must_contain("stderr", r.err, "check passed: 0 offenders among 5");
+    cli_result_free(&r);
+    /* no line counts in the file: never a pass */
+    profile(L("-o", "unavail.csv"), L("--unavailable"), &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    const char *unavail[] = {"profile", "--from", "unavail.csv", "--check",
+                             SPEC, NULL};
+    cli_run(unavail, &r);
+    cli_expect_status(&r, 4);
+    cli_must_contain("stderr", r.err, "no instruction row to judge");
     cli_result_free(&r);
     const char *shared_only[] = {"profile", "--from", "chk.csv", "--check",
                                  "shared<=31.9", NULL};

@@ -31,7 +31,8 @@
  * --exit N, --error TEXT (profiling refused: an error line, no launches),
  * --no-status (never initialises "CUDA": writes nothing),
  * --ignore-kernel-filter (profiles every kernel, like a library that
- * cannot match the name), --no-cubin, --ready FILE (after writing, make
+ * cannot match the name), --no-cubin, --unavailable (no line counts for
+ * any launch, as with a CUPTI that patched nothing), --ready FILE (after writing, make
  * FILE and wait for a signal).
  * Always prints one line to stdout and one to stderr, its own.
  */
@@ -85,6 +86,7 @@ static const char *const metric_names[METRICS] = {
     "smsp__sass_sectors_mem_global_ideal"};
 
 static const char *raw;
+static int unavailable;
 static char launches_csv[4096], lines_csv[4096], status_path[4096];
 
 static FILE *open_in(const char *path, const char *mode)
@@ -151,10 +153,12 @@ static void launch_row(FILE *f, int launch, int k)
     for (int i = 0; i < kernels[k].ninstr; i++)
         for (int m = 0; m < METRICS; m++)
             sum[m] += kernels[k].in[i].m[m];
-    fprintf(f, "%d,%d,%s,64,64,1,32,8,1,0,0x7f00,%s,0,exact,",
-            (int)getpid(), launch, kernels[k].mangled, kernels[k].nvtx);
+    fprintf(f, "%d,%d,%s,64,64,1,32,8,1,0,0x7f00,%s,0,%s",
+            (int)getpid(), launch, kernels[k].mangled, kernels[k].nvtx,
+            unavailable ? "unavailable,CUPTI 13.0 patched no code for this "
+                          "kernel" : "exact,");
     for (int m = 0; m < METRICS; m++)
-        fprintf(f, ",%llu", sum[m]);
+        fprintf(f, ",%llu", unavailable ? 0ULL : sum[m]);
     fprintf(f, "\n");
 }
 
@@ -233,7 +237,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
             raise(SIGSEGV);
         }
         launch_row(f, l, k);
-        count[k]++;
+        count[k] += !unavailable;
         profiled++;
     }
     fclose(f);
@@ -272,6 +276,8 @@ int main(int argc, char **argv)
             ignore_filter = 1;
         else if (!strcmp(a, "--ready"))
             ready = v, i++;
+        else if (!strcmp(a, "--unavailable"))
+            unavailable = 1;
         else if (!strcmp(a, "--no-cubin"))
             cubins = 0;
         else {
