@@ -149,10 +149,38 @@ static kernel_sum *kernel_sums(const mp_prof_data *d, int *n)
     return k;
 }
 
-static int same_src(const mp_prof_src *a, const mp_prof_src *b)
+/* The order of mp_prof_sources: kernel, mangled, file, line, and the
+ * offset for an instruction without line info. */
+static int cmp_src(const mp_prof_src *a, const mp_prof_src *b)
 {
-    return !strcmp(a->mangled, b->mangled) && !strcmp(a->file, b->file)
-           && a->line == b->line && (a->file[0] || a->offset == b->offset);
+    int c;
+    if ((c = strcmp(a->kernel, b->kernel)) || (c = strcmp(a->mangled,
+                                                          b->mangled))
+        || (c = strcmp(a->file, b->file)))
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->file[0])
+        return 0;
+    return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+/* The source line of so (n, ordered) that is s's, or NULL. */
+static const mp_prof_src *find_src(const mp_prof_src *so, int n,
+                                   const mp_prof_src *s)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = cmp_src(s, &so[mid]);
+        if (!c)
+            return &so[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
 }
 
 int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
@@ -184,25 +212,22 @@ int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
     int n, no;
     mp_prof_src *s = mp_prof_sources(d, &n), *so = mp_prof_sources(old, &no);
     for (int i = 0; i < n; i++) {
-        if (s[i].inst < min_count)
+        const mp_prof_src *o = find_src(so, no, &s[i]);
+        if (s[i].inst < min_count || !o)
             continue;
-        for (int j = 0; j < no; j++) {
-            if (!same_src(&s[i], &so[j]))
+        for (int c = 0; c < MP_NCLASS; c++) {
+            if (!s[i].ideal[c] || !o->ideal[c])
                 continue;
-            for (int c = 0; c < MP_NCLASS; c++) {
-                if (!s[i].ideal[c] || !so[j].ideal[c])
-                    continue;
-                (*compared)++;
-                if (!grew(s[i].meas[c], s[i].ideal[c], so[j].meas[c],
-                          so[j].ideal[c], tolerance))
-                    continue;
-                char where[512];
-                mp_prof_src_where(&s[i], where, sizeof where);
-                say(out, prefix, where, s[i].kernel, s[i].ops[c], c,
-                    s[i].meas[c], s[i].ideal[c],
-                    (double)so[j].meas[c] / (double)so[j].ideal[c]);
-                bad++;
-            }
+            (*compared)++;
+            if (!grew(s[i].meas[c], s[i].ideal[c], o->meas[c], o->ideal[c],
+                      tolerance))
+                continue;
+            char where[512];
+            mp_prof_src_where(&s[i], where, sizeof where);
+            say(out, prefix, where, s[i].kernel, s[i].ops[c], c,
+                s[i].meas[c], s[i].ideal[c],
+                (double)o->meas[c] / (double)o->ideal[c]);
+            bad++;
         }
     }
     free(s);

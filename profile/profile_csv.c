@@ -617,6 +617,39 @@ static void read_opcodes(const char *dir, char **names, int nnames,
     }
 }
 
+/* Order of the instructions: cubin, function, offset. */
+static int cmp_op_key(const char *cubin, const char *function, mp_u64 off,
+                      const sass_op *o)
+{
+    int c;
+    if ((c = strcmp(cubin, o->cubin)) || (c = strcmp(function, o->function)))
+        return c;
+    return (off > o->offset) - (off < o->offset);
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+    const sass_op *x = a;
+    return cmp_op_key(x->cubin, x->function, x->offset, b);
+}
+
+/* The opcode of (cubin, function, offset) in ops sorted by cmp_op. */
+static const char *find_opcode(const sass_ops *ops, const mp_prof_line *i)
+{
+    int lo = 0, hi = ops->n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = cmp_op_key(i->cubin, i->mangled, i->offset, &ops->v[mid]);
+        if (!c)
+            return ops->v[mid].opcode;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
 static void free_opcodes(sass_ops *ops)
 {
     for (int k = 0; k < ops->n; k++) {
@@ -695,47 +728,92 @@ static void keep_matching(mp_prof_data *d, const regex_t *re,
     d->ni = out;
 }
 
-/* Per (pid, mangled): the lines' sums by class and load/store; the
- * launch sums of that kernel are split in the same proportion (exact for
- * a kernel launched once, and whenever its launches ran the same mix). */
+/* The lines of one kernel of one process, summed by class and load or
+ * store. */
+typedef struct {
+    long pid;
+    const char *mangled;
+    mp_u64 ls[4][2];   /* SH, SH_IDEAL, GL, GL_IDEAL x ld/st */
+    int known;         /* every counted instruction has a load/store opcode */
+} kernel_mix;
+
+static int cmp_mix_key(long pid, const char *mangled, const kernel_mix *x)
+{
+    if (pid != x->pid)
+        return pid < x->pid ? -1 : 1;
+    return strcmp(mangled, x->mangled);
+}
+
+/* The mixes of d's lines, which are sorted by pid and mangled name. */
+static kernel_mix *kernel_mixes(const mp_prof_data *d, int *n)
+{
+    kernel_mix *mx = mp_xcalloc((size_t)d->ni + 1, sizeof *mx);
+    *n = 0;
+    for (int j = 0; j < d->ni; j++) {
+        const mp_prof_line *i = &d->i[j];
+        if (!*n || cmp_mix_key(i->pid, i->mangled, &mx[*n - 1])) {
+            mx[*n].pid = i->pid;
+            mx[*n].mangled = i->mangled;
+            mx[(*n)++].known = 1;
+        }
+        kernel_mix *x = &mx[*n - 1];
+        int counted = i->m[MP_PM_SH] || i->m[MP_PM_SH_IDEAL]
+                      || i->m[MP_PM_GL] || i->m[MP_PM_GL_IDEAL];
+        int c = op_class(i->opcode);
+        if (!counted)
+            continue;
+        if (!c)
+            x->known = 0;
+        for (int m = 0; m < 4; m++)
+            x->ls[m][c == 's'] += i->m[MP_PM_SH + m];
+    }
+    return mx;
+}
+
+/* Per (pid, mangled): the launch sums of that kernel are split in the
+ * proportion of its lines' loads and stores (exact for a kernel launched
+ * once, and whenever its launches ran the same mix). */
 static void split_launches(mp_prof_data *d)
 {
+    int n;
+    kernel_mix *mx = kernel_mixes(d, &n);
     for (int k = 0; k < d->nl; k++) {
         mp_prof_launch *l = &d->l[k];
-        mp_u64 ls[4][2] = {{0}};   /* SH, SH_IDEAL, GL, GL_IDEAL x ld/st */
-        int known = 1;
-        for (int j = 0; j < d->ni && known; j++) {
-            const mp_prof_line *i = &d->i[j];
-            if (i->pid != l->pid || strcmp(i->mangled, l->mangled))
-                continue;
-            int counted = i->m[MP_PM_SH] || i->m[MP_PM_SH_IDEAL]
-                          || i->m[MP_PM_GL] || i->m[MP_PM_GL_IDEAL];
-            int c = op_class(i->opcode);
-            if (!counted)
-                continue;
-            if (!c) {
-                known = 0;
-                break;
-            }
-            for (int m = 0; m < 4; m++)
-                ls[m][c == 's'] += i->m[MP_PM_SH + m];
+        const kernel_mix *x = NULL;
+        for (int lo = 0, hi = n; lo < hi && !x;) {
+            int mid = lo + (hi - lo) / 2;
+            int c = cmp_mix_key(l->pid, l->mangled, &mx[mid]);
+            if (!c)
+                x = &mx[mid];
+            else if (c < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
         }
-        l->has_split = known;
-        if (!known)
+        /* no lines (counts unavailable) split only zeros */
+        static const kernel_mix none = {.known = 1};
+        if (!x)
+            x = &none;
+        l->has_split = x->known;
+        for (int m = 0; m < 4; m++)
+            if (l->m[MP_PM_SH + m] && !(x->ls[m][0] + x->ls[m][1]))
+                l->has_split = 0;   /* counts the lines do not show */
+        if (!l->has_split)
             continue;
         for (int m = 0; m < 4; m++) {
             mp_u64 total = l->m[MP_PM_SH + m];
-            mp_u64 sum = ls[m][0] + ls[m][1];
+            mp_u64 sum = x->ls[m][0] + x->ls[m][1];
             mp_u64 ld = 0;
             if (sum)
-                ld = (mp_u64)(((unsigned __int128)total * ls[m][0] + sum / 2)
-                              / sum);
+                ld = (mp_u64)(((unsigned __int128)total * x->ls[m][0]
+                               + sum / 2) / sum);
             /* MP_PS_*: (m / 2) * 4 + (m % 2) * 2 + {0 ld, 1 st} */
             int base = (m / 2) * 4 + (m % 2) * 2;
             l->split[base] = ld;
             l->split[base + 1] = total - ld;
         }
     }
+    free(mx);
 }
 
 int mp_prof_merge(const char *raw_dir, const char *kernel_re,
@@ -781,17 +859,14 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re,
     if (!rc && ncubins) {
         sass_ops ops = {0};
         read_opcodes(raw_dir, cubins, ncubins, &ops);
-        for (int j = 0; j < d->ni; j++)
-            for (int k = 0; k < ops.n; k++) {
-                const sass_op *o = &ops.v[k];
-                if (o->offset == d->i[j].offset
-                    && !strcmp(o->cubin, d->i[j].cubin)
-                    && !strcmp(o->function, d->i[j].mangled)) {
-                    free(d->i[j].opcode);
-                    d->i[j].opcode = xstrdup(o->opcode);
-                    break;
-                }
+        qsort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op);
+        for (int j = 0; j < d->ni; j++) {
+            const char *op = find_opcode(&ops, &d->i[j]);
+            if (op) {
+                free(d->i[j].opcode);
+                d->i[j].opcode = xstrdup(op);
             }
+        }
         free_opcodes(&ops);
     }
     free(cubins);
