@@ -43,9 +43,10 @@ BUILD := build
 # shim/ holds an empty <string> so that cupti_profiler_host.h compiles as C;
 # it must not reach nvcc, whose C++ headers need the real one.
 # The rooms (docs/architecture.md): cli/ on top, the families in probes/
-# (one folder each), report/ and runtime/ below them, model/ at the bottom.
+# (one folder each) and profile/ (memprobe profile) beside them, report/ and
+# runtime/ below them, model/ at the bottom.
 FAMILY_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard probes/*/*.c probes/*/*.cu))))
-INCLUDES := -Icli -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
+INCLUDES := -Icli -Iprofile -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
 	-Ireport -I$(CUDA_HOME)/include
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ishim $(INCLUDES) -MMD -MP
@@ -107,7 +108,7 @@ endif
 # A family's CPU tests live in its folder (probes/NAME/test_*.c) and build
 # to $(BUILD)/tests/NAME/; the rest are tests/test_*.c.
 FAMILY_TESTS := $(wildcard probes/*/test_*.c)
-LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
+LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c profile/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
 LIB_CU := $(wildcard probes/*.cu probes/*/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c)) \
@@ -259,6 +260,14 @@ cupti:
 $(BUILD)/tests/test_inject_core: tests/test_inject_core.c $(BUILD)/inject/inject_core.o $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Iinject -o $@ $< $(BUILD)/inject/inject_core.o $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
+# tests/test_profile.c runs `memprobe profile` on a stand-in program that
+# writes the injection library's raw files (tests/profile/fake_app.c); plain
+# flags, no sanitizer: it ends itself by SIGSEGV on purpose.
+$(BUILD)/tests/profile/fake_app: tests/profile/fake_app.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -o $@ $<
+$(BUILD)/tests/test_profile: $(BUILD)/tests/profile/fake_app
 
 # The fuzz targets' bodies (tests/fuzz/), linked into the corpus replay
 # test without their libFuzzer entry points.

@@ -8,6 +8,8 @@
 #include "check.h"
 #include "options.h"
 #include "params.h"
+#include "profile_csv.h"
+#include "profile_report.h"
 #include "sweep_devices.h"
 
 #include <errno.h>
@@ -20,6 +22,7 @@ static const char usage[] =
     "                       [--device NAME] [--plot-data DIR]\n"
     "       memprobe report --study OUT.md [--results DIR] [--plot-data DIR]\n"
     "       memprobe report --merge -o MERGED.csv SHARD.csv... [--format F]\n"
+    "       memprobe report PROFILE.csv [--format F] [--plot-data DIR]\n"
     "\n"
     "Tables from memprobe's result CSVs: bank conflicts (stride x width, ld\n"
     "and st), padding, ldmatrix/stmatrix (pitch x swizzle, and which swizzle\n"
@@ -30,7 +33,9 @@ static const char usage[] =
     "marked '*'. CSVs from several devices merge into side-by-side columns\n"
     "per device; a configuration measured twice on one device shows its\n"
     "first row with counters. Nsight Compute's CSVs among the files are\n"
-    "skipped with a note.\n"
+    "skipped with a note. A CSV of memprobe profile (known by its header)\n"
+    "gets its own report: the worst source lines by excess over the ideal,\n"
+    "the sums per kernel and per NVTX range (docs/profile.md).\n"
     "\n"
     "  --format F      txt (aligned text, default), md (Markdown) or csv\n"
     "                  (one block per table, its first column 'table')\n"
@@ -244,11 +249,45 @@ static void print_tables(const report_args *a, mp_rep_data *d)
                    others ? " and the other files" : "", probes);
 }
 
+/* A CSV of memprobe profile, reported alone: its worst lines, kernels
+ * and NVTX ranges (profile/profile_report.c). */
+static int report_profile(report_args *a)
+{
+    char err[1024] = "";
+    if (a->nfiles > 1)
+        mp_usage_error("report: %s is a profile CSV: it is reported alone",
+                       a->files[0]);
+    if (a->table || a->device || a->study || a->merge || a->results)
+        mp_usage_error("--%s: not for a profile CSV", a->table ? "table"
+                       : a->device ? "device" : a->study ? "study"
+                       : a->merge ? "merge" : "results");
+    if (a->plot_dir && a->format)
+        mp_usage_error("--plot-data: takes no --format");
+    check_format_and_table(a);
+    if (mp_prof_report(a->files[0], a->f, a->plot_dir, stdout, err,
+                       sizeof err))
+        mp_usage_error("report: %s", err);
+    if (fflush(stdout) != 0) {
+        fprintf(stderr, "memprobe: report: cannot write the output: %s\n",
+                strerror(errno));
+        return MP_EXIT_FAIL;
+    }
+    return MP_EXIT_OK;
+}
+
 int mp_cmd_report(int argc, char **argv)
 {
     report_args a;
     char err[1024] = "";
     parse_args(argc, argv, &a);
+    for (int i = 0; i < a.nfiles; i++)
+        if (mp_prof_is_profile_csv(a.files[i])) {
+            if (i) {
+                a.files[0] = a.files[i];
+                a.nfiles = 2;   /* refused: reported alone */
+            }
+            return report_profile(&a);
+        }
     check_format_and_table(&a);
     check_combinations(&a);
     if (a.merge)

@@ -38,6 +38,8 @@ static const struct command {
      "latency, capacities, granularity, TLB reach from latency CSVs"},
     {"hazards", mp_cmd_hazards,
      "the seeds' reduction bugs under compute-sanitizer (GPU)"},
+    {"profile", mp_cmd_profile,
+     "wavefronts and sectors per source line of a CUDA program"},
     {"version", mp_cmd_version, "print the version"},
     {"help", cmd_help, "print this help"},
 };
@@ -53,7 +55,7 @@ static int cmd_help(int argc, char **argv)
     for (int i = 0; mp_probe_at(i); i++)
         printf("  %-10s %s\n", mp_probe_at(i)->name, mp_probe_at(i)->summary);
     printf("\nExit status: 0 ok, 1 a check failed, 2 bad input, 3 no GPU, "
-           "4 counters unavailable with --counters on, 5 CUDA error.\n");
+           "4 counters unavailable (--counters on, profile), 5 CUDA error.\n");
     return MP_EXIT_OK;
 }
 

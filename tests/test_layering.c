@@ -6,9 +6,15 @@
  *   probes/, probes/NAME/ the families: probes/ (family.h and the shared
  *                         helpers), their own folder, report/, runtime/,
  *                         model/; never another family's folder
+ *   profile/              memprobe profile, beside probes/: report/,
+ *                         runtime/, model/, and inject/'s headers (only
+ *                         included: the library is another binary); only
+ *                         cli/ uses it
  *   report/               report/, runtime/, model/
  *   runtime/              runtime/, model/
  *   model/                model/ only
+ *   inject/               the injection library loaded into the user's
+ *                         program: uses no other room (libc, CUDA, CUPTI)
  *
  * Includes: every `#include "X"` of a room's sources names a header the
  * room may use (a family's own tests, probes/NAME/test_*.c, sit above
@@ -38,17 +44,24 @@
 
 /* Rooms from the top down; a room may use itself and those below it, as
  * its rule says. */
-enum { CLI, PROBES, REPORT, RUNTIME, MODEL, NROOMS };
-static const char *const room_names[] = {"cli", "probes", "report",
-                                         "runtime", "model"};
+enum { CLI, PROBES, PROFILE, REPORT, RUNTIME, MODEL, INJECT, NROOMS };
+static const char *const room_names[] = {"cli", "probes", "profile",
+                                         "report", "runtime", "model",
+                                         "inject"};
 
-/* may[a][b]: room a may include from or call into room b. */
+/* may[a][b]: room a may include from and call into room b (1), or only
+ * include its headers (INC: profile/ reads the raw files whose names
+ * inject/raw.h gives, and calls nothing of the library). */
+enum { INC = 2 };
 static const int may[NROOMS][NROOMS] = {
-    [CLI] = {1, 1, 1, 1, 1},
-    [PROBES] = {0, 1, 1, 1, 1},
-    [REPORT] = {0, 0, 1, 1, 1},
-    [RUNTIME] = {0, 0, 0, 1, 1},
-    [MODEL] = {0, 0, 0, 0, 1},
+    /*           cli probes profile report runtime model inject */
+    [CLI] =     {1,  1,     1,      1,     1,      1,    0},
+    [PROBES] =  {0,  1,     0,      1,     1,      1,    0},
+    [PROFILE] = {0,  0,     1,      1,     1,      1,    INC},
+    [REPORT] =  {0,  0,     0,      1,     1,      1,    0},
+    [RUNTIME] = {0,  0,     0,      0,     1,      1,    0},
+    [MODEL] =   {0,  0,     0,      0,     0,      1,    0},
+    [INJECT] =  {0,  0,     0,      0,     0,      0,    1},
 };
 
 /* A source folder: its room, and for a family folder its path. */
@@ -67,8 +80,14 @@ static void add_folder(const char *dir, int room)
     folders[nfolders++].room = room;
 }
 
-/* The rooms' folders: cli, probes and each probes/NAME, report, runtime,
- * model. */
+static int dir_exists(const char *dir)
+{
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The rooms' folders: cli, probes and each probes/NAME, profile, report,
+ * runtime, model, inject (once the injection library is in the tree). */
 static void find_folders(void)
 {
     nfolders = 0;
@@ -84,9 +103,12 @@ static void find_folders(void)
         }
         globfree(&g);
     }
+    add_folder("profile", PROFILE);
     add_folder("report", REPORT);
     add_folder("runtime", RUNTIME);
     add_folder("model", MODEL);
+    if (dir_exists("inject"))
+        add_folder("inject", INJECT);
 }
 
 static int file_exists(const char *dir, const char *name)
@@ -194,7 +216,7 @@ static void test_folders_keep_their_layers(void **state)
 {
     (void)state;
     find_folders();
-    assert_true(nfolders >= 5 + 11);   /* the rooms and 11 families */
+    assert_true(nfolders >= 6 + 11);   /* the rooms and 11 families */
     for (int i = 0; i < nfolders; i++) {
         char bad[4096] = "";
         int violations = 0;
@@ -249,6 +271,35 @@ static void test_checker_catches_breaks(void **state)
     assert_int_equal(check_text(folder_named("probes/bank"), "p.c",
                                 "#include \"cli.h\"\n#include "
                                 "\"reduce.h\"\n", bad, sizeof bad), 2);
+    /* profile/: only cli/ may use it; it uses report/ and below */
+    assert_int_equal(check_text(folder_named("cli"), "c.c",
+                                "#include \"profile.h\"\n", bad,
+                                sizeof bad), 0);
+    assert_int_equal(check_text(folder_named("profile"), "p.c",
+                                "#include \"report.h\"\n#include "
+                                "\"ncu_csv.h\"\n#include \"pattern.h\"\n",
+                                bad, sizeof bad), 0);
+    assert_int_equal(check_text(folder_named("report"), "r.c",
+                                "#include \"profile_csv.h\"\n", bad,
+                                sizeof bad), 1);
+    assert_int_equal(check_text(folder_named("probes/bank"), "p.c",
+                                "#include \"profile.h\"\n", bad,
+                                sizeof bad), 1);
+    assert_int_equal(check_text(folder_named("profile"), "p.c",
+                                "#include \"cli.h\"\n#include "
+                                "\"family.h\"\n", bad, sizeof bad), 2);
+    /* inject/: includes from no other room; only profile/ includes it */
+    if (dir_exists("inject")) {
+        assert_int_equal(check_text(folder_named("inject"), "i.c",
+                                    "#include \"check.h\"\n", bad,
+                                    sizeof bad), 1);
+        assert_int_equal(check_text(folder_named("profile"), "p.c",
+                                    "#include \"raw.h\"\n", bad,
+                                    sizeof bad), 0);
+        assert_int_equal(check_text(folder_named("cli"), "c.c",
+                                    "#include \"raw.h\"\n", bad,
+                                    sizeof bad), 1);
+    }
 }
 
 /* ---- calls: the symbols of the build's objects ---------------------- */
@@ -370,7 +421,7 @@ static int check_calls(const object *objs, int n, char *bad, size_t badlen)
             if (a == b || !first_taken(&objs[a], &objs[b], sym, sizeof sym))
                 continue;
             size_t used = strlen(bad);
-            if (!may[objs[a].room][objs[b].room]) {
+            if (may[objs[a].room][objs[b].room] != 1) {
                 snprintf(bad + used, badlen - used, "%s calls up into %s "
                          "(%s); ", objs[a].path, objs[b].path, sym);
                 found++;
@@ -441,6 +492,26 @@ static void test_call_checker_catches_breaks(void **state)
     o[3].undefined = "\n";
     bad[0] = '\0';
     assert_int_equal(check_calls(o, 4, bad, sizeof bad), 0);
+    /* profile/ calls report/; report/ may not call profile/, nor profile/
+     * the injection library (its headers only) */
+    object p[4] = {
+        {"profile/profile_report.o", PROFILE, "\nmp_prof_report\n",
+         "\nmp_rep_table_print\n"},
+        {"report/tables.o", REPORT, "\nmp_rep_table_print\n", "\n"},
+        {"report/study.o", REPORT, "\nmp_study_write\n",
+         "\nmp_prof_report\n"},
+        {"inject/inject.o", INJECT, "\nInitializeInjection\n", "\n"},
+    };
+    bad[0] = '\0';
+    assert_int_equal(check_calls(p, 4, bad, sizeof bad), 1);
+    assert_non_null(strstr(bad, "report/study.o calls up into "
+                                "profile/profile_report.o"));
+    p[2].undefined = "\n";
+    p[0].undefined = "\nInitializeInjection\n";
+    bad[0] = '\0';
+    assert_int_equal(check_calls(p, 4, bad, sizeof bad), 1);
+    assert_non_null(strstr(bad, "profile/profile_report.o calls up into "
+                                "inject/inject.o"));
 }
 
 int main(void)

@@ -1,0 +1,381 @@
+/*
+ * profile.c - `memprobe profile` (profile.h): finds the program, makes
+ * the raw directory, starts the program with the injection library's
+ * environment (docs/profile-design.md, "How memprobe starts the program"),
+ * forwards SIGINT and SIGTERM to it, waits, merges the raw files of every
+ * process into the two CSVs, judges --check and --baseline, and returns
+ * the exit status in the documented order.
+ */
+#include "profile.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "subprocess.h"
+
+#define INJECT_LIB "libmemprobe_inject.so"
+#define NVTX_LIB "libcupti.so.13"
+
+/* ---- before the program starts ---------------------------------------- */
+
+/* PROGRAM in PATH or as a path: an executable regular file, else one line
+ * and exit 2. */
+static void find_program(const char *name, char *out, size_t len)
+{
+    if (!name[0])
+        mp_usage_error("profile: empty program name");
+    if (!mp_prof_find_program(name, NULL, out, len))
+        return;
+    struct stat st;
+    if (!strchr(name, '/'))
+        mp_usage_error("profile: %s: not found in PATH", name);
+    if (stat(name, &st))
+        mp_usage_error("profile: %s: %s", name, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        mp_usage_error("profile: %s: not a regular file", name);
+    mp_usage_error("profile: %s: not executable", name);
+}
+
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The injection library: MEMPROBE_INJECT_LIB, else build/lib/ or lib/
+ * beside memprobe. 0 and its absolute path, or -1. */
+static int find_inject_lib(char *out, size_t len)
+{
+    const char *env = getenv("MEMPROBE_INJECT_LIB");
+    char cand[PATH_MAX + 64];
+    if (env && env[0]) {
+        snprintf(cand, sizeof cand, "%s", env);
+    } else {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", mp_self_path());
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(dir, sizeof dir, ".");
+        snprintf(cand, sizeof cand, "%s/build/lib/%s", dir, INJECT_LIB);
+        if (!is_file(cand))
+            snprintf(cand, sizeof cand, "%s/lib/%s", dir, INJECT_LIB);
+    }
+    if (!is_file(cand) || !realpath(cand, out)) {
+        snprintf(out, len, "%.*s", (int)len - 1, cand);
+        return -1;
+    }
+    return 0;
+}
+
+/* The raw directory: --keep-raw DIR (made here, must be new), else a
+ * private one under $TMPDIR or /tmp. Its absolute path into out; 0, or -1
+ * with the one-line reason in err. */
+static int make_raw_dir(const char *keep, char *out, size_t len, char *err,
+                        size_t errlen)
+{
+    if (keep) {
+        if (mkdir(keep, 0700) || !realpath(keep, out)) {
+            mp_reason(err, errlen, "--keep-raw: %s: %s (give a new folder)",
+                      keep, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(out, len, "%s/memprobe-raw-XXXXXX", tmp && tmp[0] ? tmp
+             : "/tmp");
+    if (!mkdtemp(out)) {
+        snprintf(out, len, "/tmp/memprobe-raw-XXXXXX");
+        if (!mkdtemp(out)) {
+            mp_reason(err, errlen, "profile: cannot make a raw folder in "
+                      "/tmp: %s", strerror(errno));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void remove_raw_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[PATH_MAX + 256];
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                unlink(path);
+            }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+static volatile sig_atomic_t child_pid;
+
+/* SIGINT / SIGTERM sent to memprobe go on to the program; the terminal's
+ * (SI_KERNEL) reached it already, as it is in our process group. */
+static void forward(int sig, siginfo_t *si, void *ctx)
+{
+    (void)ctx;
+    if (child_pid > 0 && si->si_code != SI_KERNEL)
+        kill((pid_t)child_pid, sig);
+}
+
+/* In the child: the environment of docs/profile-design.md, then exec. */
+static void exec_program(const mp_prof_opts *o, const char *prog,
+                         const char *lib, const char *raw)
+{
+    char nvtx[PATH_MAX + 64];
+    snprintf(nvtx, sizeof nvtx, "%.*s/%s", (int)(strrchr(lib, '/') - lib),
+             lib, NVTX_LIB);
+    setenv("CUDA_INJECTION64_PATH", lib, 1);
+    if (is_file(nvtx))
+        setenv("NVTX_INJECTION64_PATH", nvtx, 1);
+    setenv("MEMPROBE_RAW_DIR", raw, 1);
+    const struct {
+        const char *name, *value;
+    } filters[] = {
+        {"MEMPROBE_KERNEL", o->kernel},
+        {"MEMPROBE_NVTX_INCLUDE", o->nvtx_include},
+        {"MEMPROBE_LAUNCH_SKIP", o->launch_skip},
+        {"MEMPROBE_LAUNCH_COUNT", o->launch_count},
+    };
+    for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
+        if (filters[k].value)
+            setenv(filters[k].name, filters[k].value, 1);
+        else
+            unsetenv(filters[k].name);   /* only memprobe's options count */
+    }
+    execv(prog, o->argv);
+    fprintf(stderr, "memprobe: cannot run %s: %s\n", prog, strerror(errno));
+    _exit(127);
+}
+
+/* Starts the program and waits for it: its status (128 + signal). */
+static int run_program(const mp_prof_opts *o, const char *prog,
+                       const char *lib, const char *raw)
+{
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = forward;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "memprobe: cannot start %s: %s\n", prog,
+                strerror(errno));
+        return 127;
+    }
+    if (pid == 0)
+        exec_program(o, prog, lib, raw);
+    child_pid = pid;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    child_pid = 0;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (WIFSIGNALED(st))
+        return 128 + WTERMSIG(st);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+/* ---- after it ended ---------------------------------------------------- */
+
+/* The counts could not be collected: the reason, or NULL when they were. */
+static const char *no_counts(const mp_prof_status *st, const mp_prof_data *d,
+                             char *buf, size_t len)
+{
+    if (!st->nstatus)
+        return "the program never initialised CUDA (no status file from "
+               "the injection library)";
+    if (st->nerrors) {
+        snprintf(buf, len, "%s", st->error);
+        return buf;
+    }
+    if (!st->seen)
+        return "no kernel launch seen";
+    if (!d->nl) {
+        snprintf(buf, len, "no launch matched the filters (%llu seen, %llu "
+                 "profiled by the injection library, %d left out by "
+                 "--kernel)", st->seen, st->profiled, st->dropped);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Launches without line counts: a note, and with --check a reason for 4
+ * when no instruction row is left to judge. */
+static const char *no_lines(const mp_prof_data *d, int check, char *buf,
+                            size_t len)
+{
+    int n = 0;
+    const char *why = "";
+    for (int k = 0; k < d->nl; k++)
+        if (strcmp(d->l[k].line_counts, "exact")) {
+            if (!n++)
+                why = d->l[k].why;
+        }
+    if (n)
+        fprintf(stderr, "memprobe: %d of %d launch%s without line counts "
+                "(%s)\n", n, d->nl, d->nl == 1 ? "" : "es",
+                why[0] ? why : "no reason given");
+    if (!check || d->ni)
+        return NULL;
+    snprintf(buf, len, "--check: no instruction row to judge (%d of %d "
+             "launches without line counts)", n, d->nl);
+    return buf;
+}
+
+static void say_program(const char *name, int status)
+{
+    if (status == 0)
+        return;
+    if (status > 128 && status < 128 + 65)
+        fprintf(stderr, "memprobe: %s was killed by signal %d (%s)\n", name,
+                status - 128, strsignal(status - 128));
+    else
+        fprintf(stderr, "memprobe: %s failed: exit status %d\n", name,
+                status);
+}
+
+/* --check and --baseline: 0 or MP_EXIT_FAIL. */
+static int judge(const mp_prof_opts *o, const mp_prof_data *d,
+                 const mp_prof_data *old)
+{
+    int bad = 0, n;
+    if (o->has_check) {
+        int judged;
+        n = mp_prof_check(d, &o->check, o->min_count, "memprobe: check: ",
+                          stderr, &judged);
+        fprintf(stderr, "memprobe: check %s: %d offender%s among %d source "
+                "line%s judged (%s; lines of at least %llu instructions)\n",
+                n ? "failed" : "passed", n, n == 1 ? "" : "s", judged,
+                judged == 1 ? "" : "s", o->check_text, o->min_count);
+        bad += n;
+    }
+    if (old) {
+        int compared;
+        n = mp_prof_baseline(d, old, o->tolerance, o->min_count,
+                             "memprobe: baseline: ", stderr, &compared);
+        fprintf(stderr, "memprobe: baseline %s: %d grew of %d compared "
+                "(kernels and source lines against %s, tolerance %g)\n",
+                n ? "failed" : "passed", n, compared, o->baseline,
+                o->tolerance);
+        bad += n;
+    }
+    return bad ? MP_EXIT_FAIL : MP_EXIT_OK;
+}
+
+/* --from: judge an existing profile. */
+static int judge_file(const mp_prof_opts *o, const mp_prof_data *old)
+{
+    mp_prof_data d;
+    char err[1024];
+    if (mp_prof_load(o->from, &d, err, sizeof err))
+        mp_usage_error("--from: %s", err);
+    int rc;
+    if (!d.nl) {
+        fprintf(stderr, "memprobe: no counts: %s has no profiled launch\n",
+                o->from);
+        rc = MP_EXIT_COUNTERS;
+    } else if (no_lines(&d, o->has_check, err, sizeof err)) {
+        fprintf(stderr, "memprobe: no counts: %s\n", err);
+        rc = MP_EXIT_COUNTERS;
+    } else {
+        rc = judge(o, &d, old);
+    }
+    mp_prof_free(&d);
+    return rc;
+}
+
+int mp_prof_run(const mp_prof_opts *o)
+{
+    char err[1024];
+    mp_prof_data old = {0};
+    if (o->baseline && mp_prof_load(o->baseline, &old, err, sizeof err))
+        mp_usage_error("--baseline: %s", err);
+    const mp_prof_data *oldp = o->baseline ? &old : NULL;
+    if (o->from) {
+        int rc = judge_file(o, oldp);
+        mp_prof_free(&old);
+        return rc;
+    }
+
+    char prog[PATH_MAX], lib[PATH_MAX], raw[PATH_MAX];
+    find_program(o->argv[0], prog, sizeof prog);
+    const char *out = o->output ? o->output : "profile.csv";
+    if (mp_prof_check_output(out, err, sizeof err)) {
+        mp_prof_free(&old);
+        mp_usage_error("-o: %s", err);
+    }
+    if (make_raw_dir(o->keep_raw, raw, sizeof raw, err, sizeof err)) {
+        mp_prof_free(&old);
+        mp_usage_error("%s", err);
+    }
+    if (find_inject_lib(lib, sizeof lib)) {
+        fprintf(stderr, "memprobe: no counts: the injection library %s is "
+                "missing (build it with make, or set MEMPROBE_INJECT_LIB)\n",
+                lib);
+        remove_raw_dir(raw);
+        mp_prof_free(&old);
+        return MP_EXIT_COUNTERS;
+    }
+
+    int status = run_program(o, prog, lib, raw);
+
+    mp_prof_data d;
+    mp_prof_status st;
+    char why[1200];
+    const char *none = NULL;
+    if (mp_prof_merge(raw, o->kernel, &d, &st, err, sizeof err)) {
+        snprintf(why, sizeof why, "the raw files cannot be read: %s", err);
+        none = why;
+    } else {
+        if (mp_prof_write(&d, out, err, sizeof err)) {
+            snprintf(why, sizeof why, "cannot write the profile: %s", err);
+            none = why;
+        } else {
+            char lines[PATH_MAX];
+            mp_prof_lines_path(out, lines, sizeof lines);
+            fprintf(stderr, "memprobe: wrote %s (%d launch%s) and %s (%d "
+                    "instruction row%s)\n", out, d.nl, d.nl == 1 ? "" : "es",
+                    lines, d.ni, d.ni == 1 ? "" : "s");
+            none = no_counts(&st, &d, why, sizeof why);
+            if (!none)
+                none = no_lines(&d, o->has_check, why, sizeof why);
+        }
+    }
+    say_program(o->argv[0], status);
+    int rc = status;
+    if (none) {
+        fprintf(stderr, "memprobe: no counts: %s\n", none);
+        rc = MP_EXIT_COUNTERS;
+    } else if ((o->has_check || oldp) && judge(o, &d, oldp)) {
+        rc = MP_EXIT_FAIL;
+    }
+    mp_prof_free(&d);
+    mp_prof_free(&old);
+    if (o->keep_raw)
+        fprintf(stderr, "memprobe: raw files kept in %s\n", raw);
+    else
+        remove_raw_dir(raw);
+    return rc;
+}

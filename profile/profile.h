@@ -1,0 +1,35 @@
+/*
+ * profile.h - `memprobe profile`: run an unmodified CUDA program with the
+ * injection library (CUDA_INJECTION64_PATH), merge what it wrote into
+ * profile.csv and profile-lines.csv, and judge --check / --baseline
+ * (docs/profile.md). cli/cmd_profile.c reads argv into mp_prof_opts.
+ */
+#ifndef MP_PROFILE_H
+#define MP_PROFILE_H
+
+#include "profile_check.h"
+
+typedef struct {
+    const char *output;          /* -o, default profile.csv */
+    const char *kernel;          /* --kernel REGEX, or NULL */
+    const char *nvtx_include;    /* --nvtx-include RANGE, or NULL */
+    const char *launch_skip;     /* --launch-skip N (checked text), or NULL */
+    const char *launch_count;    /* --launch-count N, or NULL */
+    int has_check;
+    mp_prof_check_spec check;    /* --check */
+    const char *check_text;
+    mp_u64 min_count;            /* --min-count, default 1 */
+    const char *baseline;        /* --baseline OLD.csv, or NULL */
+    double tolerance;            /* --tolerance, default 0 */
+    const char *from;            /* --from PROFILE.csv: judge, run nothing */
+    const char *keep_raw;        /* --keep-raw DIR, or NULL */
+    char **argv;                 /* PROGRAM ARGS..., NULL-terminated */
+} mp_prof_opts;
+
+/* Runs it all; returns the exit status (docs/profile.md): 2 program not
+ * found / not executable / a bad output or baseline (one line, before the
+ * program starts), 4 no counts, 1 an offender, else the program's own
+ * status (128 + signal). */
+int mp_prof_run(const mp_prof_opts *o);
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * profile_check.c - --check and --baseline of `memprobe profile`
+ * (profile_check.h): the spec parser, the per-source-line judgement by
+ * measured / ideal, and the comparison with an earlier profile, per
+ * kernel and per source line.
+ */
+#include "profile_check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+int mp_prof_check_parse(const char *text, mp_prof_check_spec *s, char *err,
+                        size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    if (!text[0]) {
+        mp_reason(err, errlen, "--check: empty (e.g. 'shared<=1.0,"
+                  "global<=1.25')");
+        return -1;
+    }
+    for (const char *p = text; ;) {
+        size_t n = strcspn(p, ",");
+        char item[128];
+        snprintf(item, sizeof item, "%.*s", (int)n, p);
+        char *op = strstr(item, "<=");
+        if (!op || op == item || !op[2]) {
+            mp_reason(err, errlen, "--check: '%s' is not CLASS<=LIMIT "
+                      "(e.g. 'shared<=1.0,global<=1.25')", item);
+            return -1;
+        }
+        *op = '\0';
+        int c = -1;
+        for (int k = 0; k < MP_NCLASS; k++)
+            if (!strcmp(item, mp_prof_class_name[k]))
+                c = k;
+        if (c < 0) {
+            mp_reason(err, errlen, "--check: unknown class '%s' (shared or "
+                      "global)", item);
+            return -1;
+        }
+        if (s->has[c]) {
+            mp_reason(err, errlen, "--check: %s given twice", item);
+            return -1;
+        }
+        char *end;
+        double v = strtod(op + 2, &end);
+        if (*end || end == op + 2 || !isfinite(v) || v < 1.0) {
+            mp_reason(err, errlen, "--check: limit '%s' of %s is not a "
+                      "number >= 1 (1.0 = no excess)", op + 2, item);
+            return -1;
+        }
+        s->has[c] = 1;
+        s->limit[c] = v;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    return 0;
+}
+
+/* One judgement as printed: "WHERE KERNEL OPS: R.Rx ideal (M UNIT, ideal
+ * I)"; old_ratio >= 0 adds "O.Ox -> " before it. */
+static void say(FILE *out, const char *prefix, const char *where,
+                const char *kernel, const char *ops, int c, mp_u64 meas,
+                mp_u64 ideal, double old_ratio)
+{
+    char name[256], r[32], o[32] = "";
+    mp_prof_short_name(kernel, name, sizeof name);
+    mp_prof_fmt_ratio((double)meas / (double)ideal, r, sizeof r);
+    if (old_ratio >= 0) {
+        mp_prof_fmt_ratio(old_ratio, o, sizeof o - 4);
+        strcat(o, "x -> ");
+    }
+    fprintf(out, "%s%s%s%s %s: %s%sx ideal (%llu %s, ideal %llu)\n", prefix,
+            where, where[0] ? " " : "", name, ops[0] ? ops
+            : mp_prof_class_name[c], o, r, meas, mp_prof_class_unit[c], ideal);
+}
+
+int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
+                  mp_u64 min_count, const char *prefix, FILE *out,
+                  int *judged)
+{
+    int n, bad = 0;
+    mp_prof_src *src = mp_prof_sources(d, &n);
+    *judged = 0;
+    for (int k = 0; k < n; k++) {
+        const mp_prof_src *l = &src[k];
+        if (l->inst < min_count)
+            continue;
+        int counted = 0;
+        for (int c = 0; c < MP_NCLASS; c++) {
+            if (!s->has[c] || !l->ideal[c])
+                continue;
+            counted = 1;
+            if ((long double)l->meas[c]
+                <= (long double)s->limit[c] * (long double)l->ideal[c])
+                continue;
+            char where[512];
+            mp_prof_src_where(l, where, sizeof where);
+            say(out, prefix, where, l->kernel, l->ops[c], c, l->meas[c],
+                l->ideal[c], -1);
+            bad++;
+        }
+        *judged += counted;
+    }
+    free(src);
+    return bad;
+}
+
+/* new_m / new_i > old_m / old_i x (1 + tol), exactly when tol is 0. */
+static int grew(mp_u64 new_m, mp_u64 new_i, mp_u64 old_m, mp_u64 old_i,
+                double tol)
+{
+    if (tol == 0)
+        return (unsigned __int128)new_m * old_i
+               > (unsigned __int128)old_m * new_i;
+    return (long double)new_m * old_i
+           > (long double)old_m * new_i * (1.0L + tol);
+}
+
+/* Per kernel (mangled name, all processes): the launch sums. */
+typedef struct {
+    const char *kernel, *mangled;
+    mp_u64 meas[MP_NCLASS], ideal[MP_NCLASS];
+} kernel_sum;
+
+static kernel_sum *kernel_sums(const mp_prof_data *d, int *n)
+{
+    kernel_sum *k = mp_xcalloc((size_t)d->nl + 1, sizeof *k);
+    *n = 0;
+    for (int i = 0; i < d->nl; i++) {
+        const mp_prof_launch *l = &d->l[i];
+        int j = 0;
+        while (j < *n && strcmp(k[j].mangled, l->mangled))
+            j++;
+        if (j == *n) {
+            k[j].kernel = l->kernel;
+            k[j].mangled = l->mangled;
+            (*n)++;
+        }
+        for (int c = 0; c < MP_NCLASS; c++) {
+            k[j].meas[c] += l->m[MP_PM_SH + 2 * c];
+            k[j].ideal[c] += l->m[MP_PM_SH_IDEAL + 2 * c];
+        }
+    }
+    return k;
+}
+
+/* The order of mp_prof_sources: kernel, mangled, file, line, and the
+ * offset for an instruction without line info. */
+static int cmp_src(const mp_prof_src *a, const mp_prof_src *b)
+{
+    int c;
+    if ((c = strcmp(a->kernel, b->kernel)) || (c = strcmp(a->mangled,
+                                                          b->mangled))
+        || (c = strcmp(a->file, b->file)))
+        return c;
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    if (a->file[0])
+        return 0;
+    return (a->offset > b->offset) - (a->offset < b->offset);
+}
+
+/* The source line of so (n, ordered) that is s's, or NULL. */
+static const mp_prof_src *find_src(const mp_prof_src *so, int n,
+                                   const mp_prof_src *s)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = cmp_src(s, &so[mid]);
+        if (!c)
+            return &so[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
+                     double tolerance, mp_u64 min_count, const char *prefix,
+                     FILE *out, int *compared)
+{
+    int bad = 0, nk, nko;
+    *compared = 0;
+    kernel_sum *k = kernel_sums(d, &nk), *ko = kernel_sums(old, &nko);
+    for (int i = 0; i < nk; i++)
+        for (int j = 0; j < nko; j++) {
+            if (strcmp(k[i].mangled, ko[j].mangled))
+                continue;
+            for (int c = 0; c < MP_NCLASS; c++) {
+                if (!k[i].ideal[c] || !ko[j].ideal[c])
+                    continue;
+                (*compared)++;
+                if (!grew(k[i].meas[c], k[i].ideal[c], ko[j].meas[c],
+                          ko[j].ideal[c], tolerance))
+                    continue;
+                say(out, prefix, "kernel", k[i].kernel, "", c, k[i].meas[c],
+                    k[i].ideal[c],
+                    (double)ko[j].meas[c] / (double)ko[j].ideal[c]);
+                bad++;
+            }
+        }
+    free(k);
+    free(ko);
+    int n, no;
+    mp_prof_src *s = mp_prof_sources(d, &n), *so = mp_prof_sources(old, &no);
+    for (int i = 0; i < n; i++) {
+        const mp_prof_src *o = find_src(so, no, &s[i]);
+        if (s[i].inst < min_count || !o)
+            continue;
+        for (int c = 0; c < MP_NCLASS; c++) {
+            if (!s[i].ideal[c] || !o->ideal[c])
+                continue;
+            (*compared)++;
+            if (!grew(s[i].meas[c], s[i].ideal[c], o->meas[c], o->ideal[c],
+                      tolerance))
+                continue;
+            char where[512];
+            mp_prof_src_where(&s[i], where, sizeof where);
+            say(out, prefix, where, s[i].kernel, s[i].ops[c], c,
+                s[i].meas[c], s[i].ideal[c],
+                (double)o->meas[c] / (double)o->ideal[c]);
+            bad++;
+        }
+    }
+    free(s);
+    free(so);
+    return bad;
+}

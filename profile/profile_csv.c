@@ -1,0 +1,1227 @@
+/*
+ * profile_csv.c - the CSVs of `memprobe profile` (profile_csv.h): their
+ * schema, the merge of the raw files that the injection library wrote for
+ * each process (docs/profile-design.md, "Raw files") into profile.csv and
+ * profile-lines.csv, the opcodes from cuobjdump, reading both CSVs back,
+ * and the per-source-line sums that --check, --baseline and the report
+ * judge.
+ */
+#include "profile_csv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "csv_writer.h"
+#include "ncu_csv.h"
+#include "raw_cols.h"
+#include "report.h"
+#include "subprocess.h"
+
+/* The C++ runtime's demangler (memprobe links libstdc++). */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
+                            int *status);
+
+#define METRIC_NAME(id, name) name,
+static const char *const metric_names[MP_PM_N] = {
+    MP_RAW_METRICS(METRIC_NAME)};
+#undef METRIC_NAME
+
+const char *const mp_prof_class_name[MP_NCLASS] = {"shared", "global"};
+const char *const mp_prof_class_unit[MP_NCLASS] = {"wavefronts", "sectors"};
+
+const char *mp_prof_metric_name(int m)
+{
+    return m >= 0 && m < MP_PM_N ? metric_names[m] : NULL;
+}
+
+/* ---- schema ---------------------------------------------------------- */
+
+typedef struct {
+    const char *name, *desc;
+} column;
+
+enum { L_PID, L_LAUNCH, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
+       L_STREAM, L_NVTX, L_GRAPH, L_LINE_COUNTS, L_WHY, L_INST, L_SH,
+       L_SH_IDEAL, L_SPLIT_SH, L_GL = L_SPLIT_SH + 4, L_GL_IDEAL,
+       L_SPLIT_GL, L_N = L_SPLIT_GL + 4 };
+
+static const column launch_cols[L_N] = {
+    {"pid", "process id of the program (or of a process it forked)"},
+    {"launch", "the process's launch number from 0, filtered ones counted"},
+    {"kernel", "demangled kernel name"},
+    {"mangled", "kernel name as the cubin has it"},
+    {"grid", "grid size x,y,z"},
+    {"block", "block size x,y,z"},
+    {"dyn_shared_bytes", "dynamic shared memory per block"},
+    {"stream", "the stream it was launched on"},
+    {"nvtx", "the NVTX range stack, outermost first, joined by '/'"},
+    {"graph", "1: run by cuGraphLaunch"},
+    {"line_counts", "exact, or unavailable (why says why)"},
+    {"why", "why line counts are unavailable"},
+    {"smsp__sass_inst_executed", "warp-level instructions executed"},
+    {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+     "shared-memory wavefronts"},
+    {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+     "their ideal (no bank conflicts)"},
+    {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_op_ld",
+     "shared wavefronts of loads (empty: opcodes unknown)"},
+    {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_op_st",
+     "shared wavefronts of stores and atomics"},
+    {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal_op_ld",
+     "ideal shared wavefronts of loads"},
+    {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal_op_st",
+     "ideal shared wavefronts of stores and atomics"},
+    {"smsp__sass_sectors_mem_global", "global-memory 32-byte sectors"},
+    {"smsp__sass_sectors_mem_global_ideal", "their ideal (fully coalesced)"},
+    {"smsp__sass_sectors_mem_global_op_ld", "global sectors of loads"},
+    {"smsp__sass_sectors_mem_global_op_st",
+     "global sectors of stores and atomics"},
+    {"smsp__sass_sectors_mem_global_ideal_op_ld", "ideal sectors of loads"},
+    {"smsp__sass_sectors_mem_global_ideal_op_st",
+     "ideal sectors of stores and atomics"},
+};
+
+enum { I_PID, I_KERNEL, I_MANGLED, I_FILE, I_LINE, I_OFFSET, I_OPCODE,
+       I_LAUNCHES, I_METRICS, I_RATIO = I_METRICS + MP_PM_N, I_N };
+
+static const column line_cols[I_N] = {
+    {"pid", "process id"},
+    {"kernel", "demangled kernel name"},
+    {"mangled", "kernel name as the cubin has it"},
+    {"file", "source file of the instruction (empty without -lineinfo)"},
+    {"line", "source line (0 without -lineinfo)"},
+    {"function_offset", "pc offset of the SASS instruction in its function"},
+    {"opcode", "SASS opcode (cuobjdump -sass; empty when not found)"},
+    {"launches", "profiled launches summed in this row"},
+    {"smsp__sass_inst_executed", "warp-level instructions executed"},
+    {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+     "shared-memory wavefronts"},
+    {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+     "their ideal"},
+    {"smsp__sass_sectors_mem_global", "global-memory 32-byte sectors"},
+    {"smsp__sass_sectors_mem_global_ideal", "their ideal"},
+    {"ratio", "measured / ideal of its shared (else global) count; empty "
+              "when the ideal is 0"},
+};
+
+int mp_prof_launch_ncols(void) { return L_N; }
+const char *mp_prof_launch_col(int i) { return launch_cols[i].name; }
+const char *mp_prof_launch_desc(int i) { return launch_cols[i].desc; }
+int mp_prof_line_ncols(void) { return I_N; }
+const char *mp_prof_line_col(int i) { return line_cols[i].name; }
+const char *mp_prof_line_desc(int i) { return line_cols[i].desc; }
+
+void mp_prof_lines_path(const char *csv, char *out, size_t len)
+{
+    size_t n = strlen(csv);
+    if (n > 4 && !strcmp(csv + n - 4, ".csv"))
+        snprintf(out, len, "%.*s-lines.csv", (int)(n - 4), csv);
+    else
+        snprintf(out, len, "%s-lines.csv", csv);
+}
+
+static void header_of(const column *cols, int n, const char **names)
+{
+    for (int i = 0; i < n; i++)
+        names[i] = cols[i].name;
+}
+
+int mp_prof_is_profile_csv(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[4096];
+    int is = 0;
+    if (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char want[4096] = "";
+        for (int i = 0; i < L_N; i++)
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
+                     i ? "," : "", launch_cols[i].name);
+        is = !strcmp(line, want);
+    }
+    fclose(f);
+    return is;
+}
+
+/* ---- small helpers --------------------------------------------------- */
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s ? s : "") + 1;
+    char *p = mp_xmalloc(n);
+    memcpy(p, s ? s : "", n);
+    return p;
+}
+
+static void *xrealloc(void *p, size_t bytes)
+{
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (!q) {
+        fputs("memprobe: out of memory\n", stderr);
+        exit(MP_EXIT_FAIL);
+    }
+    return q;
+}
+
+/* A count: digits only (empty = 0). 0, or -1. */
+static int parse_u64(const char *s, mp_u64 *out)
+{
+    if (!s[0]) {
+        *out = 0;
+        return 0;
+    }
+    for (const char *p = s; *p; p++)
+        if (*p < '0' || *p > '9')
+            return -1;
+    errno = 0;
+    *out = strtoull(s, NULL, 10);
+    return errno ? -1 : 0;
+}
+
+/* A pc offset: decimal or 0x hex. */
+static int parse_offset(const char *s, mp_u64 *out)
+{
+    if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2)) {
+        char *end;
+        errno = 0;
+        *out = strtoull(s + 2, &end, 16);
+        return errno || end == s + 2 || *end ? -1 : 0;
+    }
+    return parse_u64(s, out);
+}
+
+static int parse_long(const char *s, long *out)
+{
+    mp_u64 v;
+    if (parse_u64(s, &v) || v > LONG_MAX)
+        return -1;
+    *out = (long)v;
+    return 0;
+}
+
+static char *demangle(const char *mangled)
+{
+    int status = 0;
+    char *d = __cxa_demangle(mangled, NULL, NULL, &status);
+    if (d && status == 0)
+        return d;
+    free(d);
+    return xstrdup(mangled);
+}
+
+void mp_prof_short_name(const char *d, char *buf, size_t len)
+{
+    /* the parameter list: the first '(' at template depth 0 that is not
+     * "(anonymous namespace)" */
+    int depth = 0;
+    size_t start = 0, end = strlen(d);
+    static const char anon[] = "(anonymous namespace)";
+    for (size_t i = 0; d[i]; i++) {
+        if (!strncmp(d + i, anon, sizeof anon - 1)) {
+            i += sizeof anon - 2;
+            continue;
+        }
+        if (d[i] == '<')
+            depth++;
+        else if (d[i] == '>' && depth > 0)
+            depth--;
+        else if (d[i] == ' ' && depth == 0)
+            start = i + 1;   /* after a return type */
+        else if (d[i] == '(' && depth == 0) {
+            end = i;
+            break;
+        }
+    }
+    if (start > end)
+        start = 0;
+    snprintf(buf, len, "%.*s", (int)(end - start), d + start);
+}
+
+void mp_prof_fmt_ratio(double r, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.2f", r);
+    size_t n = strlen(buf);
+    if (n > 3 && buf[n - 1] == '0' && buf[n - 3] == '.')
+        buf[n - 1] = '\0';
+}
+
+int mp_prof_find_program(const char *name, const char *dir, char *out,
+                         size_t len)
+{
+    struct stat st;
+    if (strchr(name, '/')) {
+        snprintf(out, len, "%s", name);
+        return stat(out, &st) == 0 && S_ISREG(st.st_mode)
+               && access(out, X_OK) == 0 ? 0 : -1;
+    }
+    const char *path = dir ? dir : getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    for (const char *p = path; ; ) {
+        size_t n = strcspn(p, ":");
+        snprintf(out, len, "%.*s%s%s", (int)n, p, n ? "/" : "", name);
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode)
+            && access(out, X_OK) == 0)
+            return 0;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    return -1;
+}
+
+static void free_launch(mp_prof_launch *l)
+{
+    free(l->kernel), free(l->mangled), free(l->grid), free(l->block);
+    free(l->dyn_shared), free(l->stream), free(l->nvtx), free(l->graph);
+    free(l->line_counts), free(l->why);
+}
+
+static void free_line(mp_prof_line *i)
+{
+    free(i->kernel), free(i->mangled), free(i->file), free(i->opcode);
+    free(i->cubin);
+}
+
+void mp_prof_free(mp_prof_data *d)
+{
+    for (int k = 0; k < d->nl; k++)
+        free_launch(&d->l[k]);
+    for (int k = 0; k < d->ni; k++)
+        free_line(&d->i[k]);
+    free(d->l);
+    free(d->i);
+    memset(d, 0, sizeof *d);
+}
+
+/* ---- reading CSV tables ---------------------------------------------- */
+
+/* Column `name` of t, or -1 with a reason. */
+static int need_col(const mp_ncu_table *t, const char *path,
+                    const char *name, char *err, size_t errlen)
+{
+    int c = mp_ncu_column(t, name);
+    if (c < 0)
+        mp_reason(err, errlen, "%s: no column '%s'", path, name);
+    return c;
+}
+
+/* A raw file of a process that may have died while writing: what follows
+ * the last newline is dropped (the file is the raw directory's, memprobe's
+ * own). An empty file has no rows: 1; read: 0; error: -1. */
+static int read_raw(const char *path, mp_ncu_table *t, char *err,
+                    size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        mp_reason(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    long last_nl = -1, pos = 0;
+    int c;
+    while ((c = getc(f)) != EOF) {
+        if (c == '\n')
+            last_nl = pos;
+        pos++;
+    }
+    fclose(f);
+    if (last_nl < 0)
+        return 1;   /* not even a whole header */
+    if (last_nl + 1 < pos && truncate(path, last_nl + 1)) {
+        mp_reason(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return mp_csv_table_read(path, t, err, errlen) ? -1 : 0;
+}
+
+/* ---- raw files: status ----------------------------------------------- */
+
+static void read_status(const char *path, const char *pid,
+                        mp_prof_status *st)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    st->nstatus++;
+    mp_u64 seen = 0, profiled = 0;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *val = strchr(line, ' ');
+        if (val)
+            *val++ = '\0';
+        else
+            val = line + strlen(line);
+        mp_u64 v;
+        if (!strcmp(line, "error")) {
+            if (!st->nerrors++)
+                snprintf(st->error, sizeof st->error, "%s (pid %s)", val,
+                         pid);
+        } else if (!strcmp(line, "launches_seen") && !parse_u64(val, &v)) {
+            seen = v;   /* the last one counts */
+        } else if (!strcmp(line, "launches_profiled")
+                   && !parse_u64(val, &v)) {
+            profiled = v;
+        }
+    }
+    fclose(f);
+    st->seen += seen;
+    st->profiled += profiled;
+}
+
+/* ---- raw files: launches and lines ----------------------------------- */
+
+#define RAW_ID(id, name) RL_##id,
+enum { MP_RAW_LAUNCH_COLS(RAW_ID) RL_N };
+#undef RAW_ID
+#define RAW_ID(id, name) RI_##id,
+enum { MP_RAW_LINE_COLS(RAW_ID) RI_N };
+#undef RAW_ID
+#define RAW_NAME(id, name) name,
+static const char *const raw_launch_names[RL_N] = {
+    MP_RAW_LAUNCH_COLS(RAW_NAME)};
+static const char *const raw_line_names[RI_N] = {MP_RAW_LINE_COLS(RAW_NAME)};
+#undef RAW_NAME
+
+/* The columns `names` (n) and the five metrics of t into idx. */
+static int map_cols(const mp_ncu_table *t, const char *path,
+                    const char *const *names, int n, int *idx, char *err,
+                    size_t errlen)
+{
+    for (int k = 0; k < n + MP_PM_N; k++) {
+        idx[k] = need_col(t, path, k < n ? names[k] : metric_names[k - n],
+                          err, errlen);
+        if (idx[k] < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int bad_cell(const char *path, int row, const char *col,
+                    const char *cell, char *err, size_t errlen)
+{
+    mp_reason(err, errlen, "%s: data row %d, column %s: '%.40s' is not a "
+              "count", path, row + 1, col, cell);
+    return -1;
+}
+
+/* The metrics of row r into m. */
+static int read_metrics(const mp_ncu_table *t, const char *path, int r,
+                        const int *idx, mp_u64 *m, char *err, size_t errlen)
+{
+    for (int k = 0; k < MP_PM_N; k++)
+        if (parse_u64(t->cells[r][idx[k]], &m[k]))
+            return bad_cell(path, r, metric_names[k], t->cells[r][idx[k]],
+                            err, errlen);
+    return 0;
+}
+
+static char *xyz(const mp_ncu_table *t, int r, const int *idx, int first)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s,%s,%s", t->cells[r][idx[first]],
+             t->cells[r][idx[first + 1]], t->cells[r][idx[first + 2]]);
+    return xstrdup(buf);
+}
+
+static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
+                            size_t errlen)
+{
+    mp_ncu_table t;
+    int rc = read_raw(path, &t, err, errlen);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    int idx[RL_N + MP_PM_N];
+    if (map_cols(&t, path, raw_launch_names, RL_N, idx, err, errlen)) {
+        mp_ncu_free(&t);
+        return -1;
+    }
+    d->l = xrealloc(d->l, (size_t)(d->nl + t.nrows) * sizeof *d->l);
+    for (int r = 0; r < t.nrows; r++) {
+        mp_prof_launch *l = &d->l[d->nl];
+        memset(l, 0, sizeof *l);
+        char **c = t.cells[r];
+        if (parse_long(c[idx[RL_PID]], &l->pid)
+            || parse_long(c[idx[RL_LAUNCH]], &l->launch)) {
+            mp_ncu_free(&t);
+            return bad_cell(path, r, "pid or launch", c[idx[RL_PID]], err,
+                            errlen);
+        }
+        if (read_metrics(&t, path, r, idx + RL_N, l->m, err, errlen)) {
+            mp_ncu_free(&t);
+            return -1;
+        }
+        l->mangled = xstrdup(c[idx[RL_MANGLED]]);
+        l->kernel = demangle(l->mangled);
+        l->grid = xyz(&t, r, idx, RL_GRID_X);
+        l->block = xyz(&t, r, idx, RL_BLOCK_X);
+        l->dyn_shared = xstrdup(c[idx[RL_DYN_SHARED]]);
+        l->stream = xstrdup(c[idx[RL_STREAM]]);
+        l->nvtx = xstrdup(c[idx[RL_NVTX]]);
+        l->graph = xstrdup(c[idx[RL_GRAPH]]);
+        l->line_counts = xstrdup(c[idx[RL_LINE_COUNTS]]);
+        l->why = xstrdup(c[idx[RL_WHY]]);
+        d->nl++;
+    }
+    mp_ncu_free(&t);
+    return 0;
+}
+
+static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
+                         size_t errlen)
+{
+    mp_ncu_table t;
+    int rc = read_raw(path, &t, err, errlen);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    int idx[RI_N + MP_PM_N];
+    if (map_cols(&t, path, raw_line_names, RI_N, idx, err, errlen)) {
+        mp_ncu_free(&t);
+        return -1;
+    }
+    d->i = xrealloc(d->i, (size_t)(d->ni + t.nrows) * sizeof *d->i);
+    for (int r = 0; r < t.nrows; r++) {
+        mp_prof_line *i = &d->i[d->ni];
+        memset(i, 0, sizeof *i);
+        char **c = t.cells[r];
+        const char *bad = NULL;
+        if (parse_long(c[idx[RI_PID]], &i->pid))
+            bad = "pid";
+        else if (parse_long(c[idx[RI_LINE]], &i->line))
+            bad = "line";
+        else if (parse_offset(c[idx[RI_PC_OFFSET]], &i->offset))
+            bad = "pc_offset";
+        else if (parse_u64(c[idx[RI_LAUNCHES]], &i->launches))
+            bad = "launches";
+        if (bad || read_metrics(&t, path, r, idx + RI_N, i->m, err, errlen)) {
+            int k = !bad ? 0 : !strcmp(bad, "pid") ? RI_PID
+                    : !strcmp(bad, "line") ? RI_LINE
+                    : !strcmp(bad, "pc_offset") ? RI_PC_OFFSET : RI_LAUNCHES;
+            if (bad)
+                bad_cell(path, r, bad, c[idx[k]], err, errlen);
+            mp_ncu_free(&t);
+            return -1;
+        }
+        i->mangled = xstrdup(c[idx[RI_MANGLED]]);
+        i->kernel = demangle(i->mangled);
+        i->file = xstrdup(c[idx[RI_FILE]]);
+        i->cubin = xstrdup(c[idx[RI_CUBIN_CRC]]);
+        i->opcode = xstrdup("");
+        d->ni++;
+    }
+    mp_ncu_free(&t);
+    return 0;
+}
+
+/* ---- opcodes: cuobjdump -sass of the saved cubins -------------------- */
+
+typedef struct {
+    char *cubin, *function, *opcode;
+    mp_u64 offset;
+} sass_op;
+
+typedef struct {
+    sass_op *v;
+    int n;
+} sass_ops;
+
+/* cuobjdump: $CUDA_HOME/bin, else PATH. */
+static int find_cuobjdump(char *out, size_t len)
+{
+    const char *home = getenv("CUDA_HOME");
+    if (home && home[0]) {
+        char bin[PATH_MAX];
+        snprintf(bin, sizeof bin, "%s/bin", home);
+        if (!mp_prof_find_program("cuobjdump", bin, out, len))
+            return 0;
+    }
+    return mp_prof_find_program("cuobjdump", NULL, out, len);
+}
+
+/* One line of `cuobjdump -sass`: "Function : NAME" sets the function;
+ * "/ *0010* /  [{] [@P0] OPCODE ..." is an instruction. */
+static void sass_line(char *line, const char *crc, char *function,
+                      size_t flen, sass_ops *ops)
+{
+    char *s = line + strspn(line, " \t");
+    if (!strncmp(s, "Function : ", 11)) {
+        snprintf(function, flen, "%s", s + 11);
+        function[strcspn(function, " \t\r\n")] = '\0';
+        return;
+    }
+    if (strncmp(s, "/*", 2) || !function[0])
+        return;
+    char *end;
+    mp_u64 off = strtoull(s + 2, &end, 16);
+    if (end == s + 2 || strncmp(end, "*/", 2))
+        return;
+    s = end + 2;
+    s += strspn(s, " \t{");
+    if (*s == '@') {
+        s += strcspn(s, " \t");
+        s += strspn(s, " \t");
+    }
+    size_t n = strcspn(s, " \t;");
+    if (!n)
+        return;
+    ops->v = xrealloc(ops->v, (size_t)(ops->n + 1) * sizeof *ops->v);
+    sass_op *o = &ops->v[ops->n++];
+    o->cubin = xstrdup(crc);
+    o->function = xstrdup(function);
+    o->offset = off;
+    o->opcode = mp_xmalloc(n + 1);
+    memcpy(o->opcode, s, n);
+    o->opcode[n] = '\0';
+}
+
+/* The instructions of every cubin.CRC of dir; nothing when cuobjdump is
+ * not found. */
+static void read_opcodes(const char *dir, char **names, int nnames,
+                         sass_ops *ops)
+{
+    char tool[PATH_MAX];
+    if (find_cuobjdump(tool, sizeof tool))
+        return;
+    char out[PATH_MAX];
+    snprintf(out, sizeof out, "%s/sass.txt", dir);
+    for (int k = 0; k < nnames; k++) {
+        const char *crc = names[k] + strlen(MP_RAW_CUBIN);
+        char cubin[PATH_MAX];
+        snprintf(cubin, sizeof cubin, "%s/%s", dir, names[k]);
+        unlink(out);
+        char *argv[] = {tool, "-sass", cubin, NULL};
+        int rc = mp_spawn_wait(argv, out);
+        FILE *f = fopen(out, "r");
+        if (rc == 0 && f) {
+            char line[1024], function[512] = "";
+            while (fgets(line, sizeof line, f))
+                sass_line(line, crc, function, sizeof function, ops);
+        } else {
+            fprintf(stderr, "memprobe: cuobjdump -sass %s failed (status "
+                    "%d): no opcodes for that module\n", names[k], rc);
+        }
+        if (f)
+            fclose(f);
+        unlink(out);
+    }
+}
+
+/* Order of the instructions: cubin, function, offset. */
+static int cmp_op_key(const char *cubin, const char *function, mp_u64 off,
+                      const sass_op *o)
+{
+    int c;
+    if ((c = strcmp(cubin, o->cubin)) || (c = strcmp(function, o->function)))
+        return c;
+    return (off > o->offset) - (off < o->offset);
+}
+
+static int cmp_op(const void *a, const void *b)
+{
+    const sass_op *x = a;
+    return cmp_op_key(x->cubin, x->function, x->offset, b);
+}
+
+/* The opcode of (cubin, function, offset) in ops sorted by cmp_op. */
+static const char *find_opcode(const sass_ops *ops, const mp_prof_line *i)
+{
+    int lo = 0, hi = ops->n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        int c = cmp_op_key(i->cubin, i->mangled, i->offset, &ops->v[mid]);
+        if (!c)
+            return ops->v[mid].opcode;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+static void free_opcodes(sass_ops *ops)
+{
+    for (int k = 0; k < ops->n; k++) {
+        free(ops->v[k].cubin);
+        free(ops->v[k].function);
+        free(ops->v[k].opcode);
+    }
+    free(ops->v);
+}
+
+/* Load or store: 'l', 's', or 0 (neither, or unknown). */
+static int op_class(const char *op)
+{
+    if (!strncmp(op, "LD", 2))
+        return 'l';
+    if (!strncmp(op, "ST", 2) || !strncmp(op, "ATOM", 4)
+        || !strncmp(op, "RED", 3))
+        return 's';
+    return 0;
+}
+
+/* ---- merge ----------------------------------------------------------- */
+
+static int cmp_launch(const void *a, const void *b)
+{
+    const mp_prof_launch *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return (x->launch > y->launch) - (x->launch < y->launch);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+    const mp_prof_line *x = a, *y = b;
+    int c;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if ((c = strcmp(x->mangled, y->mangled)))
+        return c;
+    if ((c = strcmp(x->cubin ? x->cubin : "", y->cubin ? y->cubin : "")))
+        return c;
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Keeps the launches and lines whose names match re. */
+static void keep_matching(mp_prof_data *d, const regex_t *re,
+                          mp_prof_status *st)
+{
+    int out = 0;
+    for (int k = 0; k < d->nl; k++) {
+        mp_prof_launch *l = &d->l[k];
+        if (!regexec(re, l->mangled, 0, NULL, 0)
+            || !regexec(re, l->kernel, 0, NULL, 0)) {
+            d->l[out++] = *l;
+            continue;
+        }
+        st->dropped++;
+        free_launch(l);
+    }
+    d->nl = out;
+    out = 0;
+    for (int k = 0; k < d->ni; k++) {
+        mp_prof_line *i = &d->i[k];
+        if (!regexec(re, i->mangled, 0, NULL, 0)
+            || !regexec(re, i->kernel, 0, NULL, 0)) {
+            d->i[out++] = *i;
+            continue;
+        }
+        free_line(i);
+    }
+    d->ni = out;
+}
+
+/* The lines of one kernel of one process, summed by class and load or
+ * store. */
+typedef struct {
+    long pid;
+    const char *mangled;
+    mp_u64 ls[4][2];   /* SH, SH_IDEAL, GL, GL_IDEAL x ld/st */
+    int known;         /* every counted instruction has a load/store opcode */
+} kernel_mix;
+
+static int cmp_mix_key(long pid, const char *mangled, const kernel_mix *x)
+{
+    if (pid != x->pid)
+        return pid < x->pid ? -1 : 1;
+    return strcmp(mangled, x->mangled);
+}
+
+/* The mixes of d's lines, which are sorted by pid and mangled name. */
+static kernel_mix *kernel_mixes(const mp_prof_data *d, int *n)
+{
+    kernel_mix *mx = mp_xcalloc((size_t)d->ni + 1, sizeof *mx);
+    *n = 0;
+    for (int j = 0; j < d->ni; j++) {
+        const mp_prof_line *i = &d->i[j];
+        if (!*n || cmp_mix_key(i->pid, i->mangled, &mx[*n - 1])) {
+            mx[*n].pid = i->pid;
+            mx[*n].mangled = i->mangled;
+            mx[(*n)++].known = 1;
+        }
+        kernel_mix *x = &mx[*n - 1];
+        int counted = i->m[MP_PM_SH] || i->m[MP_PM_SH_IDEAL]
+                      || i->m[MP_PM_GL] || i->m[MP_PM_GL_IDEAL];
+        int c = op_class(i->opcode);
+        if (!counted)
+            continue;
+        if (!c)
+            x->known = 0;
+        for (int m = 0; m < 4; m++)
+            x->ls[m][c == 's'] += i->m[MP_PM_SH + m];
+    }
+    return mx;
+}
+
+/* Per (pid, mangled): the launch sums of that kernel are split in the
+ * proportion of its lines' loads and stores (exact for a kernel launched
+ * once, and whenever its launches ran the same mix). */
+static void split_launches(mp_prof_data *d)
+{
+    int n;
+    kernel_mix *mx = kernel_mixes(d, &n);
+    for (int k = 0; k < d->nl; k++) {
+        mp_prof_launch *l = &d->l[k];
+        const kernel_mix *x = NULL;
+        for (int lo = 0, hi = n; lo < hi && !x;) {
+            int mid = lo + (hi - lo) / 2;
+            int c = cmp_mix_key(l->pid, l->mangled, &mx[mid]);
+            if (!c)
+                x = &mx[mid];
+            else if (c < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        /* no lines (counts unavailable) split only zeros */
+        static const kernel_mix none = {.known = 1};
+        if (!x)
+            x = &none;
+        l->has_split = x->known;
+        for (int m = 0; m < 4; m++)
+            if (l->m[MP_PM_SH + m] && !(x->ls[m][0] + x->ls[m][1]))
+                l->has_split = 0;   /* counts the lines do not show */
+        if (!l->has_split)
+            continue;
+        for (int m = 0; m < 4; m++) {
+            mp_u64 total = l->m[MP_PM_SH + m];
+            mp_u64 sum = x->ls[m][0] + x->ls[m][1];
+            mp_u64 ld = 0;
+            if (sum)
+                ld = (mp_u64)(((unsigned __int128)total * x->ls[m][0]
+                               + sum / 2) / sum);
+            /* MP_PS_*: (m / 2) * 4 + (m % 2) * 2 + {0 ld, 1 st} */
+            int base = (m / 2) * 4 + (m % 2) * 2;
+            l->split[base] = ld;
+            l->split[base + 1] = total - ld;
+        }
+    }
+    free(mx);
+}
+
+int mp_prof_merge(const char *raw_dir, const char *kernel_re,
+                  mp_prof_data *d, mp_prof_status *st, char *err,
+                  size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    memset(st, 0, sizeof *st);
+    DIR *dir = opendir(raw_dir);
+    if (!dir) {
+        mp_reason(err, errlen, "%s: %s", raw_dir, strerror(errno));
+        return -1;
+    }
+    char **names = NULL;
+    int nnames = 0;
+    struct dirent *e;
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        names = xrealloc(names, (size_t)(nnames + 1) * sizeof *names);
+        names[nnames++] = xstrdup(e->d_name);
+    }
+    closedir(dir);
+    qsort(names, (size_t)nnames, sizeof *names, cmp_name);
+
+    int rc = 0, ncubins = 0;
+    char **cubins = mp_xcalloc((size_t)nnames + 1, sizeof *cubins);
+    for (int k = 0; k < nnames && !rc; k++) {
+        const char *n = names[k];
+        size_t len = strlen(n);
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", raw_dir, n);
+        int csv = len > 4 && !strcmp(n + len - 4, ".csv");
+        if (!strncmp(n, MP_RAW_STATUS, strlen(MP_RAW_STATUS)))
+            read_status(path, n + strlen(MP_RAW_STATUS), st);
+        else if (csv && !strncmp(n, MP_RAW_LAUNCHES, strlen(MP_RAW_LAUNCHES)))
+            rc = add_raw_launches(d, path, err, errlen);
+        else if (csv && !strncmp(n, MP_RAW_LINES, strlen(MP_RAW_LINES)))
+            rc = add_raw_lines(d, path, err, errlen);
+        else if (!strncmp(n, MP_RAW_CUBIN, strlen(MP_RAW_CUBIN)))
+            cubins[ncubins++] = names[k];
+    }
+    if (!rc && ncubins) {
+        sass_ops ops = {0};
+        read_opcodes(raw_dir, cubins, ncubins, &ops);
+        qsort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op);
+        for (int j = 0; j < d->ni; j++) {
+            const char *op = find_opcode(&ops, &d->i[j]);
+            if (op) {
+                free(d->i[j].opcode);
+                d->i[j].opcode = xstrdup(op);
+            }
+        }
+        free_opcodes(&ops);
+    }
+    free(cubins);
+    for (int k = 0; k < nnames; k++)
+        free(names[k]);
+    free(names);
+    if (rc) {
+        mp_prof_free(d);
+        return -1;
+    }
+    if (kernel_re) {
+        regex_t re;
+        if (regcomp(&re, kernel_re, REG_EXTENDED | REG_NOSUB)) {
+            mp_reason(err, errlen, "--kernel: bad regular expression");
+            mp_prof_free(d);
+            return -1;
+        }
+        keep_matching(d, &re, st);
+        regfree(&re);
+    }
+    st->kept = d->nl;
+    qsort(d->l, (size_t)d->nl, sizeof *d->l, cmp_launch);
+    qsort(d->i, (size_t)d->ni, sizeof *d->i, cmp_line);
+    split_launches(d);
+    return 0;
+}
+
+/* ---- writing --------------------------------------------------------- */
+
+static char *num(char *buf, size_t len, mp_u64 v)
+{
+    snprintf(buf, len, "%llu", v);
+    return buf;
+}
+
+static int open_out(mp_csv_writer *w, const char *path, const column *cols,
+                    int n, char *err, size_t errlen)
+{
+    const char *names[64];
+    header_of(cols, n, names);
+    FILE *f = fopen(path, "w");   /* a profile replaces the last one */
+    if (!f) {
+        mp_reason(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    return mp_csv_open(w, path, names, n, err, errlen);
+}
+
+static int write_launches(const mp_prof_data *d, const char *path,
+                          char *err, size_t errlen)
+{
+    mp_csv_writer w;
+    if (open_out(&w, path, launch_cols, L_N, err, errlen))
+        return -1;
+    char nb[L_N][32];
+    for (int k = 0; k < d->nl; k++) {
+        const mp_prof_launch *l = &d->l[k];
+        const char *c[L_N] = {0};
+        c[L_PID] = num(nb[L_PID], 32, (mp_u64)l->pid);
+        c[L_LAUNCH] = num(nb[L_LAUNCH], 32, (mp_u64)l->launch);
+        c[L_KERNEL] = l->kernel, c[L_MANGLED] = l->mangled;
+        c[L_GRID] = l->grid, c[L_BLOCK] = l->block;
+        c[L_DYN] = l->dyn_shared, c[L_STREAM] = l->stream;
+        c[L_NVTX] = l->nvtx, c[L_GRAPH] = l->graph;
+        c[L_LINE_COUNTS] = l->line_counts, c[L_WHY] = l->why;
+        c[L_INST] = num(nb[L_INST], 32, l->m[MP_PM_INST]);
+        c[L_SH] = num(nb[L_SH], 32, l->m[MP_PM_SH]);
+        c[L_SH_IDEAL] = num(nb[L_SH_IDEAL], 32, l->m[MP_PM_SH_IDEAL]);
+        c[L_GL] = num(nb[L_GL], 32, l->m[MP_PM_GL]);
+        c[L_GL_IDEAL] = num(nb[L_GL_IDEAL], 32, l->m[MP_PM_GL_IDEAL]);
+        for (int s = 0; s < 4 && l->has_split; s++) {
+            c[L_SPLIT_SH + s] = num(nb[L_SPLIT_SH + s], 32, l->split[s]);
+            c[L_SPLIT_GL + s] = num(nb[L_SPLIT_GL + s], 32, l->split[4 + s]);
+        }
+        if (mp_csv_write_row(&w, c, err, errlen)) {
+            mp_csv_close(&w);
+            return -1;
+        }
+    }
+    if (mp_csv_close(&w)) {
+        mp_reason(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The line's ratio: shared when it has a shared ideal, else global. */
+static void line_ratio(const mp_prof_line *i, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    int m = i->m[MP_PM_SH_IDEAL] ? MP_PM_SH
+            : i->m[MP_PM_GL_IDEAL] ? MP_PM_GL : -1;
+    if (m >= 0)
+        mp_rep_fmt(buf, len, (double)i->m[m] / (double)i->m[m + 1], 4);
+}
+
+static int write_lines(const mp_prof_data *d, const char *path, char *err,
+                       size_t errlen)
+{
+    mp_csv_writer w;
+    if (open_out(&w, path, line_cols, I_N, err, errlen))
+        return -1;
+    char nb[I_N][32];
+    for (int k = 0; k < d->ni; k++) {
+        const mp_prof_line *i = &d->i[k];
+        const char *c[I_N] = {0};
+        c[I_PID] = num(nb[I_PID], 32, (mp_u64)i->pid);
+        c[I_KERNEL] = i->kernel, c[I_MANGLED] = i->mangled;
+        c[I_FILE] = i->file;
+        c[I_LINE] = num(nb[I_LINE], 32, (mp_u64)i->line);
+        snprintf(nb[I_OFFSET], 32, "0x%llx", i->offset);
+        c[I_OFFSET] = nb[I_OFFSET];
+        c[I_OPCODE] = i->opcode;
+        c[I_LAUNCHES] = num(nb[I_LAUNCHES], 32, i->launches);
+        for (int m = 0; m < MP_PM_N; m++)
+            c[I_METRICS + m] = num(nb[I_METRICS + m], 32, i->m[m]);
+        line_ratio(i, nb[I_RATIO], 32);
+        c[I_RATIO] = nb[I_RATIO];
+        if (mp_csv_write_row(&w, c, err, errlen)) {
+            mp_csv_close(&w);
+            return -1;
+        }
+    }
+    if (mp_csv_close(&w)) {
+        mp_reason(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int mp_prof_write(const mp_prof_data *d, const char *csv, char *err,
+                  size_t errlen)
+{
+    char lines[PATH_MAX];
+    mp_prof_lines_path(csv, lines, sizeof lines);
+    if (write_launches(d, csv, err, errlen)
+        || write_lines(d, lines, err, errlen))
+        return -1;
+    return 0;
+}
+
+int mp_prof_check_output(const char *csv, char *err, size_t errlen)
+{
+    const char *names[64];
+    char lines[PATH_MAX];
+    mp_prof_lines_path(csv, lines, sizeof lines);
+    header_of(launch_cols, L_N, names);
+    if (mp_csv_check_output(csv, names, L_N, err, errlen))
+        return -1;
+    header_of(line_cols, I_N, names);
+    return mp_csv_check_output(lines, names, I_N, err, errlen);
+}
+
+/* ---- reading the CSVs back ------------------------------------------- */
+
+/* The columns of cols (n) in t, into idx. */
+static int map_all(const mp_ncu_table *t, const char *path,
+                   const column *cols, int n, int *idx, char *err,
+                   size_t errlen)
+{
+    for (int k = 0; k < n; k++)
+        if ((idx[k] = need_col(t, path, cols[k].name, err, errlen)) < 0)
+            return -1;
+    return 0;
+}
+
+static int load_launches(const char *path, mp_prof_data *d, char *err,
+                         size_t errlen)
+{
+    mp_ncu_table t;
+    if (mp_csv_table_read(path, &t, err, errlen))
+        return -1;
+    int idx[L_N];
+    if (map_all(&t, path, launch_cols, L_N, idx, err, errlen)) {
+        mp_ncu_free(&t);
+        return -1;
+    }
+    d->l = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->l);
+    for (int r = 0; r < t.nrows; r++) {
+        mp_prof_launch *l = &d->l[d->nl++];
+        char **c = t.cells[r];
+        int bad = parse_long(c[idx[L_PID]], &l->pid)
+                  || parse_long(c[idx[L_LAUNCH]], &l->launch);
+        static const int mcol[MP_PM_N] = {L_INST, L_SH, L_SH_IDEAL, L_GL,
+                                          L_GL_IDEAL};
+        for (int m = 0; m < MP_PM_N; m++)
+            bad |= parse_u64(c[idx[mcol[m]]], &l->m[m]);
+        l->has_split = c[idx[L_SPLIT_SH]][0] != '\0';
+        for (int s = 0; s < 4; s++)
+            bad |= parse_u64(c[idx[L_SPLIT_SH + s]], &l->split[s])
+                   | parse_u64(c[idx[L_SPLIT_GL + s]], &l->split[4 + s]);
+        l->kernel = xstrdup(c[idx[L_KERNEL]]);
+        l->mangled = xstrdup(c[idx[L_MANGLED]]);
+        l->grid = xstrdup(c[idx[L_GRID]]);
+        l->block = xstrdup(c[idx[L_BLOCK]]);
+        l->dyn_shared = xstrdup(c[idx[L_DYN]]);
+        l->stream = xstrdup(c[idx[L_STREAM]]);
+        l->nvtx = xstrdup(c[idx[L_NVTX]]);
+        l->graph = xstrdup(c[idx[L_GRAPH]]);
+        l->line_counts = xstrdup(c[idx[L_LINE_COUNTS]]);
+        l->why = xstrdup(c[idx[L_WHY]]);
+        if (bad) {
+            mp_reason(err, errlen, "%s: data row %d: a count that is not a "
+                      "whole number", path, r + 1);
+            mp_ncu_free(&t);
+            return -1;
+        }
+    }
+    mp_ncu_free(&t);
+    return 0;
+}
+
+static int load_lines(const char *path, mp_prof_data *d, char *err,
+                      size_t errlen)
+{
+    mp_ncu_table t;
+    if (mp_csv_table_read(path, &t, err, errlen))
+        return -1;
+    int idx[I_N];
+    if (map_all(&t, path, line_cols, I_N, idx, err, errlen)) {
+        mp_ncu_free(&t);
+        return -1;
+    }
+    d->i = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->i);
+    for (int r = 0; r < t.nrows; r++) {
+        mp_prof_line *i = &d->i[d->ni++];
+        char **c = t.cells[r];
+        int bad = parse_long(c[idx[I_PID]], &i->pid)
+                  || parse_long(c[idx[I_LINE]], &i->line)
+                  || parse_offset(c[idx[I_OFFSET]], &i->offset)
+                  || parse_u64(c[idx[I_LAUNCHES]], &i->launches);
+        for (int m = 0; m < MP_PM_N; m++)
+            bad |= parse_u64(c[idx[I_METRICS + m]], &i->m[m]);
+        i->kernel = xstrdup(c[idx[I_KERNEL]]);
+        i->mangled = xstrdup(c[idx[I_MANGLED]]);
+        i->file = xstrdup(c[idx[I_FILE]]);
+        i->opcode = xstrdup(c[idx[I_OPCODE]]);
+        if (bad) {
+            mp_reason(err, errlen, "%s: data row %d: a count that is not a "
+                      "whole number", path, r + 1);
+            mp_ncu_free(&t);
+            return -1;
+        }
+    }
+    mp_ncu_free(&t);
+    return 0;
+}
+
+int mp_prof_load(const char *csv, mp_prof_data *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    char lines[PATH_MAX];
+    mp_prof_lines_path(csv, lines, sizeof lines);
+    if (!mp_prof_is_profile_csv(csv)) {
+        FILE *f = fopen(csv, "r");
+        if (!f)
+            mp_reason(err, errlen, "%s: %s", csv, strerror(errno));
+        else
+            mp_reason(err, errlen, "%s: not a profile CSV (its header is not "
+                      "memprobe columns --profile's)", csv);
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    if (load_launches(csv, d, err, errlen)
+        || load_lines(lines, d, err, errlen)) {
+        mp_prof_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- source lines ---------------------------------------------------- */
+
+static int cmp_src_line(const void *a, const void *b)
+{
+    const mp_prof_line *x = *(const mp_prof_line *const *)a;
+    const mp_prof_line *y = *(const mp_prof_line *const *)b;
+    int c;
+    if ((c = strcmp(x->kernel, y->kernel)) || (c = strcmp(x->mangled,
+                                                          y->mangled)))
+        return c;
+    if ((c = strcmp(x->file, y->file)))
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* Same source line (without line info: same instruction). */
+static int same_src(const mp_prof_line *x, const mp_prof_line *y)
+{
+    return !strcmp(x->mangled, y->mangled) && !strcmp(x->file, y->file)
+           && x->line == y->line && (x->file[0] || x->offset == y->offset);
+}
+
+static void add_op(char *ops, size_t len, const char *op)
+{
+    if (!op[0])
+        return;
+    for (const char *p = ops; *p;) {
+        size_t n = strcspn(p, "/");
+        if (n == strlen(op) && !strncmp(p, op, n))
+            return;
+        p += n + (p[n] == '/');
+    }
+    size_t used = strlen(ops);
+    snprintf(ops + used, len - used, "%s%s", used ? "/" : "", op);
+}
+
+mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
+{
+    const mp_prof_line **order = mp_xcalloc((size_t)d->ni + 1,
+                                            sizeof *order);
+    for (int k = 0; k < d->ni; k++)
+        order[k] = &d->i[k];
+    qsort(order, (size_t)d->ni, sizeof *order, cmp_src_line);
+    mp_prof_src *s = mp_xcalloc((size_t)d->ni + 1, sizeof *s);
+    *n = 0;
+    for (int k = 0; k < d->ni; k++) {
+        const mp_prof_line *i = order[k];
+        if (!k || !same_src(order[k - 1], i)) {
+            mp_prof_src *t = &s[(*n)++];
+            t->kernel = i->kernel;
+            t->mangled = i->mangled;
+            t->file = i->file;
+            t->line = i->line;
+            t->offset = i->offset;
+        }
+        mp_prof_src *t = &s[*n - 1];
+        t->inst += i->m[MP_PM_INST];
+        for (int c = 0; c < MP_NCLASS; c++) {
+            mp_u64 meas = i->m[MP_PM_SH + 2 * c];
+            mp_u64 ideal = i->m[MP_PM_SH_IDEAL + 2 * c];
+            if (!meas && !ideal)
+                continue;
+            t->meas[c] += meas;
+            t->ideal[c] += ideal;
+            t->cinst[c] += i->m[MP_PM_INST];
+            add_op(t->ops[c], sizeof t->ops[c], i->opcode);
+        }
+    }
+    free(order);
+    return s;
+}
+
+void mp_prof_src_where(const mp_prof_src *s, char *buf, size_t len)
+{
+    if (s->file[0]) {
+        const char *base = strrchr(s->file, '/');
+        snprintf(buf, len, "%s:%ld", base ? base + 1 : s->file, s->line);
+    } else {
+        char name[256];
+        mp_prof_short_name(s->kernel, name, sizeof name);
+        snprintf(buf, len, "%s+0x%llx", name, s->offset);
+    }
+}

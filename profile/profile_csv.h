@@ -1,0 +1,136 @@
+/*
+ * profile_csv.h - the two CSVs of `memprobe profile` (docs/profile.md):
+ * their schema, the merge of the injection library's raw files (every
+ * process's) into them, reading them back, and the per-source-line view
+ * that --check, --baseline and the report share.
+ */
+#ifndef MP_PROFILE_CSV_H
+#define MP_PROFILE_CSV_H
+
+#include <stddef.h>
+
+typedef unsigned long long mp_u64;
+
+/* The five per-instruction metrics (raw_cols.h: MP_RAW_METRICS). */
+enum { MP_PM_INST, MP_PM_SH, MP_PM_SH_IDEAL, MP_PM_GL, MP_PM_GL_IDEAL,
+       MP_PM_N };
+const char *mp_prof_metric_name(int m);
+
+/* The launch sums split by opcode class (loads, stores). */
+enum { MP_PS_SH_LD, MP_PS_SH_ST, MP_PS_SH_IDEAL_LD, MP_PS_SH_IDEAL_ST,
+       MP_PS_GL_LD, MP_PS_GL_ST, MP_PS_GL_IDEAL_LD, MP_PS_GL_IDEAL_ST,
+       MP_PS_N };
+
+/* The memory classes a source line is judged in. */
+enum { MP_CLASS_SHARED, MP_CLASS_GLOBAL, MP_NCLASS };
+extern const char *const mp_prof_class_name[MP_NCLASS];  /* shared, global */
+extern const char *const mp_prof_class_unit[MP_NCLASS];  /* wavefronts, sectors */
+
+/* ---- schema ---------------------------------------------------------- */
+
+/* Columns of profile.csv (one row per profiled launch) and of
+ * profile-lines.csv (one row per SASS instruction), with their meaning. */
+int mp_prof_launch_ncols(void);
+const char *mp_prof_launch_col(int i);
+const char *mp_prof_launch_desc(int i);
+int mp_prof_line_ncols(void);
+const char *mp_prof_line_col(int i);
+const char *mp_prof_line_desc(int i);
+
+/* X.csv -> X-lines.csv; any other name gets "-lines.csv" appended. */
+void mp_prof_lines_path(const char *csv, char *out, size_t len);
+
+/* 1 when the file's first line is profile.csv's header. */
+int mp_prof_is_profile_csv(const char *path);
+
+/* ---- data ------------------------------------------------------------ */
+
+typedef struct {
+    long pid, launch;
+    char *kernel, *mangled, *grid, *block, *dyn_shared, *stream, *nvtx,
+        *graph, *line_counts, *why;
+    mp_u64 m[MP_PM_N];
+    mp_u64 split[MP_PS_N];
+    int has_split;           /* opcodes known for all its counted lines */
+} mp_prof_launch;
+
+typedef struct {
+    long pid, line;
+    char *kernel, *mangled, *file, *opcode, *cubin;   /* cubin: raw only */
+    mp_u64 offset, launches, m[MP_PM_N];
+} mp_prof_line;
+
+typedef struct {
+    mp_prof_launch *l;
+    int nl;
+    mp_prof_line *i;
+    int ni;
+} mp_prof_data;
+
+void mp_prof_free(mp_prof_data *d);
+
+/* What the status files said, summed over the processes. */
+typedef struct {
+    int nstatus;              /* status files found */
+    mp_u64 seen, profiled;    /* launches_seen, launches_profiled */
+    int nerrors;
+    char error[512];          /* the first error line, with its pid */
+    int kept, dropped;        /* launches kept / dropped by the regex */
+} mp_prof_status;
+
+/* Reads every process's raw files in raw_dir into d: status, launches,
+ * lines (a partly written last line of a crashed process is dropped),
+ * demangles names, keeps the launches and lines whose mangled or
+ * demangled name matches kernel_re (POSIX ERE; NULL: all), looks the
+ * opcodes up with cuobjdump when it is found (cubin.CRC files), splits
+ * the launch sums by opcode class. 0, or -1 with a reason (a raw file
+ * that cannot be read). */
+int mp_prof_merge(const char *raw_dir, const char *kernel_re,
+                  mp_prof_data *d, mp_prof_status *st, char *err,
+                  size_t errlen);
+
+/* Writes d as csv and its -lines.csv (replacing both). 0 or -1. */
+int mp_prof_write(const mp_prof_data *d, const char *csv, char *err,
+                  size_t errlen);
+
+/* Whether mp_prof_write(csv) would be refused (a missing folder, a
+ * folder, another CSV's header): 0, or -1 with the reason. */
+int mp_prof_check_output(const char *csv, char *err, size_t errlen);
+
+/* Reads profile.csv and its -lines.csv back. 0 or -1 with a reason. */
+int mp_prof_load(const char *csv, mp_prof_data *d, char *err, size_t errlen);
+
+/* ---- source lines ---------------------------------------------------- */
+
+/* One source line of one kernel, summed over its instructions, launches
+ * and processes; without line info, one instruction. */
+typedef struct {
+    const char *kernel, *mangled, *file;
+    long line;
+    mp_u64 offset;            /* the first instruction's pc offset */
+    mp_u64 inst;              /* instructions executed on the line */
+    mp_u64 cinst[MP_NCLASS];  /* of those, the class's instructions */
+    mp_u64 meas[MP_NCLASS], ideal[MP_NCLASS];
+    char ops[MP_NCLASS][48];  /* the class's opcodes, "LDS/STS" */
+} mp_prof_src;
+
+/* The source lines of d, ordered by kernel, file, line (malloc'd). */
+mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n);
+
+/* "file:line", or "KERNEL+0xOFF" without line info. */
+void mp_prof_src_where(const mp_prof_src *s, char *buf, size_t len);
+
+/* The short name of a demangled kernel: no return type, no parameters
+ * ("void ns::f<32>(float*)" -> "ns::f<32>"). */
+void mp_prof_short_name(const char *demangled, char *buf, size_t len);
+
+/* A ratio as printed: two decimals, a second zero dropped ("32.0",
+ * "1.26", "1.5"). */
+void mp_prof_fmt_ratio(double r, char *buf, size_t len);
+
+/* The executable `name` in dir (if dir) or in PATH: 0 and its path, or
+ * -1. A name with '/' is taken as it is. */
+int mp_prof_find_program(const char *name, const char *dir, char *out,
+                         size_t len);
+
+#endif

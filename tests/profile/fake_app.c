@@ -1,0 +1,323 @@
+/*
+ * fake_app.c - a stand-in for a CUDA program run under `memprobe profile`,
+ * for the CPU tests (tests/test_profile.c): it acts as if the injection
+ * library were loaded into it. When CUDA_INJECTION64_PATH and
+ * MEMPROBE_RAW_DIR are set it "launches" a fixed sequence of kernels,
+ * applies the filters of the environment (MEMPROBE_KERNEL on the mangled
+ * name, MEMPROBE_LAUNCH_SKIP, MEMPROBE_LAUNCH_COUNT) and writes the raw
+ * files of docs/profile-design.md with known counts: status.PID,
+ * launches.PID.csv, lines.PID.csv and cubin.CRC (whose text is the SASS
+ * listing that tests/profile/fakecuda/bin/cuobjdump prints).
+ *
+ * The kernels, per launch (file:line, pc offset, opcode, instructions,
+ * shared wavefronts/ideal, global sectors/ideal):
+ *   transpose_naive  app.cu:19 0x100 LDG.E 1024 -/-  6144/4096
+ *                    app.cu:19 0x110 STS   1024 (W x 1024)/1024 -/-
+ *                    app.cu:21 0x200 LDS   1024 1024/1024 -/-
+ *                    app.cu:21 0x210 STG.E 1024 -/- 32768/4096
+ *                    app.cu:22 0x220 IMAD  2048 -/- -/-
+ *   transpose_pad    app.cu:40 0x100 LDG.E 1024 -/- 4096/4096
+ *                    app.cu:40 0x110 STS   1024 1024/1024 -/-
+ *                    app.cu:42 0x200 LDS   1024 1024/1024 -/-
+ *                    app.cu:42 0x210 STG.E 1024 -/- 4096/4096
+ *   copy_kernel      copy.cu:5 0x80 LDG.E  16 -/- 40/32
+ *                    copy.cu:5 0x90 STG.E  16 -/- 56/32
+ * launched in the order naive, pad (in NVTX range outer/step), naive, copy,
+ * repeated to --launches N (default 4). W is --conflict (default 32).
+ *
+ * Options: --launches N, --conflict W, --fork (a child process runs the
+ * same and writes its own files; the parent waits for it), --crash
+ * (flush after two profiled launches, start a third row, then SIGSEGV),
+ * --exit N, --error TEXT (profiling refused: an error line, no launches),
+ * --no-status (never initialises "CUDA": writes nothing),
+ * --ignore-kernel-filter (profiles every kernel, like a library that
+ * cannot match the name), --no-cubin, --unavailable (no line counts for
+ * any launch, as with a CUPTI that patched nothing), --ready FILE (after writing, make
+ * FILE and wait for a signal).
+ * Always prints one line to stdout and one to stderr, its own.
+ */
+#include <regex.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define METRICS 5
+
+typedef struct {
+    const char *file;
+    int line;
+    unsigned off;
+    const char *op;
+    unsigned long long m[METRICS];   /* inst, sh, sh ideal, gl, gl ideal */
+} instr;
+
+typedef struct {
+    const char *mangled, *cubin, *nvtx;
+    int ninstr;
+    instr in[5];
+} kernel;
+
+static kernel kernels[3] = {
+    {"_Z15transpose_naivePfPKfi", "3735928559", "", 5, {
+        {"/src/app.cu", 19, 0x100, "LDG.E", {1024, 0, 0, 6144, 4096}},
+        {"/src/app.cu", 19, 0x110, "STS", {1024, 32768, 1024, 0, 0}},
+        {"/src/app.cu", 21, 0x200, "LDS", {1024, 1024, 1024, 0, 0}},
+        {"/src/app.cu", 21, 0x210, "STG.E", {1024, 0, 0, 32768, 4096}},
+        {"/src/app.cu", 22, 0x220, "IMAD", {2048, 0, 0, 0, 0}}}},
+    {"_Z13transpose_padPfPKfi", "3735928559", "outer/step", 4, {
+        {"/src/app.cu", 40, 0x100, "LDG.E", {1024, 0, 0, 4096, 4096}},
+        {"/src/app.cu", 40, 0x110, "STS", {1024, 1024, 1024, 0, 0}},
+        {"/src/app.cu", 42, 0x200, "LDS", {1024, 1024, 1024, 0, 0}},
+        {"/src/app.cu", 42, 0x210, "STG.E", {1024, 0, 0, 4096, 4096}}}},
+    {"copy_kernel", "12345", "", 2, {
+        {"/src/copy.cu", 5, 0x80, "LDG.E", {16, 0, 0, 40, 32}},
+        {"/src/copy.cu", 5, 0x90, "STG.E", {16, 0, 0, 56, 32}}}},
+};
+static const int order[4] = {0, 1, 0, 2};
+
+static const char *const metric_names[METRICS] = {
+    "smsp__sass_inst_executed",
+    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
+    "smsp__sass_sectors_mem_global",
+    "smsp__sass_sectors_mem_global_ideal"};
+
+static const char *raw;
+static int unavailable;
+static char launches_csv[4096], lines_csv[4096], status_path[4096];
+
+static FILE *open_in(const char *path, const char *mode)
+{
+    FILE *f = fopen(path, mode);
+    if (!f) {
+        perror(path);
+        exit(70);
+    }
+    return f;
+}
+
+static void metrics_header(FILE *f)
+{
+    for (int m = 0; m < METRICS; m++)
+        fprintf(f, ",%s", metric_names[m]);
+    fprintf(f, "\n");
+}
+
+static void write_status(const char *extra, unsigned long long seen,
+                         unsigned long long profiled, const char *end)
+{
+    FILE *f = open_in(status_path, "w");
+    fprintf(f, "cupti_version 130005\npid %d\nppid %d\n", (int)getpid(),
+            (int)getppid());
+    if (extra)
+        fprintf(f, "%s\n", extra);
+    fprintf(f, "launches_seen %llu\nlaunches_profiled %llu\n", seen,
+            profiled);
+    if (end)
+        fprintf(f, "end %s\n", end);
+    fclose(f);
+}
+
+/* lines.PID.csv, whole: every instruction of the kernels profiled. */
+static void write_lines(const int *count)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", lines_csv);
+    FILE *f = open_in(tmp, "w");
+    fprintf(f, "pid,cubin_crc,mangled,function_index,pc_offset,file,line,"
+            "launches");
+    metrics_header(f);
+    for (int k = 0; k < 3; k++) {
+        if (!count[k])
+            continue;
+        for (int i = 0; i < kernels[k].ninstr; i++) {
+            const instr *in = &kernels[k].in[i];
+            fprintf(f, "%d,%s,%s,%d,%u,%s,%d,%d", (int)getpid(),
+                    kernels[k].cubin, kernels[k].mangled, k, in->off,
+                    in->file, in->line, count[k]);
+            for (int m = 0; m < METRICS; m++)
+                fprintf(f, ",%llu", in->m[m] * (unsigned long long)count[k]);
+            fprintf(f, "\n");
+        }
+    }
+    fclose(f);
+    rename(tmp, lines_csv);
+}
+
+static void launch_row(FILE *f, int launch, int k)
+{
+    unsigned long long sum[METRICS] = {0};
+    for (int i = 0; i < kernels[k].ninstr; i++)
+        for (int m = 0; m < METRICS; m++)
+            sum[m] += kernels[k].in[i].m[m];
+    fprintf(f, "%d,%d,%s,64,64,1,32,8,1,0,0x7f00,%s,0,%s",
+            (int)getpid(), launch, kernels[k].mangled, kernels[k].nvtx,
+            unavailable ? "unavailable,CUPTI 13.0 patched no code for this "
+                          "kernel" : "exact,");
+    for (int m = 0; m < METRICS; m++)
+        fprintf(f, ",%llu", unavailable ? 0ULL : sum[m]);
+    fprintf(f, "\n");
+}
+
+/* The SASS listing of each module, as cuobjdump -sass prints it. */
+static void write_cubins(void)
+{
+    const char *crcs[2] = {"3735928559", "12345"};
+    for (int c = 0; c < 2; c++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/cubin.%s", raw, crcs[c]);
+        FILE *f = open_in(path, "w");
+        fprintf(f, "\n\tcode for sm_90\n");
+        for (int k = 0; k < 3; k++) {
+            if (strcmp(kernels[k].cubin, crcs[c]))
+                continue;
+            fprintf(f, "\t\tFunction : %s\n\t.headerflags\t@\"EF_CUDA_SM90 "
+                    "EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90)\"\n",
+                    kernels[k].mangled);
+            fprintf(f, "        /*0000*/                   LDC R1, "
+                    "c[0x0][0x28] ;              /* 0x00000a00ff017b82 */\n"
+                    "                                                       "
+                    "/* 0x000fe40000000800 */\n");
+            for (int i = 0; i < kernels[k].ninstr; i++)
+                fprintf(f, "        /*%04x*/              %s %s R2, [R3] ;"
+                        "                    /* 0x0000000000007919 */\n",
+                        kernels[k].in[i].off, i == 1 ? "@!P0" : "    ",
+                        kernels[k].in[i].op);
+            fprintf(f, "        /*0300*/                   EXIT ;\n"
+                    "\t\t..........\n\n");
+        }
+        fclose(f);
+    }
+}
+
+static long env_long(const char *name, long def)
+{
+    const char *v = getenv(name);
+    return v && v[0] ? atol(v) : def;
+}
+
+/* One process's run: the launches, the filters, the raw files. */
+static void run(int nlaunch, int crash, int ignore_filter, int cubins)
+{
+    snprintf(status_path, sizeof status_path, "%s/status.%d", raw,
+             (int)getpid());
+    snprintf(launches_csv, sizeof launches_csv, "%s/launches.%d.csv", raw,
+             (int)getpid());
+    snprintf(lines_csv, sizeof lines_csv, "%s/lines.%d.csv", raw,
+             (int)getpid());
+    const char *re_text = getenv("MEMPROBE_KERNEL");
+    regex_t re;
+    int has_re = re_text && re_text[0] && !ignore_filter
+                 && !regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB);
+    long skip = env_long("MEMPROBE_LAUNCH_SKIP", 0);
+    long max = env_long("MEMPROBE_LAUNCH_COUNT", -1);
+    FILE *f = open_in(launches_csv, "w");
+    fprintf(f, "pid,launch,mangled,grid_x,grid_y,grid_z,block_x,block_y,"
+            "block_z,dyn_shared_bytes,stream,nvtx,graph,line_counts,why");
+    metrics_header(f);
+    int count[3] = {0}, matching = 0, profiled = 0;
+    for (int l = 0; l < nlaunch; l++) {
+        int k = order[l % 4];
+        if (has_re && regexec(&re, kernels[k].mangled, 0, NULL, 0))
+            continue;
+        if (matching++ < skip || (max >= 0 && profiled >= max))
+            continue;
+        if (crash && profiled == 2) {
+            /* flushed so far; the next row is cut off by the crash */
+            fflush(f);
+            write_lines(count);
+            write_status(NULL, (unsigned long long)l, 2, "flush");
+            if (cubins)
+                write_cubins();
+            fprintf(f, "%d,%d,%s,64", (int)getpid(), l, kernels[k].mangled);
+            fflush(f);
+            raise(SIGSEGV);
+        }
+        launch_row(f, l, k);
+        count[k] += !unavailable;
+        profiled++;
+    }
+    fclose(f);
+    if (has_re)
+        regfree(&re);
+    write_lines(count);
+    if (cubins)
+        write_cubins();
+    write_status(NULL, (unsigned long long)nlaunch,
+                 (unsigned long long)profiled, "exit");
+}
+
+int main(int argc, char **argv)
+{
+    int nlaunch = 4, do_fork = 0, crash = 0, status = 0, no_status = 0;
+    int ignore_filter = 0, cubins = 1;
+    const char *error = NULL, *ready = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
+        if (!strcmp(a, "--launches"))
+            nlaunch = atoi(v), i++;
+        else if (!strcmp(a, "--conflict"))
+            kernels[0].in[1].m[1] = 1024ULL * (unsigned long long)atoi(v), i++;
+        else if (!strcmp(a, "--exit"))
+            status = atoi(v), i++;
+        else if (!strcmp(a, "--error"))
+            error = v, i++;
+        else if (!strcmp(a, "--fork"))
+            do_fork = 1;
+        else if (!strcmp(a, "--crash"))
+            crash = 1;
+        else if (!strcmp(a, "--no-status"))
+            no_status = 1;
+        else if (!strcmp(a, "--ignore-kernel-filter"))
+            ignore_filter = 1;
+        else if (!strcmp(a, "--ready"))
+            ready = v, i++;
+        else if (!strcmp(a, "--unavailable"))
+            unavailable = 1;
+        else if (!strcmp(a, "--no-cubin"))
+            cubins = 0;
+        else {
+            fprintf(stderr, "fake_app: unknown argument %s\n", a);
+            return 64;
+        }
+    }
+    printf("fake_app: the program's own stdout\n");
+    fflush(stdout);
+    fprintf(stderr, "fake_app: the program's own stderr\n");
+    const char *inject = getenv("CUDA_INJECTION64_PATH");
+    raw = getenv("MEMPROBE_RAW_DIR");
+    if (no_status || !inject || !inject[0] || !raw || !raw[0])
+        return status;   /* no library loaded: nothing written */
+    if (error) {
+        snprintf(status_path, sizeof status_path, "%s/status.%d", raw,
+                 (int)getpid());
+        char line[600];
+        snprintf(line, sizeof line, "error %s", error);
+        write_status(line, 0, 0, "exit");
+        return status;
+    }
+    pid_t child = -1;
+    if (do_fork) {
+        child = fork();
+        if (child < 0)
+            return 71;
+    }
+    run(nlaunch, crash && child != 0, ignore_filter, cubins);
+    if (child == 0)
+        _exit(0);
+    if (child > 0) {
+        int st;
+        waitpid(child, &st, 0);
+    }
+    if (ready) {
+        FILE *f = open_in(ready, "w");
+        fclose(f);
+        for (int i = 0; i < 600; i++)
+            sleep(1);   /* until a signal ends it (10 minutes at most) */
+    }
+    return status;
+}

@@ -1,0 +1,720 @@
+/*
+ * test_profile.c - `memprobe profile` without a GPU: it runs the stand-in
+ * program tests/profile/fake_app (which writes the injection library's raw
+ * files with known counts, see its header) with MEMPROBE_INJECT_LIB naming
+ * an existing file and CUDA_HOME=tests/profile/fakecuda (whose cuobjdump
+ * prints the stand-in's SASS), and checks: the exit status in its order
+ * (2, 4, 1, the program's own, 128 + signal), the program's stdout and
+ * stderr passed through, the merged CSVs number by number (sums, the
+ * load/store split, ratios, pid column, a forking program, a crashed
+ * one), --check lines and --min-count, --baseline and --tolerance, the
+ * filters, SIGTERM forwarded, `columns --profile` against the written
+ * headers, and the report's worst lines and shares.
+ */
+#include "cli_util.h"
+#include "ncu_csv.h"
+#include "profile_csv.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char app[PATH_MAX + 320];
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* `memprobe profile OPTS... -- fake_app ARGS...`: the two lists are
+ * NULL-terminated. */
+static int profile(const char *const *opts, const char *const *args,
+                   cli_result *r)
+{
+    const char *argv[CLI_MAXARGS + 8];
+    int n = 0;
+    argv[n++] = "profile";
+    for (int i = 0; opts && opts[i]; i++)
+        argv[n++] = opts[i];
+    argv[n++] = "--";
+    argv[n++] = app;
+    for (int i = 0; args && args[i]; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    assert_true(n < CLI_MAXARGS + 8);
+    return cli_run(argv, r);
+}
+
+#define L(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define NONE ((const char *const *)NULL)
+
+static void read_csv(const char *path, mp_ncu_table *t)
+{
+    char err[1024];
+    if (mp_csv_table_read(path, t, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static const char *cell(const mp_ncu_table *t, int row, const char *col)
+{
+    int c = mp_ncu_column(t, col);
+    if (c < 0)
+        fail_msg("no column %s", col);
+    assert_true(row < t->nrows);
+    return t->cells[row][c];
+}
+
+static void expect_cell(const mp_ncu_table *t, int row, const char *col,
+                        const char *want)
+{
+    const char *got = cell(t, row, col);
+    if (strcmp(got, want))
+        fail_msg("row %d, %s: '%s', want '%s'", row, col, got, want);
+}
+
+/* The row whose `col` is `value` (the n-th such, from 0). */
+static int row_where(const mp_ncu_table *t, const char *col,
+                     const char *value, int nth)
+{
+    for (int r = 0; r < t->nrows; r++)
+        if (!strcmp(cell(t, r, col), value) && nth-- == 0)
+            return r;
+    fail_msg("no row with %s = %s", col, value);
+    return -1;
+}
+
+/* Lines of text starting with prefix. */
+static int count_lines(const char *text, const char *prefix)
+{
+    int n = 0;
+    for (const char *p = text; p && *p;) {
+        if (!strncmp(p, prefix, strlen(prefix)))
+            n++;
+        p = strchr(p, '\n');
+        p = p ? p + 1 : NULL;
+    }
+    return n;
+}
+
+#define SH "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
+#define GL "smsp__sass_sectors_mem_global"
+#define INST "smsp__sass_inst_executed"
+#define SPEC "shared<=1.0,global<=1.25"
+
+static const char *const check_lines[] = {
+    "memprobe: check: copy.cu:5 copy_kernel LDG.E/STG.E: 1.5x ideal "
+    "(96 sectors, ideal 64)\n",
+    "memprobe: check: app.cu:19 transpose_naive STS: 32.0x ideal "
+    "(65536 wavefronts, ideal 2048)\n",
+    "memprobe: check: app.cu:19 transpose_naive LDG.E: 1.5x ideal "
+    "(12288 sectors, ideal 8192)\n",
+    "memprobe: check: app.cu:21 transpose_naive STG.E: 8.0x ideal "
+    "(65536 sectors, ideal 8192)\n",
+};
+
+/* ---- the CSVs ---------------------------------------------------------- */
+
+/* One process, four launches: the sums, the split, the names, the lines,
+ * and the program's own output untouched. */
+static void test_merged_csv(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(NONE, NONE, &r);
+    cli_expect_status(&r, 0);
+    assert_string_equal(r.out, "fake_app: the program's own stdout\n");
+    cli_must_contain("stderr", r.err, "fake_app: the program's own stderr\n");
+    cli_must_contain("stderr", r.err, "memprobe: wrote profile.csv (4 "
+                     "launches) and profile-lines.csv (11 instruction rows)");
+    assert_int_equal(count_lines(r.err, "memprobe: "), 1);
+    cli_result_free(&r);
+
+    mp_ncu_table t;
+    read_csv("profile.csv", &t);
+    assert_int_equal(t.nrows, 4);
+    for (int i = 0; i < 4; i++) {
+        char n[8];
+        snprintf(n, sizeof n, "%d", i);
+        expect_cell(&t, i, "launch", n);
+    }
+    expect_cell(&t, 0, "kernel", "transpose_naive(float*, float const*, int)");
+    expect_cell(&t, 0, "mangled", "_Z15transpose_naivePfPKfi");
+    expect_cell(&t, 0, "grid", "64,64,1");
+    expect_cell(&t, 0, "block", "32,8,1");
+    expect_cell(&t, 0, INST, "6144");
+    expect_cell(&t, 0, SH, "33792");
+    expect_cell(&t, 0, SH "_ideal", "2048");
+    expect_cell(&t, 0, SH "_op_ld", "1024");          /* LDS */
+    expect_cell(&t, 0, SH "_op_st", "32768");         /* STS, 32-way */
+    expect_cell(&t, 0, SH "_ideal_op_ld", "1024");
+    expect_cell(&t, 0, SH "_ideal_op_st", "1024");
+    expect_cell(&t, 0, GL, "38912");
+    expect_cell(&t, 0, GL "_ideal", "8192");
+    expect_cell(&t, 0, GL "_op_ld", "6144");
+    expect_cell(&t, 0, GL "_op_st", "32768");
+    expect_cell(&t, 1, "kernel", "transpose_pad(float*, float const*, int)");
+    expect_cell(&t, 1, "nvtx", "outer/step");
+    expect_cell(&t, 0, "nvtx", "");
+    expect_cell(&t, 3, "kernel", "copy_kernel");   /* extern "C" */
+    expect_cell(&t, 3, GL, "96");
+    expect_cell(&t, 3, GL "_op_ld", "40");
+    expect_cell(&t, 3, GL "_op_st", "56");
+    expect_cell(&t, 3, GL "_ideal_op_st", "32");
+    expect_cell(&t, 3, "line_counts", "exact");
+    char pid[16];
+    snprintf(pid, sizeof pid, "%s", cell(&t, 0, "pid"));
+    assert_true(atoi(pid) > 1);
+    for (int i = 1; i < 4; i++)
+        expect_cell(&t, i, "pid", pid);
+    mp_ncu_free(&t);
+
+    read_csv("profile-lines.csv", &t);
+    assert_int_equal(t.nrows, 11);
+    int sts = row_where(&t, "opcode", "STS", 1);   /* naive's, after pad's */
+    expect_cell(&t, sts, "mangled", "_Z15transpose_naivePfPKfi");
+    expect_cell(&t, sts, "file", "/src/app.cu");
+    expect_cell(&t, sts, "line", "19");
+    expect_cell(&t, sts, "function_offset", "0x110");
+    expect_cell(&t, sts, "launches", "2");
+    expect_cell(&t, sts, INST, "2048");
+    expect_cell(&t, sts, SH, "65536");
+    expect_cell(&t, sts, SH "_ideal", "2048");
+    expect_cell(&t, sts, "ratio", "32");
+    int imad = row_where(&t, "opcode", "IMAD", 0);
+    expect_cell(&t, imad, "ratio", "");
+    expect_cell(&t, imad, INST, "4096");
+    int ldg = row_where(&t, "function_offset", "0x80", 0);
+    expect_cell(&t, ldg, "opcode", "LDG.E");
+    expect_cell(&t, ldg, "ratio", "1.25");
+    expect_cell(&t, ldg, "pid", pid);
+    mp_ncu_free(&t);
+}
+
+/* No cuobjdump: no opcodes, so no load/store split (empty, not a guess). */
+static void test_no_opcodes(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "noop.csv"), L("--no-cubin"), &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("noop.csv", &t);
+    expect_cell(&t, 0, SH, "33792");
+    expect_cell(&t, 0, SH "_op_ld", "");
+    expect_cell(&t, 0, GL "_op_st", "");
+    mp_ncu_free(&t);
+    read_csv("noop-lines.csv", &t);
+    expect_cell(&t, 0, "opcode", "");
+    mp_ncu_free(&t);
+}
+
+/* A program that forks: one CSV, both processes' rows by pid. */
+static void test_fork(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "fork.csv", "--check", SPEC), L("--fork"), &r);
+    cli_expect_status(&r, 1);
+    /* the two processes' line 19 summed */
+    cli_must_contain("stderr", r.err, "memprobe: check: app.cu:19 "
+                     "transpose_naive STS: 32.0x ideal (131072 wavefronts, "
+                     "ideal 4096)\n");
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 4);
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("fork.csv", &t);
+    assert_int_equal(t.nrows, 8);
+    char a[16], b[16];
+    snprintf(a, sizeof a, "%s", cell(&t, 0, "pid"));
+    snprintf(b, sizeof b, "%s", cell(&t, 7, "pid"));
+    assert_string_not_equal(a, b);
+    for (int i = 0; i < 8; i++)
+        expect_cell(&t, i, "pid", i < 4 ? (atoi(a) < atoi(b) ? a : b)
+                    : (atoi(a) < atoi(b) ? b : a));
+    mp_ncu_free(&t);
+    read_csv("fork-lines.csv", &t);
+    assert_int_equal(t.nrows, 22);
+    row_where(&t, "pid", a, 10);
+    row_where(&t, "pid", b, 10);
+    mp_ncu_free(&t);
+}
+
+/* A crash: 128 + 11, said on stderr, and the rows flushed before it (the
+ * cut-off row dropped). */
+static void test_crash(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "crash.csv"), L("--crash"), &r);
+    cli_expect_status(&r, 128 + SIGSEGV);
+    cli_must_contain("stderr", r.err, "was killed by signal 11");
+    cli_must_contain("stderr", r.err, "(2 launches)");
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("crash.csv", &t);
+    assert_int_equal(t.nrows, 2);
+    expect_cell(&t, 0, "launch", "0");
+    expect_cell(&t, 1, "launch", "1");
+    expect_cell(&t, 1, SH, "2048");
+    mp_ncu_free(&t);
+    read_csv("crash-lines.csv", &t);
+    assert_int_equal(t.nrows, 9);
+    expect_cell(&t, row_where(&t, "opcode", "STS", 1), "launches", "1");
+    mp_ncu_free(&t);
+    /* with --check the offender wins over the program's status */
+    profile(L("-o", "crash2.csv", "--check", "shared<=1"), L("--crash"), &r);
+    cli_expect_status(&r, 1);
+    cli_must_contain("stderr", r.err, "memprobe: check: app.cu:19 "
+                     "transpose_naive STS: 32.0x ideal (32768 wavefronts, "
+                     "ideal 1024)\n");
+    cli_must_contain("stderr", r.err, "was killed by signal 11");
+    cli_result_free(&r);
+}
+
+/* `columns --profile` lists exactly the headers written. */
+static void test_columns_match_header(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "cols.csv"), NONE, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    const char *args[] = {"columns", "--profile", NULL};
+    cli_run_ok(args, &r);
+    char want[2][4096] = {"", ""};
+    int section = -1;
+    for (char *line = r.out; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (line[0] == '#') {
+            section++;
+        } else if (line[0] != '\n' && section >= 0 && section < 2) {
+            size_t n = strcspn(line, " \n");
+            size_t used = strlen(want[section]);
+            snprintf(want[section] + used, sizeof want[0] - used, "%s%.*s",
+                     used ? "," : "", (int)n, line);
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    cli_result_free(&r);
+    assert_int_equal(section, 1);
+    const char *files[2] = {"cols.csv", "cols-lines.csv"};
+    for (int k = 0; k < 2; k++) {
+        size_t len;
+        char *text = cli_read_file(files[k], &len);
+        text[strcspn(text, "\r\n")] = '\0';
+        assert_string_equal(text, want[k]);
+        free(text);
+    }
+}
+
+/* ---- exit status, in its order ----------------------------------------- */
+
+typedef struct {
+    const char *opts[8];
+    const char *args[8];
+    int status;
+    const char *say[3];
+} status_case;
+
+static const status_case statuses[] = {
+    /* the program's own */
+    {{0}, {"--exit", "3"}, 3, {"memprobe: ", "failed: exit status 3"}},
+    /* 4: no status file, also with --check, and before the program's */
+    {{0}, {"--no-status"}, 4, {"never initialised CUDA"}},
+    {{"--check", SPEC}, {"--no-status"}, 4, {"no counts"}},
+    {{0}, {"--no-status", "--exit", "3"}, 4,
+     {"failed: exit status 3", "never initialised CUDA"}},
+    /* 4: an error line; no launch seen; a filter that matched nothing */
+    {{"--check", SPEC}, {"--error", "insufficient privileges"}, 4,
+     {"memprobe: no counts: insufficient privileges (pid "}},
+    {{0}, {"--launches", "0"}, 4, {"no kernel launch seen"}},
+    {{"--kernel", "nomatch"}, {0}, 4, {"no launch matched the filters "
+                                       "(4 seen, 0 profiled"}},
+    {{"--kernel", "nomatch", "--check", SPEC}, {"--exit", "3"}, 4,
+     {"no launch matched"}},
+    /* 4 with --check when no launch has line counts; without, a note */
+    {{"--check", SPEC}, {"--unavailable"}, 4,
+     {"memprobe: 4 of 4 launches without line counts (CUPTI 13.0 patched "
+      "no code for this kernel)", "no instruction row to judge"}},
+    {{0}, {"--unavailable"}, 0, {"4 of 4 launches without line counts"}},
+    /* 1 before the program's status; a failed program said even when the
+     * check passed */
+    {{"--check", SPEC}, {"--exit", "3"}, 1,
+     {"memprobe: check failed: 4 offenders among 5 source lines",
+      "failed: exit status 3"}},
+    {{"--check", "shared<=32,global<=8"}, {"--exit", "3"}, 3,
+     {"memprobe: check passed: 0 offenders among 5",
+      "failed: exit status 3"}},
+};
+
+static void test_exit_status(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < CLI_COUNT(statuses); k++) {
+        const status_case *c = &statuses[k];
+        cli_result r;
+        profile(c->opts, c->args, &r);
+        if (r.status != c->status)
+            fail_msg("case %zu: exit %d, want %d; stderr:\n%s", k, r.status,
+                     c->status, r.err);
+        for (int i = 0; i < 3 && c->say[i]; i++)
+            cli_must_contain("stderr", r.err, c->say[i]);
+        /* the program's own output passes through in every case */
+        cli_must_contain("stdout", r.out, "fake_app: the program's own "
+                         "stdout\n");
+        cli_result_free(&r);
+    }
+}
+
+/* ---- --check, --min-count, --from -------------------------------------- */
+
+static void test_check(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "chk.csv", "--check", SPEC), NONE, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 4);
+    for (size_t k = 0; k < CLI_COUNT(check_lines); k++)
+        cli_must_contain("stderr", r.err, check_lines[k]);
+    cli_result_free(&r);
+
+    /* copy.cu:5 executed 32 instructions: out below --min-count 33 */
+    const char *from33[] = {"profile", "--from", "chk.csv", "--check", SPEC,
+                            "--min-count", "33", NULL};
+    cli_run(from33, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 3);
+    assert_null(strstr(r.err, "copy.cu"));
+    assert_string_equal(r.out, "");
+    cli_result_free(&r);
+    const char *from32[] = {"profile", "--from", "chk.csv", "--check", SPEC,
+                            "--min-count", "32", NULL};
+    cli_run(from32, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 4);
+    cli_result_free(&r);
+    /* the limits are measured / ideal: 32.0x passes shared<=32 */
+    const char *loose[] = {"profile", "--from", "chk.csv", "--check",
+                           "shared<=32,global<=8", NULL};
+    cli_run(loose, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "check passed: 0 offenders among 5");
+    cli_result_free(&r);
+    /* no line counts in the file: never a pass */
+    profile(L("-o", "unavail.csv"), L("--unavailable"), &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    const char *unavail[] = {"profile", "--from", "unavail.csv", "--check",
+                             SPEC, NULL};
+    cli_run(unavail, &r);
+    cli_expect_status(&r, 4);
+    cli_must_contain("stderr", r.err, "no instruction row to judge");
+    cli_result_free(&r);
+    const char *shared_only[] = {"profile", "--from", "chk.csv", "--check",
+                                 "shared<=31.9", NULL};
+    cli_run(shared_only, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 1);
+    cli_must_contain("stderr", r.err, check_lines[1]);
+    cli_result_free(&r);
+}
+
+/* ---- --baseline -------------------------------------------------------- */
+
+static void test_baseline(void **state)
+{
+    (void)state;
+    cli_result r;
+    /* the baseline: no bank conflict on line 19 */
+    profile(L("-o", "base.csv"), L("--conflict", "1"), &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    profile(L("-o", "new.csv", "--baseline", "base.csv"), NONE, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: baseline: "), 2);
+    cli_must_contain("stderr", r.err, "memprobe: baseline: kernel "
+                     "transpose_naive shared: 1.0x -> 16.5x ideal (67584 "
+                     "wavefronts, ideal 4096)\n");
+    cli_must_contain("stderr", r.err, "memprobe: baseline: app.cu:19 "
+                     "transpose_naive STS: 1.0x -> 32.0x ideal (65536 "
+                     "wavefronts, ideal 2048)\n");
+    cli_result_free(&r);
+    /* against itself: nothing grew */
+    const char *same[] = {"profile", "--from", "new.csv", "--baseline",
+                          "new.csv", NULL};
+    cli_run(same, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "baseline passed: 0 grew of");
+    cli_result_free(&r);
+    /* better than the baseline: not an offender */
+    const char *better[] = {"profile", "--from", "base.csv", "--baseline",
+                            "new.csv", NULL};
+    cli_run(better, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    /* --tolerance 20: 16.5x <= 1.0 x 21 passes, 32.0x does not */
+    const char *tol20[] = {"profile", "--from", "new.csv", "--baseline",
+                           "base.csv", "--tolerance", "20", NULL};
+    cli_run(tol20, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: baseline: "), 1);
+    cli_must_contain("stderr", r.err, "app.cu:19 transpose_naive STS: 1.0x "
+                     "-> 32.0x");
+    cli_result_free(&r);
+    const char *tol40[] = {"profile", "--from", "new.csv", "--baseline",
+                           "base.csv", "--tolerance", "40", NULL};
+    cli_run(tol40, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    /* check and baseline together: both judged, both counted */
+    const char *both[] = {"profile", "--from", "new.csv", "--baseline",
+                          "base.csv", "--check", "shared<=1", NULL};
+    cli_run(both, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: baseline: "), 2);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 1);
+    cli_result_free(&r);
+}
+
+/* ---- filters ----------------------------------------------------------- */
+
+static void test_filters(void **state)
+{
+    (void)state;
+    cli_result r;
+    mp_ncu_table t;
+    /* through the environment: the stand-in matches the mangled name */
+    profile(L("-o", "k.csv", "--kernel", "transpose_naive"), NONE, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    read_csv("k.csv", &t);
+    assert_int_equal(t.nrows, 2);
+    expect_cell(&t, 0, "launch", "0");
+    expect_cell(&t, 1, "launch", "2");   /* the gap shows the filter */
+    mp_ncu_free(&t);
+    profile(L("-o", "s.csv", "--launch-skip", "1", "--launch-count", "2"),
+            NONE, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    read_csv("s.csv", &t);
+    assert_int_equal(t.nrows, 2);
+    expect_cell(&t, 0, "launch", "1");
+    expect_cell(&t, 1, "launch", "2");
+    mp_ncu_free(&t);
+    /* rechecked at merge, on the mangled or the demangled name */
+    profile(L("-o", "m.csv", "--kernel", "^copy"),
+            L("--ignore-kernel-filter"), &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    read_csv("m.csv", &t);
+    assert_int_equal(t.nrows, 1);
+    expect_cell(&t, 0, "kernel", "copy_kernel");
+    mp_ncu_free(&t);
+    read_csv("m-lines.csv", &t);
+    assert_int_equal(t.nrows, 2);
+    mp_ncu_free(&t);
+    profile(L("-o", "d.csv", "--kernel", "naive\\(float"),
+            L("--ignore-kernel-filter"), &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    read_csv("d.csv", &t);
+    assert_int_equal(t.nrows, 2);
+    mp_ncu_free(&t);
+}
+
+/* --keep-raw keeps what the library wrote. */
+static void test_keep_raw(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "kr.csv", "--keep-raw", "raw"), NONE, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "raw files kept in ");
+    cli_result_free(&r);
+    assert_true(cli_path_exists("raw/cubin.12345"));
+    mp_ncu_table t;
+    const char *status = NULL;
+    char path[64];
+    read_csv("kr.csv", &t);
+    snprintf(path, sizeof path, "raw/status.%s", cell(&t, 0, "pid"));
+    mp_ncu_free(&t);
+    assert_true(cli_path_exists(path));
+    (void)status;
+    /* a second run into the same folder is refused before it starts */
+    profile(L("-o", "kr.csv", "--keep-raw", "raw"), NONE, &r);
+    cli_expect_status(&r, 2);
+    assert_string_equal(r.out, "");
+    cli_result_free(&r);
+}
+
+/* SIGTERM to memprobe reaches the program; the profile is still written. */
+static void test_sigterm_forwarded(void **state)
+{
+    (void)state;
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout)
+            || !freopen("term.err", "w", stderr))
+            _exit(120);
+        execl(cli_exe(), cli_exe(), "profile", "-o", "term.csv", "--", app,
+              "--ready", "ready", (char *)NULL);
+        _exit(121);
+    }
+    for (int i = 0; i < 1000 && !cli_path_exists("ready"); i++)
+        usleep(10000);
+    assert_true(cli_path_exists("ready"));
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 128 + SIGTERM);
+    size_t len;
+    char *err = cli_read_file("term.err", &len);
+    cli_must_contain("stderr", err, "was killed by signal 15");
+    free(err);
+    mp_ncu_table t;
+    read_csv("term.csv", &t);
+    assert_int_equal(t.nrows, 4);
+    mp_ncu_free(&t);
+}
+
+/* ---- the report -------------------------------------------------------- */
+
+static void test_report(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "rep.csv"), NONE, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    const char *csv[] = {"report", "rep.csv", "--format", "csv", NULL};
+    cli_run_ok(csv, &r);
+    /* worst first; shares of the kernel's excess in its class */
+    static const char *const rows[] = {
+        "lines,1,app.cu:19,transpose_naive,STS,wavefronts,32,1,63488,100%\r\n"
+        "lines,2,app.cu:21,transpose_naive,STG.E,sectors,32,4,57344,93.3%\r\n"
+        "lines,3,app.cu:19,transpose_naive,LDG.E,sectors,6,4,4096,6.7%\r\n"
+        "lines,4,copy.cu:5,copy_kernel,LDG.E/STG.E,sectors,3,2,32,100%\r\n",
+        "kernels,transpose_naive,2,12288,67584,4096,16.5,77824,16384,4.75\r\n",
+        "kernels,copy_kernel,1,32,0,0,,96,64,1.5\r\n",
+        "nvtx,outer/step,1,4096,2048,2048,1,8192,8192,1\r\n",
+        "nvtx,(none),3,12320,67584,4096,16.5,77920,16448,4.74\r\n",
+    };
+    for (size_t k = 0; k < CLI_COUNT(rows); k++)
+        cli_must_contain("report --format csv", r.out, rows[k]);
+    assert_int_equal(count_lines(r.out, "lines,"), 4);
+    cli_result_free(&r);
+    const char *txt[] = {"report", "rep.csv", NULL};
+    cli_run_ok(txt, &r);
+    cli_must_contain("report", r.out, "Worst source lines of rep.csv");
+    cli_must_contain("report", r.out, "Per NVTX range");
+    cli_must_contain("report", r.out, "4 launches, 11 instruction rows; 0 "
+                     "launches without line counts.");
+    cli_result_free(&r);
+    const char *md[] = {"report", "rep.csv", "--format", "md", NULL};
+    cli_run_ok(md, &r);
+    cli_must_contain("report --format md", r.out, "| 1 | app.cu:19 | "
+                     "transpose_naive | STS | wavefronts | 32 | 1 | 63488 | "
+                     "100% |");
+    cli_result_free(&r);
+    /* plot data: the two worst kernels' excess by line */
+    const char *plot[] = {"report", "rep.csv", "--plot-data", "pd", NULL};
+    cli_run(plot, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out, "wrote the plot data to pd");
+    if (cli_have_gnuplot())
+        assert_true(cli_path_exists("pd/profile-excess.svg"));
+    else
+        cli_must_contain("stderr", r.err, "gnuplot not found");
+    cli_result_free(&r);
+    size_t len;
+    char *dat = cli_read_file("pd/profile-excess.dat", &len);
+    cli_must_contain("plot data", dat, "# kernel 0: transpose_naive\n"
+                     "19 63488 4096\n21 0 57344\n22 0 0\n\n\n"
+                     "# kernel 1: copy_kernel\n5 0 32\n");
+    free(dat);
+}
+
+/* ---- bad input: exit 2 before the program starts ----------------------- */
+
+static const cli_bad_case bad[] = {
+    {{"profile", "--nosuch", "--", "true"}, "--nosuch"},
+    {{"profile", "--", "/no/such/program"}, "/no/such/program"},
+    {{"profile", "--", "no-such-program-xyz"}, "not found in PATH"},
+    {{"profile", "--", "/tmp"}, "not a regular file"},
+};
+
+/* The bad inputs that need files: a file without the x bit, a CSV of
+ * results given as -o (left as it was), a profile CSV misused. */
+static const cli_bad_case bad_files[] = {
+    {{"profile", "--", "noexec"}, "not found in PATH"},
+    {{"profile", "--", "./noexec"}, "./noexec: not executable"},
+    {{"profile", "-o", "notprofile.csv", "--", "true"}, "-o: "},
+    {{"report", "prof.csv", "--table", "bank"}, "--table"},
+    {{"report", "prof.csv", "prof.csv"}, "reported alone"},
+    {{"report", "prof.csv", "--plot-data", "x", "--format", "md"},
+     "--plot-data"},
+    {{"profile", "--from", "notprofile.csv", "--check", "shared<=1"},
+     "not a profile CSV"},
+};
+
+static void test_bad_files(void **state)
+{
+    (void)state;
+    static const char results[] = "tool_version,config\r\nx,y\r\n";
+    cli_write_file("noexec", "#!/bin/sh\nexit 0\n");
+    cli_write_file("notprofile.csv", results);
+    char header[4096] = "";
+    for (int i = 0; i < mp_prof_launch_ncols(); i++)
+        snprintf(header + strlen(header), sizeof header - strlen(header),
+                 "%s%s", i ? "," : "", mp_prof_launch_col(i));
+    strcat(header, "\r\n");
+    cli_write_file("prof.csv", header);
+    for (size_t k = 0; k < CLI_COUNT(bad_files); k++)
+        cli_expect_usage_error(bad_files[k].args, bad_files[k].names);
+    size_t len;
+    char *kept = cli_read_file("notprofile.csv", &len);
+    assert_string_equal(kept, results);
+    free(kept);
+    assert_false(cli_path_exists("notprofile-lines.csv"));
+}
+
+int main(void)
+{
+    char repo[PATH_MAX], cuda[PATH_MAX + 32];
+    if (!getcwd(repo, sizeof repo))
+        return 1;
+    /* the build directory of $MEMPROBE (build/, or build/san/) */
+    const char *bin = getenv("MEMPROBE");
+    char build[256] = "build";
+    if (bin && strrchr(bin, '/') && strncmp(bin, "./", 2))
+        snprintf(build, sizeof build, "%.*s",
+                 (int)(strrchr(bin, '/') - bin), bin);
+    snprintf(app, sizeof app, "%s/%s/tests/profile/fake_app", repo, build);
+    snprintf(cuda, sizeof cuda, "%s/tests/profile/fakecuda", repo);
+    /* any existing file lets the command start without the real library */
+    setenv("MEMPROBE_INJECT_LIB", app, 1);
+    setenv("CUDA_HOME", cuda, 1);
+    unsetenv("MEMPROBE_KERNEL");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_merged_csv),
+        cmocka_unit_test(test_no_opcodes),
+        cmocka_unit_test(test_fork),
+        cmocka_unit_test(test_crash),
+        cmocka_unit_test(test_columns_match_header),
+        cmocka_unit_test(test_exit_status),
+        cmocka_unit_test(test_check),
+        cmocka_unit_test(test_baseline),
+        cmocka_unit_test(test_filters),
+        cmocka_unit_test(test_keep_raw),
+        cmocka_unit_test(test_sigterm_forwarded),
+        cmocka_unit_test(test_report),
+    };
+    return CLI_RUN_BAD("profile", bad, tests);
+}
