@@ -46,7 +46,7 @@ BUILD := build
 # (one folder each) and profile/ (memprobe profile) beside them, report/ and
 # runtime/ below them, model/ at the bottom.
 FAMILY_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard probes/*/*.c probes/*/*.cu))))
-INCLUDES := -Icli -Iprofile -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
+INCLUDES := -Icli -Iprofile -Iinject -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
 	-Ireport -I$(CUDA_HOME)/include
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ishim $(INCLUDES) -MMD -MP

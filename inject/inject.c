@@ -778,11 +778,11 @@ static uint32_t source_line(const CUpti_SassMetrics_Data *r, char *file,
     return sp.lineNumber;
 }
 
-/* Adds one record to the per-instruction table, and to sums (a launch
- * row's) when given. */
+/* Adds one record to the per-instruction table, and to a launch row's
+ * sums and memory instructions (ic_launch_op) when row is given. */
 static void add_record(const CUpti_SassMetrics_Data *r, size_t ninst,
                        const device_info *dev, uint64_t launch,
-                       uint64_t *sums)
+                       ic_launch *row)
 {
     ic_line *l = ic_lines_get(&g.lines, r->cubinCrc, r->functionIndex,
                               r->pcOffset);
@@ -806,6 +806,7 @@ static void add_record(const CUpti_SassMetrics_Data *r, size_t ninst,
                 r->functionName ? r->functionName : "");
         }
     }
+    uint64_t vals[MP_RAW_NMETRICS] = {0};
     for (size_t i = 0; i < ninst; i++) {
         const CUpti_SassMetrics_InstanceValue *iv = &r->pInstanceValues[i];
         int m = 0;
@@ -817,9 +818,14 @@ static void add_record(const CUpti_SassMetrics_Data *r, size_t ninst,
             continue;
         }
         ic_line_count(l, launch, m, iv->value);
-        if (sums)
-            sums[m] += iv->value;
+        vals[m] += iv->value;
     }
+    if (!row)
+        return;
+    for (int m = 0; m < MP_RAW_NMETRICS; m++)
+        row->sum[m] += vals[m];
+    if (ic_launch_op(row, r->cubinCrc, r->functionIndex, r->pcOffset, vals))
+        say(MP_RAW_KEY_WARNING, "out of memory in a launch's instructions");
 }
 
 /* A launch's shape and stream from its parameters. */
@@ -988,7 +994,7 @@ static void on_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                     dbg("record of %s attributed to launch %llu of %s",
                         rec->functionName, (unsigned long long)launch,
                         ld.name);
-                add_record(rec, rs.ninst, dev, launch, r ? r->sum : NULL);
+                add_record(rec, rs.ninst, dev, launch, r);
             }
             if (r && !why && !rs.n) {
                 snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no code "
@@ -1004,7 +1010,7 @@ static void on_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                 if (!ic_kernel_match(&g.filter, fn))
                     continue;
                 ic_launch *r = graph_row(first, launch, fn, joined, sid);
-                add_record(rec, rs.ninst, dev, launch, r ? r->sum : NULL);
+                add_record(rec, rs.ninst, dev, launch, r);
             }
             if (g.rows.n == first && (why || !rs.n)) {
                 ic_launch *r = ic_launches_add(&g.rows, launch, "", joined);

@@ -138,9 +138,40 @@ void ic_launches_init(ic_launches *b)
     memset(b, 0, sizeof *b);
 }
 
+int ic_launch_op(ic_launch *r, uint32_t crc, uint32_t function_index,
+                 uint32_t pc_offset, const uint64_t *v)
+{
+    if (!(v[1] | v[2] | v[3] | v[4]))
+        return 0;
+    ic_op *o = NULL;
+    for (size_t i = 0; i < r->nops && !o; i++)
+        if (r->ops[i].crc == crc && r->ops[i].function_index == function_index
+            && r->ops[i].pc_offset == pc_offset)
+            o = &r->ops[i];
+    if (!o) {
+        if (r->nops == r->capops) {
+            size_t cap = r->capops ? 2 * r->capops : 8;
+            ic_op *ops = realloc(r->ops, cap * sizeof *ops);
+            if (!ops)
+                return -1;
+            r->ops = ops;
+            r->capops = cap;
+        }
+        o = &r->ops[r->nops++];
+        memset(o, 0, sizeof *o);
+        o->crc = crc;
+        o->function_index = function_index;
+        o->pc_offset = pc_offset;
+    }
+    for (int m = 0; m < MP_RAW_NMETRICS; m++)
+        o->v[m] += v[m];
+    return 0;
+}
+
 void ic_launches_clear(ic_launches *b)
 {
     for (size_t i = 0; i < b->n; i++) {
+        free(b->v[i].ops);
         free(b->v[i].mangled);
         free(b->v[i].nvtx);
         free(b->v[i].why);
@@ -454,6 +485,36 @@ static int out_close(ic_out *o)
     return o->err ? -1 : 0;
 }
 
+/* Appends the memory instructions of b's rows to DIR/launch_ops.PID.csv. */
+static int write_launch_ops(const char *dir, long pid, const ic_launches *b)
+{
+    char path[4096];
+    if (raw_path(path, sizeof path, dir, MP_RAW_LAUNCH_OPS_FMT, pid, ""))
+        return -1;
+    ic_out o = {.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                           0644)};
+    if (o.fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(o.fd, &st) == 0 && st.st_size == 0)
+        out_str(&o, MP_RAW_LAUNCH_OP_COLUMNS "\n");
+    for (size_t i = 0; i < b->n; i++) {
+        const ic_launch *r = &b->v[i];
+        for (size_t k = 0; k < r->nops; k++) {
+            const ic_op *op = &r->ops[k];
+            out_u64(&o, (uint64_t)pid);
+            out_num(&o, r->launch);
+            out_num(&o, op->crc);
+            out_num(&o, op->function_index);
+            out_num(&o, op->pc_offset);
+            for (int m = 0; m < MP_RAW_NMETRICS; m++)
+                out_num(&o, op->v[m]);
+            out_char(&o, '\n');
+        }
+    }
+    return out_close(&o);
+}
+
 int ic_write_launches(const char *dir, long pid, ic_launches *b)
 {
     char path[4096];
@@ -489,7 +550,7 @@ int ic_write_launches(const char *dir, long pid, ic_launches *b)
             out_num(&o, r->sum[m]);
         out_char(&o, '\n');
     }
-    if (out_close(&o))
+    if (out_close(&o) || write_launch_ops(dir, pid, b))
         return -1;
     ic_launches_clear(b);
     return 0;

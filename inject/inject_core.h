@@ -61,6 +61,14 @@ int ic_metric_index(const char *name);
 
 /* ---- launch rows ---------------------------------------------------- */
 
+/* One memory instruction of one launch (a shared or global count not 0):
+ * launch_ops.PID.csv, so that memprobe splits each launch's sums into
+ * loads and stores from that launch's own counts. */
+typedef struct {
+    uint32_t crc, function_index, pc_offset;
+    uint64_t v[MP_RAW_NMETRICS];
+} ic_op;
+
 typedef struct {
     uint64_t launch;
     char *mangled; /* owned */
@@ -71,6 +79,8 @@ typedef struct {
     int exact;
     char *why; /* owned; "" when exact */
     uint64_t sum[MP_RAW_NMETRICS];
+    ic_op *ops; /* owned: its memory instructions */
+    size_t nops, capops;
 } ic_launch;
 
 typedef struct {
@@ -84,6 +94,11 @@ void ic_launches_free(ic_launches *b);
  * when out of memory. */
 ic_launch *ic_launches_add(ic_launches *b, uint64_t launch,
                            const char *mangled, const char *nvtx);
+/* Adds an instruction's values v (MP_RAW_METRIC_NAMES order) to row r's
+ * memory instructions when a shared or global value is not 0; the same
+ * (crc, function, pc) again adds to its entry. 0, or -1 out of memory. */
+int ic_launch_op(ic_launch *r, uint32_t crc, uint32_t function_index,
+                 uint32_t pc_offset, const uint64_t *v);
 /* Marks a row unavailable, saying why. */
 void ic_launch_unavailable(ic_launch *r, const char *why);
 /* Drops the rows (after they were written). */
@@ -142,8 +157,9 @@ int ic_status_event(ic_status *s, const char *key, const char *value);
  * with quotes doubled, into out (NUL-terminated, truncated to outlen). */
 void ic_csv_field(const char *s, char *out, size_t outlen);
 
-/* Appends b's rows to DIR/launches.PID.csv (the header first when the
- * file is new or empty) and clears them. 0 or -1 (rows kept). */
+/* Appends b's rows to DIR/launches.PID.csv and their memory instructions
+ * to DIR/launch_ops.PID.csv (the header first when a file is new or
+ * empty), then clears them. 0 or -1 (rows kept). */
 int ic_write_launches(const char *dir, long pid, ic_launches *b);
 /* Rewrites DIR/lines.PID.csv whole: DIR/lines.PID.csv.tmp, then rename.
  * 0 or -1. */

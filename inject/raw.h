@@ -24,15 +24,22 @@
 #define MP_FLUSH_LAUNCHES_DEFAULT 1000
 #define MP_FLUSH_SECONDS_DEFAULT 1
 
-/* ---- file names (printf formats; PID is getpid() as %ld) ------------ */
-#define MP_RAW_STATUS_FMT "status.%ld"
-#define MP_RAW_LAUNCHES_FMT "launches.%ld.csv"
-#define MP_RAW_LINES_FMT "lines.%ld.csv"
+/* ---- file names: a prefix, then the pid (printf formats: PID is
+ * getpid() as %ld) --------------------------------------------------- */
+#define MP_RAW_STATUS "status."
+#define MP_RAW_LAUNCHES "launches."
+#define MP_RAW_LINES "lines."
+#define MP_RAW_LAUNCH_OPS "launch_ops."
+#define MP_RAW_CUBIN "cubin."
+#define MP_RAW_STATUS_FMT MP_RAW_STATUS "%ld"
+#define MP_RAW_LAUNCHES_FMT MP_RAW_LAUNCHES "%ld.csv"
+#define MP_RAW_LINES_FMT MP_RAW_LINES "%ld.csv"
+#define MP_RAW_LAUNCH_OPS_FMT MP_RAW_LAUNCH_OPS "%ld.csv"
 /* written to "<lines>.tmp", then renamed over the lines file */
 #define MP_RAW_TMP_SUFFIX ".tmp"
 /* cubin.CRC: the cubin whose records carry cubin_crc CRC (%u, decimal,
  * the same number as the cubin_crc column) */
-#define MP_RAW_CUBIN_FMT "cubin.%u"
+#define MP_RAW_CUBIN_FMT MP_RAW_CUBIN "%u"
 /* MEMPROBE_DEBUG only: "NAME ID DESCRIPTION" per SASS metric of the chip */
 #define MP_RAW_SASS_METRICS_FMT "sass-metrics.%ld.txt"
 
@@ -51,6 +58,27 @@
     MP_RAW_METRIC_0 "," MP_RAW_METRIC_1 "," MP_RAW_METRIC_2 ","             \
     MP_RAW_METRIC_3 "," MP_RAW_METRIC_4
 
+/* The metrics and the fixed columns of each file again as X-macro lists
+ * (X(ID, "name")), for the reader; tests/test_inject_core.c checks they
+ * spell the same columns as the header strings below. */
+#define MP_RAW_METRICS(X)                                                   \
+    X(INST, MP_RAW_METRIC_0) X(SH, MP_RAW_METRIC_1)                         \
+    X(SH_IDEAL, MP_RAW_METRIC_2) X(GL, MP_RAW_METRIC_3)                     \
+    X(GL_IDEAL, MP_RAW_METRIC_4)
+#define MP_RAW_LAUNCH_COLS(X)                                               \
+    X(PID, "pid") X(LAUNCH, "launch") X(MANGLED, "mangled")                 \
+    X(GRID_X, "grid_x") X(GRID_Y, "grid_y") X(GRID_Z, "grid_z")             \
+    X(BLOCK_X, "block_x") X(BLOCK_Y, "block_y") X(BLOCK_Z, "block_z")       \
+    X(DYN_SHARED, "dyn_shared_bytes") X(STREAM, "stream") X(NVTX, "nvtx")   \
+    X(GRAPH, "graph") X(LINE_COUNTS, "line_counts") X(WHY, "why")
+#define MP_RAW_LINE_COLS(X)                                                 \
+    X(PID, "pid") X(CUBIN_CRC, "cubin_crc") X(MANGLED, "mangled")           \
+    X(FUNCTION_INDEX, "function_index") X(PC_OFFSET, "pc_offset")           \
+    X(FILE, "file") X(LINE, "line") X(LAUNCHES, "launches")
+#define MP_RAW_LAUNCH_OP_COLS(X)                                            \
+    X(PID, "pid") X(LAUNCH, "launch") X(CUBIN_CRC, "cubin_crc")             \
+    X(FUNCTION_INDEX, "function_index") X(PC_OFFSET, "pc_offset")
+
 /* ---- launches.PID.csv: one row per profiled launch, appended -------- */
 #define MP_RAW_LAUNCH_COLUMNS                                               \
     "pid,launch,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"      \
@@ -60,6 +88,14 @@
 /* line_counts values */
 #define MP_RAW_EXACT "exact"
 #define MP_RAW_UNAVAILABLE "unavailable"
+
+/* ---- launch_ops.PID.csv: the memory instructions of each launch ------
+ * (a shared or global count not 0), appended with its launch row: the
+ * counts of that launch alone, which memprobe splits into loads and
+ * stores by opcode. A graph launch's rows share its launch number. */
+#define MP_RAW_LAUNCH_OP_COLUMNS                                            \
+    "pid,launch,cubin_crc,function_index,pc_offset," MP_RAW_METRIC_COLUMNS
+#define MP_RAW_LAUNCH_OP_NCOLUMNS (5 + MP_RAW_NMETRICS)
 
 /* ---- lines.PID.csv: one row per (cubin, function, pc), rewritten ---- */
 #define MP_RAW_LINE_COLUMNS                                                 \

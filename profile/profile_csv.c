@@ -21,7 +21,7 @@
 #include "check.h"
 #include "csv_writer.h"
 #include "ncu_csv.h"
-#include "raw_cols.h"
+#include "raw.h"
 #include "report.h"
 #include "subprocess.h"
 
@@ -502,12 +502,16 @@ static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
             bad = "line";
         else if (parse_offset(c[idx[RI_PC_OFFSET]], &i->offset))
             bad = "pc_offset";
+        else if (parse_long(c[idx[RI_FUNCTION_INDEX]], &i->fidx))
+            bad = "function_index";
         else if (parse_u64(c[idx[RI_LAUNCHES]], &i->launches))
             bad = "launches";
         if (bad || read_metrics(&t, path, r, idx + RI_N, i->m, err, errlen)) {
             int k = !bad ? 0 : !strcmp(bad, "pid") ? RI_PID
                     : !strcmp(bad, "line") ? RI_LINE
-                    : !strcmp(bad, "pc_offset") ? RI_PC_OFFSET : RI_LAUNCHES;
+                    : !strcmp(bad, "pc_offset") ? RI_PC_OFFSET
+                    : !strcmp(bad, "function_index") ? RI_FUNCTION_INDEX
+                    : RI_LAUNCHES;
             if (bad)
                 bad_cell(path, r, bad, c[idx[k]], err, errlen);
             mp_ncu_free(&t);
@@ -728,92 +732,160 @@ static void keep_matching(mp_prof_data *d, const regex_t *re,
     d->ni = out;
 }
 
-/* The lines of one kernel of one process, summed by class and load or
- * store. */
+/* The memory instructions of each launch (launch_ops.PID.csv): a launch's
+ * own counts, split into loads and stores by each instruction's opcode. */
 typedef struct {
-    long pid;
-    const char *mangled;
-    mp_u64 ls[4][2];   /* SH, SH_IDEAL, GL, GL_IDEAL x ld/st */
-    int known;         /* every counted instruction has a load/store opcode */
-} kernel_mix;
+    long pid, launch, fidx;
+    char *cubin;
+    mp_u64 offset, m[MP_PM_N];
+} raw_op;
 
-static int cmp_mix_key(long pid, const char *mangled, const kernel_mix *x)
-{
-    if (pid != x->pid)
-        return pid < x->pid ? -1 : 1;
-    return strcmp(mangled, x->mangled);
-}
-
-/* The mixes of d's lines, which are sorted by pid and mangled name. */
-static kernel_mix *kernel_mixes(const mp_prof_data *d, int *n)
-{
-    kernel_mix *mx = mp_xcalloc((size_t)d->ni + 1, sizeof *mx);
-    *n = 0;
-    for (int j = 0; j < d->ni; j++) {
-        const mp_prof_line *i = &d->i[j];
-        if (!*n || cmp_mix_key(i->pid, i->mangled, &mx[*n - 1])) {
-            mx[*n].pid = i->pid;
-            mx[*n].mangled = i->mangled;
-            mx[(*n)++].known = 1;
-        }
-        kernel_mix *x = &mx[*n - 1];
-        int counted = i->m[MP_PM_SH] || i->m[MP_PM_SH_IDEAL]
-                      || i->m[MP_PM_GL] || i->m[MP_PM_GL_IDEAL];
-        int c = op_class(i->opcode);
-        if (!counted)
-            continue;
-        if (!c)
-            x->known = 0;
-        for (int m = 0; m < 4; m++)
-            x->ls[m][c == 's'] += i->m[MP_PM_SH + m];
-    }
-    return mx;
-}
-
-/* Per (pid, mangled): the launch sums of that kernel are split in the
- * proportion of its lines' loads and stores (exact for a kernel launched
- * once, and whenever its launches ran the same mix). */
-static void split_launches(mp_prof_data *d)
-{
+typedef struct {
+    raw_op *v;
     int n;
-    kernel_mix *mx = kernel_mixes(d, &n);
+} raw_ops;
+
+#define RAW_ID(id, name) RO_##id,
+enum { MP_RAW_LAUNCH_OP_COLS(RAW_ID) RO_N };
+#undef RAW_ID
+#define RAW_NAME(id, name) name,
+static const char *const raw_op_names[RO_N] = {
+    MP_RAW_LAUNCH_OP_COLS(RAW_NAME)};
+#undef RAW_NAME
+
+static int add_raw_ops(raw_ops *o, const char *path, char *err, size_t errlen)
+{
+    mp_ncu_table t;
+    int rc = read_raw(path, &t, err, errlen);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    int idx[RO_N + MP_PM_N];
+    if (map_cols(&t, path, raw_op_names, RO_N, idx, err, errlen)) {
+        mp_ncu_free(&t);
+        return -1;
+    }
+    o->v = xrealloc(o->v, (size_t)(o->n + t.nrows) * sizeof *o->v);
+    for (int r = 0; r < t.nrows; r++) {
+        raw_op *x = &o->v[o->n];
+        char **c = t.cells[r];
+        if (parse_long(c[idx[RO_PID]], &x->pid)
+            || parse_long(c[idx[RO_LAUNCH]], &x->launch)
+            || parse_long(c[idx[RO_FUNCTION_INDEX]], &x->fidx)
+            || parse_offset(c[idx[RO_PC_OFFSET]], &x->offset)) {
+            mp_ncu_free(&t);
+            return bad_cell(path, r, "pid, launch, function_index or "
+                            "pc_offset", c[idx[RO_PID]], err, errlen);
+        }
+        if (read_metrics(&t, path, r, idx + RO_N, x->m, err, errlen)) {
+            mp_ncu_free(&t);
+            return -1;
+        }
+        x->cubin = xstrdup(c[idx[RO_CUBIN_CRC]]);
+        o->n++;
+    }
+    mp_ncu_free(&t);
+    return 0;
+}
+
+static void free_ops(raw_ops *o)
+{
+    for (int k = 0; k < o->n; k++)
+        free(o->v[k].cubin);
+    free(o->v);
+}
+
+static int cmp_op_launch(const void *a, const void *b)
+{
+    const raw_op *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return (x->launch > y->launch) - (x->launch < y->launch);
+}
+
+/* An instruction's key in the lines: pid, cubin, function index, pc. */
+static int cmp_key(long pid, const char *cubin, long fidx, mp_u64 off,
+                   const mp_prof_line *i)
+{
+    int c;
+    if (pid != i->pid)
+        return pid < i->pid ? -1 : 1;
+    if ((c = strcmp(cubin, i->cubin ? i->cubin : "")))
+        return c;
+    if (fidx != i->fidx)
+        return fidx < i->fidx ? -1 : 1;
+    return (off > i->offset) - (off < i->offset);
+}
+
+static int cmp_line_key(const void *a, const void *b)
+{
+    const mp_prof_line *x = *(const mp_prof_line *const *)a;
+    const mp_prof_line *y = *(const mp_prof_line *const *)b;
+    return cmp_key(x->pid, x->cubin ? x->cubin : "", x->fidx, x->offset, y);
+}
+
+static const mp_prof_line *find_line(const mp_prof_line *const *by_key,
+                                     int n, const raw_op *o)
+{
+    for (int lo = 0, hi = n; lo < hi;) {
+        int mid = lo + (hi - lo) / 2;
+        int c = cmp_key(o->pid, o->cubin, o->fidx, o->offset, by_key[mid]);
+        if (!c)
+            return by_key[mid];
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* Each launch's sums split into loads and stores from its own memory
+ * instructions (ops, sorted by pid and launch; d's launches likewise).
+ * A launch gets no split when an instruction of it has no load/store
+ * opcode, or its instructions do not add up to its sums. A graph launch's
+ * rows share one launch number: each takes its own kernel's instructions. */
+static void split_launches(mp_prof_data *d, const raw_ops *ops)
+{
+    const mp_prof_line **by_key =
+        mp_xcalloc((size_t)d->ni + 1, sizeof *by_key);
+    for (int j = 0; j < d->ni; j++)
+        by_key[j] = &d->i[j];
+    qsort(by_key, (size_t)d->ni, sizeof *by_key, cmp_line_key);
+    int first = 0;
     for (int k = 0; k < d->nl; k++) {
         mp_prof_launch *l = &d->l[k];
-        const kernel_mix *x = NULL;
-        for (int lo = 0, hi = n; lo < hi && !x;) {
-            int mid = lo + (hi - lo) / 2;
-            int c = cmp_mix_key(l->pid, l->mangled, &mx[mid]);
+        raw_op key = {.pid = l->pid, .launch = l->launch};
+        while (first < ops->n && cmp_op_launch(&ops->v[first], &key) < 0)
+            first++;
+        mp_u64 ls[4][2] = {{0}};
+        int known = 1;
+        for (int q = first; q < ops->n && !cmp_op_launch(&ops->v[q], &key);
+             q++) {
+            const raw_op *o = &ops->v[q];
+            const mp_prof_line *i = find_line(by_key, d->ni, o);
+            if (i && strcmp(i->mangled, l->mangled))
+                continue;   /* another kernel of the same graph launch */
+            int c = i ? op_class(i->opcode) : 0;
             if (!c)
-                x = &mx[mid];
-            else if (c < 0)
-                hi = mid;
-            else
-                lo = mid + 1;
+                known = 0;
+            for (int m = 0; m < 4; m++)
+                ls[m][c == 's'] += o->m[MP_PM_SH + m];
         }
-        /* no lines (counts unavailable) split only zeros */
-        static const kernel_mix none = {.known = 1};
-        if (!x)
-            x = &none;
-        l->has_split = x->known;
         for (int m = 0; m < 4; m++)
-            if (l->m[MP_PM_SH + m] && !(x->ls[m][0] + x->ls[m][1]))
-                l->has_split = 0;   /* counts the lines do not show */
-        if (!l->has_split)
+            if (ls[m][0] + ls[m][1] != l->m[MP_PM_SH + m])
+                known = 0;   /* counts its instructions do not show */
+        l->has_split = known;
+        memset(l->split, 0, sizeof l->split);
+        if (!known)
             continue;
         for (int m = 0; m < 4; m++) {
-            mp_u64 total = l->m[MP_PM_SH + m];
-            mp_u64 sum = x->ls[m][0] + x->ls[m][1];
-            mp_u64 ld = 0;
-            if (sum)
-                ld = (mp_u64)(((unsigned __int128)total * x->ls[m][0]
-                               + sum / 2) / sum);
             /* MP_PS_*: (m / 2) * 4 + (m % 2) * 2 + {0 ld, 1 st} */
             int base = (m / 2) * 4 + (m % 2) * 2;
-            l->split[base] = ld;
-            l->split[base + 1] = total - ld;
+            l->split[base] = ls[m][0];
+            l->split[base + 1] = ls[m][1];
         }
     }
-    free(mx);
+    free(by_key);
 }
 
 int mp_prof_merge(const char *raw_dir, const char *kernel_re,
@@ -840,6 +912,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re,
     qsort(names, (size_t)nnames, sizeof *names, cmp_name);
 
     int rc = 0, ncubins = 0;
+    raw_ops ops = {0};
     char **cubins = mp_xcalloc((size_t)nnames + 1, sizeof *cubins);
     for (int k = 0; k < nnames && !rc; k++) {
         const char *n = names[k];
@@ -853,6 +926,9 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re,
             rc = add_raw_launches(d, path, err, errlen);
         else if (csv && !strncmp(n, MP_RAW_LINES, strlen(MP_RAW_LINES)))
             rc = add_raw_lines(d, path, err, errlen);
+        else if (csv && !strncmp(n, MP_RAW_LAUNCH_OPS,
+                                 strlen(MP_RAW_LAUNCH_OPS)))
+            rc = add_raw_ops(&ops, path, err, errlen);
         else if (!strncmp(n, MP_RAW_CUBIN, strlen(MP_RAW_CUBIN)))
             cubins[ncubins++] = names[k];
     }
@@ -874,6 +950,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re,
         free(names[k]);
     free(names);
     if (rc) {
+        free_ops(&ops);
         mp_prof_free(d);
         return -1;
     }
@@ -881,6 +958,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re,
         regex_t re;
         if (regcomp(&re, kernel_re, REG_EXTENDED | REG_NOSUB)) {
             mp_reason(err, errlen, "--kernel: bad regular expression");
+            free_ops(&ops);
             mp_prof_free(d);
             return -1;
         }
@@ -890,7 +968,9 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re,
     st->kept = d->nl;
     qsort(d->l, (size_t)d->nl, sizeof *d->l, cmp_launch);
     qsort(d->i, (size_t)d->ni, sizeof *d->i, cmp_line);
-    split_launches(d);
+    qsort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op_launch);
+    split_launches(d, &ops);
+    free_ops(&ops);
     return 0;
 }
 

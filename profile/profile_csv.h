@@ -11,7 +11,7 @@
 
 typedef unsigned long long mp_u64;
 
-/* The five per-instruction metrics (raw_cols.h: MP_RAW_METRICS). */
+/* The five per-instruction metrics (inject/raw.h: MP_RAW_METRICS). */
 enum { MP_PM_INST, MP_PM_SH, MP_PM_SH_IDEAL, MP_PM_GL, MP_PM_GL_IDEAL,
        MP_PM_N };
 const char *mp_prof_metric_name(int m);
@@ -57,6 +57,7 @@ typedef struct {
 typedef struct {
     long pid, line;
     char *kernel, *mangled, *file, *opcode, *cubin;   /* cubin: raw only */
+    long fidx;                                        /* raw only */
     mp_u64 offset, launches, m[MP_PM_N];
 } mp_prof_line;
 

@@ -682,7 +682,9 @@ profile)
     # many short launches). PROFILE_APP_ARGS: extra app arguments.
     P=$W/profile; mkdir -p "$P"
     app=build/tests/profile/app
-    step profile-build make -j16 DEPS=.deps memprobe build/lib/libmemprobe_inject.so $app
+    step profile-build make -j16 DEPS=.deps memprobe build/lib/libmemprobe_inject.so $app \
+        build/tests/gpu/test_gpu_profile
+    cuobjdump -sass $app > "$P/app-sass.txt" 2>&1
     step profile-run env MEMPROBE_DEBUG=1 ./memprobe profile --keep-raw "$P/raw" \
         -o "$P/profile.csv" -- $app
     step profile-report ./memprobe report "$P/profile.csv"

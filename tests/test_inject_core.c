@@ -54,6 +54,22 @@ static char *read_raw(const char *dir, const char *fmt, long pid)
 
 /* ---- per-instruction sums ------------------------------------------- */
 
+/* raw.h's X-macro lists (the reader's) spell the same columns as its
+ * header strings (the writer's). */
+#define JOIN_NAME(id, name) "," name
+static void test_raw_lists(void **state)
+{
+    (void)state;
+    assert_string_equal(MP_RAW_LAUNCH_COLS(JOIN_NAME) MP_RAW_METRICS(JOIN_NAME),
+                        "," MP_RAW_LAUNCH_COLUMNS);
+    assert_string_equal(MP_RAW_LINE_COLS(JOIN_NAME) MP_RAW_METRICS(JOIN_NAME),
+                        "," MP_RAW_LINE_COLUMNS);
+    assert_string_equal(MP_RAW_LAUNCH_OP_COLS(JOIN_NAME)
+                        MP_RAW_METRICS(JOIN_NAME),
+                        "," MP_RAW_LAUNCH_OP_COLUMNS);
+}
+#undef JOIN_NAME
+
 static void test_metric_index(void **state)
 {
     (void)state;
@@ -391,6 +407,42 @@ static void test_launches_appended(void **state)
     ic_launches_free(&b);
 }
 
+/* A launch's memory instructions: summed per (crc, function, pc), kept
+ * only with a shared or global count, appended to launch_ops.PID.csv with
+ * the launch rows. */
+static void test_launch_ops(void **state)
+{
+    const char *dir = *state;
+    ic_launches b;
+    ic_launches_init(&b);
+    ic_launch *r = ic_launches_add(&b, 3, "_Z1tPf", "");
+    assert_non_null(r);
+    const uint64_t lds[MP_RAW_NMETRICS] = {32, 1024, 32, 0, 0};
+    const uint64_t alu[MP_RAW_NMETRICS] = {64, 0, 0, 0, 0};
+    const uint64_t stg[MP_RAW_NMETRICS] = {32, 0, 0, 160, 128};
+    assert_int_equal(ic_launch_op(r, 77, 2, 0x80, lds), 0);
+    assert_int_equal(ic_launch_op(r, 77, 2, 0x90, alu), 0);   /* not kept */
+    assert_int_equal(ic_launch_op(r, 77, 2, 0xa0, stg), 0);
+    assert_int_equal(ic_launch_op(r, 77, 2, 0x80, lds), 0);   /* summed */
+    assert_int_equal(r->nops, 2);
+    assert_int_equal(r->ops[0].v[1], 2048);
+    assert_int_equal(r->ops[0].v[0], 64);
+    r = ic_launches_add(&b, 4, "_Z1tPf", "");
+    assert_non_null(r);
+    assert_int_equal(ic_launch_op(r, 77, 2, 0xa0, stg), 0);
+    assert_int_equal(ic_write_launches(dir, 99, &b), 0);
+    char *text = read_raw(dir, MP_RAW_LAUNCH_OPS_FMT, 99);
+    assert_non_null(text);
+    assert_string_equal(text, MP_RAW_LAUNCH_OP_COLUMNS "\n"
+                              "99,3,77,2,128,64,2048,64,0,0\n"
+                              "99,3,77,2,160,32,0,0,160,128\n"
+                              "99,4,77,2,160,32,0,0,160,128\n");
+    free(text);
+    assert_int_equal(cli_count_char(MP_RAW_LAUNCH_OP_COLUMNS, ',') + 1,
+                     MP_RAW_LAUNCH_OP_NCOLUMNS);
+    ic_launches_free(&b);
+}
+
 static void test_lines_rewritten(void **state)
 {
     const char *dir = *state;
@@ -496,6 +548,7 @@ static void test_cubin_once(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_raw_lists),
         cmocka_unit_test(test_metric_index),
         cmocka_unit_test(test_lines_sum_per_launch),
         cmocka_unit_test(test_lines_many),
@@ -506,6 +559,8 @@ int main(void)
         cmocka_unit_test(test_parse_u64),
         cmocka_unit_test(test_csv_field),
         cmocka_unit_test_setup_teardown(test_launches_appended, make_dir,
+                                        remove_dir),
+        cmocka_unit_test_setup_teardown(test_launch_ops, make_dir,
                                         remove_dir),
         cmocka_unit_test_setup_teardown(test_lines_rewritten, make_dir,
                                         remove_dir),

@@ -80,14 +80,8 @@ static void add_folder(const char *dir, int room)
     folders[nfolders++].room = room;
 }
 
-static int dir_exists(const char *dir)
-{
-    struct stat st;
-    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 /* The rooms' folders: cli, probes and each probes/NAME, profile, report,
- * runtime, model, inject (once the injection library is in the tree). */
+ * runtime, model, inject. */
 static void find_folders(void)
 {
     nfolders = 0;
@@ -107,8 +101,7 @@ static void find_folders(void)
     add_folder("report", REPORT);
     add_folder("runtime", RUNTIME);
     add_folder("model", MODEL);
-    if (dir_exists("inject"))
-        add_folder("inject", INJECT);
+    add_folder("inject", INJECT);
 }
 
 static int file_exists(const char *dir, const char *name)
@@ -289,17 +282,15 @@ static void test_checker_catches_breaks(void **state)
                                 "#include \"cli.h\"\n#include "
                                 "\"family.h\"\n", bad, sizeof bad), 2);
     /* inject/: includes from no other room; only profile/ includes it */
-    if (dir_exists("inject")) {
-        assert_int_equal(check_text(folder_named("inject"), "i.c",
-                                    "#include \"check.h\"\n", bad,
-                                    sizeof bad), 1);
-        assert_int_equal(check_text(folder_named("profile"), "p.c",
-                                    "#include \"raw.h\"\n", bad,
-                                    sizeof bad), 0);
-        assert_int_equal(check_text(folder_named("cli"), "c.c",
-                                    "#include \"raw.h\"\n", bad,
-                                    sizeof bad), 1);
-    }
+    assert_int_equal(check_text(folder_named("inject"), "i.c",
+                                "#include \"check.h\"\n", bad,
+                                sizeof bad), 1);
+    assert_int_equal(check_text(folder_named("profile"), "p.c",
+                                "#include \"raw.h\"\n", bad,
+                                sizeof bad), 0);
+    assert_int_equal(check_text(folder_named("cli"), "c.c",
+                                "#include \"raw.h\"\n", bad,
+                                sizeof bad), 1);
 }
 
 /* ---- calls: the symbols of the build's objects ---------------------- */

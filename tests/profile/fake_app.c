@@ -6,7 +6,7 @@
  * applies the filters of the environment (MEMPROBE_KERNEL on the mangled
  * name, MEMPROBE_LAUNCH_SKIP, MEMPROBE_LAUNCH_COUNT) and writes the raw
  * files of docs/profile-design.md with known counts: status.PID,
- * launches.PID.csv, lines.PID.csv and cubin.CRC (whose text is the SASS
+ * launches.PID.csv, launch_ops.PID.csv, lines.PID.csv and cubin.CRC (whose text is the SASS
  * listing that tests/profile/fakecuda/bin/cuobjdump prints).
  *
  * The kernels, per launch (file:line, pc offset, opcode, instructions,
@@ -88,6 +88,7 @@ static const char *const metric_names[METRICS] = {
 static const char *raw;
 static int unavailable;
 static char launches_csv[4096], lines_csv[4096], status_path[4096];
+static FILE *ops_f;   /* launch_ops.PID.csv */
 
 static FILE *open_in(const char *path, const char *mode)
 {
@@ -160,6 +161,17 @@ static void launch_row(FILE *f, int launch, int k)
     for (int m = 0; m < METRICS; m++)
         fprintf(f, ",%llu", unavailable ? 0ULL : sum[m]);
     fprintf(f, "\n");
+    /* its memory instructions, as the library appends them */
+    for (int i = 0; i < kernels[k].ninstr && !unavailable; i++) {
+        const instr *in = &kernels[k].in[i];
+        if (!(in->m[1] | in->m[2] | in->m[3] | in->m[4]))
+            continue;
+        fprintf(ops_f, "%d,%d,%s,%d,%u", (int)getpid(), launch,
+                kernels[k].cubin, k, in->off);
+        for (int m = 0; m < METRICS; m++)
+            fprintf(ops_f, ",%llu", in->m[m]);
+        fprintf(ops_f, "\n");
+    }
 }
 
 /* The SASS listing of each module, as cuobjdump -sass prints it. */
@@ -218,6 +230,12 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
     fprintf(f, "pid,launch,mangled,grid_x,grid_y,grid_z,block_x,block_y,"
             "block_z,dyn_shared_bytes,stream,nvtx,graph,line_counts,why");
     metrics_header(f);
+    char ops_csv[4096];
+    snprintf(ops_csv, sizeof ops_csv, "%s/launch_ops.%d.csv", raw,
+             (int)getpid());
+    ops_f = open_in(ops_csv, "w");
+    fprintf(ops_f, "pid,launch,cubin_crc,function_index,pc_offset");
+    metrics_header(ops_f);
     int count[3] = {0}, matching = 0, profiled = 0;
     for (int l = 0; l < nlaunch; l++) {
         int k = order[l % 4];
@@ -228,6 +246,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
         if (crash && profiled == 2) {
             /* flushed so far; the next row is cut off by the crash */
             fflush(f);
+            fflush(ops_f);
             write_lines(count);
             write_status(NULL, (unsigned long long)l, 2, "flush");
             if (cubins)
@@ -241,6 +260,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
         profiled++;
     }
     fclose(f);
+    fclose(ops_f);
     if (has_re)
         regfree(&re);
     write_lines(count);
