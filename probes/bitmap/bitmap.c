@@ -179,9 +179,7 @@ static int bitmap_verify(void *state, char *err, size_t errlen)
         return -1;
     }
     /* Poison the image so the next launch must write it again. */
-    memset(got, 0x5a, pixels);
-    CHECK_CUDA(cudaMemcpy(s->l.image, got, pixels,
-                          cudaMemcpyHostToDevice));
+    mp_poison_copy(s->l.image, got, 0x5a, pixels);
     return 0;
 }
 
