@@ -64,6 +64,20 @@ char *cli_read_fd(int fd, size_t *len)
     return buf;
 }
 
+char *cli_sh_out(const char *cmd, int *status, size_t *len)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n;
+    char *out = cli_read_fd(fileno(p), &n);
+    int st = pclose(p);
+    assert_true(st != -1);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (len)
+        *len = n;
+    return out;
+}
+
 static int tmp_fd(void)
 {
     char name[] = "/tmp/memprobe-cli-XXXXXX";

@@ -266,11 +266,9 @@ static void test_columns_of_a_probe(void **state)
     const char *bin = getenv("MEMPROBE") ? getenv("MEMPROBE") : "./memprobe";
     char cmd[512];
     snprintf(cmd, sizeof cmd, "'%s' columns --probe bank", bin);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t len;
-    char *out = cli_read_fd(fileno(p), &len);
-    assert_int_equal(pclose(p), 0);
+    int status;
+    char *out = cli_sh_out(cmd, &status, NULL);
+    assert_int_equal(status, 0);
     assert_non_null(strstr(out, "tool_version "));
     assert_non_null(strstr(out, "\nstride "));
     assert_non_null(strstr(out, "\nmodel_wavefronts_per_request "));
