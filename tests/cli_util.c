@@ -267,6 +267,18 @@ void cli_expect_no_gpu(const char *const *args, const char *needle,
     cli_result_free(&r);
 }
 
+void cli_expect_no_gpu_nothing_written(const char *const *args,
+                                       const char *needle,
+                                       const char *const *predict_args)
+{
+    cli_expect_no_gpu(args, needle, predict_args);
+    for (int i = 0; args[i]; i++)
+        if (!strcmp(args[i], "-o") && args[i + 1]
+            && cli_path_exists(args[i + 1]))
+            fail_msg("no GPU, yet %s was written", args[i + 1]);
+    assert_false(cli_path_exists("results"));
+}
+
 /* ---- predict --format csv -------------------------------------------- */
 
 int cli_split(char *line, char **cells, int max)

@@ -108,6 +108,11 @@ void cli_skip_if_gpu(void);
  * predict_args` prints (which must exit 0). */
 void cli_expect_no_gpu(const char *const *args, const char *needle,
                        const char *const *predict_args);
+/* cli_expect_no_gpu, then: nothing written, neither the CSV args name
+ * after "-o" (where they have one) nor the default folder results/. */
+void cli_expect_no_gpu_nothing_written(const char *const *args,
+                                       const char *needle,
+                                       const char *const *predict_args);
 
 /* ---- predict --format csv -------------------------------------------- */
 
