@@ -84,6 +84,23 @@ static void load(mp_rep_data *d, const char *const *paths, int n)
         fail_msg("load: %s", err);
 }
 
+/* A CSV file of a test: its name and text. */
+typedef struct {
+    const char *name, *text;
+} csv_file;
+
+/* Writes the n files, then loads them in that order. */
+static void load_files(mp_rep_data *d, const csv_file *files, int n)
+{
+    const char *paths[4];
+    assert_true(n <= 4);
+    for (int i = 0; i < n; i++) {
+        cli_write_file(files[i].name, files[i].text);
+        paths[i] = files[i].name;
+    }
+    load(d, paths, n);
+}
+
 static const char *cell(const mp_rep_table *t, const char *k0,
                         const char *k1, int dev, const char *group,
                         const char *sub, int *mark)
@@ -102,10 +119,8 @@ static const char *cell(const mp_rep_table *t, const char *k0,
 static void test_bank_cells(void **state)
 {
     (void)state;
-    cli_write_file("a.csv", csv_a);
-    const char *paths[] = {"a.csv"};
     mp_rep_data d;
-    load(&d, paths, 1);
+    load_files(&d, (const csv_file[]){{"a.csv", csv_a}}, 1);
     assert_int_equal(d.ndev, 1);
     assert_int_equal(d.nrows, 4);
     mp_rep_table *t = mp_rep_table_build(&d, "bank");
@@ -161,11 +176,8 @@ static void test_bank_cells(void **state)
 static void test_two_devices(void **state)
 {
     (void)state;
-    cli_write_file("a.csv", csv_a);
-    cli_write_file("b.csv", csv_b);
-    const char *paths[] = {"a.csv", "b.csv"};
     mp_rep_data d;
-    load(&d, paths, 2);
+    load_files(&d, (const csv_file[]){{"a.csv", csv_a}, {"b.csv", csv_b}}, 2);
     assert_int_equal(d.ndev, 2);
     assert_string_equal(d.devices[0], "GPU A");
     assert_string_equal(d.devices[1], "GPU B");
@@ -198,6 +210,7 @@ static void test_two_devices(void **state)
     mp_rep_table_free(t);
 
     /* --device keeps one of them. */
+    const char *paths[] = {"a.csv", "b.csv"};
     mp_rep_data one;
     char err[256] = "";
     assert_int_equal(mp_rep_load(&one, 2, paths, "B", NULL, err, sizeof err),
@@ -217,11 +230,9 @@ static void test_two_devices(void **state)
 static void test_repeats_and_padding(void **state)
 {
     (void)state;
-    cli_write_file("a.csv", csv_a);
-    cli_write_file("r.csv", csv_repeat);
-    const char *paths[] = {"r.csv", "a.csv"};
     mp_rep_data d;
-    load(&d, paths, 2);
+    load_files(&d, (const csv_file[]){{"r.csv", csv_repeat}, {"a.csv", csv_a}},
+               2);
     assert_int_equal(d.nall, 7);
     assert_int_equal(d.nrows, 6);
     assert_int_equal(d.repeats, 1);
@@ -263,10 +274,8 @@ static void test_repeats_and_padding(void **state)
 static void test_empty_tables(void **state)
 {
     (void)state;
-    cli_write_file("a.csv", csv_a);
-    const char *paths[] = {"a.csv"};
     mp_rep_data d;
-    load(&d, paths, 1);
+    load_files(&d, (const csv_file[]){{"a.csv", csv_a}}, 1);
     for (int i = 0; mp_rep_table_name(i); i++) {
         if (!strcmp(mp_rep_table_name(i), "bank"))
             continue;
@@ -518,9 +527,7 @@ static void load_h200(mp_rep_data *d, const char *const *names, int n)
     assert_true(n <= 16);
     for (int i = 0; i < n; i++)
         paths[i] = cli_in_repo(names[i]);
-    char err[512] = "";
-    if (mp_rep_load(d, n, paths, NULL, NULL, err, sizeof err))
-        fail_msg("%s", err);
+    load(d, paths, n);
 }
 
 /* Numbers docs/results.md quotes from results/h200: bank ld 4-byte stride
