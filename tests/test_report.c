@@ -84,6 +84,17 @@ static void load(mp_rep_data *d, const char *const *paths, int n)
         fail_msg("load: %s", err);
 }
 
+/* t rendered in format f contains every string of needles (NULL-ended);
+ * a failure names the text `what`. */
+static void expect_rendered(const mp_rep_table *t, mp_rep_format f,
+                            const char *what, const char *const *needles)
+{
+    char *text = cli_table_text(t, f);
+    for (int i = 0; needles[i]; i++)
+        cli_must_contain(what, text, needles[i]);
+    free(text);
+}
+
 /* A CSV file of a test: its name and text. */
 typedef struct {
     const char *name, *text;
@@ -149,25 +160,18 @@ static void test_bank_cells(void **state)
     assert_int_equal(mark, 0);
     assert_int_equal(t->marks, 1);
 
-    char *txt = cli_table_text(t, MP_REP_TXT);
-    cli_must_contain("txt", txt, "device GPU A");
-    cli_must_contain("txt", txt, "3*");
-    cli_must_contain("txt", txt, "* the measured value differs from the "
-                     "model");
-    cli_must_contain("txt", txt, "op  stride  wavefronts   model  cycles");
-    free(txt);
-    char *md = cli_table_text(t, MP_REP_MD);
-    cli_must_contain("md", md, "| op | stride | 4 B wavefronts | 4 B model "
-                     "| 4 B cycles | 8 B wavefronts |");
-    cli_must_contain("md", md, "| st | 2 | 3* | 2 | 3.10 | - | - | - |");
-    cli_must_contain("md", md, "`*` the measured value differs");
-    free(md);
-    char *csv = cli_table_text(t, MP_REP_CSV);
-    cli_must_contain("csv", csv, "table,op,stride,4 B wavefronts,4 B model,"
-                     "4 B cycles,8 B wavefronts,8 B model,8 B cycles\r\n");
-    cli_must_contain("csv", csv, "bank,ld,2,2,2,2.05,,,\r\n");
-    cli_must_contain("csv", csv, "bank,st,2,3*,2,3.10,,,\r\n");
-    free(csv);
+    expect_rendered(t, MP_REP_TXT, "txt", (const char *const[]){
+        "device GPU A", "3*", "* the measured value differs from the model",
+        "op  stride  wavefronts   model  cycles", NULL});
+    expect_rendered(t, MP_REP_MD, "md", (const char *const[]){
+        "| op | stride | 4 B wavefronts | 4 B model | 4 B cycles | 8 B "
+        "wavefronts |",
+        "| st | 2 | 3* | 2 | 3.10 | - | - | - |",
+        "`*` the measured value differs", NULL});
+    expect_rendered(t, MP_REP_CSV, "csv", (const char *const[]){
+        "table,op,stride,4 B wavefronts,4 B model,4 B cycles,8 B wavefronts,"
+        "8 B model,8 B cycles\r\n",
+        "bank,ld,2,2,2,2.05,,,\r\n", "bank,st,2,3*,2,3.10,,,\r\n", NULL});
     mp_rep_table_free(t);
     mp_rep_free(&d);
 }
@@ -201,12 +205,10 @@ static void test_two_devices(void **state)
     assert_true(b && b < eol);
     assert_null(strstr(txt, "device GPU"));
     free(txt);
-    char *md = cli_table_text(t, MP_REP_MD);
-    cli_must_contain("md", md, "| GPU A 4 B wavefronts |");
-    cli_must_contain("md", md, "| GPU B 8 B cycles |");
-    cli_must_contain("md", md, "| ld | 1 | 1 | 1 | 1.03 | 2 | 2 | 2.02 | 1 | "
-                     "1 | 1.50 | - | - | - |");
-    free(md);
+    expect_rendered(t, MP_REP_MD, "md", (const char *const[]){
+        "| GPU A 4 B wavefronts |", "| GPU B 8 B cycles |",
+        "| ld | 1 | 1 | 1 | 1.03 | 2 | 2 | 2.02 | 1 | 1 | 1.50 | - | - | - |",
+        NULL});
     mp_rep_table_free(t);
 
     /* --device keeps one of them. */
@@ -281,16 +283,13 @@ static void test_empty_tables(void **state)
             continue;
         mp_rep_table *t = mp_rep_table_build(&d, mp_rep_table_name(i));
         assert_int_equal(t->nrows, 0);
-        char *txt = cli_table_text(t, MP_REP_TXT);
-        cli_must_contain(mp_rep_table_name(i), txt, "no rows");
-        free(txt);
+        expect_rendered(t, MP_REP_TXT, mp_rep_table_name(i),
+                        (const char *const[]){"no rows", NULL});
         mp_rep_table_free(t);
     }
     mp_rep_table *t = mp_rep_table_build(&d, "reduction");
-    char *md = cli_table_text(t, MP_REP_MD);
-    cli_must_contain("reduction", md, "no rows: no reduce configuration in "
-                     "these CSVs");
-    free(md);
+    expect_rendered(t, MP_REP_MD, "reduction", (const char *const[]){
+        "no rows: no reduce configuration in these CSVs", NULL});
     mp_rep_table_free(t);
     assert_null(mp_rep_table_build(&d, "nosuchtable"));
     char *buf = NULL;
