@@ -168,6 +168,12 @@ void mp_launch_poison(mp_launch_shape *sh)
     mp_device_fill_words(*sh->out, 0xffffffffu, sh->out_bytes);
 }
 
+void mp_poison_copy(void *dev, void *host, int byte, size_t bytes)
+{
+    memset(host, byte, bytes);
+    CHECK_CUDA(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice));
+}
+
 typedef struct {
     const unsigned *want;
     size_t nwant;

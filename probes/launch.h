@@ -14,9 +14,10 @@
  *                             (void **)&s->l.out, bytes, &s->l.clocks);
  *   verify    cudaDeviceSynchronize, mp_launch_fetch, compare
  *             s->shape.host_out with the CPU reference, mp_launch_poison
- *             (or all in one, mp_launch_verify_words, where each thread
- *             leaves one word that repeats from warp to warp or block to
- *             block)
+ *             (mp_poison_copy: from the host copy, with a byte of the
+ *             family's choosing; or all in one, mp_launch_verify_words,
+ *             where each thread leaves one word that repeats from warp to
+ *             warp or block to block)
  *   clock64   mp_launch_clock64
  *   release   mp_launch_release (device memory; host copies stay),
  *             MP_FREE_DEVICE for the family's own device buffers
@@ -76,6 +77,12 @@ void mp_launch_fetch(mp_launch_shape *sh);
  * kernel inside a profiled batch), so that the next launch must write it
  * again. The host copy is left as it is. */
 void mp_launch_poison(mp_launch_shape *sh);
+
+/* Fills `bytes` of the host buffer `host` with `byte` and copies them over
+ * the device buffer dev (one cudaMemcpy; not cudaMemset, which may run as
+ * a kernel inside a profiled batch), so that the next launch must write
+ * it again: the poison of outputs whose host copy verify is done with. */
+void mp_poison_copy(void *dev, void *host, int byte, size_t bytes);
 
 /* The common verify of a one-word-per-thread output that repeats with
  * period nwant (32: it depends on the lane only; the block size: on the

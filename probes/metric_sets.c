@@ -2,8 +2,11 @@
  * metric_sets.c - the metric sets several families share: "shared-mixed"
  * (reduce, bitmap: the shared counters with the wider tolerances of
  * kernels whose warps mix loads and stores) and "global" (coalesce,
- * bandwidth, transfer). Declared in metric_sets.h.
+ * bandwidth, transfer), the LSU's shared counters of one op, and the
+ * verdict of the shared-memory families on them. Declared in
+ * metric_sets.h.
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "metric_set.h"
@@ -86,4 +89,17 @@ void mp_shared_op_counters(const mp_measurement *m, mp_metric_set set,
              op);
     *wavefronts = mp_counter(m, set, wname);
     *inst = mp_counter(m, set, iname);
+}
+
+void mp_row_set_wavefronts(mp_row *row, double wavefronts, double inst,
+                           double requests, const mp_prediction *p)
+{
+    if (inst <= 0 || wavefronts < 0)   /* < 0: the chip lacks it */
+        return;
+    double per_request = wavefronts / inst;
+    mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);
+    mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f",
+               per_request - p->value[1]);
+    mp_row_set_match(row, inst == requests
+                              && fabs(per_request - p->value[0]) < 0.5);
 }

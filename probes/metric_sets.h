@@ -1,6 +1,8 @@
 /*
  * metric_sets.h - the metric sets several families share (metric_sets.c).
- * A family's own set is declared in its NAME.c beside its use.
+ * A family's own set is declared in its NAME.c beside its use. With them,
+ * the reading of the LSU's shared counters and the verdict on them that
+ * the shared-memory families (bank, bitmap) give alike.
  */
 #ifndef MP_METRIC_SETS_H
 #define MP_METRIC_SETS_H
@@ -18,5 +20,20 @@ extern const mp_metric_set_def mp_set_shared_mixed, mp_set_global;
  * (mp_counter). */
 void mp_shared_op_counters(const mp_measurement *m, mp_metric_set set,
                            const char *op, double *wavefronts, double *inst);
+
+/* The wavefront columns of a shared-memory probe from its counters
+ * (wavefronts and warp-level instructions, as mp_shared_op_counters reads
+ * them) against its prediction p (value[0]: wavefronts per request, the
+ * model's; value[1]: the conflict-free ideal) and the requests its kernel
+ * issues: wavefronts_per_request, excess_wavefronts (over the ideal) and
+ * model_match. A match needs exactly `requests` instructions (one per warp
+ * and iteration; any other count means the probe is not what it claims)
+ * and wavefronts per request within 0.5 of the prediction: the counter
+ * carries a small positive excess from L1 arbitration with the kernel's
+ * other traffic (docs/notes.md), so the measured value matches when it
+ * rounds to the prediction. Writes nothing when inst <= 0 or wavefronts
+ * < 0 (the chip lacks a counter). */
+void mp_row_set_wavefronts(mp_row *row, double wavefronts, double inst,
+                           double requests, const mp_prediction *p);
 
 #endif

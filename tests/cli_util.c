@@ -64,6 +64,20 @@ char *cli_read_fd(int fd, size_t *len)
     return buf;
 }
 
+char *cli_sh_out(const char *cmd, int *status, size_t *len)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n;
+    char *out = cli_read_fd(fileno(p), &n);
+    int st = pclose(p);
+    assert_true(st != -1);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    if (len)
+        *len = n;
+    return out;
+}
+
 static int tmp_fd(void)
 {
     char name[] = "/tmp/memprobe-cli-XXXXXX";
@@ -251,6 +265,18 @@ void cli_expect_no_gpu(const char *const *args, const char *needle,
     cli_must_contain("stderr", r.err, "nothing measured");
     assert_int_equal(cli_count_char(r.err, '\n'), 1);
     cli_result_free(&r);
+}
+
+void cli_expect_no_gpu_nothing_written(const char *const *args,
+                                       const char *needle,
+                                       const char *const *predict_args)
+{
+    cli_expect_no_gpu(args, needle, predict_args);
+    for (int i = 0; args[i]; i++)
+        if (!strcmp(args[i], "-o") && args[i + 1]
+            && cli_path_exists(args[i + 1]))
+            fail_msg("no GPU, yet %s was written", args[i + 1]);
+    assert_false(cli_path_exists("results"));
 }
 
 /* ---- predict --format csv -------------------------------------------- */

@@ -61,6 +61,11 @@ char *cli_read_file(const char *path, size_t *len);
 /* The same from an open descriptor: a file from its start, a pipe (popen's
  * fileno) to its end. */
 char *cli_read_fd(int fd, size_t *len);
+/* Runs `sh -c cmd` (popen) with stdin and stderr as the test's own and
+ * returns its whole stdout (malloc'd, NUL-terminated; its size in *len
+ * where len is not NULL); *status gets its exit status, 128 + the signal
+ * when one killed it. */
+char *cli_sh_out(const char *cmd, int *status, size_t *len);
 
 /* Writes text to path, replacing it; fails the test unless the file
  * opens, takes the text and closes. */
@@ -103,6 +108,11 @@ void cli_skip_if_gpu(void);
  * predict_args` prints (which must exit 0). */
 void cli_expect_no_gpu(const char *const *args, const char *needle,
                        const char *const *predict_args);
+/* cli_expect_no_gpu, then: nothing written, neither the CSV args name
+ * after "-o" (where they have one) nor the default folder results/. */
+void cli_expect_no_gpu_nothing_written(const char *const *args,
+                                       const char *needle,
+                                       const char *const *predict_args);
 
 /* ---- predict --format csv -------------------------------------------- */
 

@@ -114,19 +114,26 @@ static void test_every_column_is_someones(void **state)
 
 /* The columns a family declares are the ones its sources write: every
  * MP_COL_X in probes/NAME/ (not its tests, tables or descriptor), and
- * those of the row helpers it calls (runtime/probe.h). */
+ * those of the row helpers it calls (runtime/probe.h, probes/metric_sets.h;
+ * test_helpers_write_their_columns holds this table to their sources). */
 static const struct {
     const char *call;
+    const char *file;   /* where it is defined */
     int cols[5];
 } helpers[] = {
-    {"mp_row_set_per_request(", {MP_COL_REQUESTS, MP_COL_NS_PER_REQUEST,
-      MP_COL_CYCLES_PER_REQUEST, MP_COL_CLOCK64_CYCLES_PER_REQUEST,
+    {"mp_row_set_per_request(", "runtime/probe.c", {MP_COL_REQUESTS,
+      MP_COL_NS_PER_REQUEST, MP_COL_CYCLES_PER_REQUEST,
+      MP_COL_CLOCK64_CYCLES_PER_REQUEST,
       MP_COL_CLOCK64_BLOCK_CYCLES_PER_REQUEST}},
-    {"mp_row_set_launch(", {MP_COL_THREADS, MP_COL_BLOCKS,
+    {"mp_row_set_launch(", "runtime/probe.c", {MP_COL_THREADS, MP_COL_BLOCKS,
       MP_COL_SHARED_BYTES, -1, -1}},
-    {"mp_row_set_bandwidth(", {MP_COL_BANDWIDTH_GBS, MP_COL_CEILING_GBS,
-      MP_COL_BANDWIDTH_FRACTION, -1, -1}},
-    {"mp_row_set_match(", {MP_COL_MODEL_MATCH, -1, -1, -1, -1}},
+    {"mp_row_set_bandwidth(", "runtime/probe.c", {MP_COL_BANDWIDTH_GBS,
+      MP_COL_CEILING_GBS, MP_COL_BANDWIDTH_FRACTION, -1, -1}},
+    {"mp_row_set_match(", "runtime/probe.c", {MP_COL_MODEL_MATCH, -1, -1, -1,
+      -1}},
+    {"mp_row_set_wavefronts(", "probes/metric_sets.c",
+     {MP_COL_WAVEFRONTS_PER_REQUEST, MP_COL_EXCESS_WAVEFRONTS,
+      MP_COL_MODEL_MATCH, -1, -1}},
 };
 
 /* The ids' names (MP_COL_<name>), in enum order. */
@@ -134,10 +141,10 @@ static const struct {
 static const char *const id_names[] = {MP_COLUMNS(ID_NAME)};
 #undef ID_NAME
 
-static void scan_file(const char *path, int *used)
+/* Marks in used[] the columns text writes: the MP_COL_X it names and
+ * those of the row helpers it calls. */
+static void scan_text(const char *text, int *used)
 {
-    size_t len;
-    char *text = cli_read_file(path, &len);
     for (const char *p = text; (p = strstr(p, "MP_COL_")); p += 7) {
         char name[64];
         size_t n = strspn(p + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
@@ -151,7 +158,49 @@ static void scan_file(const char *path, int *used)
             for (int k = 0; k < 5; k++)
                 if (helpers[h].cols[k] >= 0)
                     used[helpers[h].cols[k]] = 1;
+}
+
+static void scan_file(const char *path, int *used)
+{
+    size_t len;
+    char *text = cli_read_file(path, &len);
+    scan_text(text, used);
     free(text);
+}
+
+/* Each row helper of the table writes exactly the columns the table
+ * gives it: its definition (from "void NAME(" at the start of a line to
+ * the first "}" that starts one) names those and no other, itself or
+ * through the helpers it calls. */
+static void test_helpers_write_their_columns(void **state)
+{
+    (void)state;
+    for (size_t h = 0; h < sizeof helpers / sizeof *helpers; h++) {
+        size_t len;
+        char *text = cli_read_file(helpers[h].file, &len);
+        char head[96];
+        snprintf(head, sizeof head, "\nvoid %s", helpers[h].call);
+        char *def = strstr(text, head);
+        if (!def)
+            fail_msg("%s: no definition of %s) at the start of a line",
+                     helpers[h].file, helpers[h].call);
+        char *end = strstr(def, "\n}\n");
+        assert_non_null(end);
+        *end = 0;
+        int used[MP_COL_FIXED_COUNT] = {0}, want[MP_COL_FIXED_COUNT] = {0};
+        /* The body only: the definition's own name is no call. */
+        scan_text(def + strlen(head), used);
+        for (int k = 0; k < 5; k++)
+            if (helpers[h].cols[k] >= 0)
+                want[helpers[h].cols[k]] = 1;
+        for (int c = 0; c < MP_COL_FIXED_COUNT; c++)
+            if (used[c] != want[c])
+                fail_msg("%s) in %s: column %s is %s", helpers[h].call,
+                         helpers[h].file, mp_schema_name(c), used[c]
+                             ? "written but not in the test's table"
+                             : "in the test's table but never written");
+        free(text);
+    }
 }
 
 static void test_columns_match_the_sources(void **state)
@@ -217,11 +266,9 @@ static void test_columns_of_a_probe(void **state)
     const char *bin = getenv("MEMPROBE") ? getenv("MEMPROBE") : "./memprobe";
     char cmd[512];
     snprintf(cmd, sizeof cmd, "'%s' columns --probe bank", bin);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t len;
-    char *out = cli_read_fd(fileno(p), &len);
-    assert_int_equal(pclose(p), 0);
+    int status;
+    char *out = cli_sh_out(cmd, &status, NULL);
+    assert_int_equal(status, 0);
     assert_non_null(strstr(out, "tool_version "));
     assert_non_null(strstr(out, "\nstride "));
     assert_non_null(strstr(out, "\nmodel_wavefronts_per_request "));
@@ -243,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_engine_gets_the_probes),
         cmocka_unit_test(test_report_gets_the_tables),
         cmocka_unit_test(test_every_column_is_someones),
+        cmocka_unit_test(test_helpers_write_their_columns),
         cmocka_unit_test(test_columns_match_the_sources),
         cmocka_unit_test(test_columns_of_a_probe),
     };

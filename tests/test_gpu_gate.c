@@ -63,6 +63,8 @@ static void head(char *hash)   /* 41 bytes */
     assert_int_equal(sh(hash, 41, "git rev-parse HEAD"), 0);
 }
 
+/* results/h200/test-gpu.txt saying the suite ran at commit with result
+ * and tests. */
 static void write_record(const char *commit, const char *result,
                          const char *tests)
 {
@@ -81,6 +83,14 @@ static void expect_gate(int want, const char *needle)
     assert_int_equal(sh(out, sizeof out, "'%s' check", script), want);
     if (needle)
         assert_non_null(strstr(out, needle));
+}
+
+/* write_record, then expect_gate(want, needle). */
+static void expect_gate_on(const char *commit, const char *result,
+                           const char *tests, int want, const char *needle)
+{
+    write_record(commit, result, tests);
+    expect_gate(want, needle);
 }
 
 static int setup(void **state)
@@ -109,23 +119,26 @@ static void gate(void **state)
     /* No record yet. */
     expect_gate(1, "no results/h200/test-gpu.txt");
     head(gated);
-    write_record(gated, "PASS", "2412 ok, 0 not ok, 1 skipped");
-    expect_gate(0, NULL);
+    expect_gate_on(gated, "PASS", "2412 ok, 0 not ok, 1 skipped", 0, NULL);
     /* The record and notes committed after it: still covered. */
     assert_int_equal(sh(NULL, 0, GIT "add -A && " GIT "commit -q -m rec"), 0);
     commit_file("docs/notes.md", "measured");
     commit_file("results/h200/x.csv", "a,b");
     commit_file("README.md", "two commands");
     expect_gate(0, "PASS at");
-    /* A FAIL or a not ok is no gate. */
-    write_record(gated, "FAIL", "2411 ok, 1 not ok, 1 skipped");
-    expect_gate(1, "result: FAIL");
-    write_record(gated, "PASS", "2411 ok, 1 not ok, 1 skipped");
-    expect_gate(1, NULL);
-    /* Not a commit of this history. */
-    write_record("0123456789abcdef0123456789abcdef01234567", "PASS",
-                 "2412 ok, 0 not ok, 1 skipped");
-    expect_gate(1, "does not have");
+    /* No gate: a FAIL, a not ok, a commit not of this history. */
+    static const struct {
+        const char *commit, *result, *tests, *needle;
+    } no_gate[] = {
+        {NULL, "FAIL", "2411 ok, 1 not ok, 1 skipped", "result: FAIL"},
+        {NULL, "PASS", "2411 ok, 1 not ok, 1 skipped", NULL},
+        {"0123456789abcdef0123456789abcdef01234567", "PASS",
+         "2412 ok, 0 not ok, 1 skipped", "does not have"},
+    };
+    for (size_t i = 0; i < sizeof no_gate / sizeof *no_gate; i++)
+        expect_gate_on(no_gate[i].commit ? no_gate[i].commit : gated,
+                       no_gate[i].result, no_gate[i].tests, 1,
+                       no_gate[i].needle);
     /* Code after the gated commit. */
     write_record(gated, "PASS", "2412 ok, 0 not ok, 1 skipped");
     assert_int_equal(sh(NULL, 0, GIT "add -A && " GIT "commit -q --allow-empty -m rec2"), 0);
@@ -133,8 +146,7 @@ static void gate(void **state)
     expect_gate(1, "probes/a.c");
     /* A gate of the new HEAD covers it again. */
     head(other);
-    write_record(other, "PASS", "2412 ok, 0 not ok, 0 skipped");
-    expect_gate(0, NULL);
+    expect_gate_on(other, "PASS", "2412 ok, 0 not ok, 0 skipped", 0, NULL);
     /* The hash for the device call: HEAD, only from a clean tree. */
     assert_int_equal(sh(NULL, 0, GIT "add -A && " GIT "commit -q --allow-empty -m rec3"), 0);
     head(other);

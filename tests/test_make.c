@@ -317,28 +317,38 @@ static void test_arch(void **state)
     free(l);
     run_free(&r);
 
-    run_sh("make -n -B -s --no-print-directory build/probes/bank/bank.cu.o "
-           "ARCH='90 80'", &r);
-    assert_int_equal(r.status, 0);
-    l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
-    assert_non_null(strstr(l, "arch=compute_80,code=sm_80 "));
-    assert_non_null(strstr(l, "arch=compute_90,code=sm_90 "));
-    assert_non_null(strstr(l, "arch=compute_90,code=compute_90"));
-    assert_null(strstr(l, "sm_75"));
-    assert_null(strstr(l, "compute_80,code=compute_80"));
-    free(l);
-    run_free(&r);
-
-    /* The sanitizer build tests host code: sm_90 only. */
-    run_sh("make -n -B -s --no-print-directory SANITIZE=1 "
-           "build/san/probes/bank/bank.cu.o", &r);
-    assert_int_equal(r.status, 0);
-    l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
-    assert_non_null(strstr(l, "arch=compute_90,code=sm_90 "));
-    assert_null(strstr(l, "sm_80"));
-    assert_null(strstr(l, "sm_100"));
-    free(l);
-    run_free(&r);
+    /* Narrowed builds: ARCH='90 80' (PTX of the newest only), and the
+     * sanitizer build, which tests host code: sm_90 only. */
+    static const struct {
+        const char *args;
+        const char *has[4], *lacks[3];   /* NULL-terminated */
+    } narrowed[] = {
+        {"build/probes/bank/bank.cu.o ARCH='90 80'",
+         {"arch=compute_80,code=sm_80 ", "arch=compute_90,code=sm_90 ",
+          "arch=compute_90,code=compute_90", NULL},
+         {"sm_75", "compute_80,code=compute_80", NULL}},
+        {"SANITIZE=1 build/san/probes/bank/bank.cu.o",
+         {"arch=compute_90,code=sm_90 ", NULL},
+         {"sm_80", "sm_100", NULL}},
+    };
+    for (size_t i = 0; i < sizeof narrowed / sizeof *narrowed; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "make -n -B -s --no-print-directory %s",
+                 narrowed[i].args);
+        run_sh(cmd, &r);
+        assert_int_equal(r.status, 0);
+        l = line_starting(r.out, "/usr/local/cuda/bin/nvcc", "make -n");
+        for (int k = 0; narrowed[i].has[k]; k++)
+            if (!strstr(l, narrowed[i].has[k]))
+                fail_msg("%s: nvcc line lacks %s: %s", narrowed[i].args,
+                         narrowed[i].has[k], l);
+        for (int k = 0; narrowed[i].lacks[k]; k++)
+            if (strstr(l, narrowed[i].lacks[k]))
+                fail_msg("%s: nvcc line has %s: %s", narrowed[i].args,
+                         narrowed[i].lacks[k], l);
+        free(l);
+        run_free(&r);
+    }
 }
 
 /* System libraries hidden and apt-get failing: one line naming the three

@@ -84,6 +84,34 @@ static void load(mp_rep_data *d, const char *const *paths, int n)
         fail_msg("load: %s", err);
 }
 
+/* t rendered in format f contains every string of needles (NULL-ended);
+ * a failure names the text `what`. */
+static void expect_rendered(const mp_rep_table *t, mp_rep_format f,
+                            const char *what, const char *const *needles)
+{
+    char *text = cli_table_text(t, f);
+    for (int i = 0; needles[i]; i++)
+        cli_must_contain(what, text, needles[i]);
+    free(text);
+}
+
+/* A CSV file of a test: its name and text. */
+typedef struct {
+    const char *name, *text;
+} csv_file;
+
+/* Writes the n files, then loads them in that order. */
+static void load_files(mp_rep_data *d, const csv_file *files, int n)
+{
+    const char *paths[4];
+    assert_true(n <= 4);
+    for (int i = 0; i < n; i++) {
+        cli_write_file(files[i].name, files[i].text);
+        paths[i] = files[i].name;
+    }
+    load(d, paths, n);
+}
+
 static const char *cell(const mp_rep_table *t, const char *k0,
                         const char *k1, int dev, const char *group,
                         const char *sub, int *mark)
@@ -102,10 +130,8 @@ static const char *cell(const mp_rep_table *t, const char *k0,
 static void test_bank_cells(void **state)
 {
     (void)state;
-    cli_write_file("a.csv", csv_a);
-    const char *paths[] = {"a.csv"};
     mp_rep_data d;
-    load(&d, paths, 1);
+    load_files(&d, (const csv_file[]){{"a.csv", csv_a}}, 1);
     assert_int_equal(d.ndev, 1);
     assert_int_equal(d.nrows, 4);
     mp_rep_table *t = mp_rep_table_build(&d, "bank");
@@ -134,25 +160,18 @@ static void test_bank_cells(void **state)
     assert_int_equal(mark, 0);
     assert_int_equal(t->marks, 1);
 
-    char *txt = cli_table_text(t, MP_REP_TXT);
-    cli_must_contain("txt", txt, "device GPU A");
-    cli_must_contain("txt", txt, "3*");
-    cli_must_contain("txt", txt, "* the measured value differs from the "
-                     "model");
-    cli_must_contain("txt", txt, "op  stride  wavefronts   model  cycles");
-    free(txt);
-    char *md = cli_table_text(t, MP_REP_MD);
-    cli_must_contain("md", md, "| op | stride | 4 B wavefronts | 4 B model "
-                     "| 4 B cycles | 8 B wavefronts |");
-    cli_must_contain("md", md, "| st | 2 | 3* | 2 | 3.10 | - | - | - |");
-    cli_must_contain("md", md, "`*` the measured value differs");
-    free(md);
-    char *csv = cli_table_text(t, MP_REP_CSV);
-    cli_must_contain("csv", csv, "table,op,stride,4 B wavefronts,4 B model,"
-                     "4 B cycles,8 B wavefronts,8 B model,8 B cycles\r\n");
-    cli_must_contain("csv", csv, "bank,ld,2,2,2,2.05,,,\r\n");
-    cli_must_contain("csv", csv, "bank,st,2,3*,2,3.10,,,\r\n");
-    free(csv);
+    expect_rendered(t, MP_REP_TXT, "txt", (const char *const[]){
+        "device GPU A", "3*", "* the measured value differs from the model",
+        "op  stride  wavefronts   model  cycles", NULL});
+    expect_rendered(t, MP_REP_MD, "md", (const char *const[]){
+        "| op | stride | 4 B wavefronts | 4 B model | 4 B cycles | 8 B "
+        "wavefronts |",
+        "| st | 2 | 3* | 2 | 3.10 | - | - | - |",
+        "`*` the measured value differs", NULL});
+    expect_rendered(t, MP_REP_CSV, "csv", (const char *const[]){
+        "table,op,stride,4 B wavefronts,4 B model,4 B cycles,8 B wavefronts,"
+        "8 B model,8 B cycles\r\n",
+        "bank,ld,2,2,2,2.05,,,\r\n", "bank,st,2,3*,2,3.10,,,\r\n", NULL});
     mp_rep_table_free(t);
     mp_rep_free(&d);
 }
@@ -161,11 +180,8 @@ static void test_bank_cells(void **state)
 static void test_two_devices(void **state)
 {
     (void)state;
-    cli_write_file("a.csv", csv_a);
-    cli_write_file("b.csv", csv_b);
-    const char *paths[] = {"a.csv", "b.csv"};
     mp_rep_data d;
-    load(&d, paths, 2);
+    load_files(&d, (const csv_file[]){{"a.csv", csv_a}, {"b.csv", csv_b}}, 2);
     assert_int_equal(d.ndev, 2);
     assert_string_equal(d.devices[0], "GPU A");
     assert_string_equal(d.devices[1], "GPU B");
@@ -189,15 +205,14 @@ static void test_two_devices(void **state)
     assert_true(b && b < eol);
     assert_null(strstr(txt, "device GPU"));
     free(txt);
-    char *md = cli_table_text(t, MP_REP_MD);
-    cli_must_contain("md", md, "| GPU A 4 B wavefronts |");
-    cli_must_contain("md", md, "| GPU B 8 B cycles |");
-    cli_must_contain("md", md, "| ld | 1 | 1 | 1 | 1.03 | 2 | 2 | 2.02 | 1 | "
-                     "1 | 1.50 | - | - | - |");
-    free(md);
+    expect_rendered(t, MP_REP_MD, "md", (const char *const[]){
+        "| GPU A 4 B wavefronts |", "| GPU B 8 B cycles |",
+        "| ld | 1 | 1 | 1 | 1.03 | 2 | 2 | 2.02 | 1 | 1 | 1.50 | - | - | - |",
+        NULL});
     mp_rep_table_free(t);
 
     /* --device keeps one of them. */
+    const char *paths[] = {"a.csv", "b.csv"};
     mp_rep_data one;
     char err[256] = "";
     assert_int_equal(mp_rep_load(&one, 2, paths, "B", NULL, err, sizeof err),
@@ -217,11 +232,9 @@ static void test_two_devices(void **state)
 static void test_repeats_and_padding(void **state)
 {
     (void)state;
-    cli_write_file("a.csv", csv_a);
-    cli_write_file("r.csv", csv_repeat);
-    const char *paths[] = {"r.csv", "a.csv"};
     mp_rep_data d;
-    load(&d, paths, 2);
+    load_files(&d, (const csv_file[]){{"r.csv", csv_repeat}, {"a.csv", csv_a}},
+               2);
     assert_int_equal(d.nall, 7);
     assert_int_equal(d.nrows, 6);
     assert_int_equal(d.repeats, 1);
@@ -263,25 +276,20 @@ static void test_repeats_and_padding(void **state)
 static void test_empty_tables(void **state)
 {
     (void)state;
-    cli_write_file("a.csv", csv_a);
-    const char *paths[] = {"a.csv"};
     mp_rep_data d;
-    load(&d, paths, 1);
+    load_files(&d, (const csv_file[]){{"a.csv", csv_a}}, 1);
     for (int i = 0; mp_rep_table_name(i); i++) {
         if (!strcmp(mp_rep_table_name(i), "bank"))
             continue;
         mp_rep_table *t = mp_rep_table_build(&d, mp_rep_table_name(i));
         assert_int_equal(t->nrows, 0);
-        char *txt = cli_table_text(t, MP_REP_TXT);
-        cli_must_contain(mp_rep_table_name(i), txt, "no rows");
-        free(txt);
+        expect_rendered(t, MP_REP_TXT, mp_rep_table_name(i),
+                        (const char *const[]){"no rows", NULL});
         mp_rep_table_free(t);
     }
     mp_rep_table *t = mp_rep_table_build(&d, "reduction");
-    char *md = cli_table_text(t, MP_REP_MD);
-    cli_must_contain("reduction", md, "no rows: no reduce configuration in "
-                     "these CSVs");
-    free(md);
+    expect_rendered(t, MP_REP_MD, "reduction", (const char *const[]){
+        "no rows: no reduce configuration in these CSVs", NULL});
     mp_rep_table_free(t);
     assert_null(mp_rep_table_build(&d, "nosuchtable"));
     char *buf = NULL;
@@ -518,9 +526,7 @@ static void load_h200(mp_rep_data *d, const char *const *names, int n)
     assert_true(n <= 16);
     for (int i = 0; i < n; i++)
         paths[i] = cli_in_repo(names[i]);
-    char err[512] = "";
-    if (mp_rep_load(d, n, paths, NULL, NULL, err, sizeof err))
-        fail_msg("%s", err);
+    load(d, paths, n);
 }
 
 /* Numbers docs/results.md quotes from results/h200: bank ld 4-byte stride

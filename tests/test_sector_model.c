@@ -187,113 +187,95 @@ static void contiguous(long long *addr, long long first, long long step)
         addr[l] = first + step * l;
 }
 
+/* One warp access of the raw model and what it must give: lane l (active
+ * or not) at first + step * ((mul * l) % 32); -1: not checked. */
+typedef struct {
+    int width;
+    uint32_t active;
+    long long first, step, mul;
+    int requests, sectors, ideal, lines, bytes, distinct;
+    double per_request;
+} raw_case;
+
+static void expect_raw(size_t i, const char *field, double got, double want)
+{
+    if (want >= 0 && got != want)
+        fail_msg("case %zu: %s %g, want %g", i, field, got, want);
+}
+
+static void check_raw(const raw_case *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const raw_case *c = &cases[i];
+        long long addr[MP_WARP_SIZE];
+        for (int l = 0; l < MP_WARP_SIZE; l++)
+            addr[l] = c->first + c->step * ((c->mul * l) % MP_WARP_SIZE);
+        mp_sector_prediction r = raw(c->width, c->active, addr);
+        expect_raw(i, "requests", r.requests, c->requests);
+        expect_raw(i, "sectors", r.sectors, c->sectors);
+        expect_raw(i, "ideal_sectors", r.ideal_sectors, c->ideal);
+        expect_raw(i, "lines", r.lines, c->lines);
+        expect_raw(i, "bytes", r.bytes, c->bytes);
+        expect_raw(i, "distinct_addresses", r.distinct_addresses,
+                   c->distinct);
+        expect_raw(i, "sectors_per_request", r.sectors_per_request,
+                   c->per_request);
+    }
+}
+
+/* Lanes of a contiguous 4-byte load (lane l at 4 l) under masks. */
 static void test_partial_masks(void **state)
 {
     (void)state;
-    long long addr[MP_WARP_SIZE];
-    contiguous(addr, 0, 4);
-    mp_sector_prediction r;
-
-    /* Lanes 0..15 of a contiguous 4-byte load: bytes 0..63 -> 2 sectors. */
-    r = raw(4, 0x0000ffffu, addr);
-    assert_int_equal(r.sectors, 2);
-    assert_int_equal(r.ideal_sectors, 2);
-    assert_int_equal(r.distinct_addresses, 16);
-    assert_int_equal(r.requests, 1);
-
-    /* The seeds' `if (tid != 3)`: lane 3 (bytes 12..15) sits in sector 0,
-     * which lanes 0..2 need anyway -> still 4 sectors; 124 bytes -> 4. */
-    r = raw(4, ~(1u << 3), addr);
-    assert_int_equal(r.sectors, 4);
-    assert_int_equal(r.ideal_sectors, 4);
-    assert_int_equal(r.bytes, 124);
-    assert_int_equal(r.distinct_addresses, 31);
-
-    /* Even lanes only: bytes 0,8..120 -> sectors 0..3 (4), 64 bytes -> 2. */
-    r = raw(4, 0x55555555u, addr);
-    assert_int_equal(r.sectors, 4);
-    assert_int_equal(r.ideal_sectors, 2);
-    assert_int_equal(r.lines, 1);
-
-    /* Lane 31 alone: bytes 124..127 -> sector 3, 1 line. */
-    r = raw(4, 0x80000000u, addr);
-    assert_int_equal(r.sectors, 1);
-    assert_int_equal(r.ideal_sectors, 1);
-    assert_int_equal(r.lines, 1);
-    assert_int_equal(r.distinct_addresses, 1);
-
-    /* No lane: no request, nothing touched. */
-    r = raw(4, 0, addr);
-    assert_int_equal(r.requests, 0);
-    assert_int_equal(r.sectors, 0);
-    assert_int_equal(r.ideal_sectors, 0);
-    assert_int_equal(r.lines, 0);
-    assert_int_equal(r.bytes, 0);
-    assert_true(r.sectors_per_request == 0.0);
+    static const raw_case cases[] = {
+        /* width, active, first, step, mul; requests, sectors, ideal,
+         * lines, bytes, distinct; sectors per request */
+        /* Lanes 0..15: bytes 0..63 -> 2 sectors. */
+        {4, 0x0000ffffu, 0, 4, 1, 1, 2, 2, -1, -1, 16, -1},
+        /* The seeds' `if (tid != 3)`: lane 3 (bytes 12..15) sits in
+         * sector 0, which lanes 0..2 need anyway -> still 4 sectors; 124
+         * bytes -> 4. */
+        {4, ~(1u << 3), 0, 4, 1, -1, 4, 4, -1, 124, 31, -1},
+        /* Even lanes only: bytes 0,8..120 -> sectors 0..3 (4), 64 bytes
+         * -> 2. */
+        {4, 0x55555555u, 0, 4, 1, -1, 4, 2, 1, -1, -1, -1},
+        /* Lane 31 alone: bytes 124..127 -> sector 3, 1 line. */
+        {4, 0x80000000u, 0, 4, 1, -1, 1, 1, 1, -1, 1, -1},
+        /* No lane: no request, nothing touched. */
+        {4, 0, 0, 4, 1, 0, 0, 0, 0, 0, -1, 0.0},
+    };
+    check_raw(cases, N(cases));
 }
 
 static void test_straddling_and_order(void **state)
 {
     (void)state;
-    long long addr[MP_WARP_SIZE] = {0};
-    mp_sector_prediction r;
-
-    /* 8 bytes at 28 (not a multiple of 8: the probe never does this):
-     * bytes 28..35 -> sectors 0 and 1; one line; 8 bytes -> ideal 1. */
-    addr[0] = 28;
-    r = raw(8, 1u, addr);
-    assert_int_equal(r.sectors, 2);
-    assert_int_equal(r.lines, 1);
-    assert_int_equal(r.ideal_sectors, 1);
-
-    /* 16 bytes at 120: bytes 120..135 -> sectors 3, 4 and lines 0, 1. */
-    addr[0] = 120;
-    r = raw(16, 1u, addr);
-    assert_int_equal(r.sectors, 2);
-    assert_int_equal(r.lines, 2);
-
-    /* Overlapping 4-byte accesses at 0 and 2: bytes 0..5 -> 6 bytes, one
-     * sector, two distinct addresses. */
-    addr[0] = 0;
-    addr[1] = 2;
-    r = raw(4, 3u, addr);
-    assert_int_equal(r.bytes, 6);
-    assert_int_equal(r.sectors, 1);
-    assert_int_equal(r.ideal_sectors, 1);
-    assert_int_equal(r.distinct_addresses, 2);
-
-    /* 4 bytes at 0 and at 30: bytes 0..3 and 30..33 -> sectors 0, 1;
-     * 8 bytes -> ideal 1. */
-    addr[1] = 30;
-    r = raw(4, 3u, addr);
-    assert_int_equal(r.sectors, 2);
-    assert_int_equal(r.bytes, 8);
-    assert_int_equal(r.ideal_sectors, 1);
-
-    /* Lane order does not matter: lanes in reverse over bytes 0..127. */
-    for (int l = 0; l < MP_WARP_SIZE; l++)
-        addr[l] = 4 * (31 - l);
-    r = raw(4, 0xffffffffu, addr);
-    assert_int_equal(r.sectors, 4);
-    assert_int_equal(r.ideal_sectors, 4);
-    assert_int_equal(r.lines, 1);
-
-    /* A permutation across two lines, 8 bytes: lane l at 8 * ((l * 7) %
-     * 32) covers bytes 0..255 once -> 8 sectors, 2 lines, ideal 8. */
-    for (int l = 0; l < MP_WARP_SIZE; l++)
-        addr[l] = 8 * ((l * 7) % 32);
-    r = raw(8, 0xffffffffu, addr);
-    assert_int_equal(r.sectors, 8);
-    assert_int_equal(r.lines, 2);
-    assert_int_equal(r.ideal_sectors, 8);
-    assert_int_equal(r.distinct_addresses, 32);
-
-    /* A far address: 4 bytes at 2^40 + 4 and 2^40 + 36 -> 2 sectors. */
-    addr[0] = (1LL << 40) + 4;
-    addr[1] = (1LL << 40) + 36;
-    r = raw(4, 3u, addr);
-    assert_int_equal(r.sectors, 2);
-    assert_int_equal(r.lines, 1);
+    static const raw_case cases[] = {
+        /* width, active, first, step, mul; requests, sectors, ideal,
+         * lines, bytes, distinct; sectors per request */
+        /* 8 bytes at 28 (not a multiple of 8: the probe never does this):
+         * bytes 28..35 -> sectors 0 and 1; one line; 8 bytes -> ideal 1. */
+        {8, 1u, 28, 0, 1, -1, 2, 1, 1, -1, -1, -1},
+        /* 16 bytes at 120: bytes 120..135 -> sectors 3, 4 and lines 0,
+         * 1. */
+        {16, 1u, 120, 0, 1, -1, 2, -1, 2, -1, -1, -1},
+        /* Overlapping 4-byte accesses at 0 and 2: bytes 0..5 -> 6 bytes,
+         * one sector, two distinct addresses. */
+        {4, 3u, 0, 2, 1, -1, 1, 1, -1, 6, 2, -1},
+        /* 4 bytes at 0 and at 30: bytes 0..3 and 30..33 -> sectors 0, 1;
+         * 8 bytes -> ideal 1. */
+        {4, 3u, 0, 30, 1, -1, 2, 1, -1, 8, -1, -1},
+        /* Lane order does not matter: lanes in reverse over bytes
+         * 0..127 (lane l at 124 - 4 l). */
+        {4, 0xffffffffu, 124, -4, 1, -1, 4, 4, 1, -1, -1, -1},
+        /* A permutation across two lines, 8 bytes: lane l at 8 * ((l * 7)
+         * % 32) covers bytes 0..255 once -> 8 sectors, 2 lines, ideal 8. */
+        {8, 0xffffffffu, 0, 8, 7, -1, 8, 8, 2, -1, 32, -1},
+        /* A far address: 4 bytes at 2^40 + 4 and 2^40 + 36 -> 2
+         * sectors. */
+        {4, 3u, (1LL << 40) + 4, 32, 1, -1, 2, -1, 1, -1, -1, -1},
+    };
+    check_raw(cases, N(cases));
 }
 
 /* The pattern helper ignores the bank probe's row padding (a global array

@@ -27,7 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- the sample groups ------------------------------------------------- */
@@ -109,15 +108,10 @@ typedef struct {
 static void sh(const char *cmd, sh_result *r)
 {
     char full[4096];
-    snprintf(full, sizeof full, "(%s) 2>/dev/null", cmd);
-    FILE *p = popen(full, "r");
-    assert_non_null(p);
-    size_t len;
-    char *buf = cli_read_fd(fileno(p), &len);
-    int st = pclose(p);
-    assert_true(st != -1);
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r->out = buf;
+    if (snprintf(full, sizeof full, "(%s) 2>/dev/null", cmd)
+        >= (int)sizeof full)
+        fail_msg("command too long: %.80s...", cmd);
+    r->out = cli_sh_out(full, &r->status, NULL);
 }
 
 static void expect(const sh_result *r, int status, const char *out)

@@ -183,7 +183,7 @@ typedef struct {
     unsigned *tile_sum;        /* host: sum of each tile's words */
     unsigned *host_sums;
     unsigned *host_dump;
-    long long *host_clocks;
+    mp_launch_shape shape;     /* the clock64 stamps (l.clocks) only */
 } async_state;
 
 static int async_setup(const long long *v, const mp_device *dev, void **out)
@@ -235,7 +235,7 @@ static int async_setup(const long long *v, const mp_device *dev, void **out)
     s->host_sums = mp_xmalloc(nthreads * sizeof(unsigned));
     s->host_dump = mp_xmalloc((size_t)s->l.blocks * tile_words
                               * sizeof(unsigned));
-    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
+    mp_launch_alloc(&s->shape, s->l.blocks, NULL, 0, &s->l.clocks);
     *out = s;
     return 0;
 }
@@ -292,23 +292,17 @@ static int async_verify(void *state, char *err, size_t errlen)
             }
         }
     }
-    /* Poison the outputs so the next launch must write them again (a
-     * copy, not cudaMemset, which may run as a kernel). */
-    memset(s->host_sums, 0xff, nthreads * sizeof(unsigned));
-    memset(s->host_dump, 0xff, dump_bytes);
-    CHECK_CUDA(cudaMemcpy(s->l.sums, s->host_sums,
-                          nthreads * sizeof(unsigned),
-                          cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMemcpy(s->l.dump, s->host_dump, dump_bytes,
-                          cudaMemcpyHostToDevice));
+    /* Poison the outputs so the next launch must write them again. */
+    mp_poison_copy(s->l.sums, s->host_sums, 0xff,
+                   nthreads * sizeof(unsigned));
+    mp_poison_copy(s->l.dump, s->host_dump, 0xff, dump_bytes);
     return rc;
 }
 
 static void async_clock64(void *state, long long *span, double *block_median)
 {
     async_state *s = state;
-    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
-                    block_median);
+    mp_launch_clock64(&s->shape, span, block_median);
 }
 
 /* Counter-derived columns: the copies' own instructions against the
@@ -380,14 +374,16 @@ static void async_derive(void *state, const mp_device *dev,
 static void async_release(void *state)
 {
     async_state *s = state;
-    MP_FREE_DEVICE(&s->src, &s->l.sums, &s->l.dump, &s->l.clocks);
+    MP_FREE_DEVICE(&s->src, &s->l.sums, &s->l.dump);
+    mp_launch_release(&s->shape);
     s->l.src = NULL;
 }
 
 static void async_free_host(void *state)
 {
     async_state *s = state;
-    MP_FREE_HOST(&s->tile_sum, &s->host_sums, &s->host_dump, &s->host_clocks);
+    MP_FREE_HOST(&s->tile_sum, &s->host_sums, &s->host_dump);
+    mp_launch_free(&s->shape);
 }
 
 const mp_probe mp_probe_async = {

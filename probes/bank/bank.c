@@ -24,7 +24,6 @@
  * the H200's LDSM/STSM counters decide (model/bank_model.c).
  */
 #include <cuda_runtime_api.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -632,18 +631,8 @@ static void bank_derive(void *state, const mp_device *dev,
     }
     mp_prediction p;
     bank_predict(s->v, &p);
-    if (inst <= 0 || wavefronts < 0)   /* < 0: the chip lacks it */
-        return;
-    double per_request = wavefronts / inst;
-    mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);
-    mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f", per_request - p.value[1]);
-    /* The kernel issues exactly one request per warp per iteration; any
-     * other instruction count means the probe is not what it claims. The
-     * wavefront counter carries a small positive excess from L1
-     * arbitration with the kernel's other traffic (docs/notes.md), so the
-     * measured value matches when it rounds to the prediction. */
-    int match = inst == requests && fabs(per_request - p.value[0]) < 0.5;
-    mp_row_set_match(row, match);
+    /* The kernel issues exactly one request per warp per iteration. */
+    mp_row_set_wavefronts(row, wavefronts, inst, requests, &p);
 }
 
 static void bank_release(void *state)

@@ -179,9 +179,7 @@ static int bitmap_verify(void *state, char *err, size_t errlen)
         return -1;
     }
     /* Poison the image so the next launch must write it again. */
-    memset(got, 0x5a, pixels);
-    CHECK_CUDA(cudaMemcpy(s->l.image, got, pixels,
-                          cudaMemcpyHostToDevice));
+    mp_poison_copy(s->l.image, got, 0x5a, pixels);
     return 0;
 }
 
@@ -201,15 +199,9 @@ static void bitmap_derive(void *state, const mp_device *dev,
     double wavefronts, inst;
     mp_shared_op_counters(m, MP_SET_SHARED_MIXED, op_names[s->v[P_OP]],
                           &wavefronts, &inst);
-    if (inst <= 0 || wavefronts < 0)   /* < 0: the chip lacks it */
-        return;
     mp_prediction p;
     bitmap_predict(s->v, &p);
-    double per_request = wavefronts / inst;
-    mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per_request);
-    mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f", per_request - p.value[1]);
-    int match = inst == requests && fabs(per_request - p.value[0]) < 0.5;
-    mp_row_set_match(row, match);
+    mp_row_set_wavefronts(row, wavefronts, inst, requests, &p);
 }
 
 static void bitmap_release(void *state)

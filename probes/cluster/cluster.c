@@ -186,10 +186,8 @@ static void cluster_describe(const long long *v, mp_row *row)
 typedef struct {
     long long v[P_COUNT];
     mp_cluster_launch l;
-    size_t out_words;
     double latency;            /* chase: median cycles per hop, last launch */
-    unsigned *host_out;
-    long long *host_clocks;
+    mp_launch_shape shape;     /* out: l.out; clocks: l.clocks */
 } cluster_state;
 
 static int cluster_setup(const long long *v, const mp_device *dev, void **out)
@@ -220,12 +218,11 @@ static int cluster_setup(const long long *v, const mp_device *dev, void **out)
         s->l.blocks = clusters * s->l.cluster;
 
     size_t blocks = (size_t)s->l.blocks;
-    s->out_words = s->l.op == MP_CLUSTER_CHASE ? 2 * blocks
-                 : s->l.op == MP_CLUSTER_LD ? blocks * (size_t)s->l.threads
-                 : blocks * (size_t)(s->l.tile_bytes / 4);
-    CHECK_CUDA(cudaMalloc((void **)&s->l.out, s->out_words * sizeof(unsigned)));
-    s->host_out = mp_xmalloc(s->out_words * sizeof(unsigned));
-    mp_clock64_alloc(s->l.blocks, &s->l.clocks, &s->host_clocks);
+    size_t out_words = s->l.op == MP_CLUSTER_CHASE ? 2 * blocks
+                     : s->l.op == MP_CLUSTER_LD ? blocks * (size_t)s->l.threads
+                     : blocks * (size_t)(s->l.tile_bytes / 4);
+    mp_launch_alloc(&s->shape, s->l.blocks, (void **)&s->l.out,
+                    out_words * sizeof(unsigned), &s->l.clocks);
     *out = s;
     return 0;
 }
@@ -284,9 +281,8 @@ static int cluster_verify(void *state, char *err, size_t errlen)
 {
     cluster_state *s = state;
     CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaMemcpy(s->host_out, s->l.out,
-                          s->out_words * sizeof(unsigned),
-                          cudaMemcpyDeviceToHost));
+    mp_launch_fetch(&s->shape);
+    unsigned *host = s->shape.host_out;
     int rc = 0;
     unsigned n = (unsigned)s->l.cluster;
     if (s->l.op == MP_CLUSTER_CHASE) {
@@ -294,16 +290,16 @@ static int cluster_verify(void *state, char *err, size_t errlen)
         cluster_predict(s->v, &p);
         double *cycles = mp_xmalloc((size_t)s->l.blocks * sizeof *cycles);
         for (int b = 0; b < s->l.blocks; b++)
-            cycles[b] = (double)s->host_out[2 * b + 1] / s->l.iterations;
+            cycles[b] = (double)host[2 * b + 1] / s->l.iterations;
         mp_stats st;
         mp_stats_compute(cycles, (size_t)s->l.blocks, &st);
         s->latency = st.median;
         free(cycles);
         for (int b = 0; b < s->l.blocks && !rc; b++)
-            if (s->host_out[2 * b] != (unsigned)p.value[4]) {
+            if (host[2 * b] != (unsigned)p.value[4]) {
                 snprintf(err, errlen, "block %d ended its chase at offset "
                          "%u, the CPU reference at %.0f", b,
-                         s->host_out[2 * b], p.value[4]);
+                         host[2 * b], p.value[4]);
                 rc = -1;
             }
     } else if (s->l.op == MP_CLUSTER_LD) {
@@ -315,7 +311,7 @@ static int cluster_verify(void *state, char *err, size_t errlen)
         for (int b = 0; b < s->l.blocks && !rc; b++) {
             unsigned q = target_of(s, (unsigned)b % n);
             for (int t = 0; t < s->l.threads; t++) {
-                unsigned got = s->host_out[(size_t)b * s->l.threads + t];
+                unsigned got = host[(size_t)b * s->l.threads + t];
                 if (got != want[q * s->l.threads + t]) {
                     snprintf(err, errlen, "block %d thread %d loaded words "
                              "summing to %u from rank %u, the CPU reference "
@@ -332,7 +328,7 @@ static int cluster_verify(void *state, char *err, size_t errlen)
         for (int b = 0; b < s->l.blocks && !rc; b++) {
             unsigned q = (unsigned)b % n;
             for (size_t w = 0; w < words; w++) {
-                unsigned got = s->host_out[(size_t)b * words + w];
+                unsigned got = host[(size_t)b * words + w];
                 unsigned want = expected_stored(s, q, (unsigned)w);
                 if (got != want) {
                     snprintf(err, errlen, "block %d (rank %u): shared word "
@@ -344,10 +340,7 @@ static int cluster_verify(void *state, char *err, size_t errlen)
             }
         }
     }
-    memset(s->host_out, 0xff, s->out_words * sizeof(unsigned));
-    CHECK_CUDA(cudaMemcpy(s->l.out, s->host_out,
-                          s->out_words * sizeof(unsigned),
-                          cudaMemcpyHostToDevice));
+    mp_poison_copy(s->l.out, host, 0xff, s->shape.out_bytes);
     return rc;
 }
 
@@ -356,8 +349,7 @@ static int cluster_verify(void *state, char *err, size_t errlen)
 static void cluster_clock64(void *state, long long *span, double *block_median)
 {
     cluster_state *s = state;
-    mp_clock64_read(s->l.clocks, s->host_clocks, s->l.blocks, span,
-                    block_median);
+    mp_launch_clock64(&s->shape, span, block_median);
 }
 
 static void cluster_derive(void *state, const mp_device *dev,
@@ -403,13 +395,13 @@ static void cluster_derive(void *state, const mp_device *dev,
 static void cluster_release(void *state)
 {
     cluster_state *s = state;
-    MP_FREE_DEVICE(&s->l.out, &s->l.clocks);
+    mp_launch_release(&s->shape);
 }
 
 static void cluster_free_host(void *state)
 {
     cluster_state *s = state;
-    MP_FREE_HOST(&s->host_out, &s->host_clocks);
+    mp_launch_free(&s->shape);
 }
 
 const mp_probe mp_probe_cluster = {
