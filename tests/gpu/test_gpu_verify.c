@@ -118,7 +118,7 @@ static void test_case(void **state)
     if (p->verify(st, err, sizeof err))
         fail_msg("%s: launch without before_launch: %s", label, err);
     p->release(st);
-    p->teardown(st);
+    mp_probe_teardown(p, st);
 }
 
 int main(void)
