@@ -25,6 +25,7 @@
 #include <cupti_driver_cbid.h>
 #include <cupti_nvtx_cbid.h>
 #include <cupti_pcsampling.h>
+#include <cupti_profiler_target.h>
 #include <cupti_result.h>
 #include <cupti_sass_metrics.h>
 #include <cupti_target.h>
@@ -100,6 +101,7 @@ static _Thread_local int tl_locked;
 
 static struct {
     int on, debug, enable_at_launch, lazy, stopped, write_failed;
+    int profiler_initialized;
     char dir[4096];
     long pid;
     uint32_t cupti_version;
@@ -366,6 +368,17 @@ static int setup_device(int dev)
     char chip[64];
     snprintf(chip, sizeof chip, "%s", cp.pChipName ? cp.pChipName : "");
     dbg("device %d: chip %s", dev, chip);
+    /* The SASS metrics calls answer CUPTI_ERROR_NOT_INITIALIZED until the
+     * profiler is initialised (seen on the H200 with CUPTI 13.5); once per
+     * process. */
+    if (!g.profiler_initialized) {
+        CUpti_Profiler_Initialize_Params ip = {
+            .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        if (!cupti_ok(cuptiProfilerInitialize(&ip), "cuptiProfilerInitialize",
+                      FATAL))
+            return 0;
+        g.profiler_initialized = 1;
+    }
     if (g.debug)
         write_metric_list(chip);
     static const char *const names[MP_RAW_NMETRICS] = MP_RAW_METRIC_NAMES;

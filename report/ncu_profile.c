@@ -76,6 +76,8 @@ typedef struct {
     const char **names;   /* memprobe's kernels, then ncu's unmatched */
     const char **mangled;
     int *seen;            /* bit 0 memprobe, bit 1 ncu */
+    double *launches;     /* memprobe's launches of it (most on a line) */
+    int *tables, *last;   /* ncu's tables of it; the last one counted */
     int n;
 } kernels;
 
@@ -88,6 +90,7 @@ static int kernel_of_memprobe(kernels *k, const char *name,
     k->names[k->n] = name;
     k->mangled[k->n] = mangled;
     k->seen[k->n] = 0;
+    k->last[k->n] = -1;
     return k->n++;
 }
 
@@ -102,6 +105,7 @@ static int kernel_of_ncu(kernels *k, int nmemprobe, const char *name)
     k->names[k->n] = name;
     k->mangled[k->n] = "";
     k->seen[k->n] = 0;
+    k->last[k->n] = -1;
     return k->n++;
 }
 
@@ -121,6 +125,7 @@ static int read_memprobe(const mp_ncu_table *t, kernels *k, entry *e,
     int ck = mp_ncu_column(t, "kernel"), cm = mp_ncu_column(t, "mangled");
     int co = mp_ncu_column(t, "function_offset");
     int cop = mp_ncu_column(t, "opcode");
+    int cl = mp_ncu_column(t, "launches");
     int cv[MP_SRC_VALUES];
     if (ck < 0 || co < 0) {
         mp_reason(err, errlen, "profile lines CSV: no column %s",
@@ -144,6 +149,10 @@ static int read_memprobe(const mp_ncu_table *t, kernels *k, entry *e,
         k->seen[x->kernel] |= 1;
         x->side = 0;
         x->text = cop >= 0 ? t->cells[r][cop] : "";
+        double launches = 0;
+        if (cl >= 0 && !mp_ncu_parse_number(t->cells[r][cl], &launches)
+            && launches > k->launches[x->kernel])
+            k->launches[x->kernel] = launches;
         if (parse_offset(t->cells[r][co], &x->offset)) {
             mp_reason(err, errlen, "profile lines CSV: data row %d: "
                       "function_offset '%s' is not a number", r + 1,
@@ -169,11 +178,13 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
 {
     int total = lines->nrows + ncu->nrows;
     entry *e = calloc((size_t)(total ? total : 1), sizeof *e);
-    kernels k = {calloc((size_t)(total ? total : 1), sizeof(char *)),
-                 calloc((size_t)(total ? total : 1), sizeof(char *)),
-                 calloc((size_t)(total ? total : 1), sizeof(int)), 0};
+    size_t nk = (size_t)(total ? total : 1);
+    kernels k = {calloc(nk, sizeof(char *)), calloc(nk, sizeof(char *)),
+                 calloc(nk, sizeof(int)), calloc(nk, sizeof(double)),
+                 calloc(nk, sizeof(int)), calloc(nk, sizeof(int)), 0};
     int ne = 0, has_inst = 0, rc = 0;
-    if (!e || !k.names || !k.mangled || !k.seen) {
+    if (!e || !k.names || !k.mangled || !k.seen || !k.launches || !k.tables
+        || !k.last) {
         mp_reason(err, errlen, "out of memory");
         rc = MP_EXIT_USAGE;
         goto done;
@@ -188,6 +199,10 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
         entry *x = &e[ne++];
         x->kernel = kernel_of_ncu(&k, nmemprobe, s->kernel);
         k.seen[x->kernel] |= 2;
+        if (k.last[x->kernel] != s->table) {
+            k.last[x->kernel] = s->table;
+            k.tables[x->kernel]++;
+        }
         x->offset = s->offset;
         x->side = 1;
         x->text = s->source;
@@ -209,9 +224,15 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
                 text = e[j].text;
         }
         compared++;
+        /* Per launch: memprobe's sum over its launches against ncu's over
+         * its tables (ncu 2025.3 prints each launch's table twice), as
+         * sum_m * tables == sum_n * launches, exact in whole numbers. */
+        double nl = k.launches[e[i].kernel], nt = k.tables[e[i].kernel];
+        if (!(nl > 0 && nt > 0))
+            nl = nt = 1;
         int same = 1;
         for (int v = compare_inst ? 0 : 1; v < MP_SRC_VALUES; v++)
-            if (sum[0][v] != sum[1][v])
+            if (sum[0][v] * nt != sum[1][v] * nl)
                 same = 0;
         if (same) {
             equal++;
@@ -221,9 +242,12 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
             fprintf(out, "  %s +0x%llx %s:", k.names[e[i].kernel],
                     (unsigned long long)e[i].offset, text);
             for (int v = compare_inst ? 0 : 1; v < MP_SRC_VALUES; v++)
-                if (sum[0][v] != sum[1][v])
-                    fprintf(out, " %s %.0f / %.0f;", mp_ncu_source_columns[v],
-                            sum[0][v], sum[1][v]);
+                if (sum[0][v] * nt != sum[1][v] * nl)
+                    fprintf(out, " %s %.6g / %.6g%s;",
+                            mp_ncu_source_columns[v],
+                            nl == nt ? sum[0][v] : sum[0][v] / nl,
+                            nl == nt ? sum[1][v] : sum[1][v] / nt,
+                            nl == nt ? "" : " per launch");
             fputc('\n', out);
         }
         i = j;
@@ -232,6 +256,10 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
         if (k.seen[i] != 3)
             fprintf(out, "kernel %s: only in %s\n", k.names[i],
                     k.seen[i] == 1 ? "memprobe's profile" : "ncu's report");
+        else if (k.launches[i] != k.tables[i])
+            fprintf(out, "kernel %s: %.0f launches in memprobe's profile, %d "
+                    "tables in ncu's report (compared per launch)\n",
+                    k.names[i], k.launches[i], k.tables[i]);
     fprintf(out, "ncu-check --profile: %ld instructions compared (%d "
             "kernels; %s), %ld equal, %ld different\n", compared, k.n,
             compare_inst ? "executed instructions, shared wavefronts and "
@@ -244,6 +272,9 @@ done:
     free(k.names);
     free(k.mangled);
     free(k.seen);
+    free(k.launches);
+    free(k.tables);
+    free(k.last);
     return rc;
 }
 

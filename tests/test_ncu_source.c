@@ -271,6 +271,75 @@ static void test_compare_nothing(void **state)
     assert_string_equal(err, "profile lines CSV: no column function_offset");
 }
 
+/* ncu 2025.3.1's own page on the H200 (tests/data/ncu_source_h200.csv,
+ * the first kernel of `ncu --section SourceCounters` on the test program,
+ * tests/profile/app): one launch of transpose_naive printed as two equal
+ * tables. Compared per launch, memprobe's one launch equals it; twice
+ * its counts (a second launch ncu did not see) does not. */
+static void test_h200_page(void **state)
+{
+    (void)state;
+    mp_ncu_source s;
+    char err[512] = "";
+    if (mp_ncu_source_read(data_path("ncu_source_h200.csv"), &s, err,
+                           sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(s.ntables, 2);
+    assert_int_equal(s.nrows, 80);
+    int lds = -1;
+    for (int r = 0; r < s.nrows && lds < 0; r++)
+        if (!strncmp(s.rows[r].source, "LDS ", 4))
+            lds = r;
+    assert_true(lds >= 0);
+    assert_int_equal(s.rows[lds].offset, 0x1a0);
+    assert_true(s.rows[lds].value[MP_SRC_SHARED] == 65536);
+    assert_true(s.rows[lds].value[MP_SRC_SHARED_IDEAL] == 2048);
+    static const char head[] =
+        "pid,kernel,mangled,file,line,function_offset,opcode,launches,"
+        "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,"
+        "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal,"
+        "smsp__sass_sectors_mem_global,smsp__sass_sectors_mem_global_ideal\n";
+    for (int k = 1; k <= 2; k++) {
+        char path[] = "/tmp/test_ncu_h200.XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        FILE *f = fdopen(fd, "w");
+        assert_non_null(f);
+        fprintf(f, "%s", head);
+        fprintf(f, "1,transpose_naive,transpose_naive,app.cu,70,0xb0,LDG.E,1,"
+                "0,0,%d,8192\n", 8192 * k);
+        fprintf(f, "1,transpose_naive,transpose_naive,app.cu,71,0x180,STS,1,"
+                "%d,2048,0,0\n", 2048 * k);
+        fprintf(f, "1,transpose_naive,transpose_naive,app.cu,73,0x1a0,LDS,1,"
+                "%d,2048,0,0\n", 65536 * k);
+        fprintf(f, "1,transpose_naive,transpose_naive,app.cu,73,0x1b0,STG.E,1,"
+                "0,0,%d,8192\n", 8192 * k);
+        assert_int_equal(fclose(f), 0);
+        mp_ncu_table t;
+        int rc = mp_csv_table_read(path, &t, err, sizeof err);
+        unlink(path);
+        if (rc)
+            fail_msg("%s", err);
+        char out[4096] = "";
+        f = fmemopen(out, sizeof out, "w");
+        assert_non_null(f);
+        rc = mp_ncu_profile_compare(&s, &t, f, 5, err, sizeof err);
+        fclose(f);
+        mp_ncu_free(&t);
+        assert_int_equal(rc, k == 1 ? 0 : 1);
+        if (!strstr(out, k == 1 ? "40 instructions compared (1 kernels; "
+                    "shared wavefronts and global sectors with their ideal), "
+                    "40 equal, 0 different" : ", 36 equal, 4 different"))
+            fail_msg("output: %s", out);
+        if (!strstr(out, "1 launches in memprobe's profile, 2 tables"))
+            fail_msg("output: %s", out);
+        if (k == 2 && !strstr(out, "+0x1a0 LDS R7, [R6]: L1 Wavefronts "
+                              "Shared 131072 / 65536 per launch;"))
+            fail_msg("output: %s", out);
+    }
+    mp_ncu_source_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_compare_equal),
         cmocka_unit_test(test_compare_different),
         cmocka_unit_test(test_compare_nothing),
+        cmocka_unit_test(test_h200_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
