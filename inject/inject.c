@@ -111,7 +111,7 @@ static struct {
     ic_launches rows;
     ic_status status;
     uint64_t flush_launches, since_write;
-    double flush_seconds, last_write;
+    double flush_seconds, last_write, t_start;
     device_info devs[MAX_DEVICES];
     context_info ctxs[MAX_CONTEXTS];
     int nctx;
@@ -134,6 +134,13 @@ static struct sigaction old_actions[4];
 
 /* ---- small helpers ------------------------------------------------- */
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static void dbg(const char *fmt, ...)
 {
     if (!g.debug)
@@ -143,15 +150,11 @@ static void dbg(const char *fmt, ...)
     char line[1024];
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "memprobe-inject: %s\n", line);
+    /* seconds since InitializeInjection: where the time goes */
+    fprintf(stderr, "memprobe-inject: %9.6f %s\n", now_s() - g.t_start,
+            line);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void write_status(const char *end)
 {
@@ -1129,6 +1132,7 @@ static int env_u64(const char *name, uint64_t def, uint64_t *out)
 
 static int start(void)
 {
+    g.t_start = now_s();
     const char *dbgenv = getenv(MP_ENV_DEBUG);
     g.debug = dbgenv && *dbgenv && strcmp(dbgenv, "0") != 0;
     const char *dir = getenv(MP_ENV_RAW_DIR);
