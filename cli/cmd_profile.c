@@ -49,6 +49,9 @@ static const char usage[] =
     "  --launch-count N   profile at most N matching launches\n"
     "  --keep-raw DIR     keep the injection library's raw files in DIR (a\n"
     "                     new folder)\n"
+    "  --opcodes WHEN     SASS opcodes by cuobjdump (0.3-0.7 s a module):\n"
+    "                     auto (default: modules without line info), on,\n"
+    "                     off\n"
     "\n"
     "Exit status: 2 bad option, or PROGRAM not found or not executable;\n"
     "4 no counts (the program never used CUDA, profiling refused, no launch\n"
@@ -75,7 +78,7 @@ static int parse_count(const char *opt, const char *v, int positive,
 
 typedef struct {
     mp_prof_opts o;
-    const char *min_count, *tolerance, *check;
+    const char *min_count, *tolerance, *check, *opcodes;
     int dashdash, nprog;
 } profile_args;
 
@@ -111,6 +114,7 @@ static void parse(int argc, char **argv, profile_args *a)
         TEXT("tolerance", &a->tolerance),
         TEXT("from", &o->from),
         TEXT("keep-raw", &o->keep_raw),
+        TEXT("opcodes", &a->opcodes),
         {.name = "", .kind = MP_OPT_ARGV, .dest = a,
          .argv_fn = take_program},
     };
@@ -164,6 +168,16 @@ static void check_args(profile_args *a)
         }
         regfree(&re);
     }
+    if (a->opcodes) {
+        static const char *const when[] = {"auto", "on", "off"};
+        o->opcodes = -1;
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(a->opcodes, when[k]))
+                o->opcodes = k;
+        if (o->opcodes < 0)
+            mp_usage_error("--opcodes: '%s' is not auto, on or off",
+                           a->opcodes);
+    }
     if (a->tolerance && !o->baseline)
         mp_usage_error("--tolerance: only with --baseline");
     if (a->min_count && !o->has_check && !o->baseline)
@@ -177,7 +191,7 @@ static void check_args(profile_args *a)
         const char *run_only = o->output ? "output" : o->kernel ? "kernel"
             : o->nvtx_include ? "nvtx-include" : o->launch_skip
             ? "launch-skip" : o->launch_count ? "launch-count" : o->keep_raw
-            ? "keep-raw" : NULL;
+            ? "keep-raw" : a->opcodes ? "opcodes" : NULL;
         if (run_only)
             mp_usage_error("--%s: only when a program is run (not with "
                            "--from)", run_only);

@@ -353,7 +353,7 @@ static void write_metric_list(const char *chip)
     free(list);
 }
 
-/* The five metrics configured on device dev, once. 1 when ready. */
+/* The metrics of raw.h configured on device dev, once. 1 when ready. */
 static int setup_device(int dev)
 {
     if (dev < 0 || dev >= MAX_DEVICES)

@@ -3,7 +3,7 @@
  * (inject/inject_core.c), tested on the CPU by tests/test_inject_core.c:
  *
  *   ic_lines    the per-instruction table: key (cubin crc, function index,
- *               pc offset), values file, line, launches and the five
+ *               pc offset), values file, line, launches and the
  *               metric sums (MP_RAW_METRIC_NAMES order)
  *   ic_launches the launch rows not yet written
  *   ic_filter   --kernel (POSIX ERE on the mangled name), --nvtx-include

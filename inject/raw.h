@@ -43,20 +43,24 @@
 /* MEMPROBE_DEBUG only: "NAME ID DESCRIPTION" per SASS metric of the chip */
 #define MP_RAW_SASS_METRICS_FMT "sass-metrics.%ld.txt"
 
-/* ---- the five per-instruction SASS metrics, in column order --------- */
-#define MP_RAW_NMETRICS 5
+/* ---- the six per-instruction SASS metrics, in column order ---------- *
+ * The last says load or store: an instruction with memory counts whose
+ * op_ld count is 0 is a store (or an atomic or reduction), so that the
+ * load/store split needs no disassembler. */
+#define MP_RAW_NMETRICS 6
 #define MP_RAW_METRIC_0 "smsp__sass_inst_executed"
 #define MP_RAW_METRIC_1 "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
 #define MP_RAW_METRIC_2 "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal"
 #define MP_RAW_METRIC_3 "smsp__sass_sectors_mem_global"
 #define MP_RAW_METRIC_4 "smsp__sass_sectors_mem_global_ideal"
+#define MP_RAW_METRIC_5 "smsp__sass_inst_executed_op_ld"
 /* an initializer: static const char *const m[] = MP_RAW_METRIC_NAMES; */
 #define MP_RAW_METRIC_NAMES                                                 \
     {MP_RAW_METRIC_0, MP_RAW_METRIC_1, MP_RAW_METRIC_2, MP_RAW_METRIC_3,    \
-     MP_RAW_METRIC_4}
+     MP_RAW_METRIC_4, MP_RAW_METRIC_5}
 #define MP_RAW_METRIC_COLUMNS                                               \
     MP_RAW_METRIC_0 "," MP_RAW_METRIC_1 "," MP_RAW_METRIC_2 ","             \
-    MP_RAW_METRIC_3 "," MP_RAW_METRIC_4
+    MP_RAW_METRIC_3 "," MP_RAW_METRIC_4 "," MP_RAW_METRIC_5
 
 /* The metrics and the fixed columns of each file again as X-macro lists
  * (X(ID, "name")), for the reader; tests/test_inject_core.c checks they
@@ -64,7 +68,7 @@
 #define MP_RAW_METRICS(X)                                                   \
     X(INST, MP_RAW_METRIC_0) X(SH, MP_RAW_METRIC_1)                         \
     X(SH_IDEAL, MP_RAW_METRIC_2) X(GL, MP_RAW_METRIC_3)                     \
-    X(GL_IDEAL, MP_RAW_METRIC_4)
+    X(GL_IDEAL, MP_RAW_METRIC_4) X(LD, MP_RAW_METRIC_5)
 #define MP_RAW_LAUNCH_COLS(X)                                               \
     X(PID, "pid") X(LAUNCH, "launch") X(MANGLED, "mangled")                 \
     X(GRID_X, "grid_x") X(GRID_Y, "grid_y") X(GRID_Z, "grid_z")             \

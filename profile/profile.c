@@ -345,7 +345,7 @@ int mp_prof_run(const mp_prof_opts *o)
     mp_prof_status st;
     char why[1200];
     const char *none = NULL;
-    if (mp_prof_merge(raw, o->kernel, &d, &st, err, sizeof err)) {
+    if (mp_prof_merge(raw, o->kernel, o->opcodes, &d, &st, err, sizeof err)) {
         snprintf(why, sizeof why, "the raw files cannot be read: %s", err);
         none = why;
     } else {

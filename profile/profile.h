@@ -23,6 +23,7 @@ typedef struct {
     double tolerance;            /* --tolerance, default 0 */
     const char *from;            /* --from PROFILE.csv: judge, run nothing */
     const char *keep_raw;        /* --keep-raw DIR, or NULL */
+    int opcodes;                 /* --opcodes: MP_PROF_OPCODES_* */
     char **argv;                 /* PROGRAM ARGS..., NULL-terminated */
 } mp_prof_opts;
 

@@ -51,7 +51,7 @@ typedef struct {
 enum { L_PID, L_LAUNCH, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
        L_STREAM, L_NVTX, L_GRAPH, L_LINE_COUNTS, L_WHY, L_INST, L_SH,
        L_SH_IDEAL, L_SPLIT_SH, L_GL = L_SPLIT_SH + 4, L_GL_IDEAL,
-       L_SPLIT_GL, L_N = L_SPLIT_GL + 4 };
+       L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_N };
 
 static const column launch_cols[L_N] = {
     {"pid", "process id of the program (or of a process it forked)"},
@@ -72,7 +72,8 @@ static const column launch_cols[L_N] = {
     {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
      "their ideal (no bank conflicts)"},
     {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_op_ld",
-     "shared wavefronts of loads (empty: opcodes unknown)"},
+     "shared wavefronts of loads (empty: the launch's instructions do not "
+     "add up to its sums)"},
     {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_op_st",
      "shared wavefronts of stores and atomics"},
     {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal_op_ld",
@@ -87,6 +88,8 @@ static const column launch_cols[L_N] = {
     {"smsp__sass_sectors_mem_global_ideal_op_ld", "ideal sectors of loads"},
     {"smsp__sass_sectors_mem_global_ideal_op_st",
      "ideal sectors of stores and atomics"},
+    {"smsp__sass_inst_executed_op_ld",
+     "warp-level load instructions executed (LDG, LD, LDS, LDL, LDSM)"},
 };
 
 enum { I_PID, I_KERNEL, I_MANGLED, I_FILE, I_LINE, I_OFFSET, I_OPCODE,
@@ -99,7 +102,8 @@ static const column line_cols[I_N] = {
     {"file", "source file of the instruction (empty without -lineinfo)"},
     {"line", "source line (0 without -lineinfo)"},
     {"function_offset", "pc offset of the SASS instruction in its function"},
-    {"opcode", "SASS opcode (cuobjdump -sass; empty when not found)"},
+    {"opcode", "SASS opcode (cuobjdump -sass, with --opcodes or without "
+               "line info; else empty)"},
     {"launches", "profiled launches summed in this row"},
     {"smsp__sass_inst_executed", "warp-level instructions executed"},
     {"smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
@@ -108,6 +112,8 @@ static const column line_cols[I_N] = {
      "their ideal"},
     {"smsp__sass_sectors_mem_global", "global-memory 32-byte sectors"},
     {"smsp__sass_sectors_mem_global_ideal", "their ideal"},
+    {"smsp__sass_inst_executed_op_ld",
+     "warp-level load instructions executed (not 0: a load)"},
     {"ratio", "measured / ideal of its shared (else global) count; empty "
               "when the ideal is 0"},
 };
@@ -664,16 +670,6 @@ static void free_opcodes(sass_ops *ops)
     free(ops->v);
 }
 
-/* Load or store: 'l', 's', or 0 (neither, or unknown). */
-static int op_class(const char *op)
-{
-    if (!strncmp(op, "LD", 2))
-        return 'l';
-    if (!strncmp(op, "ST", 2) || !strncmp(op, "ATOM", 4)
-        || !strncmp(op, "RED", 3))
-        return 's';
-    return 0;
-}
 
 /* ---- merge ----------------------------------------------------------- */
 
@@ -840,9 +836,10 @@ static const mp_prof_line *find_line(const mp_prof_line *const *by_key,
 }
 
 /* Each launch's sums split into loads and stores from its own memory
- * instructions (ops, sorted by pid and launch; d's launches likewise).
- * A launch gets no split when an instruction of it has no load/store
- * opcode, or its instructions do not add up to its sums. A graph launch's
+ * instructions (ops, sorted by pid and launch; d's launches likewise),
+ * each a load when it executed load instructions
+ * (smsp__sass_inst_executed_op_ld). A launch gets no split when its
+ * instructions do not add up to its sums. A graph launch's
  * rows share one launch number: each takes its own kernel's instructions. */
 static void split_launches(mp_prof_data *d, const raw_ops *ops)
 {
@@ -865,11 +862,11 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
             const mp_prof_line *i = find_line(by_key, d->ni, o);
             if (i && strcmp(i->mangled, l->mangled))
                 continue;   /* another kernel of the same graph launch */
-            int c = i ? op_class(i->opcode) : 0;
-            if (!c)
-                known = 0;
+            /* a load executed op_ld instructions; else a store (or an
+             * atomic or reduction): SASS metrics, no disassembler */
+            int st = o->m[MP_PM_LD] == 0;
             for (int m = 0; m < 4; m++)
-                ls[m][c == 's'] += o->m[MP_PM_SH + m];
+                ls[m][st] += o->m[MP_PM_SH + m];
         }
         for (int m = 0; m < 4; m++)
             if (ls[m][0] + ls[m][1] != l->m[MP_PM_SH + m])
@@ -888,7 +885,7 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
     free(by_key);
 }
 
-int mp_prof_merge(const char *raw_dir, const char *kernel_re,
+int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
                   mp_prof_data *d, mp_prof_status *st, char *err,
                   size_t errlen)
 {
@@ -932,7 +929,21 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re,
         else if (!strncmp(n, MP_RAW_CUBIN, strlen(MP_RAW_CUBIN)))
             cubins[ncubins++] = names[k];
     }
-    if (!rc && ncubins) {
+    /* auto: only modules with an instruction without a source line */
+    if (opcodes == MP_PROF_OPCODES_AUTO) {
+        int keep = 0;
+        for (int k = 0; k < ncubins; k++) {
+            const char *crc = cubins[k] + strlen(MP_RAW_CUBIN);
+            int need = 0;
+            for (int j = 0; j < d->ni && !need; j++)
+                need = !d->i[j].file[0] && d->i[j].cubin
+                       && !strcmp(d->i[j].cubin, crc);
+            if (need)
+                cubins[keep++] = cubins[k];
+        }
+        ncubins = keep;
+    }
+    if (!rc && ncubins && opcodes != MP_PROF_OPCODES_OFF) {
         sass_ops ops = {0};
         read_opcodes(raw_dir, cubins, ncubins, &ops);
         qsort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op);
@@ -1018,6 +1029,7 @@ static int write_launches(const mp_prof_data *d, const char *path,
         c[L_SH_IDEAL] = num(nb[L_SH_IDEAL], 32, l->m[MP_PM_SH_IDEAL]);
         c[L_GL] = num(nb[L_GL], 32, l->m[MP_PM_GL]);
         c[L_GL_IDEAL] = num(nb[L_GL_IDEAL], 32, l->m[MP_PM_GL_IDEAL]);
+        c[L_LD] = num(nb[L_LD], 32, l->m[MP_PM_LD]);
         for (int s = 0; s < 4 && l->has_split; s++) {
             c[L_SPLIT_SH + s] = num(nb[L_SPLIT_SH + s], 32, l->split[s]);
             c[L_SPLIT_GL + s] = num(nb[L_SPLIT_GL + s], 32, l->split[4 + s]);
@@ -1132,7 +1144,7 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         int bad = parse_long(c[idx[L_PID]], &l->pid)
                   || parse_long(c[idx[L_LAUNCH]], &l->launch);
         static const int mcol[MP_PM_N] = {L_INST, L_SH, L_SH_IDEAL, L_GL,
-                                          L_GL_IDEAL};
+                                          L_GL_IDEAL, L_LD};
         for (int m = 0; m < MP_PM_N; m++)
             bad |= parse_u64(c[idx[mcol[m]]], &l->m[m]);
         l->has_split = c[idx[L_SPLIT_SH]][0] != '\0';
@@ -1287,7 +1299,12 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
             t->meas[c] += meas;
             t->ideal[c] += ideal;
             t->cinst[c] += i->m[MP_PM_INST];
-            add_op(t->ops[c], sizeof t->ops[c], i->opcode);
+            /* no opcode: the class and load or store, from the metrics */
+            char what[32];
+            snprintf(what, sizeof what, "%s %s", mp_prof_class_name[c],
+                     i->m[MP_PM_LD] ? "load" : "store");
+            add_op(t->ops[c], sizeof t->ops[c],
+                   i->opcode[0] ? i->opcode : what);
         }
     }
     free(order);

@@ -13,7 +13,7 @@ typedef unsigned long long mp_u64;
 
 /* The five per-instruction metrics (inject/raw.h: MP_RAW_METRICS). */
 enum { MP_PM_INST, MP_PM_SH, MP_PM_SH_IDEAL, MP_PM_GL, MP_PM_GL_IDEAL,
-       MP_PM_N };
+       MP_PM_LD, MP_PM_N };
 const char *mp_prof_metric_name(int m);
 
 /* The launch sums split by opcode class (loads, stores). */
@@ -86,7 +86,11 @@ typedef struct {
  * opcodes up with cuobjdump when it is found (cubin.CRC files), splits
  * the launch sums by opcode class. 0, or -1 with a reason (a raw file
  * that cannot be read). */
-int mp_prof_merge(const char *raw_dir, const char *kernel_re,
+/* --opcodes: disassemble the modules whose lines have no source line
+ * (auto), every module (on), none (off). */
+enum { MP_PROF_OPCODES_AUTO, MP_PROF_OPCODES_ON, MP_PROF_OPCODES_OFF };
+
+int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
                   mp_prof_data *d, mp_prof_status *st, char *err,
                   size_t errlen);
 

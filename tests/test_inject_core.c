@@ -371,10 +371,10 @@ static void test_launches_appended(void **state)
     assert_int_equal(b.n, 0);
     const char *first =
         MP_RAW_LAUNCH_COLUMNS "\n"
-        "4242,0,_Z1kPf,132,1,1,32,1,1,4096,7,,0,exact,,264,4224,132,0,0\n"
+        "4242,0,_Z1kPf,132,1,1,32,1,1,4096,7,,0,exact,,264,4224,132,0,0,0\n"
         "4242,5,\"void k<int, 2>(float*)\",0,0,0,0,0,0,0,0,"
         "\"outer/in \"\"x\"\"\",1,unavailable,"
-        "CUPTI 13.0 patched no code for this kernel,0,0,0,0,0\n";
+        "CUPTI 13.0 patched no code for this kernel,0,0,0,0,0,0\n";
     char *text = read_raw(dir, MP_RAW_LAUNCHES_FMT, 4242);
     assert_non_null(text);
     assert_string_equal(text, first);
@@ -388,7 +388,7 @@ static void test_launches_appended(void **state)
     assert_non_null(text);
     assert_int_equal(strncmp(text, first, strlen(first)), 0);
     assert_string_equal(text + strlen(first),
-                        "4242,6,_Z1gv,0,0,0,0,0,0,0,0,a,0,exact,,0,0,0,0,9\n");
+                        "4242,6,_Z1gv,0,0,0,0,0,0,0,0,a,0,exact,,0,0,0,0,9,0\n");
     free(text);
     /* nothing to write: the file stays as it is */
     assert_int_equal(ic_write_launches(dir, 4242, &b), 0);
@@ -417,7 +417,7 @@ static void test_launch_ops(void **state)
     ic_launches_init(&b);
     ic_launch *r = ic_launches_add(&b, 3, "_Z1tPf", "");
     assert_non_null(r);
-    const uint64_t lds[MP_RAW_NMETRICS] = {32, 1024, 32, 0, 0};
+    const uint64_t lds[MP_RAW_NMETRICS] = {32, 1024, 32, 0, 0, 32};
     const uint64_t alu[MP_RAW_NMETRICS] = {64, 0, 0, 0, 0};
     const uint64_t stg[MP_RAW_NMETRICS] = {32, 0, 0, 160, 128};
     assert_int_equal(ic_launch_op(r, 77, 2, 0x80, lds), 0);
@@ -434,9 +434,9 @@ static void test_launch_ops(void **state)
     char *text = read_raw(dir, MP_RAW_LAUNCH_OPS_FMT, 99);
     assert_non_null(text);
     assert_string_equal(text, MP_RAW_LAUNCH_OP_COLUMNS "\n"
-                              "99,3,77,2,128,64,2048,64,0,0\n"
-                              "99,3,77,2,160,32,0,0,160,128\n"
-                              "99,4,77,2,160,32,0,0,160,128\n");
+                              "99,3,77,2,128,64,2048,64,0,0,64\n"
+                              "99,3,77,2,160,32,0,0,160,128,0\n"
+                              "99,4,77,2,160,32,0,0,160,128,0\n");
     free(text);
     assert_int_equal(cli_count_char(MP_RAW_LAUNCH_OP_COLUMNS, ',') + 1,
                      MP_RAW_LAUNCH_OP_NCOLUMNS);
@@ -457,7 +457,7 @@ static void test_lines_rewritten(void **state)
     assert_non_null(text);
     assert_string_equal(text, MP_RAW_LINE_COLUMNS "\n"
                         "77,3735928559,_Z1kPf,2,128,\"/src/a,b.cu\",17,1,"
-                        "0,4096,128,0,0\n");
+                        "0,4096,128,0,0,0\n");
     free(text);
     /* a later flush rewrites the whole file with the new sums */
     ic_line_count(ic_lines_get(&t, 3735928559u, 2, 0x80), 1, 1, 4096);
@@ -468,8 +468,8 @@ static void test_lines_rewritten(void **state)
     assert_non_null(text);
     assert_string_equal(text, MP_RAW_LINE_COLUMNS "\n"
                         "77,3735928559,_Z1kPf,2,128,\"/src/a,b.cu\",17,2,"
-                        "0,8192,128,0,0\n"
-                        "77,1,_Z1gv,0,16,,0,1,3,0,0,0,0\n");
+                        "0,8192,128,0,0,0\n"
+                        "77,1,_Z1gv,0,16,,0,1,3,0,0,0,0,0\n");
     free(text);
     /* the .tmp is gone */
     char tmpfmt[64];

@@ -34,10 +34,18 @@ static int profile(const char *const *opts, const char *const *args,
                    cli_result *r)
 {
     const char *argv[CLI_MAXARGS + 8];
-    int n = 0;
+    int n = 0, when = 0;
     argv[n++] = "profile";
-    for (int i = 0; opts && opts[i]; i++)
+    for (int i = 0; opts && opts[i]; i++) {
+        when |= !strcmp(opts[i], "--opcodes");
         argv[n++] = opts[i];
+    }
+    /* the stand-in's modules have line info: --opcodes auto would not
+     * disassemble them, and these tests read the opcodes */
+    if (!when) {
+        argv[n++] = "--opcodes";
+        argv[n++] = "on";
+    }
     argv[n++] = "--";
     argv[n++] = app;
     for (int i = 0; args && args[i]; i++)
@@ -197,16 +205,32 @@ static void test_no_opcodes(void **state)
 {
     (void)state;
     cli_result r;
+    /* no cubin: no opcodes, but the split from the load-instruction
+     * metric all the same (33792 = STS 32768 + LDS 1024; STG 32768) */
     profile(L("-o", "noop.csv"), L("--no-cubin"), &r);
     cli_expect_status(&r, 0);
     cli_result_free(&r);
     mp_ncu_table t;
     read_csv("noop.csv", &t);
     expect_cell(&t, 0, SH, "33792");
-    expect_cell(&t, 0, SH "_op_ld", "");
-    expect_cell(&t, 0, GL "_op_st", "");
+    expect_cell(&t, 0, SH "_op_ld", "1024");
+    expect_cell(&t, 0, SH "_op_st", "32768");
+    expect_cell(&t, 0, GL "_op_ld", "6144");
+    expect_cell(&t, 0, GL "_op_st", "32768");
+    expect_cell(&t, 0, "smsp__sass_inst_executed_op_ld", "2048");
     mp_ncu_free(&t);
     read_csv("noop-lines.csv", &t);
+    expect_cell(&t, 0, "opcode", "");
+    mp_ncu_free(&t);
+    /* --opcodes auto (the default): the modules have line info, so no
+     * disassembly; the check names the class and load or store */
+    profile(L("-o", "auto.csv", "--opcodes", "auto", "--check",
+              "shared<=1.0"), NONE, &r);
+    cli_expect_status(&r, 1);
+    cli_must_contain("stderr", r.err, "memprobe: check: app.cu:19 "
+                     "transpose_naive shared store: 32.0x ideal");
+    cli_result_free(&r);
+    read_csv("auto-lines.csv", &t);
     expect_cell(&t, 0, "opcode", "");
     mp_ncu_free(&t);
 }

@@ -44,14 +44,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define METRICS 5
+#define METRICS 6
 
 typedef struct {
     const char *file;
     int line;
     unsigned off;
     const char *op;
-    unsigned long long m[METRICS];   /* inst, sh, sh ideal, gl, gl ideal */
+    unsigned long long m[METRICS];   /* inst, sh, sh ideal, gl, gl ideal,
+                                        load instructions */
 } instr;
 
 typedef struct {
@@ -62,19 +63,19 @@ typedef struct {
 
 static kernel kernels[3] = {
     {"_Z15transpose_naivePfPKfi", "3735928559", "", 5, {
-        {"/src/app.cu", 19, 0x100, "LDG.E", {1024, 0, 0, 6144, 4096}},
-        {"/src/app.cu", 19, 0x110, "STS", {1024, 32768, 1024, 0, 0}},
-        {"/src/app.cu", 21, 0x200, "LDS", {1024, 1024, 1024, 0, 0}},
-        {"/src/app.cu", 21, 0x210, "STG.E", {1024, 0, 0, 32768, 4096}},
-        {"/src/app.cu", 22, 0x220, "IMAD", {2048, 0, 0, 0, 0}}}},
+        {"/src/app.cu", 19, 0x100, "LDG.E", {1024, 0, 0, 6144, 4096, 1024}},
+        {"/src/app.cu", 19, 0x110, "STS", {1024, 32768, 1024, 0, 0, 0}},
+        {"/src/app.cu", 21, 0x200, "LDS", {1024, 1024, 1024, 0, 0, 1024}},
+        {"/src/app.cu", 21, 0x210, "STG.E", {1024, 0, 0, 32768, 4096, 0}},
+        {"/src/app.cu", 22, 0x220, "IMAD", {2048, 0, 0, 0, 0, 0}}}},
     {"_Z13transpose_padPfPKfi", "3735928559", "outer/step", 4, {
-        {"/src/app.cu", 40, 0x100, "LDG.E", {1024, 0, 0, 4096, 4096}},
-        {"/src/app.cu", 40, 0x110, "STS", {1024, 1024, 1024, 0, 0}},
-        {"/src/app.cu", 42, 0x200, "LDS", {1024, 1024, 1024, 0, 0}},
-        {"/src/app.cu", 42, 0x210, "STG.E", {1024, 0, 0, 4096, 4096}}}},
+        {"/src/app.cu", 40, 0x100, "LDG.E", {1024, 0, 0, 4096, 4096, 1024}},
+        {"/src/app.cu", 40, 0x110, "STS", {1024, 1024, 1024, 0, 0, 0}},
+        {"/src/app.cu", 42, 0x200, "LDS", {1024, 1024, 1024, 0, 0, 1024}},
+        {"/src/app.cu", 42, 0x210, "STG.E", {1024, 0, 0, 4096, 4096, 0}}}},
     {"copy_kernel", "12345", "", 2, {
-        {"/src/copy.cu", 5, 0x80, "LDG.E", {16, 0, 0, 40, 32}},
-        {"/src/copy.cu", 5, 0x90, "STG.E", {16, 0, 0, 56, 32}}}},
+        {"/src/copy.cu", 5, 0x80, "LDG.E", {16, 0, 0, 40, 32, 16}},
+        {"/src/copy.cu", 5, 0x90, "STG.E", {16, 0, 0, 56, 32, 0}}}},
 };
 static const int order[4] = {0, 1, 0, 2};
 
@@ -83,7 +84,8 @@ static const char *const metric_names[METRICS] = {
     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal",
     "smsp__sass_sectors_mem_global",
-    "smsp__sass_sectors_mem_global_ideal"};
+    "smsp__sass_sectors_mem_global_ideal",
+    "smsp__sass_inst_executed_op_ld"};
 
 static const char *raw;
 static int unavailable;
