@@ -262,12 +262,17 @@ static void maybe_write(void)
         write_all("flush");
 }
 
+static void end_run(int can_call, const char *lost_why);
+
 static void at_exit(void)
 {
     if (!g.on)
         return;
     if (pthread_mutex_trylock(&g_lock) == 0) {
         tl_locked++;
+        /* CUDA may be gone by now: the run's counts are not read */
+        end_run(0, "the program ended before this run of launches was "
+                   "flushed (no synchronising call after it)");
         write_all("exit");
         g.on = 0;
         unlock();
@@ -295,6 +300,8 @@ static void on_signal(int sig)
         end[len] = '\0';
         /* the tables only when no thread is changing them */
         if (!tl_locked && pthread_mutex_trylock(&g_lock) == 0) {
+            end_run(0, "a signal ended the program before this run of "
+                       "launches was flushed");
             ic_write_launches(g.dir, g.pid, &g.rows);
             ic_write_lines(g.dir, g.pid, &g.lines);
             ic_write_status(g.dir, g.pid, &g.status, end);
@@ -593,6 +600,10 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     case CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED:
         on_graph_node(rd->resourceDescriptor);
         break;
+    case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
+    case CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
+        end_run(1, NULL);   /* the run's records, while they can be read */
+        break;
     default:
         break;
     }
@@ -797,7 +808,7 @@ static uint32_t source_line(const CUpti_SassMetrics_Data *r, char *file,
 /* Adds one record to the per-instruction table, and to a launch row's
  * sums and memory instructions (ic_launch_op) when row is given. */
 static void add_record(const CUpti_SassMetrics_Data *r, size_t ninst,
-                       const device_info *dev, uint64_t launch,
+                       const device_info *dev, uint64_t launch, uint64_t n,
                        ic_launch *row)
 {
     ic_line *l = ic_lines_get(&g.lines, r->cubinCrc, r->functionIndex,
@@ -833,7 +844,7 @@ static void add_record(const CUpti_SassMetrics_Data *r, size_t ninst,
                 (unsigned long long)iv->metricId);
             continue;
         }
-        ic_line_count(l, launch, m, iv->value);
+        ic_line_count_n(l, launch, n, m, iv->value);
         vals[m] += iv->value;
     }
     if (!row)
@@ -930,137 +941,290 @@ static ic_launch *graph_row(size_t first, uint64_t launch, const char *name,
     return r;
 }
 
-static void on_launch_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
-{
+/* ---- runs of identical launches ------------------------------------ */
+
+/* A run: launches one after another of the same kernel, shape, stream,
+ * NVTX stack and filter decision, not synchronised or flushed yet. It ends
+ * (one synchronisation, one flush, one row counting its launches) at the
+ * next launch that differs, at a graph launch, at a synchronising call of
+ * the program, when the context goes, at exit, or at g.flush_launches
+ * launches: per-launch flushes cost 30-45 us each on the H200. */
+typedef struct {
+    char name[512];
+    unsigned grid[3], block[3], shared;
+    unsigned long long sid;
+    char nvtx[NVTX_DEPTH * NVTX_NAME];
+    int profile;
+} launch_key;
+
+static struct {
+    int active;
+    launch_key key;
+    uint64_t first, n;
+    CUcontext ctx;
+} run;
+
+/* The launch being made on this thread: described and decided at the
+ * launch call's entry, counted at its exit. */
+static _Thread_local struct {
+    int valid, capture;
+    launch_key key;
     launch_desc ld;
-    if (!describe_launch(cbid, cb, &ld))
+} cur;
+
+static int same_key(const launch_key *a, const launch_key *b)
+{
+    return !strcmp(a->name, b->name) && !memcmp(a->grid, b->grid,
+           sizeof a->grid) && !memcmp(a->block, b->block, sizeof a->block)
+           && a->shared == b->shared && a->sid == b->sid
+           && !strcmp(a->nvtx, b->nvtx) && a->profile == b->profile;
+}
+
+static context_info *context_of(CUcontext ctx)
+{
+    context_info *c = find_context(ctx);
+    if (!c) {
+        c = add_context(ctx);
+        if (c && !c->failed)
+            setup_device(c->dev);
+    }
+    return c;
+}
+
+static const device_info *device_of(const context_info *c)
+{
+    return &g.devs[c && c->dev >= 0 && c->dev < MAX_DEVICES ? c->dev : 0];
+}
+
+/* Synchronises and flushes: *why says what failed (NULL: fine). */
+static void sync_flush(context_info *c, records *rs, const char **why)
+{
+    *why = NULL;
+    if (!c || !c->enabled)
+        *why = "SASS metrics are not enabled on this context (see the "
+               "status file)";
+    else if (!cu_ok(cuCtxSynchronize(), "cuCtxSynchronize", WARN))
+        *why = "cuCtxSynchronize failed";
+    else if (flush_records(c->ctx, rs))
+        *why = "the SASS records could not be flushed";
+}
+
+static int in_end_run;
+
+/* Ends the run: one row for its launches (when profiled) with every
+ * record of the flush. can_call 0 (a signal, or exit after CUDA went):
+ * no CUDA call, the row says its counts were not flushed. */
+static void end_run(int can_call, const char *lost_why)
+{
+    if (!run.active || in_end_run)
         return;
+    in_end_run = 1;
+    run.active = 0;
+    records rs = {0};
+    const char *why = lost_why;
+    context_info *c = NULL;
+    if (can_call) {
+        c = find_context(run.ctx);
+        sync_flush(c, &rs, &why);
+    }
+    dbg("run of %llu launches of %s from %llu ends: %zu records x %zu "
+        "instances%s", (unsigned long long)run.n, run.key.name,
+        (unsigned long long)run.first, rs.n, rs.ninst,
+        run.key.profile ? "" : " (dropped: filtered out)");
+    if (run.key.profile) {
+        ic_launch *r = ic_launches_add(&g.rows, run.first, run.key.name,
+                                       run.key.nvtx);
+        if (r) {
+            r->launches = run.n;
+            memcpy(r->grid, run.key.grid, sizeof r->grid);
+            memcpy(r->block, run.key.block, sizeof r->block);
+            r->dyn_shared = run.key.shared;
+            r->stream = run.key.sid;
+        }
+        for (size_t i = 0; i < rs.n; i++)
+            add_record(&rs.d[i], rs.ninst, device_of(c), run.first, run.n,
+                       r);
+        char whybuf[160];
+        if (r && !why && !rs.n) {
+            snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no code for "
+                     "this kernel", g.cupti_version);
+            why = whybuf;
+        }
+        if (r && why)
+            ic_launch_unavailable(r, why);
+    }
+    free_records(&rs);
+    in_end_run = 0;
+}
+
+/* A graph launch: synchronised and flushed at once; a row per kernel
+ * function of its records (shape from the graph's kernel nodes). */
+static void graph_launch(const CUpti_CallbackData *cb, uint64_t launch,
+                         const launch_key *k)
+{
+    context_info *c = context_of(cb->context);
+    records rs = {0};
+    const char *why;
+    sync_flush(c, &rs, &why);
+    dbg("flush after graph launch %llu: %zu records x %zu instances%s",
+        (unsigned long long)launch, rs.n, rs.ninst,
+        k->profile ? "" : " (dropped: filtered out)");
+    if (k->profile) {
+        size_t first = g.rows.n;
+        for (size_t i = 0; i < rs.n; i++) {
+            const CUpti_SassMetrics_Data *rec = &rs.d[i];
+            const char *fn = rec->functionName ? rec->functionName : "";
+            if (!ic_kernel_match(&g.filter, fn))
+                continue;
+            ic_launch *r = graph_row(first, launch, fn, k->nvtx, k->sid);
+            add_record(rec, rs.ninst, device_of(c), launch, 1, r);
+        }
+        if (g.rows.n == first && (why || !rs.n)) {
+            ic_launch *r = ic_launches_add(&g.rows, launch, "", k->nvtx);
+            if (r) {
+                char whybuf[160];
+                r->graph = 1;
+                r->stream = k->sid;
+                if (!why) {
+                    snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no "
+                             "code for this graph's kernels",
+                             g.cupti_version);
+                    why = whybuf;
+                }
+                ic_launch_unavailable(r, why);
+            }
+        }
+    }
+    free_records(&rs);
+}
+
+/* At a launch call's entry: describe and decide it; end the run when it
+ * differs (before its kernel is queued behind the run's). */
+static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    cur.valid = 0;
+    if (!describe_launch(cbid, cb, &cur.ld))
+        return;
+    launch_desc *ld = &cur.ld;
+    CUstream stream = ld->stream;
+    if (!stream && ld->ptsz)
+        stream = CU_STREAM_PER_THREAD;
+    CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
+    cu_ok(cuStreamGetCaptureInfo(stream, &cap, NULL, NULL, NULL, NULL, NULL),
+          "cuStreamGetCaptureInfo", QUIET);
+    cur.valid = 1;
+    cur.capture = cap != CU_STREAM_CAPTURE_STATUS_NONE;
+    if (cur.capture)
+        return;   /* nothing runs now: never synchronise in a capture */
+    launch_key *k = &cur.key;
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", ld->name ? ld->name : "");
+    memcpy(k->grid, ld->grid, sizeof k->grid);
+    memcpy(k->block, ld->block, sizeof k->block);
+    k->shared = ld->shared;
+    cu_ok(cuStreamGetId(stream, &k->sid), "cuStreamGetId", QUIET);
+    const char *names[NVTX_DEPTH];
+    size_t depth = nvtx_stack(names, k->nvtx, sizeof k->nvtx);
+    k->profile = !g.stopped
+                 && ic_filter_decide(&g.filter, ld->name, names, depth);
+    if (run.active && (ld->graph || !same_key(&run.key, k)
+                       || run.ctx != cb->context
+                       || run.n >= g.flush_launches))
+        end_run(1, NULL);
+}
+
+static void on_launch_exit(const CUpti_CallbackData *cb)
+{
+    if (!cur.valid)
+        return;
+    cur.valid = 0;
+    const launch_desc *ld = &cur.ld;
     const CUresult *ret = cb->functionReturnValue;
     if (ret && *ret != CUDA_SUCCESS) {
         dbg("%s returned %d: not counted", cb->functionName, (int)*ret);
         return;
     }
-    CUstream stream = ld.stream;
-    if (!stream && ld.ptsz)
-        stream = CU_STREAM_PER_THREAD;
-    CUstreamCaptureStatus cap = CU_STREAM_CAPTURE_STATUS_NONE;
-    cu_ok(cuStreamGetCaptureInfo(stream, &cap, NULL, NULL, NULL, NULL, NULL),
-          "cuStreamGetCaptureInfo", QUIET);
-    if (cap != CU_STREAM_CAPTURE_STATUS_NONE) {
+    if (cur.capture) {
         dbg("%s %s during stream capture: recorded when the graph runs",
-            cb->functionName, ld.name ? ld.name : "");
+            cb->functionName, ld->name ? ld->name : "");
         return;
     }
-    unsigned long long sid = 0;
-    cu_ok(cuStreamGetId(stream, &sid), "cuStreamGetId", QUIET);
+    const launch_key *k = &cur.key;
     uint64_t launch = g.status.seen++;
     g.since_write++;
-    if (g.stopped) {
-        maybe_write();
-        return;
-    }
-    const char *names[NVTX_DEPTH];
-    char joined[NVTX_DEPTH * NVTX_NAME];
-    size_t depth = nvtx_stack(names, joined, sizeof joined);
-    int profile = ic_filter_decide(&g.filter, ld.name, names, depth);
+    if (k->profile)
+        g.status.profiled++;
     dbg("launch %llu: %s %s grid %u,%u,%u block %u,%u,%u shared %u "
         "stream %llu nvtx '%s': %s", (unsigned long long)launch,
-        cb->functionName, ld.name ? ld.name : "(graph)", ld.grid[0],
-        ld.grid[1], ld.grid[2], ld.block[0], ld.block[1], ld.block[2],
-        ld.shared, sid, joined, profile ? "profiled" : "filtered out");
-
-    context_info *c = find_context(cb->context);
-    if (!c) {
-        c = add_context(cb->context);
-        if (c && !c->failed)
-            setup_device(c->dev);
+        cb->functionName, ld->name ? ld->name : "(graph)", ld->grid[0],
+        ld->grid[1], ld->grid[2], ld->block[0], ld->block[1], ld->block[2],
+        ld->shared, k->sid, k->nvtx, k->profile ? "profiled"
+        : "filtered out");
+    if (ld->graph) {
+        graph_launch(cb, launch, k);
+    } else if (run.active && same_key(&run.key, k)
+               && run.ctx == cb->context) {
+        run.n++;
+    } else {
+        end_run(1, NULL);   /* a launch of another thread came between */
+        context_of(cb->context);
+        run.active = 1;
+        run.key = *k;
+        run.first = launch;
+        run.n = 1;
+        run.ctx = cb->context;
     }
-    size_t first = g.rows.n;
-    const char *why = NULL;
-    char whybuf[160];
-    records rs = {0};
-    if (!c || !c->enabled) {
-        why = "SASS metrics are not enabled on this context (see the "
-              "status file)";
-    } else if (!cu_ok(cuCtxSynchronize(), "cuCtxSynchronize", WARN)) {
-        why = "cuCtxSynchronize failed";
-    } else if (flush_records(c->ctx, &rs)) {
-        why = "the SASS records could not be flushed";
-    }
-    dbg("flush after launch %llu: %zu records x %zu instances%s",
-        (unsigned long long)launch, rs.n, rs.ninst,
-        profile ? "" : " (dropped: filtered out)");
-
-    if (profile) {
-        g.status.profiled++;
-        const device_info *dev =
-            &g.devs[c && c->dev >= 0 && c->dev < MAX_DEVICES ? c->dev : 0];
-        if (!ld.graph) {
-            ic_launch *r = ic_launches_add(&g.rows, launch, ld.name, joined);
-            if (r) {
-                memcpy(r->grid, ld.grid, sizeof r->grid);
-                memcpy(r->block, ld.block, sizeof r->block);
-                r->dyn_shared = ld.shared;
-                r->stream = sid;
-            }
-            for (size_t i = 0; i < rs.n; i++) {
-                const CUpti_SassMetrics_Data *rec = &rs.d[i];
-                if (ld.name && rec->functionName &&
-                    strcmp(ld.name, rec->functionName) != 0)
-                    dbg("record of %s attributed to launch %llu of %s",
-                        rec->functionName, (unsigned long long)launch,
-                        ld.name);
-                add_record(rec, rs.ninst, dev, launch, r);
-            }
-            if (r && !why && !rs.n) {
-                snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no code "
-                         "for this kernel", g.cupti_version);
-                why = whybuf;
-            }
-            if (r && why)
-                ic_launch_unavailable(r, why);
-        } else {
-            for (size_t i = 0; i < rs.n; i++) {
-                const CUpti_SassMetrics_Data *rec = &rs.d[i];
-                const char *fn = rec->functionName ? rec->functionName : "";
-                if (!ic_kernel_match(&g.filter, fn))
-                    continue;
-                ic_launch *r = graph_row(first, launch, fn, joined, sid);
-                add_record(rec, rs.ninst, dev, launch, r);
-            }
-            if (g.rows.n == first && (why || !rs.n)) {
-                ic_launch *r = ic_launches_add(&g.rows, launch, "", joined);
-                if (r) {
-                    r->graph = 1;
-                    r->stream = sid;
-                    if (!why) {
-                        snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no "
-                                 "code for this graph's kernels",
-                                 g.cupti_version);
-                        why = whybuf;
-                    }
-                    ic_launch_unavailable(r, why);
-                }
-            }
-        }
-    }
-    free_records(&rs);
-    if (ic_filter_done(&g.filter))
+    if (ic_filter_done(&g.filter)) {
+        end_run(1, NULL);
         stop_all();
+    }
     maybe_write();
+}
+
+/* The program's own synchronising calls (and context teardown) end the
+ * run: its launches are flushed before the program reads their results
+ * or ends. */
+static const CUpti_CallbackId sync_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds,
+    CUPTI_DRIVER_TRACE_CBID_cuCtxDestroy_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxRelease_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxReset_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleUnload,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload,
+};
+
+static int is_sync_cbid(CUpti_CallbackId cbid)
+{
+    for (size_t i = 0; i < sizeof sync_cbids / sizeof *sync_cbids; i++)
+        if (sync_cbids[i] == cbid)
+            return 1;
+    return 0;
 }
 
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
+    if (is_sync_cbid(cbid)) {
+        if (cb->callbackSite == CUPTI_API_ENTER)
+            end_run(1, NULL);
+        return;
+    }
     if (cb->callbackSite == CUPTI_API_ENTER) {
         /* "launch" mode: SASS metrics on at a context's first launch */
         if (g.enable_at_launch && !g.stopped) {
             context_info *c = add_context(cb->context);
             enable_context(c);
         }
+        on_launch_enter(cbid, cb);
         return;
     }
-    on_launch_exit(cbid, cb);
+    on_launch_exit(cb);
 }
 
 static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
@@ -1095,6 +1259,8 @@ static const CUpti_CallbackId resource_cbids[] = {
     CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
     CUPTI_CBID_RESOURCE_MODULE_LOADED,
     CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED,
+    CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+    CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
 };
 static const CUpti_CallbackId nvtx_cbids[] = {
     CUPTI_CBID_NVTX_nvtxRangePushA,       CUPTI_CBID_NVTX_nvtxRangePushW,
@@ -1205,6 +1371,8 @@ static int start(void)
                           sizeof resource_cbids / sizeof resource_cbids[0]) ||
         !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, launch_cbids,
                           sizeof launch_cbids / sizeof launch_cbids[0]) ||
+        !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, sync_cbids,
+                          sizeof sync_cbids / sizeof sync_cbids[0]) ||
         !enable_callbacks(CUPTI_CB_DOMAIN_NVTX, nvtx_cbids,
                           sizeof nvtx_cbids / sizeof nvtx_cbids[0])) {
         cupti_ok(cuptiUnsubscribe(g.sub), "cuptiUnsubscribe", QUIET);

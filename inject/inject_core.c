@@ -112,14 +112,20 @@ ic_line *ic_lines_put(ic_lines *t, uint32_t crc, uint32_t function_index,
     return l;
 }
 
-void ic_line_count(ic_line *l, uint64_t launch, int m, uint64_t value)
+void ic_line_count_n(ic_line *l, uint64_t launch, uint64_t n, int m,
+                     uint64_t value)
 {
     if (l->last_launch != launch + 1) {
         l->last_launch = launch + 1;
-        l->launches++;
+        l->launches += n;
     }
     if (m >= 0 && m < MP_RAW_NMETRICS)
         l->sum[m] += value;
+}
+
+void ic_line_count(ic_line *l, uint64_t launch, int m, uint64_t value)
+{
+    ic_line_count_n(l, launch, 1, m, value);
 }
 
 int ic_metric_index(const char *name)
@@ -200,6 +206,7 @@ ic_launch *ic_launches_add(ic_launches *b, uint64_t launch,
     ic_launch *r = &b->v[b->n];
     memset(r, 0, sizeof *r);
     r->launch = launch;
+    r->launches = 1;
     r->exact = 1;
     r->mangled = strdup(mangled ? mangled : "");
     r->nvtx = strdup(nvtx ? nvtx : "");
@@ -531,6 +538,7 @@ int ic_write_launches(const char *dir, long pid, ic_launches *b)
         const ic_launch *r = &b->v[i];
         out_u64(&o, (uint64_t)pid);
         out_num(&o, r->launch);
+        out_num(&o, r->launches);
         out_char(&o, ',');
         out_csv(&o, r->mangled);
         for (int k = 0; k < 3; k++)

@@ -56,6 +56,10 @@ ic_line *ic_lines_put(ic_lines *t, uint32_t crc, uint32_t function_index,
 /* Adds value to metric m of line l for launch number `launch`; the line's
  * launch count grows once per launch number. */
 void ic_line_count(ic_line *l, uint64_t launch, int m, uint64_t value);
+/* The same for a run of n launches (numbers launch .. launch + n - 1)
+ * counted at once: the line's launch count grows by n. */
+void ic_line_count_n(ic_line *l, uint64_t launch, uint64_t n, int m,
+                     uint64_t value);
 /* Metric index of a metric name (MP_RAW_METRIC_NAMES), or -1. */
 int ic_metric_index(const char *name);
 
@@ -70,7 +74,8 @@ typedef struct {
 } ic_op;
 
 typedef struct {
-    uint64_t launch;
+    uint64_t launch;   /* its number; of a run of launches, the first */
+    uint64_t launches; /* how many launches the row counts (1, or a run) */
     char *mangled; /* owned */
     unsigned grid[3], block[3], dyn_shared;
     uint64_t stream;

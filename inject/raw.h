@@ -70,8 +70,9 @@
     X(SH_IDEAL, MP_RAW_METRIC_2) X(GL, MP_RAW_METRIC_3)                     \
     X(GL_IDEAL, MP_RAW_METRIC_4) X(LD, MP_RAW_METRIC_5)
 #define MP_RAW_LAUNCH_COLS(X)                                               \
-    X(PID, "pid") X(LAUNCH, "launch") X(MANGLED, "mangled")                 \
-    X(GRID_X, "grid_x") X(GRID_Y, "grid_y") X(GRID_Z, "grid_z")             \
+    X(PID, "pid") X(LAUNCH, "launch") X(LAUNCHES, "launches")               \
+    X(MANGLED, "mangled") X(GRID_X, "grid_x") X(GRID_Y, "grid_y")           \
+    X(GRID_Z, "grid_z")                                                     \
     X(BLOCK_X, "block_x") X(BLOCK_Y, "block_y") X(BLOCK_Z, "block_z")       \
     X(DYN_SHARED, "dyn_shared_bytes") X(STREAM, "stream") X(NVTX, "nvtx")   \
     X(GRAPH, "graph") X(LINE_COUNTS, "line_counts") X(WHY, "why")
@@ -83,12 +84,16 @@
     X(PID, "pid") X(LAUNCH, "launch") X(CUBIN_CRC, "cubin_crc")             \
     X(FUNCTION_INDEX, "function_index") X(PC_OFFSET, "pc_offset")
 
-/* ---- launches.PID.csv: one row per profiled launch, appended -------- */
+/* ---- launches.PID.csv: one row per profiled launch, appended --------
+ * (or per run of identical launches, `launches` of them from number
+ * `launch` on: same kernel, shape, stream, NVTX stack and filter
+ * decision one after another are synchronised and flushed once) */
 #define MP_RAW_LAUNCH_COLUMNS                                               \
-    "pid,launch,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"      \
+    "pid,launch,launches,mangled,grid_x,grid_y,grid_z,block_x,block_y,"     \
+    "block_z,"                                                              \
     "dyn_shared_bytes,stream,nvtx,graph,line_counts,why,"                   \
     MP_RAW_METRIC_COLUMNS
-#define MP_RAW_LAUNCH_NCOLUMNS (15 + MP_RAW_NMETRICS)
+#define MP_RAW_LAUNCH_NCOLUMNS (16 + MP_RAW_NMETRICS)
 /* line_counts values */
 #define MP_RAW_EXACT "exact"
 #define MP_RAW_UNAVAILABLE "unavailable"

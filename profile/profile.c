@@ -226,21 +226,24 @@ static const char *no_counts(const mp_prof_status *st, const mp_prof_data *d,
 static const char *no_lines(const mp_prof_data *d, int check, char *buf,
                             size_t len)
 {
-    int n = 0;
+    long n = 0, all = 0;
     const char *why = "";
-    for (int k = 0; k < d->nl; k++)
+    for (int k = 0; k < d->nl; k++) {
+        all += d->l[k].launches;
         if (strcmp(d->l[k].line_counts, "exact")) {
-            if (!n++)
+            if (!n)
                 why = d->l[k].why;
+            n += d->l[k].launches;
         }
+    }
     if (n)
-        fprintf(stderr, "memprobe: %d of %d launch%s without line counts "
-                "(%s)\n", n, d->nl, d->nl == 1 ? "" : "es",
+        fprintf(stderr, "memprobe: %ld of %ld launch%s without line counts "
+                "(%s)\n", n, all, all == 1 ? "" : "es",
                 why[0] ? why : "no reason given");
     if (!check || d->ni)
         return NULL;
-    snprintf(buf, len, "--check: no instruction row to judge (%d of %d "
-             "launches without line counts)", n, d->nl);
+    snprintf(buf, len, "--check: no instruction row to judge (%ld of %ld "
+             "launches without line counts)", n, all);
     return buf;
 }
 
@@ -355,8 +358,12 @@ int mp_prof_run(const mp_prof_opts *o)
         } else {
             char lines[PATH_MAX];
             mp_prof_lines_path(out, lines, sizeof lines);
-            fprintf(stderr, "memprobe: wrote %s (%d launch%s) and %s (%d "
-                    "instruction row%s)\n", out, d.nl, d.nl == 1 ? "" : "es",
+            long launches = 0;
+            for (int k = 0; k < d.nl; k++)
+                launches += d.l[k].launches;
+            fprintf(stderr, "memprobe: wrote %s (%ld launch%s in %d row%s) "
+                    "and %s (%d instruction row%s)\n", out, launches,
+                    launches == 1 ? "" : "es", d.nl, d.nl == 1 ? "" : "s",
                     lines, d.ni, d.ni == 1 ? "" : "s");
             none = no_counts(&st, &d, why, sizeof why);
             if (!none)

@@ -48,14 +48,18 @@ typedef struct {
     const char *name, *desc;
 } column;
 
-enum { L_PID, L_LAUNCH, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
+enum { L_PID, L_LAUNCH, L_LAUNCHES, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
        L_STREAM, L_NVTX, L_GRAPH, L_LINE_COUNTS, L_WHY, L_INST, L_SH,
        L_SH_IDEAL, L_SPLIT_SH, L_GL = L_SPLIT_SH + 4, L_GL_IDEAL,
        L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_N };
 
 static const column launch_cols[L_N] = {
     {"pid", "process id of the program (or of a process it forked)"},
-    {"launch", "the process's launch number from 0, filtered ones counted"},
+    {"launch", "the process's launch number from 0, filtered ones counted "
+               "(of a run of identical launches, the first)"},
+    {"launches", "launches the row counts: 1, or a run of identical "
+                 "launches one after another (same kernel, shape, stream "
+                 "and NVTX stack), flushed together"},
     {"kernel", "demangled kernel name"},
     {"mangled", "kernel name as the cubin has it"},
     {"grid", "grid size x,y,z"},
@@ -459,7 +463,8 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
         memset(l, 0, sizeof *l);
         char **c = t.cells[r];
         if (parse_long(c[idx[RL_PID]], &l->pid)
-            || parse_long(c[idx[RL_LAUNCH]], &l->launch)) {
+            || parse_long(c[idx[RL_LAUNCH]], &l->launch)
+            || parse_long(c[idx[RL_LAUNCHES]], &l->launches)) {
             mp_ncu_free(&t);
             return bad_cell(path, r, "pid or launch", c[idx[RL_PID]], err,
                             errlen);
@@ -1019,6 +1024,7 @@ static int write_launches(const mp_prof_data *d, const char *path,
         const char *c[L_N] = {0};
         c[L_PID] = num(nb[L_PID], 32, (mp_u64)l->pid);
         c[L_LAUNCH] = num(nb[L_LAUNCH], 32, (mp_u64)l->launch);
+        c[L_LAUNCHES] = num(nb[L_LAUNCHES], 32, (mp_u64)l->launches);
         c[L_KERNEL] = l->kernel, c[L_MANGLED] = l->mangled;
         c[L_GRID] = l->grid, c[L_BLOCK] = l->block;
         c[L_DYN] = l->dyn_shared, c[L_STREAM] = l->stream;
@@ -1142,7 +1148,8 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         mp_prof_launch *l = &d->l[d->nl++];
         char **c = t.cells[r];
         int bad = parse_long(c[idx[L_PID]], &l->pid)
-                  || parse_long(c[idx[L_LAUNCH]], &l->launch);
+                  || parse_long(c[idx[L_LAUNCH]], &l->launch)
+                  || parse_long(c[idx[L_LAUNCHES]], &l->launches);
         static const int mcol[MP_PM_N] = {L_INST, L_SH, L_SH_IDEAL, L_GL,
                                           L_GL_IDEAL, L_LD};
         for (int m = 0; m < MP_PM_N; m++)

@@ -46,7 +46,7 @@ int mp_prof_is_profile_csv(const char *path);
 /* ---- data ------------------------------------------------------------ */
 
 typedef struct {
-    long pid, launch;
+    long pid, launch, launches;   /* launches: the row's run (1 or more) */
     char *kernel, *mangled, *grid, *block, *dyn_shared, *stream, *nvtx,
         *graph, *line_counts, *why;
     mp_u64 m[MP_PM_N];

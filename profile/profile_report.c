@@ -167,7 +167,7 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
 /* Launch sums grouped by a key (the kernel, or the NVTX stack). */
 typedef struct {
     const char *key;
-    int launches;
+    long launches;
     mp_u64 m[MP_PM_N];
 } group;
 
@@ -182,7 +182,7 @@ static group *group_by(const mp_prof_data *d, int by_nvtx, int *n)
             j++;
         if (j == *n)
             g[(*n)++].key = key;
-        g[j].launches++;
+        g[j].launches += d->l[k].launches;
         for (int m = 0; m < MP_PM_N; m++)
             g[j].m[m] += d->l[k].m[m];
     }
@@ -212,7 +212,7 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx)
                     dem = d->l[j].kernel;
             mp_prof_short_name(dem, key, sizeof key);
         }
-        snprintf(v[0], sizeof v[0], "%d", g[k].launches);
+        snprintf(v[0], sizeof v[0], "%ld", g[k].launches);
         fmt_u64(v[1], sizeof v[1], g[k].m[MP_PM_INST]);
         fmt_u64(v[2], sizeof v[2], g[k].m[MP_PM_SH]);
         fmt_u64(v[3], sizeof v[3], g[k].m[MP_PM_SH_IDEAL]);
@@ -386,12 +386,16 @@ int mp_prof_report(const char *csv, mp_rep_format f, const char *plot_dir,
         t = sums_table(&d, 1);
         print_table(t, "Per NVTX range", f, 0, out);
         mp_rep_table_free(t);
-        int unavailable = 0;
-        for (int k = 0; k < d.nl; k++)
-            unavailable += strcmp(d.l[k].line_counts, "exact") != 0;
+        long unavailable = 0, launches = 0;
+        for (int k = 0; k < d.nl; k++) {
+            launches += d.l[k].launches;
+            if (strcmp(d.l[k].line_counts, "exact") != 0)
+                unavailable += d.l[k].launches;
+        }
         if (f != MP_REP_CSV)
-            fprintf(out, "\n%d launch%s, %d instruction row%s; %d launch%s "
-                    "without line counts.\n", d.nl, d.nl == 1 ? "" : "es",
+            fprintf(out, "\n%ld launch%s in %d row%s, %d instruction row%s; "
+                    "%ld launch%s without line counts.\n", launches,
+                    launches == 1 ? "" : "es", d.nl, d.nl == 1 ? "" : "s",
                     d.ni, d.ni == 1 ? "" : "s", unavailable,
                     unavailable == 1 ? "" : "es");
     }

@@ -113,6 +113,13 @@ static void test_lines_sum_per_launch(void **state)
     assert_int_equal(a->line, 12);
     assert_string_equal(a->file, "k.cu");
     assert_int_equal(b->launches, 1);
+    /* a run of 1000 launches from number 4, flushed once: a counts 1000
+     * more launches, once however many records it gets */
+    ic_line_count_n(a, 4, 1000, 1, 100);
+    ic_line_count_n(a, 4, 1000, 0, 7);
+    assert_int_equal(a->launches, 1002);
+    assert_int_equal(a->sum[1], 238);
+    assert_int_equal(a->sum[0], 39);
     assert_int_equal(b->sum[0], 5);
     assert_string_equal(b->file, "");
     assert_int_equal(c->launches, 0);
@@ -366,13 +373,14 @@ static void test_launches_appended(void **state)
     r = ic_launches_add(&b, 5, "void k<int, 2>(float*)", "outer/in \"x\"");
     assert_non_null(r);
     r->graph = 1;
+    r->launches = 3;   /* a run of three identical launches */
     ic_launch_unavailable(r, "CUPTI 13.0 patched no code for this kernel");
     assert_int_equal(ic_write_launches(dir, 4242, &b), 0);
     assert_int_equal(b.n, 0);
     const char *first =
         MP_RAW_LAUNCH_COLUMNS "\n"
-        "4242,0,_Z1kPf,132,1,1,32,1,1,4096,7,,0,exact,,264,4224,132,0,0,0\n"
-        "4242,5,\"void k<int, 2>(float*)\",0,0,0,0,0,0,0,0,"
+        "4242,0,1,_Z1kPf,132,1,1,32,1,1,4096,7,,0,exact,,264,4224,132,0,0,0\n"
+        "4242,5,3,\"void k<int, 2>(float*)\",0,0,0,0,0,0,0,0,"
         "\"outer/in \"\"x\"\"\",1,unavailable,"
         "CUPTI 13.0 patched no code for this kernel,0,0,0,0,0,0\n";
     char *text = read_raw(dir, MP_RAW_LAUNCHES_FMT, 4242);
@@ -388,7 +396,7 @@ static void test_launches_appended(void **state)
     assert_non_null(text);
     assert_int_equal(strncmp(text, first, strlen(first)), 0);
     assert_string_equal(text + strlen(first),
-                        "4242,6,_Z1gv,0,0,0,0,0,0,0,0,a,0,exact,,0,0,0,0,9,0\n");
+                        "4242,6,1,_Z1gv,0,0,0,0,0,0,0,0,a,0,exact,,0,0,0,0,9,0\n");
     free(text);
     /* nothing to write: the file stays as it is */
     assert_int_equal(ic_write_launches(dir, 4242, &b), 0);

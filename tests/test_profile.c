@@ -135,7 +135,8 @@ static void test_merged_csv(void **state)
     assert_string_equal(r.out, "fake_app: the program's own stdout\n");
     cli_must_contain("stderr", r.err, "fake_app: the program's own stderr\n");
     cli_must_contain("stderr", r.err, "memprobe: wrote profile.csv (4 "
-                     "launches) and profile-lines.csv (11 instruction rows)");
+                     "launches in 4 rows) and profile-lines.csv (11 "
+                     "instruction rows)");
     assert_int_equal(count_lines(r.err, "memprobe: "), 1);
     cli_result_free(&r);
 
@@ -275,7 +276,7 @@ static void test_crash(void **state)
     profile(L("-o", "crash.csv"), L("--crash"), &r);
     cli_expect_status(&r, 128 + SIGSEGV);
     cli_must_contain("stderr", r.err, "was killed by signal 11");
-    cli_must_contain("stderr", r.err, "(2 launches)");
+    cli_must_contain("stderr", r.err, "(2 launches in 2 rows)");
     cli_result_free(&r);
     mp_ncu_table t;
     read_csv("crash.csv", &t);
@@ -637,8 +638,8 @@ static void test_report(void **state)
     cli_run_ok(txt, &r);
     cli_must_contain("report", r.out, "Worst source lines of rep.csv");
     cli_must_contain("report", r.out, "Per NVTX range");
-    cli_must_contain("report", r.out, "4 launches, 11 instruction rows; 0 "
-                     "launches without line counts.");
+    cli_must_contain("report", r.out, "4 launches in 4 rows, 11 instruction "
+                     "rows; 0 launches without line counts.");
     cli_result_free(&r);
     const char *md[] = {"report", "rep.csv", "--format", "md", NULL};
     cli_run_ok(md, &r);

@@ -46,9 +46,11 @@
 
 static char skip_why[3072];
 static char dir[1024], app[1024], source[1024], inject[1024];
-static mp_ncu_table launches, lines, crash;
-static int have_launches, have_lines, have_crash;
+static mp_ncu_table launches, lines, crash, shorts;
+static int have_launches, have_lines, have_crash, have_shorts;
 static int rc_main, rc_check_bad, rc_check_good, rc_crash, rc_ncu = -1;
+static int rc_short;
+#define SHORTS 2500   /* app --short: one-warp launches of `tick` */
 static int *marker_line;   /* source line of each expect.c line */
 static char marker_err[512];
 
@@ -127,6 +129,10 @@ static void run_all(void)
     char *a4[] = {mp, "profile", "-o", cr, "--", app, "--crash-after", "3",
                   NULL};
     char *a5[] = {mp, "ncu-check", "--dir", nd, "--profile", "--", app, NULL};
+    char sh[1200], n[32];
+    snprintf(sh, sizeof sh, "%s/short.csv", dir);
+    snprintf(n, sizeof n, "%d", SHORTS);
+    char *a6[] = {mp, "profile", "-o", sh, "--", app, "--short", n, NULL};
     rc_main = run("profile", a1);
     have_launches = read_csv("p.csv", &launches);
     have_lines = read_csv("p-lines.csv", &lines);
@@ -134,6 +140,8 @@ static void run_all(void)
     rc_check_good = run("check-padded", a3);
     rc_crash = run("crash", a4);
     have_crash = read_csv("crash.csv", &crash);
+    rc_short = run("short", a6);
+    have_shorts = read_csv("short.csv", &shorts);
     if (on_path("ncu"))
         rc_ncu = run("ncu-check", a5);
 }
@@ -373,6 +381,33 @@ static void test_crash_flushed(void **state)
     assert_true(done >= 3);
 }
 
+/* Identical launches one after another are flushed as runs of at most
+ * 1000 (the default MEMPROBE_FLUSH_LAUNCHES): 2500 launches of tick make
+ * rows of 1000, 1000 and 500 (the last ended by the program's copy),
+ * numbered 0, 1000, 2000; each launch loads and stores one sector. */
+static void test_short_runs(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_int_equal(rc_short, 0);
+    assert_true(have_shorts);
+    assert_int_equal(shorts.nrows, 3);
+    static const double first[3] = {0, 1000, 2000}, n[3] = {1000, 1000, 500};
+    for (int r = 0; r < 3; r++) {
+        double got = gpu_number(&shorts, r, "launches");
+        double sectors = gpu_number(&shorts, r,
+                                    "smsp__sass_sectors_mem_global");
+        printf("# row %d: launch %.0f, %.0f launches, %.0f global sectors\n",
+               r, gpu_number(&shorts, r, "launch"), got, sectors);
+        assert_true(gpu_number(&shorts, r, "launch") == first[r]);
+        assert_true(got == n[r]);
+        assert_true(sectors == 2 * n[r]);
+        assert_true(gpu_number(&shorts, r,
+                               "smsp__sass_sectors_mem_global_ideal")
+                    == 2 * n[r]);
+    }
+}
+
 static void test_ncu_agrees(void **state)
 {
     (void)state;
@@ -425,6 +460,7 @@ int main(void)
         GPU_TEST("two_streams", test_two_streams),
         GPU_TEST("check_app_fails_padded_passes", test_check),
         GPU_TEST("crash_keeps_flushed_launches", test_crash_flushed),
+        GPU_TEST("short_launches_in_runs", test_short_runs),
         GPU_TEST("ncu_check_profile_agrees", test_ncu_agrees),
     };
     int rc = cmocka_run_group_tests_name("gpu_profile", tests, NULL, NULL);
@@ -434,6 +470,8 @@ int main(void)
         mp_ncu_free(&lines);
     if (have_crash)
         mp_ncu_free(&crash);
+    if (have_shorts)
+        mp_ncu_free(&shorts);
     free(marker_line);
     return rc;
 }

@@ -156,7 +156,7 @@ static void launch_row(FILE *f, int launch, int k)
     for (int i = 0; i < kernels[k].ninstr; i++)
         for (int m = 0; m < METRICS; m++)
             sum[m] += kernels[k].in[i].m[m];
-    fprintf(f, "%d,%d,%s,64,64,1,32,8,1,0,0x7f00,%s,0,%s",
+    fprintf(f, "%d,%d,1,%s,64,64,1,32,8,1,0,0x7f00,%s,0,%s",
             (int)getpid(), launch, kernels[k].mangled, kernels[k].nvtx,
             unavailable ? "unavailable,CUPTI 13.0 patched no code for this "
                           "kernel" : "exact,");
@@ -229,8 +229,9 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
     long skip = env_long("MEMPROBE_LAUNCH_SKIP", 0);
     long max = env_long("MEMPROBE_LAUNCH_COUNT", -1);
     FILE *f = open_in(launches_csv, "w");
-    fprintf(f, "pid,launch,mangled,grid_x,grid_y,grid_z,block_x,block_y,"
-            "block_z,dyn_shared_bytes,stream,nvtx,graph,line_counts,why");
+    fprintf(f, "pid,launch,launches,mangled,grid_x,grid_y,grid_z,block_x,"
+            "block_y,block_z,dyn_shared_bytes,stream,nvtx,graph,line_counts,"
+            "why");
     metrics_header(f);
     char ops_csv[4096];
     snprintf(ops_csv, sizeof ops_csv, "%s/launch_ops.%d.csv", raw,
@@ -253,7 +254,8 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
             write_status(NULL, (unsigned long long)l, 2, "flush");
             if (cubins)
                 write_cubins();
-            fprintf(f, "%d,%d,%s,64", (int)getpid(), l, kernels[k].mangled);
+            fprintf(f, "%d,%d,1,%s,64", (int)getpid(), l,
+                    kernels[k].mangled);
             fflush(f);
             raise(SIGSEGV);
         }
