@@ -7,8 +7,8 @@
 #   scripts/slurm/submit.sh configs/study.conf 16 results/fleet -p gpu
 #   scripts/slurm/submit.sh --wait configs/bank.conf 4 results/fleet -p gpu -- --counters off
 #
-# The sbatch options go to both jobs, the sweep options to each task's
-# `memprobe sweep`. Logs: OUTDIR/memprobe-shard-JOB_K.log per task,
+# The sbatch options go to both jobs (the merge with --gres=none after
+# them: it needs no GPU), the sweep options to each task's `memprobe sweep`. Logs: OUTDIR/memprobe-shard-JOB_K.log per task,
 # OUTDIR/memprobe-merge-JOB.log. If a task fails, the merge never runs
 # (Slurm cancels it); submitting the same command again runs the shards
 # again, and each skips what its CSV already holds (--resume).
@@ -52,7 +52,7 @@ job=$(sbatch --parsable --output="$OUTDIR/memprobe-shard-%A_%a.log" \
       "$HERE/sweep-array.sbatch" "$CONFIG" "$OUTDIR" "${sweep_opts[@]}")
 job=${job%%;*}
 merge=$(sbatch --parsable --output="$OUTDIR/memprobe-merge-%j.log" \
-        "${sbatch_opts[@]}" --dependency=afterok:"$job" --kill-on-invalid-dep=yes \
+        "${sbatch_opts[@]}" --gres=none --dependency=afterok:"$job" --kill-on-invalid-dep=yes \
         "$HERE/merge.sbatch" "$OUTDIR")
 merge=${merge%%;*}
 echo "array job $job ($SHARDS shards of $CONFIG), merge job $merge -> $OUTDIR/merged.csv"

@@ -19,7 +19,9 @@
 #
 # Without root or without Slurm and munge installed: one passing skip
 # saying why. A hard limit of LIMIT_S (180 s): past it the script is
-# stopped, and the daemons and jobs with it (the EXIT trap, by pid).
+# stopped, and the daemons and jobs with it (the EXIT trap, by pid). The
+# temporary directory (configs, logs, CSVs) is removed unless a test failed
+# or KEEP_SLURM_DIR is set.
 set -u -o pipefail
 LIMIT_S=180
 if [ -z "${MP_SLURM_LIMITED:-}" ]; then
