@@ -8,6 +8,8 @@
 #   make bench-verify         host verification cost, 1 vs all CPU threads
 #   make test-gpu             GPU tests (on the GPU machine); TAP_LOG=file
 #                             (default build/test-gpu.tap)
+#   make test-slurm           the fleet scripts under a one-node Slurm on
+#                             localhost (root, slurm-wlm, munge; else a skip)
 #   make sweep CONFIG=f.conf  run a sweep file (docs/sweep-files.md)
 #   make study                the study sweep, configs/study.conf (GPU)
 #   make clean
@@ -316,6 +318,14 @@ test: $(BIN) $(TESTS)
 # GPU tests: tests/gpu/test_*.c, run on the GPU machine.
 test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-gpu.tap),$(GPU_TESTS))
+
+# The fleet scripts (scripts/slurm/) under a real Slurm: a one-node cluster
+# started in a temporary directory, the sweeps on the fake device
+# (tests/slurm/test_slurm.sh, 180 s at most); one passing skip without root
+# or without slurm-wlm and munge. TAP_LOG=file (default build/test-slurm.tap).
+.PHONY: test-slurm
+test-slurm: $(BIN)
+	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-slurm.tap),tests/slurm/test_slurm.sh)
 
 # make probe-NAME VAR=value ...: measure probe NAME (memprobe list shows the
 # probes); every parameter is a variable named like its option in capitals
