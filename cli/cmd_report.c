@@ -254,9 +254,6 @@ static void print_tables(const report_args *a, mp_rep_data *d)
 static int report_profile(report_args *a)
 {
     char err[1024] = "";
-    if (a->nfiles > 1)
-        mp_usage_error("report: %s is a profile CSV: it is reported alone",
-                       a->files[0]);
     if (a->table || a->device || a->study || a->merge || a->results)
         mp_usage_error("--%s: not for a profile CSV", a->table ? "table"
                        : a->device ? "device" : a->study ? "study"
@@ -280,14 +277,31 @@ int mp_cmd_report(int argc, char **argv)
     report_args a;
     char err[1024] = "";
     parse_args(argc, argv, &a);
+    if (a.nfiles == 1 && mp_prof_is_profile_csv(a.files[0]))
+        return report_profile(&a);
+    /* Among several files (a results folder's glob), the CSVs of memprobe
+     * profile are left out, each said: they are reported one at a time. */
+    int kept = 0, left = 0;
+    const char *first_left = NULL;
     for (int i = 0; i < a.nfiles; i++)
-        if (mp_prof_is_profile_csv(a.files[i])) {
-            if (i) {
-                a.files[0] = a.files[i];
-                a.nfiles = 2;   /* refused: reported alone */
-            }
-            return report_profile(&a);
+        if (mp_prof_is_profile_csv(a.files[i])
+            || mp_prof_is_lines_csv(a.files[i])) {
+            if (!left++)
+                first_left = a.files[i];
         }
+    if (left && left == a.nfiles)
+        mp_usage_error("report: %s%s: CSVs of memprobe profile are reported "
+                       "one at a time (memprobe report PROFILE.csv)",
+                       first_left, left > 1 ? " and the others" : "");
+    for (int i = 0; i < a.nfiles; i++) {
+        if (mp_prof_is_profile_csv(a.files[i])
+            || mp_prof_is_lines_csv(a.files[i]))
+            fprintf(stderr, "memprobe: report: skipping %s: a CSV of "
+                    "memprobe profile (report it alone)\n", a.files[i]);
+        else
+            a.files[kept++] = a.files[i];
+    }
+    a.nfiles = kept;
     check_format_and_table(&a);
     check_combinations(&a);
     if (a.merge)

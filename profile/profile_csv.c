@@ -23,6 +23,7 @@
 #include "ncu_csv.h"
 #include "raw.h"
 #include "report.h"
+#include "stats.h"
 #include "subprocess.h"
 
 /* The C++ runtime's demangler (memprobe links libstdc++). */
@@ -144,7 +145,8 @@ static void header_of(const column *cols, int n, const char **names)
         names[i] = cols[i].name;
 }
 
-int mp_prof_is_profile_csv(const char *path)
+/* 1 when the file's first line is exactly the header of cols (n). */
+static int has_header(const char *path, const column *cols, int n)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -154,13 +156,23 @@ int mp_prof_is_profile_csv(const char *path)
     if (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\r\n")] = '\0';
         char want[4096] = "";
-        for (int i = 0; i < L_N; i++)
+        for (int i = 0; i < n; i++)
             snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s",
-                     i ? "," : "", launch_cols[i].name);
+                     i ? "," : "", cols[i].name);
         is = !strcmp(line, want);
     }
     fclose(f);
     return is;
+}
+
+int mp_prof_is_profile_csv(const char *path)
+{
+    return has_header(path, launch_cols, L_N);
+}
+
+int mp_prof_is_lines_csv(const char *path)
+{
+    return has_header(path, line_cols, I_N);
 }
 
 /* ---- small helpers --------------------------------------------------- */
@@ -852,7 +864,7 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
         mp_xcalloc((size_t)d->ni + 1, sizeof *by_key);
     for (int j = 0; j < d->ni; j++)
         by_key[j] = &d->i[j];
-    qsort(by_key, (size_t)d->ni, sizeof *by_key, cmp_line_key);
+    mp_sort(by_key, (size_t)d->ni, sizeof *by_key, cmp_line_key);
     int first = 0;
     for (int k = 0; k < d->nl; k++) {
         mp_prof_launch *l = &d->l[k];
@@ -911,7 +923,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
         names[nnames++] = xstrdup(e->d_name);
     }
     closedir(dir);
-    qsort(names, (size_t)nnames, sizeof *names, cmp_name);
+    mp_sort(names, (size_t)nnames, sizeof *names, cmp_name);
 
     int rc = 0, ncubins = 0;
     raw_ops ops = {0};
@@ -951,7 +963,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
     if (!rc && ncubins && opcodes != MP_PROF_OPCODES_OFF) {
         sass_ops ops = {0};
         read_opcodes(raw_dir, cubins, ncubins, &ops);
-        qsort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op);
+        mp_sort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op);
         for (int j = 0; j < d->ni; j++) {
             const char *op = find_opcode(&ops, &d->i[j]);
             if (op) {
@@ -982,9 +994,9 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
         regfree(&re);
     }
     st->kept = d->nl;
-    qsort(d->l, (size_t)d->nl, sizeof *d->l, cmp_launch);
-    qsort(d->i, (size_t)d->ni, sizeof *d->i, cmp_line);
-    qsort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op_launch);
+    mp_sort(d->l, (size_t)d->nl, sizeof *d->l, cmp_launch);
+    mp_sort(d->i, (size_t)d->ni, sizeof *d->i, cmp_line);
+    mp_sort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op_launch);
     split_launches(d, &ops);
     free_ops(&ops);
     return 0;
@@ -1283,7 +1295,7 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
                                             sizeof *order);
     for (int k = 0; k < d->ni; k++)
         order[k] = &d->i[k];
-    qsort(order, (size_t)d->ni, sizeof *order, cmp_src_line);
+    mp_sort(order, (size_t)d->ni, sizeof *order, cmp_src_line);
     mp_prof_src *s = mp_xcalloc((size_t)d->ni + 1, sizeof *s);
     *n = 0;
     for (int k = 0; k < d->ni; k++) {

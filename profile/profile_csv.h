@@ -42,6 +42,8 @@ void mp_prof_lines_path(const char *csv, char *out, size_t len);
 
 /* 1 when the file's first line is profile.csv's header. */
 int mp_prof_is_profile_csv(const char *path);
+/* 1 when it is profile-lines.csv's header. */
+int mp_prof_is_lines_csv(const char *path);
 
 /* ---- data ------------------------------------------------------------ */
 

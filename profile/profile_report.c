@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "profile_csv.h"
+#include "stats.h"
 #include "subprocess.h"
 
 /* ---- tables through report/'s printer ---------------------------------- */
@@ -137,7 +138,7 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
         for (int c = 0; c < MP_NCLASS; c++)
             if (s[k].meas[c] > s[k].ideal[c])
                 w[nw++] = (worst){k, c, s[k].meas[c] - s[k].ideal[c]};
-    qsort(w, (size_t)nw, sizeof *w, cmp_worst);
+    mp_sort(w, (size_t)nw, sizeof *w, cmp_worst);
     int shown = nw < MP_PROF_WORST_LINES ? nw : MP_PROF_WORST_LINES;
     *more = nw - shown;
     mp_rep_table *t = new_table("lines", 5, keys, 4, subs, shown);
@@ -266,7 +267,7 @@ static int write_plot(const mp_prof_src *s, int n, const char *dir,
             if (s[k].meas[c] > s[k].ideal[c])
                 r[j].excess += s[k].meas[c] - s[k].ideal[c];
     }
-    qsort(r, (size_t)nr, sizeof *r, cmp_rank);
+    mp_sort(r, (size_t)nr, sizeof *r, cmp_rank);
     int nk = 0;
     while (nk < nr && nk < MP_PROF_PLOT_KERNELS && r[nk].excess)
         nk++;

@@ -7,6 +7,7 @@
 #include "part.h"
 #include "check.h"
 #include "metrics.h"
+#include "ncu_source.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,12 +60,19 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-/* Is this file Nsight Compute's CSV (its messages, or a header "ID")? */
+/* Is this file Nsight Compute's CSV (its messages, or a header "ID"; or
+ * its source page, report/ncu_source.h)? */
 static int is_ncu_output(const char *path)
 {
     mp_ncu_table t;
     int ncu = mp_ncu_read(path, &t, NULL, 0) == 0;
     mp_ncu_free(&t);
+    if (!ncu) {
+        mp_ncu_source s;
+        char err[256];
+        ncu = mp_ncu_source_read(path, &s, err, sizeof err) == 0;
+        mp_ncu_source_free(&s);
+    }
     return ncu;
 }
 

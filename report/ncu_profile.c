@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "stats.h"
 #include "subprocess.h"
 
 const char *const mp_ncu_profile_columns[MP_SRC_VALUES] = {
@@ -209,7 +210,7 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
         memcpy(x->value, s->value, sizeof x->value);
     }
     int compare_inst = has_inst && ncu->has[MP_SRC_INST];
-    qsort(e, (size_t)ne, sizeof *e, by_instruction);
+    mp_sort(e, (size_t)ne, sizeof *e, by_instruction);
 
     long compared = 0, equal = 0, shown = 0;
     for (int i = 0; i < ne;) {

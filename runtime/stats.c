@@ -70,3 +70,10 @@ double mp_eta_seconds(double elapsed, int done, int total)
         return -1;
     return elapsed * (double)(total - done) / (double)done;
 }
+
+void mp_sort(void *base, size_t n, size_t size,
+             int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}

@@ -17,6 +17,11 @@ typedef struct {
  * than a file's own. */
 int mp_cmp_double(const void *a, const void *b);
 
+/* qsort(base, n, size, cmp), also for n == 0 with base NULL (an empty
+ * table), which qsort itself may not be given. */
+void mp_sort(void *base, size_t n, size_t size,
+             int (*cmp)(const void *, const void *));
+
 /* The median of x[0..n): sorts x in place (mp_cmp_double), then the middle
  * value, or the mean of the two middle ones when n is even. NAN when
  * n == 0. The one copy for the whole tree (mp_stats_compute uses it). */

@@ -641,6 +641,19 @@ static void test_report(void **state)
     cli_must_contain("report", r.out, "4 launches in 4 rows, 11 instruction "
                      "rows; 0 launches without line counts.");
     cli_result_free(&r);
+    /* among results (a folder's glob) both profile CSVs are left out,
+     * each said, and the results are reported */
+    cli_write_file("res.csv", "tool_version,device,probe,config,op\r\n"
+                   "1,H200,bank,bank/ld/w4/s1/b0/g1/p32,ld\r\n");
+    const char *mixed[] = {"report", "rep.csv", "res.csv", "rep-lines.csv",
+                           NULL};
+    cli_run(mixed, &r);
+    cli_must_contain("stderr", r.err, "memprobe: report: skipping rep.csv: "
+                     "a CSV of memprobe profile (report it alone)");
+    cli_must_contain("stderr", r.err, "memprobe: report: skipping "
+                     "rep-lines.csv: a CSV of memprobe profile");
+    assert_true(strstr(r.out, "Worst source lines") == NULL);
+    cli_result_free(&r);
     const char *md[] = {"report", "rep.csv", "--format", "md", NULL};
     cli_run_ok(md, &r);
     cli_must_contain("report --format md", r.out, "| 1 | app.cu:19 | "
@@ -681,7 +694,7 @@ static const cli_bad_case bad_files[] = {
     {{"profile", "--", "./noexec"}, "./noexec: not executable"},
     {{"profile", "-o", "notprofile.csv", "--", "true"}, "-o: "},
     {{"report", "prof.csv", "--table", "bank"}, "--table"},
-    {{"report", "prof.csv", "prof.csv"}, "reported alone"},
+    {{"report", "prof.csv", "prof.csv"}, "reported one at a time"},
     {{"report", "prof.csv", "--plot-data", "x", "--format", "md"},
      "--plot-data"},
     {{"profile", "--from", "notprofile.csv", "--check", "shared<=1"},
