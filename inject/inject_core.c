@@ -492,19 +492,31 @@ static int out_close(ic_out *o)
     return o->err ? -1 : 0;
 }
 
+/* Opens DIR/<fmt with pid> for appending into *o, writing header first
+ * when the file is new or empty. 0, or -1. */
+static int open_append(const char *dir, const char *fmt, long pid,
+                       const char *header, ic_out *o)
+{
+    char path[4096];
+    if (raw_path(path, sizeof path, dir, fmt, pid, ""))
+        return -1;
+    memset(o, 0, sizeof *o);
+    o->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (o->fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(o->fd, &st) == 0 && st.st_size == 0)
+        out_str(o, header);
+    return 0;
+}
+
 /* Appends the memory instructions of b's rows to DIR/launch_ops.PID.csv. */
 static int write_launch_ops(const char *dir, long pid, const ic_launches *b)
 {
-    char path[4096];
-    if (raw_path(path, sizeof path, dir, MP_RAW_LAUNCH_OPS_FMT, pid, ""))
+    ic_out o;
+    if (open_append(dir, MP_RAW_LAUNCH_OPS_FMT, pid,
+                    MP_RAW_LAUNCH_OP_COLUMNS "\n", &o))
         return -1;
-    ic_out o = {.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-                           0644)};
-    if (o.fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(o.fd, &st) == 0 && st.st_size == 0)
-        out_str(&o, MP_RAW_LAUNCH_OP_COLUMNS "\n");
     for (size_t i = 0; i < b->n; i++) {
         const ic_launch *r = &b->v[i];
         for (size_t k = 0; k < r->nops; k++) {
@@ -524,16 +536,10 @@ static int write_launch_ops(const char *dir, long pid, const ic_launches *b)
 
 int ic_write_launches(const char *dir, long pid, ic_launches *b)
 {
-    char path[4096];
-    if (raw_path(path, sizeof path, dir, MP_RAW_LAUNCHES_FMT, pid, ""))
+    ic_out o;
+    if (open_append(dir, MP_RAW_LAUNCHES_FMT, pid, MP_RAW_LAUNCH_COLUMNS "\n",
+                    &o))
         return -1;
-    ic_out o = {.fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-                           0644)};
-    if (o.fd < 0)
-        return -1;
-    struct stat st;
-    if (fstat(o.fd, &st) == 0 && st.st_size == 0)
-        out_str(&o, MP_RAW_LAUNCH_COLUMNS "\n");
     for (size_t i = 0; i < b->n; i++) {
         const ic_launch *r = &b->v[i];
         out_u64(&o, (uint64_t)pid);

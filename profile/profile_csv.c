@@ -430,6 +430,21 @@ static int map_cols(const mp_ncu_table *t, const char *path,
     return 0;
 }
 
+/* A raw file read and its columns (names, n, then the metrics) found:
+ * 0 (free t), 1 nothing in it yet, -1 with err. */
+static int open_raw(const char *path, const char *const *names, int n,
+                    mp_ncu_table *t, int *idx, char *err, size_t errlen)
+{
+    int rc = read_raw(path, t, err, errlen);
+    if (rc)
+        return rc;
+    if (map_cols(t, path, names, n, idx, err, errlen)) {
+        mp_ncu_free(t);
+        return -1;
+    }
+    return 0;
+}
+
 static int bad_cell(const char *path, int row, const char *col,
                     const char *cell, char *err, size_t errlen)
 {
@@ -461,14 +476,10 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
                             size_t errlen)
 {
     mp_ncu_table t;
-    int rc = read_raw(path, &t, err, errlen);
+    int idx[RL_N + MP_PM_N];
+    int rc = open_raw(path, raw_launch_names, RL_N, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    int idx[RL_N + MP_PM_N];
-    if (map_cols(&t, path, raw_launch_names, RL_N, idx, err, errlen)) {
-        mp_ncu_free(&t);
-        return -1;
-    }
     d->l = xrealloc(d->l, (size_t)(d->nl + t.nrows) * sizeof *d->l);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_launch *l = &d->l[d->nl];
@@ -505,14 +516,10 @@ static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
                          size_t errlen)
 {
     mp_ncu_table t;
-    int rc = read_raw(path, &t, err, errlen);
+    int idx[RI_N + MP_PM_N];
+    int rc = open_raw(path, raw_line_names, RI_N, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    int idx[RI_N + MP_PM_N];
-    if (map_cols(&t, path, raw_line_names, RI_N, idx, err, errlen)) {
-        mp_ncu_free(&t);
-        return -1;
-    }
     d->i = xrealloc(d->i, (size_t)(d->ni + t.nrows) * sizeof *d->i);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_line *i = &d->i[d->ni];
@@ -769,14 +776,10 @@ static const char *const raw_op_names[RO_N] = {
 static int add_raw_ops(raw_ops *o, const char *path, char *err, size_t errlen)
 {
     mp_ncu_table t;
-    int rc = read_raw(path, &t, err, errlen);
+    int idx[RO_N + MP_PM_N];
+    int rc = open_raw(path, raw_op_names, RO_N, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    int idx[RO_N + MP_PM_N];
-    if (map_cols(&t, path, raw_op_names, RO_N, idx, err, errlen)) {
-        mp_ncu_free(&t);
-        return -1;
-    }
     o->v = xrealloc(o->v, (size_t)(o->n + t.nrows) * sizeof *o->v);
     for (int r = 0; r < t.nrows; r++) {
         raw_op *x = &o->v[o->n];
@@ -1133,14 +1136,18 @@ int mp_prof_check_output(const char *csv, char *err, size_t errlen)
 
 /* ---- reading the CSVs back ------------------------------------------- */
 
-/* The columns of cols (n) in t, into idx. */
-static int map_all(const mp_ncu_table *t, const char *path,
-                   const column *cols, int n, int *idx, char *err,
-                   size_t errlen)
+/* A profile CSV read and the columns of cols (n) found, into idx: 0
+ * (free t), or -1 with err. */
+static int open_csv(const char *path, const column *cols, int n,
+                    mp_ncu_table *t, int *idx, char *err, size_t errlen)
 {
+    if (mp_csv_table_read(path, t, err, errlen))
+        return -1;
     for (int k = 0; k < n; k++)
-        if ((idx[k] = need_col(t, path, cols[k].name, err, errlen)) < 0)
+        if ((idx[k] = need_col(t, path, cols[k].name, err, errlen)) < 0) {
+            mp_ncu_free(t);
             return -1;
+        }
     return 0;
 }
 
@@ -1148,13 +1155,9 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
                          size_t errlen)
 {
     mp_ncu_table t;
-    if (mp_csv_table_read(path, &t, err, errlen))
-        return -1;
     int idx[L_N];
-    if (map_all(&t, path, launch_cols, L_N, idx, err, errlen)) {
-        mp_ncu_free(&t);
+    if (open_csv(path, launch_cols, L_N, &t, idx, err, errlen))
         return -1;
-    }
     d->l = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->l);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_launch *l = &d->l[d->nl++];
@@ -1195,13 +1198,9 @@ static int load_lines(const char *path, mp_prof_data *d, char *err,
                       size_t errlen)
 {
     mp_ncu_table t;
-    if (mp_csv_table_read(path, &t, err, errlen))
-        return -1;
     int idx[I_N];
-    if (map_all(&t, path, line_cols, I_N, idx, err, errlen)) {
-        mp_ncu_free(&t);
+    if (open_csv(path, line_cols, I_N, &t, idx, err, errlen))
         return -1;
-    }
     d->i = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->i);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_line *i = &d->i[d->ni++];

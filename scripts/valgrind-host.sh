@@ -58,6 +58,17 @@ check 0 "$MP" report --merge -o "$tmp/merged.csv" results/h200x2/transfer-p2p.cs
 check 2 "$MP" report --merge -o "$tmp/merged.csv" results/h200/transfer/transfer.csv
 check 2 "$MP" report --study "$tmp/s.md" results/h200/study/study.csv
 check 2 "$MP" hierarchy results/h200/study/study.csv
+# memprobe profile's host paths on the H200's profile of the test program:
+# the report, the check and the baseline of a profile made earlier, the
+# schema, and a program that is not there
+P=results/h200/profile/profile.csv
+check 0 "$MP" report "$P"
+check 0 "$MP" report "$P" --format md
+check 0 "$MP" report "$P" --plot-data "$tmp/prof-plots"
+check 1 "$MP" profile --check 'shared<=1.0,global<=1.0' --from "$P"
+check 0 "$MP" profile --baseline "$P" --from "$P"
+check 0 "$MP" columns --profile
+check 2 "$MP" profile -- "$tmp/no-such-program"
 check 2 "$MP" hierarchy --format md results/h200/study/study.csv "$tmp/missing.csv"
 check 2 "$MP" hierarchy --format pdf results/h200/study/study.csv
 check 3 "$MP" bank --stride 4 -o "$tmp/none.csv"
