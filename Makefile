@@ -316,7 +316,7 @@ test: $(BIN) $(TESTS)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test.tap),$(TESTS))
 
 # GPU tests: tests/gpu/test_*.c, run on the GPU machine.
-test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP)
+test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP) $(INJECT_SO)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-gpu.tap),$(GPU_TESTS))
 
 # The fleet scripts (scripts/slurm/) under a real Slurm: a one-node cluster
