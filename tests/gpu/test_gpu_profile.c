@@ -46,8 +46,9 @@
 
 static char skip_why[3072];
 static char dir[1024], app[1024], source[1024], inject[1024];
-static mp_ncu_table launches, lines, crash, shorts;
-static int have_launches, have_lines, have_crash, have_shorts;
+static mp_ncu_table launches, lines, crash, shorts, forked, forked_lines;
+static int have_launches, have_lines, have_crash, have_shorts, have_forked;
+static int rc_fork;
 static int rc_main, rc_check_bad, rc_check_good, rc_crash, rc_ncu = -1;
 static int rc_short;
 #define SHORTS 2500   /* app --short: one-warp launches of `tick` */
@@ -133,6 +134,9 @@ static void run_all(void)
     snprintf(sh, sizeof sh, "%s/short.csv", dir);
     snprintf(n, sizeof n, "%d", SHORTS);
     char *a6[] = {mp, "profile", "-o", sh, "--", app, "--short", n, NULL};
+    char fk[1200];
+    snprintf(fk, sizeof fk, "%s/fork.csv", dir);
+    char *a7[] = {mp, "profile", "-o", fk, "--", app, "--fork", NULL};
     rc_main = run("profile", a1);
     have_launches = read_csv("p.csv", &launches);
     have_lines = read_csv("p-lines.csv", &lines);
@@ -142,6 +146,12 @@ static void run_all(void)
     have_crash = read_csv("crash.csv", &crash);
     rc_short = run("short", a6);
     have_shorts = read_csv("short.csv", &shorts);
+    rc_fork = run("fork", a7);
+    have_forked = read_csv("fork.csv", &forked);
+    if (have_forked && !read_csv("fork-lines.csv", &forked_lines)) {
+        mp_ncu_free(&forked);
+        have_forked = 0;
+    }
     if (on_path("ncu"))
         rc_ncu = run("ncu-check", a5);
 }
@@ -408,6 +418,46 @@ static void test_short_runs(void **state)
     }
 }
 
+/* A program that forks is followed: app --fork runs the sequence in two
+ * processes; one CSV, two pids, each with the launch rows of the plain
+ * run, and twice its shared wavefronts and global sectors. */
+static double column_sum(const mp_ncu_table *t, const char *col)
+{
+    double sum = 0;
+    for (int r = 0; r < t->nrows; r++)
+        sum += gpu_number(t, r, col);
+    return sum;
+}
+
+static void test_fork_followed(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_int_equal(rc_fork, 0);
+    assert_true(have_forked && have_launches && have_lines);
+    const char *pid0 = gpu_cell(&forked, 0, "pid");
+    int n0 = 0, n1 = 0;
+    for (int r = 0; r < forked.nrows; r++) {
+        if (!strcmp(gpu_cell(&forked, r, "pid"), pid0))
+            n0++;
+        else
+            n1++;
+    }
+    printf("# fork: %d and %d launch rows (plain run %d)\n", n0, n1,
+           launches.nrows);
+    assert_int_equal(n0, launches.nrows);
+    assert_int_equal(n1, launches.nrows);
+    static const char *const cols[] = {
+        "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+        "smsp__sass_sectors_mem_global"};
+    for (int k = 0; k < 2; k++) {
+        double plain = column_sum(&lines, cols[k]);
+        double two = column_sum(&forked_lines, cols[k]);
+        printf("# %s: %.0f forked, %.0f plain\n", cols[k], two, plain);
+        assert_true(plain > 0 && two == 2 * plain);
+    }
+}
+
 static void test_ncu_agrees(void **state)
 {
     (void)state;
@@ -461,6 +511,7 @@ int main(void)
         GPU_TEST("check_app_fails_padded_passes", test_check),
         GPU_TEST("crash_keeps_flushed_launches", test_crash_flushed),
         GPU_TEST("short_launches_in_runs", test_short_runs),
+        GPU_TEST("fork_followed", test_fork_followed),
         GPU_TEST("ncu_check_profile_agrees", test_ncu_agrees),
     };
     int rc = cmocka_run_group_tests_name("gpu_profile", tests, NULL, NULL);
@@ -472,6 +523,10 @@ int main(void)
         mp_ncu_free(&crash);
     if (have_shorts)
         mp_ncu_free(&shorts);
+    if (have_forked) {
+        mp_ncu_free(&forked);
+        mp_ncu_free(&forked_lines);
+    }
     free(marker_line);
     return rc;
 }

@@ -20,12 +20,16 @@
  * streams. Every result is checked against the CPU (exit 1 on a mismatch).
  *
  * usage: app [--padded-only] [--launches N] [--crash-after N] [--short N]
+ *            [--fork]
  *   --padded-only    only the conflict-free kernels (padded transpose,
  *                    aligned loads)
  *   --launches N     runs the launch sequence N times (default 1)
  *   --crash-after N  raises SIGSEGV once N launches have completed
  *   --short N        instead of the sequence, N launches of `tick` (one
  *                    warp, one store each): the profiler's per-launch cost
+ *   --fork           fork before any CUDA call: parent and child both run
+ *                    the sequence (a profiler must follow the child); the
+ *                    parent waits and fails when the child failed
  * Exit: 0 results right, 1 a result wrong, 2 bad option, 3 no GPU, 5 a CUDA
  * call failed.
  *
@@ -41,6 +45,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "app_shape.h"
 
@@ -354,9 +360,25 @@ static int run_short(long long n)
     return 0;
 }
 
+/* --fork: the child's pid in the parent (0 elsewhere). */
+static pid_t child;
+
+/* The parent's end under --fork: the child's status joins its own. */
+static int join_child(int rc)
+{
+    if (child <= 0)
+        return rc;
+    int st = 0;
+    if (waitpid(child, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+        fprintf(stderr, "app: the forked child failed (status %d)\n", st);
+        return rc ? rc : APP_EXIT_FAIL;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    int mode = APP_MODE_FULL;
+    int mode = APP_MODE_FULL, fork_it = 0;
     long long launches = 1, crash_after = 0, shorts = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--padded-only"))
@@ -367,8 +389,18 @@ int main(int argc, char **argv)
             crash_after = positive("--crash-after", i + 1 < argc ? argv[++i] : NULL);
         else if (!strcmp(argv[i], "--short"))
             shorts = positive("--short", i + 1 < argc ? argv[++i] : NULL);
+        else if (!strcmp(argv[i], "--fork"))
+            fork_it = 1;
         else
             usage_error("unknown option", argv[i]);
+    }
+    if (fork_it) {
+        fflush(stdout);
+        child = fork();
+        if (child < 0) {
+            perror("app: fork");
+            return APP_EXIT_FAIL;
+        }
     }
     if (shorts)
         return run_short(shorts);
@@ -467,8 +499,8 @@ int main(int argc, char **argv)
         APP_CHECK(cudaFree(all[i]));
     if (bad) {
         fprintf(stderr, "app: %d results wrong\n", bad);
-        return APP_EXIT_FAIL;
+        return join_child(APP_EXIT_FAIL);
     }
     printf("app: %lld launches, every result verified\n", done);
-    return 0;
+    return join_child(0);
 }
