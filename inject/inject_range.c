@@ -28,6 +28,7 @@
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_target.h>
+#include <cupti_version.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,8 +356,27 @@ static void setup(range_ctx *c, int dev, ic_launches *rows)
     CUpti_RangeProfiler_Enable_Params ep = {
         .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
         .ctx = c->ctx};
+#if CUPTI_API_VERSION >= 130400
+    /* L2 reset before each replay pass (CUPTI 13.4+), as Nsight Compute's
+     * default --cache-control all: each launch starts from a cold L2, so
+     * its DRAM bytes and hit rates do not depend on what ran before; the
+     * SASS counts do not depend on caches at all. Refused: warm. */
+    ep.cacheControlMode = CUPTI_CACHE_CONTROL_MODE_ALL;
+    if (!inj_cupti_ok(cuptiRangeProfilerEnable(&ep),
+                      "cuptiRangeProfilerEnable (cache control all)",
+                      INJ_QUIET)) {
+        inj_say(MP_RAW_KEY_WARNING, "kernel+: the range profiler refused "
+                "cache control on %s: counters from a warm L2", c->chip);
+        ep.cacheControlMode = CUPTI_CACHE_CONTROL_MODE_NONE;
+        ep.pRangeProfilerObject = NULL;
+        if (!ok(c, rows, cuptiRangeProfilerEnable(&ep),
+                "cuptiRangeProfilerEnable"))
+            return;
+    }
+#else
     if (!ok(c, rows, cuptiRangeProfilerEnable(&ep), "cuptiRangeProfilerEnable"))
         return;
+#endif
     c->obj = ep.pRangeProfilerObject;
     CUpti_RangeProfiler_GetCounterDataSize_Params sp = {
         .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
