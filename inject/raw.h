@@ -74,7 +74,7 @@
  * metrics, empty when not measured (--level kernel, a metric the library
  * had to leave out, a graph launch, a batch that could not be decoded).
  * Hit rates are percent (0..100), DRAM traffic bytes; written as the
- * library's decimal text of CUPTI's double (%.17g). */
+ * library's decimal text of CUPTI's double (%.15g). */
 #define MP_RAW_NRANGE 4
 #define MP_RAW_RANGE_0 "l1tex__t_sector_hit_rate.pct"
 #define MP_RAW_RANGE_1 "lts__t_sector_hit_rate.pct"
