@@ -218,35 +218,14 @@ static int cupti_ok(CUptiResult r, const char *what, int sev)
     return 0;
 }
 
-/* The same helpers for inject_range.c (hidden symbols). */
-int inj_cupti_ok(CUptiResult r, const char *what, int sev)
-{
-    return cupti_ok(r, what, sev);
-}
-
-void inj_say(const char *key, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsay(key, fmt, ap);
-    va_end(ap);
-}
-
-void inj_dbg(const char *fmt, ...)
+/* The debug line of a va_list (for inject_range.c). */
+static void vdbg(const char *fmt, va_list ap)
 {
     if (!g.debug)
         return;
     char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
     dbg("%s", line);
-}
-
-double inj_now(void)
-{
-    return now_s();
 }
 
 static int cu_ok(CUresult r, const char *what, int sev)
@@ -1278,8 +1257,9 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         if (cb->callbackSite == CUPTI_API_ENTER) {
             end_run(1, NULL);
             /* kernel+: the batch is decoded before the program reads
-             * results or ends */
-            if (ir_on())
+             * results or ends (never inside a launch call of this thread:
+             * kernel replay might make such calls itself) */
+            if (ir_on() && !cur.valid)
                 ir_end_batch(cb->context, &g.rows, cb->functionName);
         }
         return;
@@ -1417,7 +1397,9 @@ static int start(void)
     g.enable_at_launch = at && *at ? strcmp(at, "launch") == 0
                                    : g.cupti_version < 130500;
     char err[512];
-    if (ir_init(getenv(MP_ENV_LEVEL), err, sizeof err)) {
+    const ir_glue glue = {.cupti_ok = cupti_ok, .vsay = vsay, .vdbg = vdbg,
+                          .now = now_s};
+    if (ir_init(getenv(MP_ENV_LEVEL), &glue, err, sizeof err)) {
         say(MP_RAW_KEY_ERROR, "%s", err);
         return 0;
     }

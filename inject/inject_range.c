@@ -64,6 +64,35 @@ static struct {
 } R;
 
 static const char *const range_names[MP_RAW_NRANGE] = MP_RAW_RANGE_NAMES;
+static ir_glue G;
+
+static int inj_cupti_ok(CUptiResult r, const char *what, int sev)
+{
+    return G.cupti_ok(r, what, sev);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void inj_say(const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    G.vsay(key, fmt, ap);
+    va_end(ap);
+}
+
+__attribute__((format(printf, 1, 2)))
+static void inj_dbg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    G.vdbg(fmt, ap);
+    va_end(ap);
+}
+
+static double inj_now(void)
+{
+    return G.now();
+}
 
 const uint32_t ir_capture_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
@@ -76,9 +105,11 @@ const uint32_t ir_capture_cbids[] = {
 const size_t ir_ncapture_cbids =
     sizeof ir_capture_cbids / sizeof ir_capture_cbids[0];
 
-int ir_init(const char *level, char *err, size_t errlen)
+int ir_init(const char *level, const ir_glue *glue, char *err,
+            size_t errlen)
 {
     R.on = 0;
+    G = *glue;
     if (!level || !*level || !strcmp(level, MP_LEVEL_KERNEL))
         return 0;
     if (!strcmp(level, MP_LEVEL_KERNEL_PLUS)) {

@@ -16,23 +16,28 @@
 
 #include <cuda.h>
 #include <cupti_result.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "inject_core.h"
 
-/* ---- inject.c's helpers (hidden: not exported from the library) ---- */
+/* ---- inject.c's helpers, handed over by ir_init ---------------------
+ * (function pointers: inject.o calls this object, never the other way,
+ * as tests/test_layering.c wants) */
 
 /* what a failed call costs: debug line only, a `warning`, an `error` */
 enum { INJ_QUIET, INJ_WARN, INJ_FATAL };
-/* 1 when r is CUPTI_SUCCESS; else the failure is noted as sev says */
-int inj_cupti_ok(CUptiResult r, const char *what, int sev);
-/* a status line "key value", written at once (said once) */
-void inj_say(const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* a MEMPROBE_DEBUG line on stderr */
-void inj_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-double inj_now(void);
+typedef struct {
+    /* 1 when r is CUPTI_SUCCESS; else the failure noted as sev says (the
+     * library's one CUPTI return helper) */
+    int (*cupti_ok)(CUptiResult r, const char *what, int sev);
+    /* a status line "key value", written at once (said once) */
+    void (*vsay)(const char *key, const char *fmt, va_list ap);
+    /* a MEMPROBE_DEBUG line on stderr (nothing without it) */
+    void (*vdbg)(const char *fmt, va_list ap);
+    double (*now)(void); /* seconds, monotonic */
+} ir_glue;
 
 /* ---- the range profiler ---------------------------------------------- */
 
@@ -40,9 +45,10 @@ double inj_now(void);
  * full batch is decoded before the next launch. */
 #define IR_BATCH 256
 
-/* MEMPROBE_LEVEL's value (NULL or "" = kernel): 0, or -1 with a reason
- * naming the variable in err. */
-int ir_init(const char *level, char *err, size_t errlen);
+/* MEMPROBE_LEVEL's value (NULL or "" = kernel) and inject.c's helpers:
+ * 0, or -1 with a reason naming the variable in err. */
+int ir_init(const char *level, const ir_glue *glue, char *err,
+            size_t errlen);
 /* 1 at --level kernel+ (until every context turned it off). */
 int ir_on(void);
 
