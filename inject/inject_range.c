@@ -396,13 +396,13 @@ static void setup(range_ctx *c, int dev, ic_launches *rows)
     if (!inj_cupti_ok(cuptiRangeProfilerEnable(&ep),
                       "cuptiRangeProfilerEnable (cache control all)",
                       INJ_QUIET)) {
-        inj_say(MP_RAW_KEY_WARNING, "kernel+: the range profiler refused "
-                "cache control on %s: counters from a warm L2", c->chip);
         ep.cacheControlMode = CUPTI_CACHE_CONTROL_MODE_NONE;
         ep.pRangeProfilerObject = NULL;
         if (!ok(c, rows, cuptiRangeProfilerEnable(&ep),
                 "cuptiRangeProfilerEnable"))
             return;
+        inj_say(MP_RAW_KEY_WARNING, "kernel+: the range profiler refused "
+                "cache control on %s: counters from a warm L2", c->chip);
     }
 #else
     if (!ok(c, rows, cuptiRangeProfilerEnable(&ep), "cuptiRangeProfilerEnable"))
