@@ -107,8 +107,7 @@
     X(HOST_MEMORY, "host_memory",                                           \
       "transfer: pinned, pageable, mapped or managed host memory")          \
     X(METHOD, "method", "transfer: memcpy (copy engine) or kernel (SMs); "  \
-      "async: staged, cpasync, bulk, tensor; cluster: local, remote; "      \
-      "bandwidth: ldst or bulk")                                            \
+      "async: staged, cpasync, bulk, tensor; cluster: local, remote")       \
     X(BYTES, "bytes", "transfer: bytes per copy (each way for bidir)")      \
     X(SRC_DEVICE, "src_device", "transfer p2p: source GPU")                 \
     X(DST_DEVICE, "dst_device", "transfer p2p: destination GPU")            \
@@ -138,7 +137,7 @@
     X(CLOCK_NOTE, "clock_note",                                             \
       "SM clock (NVML) moved during timing or sat below sm_clock_mhz") \
     X(INFLIGHT, "inflight", "bandwidth: independent accesses per thread per step") \
-    X(SHAPE, "shape", "bandwidth: auto (search, cache or memo) when the shape was chosen at run time")                                      \
+    X(SHAPE, "shape", "bandwidth: auto (search, cache or memo) when the shape was chosen at run time") \
     X(GRID, "grid", "bandwidth: persistent (one wave) or oneshot (many waves)")
 
 typedef enum {

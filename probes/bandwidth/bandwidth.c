@@ -44,9 +44,16 @@
 #include "metric_sets.h"
 
 enum { P_KERNEL, P_WIDTH, P_OFFSET, P_STRIDE, P_BYTES, P_INFLIGHT, P_CACHE,
-       P_THREADS, P_BLOCKS, P_REPEAT, P_GRID, P_METHOD, P_TILE, P_COUNT };
+       P_THREADS, P_BLOCKS, P_REPEAT, P_GRID, P_TILE, P_COUNT };
 
-static const char *const kernel_names[] = {"read", "write", "copy", NULL};
+/* copy-bulk: copy by cp.async.bulk through shared memory (sm_90: the
+ * TMA's plain bulk copy; MP_BW_METHOD_BULK) instead of loads and stores;
+ * its rows are copies (kernel_of). A kernel of its own, not an option of
+ * copy, so that it can be asked for alone. */
+static const char *const kernel_names[] = {"read", "write", "copy",
+                                           "copy-bulk", NULL};
+static const int kernel_cc[] = {0, 0, 0, MP_CC_TMA};
+#define KERNEL_BULK 3
 static const char *const cache_names[] = {"default", "cs", "na", "pf256",
                                           "auto", NULL};
 /* Automatic shape (bw_shape.h): cache "auto", and inflight or threads 0,
@@ -58,10 +65,6 @@ static const int cache_cc[] = {0, 0, 0, MP_CC_L2_PREFETCH, 0};
 /* The grid (bandwidth.h): persistent, one full wave walking the arrays
  * (the default); oneshot, one unrolled step per thread and pass. */
 static const char *const grid_names[] = {"persistent", "oneshot", NULL};
-/* How copy moves bytes: ldst (loads and stores) or bulk (cp.async.bulk
- * through shared memory, sm_90: the TMA's plain bulk copy). */
-static const char *const method_names[] = {"ldst", "bulk", NULL};
-static const int method_cc[] = {0, MP_CC_TMA};
 static const long long tiles[] = {1024, 2048, 4096, 8192, 16384, 32768};
 #define TILE_DEFAULT 4096
 static const long long widths[] = {4, 8, 16};
@@ -83,8 +86,11 @@ static const long long inflights[] = {1, 2, 4, 8};
 #define MEMCPY_RUNS 10
 
 static const mp_param_def bw_params[P_COUNT] = {
-    [P_KERNEL] = MP_CHOICE_PARAM("kernel", 0, kernel_names,
-        "read (XOR-reduce), write (pattern) or copy (dst = src)"),
+    [P_KERNEL] = {"kernel", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, kernel_names,
+                  "read (XOR-reduce), write (pattern), copy (dst = src) or "
+                  "copy-bulk (copy by cp.async.bulk via shared memory; "
+                  "--inflight stages per warp, --tile bytes each)",
+                  kernel_cc},
     [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
                  "bytes per lane access: 4 (u32), 8 (v2.u32), 16 (v4.u32)"},
     [P_OFFSET] = MP_INT_PARAM("offset", 0, 0, 4096,
@@ -108,13 +114,21 @@ static const mp_param_def bw_params[P_COUNT] = {
     [P_GRID] = MP_CHOICE_PARAM("grid", 0, grid_names,
         "persistent (one full wave, grid-stride loop) or oneshot (one step "
         "of --inflight accesses per thread, many waves; width 16)"),
-    [P_METHOD] = {"method", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, method_names,
-                  "copy through registers (ldst) or bulk (cp.async.bulk via "
-                  "shared memory, sm_90; --inflight stages per warp)",
-                  method_cc},
     [P_TILE] = {"tile", MP_PARAM_INT, TILE_DEFAULT, 1024, 32768, tiles, 6,
-                NULL, "bulk: bytes per shared-memory stage"},
+                NULL, "copy-bulk: bytes per shared-memory stage"},
 };
+
+/* The kernel a configuration runs (MP_BW_READ, _WRITE, _COPY: copy-bulk
+ * is a copy), and whether it copies by cp.async.bulk. */
+static int kernel_of(const long long *v)
+{
+    return v[P_KERNEL] == KERNEL_BULK ? MP_BW_COPY : (int)v[P_KERNEL];
+}
+
+static int is_bulk(const long long *v)
+{
+    return v[P_KERNEL] == KERNEL_BULK;
+}
 
 /* Walks per launch: --repeat, or for 0 enough to move REPEAT_AUTO_BYTES
  * (at least 1, at most REPEAT_MAX). */
@@ -133,11 +147,11 @@ static long long repeat_of(const long long *v)
  * DRAM figures are for arrays >> L2 and for one walk otherwise). */
 static void model_of(const long long *v, mp_bw_model *m)
 {
-    mp_bw_model_compute((int)v[P_KERNEL], (int)v[P_WIDTH], v[P_OFFSET],
+    mp_bw_model_compute(kernel_of(v), (int)v[P_WIDTH], v[P_OFFSET],
                         (int)v[P_STRIDE], v[P_BYTES], m);
     /* Bulk copies issue no load or store instructions: no requests and
      * no L1 sectors; the DRAM bytes are the same. */
-    if (v[P_METHOD] == MP_BW_METHOD_BULK)
+    if (is_bulk(v))
         m->requests = m->sectors = m->ideal_sectors = 0;
     double r = (double)repeat_of(v);
     m->bytes_counted *= r;
@@ -153,7 +167,7 @@ static void model_of(const long long *v, mp_bw_model *m)
 /* Global-memory ops per element: 1 (read, write) or 2 (copy). */
 static int ops_of(const long long *v)
 {
-    return v[P_KERNEL] == MP_BW_COPY ? 2 : 1;
+    return kernel_of(v) == MP_BW_COPY ? 2 : 1;
 }
 
 /* ---- parameters, label, prediction ------------------------------------ */
@@ -178,27 +192,32 @@ static int check_variant(const long long *v, size_t smem_limit, char *err,
             return -1;
         }
     }
-    if (v[P_METHOD] != MP_BW_METHOD_BULK) {
+    if (!is_bulk(v)) {
         if (v[P_TILE] != TILE_DEFAULT) {
-            snprintf(err, errlen, "--tile: only --method bulk copies through "
-                     "shared-memory tiles");
+            snprintf(err, errlen, "--tile: only --kernel copy-bulk copies "
+                     "through shared-memory tiles");
             return -1;
         }
         return 0;
     }
-    const char *why =
-        v[P_KERNEL] != MP_BW_COPY ? "copies only (--kernel copy)"
-        : v[P_STRIDE] != 1 ? "copies contiguous bytes (--stride 1)"
-        : v[P_OFFSET] % 16 ? "needs 16-byte-aligned arrays (--offset)"
-        : v[P_GRID] != MP_BW_GRID_PERSISTENT ? "runs a persistent grid"
-        : repeat_of(v) > 1 ? "walks once (no --repeat)"
-        : v[P_CACHE] != MP_BW_CACHE_DEFAULT && v[P_CACHE] != CACHE_AUTO
-            ? "takes no cache operator (--cache default)"
-        : NULL;
-    if (why) {
-        snprintf(err, errlen, "--method: bulk %s", why);
-        return -1;
-    }
+    /* --width 16 also makes --offset a multiple of 16 (bw_check), as
+     * cp.async.bulk needs. */
+    static const char *const names[] = {"--width", "--stride", "--grid",
+                                        "--repeat", "--cache"};
+    const char *why[] = {
+        v[P_WIDTH] != 16 ? "moves 16-byte-aligned tiles (16)" : NULL,
+        v[P_STRIDE] != 1 ? "copies contiguous bytes (1)" : NULL,
+        v[P_GRID] != MP_BW_GRID_PERSISTENT ? "runs a persistent grid" : NULL,
+        repeat_of(v) > 1 ? "walks once (1)" : NULL,
+        v[P_CACHE] != MP_BW_CACHE_DEFAULT && v[P_CACHE] != CACHE_AUTO
+            ? "takes no cache operator (default)" : NULL,
+    };
+    for (size_t i = 0; i < sizeof why / sizeof *why; i++)
+        if (why[i]) {
+            snprintf(err, errlen, "%s: --kernel copy-bulk %s", names[i],
+                     why[i]);
+            return -1;
+        }
     /* Searched shapes (0) are checked by the search. */
     mp_bw_launch l = {.method = MP_BW_METHOD_BULK,
                       .threads = (int)v[P_THREADS],
@@ -241,16 +260,13 @@ static int bw_check(const long long *v, size_t smem_limit, char *err,
     return check_variant(v, smem_limit, err, errlen);
 }
 
-/* "/oneshot", "/bulk", "/tileN" for the variants that are not the
+/* "/oneshot", "/tileN" for the variants that are not the
  * default, appended at n (label and shape-cache key): the defaults add
  * nothing, so the names of every earlier configuration stay. */
 static void variant_suffix(const long long *v, char *buf, size_t len, int n)
 {
     if (v[P_GRID] != bw_params[P_GRID].def && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "/%s", grid_names[v[P_GRID]]);
-    if (v[P_METHOD] != bw_params[P_METHOD].def && n >= 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, "/%s",
-                      method_names[v[P_METHOD]]);
     if (v[P_TILE] != bw_params[P_TILE].def && n >= 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, "/tile%lld", v[P_TILE]);
 }
@@ -308,7 +324,7 @@ static void bw_describe(const long long *v, mp_row *row)
         {P_KERNEL, MP_COL_KERNEL}, {P_WIDTH, MP_COL_WIDTH},
         {P_OFFSET, MP_COL_OFFSET}, {P_STRIDE, MP_COL_STRIDE},
         {P_BYTES, MP_COL_ARRAY_BYTES}, {P_CACHE, MP_COL_CACHE},
-        {P_GRID, MP_COL_GRID}, {P_METHOD, MP_COL_METHOD},
+        {P_GRID, MP_COL_GRID},
     };
     mp_row_set(row, MP_COL_PROBE, "bandwidth");
     mp_row_set_params(row, bw_params, v, cols, sizeof cols / sizeof *cols);
@@ -317,7 +333,7 @@ static void bw_describe(const long long *v, mp_row *row)
                per_request(m.sectors, m.requests));
     mp_row_set(row, MP_COL_MODEL_IDEAL_SECTORS, "%.6g",
                per_request(m.ideal_sectors, m.requests));
-    if (v[P_METHOD] == MP_BW_METHOD_BULK)
+    if (is_bulk(v))
         mp_row_set(row, MP_COL_TILE_BYTES, "%lld", v[P_TILE]);
 }
 
@@ -455,7 +471,7 @@ static void search_shape(bw_state *s, const long long *v,
     /* Bulk: warps per block are pipelines, each of inflight x tile bytes
      * of shared memory, so smaller blocks. */
     static const int bulk_thr_c[] = {32, 128, 256};
-    const int bulk = v[P_METHOD] == MP_BW_METHOD_BULK;
+    const int bulk = is_bulk(v);
     const int *thr = bulk ? bulk_thr_c : thr_c;
     int cache_c[4] = {MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA,
                       MP_BW_CACHE_PF256};
@@ -561,7 +577,7 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
 {
     bw_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
-    int kernel = (int)v[P_KERNEL];
+    int kernel = kernel_of(v);
     s->offset = v[P_OFFSET];
     s->bytes = v[P_BYTES];
     s->l.kernel = kernel;
@@ -574,7 +590,7 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
     s->l.repeat = (int)repeat_of(v);
     s->l.repeat_mask = 0;
     s->l.grid = (int)v[P_GRID];
-    s->l.method = (int)v[P_METHOD];
+    s->l.method = is_bulk(v) ? MP_BW_METHOD_BULK : MP_BW_METHOD_LDST;
     s->l.tile = (int)v[P_TILE];
     s->auto_shape = v[P_INFLIGHT] == 0 || v[P_THREADS] == 0
                     || v[P_CACHE] == CACHE_AUTO;

@@ -35,6 +35,11 @@
  * or the stores, so the compiler cannot drop them, and it schedules all U
  * of them before the first use (checked in the SASS for every kernel,
  * width, cache and U). Stores are asm volatile (no outputs).
+ *
+ * Variants (issue 27; never the default): bw_oneshot, the same walk for a
+ * grid of one unrolled step per thread, whose read kernel leaves one
+ * {XOR, count} per block; bw_bulk, copy by cp.async.bulk through shared
+ * memory (sm_90). See bandwidth.h and docs/bandwidth.md.
  */
 #include <cuda_runtime.h>
 

@@ -37,7 +37,7 @@ enum { MP_BW_GRID_PERSISTENT, MP_BW_GRID_ONESHOT };
 
 /* How the copy kernel moves bytes (mp_bw_launch.method): LDST, loads and
  * stores through registers (every kernel's default); BULK (copy only,
- * sm_90), lane 0 of every warp runs its own pipeline of `inflight`
+ * sm_90; `--kernel copy-bulk`), lane 0 of every warp runs its own pipeline of `inflight`
  * shared-memory stages of `tile` bytes: cp.async.bulk global -> shared
  * completing on an mbarrier, then cp.async.bulk shared -> global. */
 enum { MP_BW_METHOD_LDST, MP_BW_METHOD_BULK };

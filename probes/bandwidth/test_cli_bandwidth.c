@@ -35,7 +35,7 @@ static const cli_ok_case good_cases[] = {
     {{"predict", "bandwidth", "--help"}, {"usage: memprobe predict bandwidth",
                                           "--bytes", "--format"}},
     {{"list"}, {"bandwidth", "default|cs|na|pf256", "1|2|4|8"}},
-    {{"list"}, {"persistent|oneshot", "ldst|bulk", "--tile"}},
+    {{"list"}, {"persistent|oneshot", "read|write|copy|copy-bulk", "--tile"}},
     /* The variants predict like the default: the grid changes nothing. */
     {{"predict", "bandwidth", "--grid", "oneshot", "--inflight", "8"},
      {"bytes_counted", "dram_bytes_read"}},
@@ -101,27 +101,20 @@ static const cli_bad_case bad_cases[] = {
     {{"bandwidth", "--grid", "oneshot", "--blocks", "132"}, "--grid"},
     {{"bandwidth", "--grid", "oneshot", "--repeat", "2"}, "--grid"},
     {{"bandwidth", "--grid", "wave"}, "--grid"},
-    /* bulk copy: copy, stride 1, 16-byte-aligned, persistent, no cache
-     * operator, its stages in shared memory */
-    {{"bandwidth", "--method", "bulk"}, "--method"},          /* read */
-    {{"bandwidth", "--method", "bulk", "--kernel", "write"}, "--method"},
-    {{"bandwidth", "--method", "bulk", "--kernel", "copy", "--stride", "2"},
-     "--method"},
-    {{"bandwidth", "--method", "bulk", "--kernel", "copy", "--width", "8",
-      "--offset", "8"}, "--method"},
-    {{"bandwidth", "--method", "bulk", "--kernel", "copy", "--grid",
-      "oneshot"}, "--method"},
-    {{"bandwidth", "--method", "bulk", "--kernel", "copy", "--cache", "cs"},
-     "--method"},
-    {{"bandwidth", "--method", "bulk", "--kernel", "copy", "--repeat", "2"},
-     "--method"},
-    {{"bandwidth", "--method", "tma"}, "--method"},
-    {{"bandwidth", "--method", "bulk", "--kernel", "copy", "--threads",
-      "1024", "--inflight", "8", "--tile", "32768"}, "--tile"},
+    /* bulk copy: 16-byte tiles, stride 1, persistent, no cache operator,
+     * no repeats, its stages in shared memory */
+    {{"bandwidth", "--kernel", "copy-bulk", "--width", "8"}, "--width"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--stride", "2"}, "--stride"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--offset", "8"}, "--offset"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--grid", "oneshot"}, "--grid"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--cache", "cs"}, "--cache"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--repeat", "2"}, "--repeat"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--threads", "1024",
+      "--inflight", "8", "--tile", "32768"}, "--tile"},
     {{"bandwidth", "--tile", "8192"}, "--tile"},              /* ldst */
-    {{"bandwidth", "--method", "bulk", "--kernel", "copy", "--tile", "3000"},
-     "--tile"},
-    {{"predict", "bandwidth", "--method", "bulk"}, "--method"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--tile", "3000"}, "--tile"},
+    {{"predict", "bandwidth", "--kernel", "copy-bulk", "--width", "4"},
+     "--width"},
 };
 
 /* ---- predict --format csv against hand-derived values ---------------- */
@@ -257,9 +250,9 @@ static void test_predict_sweep(void **state)
                    /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048
                     * of 16. */
                    "\r\nbandwidth,read,4,0,1,1048576,4,default,1,"
-                   "persistent,ldst,4096,1048576,8192,4,4,1048576,0\r\n",
+                   "persistent,4096,1048576,8192,4,4,1048576,0\r\n",
                    "\r\nbandwidth,copy,16,0,1,1048576,4,default,1,"
-                   "persistent,ldst,4096,2097152,4096,16,16,1048576,"
+                   "persistent,4096,2097152,4096,16,16,1048576,"
                    "1048576\r\n",
                    NULL);
 }
@@ -277,13 +270,13 @@ static void test_predict_repeat(void **state)
                    /* 4096 B: 65536 walks x 8 requests of 16 sectors; DRAM
                     * once. */
                    "\r\nbandwidth,read,16,0,1,4096,4,default,0,"
-                   "persistent,ldst,4096,268435456,524288,16,16,4096,0\r\n",
+                   "persistent,4096,268435456,524288,16,16,4096,0\r\n",
                    "\r\nbandwidth,read,16,0,1,4096,4,default,3,"
-                   "persistent,ldst,4096,12288,24,16,16,4096,0\r\n",
+                   "persistent,4096,12288,24,16,16,4096,0\r\n",
                    /* 128 MiB, beyond the L2: 2 walks (auto), DRAM both
                     * times. */
                    "\r\nbandwidth,read,16,0,1,134217728,4,default,0,"
-                   "persistent,ldst,4096,268435456,524288,16,16,268435456,"
+                   "persistent,4096,268435456,524288,16,16,268435456,"
                    "0\r\n",
                    NULL);
 }
@@ -294,29 +287,27 @@ static void test_predict_repeat(void **state)
 static void test_predict_variants(void **state)
 {
     (void)state;
-    /* A sweep over both methods with a bulk tile stops at ldst's row. */
-    const char *bad[] = {"predict", "bandwidth", "--kernel", "copy",
-                         "--method", "ldst,bulk", "--tile", "16384", NULL};
+    /* A sweep over both copies with a bulk tile stops at copy's row. */
+    const char *bad[] = {"predict", "bandwidth", "--kernel", "copy,copy-bulk",
+                         "--tile", "16384", NULL};
     cli_expect_usage_error(bad, "--tile");
-    const char *ok[] = {"predict", "bandwidth", "--kernel", "copy",
-                        "--method", "ldst,bulk", "--bytes", "1048576",
-                        "--format", "csv", NULL};
+    const char *ok[] = {"predict", "bandwidth", "--kernel", "copy,copy-bulk",
+                        "--bytes", "1048576", "--format", "csv", NULL};
     cli_run_expect(ok, 1 + 2,
                    "\r\nbandwidth,copy,16,0,1,1048576,4,default,1,"
-                   "persistent,ldst,4096,2097152,4096,16,16,1048576,"
+                   "persistent,4096,2097152,4096,16,16,1048576,"
                    "1048576\r\n",
-                   "\r\nbandwidth,copy,16,0,1,1048576,4,default,1,"
-                   "persistent,bulk,4096,2097152,0,0,0,1048576,"
-                   "1048576\r\n",
+                   "\r\nbandwidth,copy-bulk,16,0,1,1048576,4,default,1,"
+                   "persistent,4096,2097152,0,0,0,1048576,1048576\r\n",
                    NULL);
     const char *grid[] = {"predict", "bandwidth", "--grid",
                           "persistent,oneshot", "--bytes", "1048576",
                           "--format", "csv", NULL};
     cli_run_expect(grid, 1 + 2,
                    "\r\nbandwidth,read,16,0,1,1048576,4,default,1,"
-                   "persistent,ldst,4096,1048576,2048,16,16,1048576,0\r\n",
+                   "persistent,4096,1048576,2048,16,16,1048576,0\r\n",
                    "\r\nbandwidth,read,16,0,1,1048576,4,default,1,"
-                   "oneshot,ldst,4096,1048576,2048,16,16,1048576,0\r\n",
+                   "oneshot,4096,1048576,2048,16,16,1048576,0\r\n",
                    NULL);
 }
 
