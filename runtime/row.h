@@ -137,7 +137,8 @@
     X(CLOCK_NOTE, "clock_note",                                             \
       "SM clock (NVML) moved during timing or sat below sm_clock_mhz") \
     X(INFLIGHT, "inflight", "bandwidth: independent accesses per thread per step") \
-    X(SHAPE, "shape", "bandwidth: auto (search, cache or memo) when the shape was chosen at run time")
+    X(SHAPE, "shape", "bandwidth: auto (search, cache or memo) when the shape was chosen at run time") \
+    X(GRID, "grid", "bandwidth: persistent (one wave) or oneshot (many waves)")
 
 typedef enum {
 #define MP_COL_ENUM(id, name, desc) MP_COL_##id,

@@ -44,9 +44,16 @@
 #include "metric_sets.h"
 
 enum { P_KERNEL, P_WIDTH, P_OFFSET, P_STRIDE, P_BYTES, P_INFLIGHT, P_CACHE,
-       P_THREADS, P_BLOCKS, P_REPEAT, P_COUNT };
+       P_THREADS, P_BLOCKS, P_REPEAT, P_GRID, P_TILE, P_COUNT };
 
-static const char *const kernel_names[] = {"read", "write", "copy", NULL};
+/* copy-bulk: copy by cp.async.bulk through shared memory (sm_90: the
+ * TMA's plain bulk copy; MP_BW_METHOD_BULK) instead of loads and stores;
+ * its rows are copies (kernel_of). A kernel of its own, not an option of
+ * copy, so that it can be asked for alone. */
+static const char *const kernel_names[] = {"read", "write", "copy",
+                                           "copy-bulk", NULL};
+static const int kernel_cc[] = {0, 0, 0, MP_CC_TMA};
+#define KERNEL_BULK 3
 static const char *const cache_names[] = {"default", "cs", "na", "pf256",
                                           "auto", NULL};
 /* Automatic shape (bw_shape.h): cache "auto", and inflight or threads 0,
@@ -55,6 +62,11 @@ static const char *const cache_names[] = {"default", "cs", "na", "pf256",
 #define CACHE_AUTO 4
 /* pf256's L2::256B prefetch hint needs sm_80 (bandwidth.cu). */
 static const int cache_cc[] = {0, 0, 0, MP_CC_L2_PREFETCH, 0};
+/* The grid (bandwidth.h): persistent, one full wave walking the arrays
+ * (the default); oneshot, one unrolled step per thread and pass. */
+static const char *const grid_names[] = {"persistent", "oneshot", NULL};
+static const long long tiles[] = {1024, 2048, 4096, 8192, 16384, 32768};
+#define TILE_DEFAULT 4096
 static const long long widths[] = {4, 8, 16};
 static const long long inflights[] = {1, 2, 4, 8};
 
@@ -74,8 +86,11 @@ static const long long inflights[] = {1, 2, 4, 8};
 #define MEMCPY_RUNS 10
 
 static const mp_param_def bw_params[P_COUNT] = {
-    [P_KERNEL] = MP_CHOICE_PARAM("kernel", 0, kernel_names,
-        "read (XOR-reduce), write (pattern) or copy (dst = src)"),
+    [P_KERNEL] = {"kernel", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, kernel_names,
+                  "read (XOR-reduce), write (pattern), copy (dst = src) or "
+                  "copy-bulk (copy by cp.async.bulk via shared memory; "
+                  "--inflight stages per warp, --tile bytes each)",
+                  kernel_cc},
     [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
                  "bytes per lane access: 4 (u32), 8 (v2.u32), 16 (v4.u32)"},
     [P_OFFSET] = MP_INT_PARAM("offset", 0, 0, 4096,
@@ -96,7 +111,24 @@ static const mp_param_def bw_params[P_COUNT] = {
     [P_REPEAT] = MP_INT_PARAM("repeat", 1, 0, REPEAT_MAX,
         "walks of the array per launch (cache default); 0 = enough to move "
         "256 MiB (small arrays: L1, L2)"),
+    [P_GRID] = MP_CHOICE_PARAM("grid", 0, grid_names,
+        "persistent (one full wave, grid-stride loop) or oneshot (one step "
+        "of --inflight accesses per thread, many waves; width 16)"),
+    [P_TILE] = {"tile", MP_PARAM_INT, TILE_DEFAULT, 1024, 32768, tiles, 6,
+                NULL, "copy-bulk: bytes per shared-memory stage"},
 };
+
+/* The kernel a configuration runs (MP_BW_READ, _WRITE, _COPY: copy-bulk
+ * is a copy), and whether it copies by cp.async.bulk. */
+static int kernel_of(const long long *v)
+{
+    return v[P_KERNEL] == KERNEL_BULK ? MP_BW_COPY : (int)v[P_KERNEL];
+}
+
+static int is_bulk(const long long *v)
+{
+    return v[P_KERNEL] == KERNEL_BULK;
+}
 
 /* Walks per launch: --repeat, or for 0 enough to move REPEAT_AUTO_BYTES
  * (at least 1, at most REPEAT_MAX). */
@@ -115,8 +147,12 @@ static long long repeat_of(const long long *v)
  * DRAM figures are for arrays >> L2 and for one walk otherwise). */
 static void model_of(const long long *v, mp_bw_model *m)
 {
-    mp_bw_model_compute((int)v[P_KERNEL], (int)v[P_WIDTH], v[P_OFFSET],
+    mp_bw_model_compute(kernel_of(v), (int)v[P_WIDTH], v[P_OFFSET],
                         (int)v[P_STRIDE], v[P_BYTES], m);
+    /* Bulk copies issue no load or store instructions: no requests and
+     * no L1 sectors; the DRAM bytes are the same. */
+    if (is_bulk(v))
+        m->requests = m->sectors = m->ideal_sectors = 0;
     double r = (double)repeat_of(v);
     m->bytes_counted *= r;
     m->requests *= r;
@@ -131,15 +167,75 @@ static void model_of(const long long *v, mp_bw_model *m)
 /* Global-memory ops per element: 1 (read, write) or 2 (copy). */
 static int ops_of(const long long *v)
 {
-    return v[P_KERNEL] == MP_BW_COPY ? 2 : 1;
+    return kernel_of(v) == MP_BW_COPY ? 2 : 1;
 }
 
 /* ---- parameters, label, prediction ------------------------------------ */
 
+/* Per model value: the divisions by requests (0 for bulk) give 0. */
+static double per_request(double x, double requests)
+{
+    return requests > 0 ? x / requests : 0;
+}
+
+/* The grid and the method against the rest (bw_check's second half). */
+static int check_variant(const long long *v, size_t smem_limit, char *err,
+                         size_t errlen)
+{
+    if (v[P_GRID] == MP_BW_GRID_ONESHOT) {
+        const char *why = v[P_WIDTH] != 16 ? "has 16-byte kernels only"
+                        : repeat_of(v) > 1 ? "walks once (no --repeat)"
+                        : v[P_BLOCKS] ? "sets its own block count (--blocks 0)"
+                        : NULL;
+        if (why) {
+            snprintf(err, errlen, "--grid: oneshot %s", why);
+            return -1;
+        }
+    }
+    if (!is_bulk(v)) {
+        if (v[P_TILE] != TILE_DEFAULT) {
+            snprintf(err, errlen, "--tile: only --kernel copy-bulk copies "
+                     "through shared-memory tiles");
+            return -1;
+        }
+        return 0;
+    }
+    /* --width 16 also makes --offset a multiple of 16 (bw_check), as
+     * cp.async.bulk needs. */
+    static const char *const names[] = {"--width", "--stride", "--grid",
+                                        "--repeat", "--cache"};
+    const char *why[] = {
+        v[P_WIDTH] != 16 ? "moves 16-byte-aligned tiles (16)" : NULL,
+        v[P_STRIDE] != 1 ? "copies contiguous bytes (1)" : NULL,
+        v[P_GRID] != MP_BW_GRID_PERSISTENT ? "runs a persistent grid" : NULL,
+        repeat_of(v) > 1 ? "walks once (1)" : NULL,
+        v[P_CACHE] != MP_BW_CACHE_DEFAULT && v[P_CACHE] != CACHE_AUTO
+            ? "takes no cache operator (default)" : NULL,
+    };
+    for (size_t i = 0; i < sizeof why / sizeof *why; i++)
+        if (why[i]) {
+            snprintf(err, errlen, "%s: --kernel copy-bulk %s", names[i],
+                     why[i]);
+            return -1;
+        }
+    /* Searched shapes (0) are checked by the search. */
+    mp_bw_launch l = {.method = MP_BW_METHOD_BULK,
+                      .threads = (int)v[P_THREADS],
+                      .inflight = (int)v[P_INFLIGHT], .tile = (int)v[P_TILE]};
+    size_t need = mp_bw_shared_bytes(&l);
+    if (l.threads && l.inflight && need > smem_limit) {
+        snprintf(err, errlen, "--tile: %d warps x %d stages x %d bytes need "
+                 "%zu bytes of shared memory per block, the GPU allows %zu "
+                 "(fewer --threads, --inflight or a smaller --tile)",
+                 l.threads / 32, l.inflight, l.tile, need, smem_limit);
+        return -1;
+    }
+    return 0;
+}
+
 static int bw_check(const long long *v, size_t smem_limit, char *err,
                     size_t errlen)
 {
-    (void)smem_limit;
     if (v[P_THREADS] % 32) {
         snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
                  v[P_THREADS]);
@@ -161,7 +257,18 @@ static int bw_check(const long long *v, size_t smem_limit, char *err,
                  "only, not %s", cache_names[v[P_CACHE]]);
         return -1;
     }
-    return 0;
+    return check_variant(v, smem_limit, err, errlen);
+}
+
+/* "/oneshot", "/tileN" for the variants that are not the
+ * default, appended at n (label and shape-cache key): the defaults add
+ * nothing, so the names of every earlier configuration stay. */
+static void variant_suffix(const long long *v, char *buf, size_t len, int n)
+{
+    if (v[P_GRID] != bw_params[P_GRID].def && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, "/%s", grid_names[v[P_GRID]]);
+    if (v[P_TILE] != bw_params[P_TILE].def && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, "/tile%lld", v[P_TILE]);
 }
 
 static void bw_label(const long long *v, char *buf, size_t len)
@@ -189,7 +296,8 @@ static void bw_label(const long long *v, char *buf, size_t len)
     if (v[P_BLOCKS] != bw_params[P_BLOCKS].def && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, "/g%lld", v[P_BLOCKS]);
     if (v[P_REPEAT] != bw_params[P_REPEAT].def && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, "/r%lld", v[P_REPEAT]);
+        n += snprintf(buf + n, len - (size_t)n, "/r%lld", v[P_REPEAT]);
+    variant_suffix(v, buf, len, n);
 }
 
 static void bw_predict(const long long *v, mp_prediction *out)
@@ -200,9 +308,10 @@ static void bw_predict(const long long *v, mp_prediction *out)
     mp_prediction_clear(out);
     mp_prediction_put(out, "bytes_counted", m.bytes_counted);
     mp_prediction_put(out, "requests", m.requests * ops);
-    mp_prediction_put(out, "sectors_per_request", m.sectors / m.requests);
+    mp_prediction_put(out, "sectors_per_request",
+                      per_request(m.sectors, m.requests));
     mp_prediction_put(out, "ideal_sectors_per_request",
-                      m.ideal_sectors / m.requests);
+                      per_request(m.ideal_sectors, m.requests));
     mp_prediction_put(out, "dram_bytes_read", m.dram_read_bytes);
     mp_prediction_put(out, "dram_bytes_write", m.dram_write_bytes);
 }
@@ -215,13 +324,17 @@ static void bw_describe(const long long *v, mp_row *row)
         {P_KERNEL, MP_COL_KERNEL}, {P_WIDTH, MP_COL_WIDTH},
         {P_OFFSET, MP_COL_OFFSET}, {P_STRIDE, MP_COL_STRIDE},
         {P_BYTES, MP_COL_ARRAY_BYTES}, {P_CACHE, MP_COL_CACHE},
+        {P_GRID, MP_COL_GRID},
     };
     mp_row_set(row, MP_COL_PROBE, "bandwidth");
     mp_row_set_params(row, bw_params, v, cols, sizeof cols / sizeof *cols);
     mp_row_set(row, MP_COL_REQUESTS, "%.0f", m.requests * ops_of(v));
-    mp_row_set(row, MP_COL_MODEL_SECTORS, "%.6g", m.sectors / m.requests);
+    mp_row_set(row, MP_COL_MODEL_SECTORS, "%.6g",
+               per_request(m.sectors, m.requests));
     mp_row_set(row, MP_COL_MODEL_IDEAL_SECTORS, "%.6g",
-               m.ideal_sectors / m.requests);
+               per_request(m.ideal_sectors, m.requests));
+    if (is_bulk(v))
+        mp_row_set(row, MP_COL_TILE_BYTES, "%lld", v[P_TILE]);
 }
 
 /* ---- GPU side --------------------------------------------------------- */
@@ -234,7 +347,7 @@ typedef struct {
     size_t src_alloc, dst_alloc; /* their sizes */
     mp_launch_shape shape;       /* read: out, 2 words per thread */
     unsigned *ref_out;           /* read: the CPU reference of out */
-    size_t nthreads;
+    size_t nout;                 /* read: entries of out (out_entries) */
     int launches;                /* since setup */
     double memcpy_ns, memcpy_cov;  /* median cudaMemcpy D2D; 0 = none */
     int auto_shape;              /* inflight, threads or cache searched */
@@ -262,7 +375,7 @@ static void poison_outputs(bw_state *s)
         poison_device(s->dst_base, s->dst_alloc);
     if (s->l.out)
         poison_device((char *)s->l.out,
-                      s->nthreads * 2 * sizeof(unsigned));
+                      s->nout * 2 * sizeof(unsigned));
 }
 
 static void gen_source(void *user, unsigned *out, size_t first, size_t count)
@@ -270,6 +383,30 @@ static void gen_source(void *user, unsigned *out, size_t first, size_t count)
     (void)user;
     for (size_t j = 0; j < count; j++)
         out[j] = mp_bw_src_word((unsigned)(first + j));
+}
+
+/* The launch's block count: --blocks, else one full wave (persistent),
+ * or enough blocks for one unrolled step per thread in the longest pass
+ * (oneshot). */
+static void set_blocks(mp_bw_launch *l, long long given, const mp_device *dev)
+{
+    if (l->grid == MP_BW_GRID_ONESHOT) {
+        unsigned long long cnt = (l->elements + (unsigned)l->stride - 1)
+                                 / (unsigned)l->stride;
+        unsigned long long per = (unsigned long long)l->inflight
+                                 * (unsigned)l->threads;
+        l->blocks = (int)((cnt + per - 1) / per);
+        return;
+    }
+    MP_LAUNCH_BLOCKS(l->blocks, given, dev, mp_bw_occupancy, l);
+}
+
+/* Entries of the read kernel's output, 2 words each: one per thread, or
+ * one per block (oneshot). */
+static size_t out_entries(const mp_bw_launch *l)
+{
+    size_t b = (size_t)l->blocks;
+    return l->grid == MP_BW_GRID_ONESHOT ? b : b * (size_t)l->threads;
 }
 
 /* Fills the source array (word k = mp_bw_src_word(k)): generated by CPU
@@ -294,10 +431,12 @@ static memo *memos;
 
 static void config_key(const long long *v, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/w%lld/o%lld/s%lld/b%lld/g%lld/i%lld/t%lld/c%s",
-             kernel_names[v[P_KERNEL]], v[P_WIDTH], v[P_OFFSET], v[P_STRIDE],
-             v[P_BYTES], v[P_BLOCKS], v[P_INFLIGHT], v[P_THREADS],
-             cache_names[v[P_CACHE]]);
+    int n = snprintf(buf, len,
+                     "%s/w%lld/o%lld/s%lld/b%lld/g%lld/i%lld/t%lld/c%s",
+                     kernel_names[v[P_KERNEL]], v[P_WIDTH], v[P_OFFSET],
+                     v[P_STRIDE], v[P_BYTES], v[P_BLOCKS], v[P_INFLIGHT],
+                     v[P_THREADS], cache_names[v[P_CACHE]]);
+    variant_suffix(v, buf, len, n);
 }
 
 static void device_key(const mp_device *dev, char *buf, size_t len)
@@ -329,24 +468,31 @@ static void search_shape(bw_state *s, const long long *v,
                          const mp_device *dev, mp_bw_shape *best)
 {
     static const int inf_c[] = {1, 2, 4, 8}, thr_c[] = {256, 512, 1024};
+    /* Bulk: warps per block are pipelines, each of inflight x tile bytes
+     * of shared memory, so smaller blocks. */
+    static const int bulk_thr_c[] = {32, 128, 256};
+    const int bulk = is_bulk(v);
+    const int *thr = bulk ? bulk_thr_c : thr_c;
     int cache_c[4] = {MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA,
                       MP_BW_CACHE_PF256};
     int nc = 4, ni = v[P_INFLIGHT] ? 1 : 4, nt = v[P_THREADS] ? 1 : 3;
     /* pf256 only where the GPU has its instruction (probes/arch.h). */
     if (10 * dev->cc_major + dev->cc_minor < MP_CC_L2_PREFETCH)
         nc = 3;
-    if (v[P_CACHE] != CACHE_AUTO)
-        nc = 1, cache_c[0] = (int)v[P_CACHE];
+    if (v[P_CACHE] != CACHE_AUTO || bulk)
+        nc = 1, cache_c[0] = v[P_CACHE] == CACHE_AUTO ? 0 : (int)v[P_CACHE];
     /* The read kernel's per-thread output: one buffer for the largest
      * grid of the candidates. */
     mp_bw_launch l = s->l;
     size_t most = 0;
     for (int t = 0; t < nt; t++)
         for (int i = 0; i < ni; i++) {
-            l.threads = v[P_THREADS] ? (int)v[P_THREADS] : thr_c[t];
+            l.threads = v[P_THREADS] ? (int)v[P_THREADS] : thr[t];
             l.inflight = v[P_INFLIGHT] ? (int)v[P_INFLIGHT] : inf_c[i];
-            MP_LAUNCH_BLOCKS(l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy, &l);
-            size_t n = (size_t)l.blocks * (size_t)l.threads;
+            if (mp_bw_shared_bytes(&l) > dev->smem_per_block_optin)
+                continue;
+            set_blocks(&l, v[P_BLOCKS], dev);
+            size_t n = out_entries(&l);
             most = n > most ? n : most;
         }
     unsigned *out = NULL;
@@ -360,11 +506,12 @@ static void search_shape(bw_state *s, const long long *v,
             for (int c = 0; c < nc; c++) {
                 l = s->l;
                 l.out = out;
-                l.threads = v[P_THREADS] ? (int)v[P_THREADS] : thr_c[t];
+                l.threads = v[P_THREADS] ? (int)v[P_THREADS] : thr[t];
                 l.inflight = v[P_INFLIGHT] ? (int)v[P_INFLIGHT] : inf_c[i];
                 l.cache = cache_c[c];
-                MP_LAUNCH_BLOCKS(l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy,
-                                 &l);
+                if (mp_bw_shared_bytes(&l) > dev->smem_per_block_optin)
+                    continue;
+                set_blocks(&l, v[P_BLOCKS], dev);
                 double ns = time_shape(&l);
                 if (best_ns == 0 || ns < best_ns) {
                     best_ns = ns;
@@ -430,7 +577,7 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
 {
     bw_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
-    int kernel = (int)v[P_KERNEL];
+    int kernel = kernel_of(v);
     s->offset = v[P_OFFSET];
     s->bytes = v[P_BYTES];
     s->l.kernel = kernel;
@@ -442,18 +589,22 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
     s->l.elements = (unsigned long long)(s->bytes / s->l.width);
     s->l.repeat = (int)repeat_of(v);
     s->l.repeat_mask = 0;
+    s->l.grid = (int)v[P_GRID];
+    s->l.method = is_bulk(v) ? MP_BW_METHOD_BULK : MP_BW_METHOD_LDST;
+    s->l.tile = (int)v[P_TILE];
     s->auto_shape = v[P_INFLIGHT] == 0 || v[P_THREADS] == 0
                     || v[P_CACHE] == CACHE_AUTO;
     if (s->auto_shape) {   /* a placeholder shape until the search */
         s->l.inflight = s->l.inflight ? s->l.inflight : 4;
-        s->l.threads = s->l.threads ? s->l.threads : 256;
+        s->l.threads = s->l.threads ? s->l.threads
+                       : s->l.method == MP_BW_METHOD_BULK ? 32 : 256;
         s->l.cache = s->l.cache == CACHE_AUTO ? MP_BW_CACHE_DEFAULT
                                               : s->l.cache;
     }
     /* Unless given, one full wave: every SM holds as many blocks as fit.
      * A grid-stride loop needs no more, and more waves only add a tail. */
-    MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy, &s->l);
-    s->nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+    set_blocks(&s->l, v[P_BLOCKS], dev);
+    s->nout = out_entries(&s->l);
 
     size_t need = (size_t)s->bytes * (size_t)ops_of(v);
     if (need > dev->global_mem_bytes)
@@ -479,16 +630,15 @@ static int bw_setup(const long long *v, const mp_device *dev, void **out)
     s->l.dst = s->dst_base ? s->dst_base + s->offset : NULL;
     if (s->auto_shape) {
         resolve_shape(s, v, dev);
-        MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_bw_occupancy,
-                         &s->l);
-        s->nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+        set_blocks(&s->l, v[P_BLOCKS], dev);
+        s->nout = out_entries(&s->l);
         /* The search wrote the right answer: poison it again, so that
          * verification proves the measured launches wrote it. */
         if (s->dst_base && !strcmp(s->shape_from, "search"))
             poison_device(s->dst_base, s->dst_alloc);
     }
     if (kernel == MP_BW_READ) {
-        size_t ob = s->nthreads * 2 * sizeof(unsigned);
+        size_t ob = s->nout * 2 * sizeof(unsigned);
         mp_launch_alloc(&s->shape, s->l.blocks, (void **)&s->l.out, ob, NULL);
         poison_device((char *)s->l.out, ob);
     }
@@ -574,6 +724,53 @@ void mp_bw_read_reference(int width, int stride, unsigned long long elements,
                read_reference_part, &r);
 }
 
+typedef struct {
+    int width, stride;
+    unsigned long long elements;
+    size_t threads, group;
+    unsigned *ref;
+} grouped_job;
+
+/* Entries [g0, g1) of the grouped reference: entry g covers threads
+ * [g group, (g + 1) group) = [a, b). In pass p their elements are the
+ * pass indices [a + j T, b + j T) below cnt for j = 0, 1, ...: runs of
+ * consecutive pass elements, whose array elements are s apart. */
+static void grouped_part(void *ctx, size_t g0, size_t g1)
+{
+    const grouped_job *r = ctx;
+    const unsigned long long T = r->threads, n = r->elements;
+    const unsigned long long s = (unsigned)r->stride;
+    const unsigned wpe = (unsigned)r->width / 4;
+    for (size_t g = g0; g < g1; g++) {
+        unsigned long long a = (unsigned long long)g * r->group;
+        unsigned long long b = a + r->group < T ? a + r->group : T;
+        unsigned x = 0, count = 0;
+        for (unsigned long long p = 0; p < s; p++) {
+            unsigned long long cnt = (n - p + s - 1) / s;
+            for (unsigned long long i = a; i < cnt; i += T) {
+                unsigned long long len = b - a < cnt - i ? b - a : cnt - i;
+                x ^= xor_elements((unsigned)((p + i * s) * wpe),
+                                  (unsigned)(s * wpe), len, wpe);
+                count += (unsigned)len;
+            }
+        }
+        r->ref[2 * g] = x;
+        r->ref[2 * g + 1] = count;
+    }
+}
+
+void mp_bw_read_reference_grouped(int width, int stride,
+                                  unsigned long long elements, size_t threads,
+                                  size_t group, unsigned *ref)
+{
+    grouped_job r = {width, stride, elements, threads, group, ref};
+    size_t entries = (threads + group - 1) / group;
+    size_t words = (size_t)(elements * (unsigned)(width / 4));
+    int cpu = mp_par_threads(words);
+    mp_par_for(entries, (size_t)cpu < entries ? cpu : (int)entries,
+               grouped_part, &r);
+}
+
 void mp_bw_repeat_reference(unsigned *ref, size_t threads, int repeat)
 {
     if (repeat <= 1)
@@ -591,23 +788,30 @@ void mp_bw_repeat_reference(unsigned *ref, size_t threads, int repeat)
 
 static int verify_read(bw_state *s, char *err, size_t errlen)
 {
-    size_t ob = s->nthreads * 2 * sizeof(unsigned);
+    size_t ob = s->nout * 2 * sizeof(unsigned);
     mp_launch_fetch(&s->shape);
     if (!s->ref_out) {   /* the same for every launch: compute once */
         s->ref_out = xmalloc(ob);
-        mp_bw_read_reference(s->l.width, s->l.stride, s->l.elements,
-                             s->nthreads, s->ref_out);
-        mp_bw_repeat_reference(s->ref_out, s->nthreads, s->l.repeat);
+        if (s->l.grid == MP_BW_GRID_ONESHOT)
+            mp_bw_read_reference_grouped(
+                s->l.width, s->l.stride, s->l.elements,
+                (size_t)s->l.blocks * (size_t)s->l.threads,
+                (size_t)s->l.threads, s->ref_out);
+        else
+            mp_bw_read_reference(s->l.width, s->l.stride, s->l.elements,
+                                 s->nout, s->ref_out);
+        mp_bw_repeat_reference(s->ref_out, s->nout, s->l.repeat);
     }
-    size_t words = 2 * s->nthreads;
+    size_t words = 2 * s->nout;
     size_t w = mp_first_diff(s->shape.host_out, s->ref_out, words,
                              mp_par_threads(words));
     if (w < words) {
         size_t t = w / 2;
         const unsigned *got = (const unsigned *)s->shape.host_out + 2 * t;
         const unsigned *want = s->ref_out + 2 * t;
-        snprintf(err, errlen, "read: thread %zu left XOR 0x%08x over %u "
-                 "elements, the CPU reference says 0x%08x over %u", t,
+        snprintf(err, errlen, "read: %s %zu left XOR 0x%08x over %u "
+                 "elements, the CPU reference says 0x%08x over %u",
+                 s->l.grid == MP_BW_GRID_ONESHOT ? "block" : "thread", t,
                  got[0], got[1], want[0], want[1]);
         return -1;
     }
@@ -778,7 +982,9 @@ static void bw_derive(void *state, const mp_device *dev,
     bw_state *s = state;
     mp_bw_model model;
     model_of(s->v, &model);
-    mp_row_set_launch(row, s->l.threads, s->l.blocks, -1);
+    mp_row_set_launch(row, s->l.threads, s->l.blocks,
+                      s->l.method == MP_BW_METHOD_BULK
+                          ? (long long)mp_bw_shared_bytes(&s->l) : -1);
     mp_row_set(row, MP_COL_INFLIGHT, "%d", s->l.inflight);
     mp_row_set(row, MP_COL_CACHE, "%s", cache_names[s->l.cache]);
     if (s->auto_shape)

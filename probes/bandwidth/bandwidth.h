@@ -28,6 +28,20 @@ extern "C" {
 
 enum { MP_BW_CACHE_DEFAULT, MP_BW_CACHE_CS, MP_BW_CACHE_NA, MP_BW_CACHE_PF256 };
 
+/* The grid (mp_bw_launch.grid): PERSISTENT is one full wave whose threads
+ * walk the arrays with the grid-stride loop (the default); ONESHOT has
+ * enough blocks that each thread makes at most one unrolled step per pass
+ * (many waves), and the read kernel leaves one {XOR, count} per BLOCK, so
+ * that its output adds no traffic worth counting. */
+enum { MP_BW_GRID_PERSISTENT, MP_BW_GRID_ONESHOT };
+
+/* How the copy kernel moves bytes (mp_bw_launch.method): LDST, loads and
+ * stores through registers (every kernel's default); BULK (copy only,
+ * sm_90; `--kernel copy-bulk`), lane 0 of every warp runs its own pipeline of `inflight`
+ * shared-memory stages of `tile` bytes: cp.async.bulk global -> shared
+ * completing on an mbarrier, then cp.async.bulk shared -> global. */
+enum { MP_BW_METHOD_LDST, MP_BW_METHOD_BULK };
+
 typedef struct {
     int kernel;                   /* MP_BW_READ, _WRITE or _COPY */
     int width;                    /* 4, 8 or 16 bytes per element */
@@ -46,6 +60,9 @@ typedef struct {
      * read kernel rotates its XOR left by one bit after each walk. */
     int repeat;
     unsigned repeat_mask;         /* 0; opaque to the compiler (.cu) */
+    int grid;                     /* MP_BW_GRID_* */
+    int method;                   /* MP_BW_METHOD_* */
+    int tile;                     /* bulk: bytes per stage, a multiple of 16 */
 } mp_bw_launch;
 
 /* 32-bit word k of the source array (read and copy). Always odd. */
@@ -66,6 +83,17 @@ static inline MP_HD unsigned mp_bw_write_word(unsigned k)
  * count (the second word of a read thread's output). */
 #define MP_BW_POISON 0xfeedfaceu
 
+/* Dynamic shared memory a block of launch l needs: bulk, the stages of
+ * every warp and their mbarriers; 0 otherwise. */
+static inline MP_HD size_t mp_bw_shared_bytes(const mp_bw_launch *l)
+{
+    if (l->method != MP_BW_METHOD_BULK)
+        return 0;
+    size_t stages = (size_t)(l->threads / 32) * (size_t)l->inflight;
+    /* the barriers first, the stages from the next 128 bytes */
+    return (stages * 8 + 127) / 128 * 128 + stages * (size_t)l->tile;
+}
+
 /* Blocks of this kernel that fit on one SM. cudaError_t. */
 int mp_bw_occupancy(const mp_bw_launch *l, int *blocks_per_sm);
 /* One launch on the default stream. cudaError_t. */
@@ -76,6 +104,15 @@ int mp_bw_launch_kernel(const mp_bw_launch *l);
  * pattern), and how many elements it loaded. ref holds 2 x threads. */
 void mp_bw_read_reference(int width, int stride, unsigned long long elements,
                           size_t threads, unsigned *ref);
+/* The same summed over groups of `group` consecutive threads (the
+ * one-shot grid's per-block output: group = threads per block): entry g
+ * holds the XOR of threads [g group, (g + 1) group) and their element
+ * count; ref holds 2 x ceil(threads / group). Walks each group's runs of
+ * consecutive pass elements, so that a grid of a billion threads costs
+ * one pass over the source words. */
+void mp_bw_read_reference_grouped(int width, int stride,
+                                  unsigned long long elements, size_t threads,
+                                  size_t group, unsigned *ref);
 /* The same after `repeat` walks (mp_bw_launch.repeat > 1): each walk XORs
  * the walk's words into the thread's value and rotates it left by one
  * bit; the element count is repeat times one walk's. In place. */

@@ -35,6 +35,10 @@ static const cli_ok_case good_cases[] = {
     {{"predict", "bandwidth", "--help"}, {"usage: memprobe predict bandwidth",
                                           "--bytes", "--format"}},
     {{"list"}, {"bandwidth", "default|cs|na|pf256", "1|2|4|8"}},
+    {{"list"}, {"persistent|oneshot", "read|write|copy|copy-bulk", "--tile"}},
+    /* The variants predict like the default: the grid changes nothing. */
+    {{"predict", "bandwidth", "--grid", "oneshot", "--inflight", "8"},
+     {"bytes_counted", "dram_bytes_read"}},
     {{"help"}, {"bandwidth"}},
     {{"predict", "bandwidth"}, {"bytes_counted", "dram_bytes_read"}},
     {{"predict", "bandwidth", "--kernel=copy", "--width=4", "--offset=4"},
@@ -92,6 +96,25 @@ static const cli_bad_case bad_cases[] = {
     {{"predict", "bandwidth", "--offset", "2"}, "--offset"},
     {{"predict", "bandwidth", "--runs", "5"}, "--runs"},
     {{"predict", "bandwidth", "--bytes", "1048577"}, "--bytes"},
+    /* the one-shot grid: 16-byte kernels, one walk, its own block count */
+    {{"bandwidth", "--grid", "oneshot", "--width", "4"}, "--grid"},
+    {{"bandwidth", "--grid", "oneshot", "--blocks", "132"}, "--grid"},
+    {{"bandwidth", "--grid", "oneshot", "--repeat", "2"}, "--grid"},
+    {{"bandwidth", "--grid", "wave"}, "--grid"},
+    /* bulk copy: 16-byte tiles, stride 1, persistent, no cache operator,
+     * no repeats, its stages in shared memory */
+    {{"bandwidth", "--kernel", "copy-bulk", "--width", "8"}, "--width"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--stride", "2"}, "--stride"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--offset", "8"}, "--offset"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--grid", "oneshot"}, "--grid"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--cache", "cs"}, "--cache"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--repeat", "2"}, "--repeat"},
+    {{"bandwidth", "--kernel", "copy-bulk", "--threads", "1024",
+      "--inflight", "8", "--tile", "32768"}, "--tile"},
+    {{"bandwidth", "--tile", "8192"}, "--tile"},              /* ldst */
+    {{"bandwidth", "--kernel", "copy-bulk", "--tile", "3000"}, "--tile"},
+    {{"predict", "bandwidth", "--kernel", "copy-bulk", "--width", "4"},
+     "--width"},
 };
 
 /* ---- predict --format csv against hand-derived values ---------------- */
@@ -227,9 +250,10 @@ static void test_predict_sweep(void **state)
                    /* read w4: 8192 requests of 4 sectors; copy w16: 2 x 2048
                     * of 16. */
                    "\r\nbandwidth,read,4,0,1,1048576,4,default,1,"
-                   "1048576,8192,4,4,1048576,0\r\n",
+                   "persistent,4096,1048576,8192,4,4,1048576,0\r\n",
                    "\r\nbandwidth,copy,16,0,1,1048576,4,default,1,"
-                   "2097152,4096,16,16,1048576,1048576\r\n",
+                   "persistent,4096,2097152,4096,16,16,1048576,"
+                   "1048576\r\n",
                    NULL);
 }
 
@@ -246,13 +270,44 @@ static void test_predict_repeat(void **state)
                    /* 4096 B: 65536 walks x 8 requests of 16 sectors; DRAM
                     * once. */
                    "\r\nbandwidth,read,16,0,1,4096,4,default,0,"
-                   "268435456,524288,16,16,4096,0\r\n",
+                   "persistent,4096,268435456,524288,16,16,4096,0\r\n",
                    "\r\nbandwidth,read,16,0,1,4096,4,default,3,"
-                   "12288,24,16,16,4096,0\r\n",
+                   "persistent,4096,12288,24,16,16,4096,0\r\n",
                    /* 128 MiB, beyond the L2: 2 walks (auto), DRAM both
                     * times. */
                    "\r\nbandwidth,read,16,0,1,134217728,4,default,0,"
-                   "268435456,524288,16,16,268435456,0\r\n",
+                   "persistent,4096,268435456,524288,16,16,268435456,"
+                   "0\r\n",
+                   NULL);
+}
+
+/* Bulk copy (cp.async.bulk): no load or store instructions, so no
+ * requests or L1 sectors; the bytes and the DRAM traffic are ldst's. The
+ * grid changes nothing. */
+static void test_predict_variants(void **state)
+{
+    (void)state;
+    /* A sweep over both copies with a bulk tile stops at copy's row. */
+    const char *bad[] = {"predict", "bandwidth", "--kernel", "copy,copy-bulk",
+                         "--tile", "16384", NULL};
+    cli_expect_usage_error(bad, "--tile");
+    const char *ok[] = {"predict", "bandwidth", "--kernel", "copy,copy-bulk",
+                        "--bytes", "1048576", "--format", "csv", NULL};
+    cli_run_expect(ok, 1 + 2,
+                   "\r\nbandwidth,copy,16,0,1,1048576,4,default,1,"
+                   "persistent,4096,2097152,4096,16,16,1048576,"
+                   "1048576\r\n",
+                   "\r\nbandwidth,copy-bulk,16,0,1,1048576,4,default,1,"
+                   "persistent,4096,2097152,0,0,0,1048576,1048576\r\n",
+                   NULL);
+    const char *grid[] = {"predict", "bandwidth", "--grid",
+                          "persistent,oneshot", "--bytes", "1048576",
+                          "--format", "csv", NULL};
+    cli_run_expect(grid, 1 + 2,
+                   "\r\nbandwidth,read,16,0,1,1048576,4,default,1,"
+                   "persistent,4096,1048576,2048,16,16,1048576,0\r\n",
+                   "\r\nbandwidth,read,16,0,1,1048576,4,default,1,"
+                   "oneshot,4096,1048576,2048,16,16,1048576,0\r\n",
                    NULL);
 }
 
@@ -391,6 +446,72 @@ static void test_model_and_reference_match_emulation(void **state)
                   "emulated kernel\n", cases);
 }
 
+/* The one-shot grid's per-block reference (mp_bw_read_reference_grouped)
+ * against the emulated kernel's threads folded by block: XOR of the
+ * block's values, sum of its counts. Grids sized as the one-shot grid
+ * sizes them (one unrolled step per thread in the longest pass) and
+ * smaller, blocks of 32 to 128 threads, tails, strides; group 1 is the
+ * per-thread reference. */
+static void test_grouped_reference(void **state)
+{
+    (void)state;
+    static const struct {
+        int width, stride, U, B;
+        long long bytes;
+    } c[] = {
+        {16, 1, 4, 64, 65536},            /* one step each, exact */
+        {16, 1, 8, 128, 65536 + 16 * 37}, /* a tail */
+        {16, 3, 2, 32, 65536 + 16 * 5},   /* passes of unequal length */
+        {16, 1, 1, 96, 4096 + 16 * 5},
+        {8, 2, 4, 64, 65536},
+        {4, 33, 2, 32, 65536 + 4 * 3},
+    };
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        long long n = c[k].bytes / c[k].width;
+        long long cnt = (n + c[k].stride - 1) / c[k].stride;
+        long long per = (long long)c[k].U * c[k].B;
+        long long blocks = (cnt + per - 1) / per;
+        for (int half = 0; half < 2; half++) {
+            long long nb = half ? (blocks + 1) / 2 : blocks;
+            long long T = nb * c[k].B;
+            unsigned *emu = malloc((size_t)T * 2 * sizeof *emu);
+            unsigned *grp = malloc((size_t)T * 2 * sizeof *grp);
+            unsigned *one = malloc((size_t)T * 2 * sizeof *one);
+            assert_non_null(emu);
+            assert_non_null(grp);
+            assert_non_null(one);
+            emulated e;
+            emulate(c[k].width, 0, c[k].stride, c[k].bytes, T, c[k].U, emu,
+                    &e);
+            mp_bw_read_reference_grouped(c[k].width, c[k].stride,
+                                         (unsigned long long)n, (size_t)T, 1,
+                                         one);
+            assert_memory_equal(one, emu, (size_t)T * 2 * sizeof *emu);
+            mp_bw_read_reference_grouped(c[k].width, c[k].stride,
+                                         (unsigned long long)n, (size_t)T,
+                                         (size_t)c[k].B, grp);
+            unsigned long long total = 0;
+            for (long long b = 0; b < nb; b++) {
+                unsigned x = 0, cntb = 0;
+                for (long long t = b * c[k].B; t < (b + 1) * c[k].B; t++) {
+                    x ^= emu[2 * t];
+                    cntb += emu[2 * t + 1];
+                }
+                if (grp[2 * b] != x || grp[2 * b + 1] != cntb)
+                    fail_msg("w%d s%d U%d B%d blocks %lld: block %lld has "
+                             "0x%08x over %u, the emulation 0x%08x over %u",
+                             c[k].width, c[k].stride, c[k].U, c[k].B, nb, b,
+                             grp[2 * b], grp[2 * b + 1], x, cntb);
+                total += grp[2 * b + 1];
+            }
+            assert_true(total == (unsigned long long)n);
+            free(emu);
+            free(grp);
+            free(one);
+        }
+    }
+}
+
 /* A wrong kernel must be caught: the reference of a neighbouring stride,
  * offset-free width or grid differs from the right one. */
 static void test_reference_is_sensitive(void **state)
@@ -467,6 +588,8 @@ int main(void)
         cmocka_unit_test(test_model_exact),
         cmocka_unit_test(test_predict_sweep),
         cmocka_unit_test(test_predict_repeat),
+        cmocka_unit_test(test_predict_variants),
+        cmocka_unit_test(test_grouped_reference),
         cmocka_unit_test(test_model_and_reference_match_emulation),
         cmocka_unit_test(test_reference_is_sensitive),
         cmocka_unit_test(test_no_gpu_measure),
