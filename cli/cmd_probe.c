@@ -27,7 +27,8 @@
 /* The run options (runner.h) under short local names. */
 enum { O_WARMUP = MP_OPT_WARMUP, O_RUNS = MP_OPT_RUNS,
        O_COUNTERS = MP_OPT_COUNTERS, O_DEVICE = MP_OPT_DEVICE,
-       O_BATCH = MP_OPT_BATCH, O_COUNT = MP_OPT_COUNT };
+       O_LAUNCHES = MP_OPT_LAUNCHES, O_BATCH = MP_OPT_BATCH,
+       O_COUNT = MP_OPT_COUNT };
 #define run_options mp_run_option_defs
 
 static const char *const formats[] = {"txt", "csv", NULL};
@@ -167,6 +168,7 @@ int mp_cmd_measure(const mp_probe *p, int argc, char **argv)
         .device = (int)a.opt[O_DEVICE],
         .check_model = a.check_model,
         .batch = (int)a.opt[O_BATCH],
+        .launches = (int)a.opt[O_LAUNCHES],
         .given = given,
     };
     int rc = mp_run(&cl, &o);
@@ -267,18 +269,29 @@ static void print_make_vars(FILE *out)
 
 int mp_cmd_list(int argc, char **argv)
 {
-    int make_vars = 0;
+    int make_vars = 0, standard = 0;
     const mp_opt opts[] = {
         {.name = "make-vars", .kind = MP_OPT_FLAG, .dest = &make_vars},
+        {.name = "standard", .kind = MP_OPT_FLAG, .dest = &standard},
     };
     parse_fixed_usage("list",
-                      "usage: memprobe list [--make-vars]\n\nLists every "
-                      "probe with its parameters, defaults and ranges;\n"
-                      "--make-vars: the Make variables of their parameters "
-                      "and the run\noptions (probes/make-vars.mk).",
-                      opts, 1, argc, argv);
+                      "usage: memprobe list [--make-vars | --standard]\n\n"
+                      "Lists every probe with its parameters, defaults and "
+                      "ranges;\n--make-vars: the Make variables of their "
+                      "parameters and the run\noptions (probes/make-vars.mk);"
+                      "\n--standard: each probe's standard set (the "
+                      "arguments ncu-check\nand the determinism test use), "
+                      "one line NAME ARGS each.",
+                      opts, 2, argc, argv);
     if (make_vars) {
         print_make_vars(stdout);
+        return MP_EXIT_OK;
+    }
+    if (standard) {
+        for (int i = 0; mp_probe_at(i); i++)
+            if (mp_probe_at(i)->ncu_check_args)
+                printf("%s %s\n", mp_probe_at(i)->name,
+                       mp_probe_at(i)->ncu_check_args);
         return MP_EXIT_OK;
     }
     for (int i = 0; mp_probe_at(i); i++) {

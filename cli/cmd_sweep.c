@@ -26,10 +26,11 @@
 
 /* The command-line options: the run options of runner.h that apply to a
  * whole sweep (warmup and runs come from the sweep file). */
-enum { O_COUNTERS, O_DEVICE, O_BATCH, O_COUNT };
+enum { O_COUNTERS, O_DEVICE, O_LAUNCHES, O_BATCH, O_COUNT };
 static const mp_param_def *const options[O_COUNT] = {
     [O_COUNTERS] = &mp_run_option_defs[MP_OPT_COUNTERS],
     [O_DEVICE] = &mp_run_option_defs[MP_OPT_DEVICE],
+    [O_LAUNCHES] = &mp_run_option_defs[MP_OPT_LAUNCHES],
     [O_BATCH] = &mp_run_option_defs[MP_OPT_BATCH],
 };
 
@@ -172,7 +173,8 @@ static void parse_args(int argc, char **argv, sweep_args *a)
         TEXT("devices", &a->devices, "empty value"),
         TEXT("shard", &a->shard, "empty value"),
         TEXT("resume-from", &a->resume_from, "empty value"),
-        VALUE(O_COUNTERS), VALUE(O_DEVICE), VALUE(O_BATCH),
+        VALUE(O_COUNTERS), VALUE(O_DEVICE), VALUE(O_LAUNCHES),
+        VALUE(O_BATCH),
     };
 #undef FLAG
 #undef TEXT
@@ -294,6 +296,7 @@ int mp_cmd_sweep(int argc, char **argv)
             .ndevices = ndevs, .shard_k = shard_k, .shard_n = shard_n,
             .resume = a.resume, .check_model = a.check_model,
             .batch = (int)a.opt[O_BATCH],
+            .launches = (int)a.opt[O_LAUNCHES],
             .counters = options[O_COUNTERS]->choices[a.opt[O_COUNTERS]],
         };
         return mp_sweep_on_devices(&da);
@@ -338,6 +341,7 @@ int mp_cmd_sweep(int argc, char **argv)
         .device = (int)a.opt[O_DEVICE],
         .check_model = a.check_model,
         .batch = (int)a.opt[O_BATCH],
+        .launches = (int)a.opt[O_LAUNCHES],
         .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
         .progress_ctx = &pl,
     };

@@ -119,28 +119,37 @@ void mp_clock64_read(const long long *dev, long long *host, int blocks,
     mp_clock64_summary(host, blocks, span, block_median);
 }
 
-void mp_time_events(void (*before)(void *), void (*launch)(void *),
-                    void *ctx, int warmup, int runs, double *ns)
+void mp_time_samples(void (*before)(void *), void (*launch)(void *),
+                     void *ctx, int k, int n, double *ns)
 {
+    if (before || k < 1)
+        k = 1;
     cudaEvent_t start, stop;
     CHECK_CUDA(cudaEventCreate(&start));
     CHECK_CUDA(cudaEventCreate(&stop));
+    for (int i = 0; i < n; i++) {
+        float ms = 0;
+        if (before)
+            before(ctx);
+        CHECK_CUDA(cudaEventRecord(start, 0));
+        for (int j = 0; j < k; j++)
+            launch(ctx);
+        CHECK_CUDA(cudaEventRecord(stop, 0));
+        CHECK_CUDA(cudaEventSynchronize(stop));
+        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
+        ns[i] = ms * 1e6 / k;
+    }
+    CHECK_CUDA(cudaEventDestroy(start));
+    CHECK_CUDA(cudaEventDestroy(stop));
+}
+
+void mp_time_events(void (*before)(void *), void (*launch)(void *),
+                    void *ctx, int warmup, int runs, double *ns)
+{
     for (int i = 0; i < warmup; i++) {
         if (before)
             before(ctx);
         launch(ctx);
     }
-    for (int i = 0; i < runs; i++) {
-        float ms = 0;
-        if (before)
-            before(ctx);
-        CHECK_CUDA(cudaEventRecord(start, 0));
-        launch(ctx);
-        CHECK_CUDA(cudaEventRecord(stop, 0));
-        CHECK_CUDA(cudaEventSynchronize(stop));
-        CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-        ns[i] = ms * 1e6;
-    }
-    CHECK_CUDA(cudaEventDestroy(start));
-    CHECK_CUDA(cudaEventDestroy(stop));
+    mp_time_samples(before, launch, ctx, 1, runs, ns);
 }

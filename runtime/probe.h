@@ -246,6 +246,14 @@ void mp_clock64_read(const long long *dev, long long *host, int blocks,
 void mp_time_events(void (*before)(void *), void (*launch)(void *),
                     void *ctx, int warmup, int runs, double *ns);
 
+/* Times n samples of k back-to-back launch(ctx) calls each: one event
+ * pair around each sample, ns[i] = the sample's time / k (the time per
+ * launch). k = 1 is mp_time_events without warm-up; before(ctx) (NULL:
+ * none) runs before every launch outside the timed span, so it needs
+ * k = 1 (a larger k is treated as 1). */
+void mp_time_samples(void (*before)(void *), void (*launch)(void *),
+                     void *ctx, int k, int n, double *ns);
+
 /* The probes, registered at start by the layer above (probes/registry.c:
  * mp_families_register) as a NULL-terminated table; the engine never
  * names a family. mp_probe_at(i) is the i-th (NULL past the end or before

@@ -31,7 +31,8 @@ const int mp_engine_columns[] = {
     MP_COL_RUNS, MP_COL_TIME_NS_MEDIAN, MP_COL_TIME_NS_MIN,
     MP_COL_TIME_NS_COV, MP_COL_CLOCK64_SPAN, MP_COL_CLOCK64_BLOCK_MEDIAN,
     MP_COL_VERIFIED, MP_COL_COUNTERS_STATUS, MP_COL_DEVICE_ID,
-    MP_COL_CLOCK_NOTE,
+    MP_COL_CLOCK_NOTE, MP_COL_LAUNCHES_PER_SAMPLE, MP_COL_TIME_OUTLIERS,
+    MP_COL_SM_CLOCK_TIMED,
 };
 const int mp_engine_ncolumns =
     (int)(sizeof mp_engine_columns / sizeof mp_engine_columns[0]);

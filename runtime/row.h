@@ -50,11 +50,15 @@
     X(BLOCKS, "blocks", "blocks in the grid")                               \
     X(ITERATIONS, "iterations", "accesses per thread per launch")           \
     X(SHARED_BYTES, "shared_bytes_per_block", "dynamic shared memory")      \
-    X(WARMUP, "warmup_runs", "untimed launches before timing")              \
-    X(RUNS, "timed_runs", "timed launches")                                 \
-    X(TIME_NS_MEDIAN, "time_ns_median", "median launch time, CUDA events")  \
-    X(TIME_NS_MIN, "time_ns_min", "fastest launch")                         \
-    X(TIME_NS_COV, "time_ns_cov", "coefficient of variation of launches")  \
+    X(WARMUP, "warmup_runs",                                                \
+      "launches before the timed samples (fixed, then until settled)")      \
+    X(RUNS, "timed_runs",                                                   \
+      "timed samples (each launches_per_sample launches)")                  \
+    X(TIME_NS_MEDIAN, "time_ns_median",                                     \
+      "median time per launch over the samples, CUDA events")               \
+    X(TIME_NS_MIN, "time_ns_min",                                           \
+      "fastest sample, per launch")                                         \
+    X(TIME_NS_COV, "time_ns_cov", "coefficient of variation of the samples")  \
     X(HOST_NS_MEDIAN, "host_ns_median",                                     \
       "host work a variant needs after the kernel (copy back, CPU sum)")    \
     X(REQUESTS, "requests", "warp-level requests in one launch")            \
@@ -138,7 +142,13 @@
       "SM clock (NVML) moved during timing or sat below sm_clock_mhz") \
     X(INFLIGHT, "inflight", "bandwidth: independent accesses per thread per step") \
     X(SHAPE, "shape", "bandwidth: auto (search, cache or memo) when the shape was chosen at run time") \
-    X(GRID, "grid", "bandwidth: persistent (one wave) or oneshot (many waves)")
+    X(GRID, "grid", "bandwidth: persistent (one wave) or oneshot (many waves)") \
+    X(LAUNCHES_PER_SAMPLE, "launches_per_sample",                           \
+      "back-to-back launches in one timed sample (times are per launch)")   \
+    X(TIME_OUTLIERS, "time_outliers",                                       \
+      "timed samples beyond 4 scaled MADs and 1% of the median (kept)")    \
+    X(SM_CLOCK_TIMED, "sm_clock_mhz_timed",                                 \
+      "SM clock NVML read right after the timed launches")
 
 typedef enum {
 #define MP_COL_ENUM(id, name, desc) MP_COL_##id,

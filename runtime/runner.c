@@ -51,6 +51,8 @@ const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
     [MP_OPT_COUNTERS] = MP_CHOICE_PARAM("counters", 0, counter_modes,
         "hardware counters: auto (if possible), on (or exit 4), off"),
     [MP_OPT_DEVICE] = MP_INT_PARAM("device", 0, 0, 63, "CUDA device ordinal"),
+    [MP_OPT_LAUNCHES] = MP_INT_PARAM("launches", 0, 0, 10000,
+        "launches per timed sample; 0 = auto (a sample >= 100 us)"),
     [MP_OPT_BATCH] = MP_INT_PARAM("batch", 64, 1, 4096,
         "configurations profiled per counter batch"),
 };
@@ -62,6 +64,9 @@ typedef struct {
     int range;                    /* its first range in that group */
     char lost[256];               /* why its counters failed, or "" */
     int clock_before, clock_after;  /* SM MHz around timing, or -1 */
+    int warm;                /* launches before the timed samples */
+    int per_sample;          /* launches per timed sample */
+    int outliers;            /* samples far from the median (stats.h) */
     char why[256];
     mp_measurement m;
     double *counters;        /* this configuration's values, or NULL */
@@ -180,20 +185,63 @@ static void utc_stamp(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Times `runs` launches with CUDA events; warmup launches first. */
+/* Launch timing. A sample is k back-to-back launches between two CUDA
+ * events (mp_time_samples), k chosen so that a sample lasts at least
+ * SAMPLE_NS (--launches 0) or as given: an event pair resolves about
+ * 0.5 us, so a 5-us kernel timed alone repeats within 5-10%, not 1%. The
+ * kernel is launched as written, only more often. A probe with a
+ * before_launch hook keeps one launch per sample (its hook is outside the
+ * timed span). After the fixed warm-up, windows of SETTLE_N samples run
+ * until two consecutive medians agree within SETTLE_REL (the clocks and
+ * caches have settled), at most SETTLE_WINDOWS windows or SETTLE_S
+ * seconds; all of it counts as warm-up in the row. */
+#define SAMPLE_NS 100000.0
+#define SAMPLE_CAP 1000
+#define SETTLE_N 5
+#define SETTLE_REL 0.005
+#define SETTLE_WINDOWS 8
+#define SETTLE_S 0.5
+
 static void time_launches(const mp_probe *p, void *state, const char *label,
-                          const mp_run_options *o, mp_stats *st)
+                          const mp_run_options *o, slot *s)
 {
+    mp_stats *st = &s->m.time_ns;
     double *ns = calloc((size_t)(o->runs > 0 ? o->runs : 1), sizeof *ns);
     if (!ns) {
         fprintf(stderr, "memprobe: out of memory\n");
         exit(MP_EXIT_FAIL);
     }
     mp_nvtx_push(label);
-    mp_time_events(p->before_launch, p->launch, state, o->warmup, o->runs,
-                   ns);
+    mp_time_events(p->before_launch, p->launch, state, o->warmup, 0, NULL);
+    if (o->runs <= 0) {   /* verify only: the warm-up launches, no timing */
+        mp_nvtx_pop();
+        memset(st, 0, sizeof *st);
+        free(ns);
+        return;
+    }
+    int k = p->before_launch ? 1 : o->launches, warm = o->warmup;
+    if (k == 0) {
+        double one = 0;
+        mp_time_samples(p->before_launch, p->launch, state, 1, 1, &one);
+        k = mp_launches_per_sample(one, SAMPLE_NS, SAMPLE_CAP);
+        warm++;
+    }
+    double win[2][SETTLE_N], t0 = mp_cost_now();
+    for (int w = 0; w < SETTLE_WINDOWS; w++) {
+        mp_time_samples(p->before_launch, p->launch, state, k, SETTLE_N,
+                        win[w % 2]);
+        warm += k * SETTLE_N;
+        if ((w > 0 && mp_timing_settled(win[(w + 1) % 2], win[w % 2],
+                                        SETTLE_N, SETTLE_REL))
+            || mp_cost_now() - t0 > SETTLE_S)
+            break;
+    }
+    mp_time_samples(p->before_launch, p->launch, state, k, o->runs, ns);
     mp_nvtx_pop();
     mp_stats_compute(ns, (size_t)o->runs, st);
+    s->warm = warm;
+    s->per_sample = k;
+    s->outliers = mp_count_outliers(ns, (size_t)o->runs, st->median);
     free(ns);
 }
 
@@ -683,7 +731,7 @@ static void time_config(const run_state *r, const part_state *ps, slot *s,
     const mp_run_options *o = &ps->o;
     double t0 = mp_cost_now();
     s->clock_before = o->runs > 0 ? mp_sm_clock_mhz(r->dev.ordinal) : -1;
-    time_launches(p, s->state, label, o, &s->m.time_ns);
+    time_launches(p, s->state, label, o, s);
     s->clock_after = o->runs > 0 ? mp_sm_clock_mhz(r->dev.ordinal) : -1;
     mp_cost_add(MP_COST_TIMED, index, t0);
     mp_cost_kernel(index, s->m.time_ns.n ? s->m.time_ns.median : 0);
@@ -755,6 +803,10 @@ static void fill_timing(mp_row *row, const slot *s, const mp_device *dev)
         mp_row_set(row, MP_COL_TIME_NS_MEDIAN, "%.0f", s->m.time_ns.median);
         mp_row_set(row, MP_COL_TIME_NS_MIN, "%.0f", s->m.time_ns.min);
         mp_row_set(row, MP_COL_TIME_NS_COV, "%.4f", s->m.time_ns.cov);
+        mp_row_set(row, MP_COL_LAUNCHES_PER_SAMPLE, "%d", s->per_sample);
+        mp_row_set(row, MP_COL_TIME_OUTLIERS, "%d", s->outliers);
+        if (s->clock_after > 0)
+            mp_row_set(row, MP_COL_SM_CLOCK_TIMED, "%d", s->clock_after);
         char note[96];
         mp_clock_note(s->clock_before, s->clock_after,
                       dev->sm_clock_khz / 1000, note, sizeof note);
@@ -802,7 +854,8 @@ static void write_row(run_state *r, part_state *ps, int b, const char *stamp)
     p->describe(v, row);
     p->label(v, label, sizeof label);
     mp_row_set(row, MP_COL_CONFIG, "%s", label);
-    mp_row_set(row, MP_COL_WARMUP, "%d", ps->o.warmup);
+    mp_row_set(row, MP_COL_WARMUP, "%d",
+               s->m.time_ns.n ? s->warm : ps->o.warmup);
     mp_row_set(row, MP_COL_RUNS, "%d", ps->o.runs);
     mp_row_set(row, MP_COL_VERIFIED, "%s", s->verified ? "yes" : "no");
     if (s->verified) {

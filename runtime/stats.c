@@ -64,6 +64,53 @@ void mp_stats_compute(double *x, size_t n, mp_stats *s)
     }
 }
 
+int mp_launches_per_sample(double one_ns, double target_ns, int cap)
+{
+    if (cap < 1)
+        cap = 1;
+    if (!(one_ns > 0) || !(target_ns > one_ns))
+        return 1;
+    double k = ceil(target_ns / one_ns);
+    return k > cap ? cap : (int)k;
+}
+
+/* The median of x[0..n) without touching x (n <= 64). */
+static double median_of_copy(const double *x, size_t n)
+{
+    double tmp[64];
+    if (n > 64)
+        n = 64;
+    memcpy(tmp, x, n * sizeof *x);
+    return mp_median(tmp, n);
+}
+
+int mp_timing_settled(const double *earlier, const double *later, size_t n,
+                      double rel)
+{
+    if (n == 0)
+        return 0;
+    double a = median_of_copy(earlier, n), b = median_of_copy(later, n);
+    return a > 0 && fabs(b - a) <= rel * a;
+}
+
+int mp_count_outliers(const double *x, size_t n, double median)
+{
+    if (n == 0)
+        return 0;
+    double *dev = malloc(n * sizeof *dev);
+    if (!dev)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        dev[i] = fabs(x[i] - median);
+    double mad = mp_median(dev, n);
+    free(dev);
+    double bound = fmax(4 * 1.4826 * mad, 0.01 * fabs(median));
+    int out = 0;
+    for (size_t i = 0; i < n; i++)
+        out += fabs(x[i] - median) > bound;
+    return out;
+}
+
 double mp_eta_seconds(double elapsed, int done, int total)
 {
     if (done <= 0 || total < done || !(elapsed >= 0))

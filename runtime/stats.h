@@ -30,6 +30,25 @@ double mp_median(double *x, size_t n);
 /* Summarises x[0..n); sorts x in place. n == 0 gives all zeros. */
 void mp_stats_compute(double *x, size_t n, mp_stats *s);
 
+/* Launch timing (runtime/runner.c): how many back-to-back launches one
+ * timed sample holds so that it lasts at least target_ns, when one launch
+ * took one_ns: 1 for a launch that long already (or an unknown one_ns <=
+ * 0), at most cap. A CUDA event pair resolves about 0.5 us, so a 5-us
+ * kernel timed alone cannot repeat within 1%; 20 of them timed together
+ * can, and each is still launched as written. */
+int mp_launches_per_sample(double one_ns, double target_ns, int cap);
+
+/* Has the warm-up settled? The medians of two consecutive windows of n
+ * samples differ by at most rel of the earlier one. Reads only. */
+int mp_timing_settled(const double *earlier, const double *later, size_t n,
+                      double rel);
+
+/* Samples of x[0..n) (sorted ascending, as mp_stats_compute leaves it)
+ * farther from the median than both 4 scaled median absolute deviations
+ * (1.4826 MAD, the standard deviation of a normal sample) and 1% of the
+ * median: counted in the row, never dropped from its statistics. */
+int mp_count_outliers(const double *x, size_t n, double median);
+
 /* The seeds' in-kernel timing from clock64 stamps: starts[0..blocks) then
  * ends[0..blocks). *span = latest end - earliest start over all blocks (SM
  * counters are not in step: compare with care); *block_median = median of

@@ -9,7 +9,7 @@
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
 #          replaycheck recheck fastverify latsweep seedbitmap ncurepeat texrerun gputests
-#          gate maketest profile
+#          gate maketest profile covtable kplus bwstudy
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -619,6 +619,30 @@ texrerun)
     step texture-4096-run1 ./memprobe texture --source tex1d,tex2d,global,ldg \
         --access stencil,column,row --size 4096 --warmup 2 --runs 10 --counters on \
         -o "$W/texture-4096-run1.csv" ;;
+covtable)
+    # Issue 27 item 2: the spread of timed samples (time_ns_cov) of every
+    # family's default run and standard set, counters off, with automatic
+    # launches per sample and again with one launch per sample (the old
+    # timing), and the table per family: median, p90 and max CoV, outliers,
+    # launches per sample. About 1-2 minutes.
+    ./memprobe list --standard > "$W/standard.txt"
+    while read -r p args; do
+        past_deadline && break
+        step cov-default-$p ./memprobe $p --counters off -o "$W/cov-default.csv"
+        step cov-set-$p bash -c "./memprobe $p $args --counters off -o $W/cov-set.csv"
+        step cov-set1-$p bash -c "./memprobe $p $args --counters off --launches 1 -o $W/cov-set1.csv"
+    done < "$W/standard.txt"
+    step cov-table bash -c "for f in cov-default cov-set cov-set1; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
+kplus)
+    # Issue 26: --level kernel+ on the GPU (scripts/explore/profile-level.sh;
+    # its GPU test is left to gputests).
+    step kplus env OUT="$W" SKIP_GPU_TEST=1 bash scripts/explore/profile-level.sh ;;
+bwstudy)
+    # Issue 27 item 1: the default and the variants
+    # (scripts/explore/bandwidth-study.sh), until DEADLINE_S.
+    left=$(( ${DEADLINE_S:-600} - ($(date +%s) - T_START) ))
+    step bwstudy env OUT="$W" SKIP_BUILD=1 DEADLINE_S=$(( left > 20 ? left - 20 : 1 )) \
+        bash scripts/explore/bandwidth-study.sh ;;
 gputests)
     # Every GPU test binary on its own, timed, its TAP kept
     # ($W/tap/NAME.tap) and a table of times and counts ($W/gputests.txt):

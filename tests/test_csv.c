@@ -355,6 +355,45 @@ static void test_stats_edges(void **state)
     assert_true(s.cov == 0);
 }
 
+/* Launch timing helpers (runtime/runner.c's samples, warm-up and
+ * outliers), numbers against numbers. */
+static void test_launch_timing_helpers(void **state)
+{
+    (void)state;
+    /* 100 us samples: a 5-us launch 20 per sample, 3 us 34, a 150-us one
+     * alone; the cap and unknown times. */
+    assert_int_equal(mp_launches_per_sample(5000, 100000, 1000), 20);
+    assert_int_equal(mp_launches_per_sample(3000, 100000, 1000), 34);
+    assert_int_equal(mp_launches_per_sample(150000, 100000, 1000), 1);
+    assert_int_equal(mp_launches_per_sample(100000, 100000, 1000), 1);
+    assert_int_equal(mp_launches_per_sample(10, 100000, 1000), 1000);
+    assert_int_equal(mp_launches_per_sample(0, 100000, 1000), 1);
+    assert_int_equal(mp_launches_per_sample(-5, 100000, 1000), 1);
+    assert_int_equal(mp_launches_per_sample(5000, 100000, 0), 1);
+
+    /* Settled: medians 100 then 100.4 (0.4%) within 0.5%; 100 then 101
+     * not; order inside a window does not matter, nor are they sorted. */
+    double a[] = {103, 100, 99, 100, 250};
+    double b[] = {100.4, 99, 101, 100.4, 100.5};
+    double c[] = {101, 101, 101, 90, 120};
+    assert_true(mp_timing_settled(a, b, 5, 0.005));
+    assert_false(mp_timing_settled(a, c, 5, 0.005));
+    assert_true(mp_timing_settled(a, c, 5, 0.0101));
+    assert_true(a[0] == 103 && a[4] == 250);   /* read only */
+    assert_false(mp_timing_settled(a, b, 0, 0.5));
+
+    /* Outliers: the MAD of {98..102, 150} about 100.5 is 1.5, the bound
+     * max(8.9, 1.005): 150 is out, 98 and 102 in. A tight sample: the 1%
+     * floor decides (MAD 0.1; 1009 is within 1%, 1011 beyond it). */
+    double x[] = {98, 99, 100, 101, 102, 150};
+    assert_int_equal(mp_count_outliers(x, 6, 100.5), 1);
+    double y[] = {999.9, 1000, 1000, 1000.1, 1009, 1011};
+    assert_int_equal(mp_count_outliers(y, 6, 1000.05), 1);
+    double z[] = {7, 7, 7};
+    assert_int_equal(mp_count_outliers(z, 3, 7), 0);
+    assert_int_equal(mp_count_outliers(NULL, 0, 0), 0);
+}
+
 static void test_median_and_comparator(void **state)
 {
     (void)state;
@@ -520,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_stats_odd),
         cmocka_unit_test(test_stats_even),
         cmocka_unit_test(test_stats_edges),
+        cmocka_unit_test(test_launch_timing_helpers),
         cmocka_unit_test(test_median_and_comparator),
         cmocka_unit_test(test_configs_defaults_only),
         cmocka_unit_test(test_configs_cross_product_order),

@@ -9,7 +9,8 @@
 # .deps carried, e.g.
 #   run(command="bash scripts/explore/bandwidth-study.sh", carry=[".deps"],
 #       timeout_s=600)
-# About 6-7 minutes (build about 1, defaults under 1, variants about 5);
+# SKIP_BUILD=1 uses the memprobe built already; BW_SIZES the array sizes
+# in order (default 8, 16, then 4 GiB). About 6-7 minutes (build about 1, defaults under 1, variants about 5);
 # no step starts after DEADLINE_S (default 450) seconds, and the tables are
 # written from whatever ran. Writes $OUT/bw/:
 #   build.log      the build (ARCH=90: the H200's SASS only, faster)
@@ -77,8 +78,8 @@ table() {
     }' "$@"
 }
 
-make -j16 DEPS=.deps ARCH=90 memprobe > "$R/build.log" 2>&1 \
-    || { tail -20 "$R/build.log"; exit 1; }
+[ -n "${SKIP_BUILD:-}" ] || make -j16 DEPS=.deps ARCH=90 memprobe \
+    > "$R/build.log" 2>&1 || { tail -20 "$R/build.log"; exit 1; }
 echo "built after $(( $(date +%s) - T0 )) s" >> "$LOG"
 nvidia-smi --query-gpu=name,clocks.mem,clocks.max.mem,clocks.sm,clocks.max.sm \
     --format=csv >> "$LOG" 2>&1
@@ -96,7 +97,7 @@ unset MEMPROBE_SHAPE_CACHE
 # best (read i8 t1024; write i1-2 cs; copy i4 t1024 cs) beside one-shot
 # grids and bulk copies.
 V=$R/variants.csv
-for b in 4294967296 8589934592 17179869184; do
+for b in ${BW_SIZES:-8589934592 17179869184 4294967296}; do
     c="--counters on --bytes $b"
     mp "$V" $c --kernel read --grid persistent --inflight 8 --threads 1024 --cache default,na
     mp "$V" $c --kernel read --grid persistent --inflight 4 --threads 256 --cache default
