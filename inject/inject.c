@@ -43,7 +43,6 @@
 #include <wchar.h>
 
 #include "inject_core.h"
-#include "inject_range.h"
 #include "raw.h"
 
 /* Debugging knobs (docs/profile-design.md): where SASS metrics are
@@ -69,8 +68,7 @@ typedef struct { /* cuGraphLaunch, _ptsz */
     CUstream stream;
 } graph_launch_params;
 
-/* what a failed call costs (inject_range.h) */
-enum { QUIET = INJ_QUIET, WARN = INJ_WARN, FATAL = INJ_FATAL };
+enum { QUIET, WARN, FATAL }; /* what a failed call costs */
 #define RANGE_WRITE_S 0.1
 enum { MAX_DEVICES = 64, MAX_CONTEXTS = 256, NVTX_DEPTH = 32,
        NVTX_NAME = 96 };
@@ -170,21 +168,16 @@ static void write_status(const char *end)
 }
 
 /* A status line, written at once. */
-static void vsay(const char *key, const char *fmt, va_list ap)
+static void say(const char *key, const char *fmt, ...)
 {
     char value[768];
+    va_list ap;
+    va_start(ap, fmt);
     vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
     dbg("status: %s %s", key, value);
     if (ic_status_event(&g.status, key, value) == 1)
         write_status("flush");
-}
-
-static void say(const char *key, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsay(key, fmt, ap);
-    va_end(ap);
 }
 
 /* The one place a failed CUDA or CUPTI call is noted: FATAL as an
@@ -218,16 +211,6 @@ static int cupti_ok(CUptiResult r, const char *what, int sev)
     return 0;
 }
 
-/* The debug line of a va_list (for inject_range.c). */
-static void vdbg(const char *fmt, va_list ap)
-{
-    if (!g.debug)
-        return;
-    char line[1024];
-    vsnprintf(line, sizeof line, fmt, ap);
-    dbg("%s", line);
-}
-
 static int cu_ok(CUresult r, const char *what, int sev)
 {
     if (r == CUDA_SUCCESS)
@@ -256,9 +239,7 @@ static void unlock(void)
 static void write_all(const char *end)
 {
     size_t rows = g.rows.n;
-    /* kernel+: rows waiting for their batch's decode stay (none at the
-     * default level: then this writes every row) */
-    if (ic_write_launches_ready(g.dir, g.pid, &g.rows) ||
+    if (ic_write_launches(g.dir, g.pid, &g.rows) ||
         ic_write_lines(g.dir, g.pid, &g.lines)) {
         if (!g.write_failed)
             fprintf(stderr, "memprobe-inject: cannot write the raw files "
@@ -292,8 +273,6 @@ static void at_exit(void)
         /* CUDA may be gone by now: the run's counts are not read */
         end_run(0, "the program ended before this run of launches was "
                    "flushed (no synchronising call after it)");
-        if (ir_on())
-            ir_abandon(&g.rows);
         write_all("exit");
         g.on = 0;
         unlock();
@@ -492,8 +471,6 @@ static void enable_context(context_info *c)
 static void stop_all(void)
 {
     g.stopped = 1;
-    if (ir_on())
-        ir_end_batch(NULL, &g.rows, "launch count reached");
     for (int i = 0; i < g.nctx; i++) {
         if (!g.ctxs[i].enabled)
             continue;
@@ -626,8 +603,6 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
     case CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
         end_run(1, NULL);   /* the run's records, while they can be read */
-        if (ir_on() && cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
-            ir_context_gone(rd->context, &g.rows);
         break;
     default:
         break;
@@ -1077,8 +1052,6 @@ static void end_run(int can_call, const char *lost_why)
         }
         if (r && why)
             ic_launch_unavailable(r, why);
-        if (r && ir_on())
-            ir_row_made(run.ctx, r);   /* held until its range is decoded */
     }
     free_records(&rs);
     in_end_run = 0;
@@ -1154,16 +1127,10 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     size_t depth = nvtx_stack(names, k->nvtx, sizeof k->nvtx);
     k->profile = !g.stopped
                  && ic_filter_decide(&g.filter, ld->name, names, depth);
-    /* kernel+: every launch its own row (one range each) */
-    if (run.active && (ld->graph || ir_on() || !same_key(&run.key, k)
+    if (run.active && (ld->graph || !same_key(&run.key, k)
                        || run.ctx != cb->context
                        || run.n >= g.flush_launches))
         end_run(1, NULL);
-    if (ir_on()) {
-        context_info *c = context_of(cb->context);
-        ir_before_launch(cb->context, c ? c->dev : 0, k->profile, ld->graph,
-                         0, &g.rows);
-    }
 }
 
 static void on_launch_exit(const CUpti_CallbackData *cb)
@@ -1193,8 +1160,6 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
         ld->grid[1], ld->grid[2], ld->block[0], ld->block[1], ld->block[2],
         ld->shared, k->sid, k->nvtx, k->profile ? "profiled"
         : "filtered out");
-    if (ir_on() && !ld->graph)
-        ir_after_launch(cb->context, launch, k->profile);
     if (ld->graph) {
         graph_launch(cb, launch, k);
     } else if (run.active && same_key(&run.key, k)
@@ -1243,32 +1208,11 @@ static int is_sync_cbid(CUpti_CallbackId cbid)
     return 0;
 }
 
-static int is_capture_cbid(CUpti_CallbackId cbid)
-{
-    for (size_t i = 0; i < ir_ncapture_cbids; i++)
-        if (ir_capture_cbids[i] == cbid)
-            return 1;
-    return 0;
-}
-
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (is_sync_cbid(cbid)) {
-        if (cb->callbackSite == CUPTI_API_ENTER) {
+        if (cb->callbackSite == CUPTI_API_ENTER)
             end_run(1, NULL);
-            /* kernel+: the batch is decoded before the program reads
-             * results or ends (never inside a launch call of this thread:
-             * kernel replay might make such calls itself) */
-            if (ir_on() && !cur.valid)
-                ir_end_batch(cb->context, &g.rows, cb->functionName);
-        }
-        return;
-    }
-    if (is_capture_cbid(cbid)) {   /* subscribed at kernel+ only */
-        if (cb->callbackSite == CUPTI_API_ENTER) {
-            end_run(1, NULL);
-            ir_end_batch(cb->context, &g.rows, cb->functionName);
-        }
         return;
     }
     if (cb->callbackSite == CUPTI_API_ENTER) {
@@ -1397,12 +1341,6 @@ static int start(void)
     g.enable_at_launch = at && *at ? strcmp(at, "launch") == 0
                                    : g.cupti_version < 130500;
     char err[512];
-    const ir_glue glue = {.cupti_ok = cupti_ok, .vsay = vsay, .vdbg = vdbg,
-                          .now = now_s};
-    if (ir_init(getenv(MP_ENV_LEVEL), &glue, err, sizeof err)) {
-        say(MP_RAW_KEY_ERROR, "%s", err);
-        return 0;
-    }
     if (ic_filter_init(&g.filter, getenv(MP_ENV_KERNEL),
                        getenv(MP_ENV_NVTX_INCLUDE),
                        getenv(MP_ENV_LAUNCH_SKIP),
@@ -1411,10 +1349,9 @@ static int start(void)
         return 0;
     }
     dbg("raw dir %s, CUPTI %u, enable at %s, %s patching, write every "
-        "%llu launches or %.0f s, level %s", g.dir, g.cupti_version,
+        "%llu launches or %.0f s", g.dir, g.cupti_version,
         g.enable_at_launch ? "launch" : "context", g.lazy ? "lazy" : "eager",
-        (unsigned long long)g.flush_launches, g.flush_seconds,
-        ir_on() ? MP_LEVEL_KERNEL_PLUS : MP_LEVEL_KERNEL);
+        (unsigned long long)g.flush_launches, g.flush_seconds);
 
     char old[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = "";
     CUpti_SubscriberParams sp = {
@@ -1437,10 +1374,7 @@ static int start(void)
         !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, sync_cbids,
                           sizeof sync_cbids / sizeof sync_cbids[0]) ||
         !enable_callbacks(CUPTI_CB_DOMAIN_NVTX, nvtx_cbids,
-                          sizeof nvtx_cbids / sizeof nvtx_cbids[0]) ||
-        (ir_on() &&
-         !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, ir_capture_cbids,
-                           ir_ncapture_cbids))) {
+                          sizeof nvtx_cbids / sizeof nvtx_cbids[0])) {
         cupti_ok(cuptiUnsubscribe(g.sub), "cuptiUnsubscribe", QUIET);
         return 0;
     }

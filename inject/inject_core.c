@@ -174,18 +174,14 @@ int ic_launch_op(ic_launch *r, uint32_t crc, uint32_t function_index,
     return 0;
 }
 
-static void free_row(ic_launch *r)
-{
-    free(r->ops);
-    free(r->mangled);
-    free(r->nvtx);
-    free(r->why);
-}
-
 void ic_launches_clear(ic_launches *b)
 {
-    for (size_t i = 0; i < b->n; i++)
-        free_row(&b->v[i]);
+    for (size_t i = 0; i < b->n; i++) {
+        free(b->v[i].ops);
+        free(b->v[i].mangled);
+        free(b->v[i].nvtx);
+        free(b->v[i].why);
+    }
     b->n = 0;
 }
 
@@ -514,16 +510,14 @@ static int open_append(const char *dir, const char *fmt, long pid,
     return 0;
 }
 
-/* Appends the memory instructions of b's first n rows to
- * DIR/launch_ops.PID.csv. */
-static int write_launch_ops(const char *dir, long pid, const ic_launches *b,
-                            size_t n)
+/* Appends the memory instructions of b's rows to DIR/launch_ops.PID.csv. */
+static int write_launch_ops(const char *dir, long pid, const ic_launches *b)
 {
     ic_out o;
     if (open_append(dir, MP_RAW_LAUNCH_OPS_FMT, pid,
                     MP_RAW_LAUNCH_OP_COLUMNS "\n", &o))
         return -1;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < b->n; i++) {
         const ic_launch *r = &b->v[i];
         for (size_t k = 0; k < r->nops; k++) {
             const ic_op *op = &r->ops[k];
@@ -540,15 +534,13 @@ static int write_launch_ops(const char *dir, long pid, const ic_launches *b,
     return out_close(&o);
 }
 
-/* Appends b's first n rows (and their memory instructions). 0 or -1. */
-static int write_rows(const char *dir, long pid, const ic_launches *b,
-                      size_t n)
+int ic_write_launches(const char *dir, long pid, ic_launches *b)
 {
     ic_out o;
     if (open_append(dir, MP_RAW_LAUNCHES_FMT, pid, MP_RAW_LAUNCH_COLUMNS "\n",
                     &o))
         return -1;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < b->n; i++) {
         const ic_launch *r = &b->v[i];
         out_u64(&o, (uint64_t)pid);
         out_num(&o, r->launch);
@@ -570,38 +562,11 @@ static int write_rows(const char *dir, long pid, const ic_launches *b,
         out_csv(&o, r->why);
         for (int m = 0; m < MP_RAW_NMETRICS; m++)
             out_num(&o, r->sum[m]);
-        for (int m = 0; m < MP_RAW_NRANGE; m++) {
-            out_char(&o, ',');
-            out_csv(&o, r->range[m]);
-        }
         out_char(&o, '\n');
     }
-    if (out_close(&o) || write_launch_ops(dir, pid, b, n))
-        return -1;
-    return 0;
-}
-
-int ic_write_launches(const char *dir, long pid, ic_launches *b)
-{
-    if (write_rows(dir, pid, b, b->n))
+    if (out_close(&o) || write_launch_ops(dir, pid, b))
         return -1;
     ic_launches_clear(b);
-    return 0;
-}
-
-int ic_write_launches_ready(const char *dir, long pid, ic_launches *b)
-{
-    size_t n = 0;
-    while (n < b->n && !b->v[n].hold)
-        n++;
-    if (n == b->n)
-        return ic_write_launches(dir, pid, b);
-    if (write_rows(dir, pid, b, n))
-        return -1;
-    for (size_t i = 0; i < n; i++)
-        free_row(&b->v[i]);
-    memmove(b->v, b->v + n, (b->n - n) * sizeof *b->v);
-    b->n -= n;
     return 0;
 }
 

@@ -84,11 +84,6 @@ typedef struct {
     int exact;
     char *why; /* owned; "" when exact */
     uint64_t sum[MP_RAW_NMETRICS];
-    /* --level kernel+: the range-profiler values as written ("" = not
-     * measured), and hold = 1 while they wait for their batch's decode
-     * (ic_write_launches_ready keeps such a row and those after it) */
-    char range[MP_RAW_NRANGE][32];
-    int hold;
     ic_op *ops; /* owned: its memory instructions */
     size_t nops, capops;
 } ic_launch;
@@ -171,10 +166,6 @@ void ic_csv_field(const char *s, char *out, size_t outlen);
  * to DIR/launch_ops.PID.csv (the header first when a file is new or
  * empty), then clears them. 0 or -1 (rows kept). */
 int ic_write_launches(const char *dir, long pid, ic_launches *b);
-/* The same for the rows before the first one on hold (kernel+: its
- * range values not decoded yet), which stay, in order, for a later
- * write. 0 or -1 (rows kept). */
-int ic_write_launches_ready(const char *dir, long pid, ic_launches *b);
 /* Rewrites DIR/lines.PID.csv whole: DIR/lines.PID.csv.tmp, then rename.
  * 0 or -1. */
 int ic_write_lines(const char *dir, long pid, const ic_lines *t);

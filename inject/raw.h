@@ -21,13 +21,6 @@
 /* MEMPROBE_DEBUG=1: each callback and flush on stderr, and the SASS
  * metrics of the chip in MP_RAW_SASS_METRICS_FMT. */
 #define MP_ENV_DEBUG "MEMPROBE_DEBUG"
-/* MEMPROBE_LEVEL: "kernel" (or unset: the default, no range-profiler
- * call at all) or "kernel+" (per-launch hardware counters through CUPTI's
- * range profiler besides the SASS metrics: docs/profile-design.md,
- * "--level kernel+"). */
-#define MP_ENV_LEVEL "MEMPROBE_LEVEL"
-#define MP_LEVEL_KERNEL "kernel"
-#define MP_LEVEL_KERNEL_PLUS "kernel+"
 #define MP_FLUSH_LAUNCHES_DEFAULT 1000
 #define MP_FLUSH_SECONDS_DEFAULT 1
 
@@ -69,25 +62,6 @@
     MP_RAW_METRIC_0 "," MP_RAW_METRIC_1 "," MP_RAW_METRIC_2 ","             \
     MP_RAW_METRIC_3 "," MP_RAW_METRIC_4 "," MP_RAW_METRIC_5
 
-/* ---- the four per-launch range-profiler metrics (--level kernel+) ---
- * named as Nsight Compute names them; in launches.PID.csv after the SASS
- * metrics, empty when not measured (--level kernel, a metric the library
- * had to leave out, a graph launch, a batch that could not be decoded).
- * Hit rates are percent (0..100), DRAM traffic bytes; written as the
- * library's decimal text of CUPTI's double (%.15g). */
-#define MP_RAW_NRANGE 4
-#define MP_RAW_RANGE_0 "l1tex__t_sector_hit_rate.pct"
-#define MP_RAW_RANGE_1 "lts__t_sector_hit_rate.pct"
-#define MP_RAW_RANGE_2 "dram__bytes_read.sum"
-#define MP_RAW_RANGE_3 "dram__bytes_write.sum"
-#define MP_RAW_RANGE_NAMES                                                  \
-    {MP_RAW_RANGE_0, MP_RAW_RANGE_1, MP_RAW_RANGE_2, MP_RAW_RANGE_3}
-#define MP_RAW_RANGE_COLUMNS                                                \
-    MP_RAW_RANGE_0 "," MP_RAW_RANGE_1 "," MP_RAW_RANGE_2 "," MP_RAW_RANGE_3
-#define MP_RAW_RANGES(X)                                                    \
-    X(L1_HIT, MP_RAW_RANGE_0) X(L2_HIT, MP_RAW_RANGE_1)                     \
-    X(DRAM_RD, MP_RAW_RANGE_2) X(DRAM_WR, MP_RAW_RANGE_3)
-
 /* The metrics and the fixed columns of each file again as X-macro lists
  * (X(ID, "name")), for the reader; tests/test_inject_core.c checks they
  * spell the same columns as the header strings below. */
@@ -118,8 +92,8 @@
     "pid,launch,launches,mangled,grid_x,grid_y,grid_z,block_x,block_y,"     \
     "block_z,"                                                              \
     "dyn_shared_bytes,stream,nvtx,graph,line_counts,why,"                   \
-    MP_RAW_METRIC_COLUMNS "," MP_RAW_RANGE_COLUMNS
-#define MP_RAW_LAUNCH_NCOLUMNS (16 + MP_RAW_NMETRICS + MP_RAW_NRANGE)
+    MP_RAW_METRIC_COLUMNS
+#define MP_RAW_LAUNCH_NCOLUMNS (16 + MP_RAW_NMETRICS)
 /* line_counts values */
 #define MP_RAW_EXACT "exact"
 #define MP_RAW_UNAVAILABLE "unavailable"

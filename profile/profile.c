@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "raw.h"
 #include "subprocess.h"
 
 #define INJECT_LIB "libmemprobe_inject.so"
@@ -154,7 +153,6 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
         {"MEMPROBE_NVTX_INCLUDE", o->nvtx_include},
         {"MEMPROBE_LAUNCH_SKIP", o->launch_skip},
         {"MEMPROBE_LAUNCH_COUNT", o->launch_count},
-        {MP_ENV_LEVEL, o->kernel_plus ? MP_LEVEL_KERNEL_PLUS : NULL},
     };
     for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
         if (filters[k].value)
@@ -367,10 +365,6 @@ int mp_prof_run(const mp_prof_opts *o)
                     "and %s (%d instruction row%s)\n", out, launches,
                     launches == 1 ? "" : "es", d.nl, d.nl == 1 ? "" : "s",
                     lines, d.ni, d.ni == 1 ? "" : "s");
-            if (st.nkplus)   /* --level kernel+ left something out */
-                fprintf(stderr, "memprobe: %s%s\n", st.kplus,
-                        st.nkplus > 1 ? " (and more: --keep-raw keeps the "
-                        "status files)" : "");
             none = no_counts(&st, &d, why, sizeof why);
             if (!none)
                 none = no_lines(&d, o->has_check, why, sizeof why);

@@ -24,7 +24,6 @@ typedef struct {
     const char *from;            /* --from PROFILE.csv: judge, run nothing */
     const char *keep_raw;        /* --keep-raw DIR, or NULL */
     int opcodes;                 /* --opcodes: MP_PROF_OPCODES_* */
-    int kernel_plus;             /* --level kernel+: MEMPROBE_LEVEL */
     char **argv;                 /* PROGRAM ARGS..., NULL-terminated */
 } mp_prof_opts;
 

@@ -11,7 +11,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,33 +35,6 @@ static const char *const metric_names[MP_PM_N] = {
     MP_RAW_METRICS(METRIC_NAME)};
 #undef METRIC_NAME
 
-static const char *const range_names[MP_PR_N] = MP_RAW_RANGE_NAMES;
-
-const char *mp_prof_range_name(int k)
-{
-    return k >= 0 && k < MP_PR_N ? range_names[k] : NULL;
-}
-
-/* A range value: a finite number >= 0 (empty: not measured). 1 and *v,
- * 0 when empty, -1 when not a number. */
-static int parse_range(const char *s, double *v)
-{
-    if (!s || !s[0])
-        return 0;
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (*end || end == s || errno || !isfinite(x) || x < 0)
-        return -1;
-    *v = x;
-    return 1;
-}
-
-int mp_prof_range_value(const mp_prof_launch *l, int k, double *v)
-{
-    return k >= 0 && k < MP_PR_N && parse_range(l->range[k], v) == 1;
-}
-
 const char *const mp_prof_class_name[MP_NCLASS] = {"shared", "global"};
 const char *const mp_prof_class_unit[MP_NCLASS] = {"wavefronts", "sectors"};
 
@@ -80,9 +52,7 @@ typedef struct {
 enum { L_PID, L_LAUNCH, L_LAUNCHES, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
        L_STREAM, L_NVTX, L_GRAPH, L_LINE_COUNTS, L_WHY, L_INST, L_SH,
        L_SH_IDEAL, L_SPLIT_SH, L_GL = L_SPLIT_SH + 4, L_GL_IDEAL,
-       L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_RANGE, L_N = L_RANGE + MP_PR_N };
-/* profile.csv before --level kernel+ had no range columns: still read */
-#define L_N_OLD L_RANGE
+       L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_N };
 
 static const column launch_cols[L_N] = {
     {"pid", "process id of the program (or of a process it forked)"},
@@ -125,13 +95,6 @@ static const column launch_cols[L_N] = {
      "ideal sectors of stores and atomics"},
     {"smsp__sass_inst_executed_op_ld",
      "warp-level load instructions executed (LDG, LD, LDS, LDL, LDSM)"},
-    {MP_RAW_RANGE_0, "--level kernel+: L1 sector hit rate of the launch, "
-                     "percent (range profiler; empty when not measured)"},
-    {MP_RAW_RANGE_1, "--level kernel+: L2 sector hit rate, percent (empty "
-                     "where it would need a second replay pass: see the "
-                     "status warning)"},
-    {MP_RAW_RANGE_2, "--level kernel+: bytes read from DRAM by the launch"},
-    {MP_RAW_RANGE_3, "--level kernel+: bytes written to DRAM"},
 };
 
 enum { I_PID, I_KERNEL, I_MANGLED, I_FILE, I_LINE, I_OFFSET, I_OPCODE,
@@ -204,8 +167,7 @@ static int has_header(const char *path, const column *cols, int n)
 
 int mp_prof_is_profile_csv(const char *path)
 {
-    return has_header(path, launch_cols, L_N)
-           || has_header(path, launch_cols, L_N_OLD);
+    return has_header(path, launch_cols, L_N);
 }
 
 int mp_prof_is_lines_csv(const char *path)
@@ -345,8 +307,6 @@ static void free_launch(mp_prof_launch *l)
     free(l->kernel), free(l->mangled), free(l->grid), free(l->block);
     free(l->dyn_shared), free(l->stream), free(l->nvtx), free(l->graph);
     free(l->line_counts), free(l->why);
-    for (int k = 0; k < MP_PR_N; k++)
-        free(l->range[k]);
 }
 
 static void free_line(mp_prof_line *i)
@@ -430,11 +390,6 @@ static void read_status(const char *path, const char *pid,
             if (!st->nerrors++)
                 snprintf(st->error, sizeof st->error, "%s (pid %s)", val,
                          pid);
-        } else if (!strcmp(line, "warning")
-                   && !strncmp(val, "kernel+", 7)) {
-            if (!st->nkplus++)
-                snprintf(st->kplus, sizeof st->kplus, "%s (pid %s)", val,
-                         pid);
         } else if (!strcmp(line, "launches_seen") && !parse_u64(val, &v)) {
             seen = v;   /* the last one counts */
         } else if (!strcmp(line, "launches_profiled")
@@ -517,45 +472,14 @@ static char *xyz(const mp_ncu_table *t, int r, const int *idx, int first)
     return xstrdup(buf);
 }
 
-/* The range columns of t (-1 each where missing: a file from before
- * --level kernel+). */
-static void range_cols(const mp_ncu_table *t, int *col)
-{
-    for (int k = 0; k < MP_PR_N; k++)
-        col[k] = mp_ncu_column(t, range_names[k]);
-}
-
-/* Row r's range values as text into out ("" where missing or empty);
- * a value that is no number >= 0 is an error. */
-static int read_ranges(const mp_ncu_table *t, const char *path, int r,
-                       const int *col, char **out, char *err, size_t errlen)
-{
-    int bad = -1;
-    for (int k = 0; k < MP_PR_N; k++) {
-        const char *cell = col[k] >= 0 ? t->cells[r][col[k]] : "";
-        double v;
-        if (parse_range(cell, &v) < 0 && bad < 0)
-            bad = k;
-        out[k] = xstrdup(cell);
-    }
-    if (bad >= 0) {
-        mp_reason(err, errlen, "%s: data row %d, column %s: '%.40s' is not "
-                  "a number >= 0", path, r + 1, range_names[bad],
-                  t->cells[r][col[bad]]);
-        return -1;
-    }
-    return 0;
-}
-
 static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
                             size_t errlen)
 {
     mp_ncu_table t;
-    int idx[RL_N + MP_PM_N], rcol[MP_PR_N];
+    int idx[RL_N + MP_PM_N];
     int rc = open_raw(path, raw_launch_names, RL_N, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    range_cols(&t, rcol);
     d->l = xrealloc(d->l, (size_t)(d->nl + t.nrows) * sizeof *d->l);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_launch *l = &d->l[d->nl];
@@ -583,10 +507,6 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
         l->line_counts = xstrdup(c[idx[RL_LINE_COUNTS]]);
         l->why = xstrdup(c[idx[RL_WHY]]);
         d->nl++;
-        if (read_ranges(&t, path, r, rcol, l->range, err, errlen)) {
-            mp_ncu_free(&t);
-            return -1;
-        }
     }
     mp_ncu_free(&t);
     return 0;
@@ -1135,8 +1055,6 @@ static int write_launches(const mp_prof_data *d, const char *path,
             c[L_SPLIT_SH + s] = num(nb[L_SPLIT_SH + s], 32, l->split[s]);
             c[L_SPLIT_GL + s] = num(nb[L_SPLIT_GL + s], 32, l->split[4 + s]);
         }
-        for (int k = 0; k < MP_PR_N; k++)
-            c[L_RANGE + k] = l->range[k];
         if (mp_csv_write_row(&w, c, err, errlen)) {
             mp_csv_close(&w);
             return -1;
@@ -1210,9 +1128,7 @@ int mp_prof_check_output(const char *csv, char *err, size_t errlen)
     char lines[PATH_MAX];
     mp_prof_lines_path(csv, lines, sizeof lines);
     header_of(launch_cols, L_N, names);
-    /* a profile.csv from before the range columns is ours to replace */
-    if (!has_header(csv, launch_cols, L_N_OLD)
-        && mp_csv_check_output(csv, names, L_N, err, errlen))
+    if (mp_csv_check_output(csv, names, L_N, err, errlen))
         return -1;
     header_of(line_cols, I_N, names);
     return mp_csv_check_output(lines, names, I_N, err, errlen);
@@ -1239,10 +1155,9 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
                          size_t errlen)
 {
     mp_ncu_table t;
-    int idx[L_N], rcol[MP_PR_N];
-    if (open_csv(path, launch_cols, L_N_OLD, &t, idx, err, errlen))
+    int idx[L_N];
+    if (open_csv(path, launch_cols, L_N, &t, idx, err, errlen))
         return -1;
-    range_cols(&t, rcol);
     d->l = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->l);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_launch *l = &d->l[d->nl++];
@@ -1268,10 +1183,6 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         l->graph = xstrdup(c[idx[L_GRAPH]]);
         l->line_counts = xstrdup(c[idx[L_LINE_COUNTS]]);
         l->why = xstrdup(c[idx[L_WHY]]);
-        if (read_ranges(&t, path, r, rcol, l->range, err, errlen)) {
-            mp_ncu_free(&t);
-            return -1;
-        }
         if (bad) {
             mp_reason(err, errlen, "%s: data row %d: a count that is not a "
                       "whole number", path, r + 1);

@@ -16,12 +16,6 @@ enum { MP_PM_INST, MP_PM_SH, MP_PM_SH_IDEAL, MP_PM_GL, MP_PM_GL_IDEAL,
        MP_PM_LD, MP_PM_N };
 const char *mp_prof_metric_name(int m);
 
-/* The four per-launch range-profiler metrics of --level kernel+
- * (inject/raw.h: MP_RAW_RANGES): L1 and L2 sector hit rate (percent),
- * DRAM bytes read and written. */
-enum { MP_PR_L1_HIT, MP_PR_L2_HIT, MP_PR_DRAM_RD, MP_PR_DRAM_WR, MP_PR_N };
-const char *mp_prof_range_name(int k);
-
 /* The launch sums split by opcode class (loads, stores). */
 enum { MP_PS_SH_LD, MP_PS_SH_ST, MP_PS_SH_IDEAL_LD, MP_PS_SH_IDEAL_ST,
        MP_PS_GL_LD, MP_PS_GL_ST, MP_PS_GL_IDEAL_LD, MP_PS_GL_IDEAL_ST,
@@ -60,12 +54,7 @@ typedef struct {
     mp_u64 m[MP_PM_N];
     mp_u64 split[MP_PS_N];
     int has_split;           /* opcodes known for all its counted lines */
-    char *range[MP_PR_N];    /* kernel+ values as the library wrote them;
-                                "" = not measured */
 } mp_prof_launch;
-
-/* Range value k of a launch: 1 and *v when measured, else 0. */
-int mp_prof_range_value(const mp_prof_launch *l, int k, double *v);
 
 typedef struct {
     long pid, line;
@@ -90,9 +79,6 @@ typedef struct {
     int nerrors;
     char error[512];          /* the first error line, with its pid */
     int kept, dropped;        /* launches kept / dropped by the regex */
-    int nkplus;               /* --level kernel+ warnings ("warning
-                                 kernel+..." lines) */
-    char kplus[1024];         /* the first of them, with its pid */
 } mp_prof_status;
 
 /* Reads every process's raw files in raw_dir into d: status, launches,

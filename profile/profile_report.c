@@ -170,8 +170,6 @@ typedef struct {
     const char *key;
     long launches;
     mp_u64 m[MP_PM_N];
-    double range[MP_PR_N];   /* --level kernel+: summed over the rows */
-    long nrange[MP_PR_N];    /* rows measured */
 } group;
 
 static group *group_by(const mp_prof_data *d, int by_nvtx, int *n)
@@ -188,52 +186,23 @@ static group *group_by(const mp_prof_data *d, int by_nvtx, int *n)
         g[j].launches += d->l[k].launches;
         for (int m = 0; m < MP_PM_N; m++)
             g[j].m[m] += d->l[k].m[m];
-        for (int r = 0; r < MP_PR_N; r++) {
-            double v;
-            if (mp_prof_range_value(&d->l[k], r, &v)) {
-                g[j].range[r] += v;
-                g[j].nrange[r]++;
-            }
-        }
     }
     return g;
-}
-
-/* The range cells of a group: hit rates as the mean of its measured
- * launches (percent, one decimal), DRAM bytes as their sum; empty when
- * none was measured. */
-static void range_cells(const group *g, char v[][32])
-{
-    for (int r = 0; r < MP_PR_N; r++) {
-        v[r][0] = '\0';
-        if (!g->nrange[r])
-            continue;
-        if (r == MP_PR_L1_HIT || r == MP_PR_L2_HIT)
-            snprintf(v[r], 32, "%.1f", g->range[r] / (double)g->nrange[r]);
-        else
-            snprintf(v[r], 32, "%.0f", g->range[r]);
-    }
 }
 
 static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx)
 {
     static const char *const kernel_key[] = {"kernel"};
     static const char *const nvtx_key[] = {"NVTX range"};
-    /* the range columns (--level kernel+) only when a launch has them */
     static const char *const subs[] = {
         "launches", "instructions", "shared wavefronts", "ideal",
-        "shared x", "global sectors", "ideal", "global x",
-        "L1 hit %", "L2 hit %", "DRAM read bytes", "DRAM written bytes"};
-    int n, with_range = 0;
+        "shared x", "global sectors", "ideal", "global x"};
+    int n;
     group *g = group_by(d, by_nvtx, &n);
-    for (int k = 0; k < n; k++)
-        for (int r = 0; r < MP_PR_N; r++)
-            with_range |= g[k].nrange[r] > 0;
     mp_rep_table *t = new_table(by_nvtx ? "nvtx" : "kernels", 1,
-                                by_nvtx ? nvtx_key : kernel_key,
-                                with_range ? 8 + MP_PR_N : 8, subs, n);
+                                by_nvtx ? nvtx_key : kernel_key, 8, subs, n);
     for (int k = 0; k < n; k++) {
-        char key[512], v[8 + MP_PR_N][32];
+        char key[512], v[8][32];
         if (by_nvtx) {
             snprintf(key, sizeof key, "%s", g[k].key[0] ? g[k].key
                      : "(none)");
@@ -254,10 +223,8 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx)
         fmt_u64(v[6], sizeof v[6], g[k].m[MP_PM_GL_IDEAL]);
         fmt_ratio_cell(v[7], sizeof v[7], g[k].m[MP_PM_GL],
                        g[k].m[MP_PM_GL_IDEAL]);
-        range_cells(&g[k], v + 8);
         const char *kv[] = {key};
-        const char *vv[] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
-                            v[8], v[9], v[10], v[11]};
+        const char *vv[] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
         add_row(t, kv, vv);
     }
     free(g);
@@ -415,10 +382,7 @@ int mp_prof_report(const char *csv, mp_rep_format f, const char *plot_dir,
                     more == 1 ? "" : "s");
         mp_rep_table_free(t);
         t = sums_table(&d, 0);
-        print_table(t, t->nsub > 8 ? "Per kernel (x = measured / ideal; "
-                    "hit rates: the mean of its measured launches, DRAM "
-                    "bytes: their sum)" : "Per kernel (x = measured / ideal)",
-                    f, 0, out);
+        print_table(t, "Per kernel (x = measured / ideal)", f, 0, out);
         mp_rep_table_free(t);
         t = sums_table(&d, 1);
         print_table(t, "Per NVTX range", f, 0, out);

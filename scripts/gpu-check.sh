@@ -9,7 +9,7 @@
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
 #          replaycheck recheck fastverify latsweep seedbitmap ncurepeat texrerun gputests
-#          gate maketest profile covtable kplus bwstudy
+#          gate maketest profile covtable bwstudy
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -633,10 +633,6 @@ covtable)
         step cov-set1-$p bash -c "./memprobe $p $args --counters off --launches 1 -o $W/cov-set1.csv"
     done < "$W/standard.txt"
     step cov-table bash -c "for f in cov-default cov-set cov-set1; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
-kplus)
-    # Issue 26: --level kernel+ on the GPU (scripts/explore/profile-level.sh;
-    # its GPU test is left to gputests).
-    step kplus env OUT="$W" SKIP_GPU_TEST=1 bash scripts/explore/profile-level.sh ;;
 bwstudy)
     # Issue 27 item 1: the default and the variants
     # (scripts/explore/bandwidth-study.sh), until DEADLINE_S.

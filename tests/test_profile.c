@@ -678,163 +678,6 @@ static void test_report(void **state)
     free(dat);
 }
 
-/* ---- --level kernel+ ---------------------------------------------------- */
-
-#define L1 "l1tex__t_sector_hit_rate.pct"
-#define L2 "lts__t_sector_hit_rate.pct"
-#define DR "dram__bytes_read.sum"
-#define DW "dram__bytes_write.sum"
-
-/* The four range columns of row r. */
-static void expect_range(const mp_ncu_table *t, int r, const char *l1,
-                         const char *l2, const char *rd, const char *wr)
-{
-    expect_cell(t, r, L1, l1);
-    expect_cell(t, r, L2, l2);
-    expect_cell(t, r, DR, rd);
-    expect_cell(t, r, DW, wr);
-}
-
-/* Each line of text with its last n comma-separated fields cut off (a
- * profile.csv as memprobe wrote it before the range columns). */
-static void cut_fields(const char *in, const char *out, int n)
-{
-    size_t len;
-    char *text = cli_read_file(in, &len);
-    char *res = calloc(len + 1, 1);
-    size_t o = 0;
-    for (char *line = text; *line;) {
-        char *end = strchr(line, '\n');
-        size_t ll = end ? (size_t)(end - line) + 1 : strlen(line);
-        size_t keep = ll;
-        for (int k = 0; k < n; k++)
-            while (keep && line[--keep] != ',')
-                ;
-        memcpy(res + o, line, keep);
-        o += keep;
-        memcpy(res + o, "\r\n", 2);
-        o += 2;
-        line += ll;
-    }
-    cli_write_file(out, res);
-    free(res);
-    free(text);
-}
-
-/* The default level (or --level kernel) gives the library no
- * MEMPROBE_LEVEL, even one set in the shell: the range columns are in
- * profile.csv, empty, and every other column is what it was; --level
- * kernel+ passes the library's values through as it wrote them, with or
- * without line counts, and says its kernel+ warning; the report adds the
- * hit rates (mean) and DRAM bytes (sum) per kernel and NVTX range. */
-static void test_level(void **state)
-{
-    (void)state;
-    cli_result r;
-    setenv("MEMPROBE_LEVEL", "kernel+", 1);   /* only the option counts */
-    profile(L("-o", "k.csv"), NONE, &r);
-    cli_expect_status(&r, 0);
-    assert_true(strstr(r.err, "kernel+") == NULL);
-    cli_result_free(&r);
-    profile(L("-o", "k2.csv", "--level", "kernel"), NONE, &r);
-    cli_expect_status(&r, 0);
-    cli_result_free(&r);
-    unsetenv("MEMPROBE_LEVEL");
-    mp_ncu_table t, t2;
-    read_csv("k.csv", &t);
-    read_csv("k2.csv", &t2);
-    /* the same cells but for the pid */
-    assert_int_equal(t.nrows, t2.nrows);
-    assert_int_equal(t.ncols, t2.ncols);
-    for (int i = 0; i < t.nrows; i++)
-        for (int c = 0; c < t.ncols; c++)
-            if (c != mp_ncu_column(&t, "pid"))
-                assert_string_equal(t.cells[i][c], t2.cells[i][c]);
-    mp_ncu_free(&t2);
-    assert_int_equal(t.nrows, 4);
-    assert_int_equal(mp_ncu_column(&t, L1), t.ncols - 4);
-    assert_int_equal(mp_ncu_column(&t, DW), t.ncols - 1);
-    for (int i = 0; i < 4; i++)
-        expect_range(&t, i, "", "", "", "");
-    expect_cell(&t, 0, INST, "6144");
-    mp_ncu_free(&t);
-
-    profile(L("-o", "kp.csv", "--level", "kernel+"), NONE, &r);
-    cli_expect_status(&r, 0);
-    char pid[32];
-    read_csv("kp.csv", &t);
-    snprintf(pid, sizeof pid, "%s", cell(&t, 0, "pid"));
-    char want[512];
-    snprintf(want, sizeof want, "memprobe: kernel+: " L2 " is left out on "
-             "GH100: with the others it needs 2 replay passes (pid %s)\n",
-             pid);
-    cli_must_contain("stderr", r.err, want);
-    cli_result_free(&r);
-    assert_int_equal(t.nrows, 4);
-    expect_range(&t, 0, "25", "50", "1048576", "524288");
-    expect_range(&t, 1, "87.5", "", "4096", "8192");
-    expect_range(&t, 2, "25", "50", "1048576", "524288");
-    expect_range(&t, 3, "0", "100", "512", "0");
-    expect_cell(&t, 0, INST, "6144");   /* the line counts as at kernel */
-    expect_cell(&t, 0, SH, "33792");
-    expect_cell(&t, 3, GL, "96");
-    mp_ncu_free(&t);
-    /* no line counts: the range values stay */
-    profile(L("-o", "ku.csv", "--level", "kernel+"), L("--unavailable"), &r);
-    cli_result_free(&r);
-    read_csv("ku.csv", &t);
-    expect_cell(&t, 1, "line_counts", "unavailable");
-    expect_range(&t, 1, "87.5", "", "4096", "8192");
-    mp_ncu_free(&t);
-
-    const char *rep[] = {"report", "kp.csv", "--format", "csv", NULL};
-    cli_run_ok(rep, &r);
-    static const char *const rows[] = {
-        "kernels,transpose_naive,2,12288,67584,4096,16.5,77824,16384,4.75,"
-        "25.0,50.0,2097152,1048576\r\n",
-        "kernels,transpose_pad,1,4096,2048,2048,1,8192,8192,1,87.5,,4096,"
-        "8192\r\n",
-        "kernels,copy_kernel,1,32,0,0,,96,64,1.5,0.0,100.0,512,0\r\n",
-        "nvtx,outer/step,1,4096,2048,2048,1,8192,8192,1,87.5,,4096,8192\r\n",
-        "nvtx,(none),3,12320,67584,4096,16.5,77920,16448,4.74,16.7,66.7,"
-        "2097664,1048576\r\n",
-    };
-    for (size_t k = 0; k < CLI_COUNT(rows); k++)
-        cli_must_contain("report --format csv", r.out, rows[k]);
-    cli_result_free(&r);
-    const char *txt[] = {"report", "kp.csv", NULL};
-    cli_run_ok(txt, &r);
-    cli_must_contain("report", r.out, "L1 hit %");
-    cli_must_contain("report", r.out, "DRAM written bytes");
-    cli_result_free(&r);
-    const char *plain[] = {"report", "k.csv", NULL};
-    cli_run_ok(plain, &r);
-    assert_true(strstr(r.out, "L1 hit") == NULL);
-    cli_result_free(&r);
-
-    /* a profile.csv from before the range columns: read, judged,
-     * reported, and replaced by -o */
-    cut_fields("k.csv", "old.csv", 4);
-    rename("k-lines.csv", "old-lines.csv");
-    const char *from[] = {"profile", "--from", "old.csv", "--check",
-                          "shared<=64", NULL};
-    cli_run(from, &r);
-    cli_expect_status(&r, 0);
-    cli_must_contain("stderr", r.err, "memprobe: check passed");
-    cli_result_free(&r);
-    const char *old[] = {"report", "old.csv", "--format", "csv", NULL};
-    cli_run_ok(old, &r);
-    cli_must_contain("report", r.out, "kernels,copy_kernel,1,32,0,0,,96,64,"
-                     "1.5\r\n");
-    cli_result_free(&r);
-    profile(L("-o", "old.csv"), NONE, &r);
-    cli_expect_status(&r, 0);
-    cli_result_free(&r);
-    read_csv("old.csv", &t);
-    assert_int_equal(mp_ncu_column(&t, DW), t.ncols - 1);
-    mp_ncu_free(&t);
-}
-
 /* ---- bad input: exit 2 before the program starts ----------------------- */
 
 static const cli_bad_case bad[] = {
@@ -842,10 +685,6 @@ static const cli_bad_case bad[] = {
     {{"profile", "--", "/no/such/program"}, "/no/such/program"},
     {{"profile", "--", "no-such-program-xyz"}, "not found in PATH"},
     {{"profile", "--", "/tmp"}, "not a regular file"},
-    {{"profile", "--level", "kernel++", "--", "true"},
-     "--level: 'kernel++' is not kernel or kernel+"},
-    {{"profile", "--from", "p.csv", "--check", "shared<=1", "--level",
-      "kernel+"}, "--level: only when a program is run"},
 };
 
 /* The bad inputs that need files: a file without the x bit, a CSV of
@@ -914,7 +753,6 @@ int main(void)
         cmocka_unit_test(test_keep_raw),
         cmocka_unit_test(test_sigterm_forwarded),
         cmocka_unit_test(test_report),
-        cmocka_unit_test(test_level),
     };
     return CLI_RUN_BAD("profile", bad, tests);
 }

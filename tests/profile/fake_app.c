@@ -34,11 +34,6 @@
  * cannot match the name), --no-cubin, --unavailable (no line counts for
  * any launch, as with a CUPTI that patched nothing), --ready FILE (after writing, make
  * FILE and wait for a signal).
- * With MEMPROBE_LEVEL=kernel+ each launch row also has the four range
- * columns (after the SASS metrics, as the library writes them), per
- * kernel: naive 25,50,1048576,524288; pad 87.5,(empty),4096,8192; copy
- * 0,100,512,0; and the status file a kernel+ warning (as the library's
- * for a metric it left out).
  * Always prints one line to stdout and one to stderr, its own.
  */
 #include <regex.h>
@@ -62,26 +57,23 @@ typedef struct {
 
 typedef struct {
     const char *mangled, *cubin, *nvtx;
-    const char *range;   /* kernel+: ",L1,L2,DRAM read,DRAM write" */
     int ninstr;
     instr in[5];
 } kernel;
 
 static kernel kernels[3] = {
-    {"_Z15transpose_naivePfPKfi", "3735928559", "", ",25,50,1048576,524288",
-     5, {
+    {"_Z15transpose_naivePfPKfi", "3735928559", "", 5, {
         {"/src/app.cu", 19, 0x100, "LDG.E", {1024, 0, 0, 6144, 4096, 1024}},
         {"/src/app.cu", 19, 0x110, "STS", {1024, 32768, 1024, 0, 0, 0}},
         {"/src/app.cu", 21, 0x200, "LDS", {1024, 1024, 1024, 0, 0, 1024}},
         {"/src/app.cu", 21, 0x210, "STG.E", {1024, 0, 0, 32768, 4096, 0}},
         {"/src/app.cu", 22, 0x220, "IMAD", {2048, 0, 0, 0, 0, 0}}}},
-    {"_Z13transpose_padPfPKfi", "3735928559", "outer/step", ",87.5,,4096,8192",
-     4, {
+    {"_Z13transpose_padPfPKfi", "3735928559", "outer/step", 4, {
         {"/src/app.cu", 40, 0x100, "LDG.E", {1024, 0, 0, 4096, 4096, 1024}},
         {"/src/app.cu", 40, 0x110, "STS", {1024, 1024, 1024, 0, 0, 0}},
         {"/src/app.cu", 42, 0x200, "LDS", {1024, 1024, 1024, 0, 0, 1024}},
         {"/src/app.cu", 42, 0x210, "STG.E", {1024, 0, 0, 4096, 4096, 0}}}},
-    {"copy_kernel", "12345", "", ",0,100,512,0", 2, {
+    {"copy_kernel", "12345", "", 2, {
         {"/src/copy.cu", 5, 0x80, "LDG.E", {16, 0, 0, 40, 32, 16}},
         {"/src/copy.cu", 5, 0x90, "STG.E", {16, 0, 0, 56, 32, 0}}}},
 };
@@ -96,9 +88,7 @@ static const char *const metric_names[METRICS] = {
     "smsp__sass_inst_executed_op_ld"};
 
 static const char *raw;
-static int unavailable, kplus;
-#define KPLUS_WARNING "warning kernel+: lts__t_sector_hit_rate.pct is " \
-    "left out on GH100: with the others it needs 2 replay passes"
+static int unavailable;
 static char launches_csv[4096], lines_csv[4096], status_path[4096];
 static FILE *ops_f;   /* launch_ops.PID.csv */
 
@@ -172,8 +162,7 @@ static void launch_row(FILE *f, int launch, int k)
                           "kernel" : "exact,");
     for (int m = 0; m < METRICS; m++)
         fprintf(f, ",%llu", unavailable ? 0ULL : sum[m]);
-    /* the range profiler counts a launch with or without line counts */
-    fprintf(f, "%s\n", kplus ? kernels[k].range : "");
+    fprintf(f, "\n");
     /* its memory instructions, as the library appends them */
     for (int i = 0; i < kernels[k].ninstr && !unavailable; i++) {
         const instr *in = &kernels[k].in[i];
@@ -243,14 +232,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
     fprintf(f, "pid,launch,launches,mangled,grid_x,grid_y,grid_z,block_x,"
             "block_y,block_z,dyn_shared_bytes,stream,nvtx,graph,line_counts,"
             "why");
-    if (kplus) {
-        for (int m = 0; m < METRICS; m++)
-            fprintf(f, ",%s", metric_names[m]);
-        fprintf(f, ",l1tex__t_sector_hit_rate.pct,lts__t_sector_hit_rate.pct,"
-                "dram__bytes_read.sum,dram__bytes_write.sum\n");
-    } else {
-        metrics_header(f);
-    }
+    metrics_header(f);
     char ops_csv[4096];
     snprintf(ops_csv, sizeof ops_csv, "%s/launch_ops.%d.csv", raw,
              (int)getpid());
@@ -288,7 +270,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
     write_lines(count);
     if (cubins)
         write_cubins();
-    write_status(kplus ? KPLUS_WARNING : NULL, (unsigned long long)nlaunch,
+    write_status(NULL, (unsigned long long)nlaunch,
                  (unsigned long long)profiled, "exit");
 }
 
@@ -332,8 +314,6 @@ int main(int argc, char **argv)
     fprintf(stderr, "fake_app: the program's own stderr\n");
     const char *inject = getenv("CUDA_INJECTION64_PATH");
     raw = getenv("MEMPROBE_RAW_DIR");
-    const char *level = getenv("MEMPROBE_LEVEL");
-    kplus = level && !strcmp(level, "kernel+");
     if (no_status || !inject || !inject[0] || !raw || !raw[0])
         return status;   /* no library loaded: nothing written */
     if (error) {
