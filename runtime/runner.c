@@ -191,15 +191,18 @@ static void utc_stamp(char *buf, size_t len)
  * 0.5 us, so a 5-us kernel timed alone repeats within 5-10%, not 1%. The
  * kernel is launched as written, only more often. A probe with a
  * before_launch hook keeps one launch per sample (its hook is outside the
- * timed span). After the fixed warm-up, windows of SETTLE_N samples run
- * until two consecutive medians agree within SETTLE_REL (the clocks and
- * caches have settled), at most SETTLE_WINDOWS windows or SETTLE_S
- * seconds; all of it counts as warm-up in the row. */
+ * timed span). After the fixed warm-up, a run of SETTLE_MIN_RUNS or more
+ * timed samples (the default 20; fewer asks for a quick look, as the GPU
+ * tests do) first runs windows of SETTLE_N samples until two consecutive
+ * medians agree within SETTLE_REL (clocks and caches have settled), at
+ * most SETTLE_WINDOWS windows or SETTLE_S seconds; all of it counts as
+ * warm-up in the row. */
 #define SAMPLE_NS 100000.0
 #define SAMPLE_CAP 1000
 #define SETTLE_N 5
 #define SETTLE_REL 0.005
-#define SETTLE_WINDOWS 8
+#define SETTLE_WINDOWS 6
+#define SETTLE_MIN_RUNS 10
 #define SETTLE_S 0.5
 
 static void time_launches(const mp_probe *p, void *state, const char *label,
@@ -227,7 +230,7 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
         warm++;
     }
     double win[2][SETTLE_N], t0 = mp_cost_now();
-    for (int w = 0; w < SETTLE_WINDOWS; w++) {
+    for (int w = 0; o->runs >= SETTLE_MIN_RUNS && w < SETTLE_WINDOWS; w++) {
         mp_time_samples(p->before_launch, p->launch, state, k, SETTLE_N,
                         win[w % 2]);
         warm += k * SETTLE_N;

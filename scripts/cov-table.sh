@@ -36,7 +36,7 @@ function q(list, n, p,    i, j, t, k) {   # the p-quantile (nearest rank)
     r = ++rows[p]; v[p, r] = 100 * c
     over[p] += (100 * c > 1)
     out[p] += F[col["time_outliers"]]
-    l = F[col["launches_per_sample"]]; if (l == "") l = 1
+    l = F[col["launches_per_sample"]] + 0; if (l == 0) l = 1
     if (!(p in lmin) || l < lmin[p]) lmin[p] = l
     if (!(p in lmax) || l > lmax[p]) lmax[p] = l
 }

@@ -6,7 +6,13 @@
  * Per configuration: every counter agrees within its metric's tolerance
  * (the metric sets: instruction and request counts exactly), and the
  * median times differ by at most 3 x the larger CoV the two runs report
- * plus 2% (launch jitter). Prints the run-to-run spread per family (the
+ * plus a floor: 2% for launches of 50 us or more, 25% for shorter ones.
+ * The CoV is the spread within one process; between two processes short
+ * launches moved further, whatever their CoV: on the H200 up to 42%
+ * (reduce, CoV 11%), 24% (coalesce), 21.5% (bitmap), 14.5% (cluster) in
+ * the gates of sessions 6-8, and 7.1% at a CoV of 1.2% (const) once
+ * samples held several launches, while the 50-us-and-longer rows
+ * (bandwidth, latency, transfer beyond the L2) stayed within 2.3%. Prints the run-to-run spread per family (the
  * table in docs/reliability.md): the largest counter difference as a
  * fraction of its tolerance, and the largest and median relative time
  * difference beside the median CoV.
@@ -31,7 +37,9 @@
 #include "stats.h"
 
 #define MAX_FAMILIES 16
-#define TIME_FLOOR 0.02
+#define TIME_FLOOR 0.02        /* launches of LONG_NS or more */
+#define TIME_FLOOR_SHORT 0.25  /* shorter ones (see above) */
+#define LONG_NS 50000.0
 
 static mp_ncu_table runs[MAX_FAMILIES][2];
 static int rcs[MAX_FAMILIES][2];
@@ -93,7 +101,8 @@ static void test_family(void **state)
         double cov = fmax(gpu_number(a, i, "time_ns_cov"),
                           gpu_number(b, j, "time_ns_cov"));
         double r = fabs(t1 - t2) / fmin(t1, t2);
-        double bound = 3 * cov + TIME_FLOOR;
+        double bound = 3 * cov + (fmin(t1, t2) >= LONG_NS ? TIME_FLOOR
+                                                          : TIME_FLOOR_SHORT);
         if (r > bound) {
             print_message("# %s: %.0f ns then %.0f ns: %.1f%% apart, CoV "
                           "%.2f%%\n", config, t1, t2, 100 * r, 100 * cov);
