@@ -32,6 +32,14 @@ typedef struct {
     const char *doc;
 } mp_family;
 
+/* What the descriptor of a family with a probe starts with: its name NAME
+ * (a bare word, made the string "NAME"), its probe mp_probe_NAME, its
+ * file's `columns` array and its sweep file configs/NAME.conf. The rest is
+ * the family's own: `MP_FAMILY_BASE(bank), .report = ..., .doc = ...`. */
+#define MP_FAMILY_BASE(NAME)                                             \
+    .name = #NAME, .probe = &mp_probe_##NAME, .columns = columns,        \
+    .ncolumns = N(columns), .sweep = "configs/" #NAME ".conf"
+
 /* The families in registry order, NULL-terminated. */
 extern const mp_family *const mp_families[];
 

@@ -18,12 +18,13 @@
  *             family's choosing; or all in one, mp_launch_verify_words,
  *             where each thread leaves one word that repeats from warp to
  *             warp or block to block)
- *   clock64   mp_launch_clock64
+ *   clock64   mp_launch_clock64 (all of it: MP_LAUNCH_CLOCK64)
  *   release   mp_launch_release (device memory; host copies stay),
  *             MP_FREE_DEVICE for the family's own device buffers
  *   free_host mp_launch_free (both), MP_FREE_HOST for the family's own
- *             host buffers (mp_probe_teardown, runtime/probe.h, calls
- *             release and free_host, then frees the state)
+ *             host buffers (none: MP_LAUNCH_FREE_HOST; mp_probe_teardown,
+ *             runtime/probe.h, calls release and free_host, then frees
+ *             the state)
  *
  * The row columns every family fills the same way are in probe.h
  * (mp_row_set_params, mp_row_set_launch, mp_row_set_bandwidth,
@@ -170,5 +171,21 @@ void mp_free_host_list(void *const *addrs);
 
 /* mp_launch_release, then frees the host copies. Safe to call twice. */
 void mp_launch_free(mp_launch_shape *sh);
+
+/* The probe hooks (probe.h) of a family whose clock64 stamps, or whose only
+ * host memory, are its shape's; STATE is its state type, which holds the
+ * shape as `shape`. MP_LAUNCH_CLOCK64(FN, STATE) defines the clock64 hook
+ * FN: mp_launch_clock64; MP_LAUNCH_FREE_HOST(FN, STATE) the free_host hook
+ * FN: mp_launch_free. */
+#define MP_LAUNCH_CLOCK64(fn, STATE)                                      \
+    static void fn(void *state, long long *span, double *block_median)  \
+    {                                                                    \
+        mp_launch_clock64(&((STATE *)state)->shape, span, block_median); \
+    }
+#define MP_LAUNCH_FREE_HOST(fn, STATE)                                    \
+    static void fn(void *state)                                          \
+    {                                                                    \
+        mp_launch_free(&((STATE *)state)->shape);                        \
+    }
 
 #endif

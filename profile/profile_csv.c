@@ -697,12 +697,19 @@ static void free_opcodes(sass_ops *ops)
 
 /* ---- merge ----------------------------------------------------------- */
 
+/* Launch order: by process, then by launch within it (the launches and
+ * the raw ops both sort so). */
+static int cmp_pid_launch(long xpid, long xlaunch, long ypid, long ylaunch)
+{
+    if (xpid != ypid)
+        return xpid < ypid ? -1 : 1;
+    return (xlaunch > ylaunch) - (xlaunch < ylaunch);
+}
+
 static int cmp_launch(const void *a, const void *b)
 {
     const mp_prof_launch *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    return (x->launch > y->launch) - (x->launch < y->launch);
+    return cmp_pid_launch(x->pid, x->launch, y->pid, y->launch);
 }
 
 static int cmp_line(const void *a, const void *b)
@@ -813,9 +820,7 @@ static void free_ops(raw_ops *o)
 static int cmp_op_launch(const void *a, const void *b)
 {
     const raw_op *x = a, *y = b;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    return (x->launch > y->launch) - (x->launch < y->launch);
+    return cmp_pid_launch(x->pid, x->launch, y->pid, y->launch);
 }
 
 /* An instruction's key in the lines: pid, cubin, function index, pc. */
@@ -1027,6 +1032,28 @@ static int open_out(mp_csv_writer *w, const char *path, const column *cols,
     return mp_csv_open(w, path, names, n, err, errlen);
 }
 
+/* Writes one row of w; on a failure closes w and returns -1. */
+static int put_row(mp_csv_writer *w, const char **c, char *err, size_t errlen)
+{
+    if (mp_csv_write_row(w, c, err, errlen)) {
+        mp_csv_close(w);
+        return -1;
+    }
+    return 0;
+}
+
+/* Closes w, the CSV written to path: -1 and why when it did not reach
+ * the file. */
+static int close_out(mp_csv_writer *w, const char *path, char *err,
+                     size_t errlen)
+{
+    if (mp_csv_close(w)) {
+        mp_reason(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int write_launches(const mp_prof_data *d, const char *path,
                           char *err, size_t errlen)
 {
@@ -1055,16 +1082,10 @@ static int write_launches(const mp_prof_data *d, const char *path,
             c[L_SPLIT_SH + s] = num(nb[L_SPLIT_SH + s], 32, l->split[s]);
             c[L_SPLIT_GL + s] = num(nb[L_SPLIT_GL + s], 32, l->split[4 + s]);
         }
-        if (mp_csv_write_row(&w, c, err, errlen)) {
-            mp_csv_close(&w);
+        if (put_row(&w, c, err, errlen))
             return -1;
-        }
     }
-    if (mp_csv_close(&w)) {
-        mp_reason(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return close_out(&w, path, err, errlen);
 }
 
 /* The line's ratio: shared when it has a shared ideal, else global. */
@@ -1099,16 +1120,10 @@ static int write_lines(const mp_prof_data *d, const char *path, char *err,
             c[I_METRICS + m] = num(nb[I_METRICS + m], 32, i->m[m]);
         line_ratio(i, nb[I_RATIO], 32);
         c[I_RATIO] = nb[I_RATIO];
-        if (mp_csv_write_row(&w, c, err, errlen)) {
-            mp_csv_close(&w);
+        if (put_row(&w, c, err, errlen))
             return -1;
-        }
     }
-    if (mp_csv_close(&w)) {
-        mp_reason(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return close_out(&w, path, err, errlen);
 }
 
 int mp_prof_write(const mp_prof_data *d, const char *csv, char *err,
@@ -1151,6 +1166,17 @@ static int open_csv(const char *path, const column *cols, int n,
     return 0;
 }
 
+/* A data row r of path with a count that did not parse: frees t, says
+ * so and returns -1. */
+static int bad_count(mp_ncu_table *t, const char *path, int r, char *err,
+                     size_t errlen)
+{
+    mp_reason(err, errlen, "%s: data row %d: a count that is not a whole "
+              "number", path, r + 1);
+    mp_ncu_free(t);
+    return -1;
+}
+
 static int load_launches(const char *path, mp_prof_data *d, char *err,
                          size_t errlen)
 {
@@ -1183,12 +1209,8 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         l->graph = xstrdup(c[idx[L_GRAPH]]);
         l->line_counts = xstrdup(c[idx[L_LINE_COUNTS]]);
         l->why = xstrdup(c[idx[L_WHY]]);
-        if (bad) {
-            mp_reason(err, errlen, "%s: data row %d: a count that is not a "
-                      "whole number", path, r + 1);
-            mp_ncu_free(&t);
-            return -1;
-        }
+        if (bad)
+            return bad_count(&t, path, r, err, errlen);
     }
     mp_ncu_free(&t);
     return 0;
@@ -1215,12 +1237,8 @@ static int load_lines(const char *path, mp_prof_data *d, char *err,
         i->mangled = xstrdup(c[idx[I_MANGLED]]);
         i->file = xstrdup(c[idx[I_FILE]]);
         i->opcode = xstrdup(c[idx[I_OPCODE]]);
-        if (bad) {
-            mp_reason(err, errlen, "%s: data row %d: a count that is not a "
-                      "whole number", path, r + 1);
-            mp_ncu_free(&t);
-            return -1;
-        }
+        if (bad)
+            return bad_count(&t, path, r, err, errlen);
     }
     mp_ncu_free(&t);
     return 0;

@@ -47,7 +47,9 @@ typedef struct {
  * out where they compute something):
  *   PROBE_ROWS(fn, "bank")        want: the rows of that probe;
  *   TEXT_KEYS(fn, MP_F_A, ...)    keys: the texts of the fields listed;
- *   FIELD_GROUP(fn, f, pre, post) group: field_group() of field f. */
+ *   FIELD_GROUP(fn, f, pre, post) group: field_group() of field f;
+ *   VS_MODEL_CYCLES(fn, measured, model)  values: put_vs_model() of the
+ *                                 two fields, then cycles (2 decimals). */
 #define PROBE_ROWS(fn, probe)                                            \
     static int fn(const mp_rep_data *d, const mp_rep_row *r)            \
     {                                                                    \
@@ -64,6 +66,13 @@ typedef struct {
                      char *label)                                        \
     {                                                                    \
         return field_group(label, d, r, f, pre, post);                   \
+    }
+#define VS_MODEL_CYCLES(fn, measured, model)                             \
+    static void fn(const mp_rep_data *d, const mp_rep_row *r,           \
+                   char v[][KEYLEN], int *mark)                          \
+    {                                                                    \
+        put_vs_model(v, mark, d, r, measured, model);                    \
+        put(v[2], d, r, MP_F_CYCLES, 2);                                 \
     }
 
 /* ---- helpers for the specs ---------------------------------------- */

@@ -296,6 +296,20 @@ int cli_split(char *line, char **cells, int max)
     return n;
 }
 
+int cli_csv_header(char *text, char **h, int max)
+{
+    char *line = strtok(text, "\r\n");
+    assert_non_null(line);
+    return cli_split(line, h, max);
+}
+
+void cli_csv_next(char **v, int max, int n)
+{
+    char *line = strtok(NULL, "\r\n");
+    assert_non_null(line);
+    assert_int_equal(cli_split(line, v, max), n);
+}
+
 int cli_column(char *const *names, int n, const char *name)
 {
     for (int i = 0; i < n; i++)

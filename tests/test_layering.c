@@ -233,64 +233,57 @@ static const folder *folder_named(const char *dir)
     return NULL;
 }
 
-/* The include checker itself: a runtime file that includes a family's
- * header, a model file that includes a runtime header, a report file that
- * includes a family header, and a family that includes another family's
- * header are caught; allowed ones pass. */
+/* The include checker itself, on made-up files: each case is a folder, a
+ * file name in it, its text and how many of its includes break the rule. */
+typedef struct {
+    const char *dir, *file, *text;
+    int breaks;
+} include_case;
+
+static const include_case include_cases[] = {
+    /* a runtime file may include runtime headers, not a family's */
+    {"runtime", "x.c",
+     "#include <stdio.h>\n#include \"check.h\"\n#include \"probe.h\"\n", 0},
+    {"runtime", "x.c",
+     "#include \"check.h\"\n#include \"bank.h\"\n"
+     "  #  include \"hazards.h\"\n", 2},
+    /* a model file includes no runtime header, a report file no family's */
+    {"model", "m.c", "#include \"row.h\"\n", 1},
+    {"report", "r.c", "#include \"probe.h\"\n#include \"bank.h\"\n", 1},
+    /* a family includes what is below it and its own headers only */
+    {"probes/bank", "p.c",
+     "#include \"bank_model.h\"\n#include \"runner.h\"\n#include "
+     "\"part.h\"\n#include \"family.h\"\n#include \"bank.h\"\n", 0},
+    {"probes/bank", "p.c", "#include \"cli.h\"\n#include \"reduce.h\"\n", 2},
+    /* profile/: only cli/ may use it; it uses report/ and below */
+    {"cli", "c.c", "#include \"profile.h\"\n", 0},
+    {"profile", "p.c",
+     "#include \"report.h\"\n#include \"ncu_csv.h\"\n#include "
+     "\"pattern.h\"\n", 0},
+    {"report", "r.c", "#include \"profile_csv.h\"\n", 1},
+    {"probes/bank", "p.c", "#include \"profile.h\"\n", 1},
+    {"profile", "p.c", "#include \"cli.h\"\n#include \"family.h\"\n", 2},
+    /* inject/: includes from no other room; only profile/ includes it */
+    {"inject", "i.c", "#include \"check.h\"\n", 1},
+    {"profile", "p.c", "#include \"raw.h\"\n", 0},
+    {"cli", "c.c", "#include \"raw.h\"\n", 1},
+};
+
 static void test_checker_catches_breaks(void **state)
 {
     (void)state;
     find_folders();
     char bad[1024] = "";
-    assert_int_equal(check_text(folder_named("runtime"), "x.c",
-                                "#include <stdio.h>\n#include \"check.h\"\n"
-                                "#include \"probe.h\"\n", bad, sizeof bad), 0);
-    assert_int_equal(check_text(folder_named("runtime"), "x.c",
-                                "#include \"check.h\"\n#include \"bank.h\"\n"
-                                "  #  include \"hazards.h\"\n", bad,
-                                sizeof bad), 2);
+    for (size_t i = 0; i < sizeof include_cases / sizeof *include_cases; i++) {
+        const include_case *c = &include_cases[i];
+        int n = check_text(folder_named(c->dir), c->file, c->text, bad,
+                           sizeof bad);
+        if (n != c->breaks)
+            fail_msg("%s/%s: %d includes break the rule, not %d", c->dir,
+                     c->file, n, c->breaks);
+    }
     assert_non_null(strstr(bad, "runtime/x.c: \"bank.h\""));
     assert_non_null(strstr(bad, "runtime/x.c: \"hazards.h\""));
-    assert_int_equal(check_text(folder_named("model"), "m.c",
-                                "#include \"row.h\"\n", bad, sizeof bad), 1);
-    assert_int_equal(check_text(folder_named("report"), "r.c",
-                                "#include \"probe.h\"\n#include \"bank.h\"\n",
-                                bad, sizeof bad), 1);
-    assert_int_equal(check_text(folder_named("probes/bank"), "p.c",
-                                "#include \"bank_model.h\"\n#include "
-                                "\"runner.h\"\n#include \"part.h\"\n"
-                                "#include \"family.h\"\n#include \"bank.h\"\n",
-                                bad, sizeof bad), 0);
-    assert_int_equal(check_text(folder_named("probes/bank"), "p.c",
-                                "#include \"cli.h\"\n#include "
-                                "\"reduce.h\"\n", bad, sizeof bad), 2);
-    /* profile/: only cli/ may use it; it uses report/ and below */
-    assert_int_equal(check_text(folder_named("cli"), "c.c",
-                                "#include \"profile.h\"\n", bad,
-                                sizeof bad), 0);
-    assert_int_equal(check_text(folder_named("profile"), "p.c",
-                                "#include \"report.h\"\n#include "
-                                "\"ncu_csv.h\"\n#include \"pattern.h\"\n",
-                                bad, sizeof bad), 0);
-    assert_int_equal(check_text(folder_named("report"), "r.c",
-                                "#include \"profile_csv.h\"\n", bad,
-                                sizeof bad), 1);
-    assert_int_equal(check_text(folder_named("probes/bank"), "p.c",
-                                "#include \"profile.h\"\n", bad,
-                                sizeof bad), 1);
-    assert_int_equal(check_text(folder_named("profile"), "p.c",
-                                "#include \"cli.h\"\n#include "
-                                "\"family.h\"\n", bad, sizeof bad), 2);
-    /* inject/: includes from no other room; only profile/ includes it */
-    assert_int_equal(check_text(folder_named("inject"), "i.c",
-                                "#include \"check.h\"\n", bad,
-                                sizeof bad), 1);
-    assert_int_equal(check_text(folder_named("profile"), "p.c",
-                                "#include \"raw.h\"\n", bad,
-                                sizeof bad), 0);
-    assert_int_equal(check_text(folder_named("cli"), "c.c",
-                                "#include \"raw.h\"\n", bad,
-                                sizeof bad), 1);
 }
 
 /* ---- calls: the symbols of the build's objects ---------------------- */

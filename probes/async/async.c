@@ -299,11 +299,7 @@ static int async_verify(void *state, char *err, size_t errlen)
     return rc;
 }
 
-static void async_clock64(void *state, long long *span, double *block_median)
-{
-    async_state *s = state;
-    mp_launch_clock64(&s->shape, span, block_median);
-}
+MP_LAUNCH_CLOCK64(async_clock64, async_state)
 
 /* Counter-derived columns: the copies' own instructions against the
  * model's requests, shared-store wavefronts per request (STS and LDGSTS

@@ -29,13 +29,9 @@ static const char *const study_files[] = {
 };
 
 const mp_family mp_family_async = {
-    .name = "async",
-    .probe = &mp_probe_async,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(async),
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .section = mp_study_async, .section_order = 20},
-    .sweep = "configs/async.conf",
     .doc = "docs/async.md",
 };

@@ -40,14 +40,11 @@ static void async_values(const mp_rep_data *d, const mp_rep_row *r,
 {
     if (put_wrong(v[0], d, r))
         return;
-    double x;
-    if (mp_rep_num(d, r, MP_F_BANDWIDTH, &x) == 0)
-        mp_rep_fmt(v[0], KL, x, 1);
-    if (mp_rep_num(d, r, MP_F_FRACTION, &x) == 0)
-        mp_rep_fmt(v[1], KL, 100 * x, 1);
+    put_count(v[0], d, r, MP_F_BANDWIDTH, 1);
+    put_count_value(v[1], 100 * num(d, r, MP_F_FRACTION), 1);
     put_count(v[2], d, r, MP_F_WF, 3);
     put_count(v[3], d, r, MP_F_MODEL_WF, 3);
-    mark[2] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
+    mark[2] = is(d, r, MP_F_MATCH, "no");
 }
 
 const mp_rep_spec mp_rep_spec_async = {

@@ -586,11 +586,7 @@ static int bank_verify(void *state, char *err, size_t errlen)
 }
 
 /* The seeds' span and the median block duration (runtime/stats.c). */
-static void bank_clock64(void *state, long long *span, double *block_median)
-{
-    bank_state *s = state;
-    mp_launch_clock64(&s->shape, span, block_median);
-}
+MP_LAUNCH_CLOCK64(bank_clock64, bank_state)
 
 static void bank_derive(void *state, const mp_device *dev,
                         const mp_measurement *m, mp_row *row)

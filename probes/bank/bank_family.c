@@ -58,10 +58,7 @@ static const int needs[] = {
     MP_F_MODEL_WAYS, MP_F_MATCH, MP_F_VERIFIED, MP_F_COUNTERS, -1};
 
 const mp_family mp_family_bank = {
-    .name = "bank",
-    .probe = &mp_probe_bank,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(bank),
     .report = {.needs = needs,
                .mismatch_measured = MP_F_WF, .mismatch_model = MP_F_MODEL_WF,
                .mismatch_unit = "wavefronts",
@@ -70,6 +67,5 @@ const mp_family mp_family_bank = {
                .claims = &mp_study_shared, .section = study_section,
                .section_order = 30, .plot_data = mp_bank_plot_data,
                .plot_files = plot_files},
-    .sweep = "configs/bank.conf",
     .doc = "docs/bank.md",
 };

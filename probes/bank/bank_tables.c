@@ -1,5 +1,5 @@
 /*
- * tables_shared.c - the shared-memory tables: bank conflicts by stride and
+ * bank_tables.c - the shared-memory tables: bank conflicts by stride and
  * width, and padding. report/table_spec.h says what a table's spec holds;
  * report/tables.c builds and prints the tables.
  */
@@ -7,7 +7,7 @@
 
 /* ---- bank: stride x width, ld and st ---- */
 
-/* ldmatrix / stmatrix rows have their own tables (tables_matrix.c). */
+/* ldmatrix / stmatrix rows have their own tables (matrix_tables.c). */
 static int matrix_op(const mp_rep_data *d, const mp_rep_row *r)
 {
     return is(d, r, MP_F_OP, "ldsm") || is(d, r, MP_F_OP, "stsm");
@@ -23,13 +23,7 @@ static int bank_want(const mp_rep_data *d, const mp_rep_row *r)
 
 TEXT_KEYS(bank_keys, MP_F_OP, MP_F_STRIDE)
 FIELD_GROUP(width_group, MP_F_WIDTH, "", " B")
-
-static void bank_values(const mp_rep_data *d, const mp_rep_row *r,
-                        char v[][KEYLEN], int *mark)
-{
-    put_vs_model(v, mark, d, r, MP_F_WF, MP_F_MODEL_WF);
-    put(v[2], d, r, MP_F_CYCLES, 2);
-}
+VS_MODEL_CYCLES(bank_values, MP_F_WF, MP_F_MODEL_WF)
 
 const mp_rep_spec mp_rep_spec_bank = {
     "bank",

@@ -27,13 +27,9 @@ static const char *const study_files[] = {
 };
 
 const mp_family mp_family_bitmap = {
-    .name = "bitmap",
-    .probe = &mp_probe_bitmap,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(bitmap),
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_bitmap},
-    .sweep = "configs/bitmap.conf",
     .doc = "docs/bitmap.md",
 };

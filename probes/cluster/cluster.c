@@ -346,11 +346,7 @@ static int cluster_verify(void *state, char *err, size_t errlen)
 
 /* The chase's cycles per hop (median over blocks) are read in derive
  * from the last verified launch: kept here. */
-static void cluster_clock64(void *state, long long *span, double *block_median)
-{
-    cluster_state *s = state;
-    mp_launch_clock64(&s->shape, span, block_median);
-}
+MP_LAUNCH_CLOCK64(cluster_clock64, cluster_state)
 
 static void cluster_derive(void *state, const mp_device *dev,
                            const mp_measurement *m, mp_row *row)
@@ -398,11 +394,7 @@ static void cluster_release(void *state)
     mp_launch_release(&s->shape);
 }
 
-static void cluster_free_host(void *state)
-{
-    cluster_state *s = state;
-    mp_launch_free(&s->shape);
-}
+MP_LAUNCH_FREE_HOST(cluster_free_host, cluster_state)
 
 const mp_probe mp_probe_cluster = {
     MP_PROBE_BASE(cluster, cluster),

@@ -24,12 +24,8 @@ static const char *const study_files[] = {
 };
 
 const mp_family mp_family_cluster = {
-    .name = "cluster",
-    .probe = &mp_probe_cluster,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(cluster),
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables)},
-    .sweep = "configs/cluster.conf",
     .doc = "docs/cluster.md",
 };

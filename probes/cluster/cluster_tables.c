@@ -29,14 +29,11 @@ static void cluster_values(const mp_rep_data *d, const mp_rep_row *r,
 {
     if (put_wrong(v[0], d, r))
         return;
-    double x;
-    if (!strcmp(mp_rep_text(d, r, MP_F_OP), "chase")) {
-        if (mp_rep_num(d, r, MP_F_LATENCY_CYCLES, &x) == 0)
-            mp_rep_fmt(v[0], KL, x, 1);
-    } else if (mp_rep_num(d, r, MP_F_BANDWIDTH, &x) == 0) {
-        mp_rep_fmt(v[0], KL, x, 0);
-    }
-    mark[0] = !strcmp(mp_rep_text(d, r, MP_F_MATCH), "no");
+    if (is(d, r, MP_F_OP, "chase"))
+        put_count(v[0], d, r, MP_F_LATENCY_CYCLES, 1);
+    else
+        put_count(v[0], d, r, MP_F_BANDWIDTH, 0);
+    mark[0] = is(d, r, MP_F_MATCH, "no");
 }
 
 const mp_rep_spec mp_rep_spec_cluster = {

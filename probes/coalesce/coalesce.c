@@ -704,11 +704,7 @@ static void coalesce_release(void *state)
     s->l.result = NULL;
 }
 
-static void coalesce_free_host(void *state)
-{
-    coalesce_state *s = state;
-    mp_launch_free(&s->shape);
-}
+MP_LAUNCH_FREE_HOST(coalesce_free_host, coalesce_state)
 
 const mp_probe mp_probe_coalesce = {
     MP_PROBE_BASE(coalesce, coalesce),

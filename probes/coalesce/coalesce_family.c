@@ -38,14 +38,10 @@ static const int needs[] = {
     MP_F_MATCH, MP_F_TIME_NS, MP_F_REQUESTS, MP_F_BANDWIDTH, MP_F_VERIFIED, -1};
 
 const mp_family mp_family_coalesce = {
-    .name = "coalesce",
-    .probe = &mp_probe_coalesce,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(coalesce),
     .report = {.needs = needs,
                .study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_global},
-    .sweep = "configs/coalesce.conf",
     .doc = "docs/coalesce.md",
 };

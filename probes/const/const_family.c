@@ -34,16 +34,12 @@ static const int needs[] = {
     -1};
 
 const mp_family mp_family_const = {
-    .name = "const",
-    .probe = &mp_probe_const,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(const),
     .report = {.needs = needs,
                .mismatch_measured = MP_F_REPLAYS, .mismatch_model = MP_F_MODEL_REPLAYS,
                .mismatch_unit = "replays",
                .study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_const_texture},
-    .sweep = "configs/const.conf",
     .doc = "docs/constant-texture.md",
 };

@@ -8,13 +8,7 @@
 PROBE_ROWS(const_want, "const")
 TEXT_KEYS(const_keys, MP_F_SOURCE, MP_F_SPREAD, MP_F_GROUP, MP_F_PERIOD)
 FIELD_GROUP(spacing_group, MP_F_SPACING, "", " B apart")
-
-static void const_values(const mp_rep_data *d, const mp_rep_row *r,
-                         char v[][KEYLEN], int *mark)
-{
-    put_vs_model(v, mark, d, r, MP_F_REPLAYS, MP_F_MODEL_REPLAYS);
-    put(v[2], d, r, MP_F_CYCLES, 2);
-}
+VS_MODEL_CYCLES(const_values, MP_F_REPLAYS, MP_F_MODEL_REPLAYS)
 
 const mp_rep_spec mp_rep_spec_const = {
     "const",

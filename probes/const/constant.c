@@ -264,11 +264,7 @@ static int const_verify(void *state, char *err, size_t errlen)
 }
 
 /* The seeds' span and the median block duration (as in bank.c). */
-static void const_clock64(void *state, long long *span, double *block_median)
-{
-    const_state *s = state;
-    mp_launch_clock64(&s->shape, span, block_median);
-}
+MP_LAUNCH_CLOCK64(const_clock64, const_state)
 
 /* LDC instructions a warp may execute besides the probe's loads: the
  * compiler reads some kernel parameters and the stack pointer with
@@ -333,11 +329,7 @@ static void const_release(void *state)
     s->l.global = NULL;
 }
 
-static void const_free_host(void *state)
-{
-    const_state *s = state;
-    mp_launch_free(&s->shape);
-}
+MP_LAUNCH_FREE_HOST(const_free_host, const_state)
 
 const mp_probe mp_probe_const = {
     MP_PROBE_BASE(const, const),

@@ -36,13 +36,9 @@ static const char *const study_files[] = {
 };
 
 const mp_family mp_family_latency = {
-    .name = "latency",
-    .probe = &mp_probe_latency,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(latency),
     .report = {.study_files = study_files,
                .claims = &mp_study_latency, .section = study_section,
                .section_order = 110},
-    .sweep = "configs/latency.conf",
     .doc = "docs/latency.md",
 };

@@ -495,11 +495,7 @@ static void red_after_timing(void *state)
 }
 
 /* The seeds' span and the median block duration (runtime/stats.c). */
-static void red_clock64(void *state, long long *span, double *block_median)
-{
-    red_state *s = state;
-    mp_launch_clock64(&s->shape, span, block_median);
-}
+MP_LAUNCH_CLOCK64(red_clock64, red_state)
 
 /* Measured count of op (ld/st) against the model: instructions exactly,
  * wavefronts at least the model's and at most `slack` per request above

@@ -28,13 +28,9 @@ static const char *const study_files[] = {
 };
 
 const mp_family mp_family_reduce = {
-    .name = "reduce",
-    .probe = &mp_probe_reduce,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(reduce),
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_reduce},
-    .sweep = "configs/reduce.conf",
     .doc = "docs/reduce.md",
 };

@@ -32,13 +32,9 @@ static const int needs[] = {
     MP_F_SECTORS, MP_F_MATCH, MP_F_VERIFIED, -1};
 
 const mp_family mp_family_texture = {
-    .name = "texture",
-    .probe = &mp_probe_texture,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(texture),
     .report = {.needs = needs,
                .study_files = study_files,
                .tables = tables, .ntables = N(tables)},
-    .sweep = "configs/texture.conf",
     .doc = "docs/constant-texture.md",
 };

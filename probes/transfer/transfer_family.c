@@ -33,14 +33,10 @@ static const char *const study_files[] = {
 };
 
 const mp_family mp_family_transfer = {
-    .name = "transfer",
-    .probe = &mp_probe_transfer,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(transfer),
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .section = mp_study_transfer, .section_order = 10,
                .plot_data = mp_rep_plot_transfer, .plot_files = plot_files},
-    .sweep = "configs/transfer.conf",
     .doc = "docs/transfer.md",
 };

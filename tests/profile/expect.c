@@ -137,27 +137,22 @@ static void add_warp(const mp_expect_line *l, const mp_expect_access *a,
     }
     if (!active)
         return;   /* the warp branches around it: no instruction */
+    for (int lane = 0; lane < MP_WARP_SIZE; lane++)
+        if (addr[lane] < 0)
+            addr[lane] = 0;   /* an idle lane (not in active) */
     long long measured, ideal;
     if (l->space == MP_EXPECT_SHARED) {
-        mp_warp_access w;
-        memset(&w, 0, sizeof w);
-        w.width = a->width;
-        w.is_store = a->is_store;
-        w.active = active;
-        for (int lane = 0; lane < MP_WARP_SIZE; lane++)
-            w.offset[lane] = addr[lane] < 0 ? 0 : addr[lane];
+        mp_warp_access w = {.width = a->width, .is_store = a->is_store,
+                            .active = active};
+        memcpy(w.offset, addr, sizeof addr);
         mp_bank_prediction p;
         mp_bank_predict(&w, &p);
         measured = p.wavefronts;
         ideal = p.ideal;
     } else {
-        mp_global_access g;
-        memset(&g, 0, sizeof g);
-        g.width = a->width;
-        g.is_store = a->is_store;
-        g.active = active;
-        for (int lane = 0; lane < MP_WARP_SIZE; lane++)
-            g.addr[lane] = addr[lane] < 0 ? 0 : addr[lane];
+        mp_global_access g = {.width = a->width, .is_store = a->is_store,
+                              .active = active};
+        memcpy(g.addr, addr, sizeof addr);
         mp_sector_prediction p;
         mp_sector_predict(&g, &p);
         measured = p.sectors;
