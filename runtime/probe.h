@@ -119,8 +119,10 @@ typedef struct mp_probe {
     /* Optional (NULL): adjusts a configuration of the probe's own
      * subcommand (`memprobe NAME`, not sweeps or predict) for the
      * parameters the user did not give (given[i] == 0): e.g. a launch
-     * shape chosen at run time. */
-    void (*cli_defaults)(long long *v, const int *given);
+     * shape chosen at run time, or an array size from the device's
+     * memory (dev: the opened device, perhaps the fake one). */
+    void (*cli_defaults)(long long *v, const int *given,
+                         const mp_device *dev);
 
     int (*setup)(const long long *v, const mp_device *dev, void **state);
     /* Optional (NULL): called before every launch, outside timing. */

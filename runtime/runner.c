@@ -554,7 +554,7 @@ static void apply_cli_defaults(const run_state *r)
         const mp_config_list *cl = r->parts[i].configs;
         if (cl->probe->cli_defaults)
             for (int c = 0; c < cl->n; c++)
-                cl->probe->cli_defaults(cl->v[c], r->opts->given);
+                cl->probe->cli_defaults(cl->v[c], r->opts->given, &r->dev);
     }
 }
 

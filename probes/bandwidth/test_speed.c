@@ -328,10 +328,28 @@ static void bandwidth_auto_names(void **state)
     const char *plain[] = {"bandwidth", "--kernel", "read,copy", "-o", "-",
                            NULL};
     cli_result r;
+    /* The limit by default: 8 GiB arrays (the fake H200's memory / 8,
+     * capped) and the one-shot grid for contiguous 16-byte walks. */
     cli_run_expect(plain, -1,
-                   ",bandwidth/read/w16/o0/s1/b1073741824/auto,",
-                   ",bandwidth/copy/w16/o0/s1/b1073741824/auto,",
+                   ",bandwidth/read/w16/o0/s1/b8589934592/auto/oneshot,",
+                   ",bandwidth/copy/w16/o0/s1/b8589934592/auto/oneshot,",
                    NULL);
+    const char *sized[] = {"bandwidth", "--kernel", "read", "--bytes",
+                           "1073741824", "--grid", "persistent,oneshot",
+                           "-o", "-", NULL};
+    cli_run_ok(sized, &r);
+    cli_must_contain("stdout", r.out,
+                     ",bandwidth/read/w16/o0/s1/b1073741824/auto,");
+    cli_must_contain("stdout", r.out,
+                     ",bandwidth/read/w16/o0/s1/b1073741824/auto/oneshot,");
+    cli_result_free(&r);
+    const char *narrow[] = {"bandwidth", "--kernel", "read", "--width", "4",
+                            "-o", "-", NULL};
+    cli_run_ok(narrow, &r);
+    cli_must_contain("stdout", r.out,
+                     ",bandwidth/read/w4/o0/s1/b8589934592/auto,");
+    assert_null(strstr(r.out, "oneshot"));
+    cli_result_free(&r);
     const char *given[] = {"bandwidth", "--kernel", "read", "--inflight",
                            "8", "--threads", "1024", "--cache", "na", "-o",
                            "-", NULL};
