@@ -9,7 +9,7 @@
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
 #          replaycheck recheck fastverify latsweep seedbitmap ncurepeat texrerun gputests
-#          gate maketest profile covtable bwstudy
+#          gate maketest profile covtable bwstudy bwdefault3
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -66,10 +66,11 @@ off_model() {  # off_model CSV: rows whose model_match is not yes; fails if any
 
 bw_table() {  # bw_table CSV TXT: the chosen shapes and what they reached
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { printf "%-45s %-14s i%-2s t%-5s %-8s %7s GB/s %s of peak  dram rd %s wr %s\n",
+        { printf "%-45s %-14s i%-2s t%-5s %-8s %7s GB/s %s of peak  x%s memcpy (%s GB/s)  dram rd %s wr %s  cov %s\n",
             $c["config"], $c["shape"], $c["inflight"], $c["threads_per_block"],
             $c["cache"], $c["bandwidth_gbs"], $c["bandwidth_fraction"],
-            $c["dram__bytes_read.sum"], $c["dram__bytes_write.sum"] }' "$1" | tee "$2"
+            $c["fraction_of_memcpy"], $c["memcpy_d2d_gbs"],
+            $c["dram__bytes_read.sum"], $c["dram__bytes_write.sum"], $c["time_ns_cov"] }' "$1" | tee "$2"
 }
 
 SWEEP="--op ld,st --width 4,8,16 --stride 0..64"
@@ -633,6 +634,17 @@ covtable)
         step cov-set1-$p bash -c "./memprobe $p $args --counters off --launches 1 -o $W/cov-set1.csv"
     done < "$W/standard.txt"
     step cov-table bash -c "for f in cov-default cov-set cov-set1; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
+bwdefault3)
+    # Issue 27 item 1: `memprobe bandwidth` exactly as a user types it, in
+    # three processes (the first searches the shapes, the others read the
+    # shape cache), beside cudaMemcpy D2D in the same run.
+    export MEMPROBE_SHAPE_CACHE="$W/bandwidth-shapes3"
+    rm -f "$MEMPROBE_SHAPE_CACHE"
+    for r in 1 2 3; do
+        step bwdefault3-$r ./memprobe bandwidth -o "$W/bandwidth-default3.csv"
+    done
+    step bwdefault3-table bw_table "$W/bandwidth-default3.csv" "$W/bandwidth-default3.txt"
+    unset MEMPROBE_SHAPE_CACHE ;;
 bwstudy)
     # Issue 27 item 1: the default and the variants
     # (scripts/explore/bandwidth-study.sh), until DEADLINE_S.
