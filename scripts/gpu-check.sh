@@ -635,13 +635,15 @@ covtable)
     done < "$W/standard.txt"
     step cov-table bash -c "for f in cov-default cov-set cov-set1; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
 bwdefault3)
-    # Issue 27 item 1: `memprobe bandwidth` exactly as a user types it, in
-    # three processes (the first searches the shapes, the others read the
-    # shape cache), beside cudaMemcpy D2D in the same run.
+    # Issue 27 item 1: `memprobe bandwidth` as a user types it (the plain
+    # command runs read; BWDEFAULT_ARGS, default --kernel read,write,copy,
+    # asks for all three goals), in three processes (the first searches
+    # the shapes, the others read the shape cache), beside cudaMemcpy D2D
+    # in the same run.
     export MEMPROBE_SHAPE_CACHE="$W/bandwidth-shapes3"
     rm -f "$MEMPROBE_SHAPE_CACHE"
     for r in 1 2 3; do
-        step bwdefault3-$r ./memprobe bandwidth -o "$W/bandwidth-default3.csv"
+        step bwdefault3-$r ./memprobe bandwidth ${BWDEFAULT_ARGS---kernel read,write,copy} -o "$W/bandwidth-default3.csv"
     done
     step bwdefault3-table bw_table "$W/bandwidth-default3.csv" "$W/bandwidth-default3.txt"
     unset MEMPROBE_SHAPE_CACHE ;;
