@@ -624,8 +624,9 @@ covtable)
     # Issue 27 item 2: the spread of timed samples (time_ns_cov) of every
     # family's default run and standard set, counters off, with automatic
     # launches per sample, with one launch per sample (the old timing) and
-    # with samples of at least 1 ms (--sample-us 1000), and the table per family: median, p90 and max CoV, outliers,
-    # launches per sample. About 1-2 minutes.
+    # with samples of at least 1 ms (--sample-us 1000), and the table per
+    # family: median, p90 and max CoV, outliers, launches per sample.
+    # About 1-2 minutes.
     ./memprobe list --standard > "$W/standard.txt"
     while read -r p args; do
         past_deadline && break
