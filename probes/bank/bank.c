@@ -638,12 +638,7 @@ static void bank_release(void *state)
     MP_FREE_DEVICE(&s->l.thread_offset);
 }
 
-static void bank_free_host(void *state)
-{
-    bank_state *s = state;
-    mp_launch_free(&s->shape);
-    free(s->host_offset);
-}
+MP_LAUNCH_FREE_HOST_AND(bank_free_host, bank_state, host_offset)
 
 const mp_probe mp_probe_bank = {
     MP_PROBE_BASE(bank, bank),

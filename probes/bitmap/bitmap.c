@@ -204,18 +204,8 @@ static void bitmap_derive(void *state, const mp_device *dev,
     mp_row_set_wavefronts(row, wavefronts, inst, requests, &p);
 }
 
-static void bitmap_release(void *state)
-{
-    bitmap_state *s = state;
-    mp_launch_release(&s->shape);
-}
-
-static void bitmap_free_host(void *state)
-{
-    bitmap_state *s = state;
-    mp_launch_free(&s->shape);
-    free(s->want);
-}
+MP_LAUNCH_RELEASE(bitmap_release, bitmap_state)
+MP_LAUNCH_FREE_HOST_AND(bitmap_free_host, bitmap_state, want)
 
 const mp_probe mp_probe_bitmap = {
     MP_PROBE_BASE(bitmap, bitmap),
