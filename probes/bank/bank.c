@@ -436,9 +436,7 @@ static void bank_describe(const long long *v, mp_row *row)
     else if (v[P_OFFSETS])
         mp_row_set(row, MP_COL_ACCESS, "offsets=%s",
                    mp_param_text(v[P_OFFSETS]));
-    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p.value[0]);
-    mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p.value[1]);
-    mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p.value[2]);
+    mp_row_set_wavefront_model(row, &p);
 }
 
 /* ---- GPU side --------------------------------------------------------- */

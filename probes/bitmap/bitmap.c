@@ -100,9 +100,7 @@ static void bitmap_describe(const long long *v, mp_row *row)
     mp_row_set(row, MP_COL_WIDTH, "4");
     mp_row_set(row, MP_COL_PAD, "%lld", b.pad);
     mp_row_set(row, MP_COL_ARRAY_BYTES, "%lld", v[P_DIM] * v[P_DIM]);
-    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p.value[0]);
-    mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p.value[1]);
-    mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p.value[2]);
+    mp_row_set_wavefront_model(row, &p);
 }
 
 /* ---- GPU side --------------------------------------------------------- */
