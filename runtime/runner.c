@@ -210,19 +210,14 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
                           const mp_run_options *o, slot *s)
 {
     mp_stats *st = &s->m.time_ns;
-    double *ns = calloc((size_t)(o->runs > 0 ? o->runs : 1), sizeof *ns);
-    if (!ns) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
     mp_nvtx_push(label);
-    mp_time_events(p->before_launch, p->launch, state, o->warmup, 0, NULL);
+    mp_launch_untimed(p->before_launch, p->launch, state, o->warmup);
     if (o->runs <= 0) {   /* verify only: the warm-up launches, no timing */
         mp_nvtx_pop();
         memset(st, 0, sizeof *st);
-        free(ns);
         return;
     }
+    double *ns = mp_xcalloc((size_t)o->runs, sizeof *ns);
     int k = p->before_launch ? 1 : o->launches, warm = o->warmup;
     if (k == 0) {
         double one = 0;
