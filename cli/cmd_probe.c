@@ -27,7 +27,8 @@
 /* The run options (runner.h) under short local names. */
 enum { O_WARMUP = MP_OPT_WARMUP, O_RUNS = MP_OPT_RUNS,
        O_COUNTERS = MP_OPT_COUNTERS, O_DEVICE = MP_OPT_DEVICE,
-       O_LAUNCHES = MP_OPT_LAUNCHES, O_BATCH = MP_OPT_BATCH,
+       O_LAUNCHES = MP_OPT_LAUNCHES, O_SAMPLE_US = MP_OPT_SAMPLE_US,
+       O_BATCH = MP_OPT_BATCH,
        O_COUNT = MP_OPT_COUNT };
 #define run_options mp_run_option_defs
 
@@ -169,6 +170,7 @@ int mp_cmd_measure(const mp_probe *p, int argc, char **argv)
         .check_model = a.check_model,
         .batch = (int)a.opt[O_BATCH],
         .launches = (int)a.opt[O_LAUNCHES],
+        .sample_us = (int)a.opt[O_SAMPLE_US],
         .given = given,
     };
     int rc = mp_run(&cl, &o);

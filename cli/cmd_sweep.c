@@ -26,11 +26,12 @@
 
 /* The command-line options: the run options of runner.h that apply to a
  * whole sweep (warmup and runs come from the sweep file). */
-enum { O_COUNTERS, O_DEVICE, O_LAUNCHES, O_BATCH, O_COUNT };
+enum { O_COUNTERS, O_DEVICE, O_LAUNCHES, O_SAMPLE_US, O_BATCH, O_COUNT };
 static const mp_param_def *const options[O_COUNT] = {
     [O_COUNTERS] = &mp_run_option_defs[MP_OPT_COUNTERS],
     [O_DEVICE] = &mp_run_option_defs[MP_OPT_DEVICE],
     [O_LAUNCHES] = &mp_run_option_defs[MP_OPT_LAUNCHES],
+    [O_SAMPLE_US] = &mp_run_option_defs[MP_OPT_SAMPLE_US],
     [O_BATCH] = &mp_run_option_defs[MP_OPT_BATCH],
 };
 
@@ -174,7 +175,7 @@ static void parse_args(int argc, char **argv, sweep_args *a)
         TEXT("shard", &a->shard, "empty value"),
         TEXT("resume-from", &a->resume_from, "empty value"),
         VALUE(O_COUNTERS), VALUE(O_DEVICE), VALUE(O_LAUNCHES),
-        VALUE(O_BATCH),
+        VALUE(O_SAMPLE_US), VALUE(O_BATCH),
     };
 #undef FLAG
 #undef TEXT
@@ -297,6 +298,7 @@ int mp_cmd_sweep(int argc, char **argv)
             .resume = a.resume, .check_model = a.check_model,
             .batch = (int)a.opt[O_BATCH],
             .launches = (int)a.opt[O_LAUNCHES],
+            .sample_us = (int)a.opt[O_SAMPLE_US],
             .counters = options[O_COUNTERS]->choices[a.opt[O_COUNTERS]],
         };
         return mp_sweep_on_devices(&da);
@@ -342,6 +344,7 @@ int mp_cmd_sweep(int argc, char **argv)
         .check_model = a.check_model,
         .batch = (int)a.opt[O_BATCH],
         .launches = (int)a.opt[O_LAUNCHES],
+        .sample_us = (int)a.opt[O_SAMPLE_US],
         .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
         .progress_ctx = &pl,
     };

@@ -173,19 +173,33 @@ void mp_free_host_list(void *const *addrs);
 void mp_launch_free(mp_launch_shape *sh);
 
 /* The probe hooks (probe.h) of a family whose clock64 stamps, or whose only
- * host memory, are its shape's; STATE is its state type, which holds the
- * shape as `shape`. MP_LAUNCH_CLOCK64(FN, STATE) defines the clock64 hook
- * FN: mp_launch_clock64; MP_LAUNCH_FREE_HOST(FN, STATE) the free_host hook
- * FN: mp_launch_free. */
+ * device or host memory, are its shape's; STATE is its state type, which
+ * holds the shape as `shape`. MP_LAUNCH_CLOCK64(FN, STATE) defines the
+ * clock64 hook FN: mp_launch_clock64; MP_LAUNCH_RELEASE(FN, STATE) the
+ * release hook FN: mp_launch_release; MP_LAUNCH_FREE_HOST(FN, STATE) the
+ * free_host hook FN: mp_launch_free. MP_LAUNCH_FREE_HOST_AND(FN, STATE,
+ * FIELD) is the free_host hook of a family with one host buffer of its
+ * own besides, the state's member FIELD: mp_launch_free, then free. */
 #define MP_LAUNCH_CLOCK64(fn, STATE)                                      \
     static void fn(void *state, long long *span, double *block_median)  \
     {                                                                    \
         mp_launch_clock64(&((STATE *)state)->shape, span, block_median); \
     }
+#define MP_LAUNCH_RELEASE(fn, STATE)                                      \
+    static void fn(void *state)                                          \
+    {                                                                    \
+        mp_launch_release(&((STATE *)state)->shape);                     \
+    }
 #define MP_LAUNCH_FREE_HOST(fn, STATE)                                    \
     static void fn(void *state)                                          \
     {                                                                    \
         mp_launch_free(&((STATE *)state)->shape);                        \
+    }
+#define MP_LAUNCH_FREE_HOST_AND(fn, STATE, field)                         \
+    static void fn(void *state)                                          \
+    {                                                                    \
+        mp_launch_free(&((STATE *)state)->shape);                        \
+        free(((STATE *)state)->field);                                   \
     }
 
 #endif

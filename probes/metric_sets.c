@@ -3,8 +3,8 @@
  * (reduce, bitmap: the shared counters with the wider tolerances of
  * kernels whose warps mix loads and stores) and "global" (coalesce,
  * bandwidth, transfer), the LSU's shared counters of one op, and the
- * verdict of the shared-memory families on them. Declared in
- * metric_sets.h.
+ * verdict of the shared-memory families on them and their model columns.
+ * Declared in metric_sets.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -102,4 +102,11 @@ void mp_row_set_wavefronts(mp_row *row, double wavefronts, double inst,
                per_request - p->value[1]);
     mp_row_set_match(row, inst == requests
                               && fabs(per_request - p->value[0]) < 0.5);
+}
+
+void mp_row_set_wavefront_model(mp_row *row, const mp_prediction *p)
+{
+    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p->value[0]);
+    mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p->value[1]);
+    mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p->value[2]);
 }

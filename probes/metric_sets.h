@@ -1,8 +1,9 @@
 /*
  * metric_sets.h - the metric sets several families share (metric_sets.c).
  * A family's own set is declared in its NAME.c beside its use. With them,
- * the reading of the LSU's shared counters and the verdict on them that
- * the shared-memory families (bank, bitmap) give alike.
+ * the reading of the LSU's shared counters, the verdict on them and the
+ * model's columns that the shared-memory families (bank, bitmap) give
+ * alike.
  */
 #ifndef MP_METRIC_SETS_H
 #define MP_METRIC_SETS_H
@@ -35,5 +36,10 @@ void mp_shared_op_counters(const mp_measurement *m, mp_metric_set set,
  * < 0 (the chip lacks a counter). */
 void mp_row_set_wavefronts(mp_row *row, double wavefronts, double inst,
                            double requests, const mp_prediction *p);
+
+/* The model columns of a shared-memory probe's prediction p, for its
+ * describe: value[0] (wavefronts per request), value[1] (the ideal) and
+ * value[2] (conflict ways). */
+void mp_row_set_wavefront_model(mp_row *row, const mp_prediction *p);
 
 #endif

@@ -143,13 +143,19 @@ void mp_time_samples(void (*before)(void *), void (*launch)(void *),
     CHECK_CUDA(cudaEventDestroy(stop));
 }
 
-void mp_time_events(void (*before)(void *), void (*launch)(void *),
-                    void *ctx, int warmup, int runs, double *ns)
+void mp_launch_untimed(void (*before)(void *), void (*launch)(void *),
+                       void *ctx, int n)
 {
-    for (int i = 0; i < warmup; i++) {
+    for (int i = 0; i < n; i++) {
         if (before)
             before(ctx);
         launch(ctx);
     }
+}
+
+void mp_time_events(void (*before)(void *), void (*launch)(void *),
+                    void *ctx, int warmup, int runs, double *ns)
+{
+    mp_launch_untimed(before, launch, ctx, warmup);
     mp_time_samples(before, launch, ctx, 1, runs, ns);
 }

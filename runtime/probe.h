@@ -248,6 +248,11 @@ void mp_clock64_read(const long long *dev, long long *host, int blocks,
 void mp_time_events(void (*before)(void *), void (*launch)(void *),
                     void *ctx, int warmup, int runs, double *ns);
 
+/* n untimed launch(ctx) calls (a warm-up), before(ctx) (NULL: none)
+ * ahead of each. */
+void mp_launch_untimed(void (*before)(void *), void (*launch)(void *),
+                       void *ctx, int n);
+
 /* Times n samples of k back-to-back launch(ctx) calls each: one event
  * pair around each sample, ns[i] = the sample's time / k (the time per
  * launch). k = 1 is mp_time_events without warm-up; before(ctx) (NULL:

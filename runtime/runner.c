@@ -52,7 +52,9 @@ const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
         "hardware counters: auto (if possible), on (or exit 4), off"),
     [MP_OPT_DEVICE] = MP_INT_PARAM("device", 0, 0, 63, "CUDA device ordinal"),
     [MP_OPT_LAUNCHES] = MP_INT_PARAM("launches", 0, 0, 10000,
-        "launches per timed sample; 0 = auto (a sample >= 100 us)"),
+        "launches per timed sample; 0 = auto (a sample >= --sample-us)"),
+    [MP_OPT_SAMPLE_US] = MP_INT_PARAM("sample-us", 100, 10, 100000,
+        "with --launches 0: the least length of a timed sample, in us"),
     [MP_OPT_BATCH] = MP_INT_PARAM("batch", 64, 1, 4096,
         "configurations profiled per counter batch"),
 };
@@ -187,7 +189,7 @@ static void utc_stamp(char *buf, size_t len)
 
 /* Launch timing. A sample is k back-to-back launches between two CUDA
  * events (mp_time_samples), k chosen so that a sample lasts at least
- * SAMPLE_NS (--launches 0) or as given: an event pair resolves about
+ * --sample-us (--launches 0) or as given: an event pair resolves about
  * 0.5 us, so a 5-us kernel timed alone repeats within 5-10%, not 1%. The
  * kernel is launched as written, only more often. A probe with a
  * before_launch hook keeps one launch per sample (its hook is outside the
@@ -197,7 +199,6 @@ static void utc_stamp(char *buf, size_t len)
  * medians agree within SETTLE_REL (clocks and caches have settled), at
  * most SETTLE_WINDOWS windows or SETTLE_S seconds; all of it counts as
  * warm-up in the row. */
-#define SAMPLE_NS 100000.0
 #define SAMPLE_CAP 1000
 #define SETTLE_N 5
 #define SETTLE_REL 0.005
@@ -209,24 +210,19 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
                           const mp_run_options *o, slot *s)
 {
     mp_stats *st = &s->m.time_ns;
-    double *ns = calloc((size_t)(o->runs > 0 ? o->runs : 1), sizeof *ns);
-    if (!ns) {
-        fprintf(stderr, "memprobe: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
     mp_nvtx_push(label);
-    mp_time_events(p->before_launch, p->launch, state, o->warmup, 0, NULL);
+    mp_launch_untimed(p->before_launch, p->launch, state, o->warmup);
     if (o->runs <= 0) {   /* verify only: the warm-up launches, no timing */
         mp_nvtx_pop();
         memset(st, 0, sizeof *st);
-        free(ns);
         return;
     }
+    double *ns = mp_xcalloc((size_t)o->runs, sizeof *ns);
     int k = p->before_launch ? 1 : o->launches, warm = o->warmup;
     if (k == 0) {
         double one = 0;
         mp_time_samples(p->before_launch, p->launch, state, 1, 1, &one);
-        k = mp_launches_per_sample(one, SAMPLE_NS, SAMPLE_CAP);
+        k = mp_launches_per_sample(one, 1e3 * o->sample_us, SAMPLE_CAP);
         warm++;
     }
     double win[2][SETTLE_N], t0 = mp_cost_now();

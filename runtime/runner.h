@@ -15,7 +15,7 @@
  * sweep, and warmup/runs in sweep files), parsed like probe parameters:
  * one table, so names, ranges and defaults agree everywhere. */
 enum { MP_OPT_WARMUP, MP_OPT_RUNS, MP_OPT_COUNTERS, MP_OPT_DEVICE,
-       MP_OPT_LAUNCHES, MP_OPT_BATCH, MP_OPT_COUNT };
+       MP_OPT_LAUNCHES, MP_OPT_SAMPLE_US, MP_OPT_BATCH, MP_OPT_COUNT };
 extern const mp_param_def mp_run_option_defs[MP_OPT_COUNT];
 
 typedef enum { MP_COUNTERS_MODE_AUTO, MP_COUNTERS_MODE_ON,
@@ -25,6 +25,7 @@ typedef struct {
     int warmup;              /* untimed launches before timing */
     int runs;                /* timed samples; 0 = verify only */
     int launches;            /* launches per timed sample; 0 = auto */
+    int sample_us;           /* auto: the least sample length, us */
     const char *output;      /* CSV file, "-" for stdout */
     mp_counters_mode counters;
     int device;

@@ -6,7 +6,7 @@
  *
  *     memprobe sweep FILE --device D --shard K/N -o OUT.devD.part
  *                   [--resume-from OUT] [--counters ..] [--batch ..]
- *                   [--launches ..]
+ *                   [--launches ..] [--sample-us ..]
  *
  * so each has its own CUDA context and profiler session, and writes its
  * own part file (one write(2) per row, as every sweep does). When the
@@ -220,7 +220,7 @@ static pid_t start_worker(const mp_sweep_devices_args *a, int i,
                           const char *log)
 {
     int d = a->devices[i];
-    char dev[16], shard[32], batch[16], launches[16];
+    char dev[16], shard[32], batch[16], launches[16], sample_us[16];
     snprintf(dev, sizeof dev, "%d", d);
     /* Shard i of the node within shard k of n of the fleet: the
      * indices g with g % n == k, then every ndevices-th of those. */
@@ -228,6 +228,7 @@ static pid_t start_worker(const mp_sweep_devices_args *a, int i,
              a->shard_k + a->shard_n * i, a->shard_n * a->ndevices);
     snprintf(batch, sizeof batch, "%d", a->batch);
     snprintf(launches, sizeof launches, "%d", a->launches);
+    snprintf(sample_us, sizeof sample_us, "%d", a->sample_us);
     const char *argv[24];
     int n = 0;
     argv[n++] = self;
@@ -245,6 +246,8 @@ static pid_t start_worker(const mp_sweep_devices_args *a, int i,
     argv[n++] = batch;
     argv[n++] = "--launches";
     argv[n++] = launches;
+    argv[n++] = "--sample-us";
+    argv[n++] = sample_us;
     if (a->resume) {
         argv[n++] = "--resume-from";
         argv[n++] = a->output;

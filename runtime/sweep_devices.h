@@ -12,7 +12,7 @@ typedef struct {
     const int *devices;
     int ndevices;
     int shard_k, shard_n;        /* the node's own shard of a fleet (0/1) */
-    int resume, check_model, batch, launches;
+    int resume, check_model, batch, launches, sample_us;
     const char *counters;        /* auto, on, off */
 } mp_sweep_devices_args;
 

@@ -6,18 +6,7 @@
 #   scripts/cov-table.sh FILE.csv...
 set -eu
 [ $# -gt 0 ] || { echo "usage: scripts/cov-table.sh FILE.csv..." >&2; exit 2; }
-awk '
-function split_csv(line, f,    n, i, c, q, cur) {
-    n = 0; q = 0; cur = ""
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (c == "\"") { q = !q; continue }
-        if (c == "," && !q) { f[++n] = cur; cur = ""; continue }
-        cur = cur c
-    }
-    f[++n] = cur
-    return n
-}
+awk "$(cat "$(dirname "$0")/csv.awk")"'
 function q(list, n, p,    i, j, t, k) {   # the p-quantile (nearest rank)
     for (i = 2; i <= n; i++) { t = list[i]; j = i - 1
         while (j > 0 && list[j] > t) { list[j + 1] = list[j]; j-- }

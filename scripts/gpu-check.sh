@@ -623,25 +623,29 @@ texrerun)
 covtable)
     # Issue 27 item 2: the spread of timed samples (time_ns_cov) of every
     # family's default run and standard set, counters off, with automatic
-    # launches per sample and again with one launch per sample (the old
-    # timing), and the table per family: median, p90 and max CoV, outliers,
-    # launches per sample. About 1-2 minutes.
+    # launches per sample, with one launch per sample (the old timing) and
+    # with samples of at least 1 ms (--sample-us 1000), and the table per
+    # family: median, p90 and max CoV, outliers, launches per sample.
+    # About 1-2 minutes.
     ./memprobe list --standard > "$W/standard.txt"
     while read -r p args; do
         past_deadline && break
         step cov-default-$p ./memprobe $p --counters off -o "$W/cov-default.csv"
         step cov-set-$p bash -c "./memprobe $p $args --counters off -o $W/cov-set.csv"
         step cov-set1-$p bash -c "./memprobe $p $args --counters off --launches 1 -o $W/cov-set1.csv"
+        step cov-setms-$p bash -c "./memprobe $p $args --counters off --sample-us 1000 -o $W/cov-setms.csv"
     done < "$W/standard.txt"
-    step cov-table bash -c "for f in cov-default cov-set cov-set1; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
+    step cov-table bash -c "for f in cov-default cov-set cov-set1 cov-setms; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
 bwdefault3)
-    # Issue 27 item 1: `memprobe bandwidth` exactly as a user types it, in
-    # three processes (the first searches the shapes, the others read the
-    # shape cache), beside cudaMemcpy D2D in the same run.
+    # Issue 27 item 1: `memprobe bandwidth` as a user types it (the plain
+    # command runs read; BWDEFAULT_ARGS, default --kernel read,write,copy,
+    # asks for all three goals), in three processes (the first searches
+    # the shapes, the others read the shape cache), beside cudaMemcpy D2D
+    # in the same run.
     export MEMPROBE_SHAPE_CACHE="$W/bandwidth-shapes3"
     rm -f "$MEMPROBE_SHAPE_CACHE"
     for r in 1 2 3; do
-        step bwdefault3-$r ./memprobe bandwidth -o "$W/bandwidth-default3.csv"
+        step bwdefault3-$r ./memprobe bandwidth ${BWDEFAULT_ARGS---kernel read,write,copy} -o "$W/bandwidth-default3.csv"
     done
     step bwdefault3-table bw_table "$W/bandwidth-default3.csv" "$W/bandwidth-default3.txt"
     unset MEMPROBE_SHAPE_CACHE ;;

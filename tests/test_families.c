@@ -134,6 +134,9 @@ static const struct {
     {"mp_row_set_wavefronts(", "probes/metric_sets.c",
      {MP_COL_WAVEFRONTS_PER_REQUEST, MP_COL_EXCESS_WAVEFRONTS,
       MP_COL_MODEL_MATCH, -1, -1}},
+    {"mp_row_set_wavefront_model(", "probes/metric_sets.c",
+     {MP_COL_MODEL_WAVEFRONTS, MP_COL_MODEL_IDEAL,
+      MP_COL_MODEL_CONFLICT_WAYS, -1, -1}},
 };
 
 /* The ids' names (MP_COL_<name>), in enum order. */

@@ -685,12 +685,30 @@ static void bw_launch(void *state)
     s->launches++;
 }
 
+/* A CPU reference's job: the walk's constants (kernel threads T,
+ * elements n, stride s in elements, words per element wpe), the threads
+ * per entry of the grouped reference (1 for the per-thread one) and the
+ * entries' output. */
 typedef struct {
-    int width, stride;
-    unsigned long long elements;
-    size_t threads;
+    unsigned long long T, n, s;
+    unsigned wpe;
+    size_t group;
     unsigned *ref;
-} read_ref_job;
+} ref_job;
+
+/* Runs part over the reference's `entries` entries, split across CPU
+ * threads by the work (the source words). */
+static void run_reference(int width, int stride, unsigned long long elements,
+                          size_t threads, size_t group, unsigned *ref,
+                          size_t entries, mp_par_fn part)
+{
+    ref_job r = {threads, elements, (unsigned)stride, (unsigned)width / 4,
+                 group, ref};
+    size_t words = (size_t)(elements * (unsigned)(width / 4));
+    int cpu = mp_par_threads(words);
+    mp_par_for(entries, (size_t)cpu < entries ? cpu : (int)entries, part,
+               &r);
+}
 
 /* XOR of the words of `iters` elements whose first words are k, k + dk,
  * ... (mod 2^32), wpe words each; one loop per width, the words of an
@@ -723,10 +741,9 @@ static unsigned xor_elements(unsigned k, unsigned dk, unsigned long long iters,
  * t, t + T, ... below cnt, i.e. elements p + (t + i T) s. */
 static void read_reference_part(void *ctx, size_t t0, size_t t1)
 {
-    const read_ref_job *r = ctx;
-    const unsigned long long T = r->threads, n = r->elements;
-    const unsigned long long s = (unsigned)r->stride;
-    const unsigned wpe = (unsigned)r->width / 4;
+    const ref_job *r = ctx;
+    const unsigned long long T = r->T, n = r->n, s = r->s;
+    const unsigned wpe = r->wpe;
     for (size_t t = t0; t < t1; t++) {
         unsigned x = 0, count = 0;
         for (unsigned long long p = 0; p < s; p++) {
@@ -748,20 +765,10 @@ static void read_reference_part(void *ctx, size_t t0, size_t t1)
 void mp_bw_read_reference(int width, int stride, unsigned long long elements,
                           size_t threads, unsigned *ref)
 {
-    read_ref_job r = {width, stride, elements, threads, ref};
-    /* Work: the source words; CPU threads split the kernel's threads. */
-    size_t words = (size_t)(elements * (unsigned)(width / 4));
-    int cpu = mp_par_threads(words);
-    mp_par_for(threads, (size_t)cpu < threads ? cpu : (int)threads,
-               read_reference_part, &r);
+    /* CPU threads split the kernel's threads. */
+    run_reference(width, stride, elements, threads, 1, ref, threads,
+                  read_reference_part);
 }
-
-typedef struct {
-    int width, stride;
-    unsigned long long elements;
-    size_t threads, group;
-    unsigned *ref;
-} grouped_job;
 
 /* Entries [g0, g1) of the grouped reference: entry g covers threads
  * [g group, (g + 1) group) = [a, b). In pass p their elements are the
@@ -769,10 +776,9 @@ typedef struct {
  * consecutive pass elements, whose array elements are s apart. */
 static void grouped_part(void *ctx, size_t g0, size_t g1)
 {
-    const grouped_job *r = ctx;
-    const unsigned long long T = r->threads, n = r->elements;
-    const unsigned long long s = (unsigned)r->stride;
-    const unsigned wpe = (unsigned)r->width / 4;
+    const ref_job *r = ctx;
+    const unsigned long long T = r->T, n = r->n, s = r->s;
+    const unsigned wpe = r->wpe;
     for (size_t g = g0; g < g1; g++) {
         unsigned long long a = (unsigned long long)g * r->group;
         unsigned long long b = a + r->group < T ? a + r->group : T;
@@ -795,12 +801,9 @@ void mp_bw_read_reference_grouped(int width, int stride,
                                   unsigned long long elements, size_t threads,
                                   size_t group, unsigned *ref)
 {
-    grouped_job r = {width, stride, elements, threads, group, ref};
     size_t entries = (threads + group - 1) / group;
-    size_t words = (size_t)(elements * (unsigned)(width / 4));
-    int cpu = mp_par_threads(words);
-    mp_par_for(entries, (size_t)cpu < entries ? cpu : (int)entries,
-               grouped_part, &r);
+    run_reference(width, stride, elements, threads, group, ref, entries,
+                  grouped_part);
 }
 
 void mp_bw_repeat_reference(unsigned *ref, size_t threads, int repeat)

@@ -45,15 +45,11 @@ static const int needs[] = {
     MP_F_VERIFIED, -1};
 
 const mp_family mp_family_bandwidth = {
-    .name = "bandwidth",
-    .probe = &mp_probe_bandwidth,
-    .columns = columns,
-    .ncolumns = N(columns),
+    MP_FAMILY_BASE(bandwidth),
     .report = {.needs = needs,
                .study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .plot_data = mp_bandwidth_plot_data,
                .plot_files = plot_files},
-    .sweep = "configs/bandwidth.conf",
     .doc = "docs/bandwidth.md",
 };

@@ -436,9 +436,7 @@ static void bank_describe(const long long *v, mp_row *row)
     else if (v[P_OFFSETS])
         mp_row_set(row, MP_COL_ACCESS, "offsets=%s",
                    mp_param_text(v[P_OFFSETS]));
-    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p.value[0]);
-    mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p.value[1]);
-    mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p.value[2]);
+    mp_row_set_wavefront_model(row, &p);
 }
 
 /* ---- GPU side --------------------------------------------------------- */
@@ -638,12 +636,7 @@ static void bank_release(void *state)
     MP_FREE_DEVICE(&s->l.thread_offset);
 }
 
-static void bank_free_host(void *state)
-{
-    bank_state *s = state;
-    mp_launch_free(&s->shape);
-    free(s->host_offset);
-}
+MP_LAUNCH_FREE_HOST_AND(bank_free_host, bank_state, host_offset)
 
 const mp_probe mp_probe_bank = {
     MP_PROBE_BASE(bank, bank),

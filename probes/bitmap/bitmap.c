@@ -100,9 +100,7 @@ static void bitmap_describe(const long long *v, mp_row *row)
     mp_row_set(row, MP_COL_WIDTH, "4");
     mp_row_set(row, MP_COL_PAD, "%lld", b.pad);
     mp_row_set(row, MP_COL_ARRAY_BYTES, "%lld", v[P_DIM] * v[P_DIM]);
-    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%g", p.value[0]);
-    mp_row_set(row, MP_COL_MODEL_IDEAL, "%g", p.value[1]);
-    mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%.4g", p.value[2]);
+    mp_row_set_wavefront_model(row, &p);
 }
 
 /* ---- GPU side --------------------------------------------------------- */
@@ -204,18 +202,8 @@ static void bitmap_derive(void *state, const mp_device *dev,
     mp_row_set_wavefronts(row, wavefronts, inst, requests, &p);
 }
 
-static void bitmap_release(void *state)
-{
-    bitmap_state *s = state;
-    mp_launch_release(&s->shape);
-}
-
-static void bitmap_free_host(void *state)
-{
-    bitmap_state *s = state;
-    mp_launch_free(&s->shape);
-    free(s->want);
-}
+MP_LAUNCH_RELEASE(bitmap_release, bitmap_state)
+MP_LAUNCH_FREE_HOST_AND(bitmap_free_host, bitmap_state, want)
 
 const mp_probe mp_probe_bitmap = {
     MP_PROBE_BASE(bitmap, bitmap),

@@ -388,11 +388,7 @@ static void cluster_derive(void *state, const mp_device *dev,
     mp_row_set_match(row, match);
 }
 
-static void cluster_release(void *state)
-{
-    cluster_state *s = state;
-    mp_launch_release(&s->shape);
-}
+MP_LAUNCH_RELEASE(cluster_release, cluster_state)
 
 MP_LAUNCH_FREE_HOST(cluster_free_host, cluster_state)
 

@@ -379,12 +379,7 @@ static void tex_release(void *state)
     s->l.tex = 0;
 }
 
-static void tex_free_host(void *state)
-{
-    tex_state *s = state;
-    free(s->want);
-    mp_launch_free(&s->shape);
-}
+MP_LAUNCH_FREE_HOST_AND(tex_free_host, tex_state, want)
 
 const mp_probe mp_probe_texture = {
     MP_PROBE_BASE(texture, tex),

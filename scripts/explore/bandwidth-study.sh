@@ -46,21 +46,9 @@ mp() {
 }
 
 # table CSV...: % of peak, x memcpy, DRAM bytes per array byte by row.
-# Splits CSV fields on commas outside double quotes (counters_status may
-# hold commas).
+# Splits CSV fields with scripts/csv.awk (counters_status may hold commas).
 table() {
-    awk '
-    function split_csv(line, f,    n, i, c, q, cur) {
-        n = 0; q = 0; cur = ""
-        for (i = 1; i <= length(line); i++) {
-            c = substr(line, i, 1)
-            if (c == "\"") { q = !q; continue }
-            if (c == "," && !q) { f[++n] = cur; cur = ""; continue }
-            cur = cur c
-        }
-        f[++n] = cur
-        return n
-    }
+    awk "$(cat scripts/csv.awk)"'
     function v(name) { return (name in col) ? F[col[name]] : "" }
     function per(x, b) { return (x == "" || b == "" || b == 0) ? "-" : sprintf("%.3f", x / b) }
     {
