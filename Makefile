@@ -111,7 +111,7 @@ endif
 # to $(BUILD)/tests/NAME/; the rest are tests/test_*.c.
 FAMILY_TESTS := $(wildcard probes/*/test_*.c)
 LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c profile/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
-LIB_CU := $(wildcard probes/*.cu probes/*/*.cu)
+LIB_CU := $(wildcard runtime/*.cu probes/*.cu probes/*/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c)) \
 	$(patsubst probes/%.c,$(BUILD)/tests/%,$(FAMILY_TESTS))

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "hold.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -119,11 +120,25 @@ void mp_clock64_read(const long long *dev, long long *host, int blocks,
     mp_clock64_summary(host, blocks, span, block_median);
 }
 
+/* The stream hold of every timed sample (runtime/hold.h), opened at the
+ * first sample, closed by mp_time_close; how many holds gave up. */
+static mp_hold hold;
+static long hold_gave_up;
+
+/* How long a hold waits for the host to queue its sample: far beyond the
+ * ~3 us a launch call takes (a sample is at most 1000 launches), short
+ * enough that a launch that synchronizes costs little. */
+#define HOLD_LIMIT_NS 20000000ULL
+
 void mp_time_samples(void (*before)(void *), void (*launch)(void *),
                      void *ctx, int k, int n, double *ns)
 {
     if (before || k < 1)
         k = 1;
+    /* A before hook may wait for the GPU (transfer's prefetches), as may
+     * its copies from pageable memory: its samples are not held. */
+    if (!before && !hold.flag)
+        mp_hold_open(&hold);
     cudaEvent_t start, stop;
     CHECK_CUDA(cudaEventCreate(&start));
     CHECK_CUDA(cudaEventCreate(&stop));
@@ -131,16 +146,31 @@ void mp_time_samples(void (*before)(void *), void (*launch)(void *),
         float ms = 0;
         if (before)
             before(ctx);
+        if (!before)
+            mp_hold_launch(&hold, HOLD_LIMIT_NS);
         CHECK_CUDA(cudaEventRecord(start, 0));
         for (int j = 0; j < k; j++)
             launch(ctx);
         CHECK_CUDA(cudaEventRecord(stop, 0));
+        if (!before)
+            mp_hold_release(&hold);
         CHECK_CUDA(cudaEventSynchronize(stop));
         CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
         ns[i] = ms * 1e6 / k;
+        if (!before)
+            hold_gave_up += mp_hold_gave_up(&hold);
     }
     CHECK_CUDA(cudaEventDestroy(start));
     CHECK_CUDA(cudaEventDestroy(stop));
+}
+
+long mp_time_close(void)
+{
+    long n = hold_gave_up;
+    if (hold.flag)
+        mp_hold_close(&hold);
+    hold_gave_up = 0;
+    return n;
 }
 
 void mp_launch_untimed(void (*before)(void *), void (*launch)(void *),

@@ -255,11 +255,19 @@ void mp_launch_untimed(void (*before)(void *), void (*launch)(void *),
 
 /* Times n samples of k back-to-back launch(ctx) calls each: one event
  * pair around each sample, ns[i] = the sample's time / k (the time per
- * launch). k = 1 is mp_time_events without warm-up; before(ctx) (NULL:
- * none) runs before every launch outside the timed span, so it needs
- * k = 1 (a larger k is treated as 1). */
+ * launch). Without a before hook the stream is held (runtime/hold.h)
+ * while the host queues the sample, so the launches run at the GPU's
+ * pace, not the host's. k = 1 is
+ * mp_time_events without warm-up; before(ctx) (NULL: none) runs before
+ * every launch outside the timed span, so it needs k = 1 (a larger k is
+ * treated as 1). */
 void mp_time_samples(void (*before)(void *), void (*launch)(void *),
                      void *ctx, int k, int n, double *ns);
+
+/* Frees the hold of the timed samples; returns how many samples since the
+ * last call were queued at the host's pace (their hold gave up: a launch
+ * that synchronizes, or a full launch queue). */
+long mp_time_close(void);
 
 /* The probes, registered at start by the layer above (probes/registry.c:
  * mp_families_register) as a NULL-terminated table; the engine never

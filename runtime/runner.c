@@ -53,7 +53,7 @@ const mp_param_def mp_run_option_defs[MP_OPT_COUNT] = {
     [MP_OPT_DEVICE] = MP_INT_PARAM("device", 0, 0, 63, "CUDA device ordinal"),
     [MP_OPT_LAUNCHES] = MP_INT_PARAM("launches", 0, 0, 10000,
         "launches per timed sample; 0 = auto (a sample >= --sample-us)"),
-    [MP_OPT_SAMPLE_US] = MP_INT_PARAM("sample-us", 100, 10, 100000,
+    [MP_OPT_SAMPLE_US] = MP_INT_PARAM("sample-us", 1000, 10, 100000,
         "with --launches 0: the least length of a timed sample, in us"),
     [MP_OPT_BATCH] = MP_INT_PARAM("batch", 64, 1, 4096,
         "configurations profiled per counter batch"),
@@ -921,6 +921,12 @@ static int finish_run(run_state *r)
     if (r->coll)
         mp_cost_add(MP_COST_CLOSE, 0, tc);
     mp_cost_finish();
+    long paced = r->dev.fake ? 0 : mp_time_close();
+    if (paced)
+        fprintf(stderr, "memprobe: timing: %ld samples were queued at the "
+                "host's pace (a launch call waited for the GPU and the "
+                "stream hold gave up): their times include the host's "
+                "launch calls\n", paced);
     if (r->flush) {
         CHECK_CUDA(cudaFree(r->flush));
         CHECK_CUDA(cudaFreeHost(r->flush_host));
