@@ -9,7 +9,7 @@
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
 #          replaycheck recheck fastverify latsweep seedbitmap ncurepeat texrerun gputests
-#          gate maketest profile covtable bwstudy bwdefault3
+#          gate maketest profile covtable bwstudy bwdefault3 bankcost
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -247,7 +247,22 @@ studytime)
     step studytime env MEMPROBE_PROFILE_COST="$W/cost-breakdown-study.csv" \
         make DEPS=.deps study OUT="$W/study.csv"
     step study-counters bash -c "tail -n +2 $W/study.csv | grep -vc ',ok,' ; true"
-    step study-compare bash -c "./memprobe compare results/h200/study/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc" ;;
+    step study-compare bash -c "./memprobe compare results/h200/study/study.csv $W/study.csv > $W/study-compare.txt; rc=\$?; tail -1 $W/study-compare.txt; exit \$rc"
+    # What does not depend on the launches' length (the shared sections
+    # moved from 16384 to 2048 iterations): per-request counts, model.
+    step study-ratios bash -c "scripts/study-ratios.sh results/h200/study/study.csv $W/study.csv > $W/study-ratios.txt; rc=\$?; tail -1 $W/study-ratios.txt; exit \$rc" ;;
+bankcost)
+    # Issue 27 item 3: what a profiled bank launch costs against its
+    # iterations (SASS-patched instruction counting), with the breakdown.
+    for it in 16384 2048 256; do
+        step bankcost-$it env MEMPROBE_PROFILE_COST="$W/bankcost-$it.csv" \
+            ./memprobe bank --stride 1,2,8,32 --iterations $it --counters on \
+            -o "$W/bankcost-run-$it.csv"
+    done
+    for it in 16384 2048 256; do
+        awk -F, -v it=$it '$1 == "per_config" { print "iterations", it, "per configuration: timed", $5, "ms, profiled launches", $7, "ms, wall", $18, "ms" }' \
+            "$W/bankcost-$it.csv"
+    done | tee "$W/bankcost.txt" ;;
 fastverify)
     # Issue 16, the host side of verification and setup (CPU threads,
     # pinned staging, poison by pinned copies): test_gpu_verify shows
@@ -623,19 +638,20 @@ texrerun)
 covtable)
     # Issue 27 item 2: the spread of timed samples (time_ns_cov) of every
     # family's default run and standard set, counters off, with automatic
-    # launches per sample, with one launch per sample (the old timing) and
-    # with samples of at least 1 ms (--sample-us 1000), and the table per
-    # family: median, p90 and max CoV, outliers, launches per sample.
-    # About 1-2 minutes.
+    # launches per sample (samples of at least 1 ms), with one launch per
+    # sample (the old timing) and with samples of at least 100 us
+    # (--sample-us 100, session 8's default), and the table per family:
+    # median, p90 and max CoV, outliers, launches per sample. About 2
+    # minutes.
     ./memprobe list --standard > "$W/standard.txt"
     while read -r p args; do
         past_deadline && break
         step cov-default-$p ./memprobe $p --counters off -o "$W/cov-default.csv"
         step cov-set-$p bash -c "./memprobe $p $args --counters off -o $W/cov-set.csv"
         step cov-set1-$p bash -c "./memprobe $p $args --counters off --launches 1 -o $W/cov-set1.csv"
-        step cov-setms-$p bash -c "./memprobe $p $args --counters off --sample-us 1000 -o $W/cov-setms.csv"
+        step cov-set100-$p bash -c "./memprobe $p $args --counters off --sample-us 100 -o $W/cov-set100.csv"
     done < "$W/standard.txt"
-    step cov-table bash -c "for f in cov-default cov-set cov-set1 cov-setms; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
+    step cov-table bash -c "for f in cov-default cov-set cov-set1 cov-set100; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
 bwdefault3)
     # Issue 27 item 1: `memprobe bandwidth` as a user types it (the plain
     # command runs read; BWDEFAULT_ARGS, default --kernel read,write,copy,
