@@ -133,8 +133,10 @@ int main(void)
     for (int f = 0; mp_probe_at(f) && f < MAX_FAMILIES; f++, nf++) {
         const mp_probe *p = mp_probe_at(f);
         char args[512], name[64];
-        /* gpu_run_sweep adds --counters on. */
-        snprintf(args, sizeof args, "%s", p->ncu_check_args);
+        /* gpu_run_sweep adds --counters on. Ten samples rather than the
+         * default 20: with samples of 1 ms the set's medians are within
+         * 0.2% CoV, and the suite stays within its 5 minutes. */
+        snprintf(args, sizeof args, "%s --runs 10", p->ncu_check_args);
         for (int k = 0; k < 2; k++) {
             snprintf(name, sizeof name, "repeat-%s-%d", p->name, k + 1);
             rcs[f][k] = gpu_run_sweep(p->name, name, args, &runs[f][k]);
