@@ -161,18 +161,9 @@ int mp_cmd_measure(const mp_probe *p, int argc, char **argv)
     int given[MP_MAX_PARAMS];   /* for the probe's cli_defaults */
     for (int i = 0; i < p->nparams; i++)
         given[i] = a.lists[i] != NULL;
-    mp_run_options o = {
-        .warmup = (int)a.opt[O_WARMUP],
-        .runs = (int)a.opt[O_RUNS],
-        .output = a.output ? a.output : DEFAULT_OUTPUT,
-        .counters = (mp_counters_mode)a.opt[O_COUNTERS],
-        .device = (int)a.opt[O_DEVICE],
-        .check_model = a.check_model,
-        .batch = (int)a.opt[O_BATCH],
-        .launches = (int)a.opt[O_LAUNCHES],
-        .sample_us = (int)a.opt[O_SAMPLE_US],
-        .given = given,
-    };
+    mp_run_options o = mp_run_options_from(a.opt, a.check_model);
+    o.output = a.output ? a.output : DEFAULT_OUTPUT;
+    o.given = given;
     int rc = mp_run(&cl, &o);
     mp_configs_free(&cl);
     free_args(&a);

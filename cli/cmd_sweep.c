@@ -25,15 +25,14 @@
 #define DEFAULT_OUTPUT MP_DEFAULT_OUTPUT
 
 /* The command-line options: the run options of runner.h that apply to a
- * whole sweep (warmup and runs come from the sweep file). */
-enum { O_COUNTERS, O_DEVICE, O_LAUNCHES, O_SAMPLE_US, O_BATCH, O_COUNT };
-static const mp_param_def *const options[O_COUNT] = {
-    [O_COUNTERS] = &mp_run_option_defs[MP_OPT_COUNTERS],
-    [O_DEVICE] = &mp_run_option_defs[MP_OPT_DEVICE],
-    [O_LAUNCHES] = &mp_run_option_defs[MP_OPT_LAUNCHES],
-    [O_SAMPLE_US] = &mp_run_option_defs[MP_OPT_SAMPLE_US],
-    [O_BATCH] = &mp_run_option_defs[MP_OPT_BATCH],
-};
+ * whole sweep (warmup and runs come from the sweep file), under short
+ * local names; the values are kept by their runner.h index. */
+enum { O_COUNTERS = MP_OPT_COUNTERS, O_DEVICE = MP_OPT_DEVICE,
+       O_LAUNCHES = MP_OPT_LAUNCHES, O_SAMPLE_US = MP_OPT_SAMPLE_US,
+       O_BATCH = MP_OPT_BATCH };
+static const int options[] = {O_COUNTERS, O_DEVICE, O_LAUNCHES,
+                              O_SAMPLE_US, O_BATCH};
+enum { O_COUNT = sizeof options / sizeof options[0] };
 
 static void usage(FILE *out)
 {
@@ -69,12 +68,13 @@ static void usage(FILE *out)
         "set\n"
         "  --resume-from CSV          also skip what CSV holds (the workers "
         "of --devices)\n", DEFAULT_OUTPUT);
-    for (int i = 0; i < O_COUNT; i++) {
+    for (int k = 0; k < O_COUNT; k++) {
+        const mp_param_def *d = &mp_run_option_defs[options[k]];
         char range[64], def[32];
-        mp_param_describe_range(options[i], range, sizeof range);
-        mp_param_format(options[i], options[i]->def, def, sizeof def);
-        fprintf(out, "  --%-11s %-14s default %-6s %s\n", options[i]->name,
-                range, def, options[i]->help);
+        mp_param_describe_range(d, range, sizeof range);
+        mp_param_format(d, d->def, def, sizeof def);
+        fprintf(out, "  --%-11s %-14s default %-6s %s\n", d->name, range,
+                def, d->help);
     }
 }
 
@@ -144,8 +144,8 @@ typedef struct {
     const char *file, *output;
     const char *devices, *shard, *resume_from;
     int resume, list, predict, check_model;
-    long long opt[O_COUNT];
-    int given[O_COUNT];
+    long long opt[MP_OPT_COUNT];   /* by runner.h index (MP_OPT_*) */
+    int given[MP_OPT_COUNT];
 } sweep_args;
 
 static void sweep_usage(FILE *out, const void *ctx)
@@ -157,13 +157,14 @@ static void sweep_usage(FILE *out, const void *ctx)
 static void parse_args(int argc, char **argv, sweep_args *a)
 {
     memset(a, 0, sizeof *a);
-    for (int i = 0; i < O_COUNT; i++)
-        a->opt[i] = options[i]->def;
+    for (int i = 0; i < MP_OPT_COUNT; i++)
+        a->opt[i] = mp_run_option_defs[i].def;
 #define FLAG(n, d) {.name = n, .kind = MP_OPT_FLAG, .dest = d, .once = 1}
 #define TEXT(n, d, e) {.name = n, .alias = NULL, .kind = MP_OPT_TEXT, \
                        .dest = d, .once = 1, .empty = e}
-#define VALUE(k) {.name = options[k]->name, .kind = MP_OPT_VALUE, \
-                  .dest = &a->opt[k], .once = 1, .def = options[k]}
+#define VALUE(k) {.name = mp_run_option_defs[k].name, \
+                  .kind = MP_OPT_VALUE, .dest = &a->opt[k], .once = 1, \
+                  .def = &mp_run_option_defs[k]}
     const mp_opt opts[] = {
         FLAG("resume", &a->resume),
         FLAG("list", &a->list),
@@ -191,7 +192,7 @@ static void parse_args(int argc, char **argv, sweep_args *a)
         .usage_fn = sweep_usage};
     mp_opts_parse(&spec, argc, argv, given);
     for (int k = 0; k < O_COUNT; k++)
-        a->given[k] = given[NOPTS - O_COUNT + k];
+        a->given[options[k]] = given[NOPTS - O_COUNT + k];
     if (!a->file)
         mp_usage_error("sweep: no sweep file given (usage: memprobe sweep "
                        "FILE [-o OUT.csv] [--resume])");
@@ -299,7 +300,8 @@ int mp_cmd_sweep(int argc, char **argv)
             .batch = (int)a.opt[O_BATCH],
             .launches = (int)a.opt[O_LAUNCHES],
             .sample_us = (int)a.opt[O_SAMPLE_US],
-            .counters = options[O_COUNTERS]->choices[a.opt[O_COUNTERS]],
+            .counters =
+                mp_run_option_defs[O_COUNTERS].choices[a.opt[O_COUNTERS]],
         };
         return mp_sweep_on_devices(&da);
     }
@@ -337,17 +339,11 @@ int mp_cmd_sweep(int argc, char **argv)
                                             s.sections[i].runs};
     progress_line pl = {.shown = 0};
     clock_gettime(CLOCK_MONOTONIC, &pl.start);
-    mp_run_options o = {
-        .output = output,
-        .counters = (mp_counters_mode)a.opt[O_COUNTERS],
-        .device = (int)a.opt[O_DEVICE],
-        .check_model = a.check_model,
-        .batch = (int)a.opt[O_BATCH],
-        .launches = (int)a.opt[O_LAUNCHES],
-        .sample_us = (int)a.opt[O_SAMPLE_US],
-        .progress = isatty(STDERR_FILENO) ? show_progress : NULL,
-        .progress_ctx = &pl,
-    };
+    /* The parts bring their own warmup and runs. */
+    mp_run_options o = mp_run_options_from(a.opt, a.check_model);
+    o.output = output;
+    o.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+    o.progress_ctx = &pl;
     int rc = mp_run_parts(parts, nparts, &o);
     if (rc == MP_EXIT_OK || rc == MP_EXIT_FAIL) {
         char spent[32];

@@ -445,6 +445,20 @@ static void progress(const mp_run_options *o, int done, int total,
         o->progress(o->progress_ctx, done, total, label);
 }
 
+mp_run_options mp_run_options_from(const long long *opt, int check_model)
+{
+    return (mp_run_options){
+        .warmup = (int)opt[MP_OPT_WARMUP],
+        .runs = (int)opt[MP_OPT_RUNS],
+        .counters = (mp_counters_mode)opt[MP_OPT_COUNTERS],
+        .device = (int)opt[MP_OPT_DEVICE],
+        .check_model = check_model,
+        .batch = (int)opt[MP_OPT_BATCH],
+        .launches = (int)opt[MP_OPT_LAUNCHES],
+        .sample_us = (int)opt[MP_OPT_SAMPLE_US],
+    };
+}
+
 int mp_run(const mp_config_list *cl, const mp_run_options *o)
 {
     mp_run_part part = {cl, o->warmup, o->runs};

@@ -44,6 +44,12 @@ typedef struct {
     const int *given;
 } mp_run_options;
 
+/* The run options a command line gives: warmup, runs, counters, device,
+ * launches, sample_us and batch from opt (its values of
+ * mp_run_option_defs, opt[MP_OPT_*]) and check_model; the rest zero (the
+ * caller sets output, progress and given). */
+mp_run_options mp_run_options_from(const long long *opt, int check_model);
+
 /* One part of a run: a probe's configurations and the launches that time
  * each of them (the options' warmup and runs are not used for parts). */
 typedef struct {

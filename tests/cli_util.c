@@ -296,8 +296,9 @@ int cli_split(char *line, char **cells, int max)
     return n;
 }
 
-int cli_csv_header(char *text, char **h, int max)
+int cli_csv_header(char *text, int nrows, char **h, int max)
 {
+    assert_int_equal(cli_count_char(text, '\n'), 1 + nrows);
     char *line = strtok(text, "\r\n");
     assert_non_null(line);
     return cli_split(line, h, max);

@@ -124,12 +124,13 @@ int cli_column(char *const *names, int n, const char *name);
 /* The cell as a number; fails the test unless it is all number. */
 double cli_number(const char *cell);
 
-/* A CSV text of many rows (a `--format csv` output), read line by line
- * with strtok: cli_csv_header(text, h, max) splits its header into h and
+/* A CSV text of a header and nrows rows (a `--format csv` output), read
+ * line by line with strtok: cli_csv_header(text, nrows, h, max) fails the
+ * test unless the text has 1 + nrows lines, splits its header into h and
  * returns the count of cells; then each cli_csv_next(v, max, n) splits the
  * next row into v, failing the test when there is none or it has not n
  * cells. */
-int cli_csv_header(char *text, char **h, int max);
+int cli_csv_header(char *text, int nrows, char **h, int max);
 void cli_csv_next(char **v, int max, int n);
 
 /* The parsed output of a `predict ... --format csv` with one row. */

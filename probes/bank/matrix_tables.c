@@ -66,25 +66,49 @@ static int matrix_want(const mp_rep_data *d, const mp_rep_row *r)
 
 /* ---- matrix: pitch x swizzle per op, matrices, trans, rows ---- */
 
-static void matrix_keys(const mp_rep_data *d, const mp_rep_row *r,
-                        char k[][KEYLEN])
+/* The keys of r's configuration: op, then (with_count) the matrices and
+ * .trans, then rows and pitch. */
+static void mx_keys(const mp_rep_data *d, const mp_rep_row *r,
+                    char k[][KEYLEN], int with_count)
 {
     mx m;
     mx_of(d, r, &m);
-    snprintf(k[0], KEYLEN, "%s", m.op);
-    snprintf(k[1], KEYLEN, "%d", m.matrices);
-    snprintf(k[2], KEYLEN, "%d", m.trans);
-    snprintf(k[3], KEYLEN, "%s", m.rows);
-    snprintf(k[4], KEYLEN, "%lld", m.pitch);
+    int i = 0;
+    snprintf(k[i++], KEYLEN, "%s", m.op);
+    if (with_count) {
+        snprintf(k[i++], KEYLEN, "%d", m.matrices);
+        snprintf(k[i++], KEYLEN, "%d", m.trans);
+    }
+    snprintf(k[i++], KEYLEN, "%s", m.rows);
+    snprintf(k[i], KEYLEN, "%lld", m.pitch);
+}
+
+static void matrix_keys(const mp_rep_data *d, const mp_rep_row *r,
+                        char k[][KEYLEN])
+{
+    mx_keys(d, r, k, 1);
+}
+
+/* The column group of r's configuration: by_swizzle, its swizzle; else
+ * its count and .trans ("x4", "x4 .trans": .trans beside its plain
+ * form). */
+static double mx_group(const mp_rep_data *d, const mp_rep_row *r,
+                       char *label, int by_swizzle)
+{
+    mx m;
+    mx_of(d, r, &m);
+    if (by_swizzle) {
+        snprintf(label, KEYLEN, "%s", sw_labels[m.sw]);
+        return m.sw;
+    }
+    snprintf(label, KEYLEN, "x%d%s", m.matrices, m.trans ? " .trans" : "");
+    return 2.0 * m.matrices + m.trans;
 }
 
 static double swizzle_group(const mp_rep_data *d, const mp_rep_row *r,
                             char *label)
 {
-    mx m;
-    mx_of(d, r, &m);
-    snprintf(label, KEYLEN, "%s", sw_labels[m.sw]);
-    return m.sw;
+    return mx_group(d, r, label, 1);
 }
 
 /* Measured and model wavefronts per instruction; the measured one marked
@@ -104,21 +128,13 @@ static void matrix_values(const mp_rep_data *d, const mp_rep_row *r,
 static void free_keys(const mp_rep_data *d, const mp_rep_row *r,
                       char k[][KEYLEN])
 {
-    mx m;
-    mx_of(d, r, &m);
-    snprintf(k[0], KEYLEN, "%s", m.op);
-    snprintf(k[1], KEYLEN, "%s", m.rows);
-    snprintf(k[2], KEYLEN, "%lld", m.pitch);
+    mx_keys(d, r, k, 0);
 }
 
-/* "x4", "x4 .trans": .trans beside its plain form. */
 static double free_group(const mp_rep_data *d, const mp_rep_row *r,
                          char *label)
 {
-    mx m;
-    mx_of(d, r, &m);
-    snprintf(label, KEYLEN, "x%d%s", m.matrices, m.trans ? " .trans" : "");
-    return 2.0 * m.matrices + m.trans;
+    return mx_group(d, r, label, 0);
 }
 
 /* Value a equals the ideal n as printed. */

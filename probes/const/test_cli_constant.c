@@ -99,9 +99,8 @@ static void test_predict_const_sweep(void **state)
                           "--spacing", "4,64,128", "--format", "csv", NULL};
     cli_result r;
     cli_run_ok(args, &r);
-    assert_int_equal(cli_count_char(r.out, '\n'), 1 + 96);
     char *h[32], *v[32];
-    int nh = cli_csv_header(r.out, h, 32);
+    int nh = cli_csv_header(r.out, 96, h, 32);
     int c_spread = cli_column(h, nh, "spread");
     int c_sp = cli_column(h, nh, "spacing");
     int c_d = cli_column(h, nh, "distinct_addresses");

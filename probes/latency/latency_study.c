@@ -66,62 +66,60 @@ static int latencies(const char *dir, mp_hier_latency *l, char *m,
     return 0;
 }
 
+/* 1 when any of a, b, c is missing (NaN): the reason, that the CSV
+ * lacks `rows`, in missing. */
+static int lacks(double a, double b, double c, const char *rows,
+                 char *missing, size_t mlen)
+{
+    if (!isnan(a) && !isnan(b) && !isnan(c))
+        return 0;
+    snprintf(missing, mlen, "`%s` lacks %s", LATENCY_CSV, rows);
+    return 1;
+}
+
 int mp_study_latency_global(const char *dir, char *m, char *why, size_t len,
                             char *missing, size_t mlen, const char **source)
 {
     mp_hier_latency l;
-    if (latencies(dir, &l, m, len, missing, mlen, source))
+    if (latencies(dir, &l, m, len, missing, mlen, source) ||
+        lacks(l.l1, l.l2, l.dram, "the L1, L2 or device-memory rows "
+              "(random chase, stride 128)", missing, mlen))
         return MP_STUDY_UNMEASURED;
-    int rc = MP_STUDY_UNMEASURED;
-    if (isnan(l.l1) || isnan(l.l2) || isnan(l.dram)) {
-        snprintf(missing, mlen, "`%s` lacks the L1, L2 or device-memory "
-                 "rows (random chase, stride 128)", LATENCY_CSV);
-    } else {
-        snprintf(m, len, "One thread chasing pointers: %.0f cycles per load "
-                 "from L1 (footprints up to 64 KiB), %.0f from L2 (cg), "
-                 "%.0f from device memory (random over the smallest "
-                 "footprint of 4x the L2 or more; %.0f at the largest, "
-                 "where address translation misses too).", l.l1, l.l2,
-                 l.dram, l.dram_tlb);
-        snprintf(why, len, "Global memory IS cached: a load that hits L1 "
-                 "takes %.0f cycles, %.1fx fewer than device memory, and one "
-                 "that hits L2 %.0f. Only a load that misses both costs the "
-                 "seed's \"hundreds of cycles\" (%.0f).", l.l1,
-                 l.dram / l.l1, l.l2, l.dram);
-        rc = l.l1 < 0.5 * l.dram ? MP_STUDY_PARTLY : MP_STUDY_HOLDS;
-    }
-    return rc;
+    snprintf(m, len, "One thread chasing pointers: %.0f cycles per load "
+             "from L1 (footprints up to 64 KiB), %.0f from L2 (cg), "
+             "%.0f from device memory (random over the smallest "
+             "footprint of 4x the L2 or more; %.0f at the largest, "
+             "where address translation misses too).", l.l1, l.l2,
+             l.dram, l.dram_tlb);
+    snprintf(why, len, "Global memory IS cached: a load that hits L1 "
+             "takes %.0f cycles, %.1fx fewer than device memory, and one "
+             "that hits L2 %.0f. Only a load that misses both costs the "
+             "seed's \"hundreds of cycles\" (%.0f).", l.l1,
+             l.dram / l.l1, l.l2, l.dram);
+    return l.l1 < 0.5 * l.dram ? MP_STUDY_PARTLY : MP_STUDY_HOLDS;
 }
 
 int mp_study_latency_shared(const char *dir, char *m, char *why, size_t len,
                             char *missing, size_t mlen, const char **source)
 {
     mp_hier_latency l;
-    if (latencies(dir, &l, m, len, missing, mlen, source))
+    if (latencies(dir, &l, m, len, missing, mlen, source) ||
+        lacks(l.shared, l.l1, l.dram, "the shared, L1 or device-memory rows",
+              missing, mlen))
         return MP_STUDY_UNMEASURED;
-    int rc = MP_STUDY_UNMEASURED;
-    if (isnan(l.shared) || isnan(l.l1) || isnan(l.dram)) {
-        snprintf(missing, mlen, "`%s` lacks the shared, L1 or "
-                 "device-memory rows", LATENCY_CSV);
-    } else {
-        snprintf(m, len, "A dependent shared-memory load takes %.0f cycles; "
-                 "an L1 hit %.0f, device memory %.0f.", l.shared, l.l1,
-                 l.dram);
-        if (l.shared <= 1.1 * l.l1) {
-            snprintf(why, len, "Shared memory is as fast as the L1 it "
-                     "shares the SM's storage with (%.0f vs %.0f cycles) "
-                     "and %.0fx faster than device memory - but it still "
-                     "has a latency, which a chain of dependent loads (or "
-                     "a bank conflict, claims above) does not hide.",
-                     l.shared, l.l1, l.dram / l.shared);
-            rc = MP_STUDY_PARTLY;
-        } else {
-            snprintf(why, len, "Shared memory is slower than an L1 hit "
-                     "(%.0f vs %.0f cycles).", l.shared, l.l1);
-            rc = MP_STUDY_FAILS;
-        }
+    snprintf(m, len, "A dependent shared-memory load takes %.0f cycles; "
+             "an L1 hit %.0f, device memory %.0f.", l.shared, l.l1, l.dram);
+    if (l.shared > 1.1 * l.l1) {
+        snprintf(why, len, "Shared memory is slower than an L1 hit "
+                 "(%.0f vs %.0f cycles).", l.shared, l.l1);
+        return MP_STUDY_FAILS;
     }
-    return rc;
+    snprintf(why, len, "Shared memory is as fast as the L1 it shares the "
+             "SM's storage with (%.0f vs %.0f cycles) and %.0fx faster than "
+             "device memory - but it still has a latency, which a chain of "
+             "dependent loads (or a bank conflict, claims above) does not "
+             "hide.", l.shared, l.l1, l.dram / l.shared);
+    return MP_STUDY_PARTLY;
 }
 
 void mp_study_latency_section(const char *dir, FILE *out)
