@@ -52,6 +52,12 @@ static const char usage[] =
     "  --opcodes WHEN     SASS opcodes by cuobjdump (0.3-0.7 s a module):\n"
     "                     auto (default: modules without line info), on,\n"
     "                     off\n"
+    "  --level L          kernel (default): the SASS counts per line and\n"
+    "                     launch; kernel+: also each launch's L1 and L2 hit\n"
+    "                     rate and DRAM bytes, from a second run of the\n"
+    "                     program under CUPTI's range profiler (kernel\n"
+    "                     replay: the program runs twice, each launch is\n"
+    "                     replayed; docs/profile.md gives the cost)\n"
     "\n"
     "Exit status: 2 bad option, or PROGRAM not found or not executable;\n"
     "4 no counts (the program never used CUDA, profiling refused, no launch\n"
@@ -78,7 +84,7 @@ static int parse_count(const char *opt, const char *v, int positive,
 
 typedef struct {
     mp_prof_opts o;
-    const char *min_count, *tolerance, *check, *opcodes;
+    const char *min_count, *tolerance, *check, *opcodes, *level;
     int dashdash, nprog;
 } profile_args;
 
@@ -115,6 +121,7 @@ static void parse(int argc, char **argv, profile_args *a)
         TEXT("from", &o->from),
         TEXT("keep-raw", &o->keep_raw),
         TEXT("opcodes", &a->opcodes),
+        TEXT("level", &a->level),
         {.name = "", .kind = MP_OPT_ARGV, .dest = a,
          .argv_fn = take_program},
     };
@@ -178,6 +185,13 @@ static void check_args(profile_args *a)
             mp_usage_error("--opcodes: '%s' is not auto, on or off",
                            a->opcodes);
     }
+    if (a->level) {
+        if (!strcmp(a->level, "kernel+"))
+            o->kernel_plus = 1;
+        else if (strcmp(a->level, "kernel"))
+            mp_usage_error("--level: '%s' is not kernel or kernel+",
+                           a->level);
+    }
     if (a->tolerance && !o->baseline)
         mp_usage_error("--tolerance: only with --baseline");
     if (a->min_count && !o->has_check && !o->baseline)
@@ -191,7 +205,8 @@ static void check_args(profile_args *a)
         const char *run_only = o->output ? "output" : o->kernel ? "kernel"
             : o->nvtx_include ? "nvtx-include" : o->launch_skip
             ? "launch-skip" : o->launch_count ? "launch-count" : o->keep_raw
-            ? "keep-raw" : a->opcodes ? "opcodes" : NULL;
+            ? "keep-raw" : a->opcodes ? "opcodes" : a->level ? "level"
+            : NULL;
         if (run_only)
             mp_usage_error("--%s: only when a program is run (not with "
                            "--from)", run_only);

@@ -33,6 +33,7 @@
 #include <generated_nvtx_meta.h>
 
 #include <pthread.h>
+#include <regex.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,6 +44,7 @@
 #include <wchar.h>
 
 #include "inject_core.h"
+#include "inject_range.h"
 #include "raw.h"
 
 /* Debugging knobs (docs/profile-design.md): where SASS metrics are
@@ -68,7 +70,8 @@ typedef struct { /* cuGraphLaunch, _ptsz */
     CUstream stream;
 } graph_launch_params;
 
-enum { QUIET, WARN, FATAL }; /* what a failed call costs */
+/* what a failed call costs (inject_range.h) */
+enum { QUIET = INJ_QUIET, WARN = INJ_WARN, FATAL = INJ_FATAL };
 #define RANGE_WRITE_S 0.1
 enum { MAX_DEVICES = 64, MAX_CONTEXTS = 256, NVTX_DEPTH = 32,
        NVTX_NAME = 96 };
@@ -102,6 +105,9 @@ static _Thread_local int tl_locked;
 static struct {
     int on, debug, enable_at_launch, lazy, stopped, write_failed;
     int profiler_initialized;
+    int ordinal;
+    int has_no_sass;      /* MEMPROBE_INJECT_NO_SASS, the test hook */
+    regex_t no_sass;
     char dir[4096];
     long pid;
     uint32_t cupti_version;
@@ -168,16 +174,31 @@ static void write_status(const char *end)
 }
 
 /* A status line, written at once. */
-static void say(const char *key, const char *fmt, ...)
+static void vsay(const char *key, const char *fmt, va_list ap)
 {
     char value[768];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(value, sizeof value, fmt, ap);
-    va_end(ap);
     dbg("status: %s %s", key, value);
     if (ic_status_event(&g.status, key, value) == 1)
         write_status("flush");
+}
+
+static void say(const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(key, fmt, ap);
+    va_end(ap);
+}
+
+/* The debug line of a va_list (for inject_range.c). */
+static void vdbg(const char *fmt, va_list ap)
+{
+    if (!g.debug)
+        return;
+    char line[1024];
+    vsnprintf(line, sizeof line, fmt, ap);
+    dbg("%s", line);
 }
 
 /* The one place a failed CUDA or CUPTI call is noted: FATAL as an
@@ -239,8 +260,9 @@ static void unlock(void)
 static void write_all(const char *end)
 {
     size_t rows = g.rows.n;
-    if (ic_write_launches(g.dir, g.pid, &g.rows) ||
-        ic_write_lines(g.dir, g.pid, &g.lines)) {
+    /* the range pass writes range.PID.csv itself (inject_range.c) */
+    if (!ir_on() && (ic_write_launches(g.dir, g.pid, &g.rows) ||
+        ic_write_lines(g.dir, g.pid, &g.lines))) {
         if (!g.write_failed)
             fprintf(stderr, "memprobe-inject: cannot write the raw files "
                     "in %s\n", g.dir);
@@ -273,6 +295,7 @@ static void at_exit(void)
         /* CUDA may be gone by now: the run's counts are not read */
         end_run(0, "the program ended before this run of launches was "
                    "flushed (no synchronising call after it)");
+        ir_abandon();
         write_all("exit");
         g.on = 0;
         unlock();
@@ -302,8 +325,10 @@ static void on_signal(int sig)
         if (!tl_locked && pthread_mutex_trylock(&g_lock) == 0) {
             end_run(0, "a signal ended the program before this run of "
                        "launches was flushed");
-            ic_write_launches(g.dir, g.pid, &g.rows);
-            ic_write_lines(g.dir, g.pid, &g.lines);
+            if (!ir_on()) {
+                ic_write_launches(g.dir, g.pid, &g.rows);
+                ic_write_lines(g.dir, g.pid, &g.lines);
+            }
             ic_write_status(g.dir, g.pid, &g.status, end);
             pthread_mutex_unlock(&g_lock);
         } else {
@@ -471,6 +496,7 @@ static void enable_context(context_info *c)
 static void stop_all(void)
 {
     g.stopped = 1;
+    ir_end_batch(NULL, "launch count reached");
     for (int i = 0; i < g.nctx; i++) {
         if (!g.ctxs[i].enabled)
             continue;
@@ -587,7 +613,7 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
         context_info *c = add_context(rd->context);
         dbg("context %p created (device %d)", (void *)rd->context,
             c ? c->dev : -1);
-        if (c && !c->failed) {
+        if (c && !c->failed && !ir_on()) {   /* no SASS in the range pass */
             setup_device(c->dev);
             if (!g.enable_at_launch)
                 enable_context(c);
@@ -603,6 +629,8 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
     case CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING:
     case CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING:
         end_run(1, NULL);   /* the run's records, while they can be read */
+        if (cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING)
+            ir_context_gone(rd->context);
         break;
     default:
         break;
@@ -985,7 +1013,7 @@ static context_info *context_of(CUcontext ctx)
     context_info *c = find_context(ctx);
     if (!c) {
         c = add_context(ctx);
-        if (c && !c->failed)
+        if (c && !c->failed && !ir_on())
             setup_device(c->dev);
     }
     return c;
@@ -1011,6 +1039,16 @@ static void sync_flush(context_info *c, records *rs, const char **why)
 
 static int in_end_run;
 
+/* The test hook MEMPROBE_INJECT_NO_SASS: this kernel's SASS records are
+ * dropped, as if CUPTI had patched nothing for it. */
+#define NO_SASS_WHY "no SASS records: dropped by the test hook " \
+    MP_ENV_NO_SASS
+static int no_sass(const char *mangled)
+{
+    return g.has_no_sass && mangled
+           && regexec(&g.no_sass, mangled, 0, NULL, 0) == 0;
+}
+
 /* Ends the run: one row for its launches (when profiled) with every
  * record of the flush. can_call 0 (a signal, or exit after CUDA went):
  * no CUDA call, the row says its counts were not flushed. */
@@ -1026,6 +1064,10 @@ static void end_run(int can_call, const char *lost_why)
     if (can_call) {
         c = find_context(run.ctx);
         sync_flush(c, &rs, &why);
+    }
+    if (no_sass(run.key.name)) {
+        free_records(&rs);
+        why = NO_SASS_WHY;
     }
     dbg("run of %llu launches of %s from %llu ends: %zu records x %zu "
         "instances%s", (unsigned long long)run.n, run.key.name,
@@ -1077,6 +1119,11 @@ static void graph_launch(const CUpti_CallbackData *cb, uint64_t launch,
             if (!ic_kernel_match(&g.filter, fn))
                 continue;
             ic_launch *r = graph_row(first, launch, fn, k->nvtx, k->sid);
+            if (no_sass(fn)) {   /* the row stays, without line counts */
+                if (r)
+                    ic_launch_unavailable(r, NO_SASS_WHY);
+                continue;
+            }
             add_record(rec, rs.ninst, device_of(c), launch, 1, r);
         }
         if (g.rows.n == first && (why || !rs.n)) {
@@ -1127,6 +1174,12 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     size_t depth = nvtx_stack(names, k->nvtx, sizeof k->nvtx);
     k->profile = !g.stopped
                  && ic_filter_decide(&g.filter, ld->name, names, depth);
+    if (ir_on()) {   /* the range pass: no runs, no SASS records */
+        context_info *c = context_of(cb->context);
+        ir_before_launch(cb->context, c ? c->dev : 0,
+                         k->profile && ir_wants(ld->name), ld->graph);
+        return;
+    }
     if (run.active && (ld->graph || !same_key(&run.key, k)
                        || run.ctx != cb->context
                        || run.n >= g.flush_launches))
@@ -1160,7 +1213,15 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
         ld->grid[1], ld->grid[2], ld->block[0], ld->block[1], ld->block[2],
         ld->shared, k->sid, k->nvtx, k->profile ? "profiled"
         : "filtered out");
-    if (ld->graph) {
+    if (ir_on()) {
+        if (!ld->graph) {
+            ir_launch il = {.mangled = ld->name};
+            memcpy(il.grid, ld->grid, sizeof il.grid);
+            memcpy(il.block, ld->block, sizeof il.block);
+            ir_after_launch(cb->context, launch,
+                            k->profile && ir_wants(ld->name), &il);
+        }
+    } else if (ld->graph) {
         graph_launch(cb, launch, k);
     } else if (run.active && same_key(&run.key, k)
                && run.ctx == cb->context) {
@@ -1208,16 +1269,35 @@ static int is_sync_cbid(CUpti_CallbackId cbid)
     return 0;
 }
 
+static int is_capture_cbid(CUpti_CallbackId cbid)
+{
+    for (size_t i = 0; i < ir_ncapture_cbids; i++)
+        if (ir_capture_cbids[i] == cbid)
+            return 1;
+    return 0;
+}
+
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     if (is_sync_cbid(cbid)) {
-        if (cb->callbackSite == CUPTI_API_ENTER)
+        if (cb->callbackSite == CUPTI_API_ENTER) {
             end_run(1, NULL);
+            /* the range pass: the batch is decoded before the program
+             * reads results or ends (never inside a launch call of this
+             * thread: kernel replay may make such calls itself) */
+            if (!cur.valid)
+                ir_end_batch(cb->context, cb->functionName);
+        }
+        return;
+    }
+    if (is_capture_cbid(cbid)) {   /* subscribed in the range pass only */
+        if (cb->callbackSite == CUPTI_API_ENTER)
+            ir_end_batch(cb->context, cb->functionName);
         return;
     }
     if (cb->callbackSite == CUPTI_API_ENTER) {
         /* "launch" mode: SASS metrics on at a context's first launch */
-        if (g.enable_at_launch && !g.stopped) {
+        if (g.enable_at_launch && !g.stopped && !ir_on()) {
             context_info *c = add_context(cb->context);
             enable_context(c);
         }
@@ -1324,6 +1404,8 @@ static int start(void)
     say(MP_RAW_KEY_CUPTI_VERSION, "%u", g.cupti_version);
     say(MP_RAW_KEY_PID, "%ld", g.pid);
     say(MP_RAW_KEY_PPID, "%ld", (long)getppid());
+    g.ordinal = ic_claim_ordinal(g.dir, g.pid, 65536);
+    say(MP_RAW_KEY_ORDINAL, "%d", g.ordinal);
 
     uint64_t secs, lazy;
     if (env_u64(MP_ENV_FLUSH_LAUNCHES, MP_FLUSH_LAUNCHES_DEFAULT,
@@ -1341,6 +1423,25 @@ static int start(void)
     g.enable_at_launch = at && *at ? strcmp(at, "launch") == 0
                                    : g.cupti_version < 130500;
     char err[512];
+    const ir_glue glue = {.cupti_ok = cupti_ok, .vsay = vsay, .vdbg = vdbg,
+                          .now = now_s, .dir = g.dir, .pid = g.pid};
+    if (ir_init(getenv(MP_ENV_PASS), getenv(MP_ENV_RANGE_KERNEL), &glue, err,
+                sizeof err)) {
+        say(MP_RAW_KEY_ERROR, "%s", err);
+        return 0;
+    }
+    say(MP_RAW_KEY_PASS, "%s", ir_on() ? MP_PASS_RANGE : MP_PASS_SASS);
+    const char *hook = getenv(MP_ENV_NO_SASS);
+    if (hook && *hook && !ir_on()) {
+        if (regcomp(&g.no_sass, hook, REG_EXTENDED | REG_NOSUB)) {
+            say(MP_RAW_KEY_ERROR, MP_ENV_NO_SASS " '%.200s' is not a POSIX "
+                "extended regular expression", hook);
+            return 0;
+        }
+        g.has_no_sass = 1;
+        say(MP_RAW_KEY_WARNING, "test hook " MP_ENV_NO_SASS "='%.200s': "
+            "those kernels' SASS records are dropped", hook);
+    }
     if (ic_filter_init(&g.filter, getenv(MP_ENV_KERNEL),
                        getenv(MP_ENV_NVTX_INCLUDE),
                        getenv(MP_ENV_LAUNCH_SKIP),
@@ -1374,7 +1475,10 @@ static int start(void)
         !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, sync_cbids,
                           sizeof sync_cbids / sizeof sync_cbids[0]) ||
         !enable_callbacks(CUPTI_CB_DOMAIN_NVTX, nvtx_cbids,
-                          sizeof nvtx_cbids / sizeof nvtx_cbids[0])) {
+                          sizeof nvtx_cbids / sizeof nvtx_cbids[0]) ||
+        (ir_on() &&
+         !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, ir_capture_cbids,
+                           ir_ncapture_cbids))) {
         cupti_ok(cuptiUnsubscribe(g.sub), "cuptiUnsubscribe", QUIET);
         return 0;
     }

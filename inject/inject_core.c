@@ -570,6 +570,55 @@ int ic_write_launches(const char *dir, long pid, ic_launches *b)
     return 0;
 }
 
+int ic_write_range_rows(const char *dir, long pid, const ic_range_row *r,
+                        size_t n)
+{
+    ic_out o;
+    if (open_append(dir, MP_RAW_RANGE_FMT, pid,
+                    MP_RAW_RANGE_ROW_COLUMNS "\n", &o))
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        out_u64(&o, (uint64_t)pid);
+        out_num(&o, r[i].launch);
+        out_char(&o, ',');
+        out_csv(&o, r[i].mangled);
+        for (int k = 0; k < 3; k++)
+            out_num(&o, r[i].grid[k]);
+        for (int k = 0; k < 3; k++)
+            out_num(&o, r[i].block[k]);
+        out_char(&o, ',');
+        out_csv(&o, r[i].why);
+        for (int m = 0; m < MP_RAW_NRANGE; m++) {
+            out_char(&o, ',');
+            out_csv(&o, r[i].value[m]);
+        }
+        out_char(&o, '\n');
+    }
+    return out_close(&o);
+}
+
+int ic_claim_ordinal(const char *dir, long pid, int max)
+{
+    for (int k = 0; k < max; k++) {
+        char path[4200];
+        int w = snprintf(path, sizeof path, "%s/" MP_RAW_ORDINAL_FMT, dir, k);
+        if (w < 0 || (size_t)w >= sizeof path)
+            return -1;
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            if (errno == EEXIST)
+                continue;
+            return -1;
+        }
+        ic_out o = {.fd = fd};
+        out_u64(&o, (uint64_t)pid);
+        out_char(&o, '\n');
+        out_close(&o);
+        return k;
+    }
+    return -1;
+}
+
 /* Writes through PATH.tmp and renames it over PATH. */
 static int open_tmp(char *tmp, size_t len, const char *dir, const char *fmt,
                     long pid, ic_out *o)

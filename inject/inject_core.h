@@ -173,6 +173,28 @@ int ic_write_lines(const char *dir, long pid, const ic_lines *t);
  * profiled and "end END" (END: "exit", "flush", "signal N"). 0 or -1. */
 int ic_write_status(const char *dir, long pid, const ic_status *s,
                     const char *end);
+/* ---- the range pass (range.PID.csv) ---------------------------------- */
+
+/* One launch the range pass profiled: its values as text ("" = not
+ * measured) and why they are empty when they are. */
+typedef struct {
+    uint64_t launch;
+    char mangled[512];
+    unsigned grid[3], block[3];
+    char value[MP_RAW_NRANGE][32];
+    char why[160];
+} ic_range_row;
+
+/* Appends n rows to DIR/range.PID.csv (the header first when the file is
+ * new or empty). 0 or -1. */
+int ic_write_range_rows(const char *dir, long pid, const ic_range_row *r,
+                        size_t n);
+
+/* The process's ordinal in start order: the first N from 0 for which
+ * DIR/ordinal.N could be made (O_EXCL; it gets the pid). N, or -1 when
+ * none of the first `max` was free or DIR cannot be written. */
+int ic_claim_ordinal(const char *dir, long pid, int max);
+
 /* Writes len bytes to DIR/cubin.CRC unless that file exists. 0 or -1. */
 int ic_write_cubin(const char *dir, uint32_t crc, const void *data,
                    size_t len);

@@ -1,0 +1,647 @@
+/*
+ * inject_range.c - the range pass (MEMPROBE_PASS=range): per-launch
+ * hardware counters (inject/raw.h, MP_RAW_RANGES: L1 and L2 hit rates,
+ * DRAM bytes, shared wavefronts, global sectors and requests) through
+ * CUPTI's range profiler (cupti_range_profiler.h, target) and the
+ * profiler host API (cupti_profiler_host.h: metric check, config image,
+ * evaluation). inject_range.h is the interface; docs/profile-design.md,
+ * "The range pass", the design.
+ *
+ * No SASS metrics are enabled in this pass (with SASS patching on, the
+ * H200's cuptiRangeProfilerStop answered CUPTI_ERROR_UNKNOWN:
+ * results/h200/profile/kernel-plus-attempt/), so a metric set of several
+ * replay passes is fine: kernel replay saves and restores device memory
+ * between them. Per context, at its first launch to measure, the profiler
+ * is enabled (auto range, kernel replay, a counter-data image of IR_BATCH
+ * ranges) and the session starts before that launch and runs on; each
+ * launch while it runs is one range (launches not measured too: their
+ * values are dropped). A batch is stopped, decoded, evaluated and written
+ * to range.PID.csv when it is full, at the program's synchronising calls,
+ * before a graph launch or a stream capture, when the context goes and
+ * when the launch count is reached; the number of ranges must equal the
+ * launches of the batch, else none is attributed (CUPTI drops surplus
+ * ranges silently). Any failed call turns the range profiler off for
+ * that context with a `warning`; its launches' rows then say why.
+ */
+#include "inject_range.h"
+
+#include <cupti_driver_cbid.h>
+#include <cupti_profiler_host.h> /* needs shim/string (Makefile: -Ishim) */
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_target.h>
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_RCTX = 64 };
+
+typedef struct {
+    int measure;
+    ic_range_row row;
+} range_slot;
+
+typedef struct {
+    CUcontext ctx;
+    int tried, ready, started, off;
+    char chip[64];
+    CUpti_Profiler_Host_Object *host;
+    CUpti_RangeProfiler_Object *obj;
+    uint8_t *config, *data;
+    size_t config_size, data_size;
+    const char *names[MP_RAW_NRANGE]; /* the metrics measured */
+    int col[MP_RAW_NRANGE];           /* their column (raw.h order) */
+    size_t n;
+    size_t batches;                   /* batches started */
+    range_slot slot[IR_BATCH];
+    size_t nslot;
+    char off_why[160];
+} range_ctx;
+
+static struct {
+    int on, profiler_initialized, has_re;
+    regex_t re;
+    range_ctx ctx[MAX_RCTX];
+    int nctx;
+} R;
+
+#define RANGE_NAME(id, name) name,
+static const char *const range_names[MP_RAW_NRANGE] = {
+    MP_RAW_RANGES(RANGE_NAME)};
+#undef RANGE_NAME
+static ir_glue G;
+
+static int inj_cupti_ok(CUptiResult r, const char *what, int sev)
+{
+    return G.cupti_ok(r, what, sev);
+}
+
+__attribute__((format(printf, 2, 3)))
+static void inj_say(const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    G.vsay(key, fmt, ap);
+    va_end(ap);
+}
+
+__attribute__((format(printf, 1, 2)))
+static void inj_dbg(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    G.vdbg(fmt, ap);
+    va_end(ap);
+}
+
+const uint32_t ir_capture_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+};
+const size_t ir_ncapture_cbids =
+    sizeof ir_capture_cbids / sizeof ir_capture_cbids[0];
+
+int ir_init(const char *pass, const char *kernel_re, const ir_glue *glue,
+            char *err, size_t errlen)
+{
+    R.on = 0;
+    G = *glue;
+    if (!pass || !*pass || !strcmp(pass, MP_PASS_SASS))
+        return 0;
+    if (strcmp(pass, MP_PASS_RANGE)) {
+        snprintf(err, errlen, MP_ENV_PASS " '%s' is not " MP_PASS_SASS
+                 " or " MP_PASS_RANGE, pass);
+        return -1;
+    }
+    if (kernel_re && *kernel_re) {
+        if (regcomp(&R.re, kernel_re, REG_EXTENDED | REG_NOSUB)) {
+            snprintf(err, errlen, MP_ENV_RANGE_KERNEL " '%.200s' is not a "
+                     "POSIX extended regular expression", kernel_re);
+            return -1;
+        }
+        R.has_re = 1;
+    }
+    R.on = 1;
+    return 0;
+}
+
+int ir_on(void)
+{
+    return R.on;
+}
+
+int ir_wants(const char *mangled)
+{
+    return R.on && (!R.has_re || !mangled
+                    || regexec(&R.re, mangled, 0, NULL, 0) == 0);
+}
+
+/* ---- the context's state --------------------------------------------- */
+
+static range_ctx *find(CUcontext ctx)
+{
+    for (int i = 0; i < R.nctx; i++)
+        if (R.ctx[i].ctx == ctx)
+            return &R.ctx[i];
+    return NULL;
+}
+
+static range_ctx *get(CUcontext ctx)
+{
+    range_ctx *c = find(ctx);
+    if (c || R.nctx == MAX_RCTX)
+        return c;
+    c = &R.ctx[R.nctx++];
+    memset(c, 0, sizeof *c);
+    c->ctx = ctx;
+    return c;
+}
+
+static void host_free(CUpti_Profiler_Host_Object *host)
+{
+    if (!host)
+        return;
+    CUpti_Profiler_Host_Deinitialize_Params p = {
+        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE,
+        .pHostObject = host};
+    inj_cupti_ok(cuptiProfilerHostDeinitialize(&p),
+                 "cuptiProfilerHostDeinitialize", INJ_QUIET);
+}
+
+/* Writes one row at once. */
+static void write_rows(const ic_range_row *r, size_t n)
+{
+    if (n && ic_write_range_rows(G.dir, G.pid, r, n))
+        inj_say(MP_RAW_KEY_WARNING, "cannot write %s/" MP_RAW_RANGE_FMT,
+                G.dir, G.pid);
+}
+
+/* The batch's launches to measure written with empty values and why. */
+static void flush_empty(range_ctx *c, const char *why)
+{
+    for (size_t s = 0; s < c->nslot; s++) {
+        if (!c->slot[s].measure)
+            continue;
+        ic_range_row *r = &c->slot[s].row;
+        memset(r->value, 0, sizeof r->value);
+        snprintf(r->why, sizeof r->why, "%s", why);
+        write_rows(r, 1);
+    }
+    c->nslot = 0;
+}
+
+/* The range profiler off for this context after a failed call (already
+ * noted): the session stopped quietly, the batch written without values,
+ * the objects freed. */
+static void turn_off(range_ctx *c, const char *what)
+{
+    if (c->off)
+        return;
+    c->off = 1;
+    snprintf(c->off_why, sizeof c->off_why, "range profiler off on this "
+             "context: %s failed (status file)", what);
+    inj_say(MP_RAW_KEY_WARNING, "range pass: the range profiler is off on "
+            "context %p: %s failed; its launches get no range values",
+            (void *)c->ctx, what);
+    if (c->started) {
+        CUpti_RangeProfiler_Stop_Params sp = {
+            .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = c->obj};
+        inj_cupti_ok(cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop",
+                     INJ_QUIET);
+        c->started = 0;
+    }
+    if (c->obj) {
+        CUpti_RangeProfiler_Disable_Params dp = {
+            .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = c->obj};
+        inj_cupti_ok(cuptiRangeProfilerDisable(&dp),
+                     "cuptiRangeProfilerDisable", INJ_QUIET);
+        c->obj = NULL;
+    }
+    flush_empty(c, c->off_why);
+    host_free(c->host);
+    c->host = NULL;
+    free(c->config);
+    free(c->data);
+    c->config = c->data = NULL;
+    c->ready = 0;
+}
+
+/* A CUPTI call of the range pass: a failure is a `warning` and turns the
+ * profiler off for the context. */
+static int ok(range_ctx *c, CUptiResult r, const char *what)
+{
+    if (inj_cupti_ok(r, what, INJ_WARN))
+        return 1;
+    turn_off(c, what);
+    return 0;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+/* A host object for the chip holding `names` (n) and its config image.
+ * 0, or -1 (the failing call said in what). */
+static int build_config(const char *chip, const uint8_t *avail,
+                        const char *const *names, size_t n,
+                        CUpti_Profiler_Host_Object **host, uint8_t **image,
+                        size_t *size, const char **what)
+{
+    *host = NULL;
+    *image = NULL;
+    CUpti_Profiler_Host_Initialize_Params ip = {
+        .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE,
+        .profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER,
+        .pChipName = chip, .pCounterAvailabilityImage = avail};
+    *what = "cuptiProfilerHostInitialize";
+    if (!inj_cupti_ok(cuptiProfilerHostInitialize(&ip), *what, INJ_QUIET))
+        return -1;
+    *host = ip.pHostObject;
+    CUpti_Profiler_Host_ConfigAddMetrics_Params ap = {
+        .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE,
+        .pHostObject = *host, .ppMetricNames = (const char **)names,
+        .numMetrics = n};
+    CUpti_Profiler_Host_GetConfigImageSize_Params sp = {
+        .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE,
+        .pHostObject = *host};
+    *what = "cuptiProfilerHostConfigAddMetrics";
+    if (!inj_cupti_ok(cuptiProfilerHostConfigAddMetrics(&ap), *what,
+                      INJ_QUIET))
+        goto fail;
+    *what = "cuptiProfilerHostGetConfigImageSize";
+    if (!inj_cupti_ok(cuptiProfilerHostGetConfigImageSize(&sp), *what,
+                      INJ_QUIET))
+        goto fail;
+    *image = malloc(sp.configImageSize ? sp.configImageSize : 1);
+    *what = "malloc";
+    if (!*image)
+        goto fail;
+    CUpti_Profiler_Host_GetConfigImage_Params gp = {
+        .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE,
+        .pHostObject = *host, .configImageSize = sp.configImageSize,
+        .pConfigImage = *image};
+    *what = "cuptiProfilerHostGetConfigImage";
+    if (!inj_cupti_ok(cuptiProfilerHostGetConfigImage(&gp), *what,
+                      INJ_QUIET))
+        goto fail;
+    *size = sp.configImageSize;
+    return 0;
+fail:
+    free(*image);
+    *image = NULL;
+    host_free(*host);
+    *host = NULL;
+    return -1;
+}
+
+/* The metrics, in raw.h's order, that the chip takes: all at once when it
+ * can, else each tried with those kept so far, a refused one left out
+ * with a `warning`. Keeps the last config (host object, image). */
+static int choose_metrics(range_ctx *c, const uint8_t *avail)
+{
+    CUpti_Profiler_Host_Object *host;
+    uint8_t *image;
+    size_t size = 0;
+    const char *what;
+    c->n = 0;
+    if (!build_config(c->chip, avail, range_names, MP_RAW_NRANGE, &host,
+                      &image, &size, &what)) {
+        for (int m = 0; m < MP_RAW_NRANGE; m++) {
+            c->names[m] = range_names[m];
+            c->col[m] = m;
+        }
+        c->n = MP_RAW_NRANGE;
+    } else {
+        host = NULL;
+        image = NULL;
+        for (int m = 0; m < MP_RAW_NRANGE; m++) {
+            const char *try[MP_RAW_NRANGE];
+            memcpy(try, c->names, c->n * sizeof *try);
+            try[c->n] = range_names[m];
+            CUpti_Profiler_Host_Object *h;
+            uint8_t *im;
+            size_t sz;
+            if (build_config(c->chip, avail, try, c->n + 1, &h, &im, &sz,
+                             &what)) {
+                inj_say(MP_RAW_KEY_WARNING, "range pass: %s is left out on "
+                        "%s: %s refused it; its column stays empty",
+                        range_names[m], c->chip, what);
+                continue;
+            }
+            host_free(host);
+            free(image);
+            host = h;
+            image = im;
+            size = sz;
+            c->names[c->n] = range_names[m];
+            c->col[c->n++] = m;
+        }
+    }
+    if (!c->n) {
+        turn_off(c, "choosing metrics (the chip took none)");
+        return -1;
+    }
+    c->host = host;
+    c->config = image;
+    c->config_size = size;
+    return 0;
+}
+
+/* Counter image initialised and the config set: ready to Start. */
+static int set_config(range_ctx *c)
+{
+    CUpti_RangeProfiler_CounterDataImage_Initialize_Params ip = {
+        .structSize =
+            CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->obj, .counterDataSize = c->data_size,
+        .pCounterData = c->data};
+    if (!ok(c, cuptiRangeProfilerCounterDataImageInitialize(&ip),
+            "cuptiRangeProfilerCounterDataImageInitialize"))
+        return -1;
+    CUpti_RangeProfiler_SetConfig_Params sp = {
+        .structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->obj, .configSize = c->config_size,
+        .pConfig = c->config, .counterDataImageSize = c->data_size,
+        .pCounterDataImage = c->data, .range = CUPTI_AutoRange,
+        .replayMode = CUPTI_KernelReplay, .maxRangesPerPass = IR_BATCH,
+        .numNestingLevels = 1, .minNestingLevel = 1, .passIndex = 0,
+        .targetNestingLevel = 1};
+    return ok(c, cuptiRangeProfilerSetConfig(&sp),
+              "cuptiRangeProfilerSetConfig") ? 0 : -1;
+}
+
+/* The profiler enabled on the context; with cache control (CUPTI 13.4+:
+ * L2 flushed before each replay pass, as ncu's default) where it is
+ * offered, else warm. 0 or -1. */
+static int enable(range_ctx *c)
+{
+    CUpti_RangeProfiler_Enable_Params ep = {
+        .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
+        .ctx = c->ctx};
+#if CUPTI_API_VERSION >= 130400
+    ep.cacheControlMode = CUPTI_CACHE_CONTROL_MODE_ALL;
+    if (!inj_cupti_ok(cuptiRangeProfilerEnable(&ep),
+                      "cuptiRangeProfilerEnable (cache control all)",
+                      INJ_QUIET)) {
+        ep.cacheControlMode = CUPTI_CACHE_CONTROL_MODE_NONE;
+        ep.pRangeProfilerObject = NULL;
+        if (!ok(c, cuptiRangeProfilerEnable(&ep), "cuptiRangeProfilerEnable"))
+            return -1;
+        inj_say(MP_RAW_KEY_WARNING, "range pass: the range profiler refused "
+                "cache control on %s: counters from a warm L2", c->chip);
+    }
+#else
+    if (!ok(c, cuptiRangeProfilerEnable(&ep), "cuptiRangeProfilerEnable"))
+        return -1;
+#endif
+    c->obj = ep.pRangeProfilerObject;
+    return 0;
+}
+
+/* Once per context, at its first launch to measure. */
+static void setup(range_ctx *c, int dev)
+{
+    c->tried = 1;
+    double t0 = G.now();
+    if (!R.profiler_initialized) {
+        CUpti_Profiler_Initialize_Params ip = {
+            .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+        if (!ok(c, cuptiProfilerInitialize(&ip), "cuptiProfilerInitialize"))
+            return;
+        R.profiler_initialized = 1;
+    }
+    CUpti_Device_GetChipName_Params cp = {
+        .structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE,
+        .deviceIndex = (size_t)(dev < 0 ? 0 : dev)};
+    if (!ok(c, cuptiDeviceGetChipName(&cp), "cuptiDeviceGetChipName"))
+        return;
+    snprintf(c->chip, sizeof c->chip, "%s", cp.pChipName ? cp.pChipName : "");
+    /* the counters this context can give; without them the host API
+     * judges by the chip alone */
+    uint8_t *avail = NULL;
+    CUpti_Profiler_GetCounterAvailability_Params ap = {
+        .structSize = CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE,
+        .ctx = c->ctx};
+    if (inj_cupti_ok(cuptiProfilerGetCounterAvailability(&ap),
+                     "cuptiProfilerGetCounterAvailability (size)", INJ_QUIET)
+        && (avail = malloc(ap.counterAvailabilityImageSize ?
+                           ap.counterAvailabilityImageSize : 1))) {
+        ap.pCounterAvailabilityImage = avail;
+        if (!inj_cupti_ok(cuptiProfilerGetCounterAvailability(&ap),
+                          "cuptiProfilerGetCounterAvailability", INJ_QUIET)) {
+            free(avail);
+            avail = NULL;
+        }
+    }
+    int chosen = choose_metrics(c, avail);
+    free(avail);
+    if (chosen || enable(c))
+        return;
+    CUpti_RangeProfiler_GetCounterDataSize_Params sp = {
+        .structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->obj, .pMetricNames = c->names,
+        .numMetrics = c->n, .maxNumOfRanges = IR_BATCH,
+        .maxNumRangeTreeNodes = IR_BATCH};
+    if (!ok(c, cuptiRangeProfilerGetCounterDataSize(&sp),
+            "cuptiRangeProfilerGetCounterDataSize"))
+        return;
+    c->data_size = sp.counterDataSize;
+    c->data = malloc(c->data_size ? c->data_size : 1);
+    if (!c->data) {
+        turn_off(c, "malloc of the counter image");
+        return;
+    }
+    c->ready = 1;
+    inj_dbg("range pass: context %p, chip %s, %zu metrics, counter image "
+            "%zu bytes for %d ranges, config %zu bytes; setup took %.1f ms",
+            (void *)c->ctx, c->chip, c->n, c->data_size, IR_BATCH,
+            c->config_size, (G.now() - t0) * 1e3);
+}
+
+/* ---- the session ----------------------------------------------------- */
+
+static void start(range_ctx *c)
+{
+    double t0 = G.now();
+    if (set_config(c))
+        return;
+    double t1 = G.now();
+    CUpti_RangeProfiler_Start_Params sp = {
+        .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->obj};
+    if (!ok(c, cuptiRangeProfilerStart(&sp), "cuptiRangeProfilerStart"))
+        return;
+    c->started = 1;
+    c->nslot = 0;
+    c->batches++;
+    inj_dbg("range pass: start %zu on context %p: image init + SetConfig "
+            "%.1f ms, cuptiRangeProfilerStart %.1f ms", c->batches,
+            (void *)c->ctx, (t1 - t0) * 1e3, (G.now() - t1) * 1e3);
+}
+
+/* The values of range i into row r. 0, or -1 (turned off). */
+static int evaluate(range_ctx *c, size_t i, ic_range_row *r)
+{
+    double v[MP_RAW_NRANGE];
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params ep = {
+        .structSize =
+            CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
+        .pHostObject = c->host, .pCounterDataImage = c->data,
+        .counterDataImageSize = c->data_size, .rangeIndex = i,
+        .ppMetricNames = c->names, .numMetrics = c->n, .pMetricValues = v};
+    if (!ok(c, cuptiProfilerHostEvaluateToGpuValues(&ep),
+            "cuptiProfilerHostEvaluateToGpuValues"))
+        return -1;
+    for (size_t k = 0; k < c->n; k++)
+        snprintf(r->value[c->col[k]], sizeof r->value[0], "%.15g", v[k]);
+    return 0;
+}
+
+static void end_batch(range_ctx *c, const char *at)
+{
+    if (!c->started)
+        return;
+    double t0 = G.now();
+    CUpti_RangeProfiler_Stop_Params sp = {
+        .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->obj};
+    if (!ok(c, cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop"))
+        return;
+    c->started = 0;
+    double t1 = G.now();
+    CUpti_RangeProfiler_DecodeData_Params dp = {
+        .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
+        .pRangeProfilerObject = c->obj};
+    if (!ok(c, cuptiRangeProfilerDecodeData(&dp),
+            "cuptiRangeProfilerDecodeData"))
+        return;
+    double t2 = G.now();
+    CUpti_RangeProfiler_GetCounterDataInfo_Params ip = {
+        .structSize =
+            CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE,
+        .pCounterDataImage = c->data, .counterDataImageSize = c->data_size};
+    if (!ok(c, cuptiRangeProfilerGetCounterDataInfo(&ip),
+            "cuptiRangeProfilerGetCounterDataInfo"))
+        return;
+    size_t filled = 0;
+    if (ip.numTotalRanges != c->nslot || dp.numOfRangeDropped) {
+        /* ranges and launches no longer match one to one: none is
+         * attributed rather than a wrong one */
+        char why[160];
+        snprintf(why, sizeof why, "a batch of %zu launches gave %zu ranges "
+                 "(%zu dropped): not attributed", c->nslot,
+                 (size_t)ip.numTotalRanges, (size_t)dp.numOfRangeDropped);
+        inj_say(MP_RAW_KEY_WARNING, "range pass: %s", why);
+        flush_empty(c, why);
+        return;
+    }
+    for (size_t s = 0; s < c->nslot; s++) {
+        if (!c->slot[s].measure)
+            continue;
+        ic_range_row *r = &c->slot[s].row;
+        if (evaluate(c, s, r))
+            return; /* turned off: the batch written without values */
+        write_rows(r, 1);
+        c->slot[s].measure = 0;
+        filled++;
+    }
+    inj_dbg("range pass: batch of %zu launches ends (%s): %zu ranges, %zu "
+            "rows; Stop %.1f ms, DecodeData %.1f ms, evaluation %.1f ms",
+            c->nslot, at, (size_t)ip.numTotalRanges, filled,
+            (t1 - t0) * 1e3, (t2 - t1) * 1e3, (G.now() - t2) * 1e3);
+    c->nslot = 0;
+}
+
+void ir_before_launch(CUcontext ctx, int dev, int measure, int graph)
+{
+    if (!R.on)
+        return;
+    range_ctx *c = graph || !measure ? find(ctx) : get(ctx);
+    if (!c || c->off)
+        return;
+    if (graph) {
+        end_batch(c, "graph launch");
+        return;
+    }
+    if (c->started && c->nslot == IR_BATCH)
+        end_batch(c, "batch full");
+    if (!measure || c->started)
+        return;
+    if (!c->tried)
+        setup(c, dev);
+    if (c->ready && !c->off)
+        start(c);
+}
+
+void ir_after_launch(CUcontext ctx, uint64_t launch, int measure,
+                     const ir_launch *l)
+{
+    if (!R.on)
+        return;
+    range_ctx *c = find(ctx);
+    ic_range_row row;
+    memset(&row, 0, sizeof row);
+    row.launch = launch;
+    snprintf(row.mangled, sizeof row.mangled, "%s",
+             l->mangled ? l->mangled : "");
+    memcpy(row.grid, l->grid, sizeof row.grid);
+    memcpy(row.block, l->block, sizeof row.block);
+    if (c && c->started && c->nslot < IR_BATCH) {
+        c->slot[c->nslot++] = (range_slot){.measure = measure, .row = row};
+        return;
+    }
+    if (!measure)
+        return;
+    snprintf(row.why, sizeof row.why, "%s", c && c->off ? c->off_why
+             : !c ? "more CUDA contexts than the range pass follows"
+             : "the range profiler session was not running");
+    write_rows(&row, 1);
+}
+
+void ir_end_batch(CUcontext ctx, const char *at)
+{
+    for (int i = 0; R.on && i < R.nctx; i++)
+        if (!ctx || R.ctx[i].ctx == ctx)
+            end_batch(&R.ctx[i], at);
+}
+
+void ir_context_gone(CUcontext ctx)
+{
+    range_ctx *c = R.on ? find(ctx) : NULL;
+    if (!c)
+        return;
+    end_batch(c, "context destroyed");
+    if (c->obj) {
+        CUpti_RangeProfiler_Disable_Params dp = {
+            .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = c->obj};
+        inj_cupti_ok(cuptiRangeProfilerDisable(&dp),
+                     "cuptiRangeProfilerDisable", INJ_QUIET);
+    }
+    flush_empty(c, "the context went before its batch was decoded");
+    host_free(c->host);
+    free(c->config);
+    free(c->data);
+    *c = R.ctx[--R.nctx]; /* the last one fills the gap */
+}
+
+void ir_abandon(void)
+{
+    size_t held = 0;
+    for (int i = 0; i < R.nctx; i++) {
+        for (size_t s = 0; s < R.ctx[i].nslot; s++)
+            held += R.ctx[i].slot[s].measure != 0;
+        flush_empty(&R.ctx[i], "never decoded: the program ended without "
+                    "a synchronising call after the launch");
+    }
+    if (held)
+        inj_say(MP_RAW_KEY_WARNING, "range pass: %zu launches' range "
+                "counters were never decoded (no synchronising call after "
+                "them)", held);
+}

@@ -21,6 +21,23 @@
 /* MEMPROBE_DEBUG=1: each callback and flush on stderr, and the SASS
  * metrics of the chip in MP_RAW_SASS_METRICS_FMT. */
 #define MP_ENV_DEBUG "MEMPROBE_DEBUG"
+/* MEMPROBE_PASS: "sass" (or unset: the first pass, SASS metrics, exact
+ * per-line counts) or "range" (the second pass of --level kernel+ and of
+ * the fallback: no SASS metrics, CUPTI's range profiler per launch, auto
+ * range and kernel replay; writes range.PID.csv; docs/profile-design.md,
+ * "The range pass"). */
+#define MP_ENV_PASS "MEMPROBE_PASS"
+#define MP_PASS_SASS "sass"
+#define MP_PASS_RANGE "range"
+/* MEMPROBE_RANGE_KERNEL: in the range pass, only launches of kernels
+ * whose mangled name matches (POSIX ERE) get ranges; unset: every
+ * profiled launch (--level kernel+). */
+#define MP_ENV_RANGE_KERNEL "MEMPROBE_RANGE_KERNEL"
+/* MEMPROBE_INJECT_NO_SASS=REGEX, a test hook: in the first pass the SASS
+ * records of kernels whose mangled name matches are dropped, so their
+ * launches have no line counts (as with a CUPTI that patched nothing)
+ * and take the range-profiler fallback. */
+#define MP_ENV_NO_SASS "MEMPROBE_INJECT_NO_SASS"
 #define MP_FLUSH_LAUNCHES_DEFAULT 1000
 #define MP_FLUSH_SECONDS_DEFAULT 1
 
@@ -31,6 +48,14 @@
 #define MP_RAW_LINES "lines."
 #define MP_RAW_LAUNCH_OPS "launch_ops."
 #define MP_RAW_CUBIN "cubin."
+#define MP_RAW_RANGE "range."
+/* ordinal.N: made (O_EXCL) by the N-th process that loaded the library
+ * into this raw folder; it holds that process's pid. N, the process's
+ * ordinal in start order, is the key that joins the two passes' launches
+ * (pids differ between runs). */
+#define MP_RAW_ORDINAL "ordinal."
+#define MP_RAW_ORDINAL_FMT MP_RAW_ORDINAL "%d"
+#define MP_RAW_RANGE_FMT MP_RAW_RANGE "%ld.csv"
 #define MP_RAW_STATUS_FMT MP_RAW_STATUS "%ld"
 #define MP_RAW_LAUNCHES_FMT MP_RAW_LAUNCHES "%ld.csv"
 #define MP_RAW_LINES_FMT MP_RAW_LINES "%ld.csv"
@@ -61,6 +86,43 @@
 #define MP_RAW_METRIC_COLUMNS                                               \
     MP_RAW_METRIC_0 "," MP_RAW_METRIC_1 "," MP_RAW_METRIC_2 ","             \
     MP_RAW_METRIC_3 "," MP_RAW_METRIC_4 "," MP_RAW_METRIC_5
+
+/* ---- the per-launch range-profiler metrics (the range pass) ----------
+ * named as Nsight Compute names them; in range.PID.csv and profile.csv.
+ * The first four are --level kernel+'s (hit rates in percent, DRAM
+ * bytes), the other six the fallback's hardware counts of a launch
+ * without line counts (shared wavefronts, global sectors and requests,
+ * loads and stores). Written as %.15g of CUPTI's double; empty = not
+ * measured. */
+#define MP_RAW_NRANGE 10
+#define MP_RAW_RANGES(X)                                                    \
+    X(L1_HIT, "l1tex__t_sector_hit_rate.pct")                               \
+    X(L2_HIT, "lts__t_sector_hit_rate.pct")                                 \
+    X(DRAM_RD, "dram__bytes_read.sum")                                      \
+    X(DRAM_WR, "dram__bytes_write.sum")                                     \
+    X(SH_LD, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")        \
+    X(SH_ST, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum")        \
+    X(GL_LD, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")              \
+    X(GL_ST, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")              \
+    X(RQ_LD, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")             \
+    X(RQ_ST, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")
+/* how many of them are --level kernel+'s (the rest: the fallback's) */
+#define MP_RAW_NRANGE_KPLUS 4
+
+/* ---- range.PID.csv: one row per launch the range pass profiled ------
+ * (appended at each decoded batch): the launch's number (counted as the
+ * first pass counts), its kernel and shape (to check the join), why its
+ * values are empty when they are, then the MP_RAW_RANGES values. */
+#define MP_RAW_RANGE_ROW_COLS(X)                                            \
+    X(PID, "pid") X(LAUNCH, "launch") X(MANGLED, "mangled")                 \
+    X(GRID_X, "grid_x") X(GRID_Y, "grid_y") X(GRID_Z, "grid_z")             \
+    X(BLOCK_X, "block_x") X(BLOCK_Y, "block_y") X(BLOCK_Z, "block_z")       \
+    X(WHY, "why")
+#define MP_RAW_RANGE_NFIXED 10
+#define MP_RAW_COMMA_NAME(id, name) "," name
+#define MP_RAW_RANGE_ROW_COLUMNS                                            \
+    "pid,launch,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,why"   \
+    MP_RAW_RANGES(MP_RAW_COMMA_NAME)
 
 /* The metrics and the fixed columns of each file again as X-macro lists
  * (X(ID, "name")), for the reader; tests/test_inject_core.c checks they
@@ -116,6 +178,10 @@
 #define MP_RAW_KEY_CUPTI_VERSION "cupti_version"
 #define MP_RAW_KEY_PID "pid"
 #define MP_RAW_KEY_PPID "ppid"
+/* the process's ordinal (MP_RAW_ORDINAL_FMT); -1 when none was free */
+#define MP_RAW_KEY_ORDINAL "ordinal"
+/* "sass" or "range" */
+#define MP_RAW_KEY_PASS "pass"
 /* profiling could not be done (subscribe refused, metrics refused ...) */
 #define MP_RAW_KEY_ERROR "error"
 /* a call failed in a way that cost some data but not the run (a launch

@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "profile_range.h"
+#include "raw.h"
 #include "subprocess.h"
 
 #define INJECT_LIB "libmemprobe_inject.so"
@@ -106,6 +109,7 @@ static int make_raw_dir(const char *keep, char *out, size_t len, char *err,
     return 0;
 }
 
+/* The raw folder and the range pass's folder in it. */
 static void remove_raw_dir(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -115,7 +119,8 @@ static void remove_raw_dir(const char *dir)
         while ((e = readdir(d)))
             if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
                 snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-                unlink(path);
+                if (unlink(path) && errno == EISDIR)
+                    remove_raw_dir(path);
             }
         closedir(d);
     }
@@ -135,9 +140,17 @@ static void forward(int sig, siginfo_t *si, void *ctx)
         kill((pid_t)child_pid, sig);
 }
 
+/* How a run is made: the first (SASS metrics), or the range pass with
+ * its kernel regex (NULL: every profiled launch). */
+typedef struct {
+    int range;
+    const char *range_re;
+} run_kind;
+
 /* In the child: the environment of docs/profile-design.md, then exec. */
 static void exec_program(const mp_prof_opts *o, const char *prog,
-                         const char *lib, const char *raw)
+                         const char *lib, const char *raw,
+                         const run_kind *rk)
 {
     char nvtx[PATH_MAX + 64];
     snprintf(nvtx, sizeof nvtx, "%.*s/%s", (int)(strrchr(lib, '/') - lib),
@@ -153,12 +166,22 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
         {"MEMPROBE_NVTX_INCLUDE", o->nvtx_include},
         {"MEMPROBE_LAUNCH_SKIP", o->launch_skip},
         {"MEMPROBE_LAUNCH_COUNT", o->launch_count},
+        {MP_ENV_PASS, rk->range ? MP_PASS_RANGE : NULL},
+        {MP_ENV_RANGE_KERNEL, rk->range ? rk->range_re : NULL},
     };
     for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
         if (filters[k].value)
             setenv(filters[k].name, filters[k].value, 1);
         else
             unsetenv(filters[k].name);   /* only memprobe's options count */
+    }
+    if (rk->range) {
+        /* the second run reads no input: the first one had it */
+        int fd = open("/dev/null", O_RDONLY);
+        if (fd >= 0 && fd != 0) {
+            dup2(fd, 0);
+            close(fd);
+        }
     }
     execv(prog, o->argv);
     fprintf(stderr, "memprobe: cannot run %s: %s\n", prog, strerror(errno));
@@ -167,7 +190,7 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
 
 /* Starts the program and waits for it: its status (128 + signal). */
 static int run_program(const mp_prof_opts *o, const char *prog,
-                       const char *lib, const char *raw)
+                       const char *lib, const char *raw, const run_kind *rk)
 {
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
@@ -182,7 +205,7 @@ static int run_program(const mp_prof_opts *o, const char *prog,
         return 127;
     }
     if (pid == 0)
-        exec_program(o, prog, lib, raw);
+        exec_program(o, prog, lib, raw, rk);
     child_pid = pid;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
@@ -195,6 +218,80 @@ static int run_program(const mp_prof_opts *o, const char *prog,
     if (WIFSIGNALED(st))
         return 128 + WTERMSIG(st);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+/* ---- the range pass ----------------------------------------------------- */
+
+/* The range pass failed as a whole: every launch that wanted its values
+ * says why, and so does one line. */
+static void range_failed(mp_prof_data *d, int kplus, const char *why)
+{
+    fprintf(stderr, "memprobe: no range-profiler values: %s\n", why);
+    for (int k = 0; k < d->nl; k++) {
+        mp_prof_launch *l = &d->l[k];
+        if (!mp_prof_range_wanted(l, kplus))
+            continue;
+        free(l->range_src);
+        free(l->range_why);
+        l->range_src = strdup(MP_PROF_RANGE_UNAVAILABLE);
+        l->range_why = strdup(why);
+    }
+}
+
+/* After the first run: when --level kernel+ asks for it, or a launch has
+ * no line counts (the fallback), the program runs a second time with the
+ * range profiler (inject/inject_range.c) and its rows are joined onto the
+ * first run's (profile_range.c); a failure is said in the rows. */
+static void range_pass(const mp_prof_opts *o, const char *prog,
+                      const char *lib, const char *raw, int status1,
+                      mp_prof_data *d)
+{
+    char *re = o->kernel_plus ? NULL : mp_prof_fallback_regex(d);
+    if (!o->kernel_plus && !re)
+        return;   /* every launch has line counts */
+    if (!d->nl)
+        return;
+    long wanted = 0;
+    for (int k = 0; k < d->nl; k++)
+        if (mp_prof_range_wanted(&d->l[k], o->kernel_plus))
+            wanted += d->l[k].launches;
+    char raw2[PATH_MAX + 16];
+    snprintf(raw2, sizeof raw2, "%s/range", raw);
+    if (mkdir(raw2, 0700)) {
+        char why[PATH_MAX + 300];
+        snprintf(why, sizeof why, "cannot make %s: %s", raw2,
+                 strerror(errno));
+        range_failed(d, o->kernel_plus, why);
+        free(re);
+        return;
+    }
+    fprintf(stderr, "memprobe: running %s a second time with the range "
+            "profiler (kernel replay) for %ld launch%s (%s); its output "
+            "follows\n", o->argv[0], wanted, wanted == 1 ? "" : "es",
+            o->kernel_plus ? "--level kernel+" : "without line counts");
+    const run_kind second = {.range = 1, .range_re = re};
+    int status2 = run_program(o, prog, lib, raw2, &second);
+    free(re);
+    if (status2 != status1)
+        fprintf(stderr, "memprobe: the second run ended with status %d, the "
+                "first with %d: its launches may not match\n", status2,
+                status1);
+    mp_prof_join_stats js;
+    char err[1024];
+    if (mp_prof_range_join(d, raw, raw2, o->kernel_plus, &js, err,
+                           sizeof err)) {
+        range_failed(d, o->kernel_plus, err);
+        return;
+    }
+    if (js.unmatched)
+        fprintf(stderr, "memprobe: %ld of %ld launch%s found no same launch "
+                "in the second run (the program did not repeat itself): "
+                "their range columns are empty (range_why says why)\n",
+                js.unmatched, js.wanted, js.wanted == 1 ? "" : "es");
+    if (js.other)
+        fprintf(stderr, "memprobe: %ld of %ld launch%s got no range-profiler "
+                "values: %s\n", js.other, js.wanted,
+                js.wanted == 1 ? "" : "es", js.other_why);
 }
 
 /* ---- after it ended ---------------------------------------------------- */
@@ -259,6 +356,30 @@ static void say_program(const char *name, int status)
                 status);
 }
 
+/* --check never passes a launch without line counts silently: one line
+ * says how many were not judged, and where their counts went. */
+static void unjudged(const mp_prof_data *d)
+{
+    long n = 0, filled = 0;
+    const char *name = "", *why = "";
+    for (int k = 0; k < d->nl; k++) {
+        const mp_prof_launch *l = &d->l[k];
+        if (!strcmp(l->line_counts, MP_RAW_EXACT))
+            continue;
+        if (!n)
+            name = l->kernel, why = l->why;
+        n += l->launches;
+        if (l->range_src && !strcmp(l->range_src, MP_PROF_RANGE_FILLED))
+            filled += l->launches;
+    }
+    if (n)
+        fprintf(stderr, "memprobe: check: %ld launch%s NOT judged: no line "
+                "counts (the first: %s, %s); %ld of them have the range "
+                "profiler's per-launch counts in profile.csv "
+                "(range_counters)\n", n, n == 1 ? "" : "es", name,
+                why[0] ? why : "no reason given", filled);
+}
+
 /* --check and --baseline: 0 or MP_EXIT_FAIL. */
 static int judge(const mp_prof_opts *o, const mp_prof_data *d,
                  const mp_prof_data *old)
@@ -273,6 +394,7 @@ static int judge(const mp_prof_opts *o, const mp_prof_data *d,
                 n ? "failed" : "passed", n, n == 1 ? "" : "s", judged,
                 judged == 1 ? "" : "s", o->check_text, o->min_count);
         bad += n;
+        unjudged(d);
     }
     if (old) {
         int compared;
@@ -342,7 +464,8 @@ int mp_prof_run(const mp_prof_opts *o)
         return MP_EXIT_COUNTERS;
     }
 
-    int status = run_program(o, prog, lib, raw);
+    const run_kind first = {0};
+    int status = run_program(o, prog, lib, raw, &first);
 
     mp_prof_data d;
     mp_prof_status st;
@@ -352,6 +475,7 @@ int mp_prof_run(const mp_prof_opts *o)
         snprintf(why, sizeof why, "the raw files cannot be read: %s", err);
         none = why;
     } else {
+        range_pass(o, prog, lib, raw, status, &d);
         if (mp_prof_write(&d, out, err, sizeof err)) {
             snprintf(why, sizeof why, "cannot write the profile: %s", err);
             none = why;

@@ -24,6 +24,7 @@ typedef struct {
     const char *from;            /* --from PROFILE.csv: judge, run nothing */
     const char *keep_raw;        /* --keep-raw DIR, or NULL */
     int opcodes;                 /* --opcodes: MP_PROF_OPCODES_* */
+    int kernel_plus;             /* --level kernel+: the range pass */
     char **argv;                 /* PROGRAM ARGS..., NULL-terminated */
 } mp_prof_opts;
 

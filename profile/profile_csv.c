@@ -38,6 +38,15 @@ static const char *const metric_names[MP_PM_N] = {
 const char *const mp_prof_class_name[MP_NCLASS] = {"shared", "global"};
 const char *const mp_prof_class_unit[MP_NCLASS] = {"wavefronts", "sectors"};
 
+#define RANGE_NAME(id, name) name,
+static const char *const range_names[MP_PR_N] = {MP_RAW_RANGES(RANGE_NAME)};
+#undef RANGE_NAME
+
+const char *mp_prof_range_name(int k)
+{
+    return k >= 0 && k < MP_PR_N ? range_names[k] : NULL;
+}
+
 const char *mp_prof_metric_name(int m)
 {
     return m >= 0 && m < MP_PM_N ? metric_names[m] : NULL;
@@ -52,7 +61,10 @@ typedef struct {
 enum { L_PID, L_LAUNCH, L_LAUNCHES, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
        L_STREAM, L_NVTX, L_GRAPH, L_LINE_COUNTS, L_WHY, L_INST, L_SH,
        L_SH_IDEAL, L_SPLIT_SH, L_GL = L_SPLIT_SH + 4, L_GL_IDEAL,
-       L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_N };
+       L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_RANGE,
+       L_RANGE_SRC = L_RANGE + MP_PR_N, L_RANGE_WHY, L_N };
+/* profile.csv before the range columns: still read */
+#define L_N_OLD L_RANGE
 
 static const column launch_cols[L_N] = {
     {"pid", "process id of the program (or of a process it forked)"},
@@ -95,6 +107,31 @@ static const column launch_cols[L_N] = {
      "ideal sectors of stores and atomics"},
     {"smsp__sass_inst_executed_op_ld",
      "warp-level load instructions executed (LDG, LD, LDS, LDL, LDSM)"},
+    {"l1tex__t_sector_hit_rate.pct", "--level kernel+: L1 sector hit rate "
+     "of the launch, percent (range profiler, second run; of a run of "
+     "launches, their mean)"},
+    {"lts__t_sector_hit_rate.pct", "--level kernel+: L2 sector hit rate, "
+     "percent (mean over a run of launches)"},
+    {"dram__bytes_read.sum", "--level kernel+: bytes read from DRAM"},
+    {"dram__bytes_write.sum", "--level kernel+: bytes written to DRAM"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+     "shared wavefronts of loads from the hardware counter (range profiler; "
+     "filled for launches without line counts and at --level kernel+)"},
+    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+     "shared wavefronts of stores, hardware counter"},
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+     "global sectors of loads, hardware counter"},
+    {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+     "global sectors of stores, hardware counter"},
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+     "global load requests, hardware counter"},
+    {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+     "global store requests, hardware counter"},
+    {"range_counters", "where the range columns come from: range_profiler "
+     "(the second run's range profiler), unavailable (wanted, not got: "
+     "range_why says why), empty (not wanted)"},
+    {"range_why", "why the range columns are empty though wanted (a launch "
+     "the second run did not repeat, a graph launch, ...)"},
 };
 
 enum { I_PID, I_KERNEL, I_MANGLED, I_FILE, I_LINE, I_OFFSET, I_OPCODE,
@@ -167,7 +204,8 @@ static int has_header(const char *path, const column *cols, int n)
 
 int mp_prof_is_profile_csv(const char *path)
 {
-    return has_header(path, launch_cols, L_N);
+    return has_header(path, launch_cols, L_N)
+           || has_header(path, launch_cols, L_N_OLD);
 }
 
 int mp_prof_is_lines_csv(const char *path)
@@ -307,6 +345,9 @@ static void free_launch(mp_prof_launch *l)
     free(l->kernel), free(l->mangled), free(l->grid), free(l->block);
     free(l->dyn_shared), free(l->stream), free(l->nvtx), free(l->graph);
     free(l->line_counts), free(l->why);
+    for (int k = 0; k < MP_PR_N; k++)
+        free(l->range[k]);
+    free(l->range_src), free(l->range_why);
 }
 
 static void free_line(mp_prof_line *i)
@@ -1082,6 +1123,9 @@ static int write_launches(const mp_prof_data *d, const char *path,
             c[L_SPLIT_SH + s] = num(nb[L_SPLIT_SH + s], 32, l->split[s]);
             c[L_SPLIT_GL + s] = num(nb[L_SPLIT_GL + s], 32, l->split[4 + s]);
         }
+        for (int k = 0; k < MP_PR_N; k++)
+            c[L_RANGE + k] = l->range[k];
+        c[L_RANGE_SRC] = l->range_src, c[L_RANGE_WHY] = l->range_why;
         if (put_row(&w, c, err, errlen))
             return -1;
     }
@@ -1143,7 +1187,9 @@ int mp_prof_check_output(const char *csv, char *err, size_t errlen)
     char lines[PATH_MAX];
     mp_prof_lines_path(csv, lines, sizeof lines);
     header_of(launch_cols, L_N, names);
-    if (mp_csv_check_output(csv, names, L_N, err, errlen))
+    /* a profile.csv from before the range columns is ours to replace */
+    if (!has_header(csv, launch_cols, L_N_OLD)
+        && mp_csv_check_output(csv, names, L_N, err, errlen))
         return -1;
     header_of(line_cols, I_N, names);
     return mp_csv_check_output(lines, names, I_N, err, errlen);
@@ -1182,8 +1228,10 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
 {
     mp_ncu_table t;
     int idx[L_N];
-    if (open_csv(path, launch_cols, L_N, &t, idx, err, errlen))
+    if (open_csv(path, launch_cols, L_N_OLD, &t, idx, err, errlen))
         return -1;
+    for (int k = L_N_OLD; k < L_N; k++)   /* -1: an older file */
+        idx[k] = mp_ncu_column(&t, launch_cols[k].name);
     d->l = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->l);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_launch *l = &d->l[d->nl++];
@@ -1209,6 +1257,13 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         l->graph = xstrdup(c[idx[L_GRAPH]]);
         l->line_counts = xstrdup(c[idx[L_LINE_COUNTS]]);
         l->why = xstrdup(c[idx[L_WHY]]);
+        for (int k = 0; k < MP_PR_N; k++)
+            l->range[k] = xstrdup(idx[L_RANGE + k] >= 0
+                                  ? c[idx[L_RANGE + k]] : "");
+        l->range_src = xstrdup(idx[L_RANGE_SRC] >= 0 ? c[idx[L_RANGE_SRC]]
+                               : "");
+        l->range_why = xstrdup(idx[L_RANGE_WHY] >= 0 ? c[idx[L_RANGE_WHY]]
+                               : "");
         if (bad)
             return bad_count(&t, path, r, err, errlen);
     }

@@ -16,6 +16,20 @@ enum { MP_PM_INST, MP_PM_SH, MP_PM_SH_IDEAL, MP_PM_GL, MP_PM_GL_IDEAL,
        MP_PM_LD, MP_PM_N };
 const char *mp_prof_metric_name(int m);
 
+/* The per-launch range-profiler metrics of the range pass (inject/raw.h:
+ * MP_RAW_RANGES): the first MP_PR_NKPLUS are --level kernel+'s (L1 and
+ * L2 sector hit rate in percent, DRAM bytes read and written), the rest
+ * the fallback's hardware counts (shared wavefronts, global sectors and
+ * requests, of loads and stores). */
+enum { MP_PR_L1_HIT, MP_PR_L2_HIT, MP_PR_DRAM_RD, MP_PR_DRAM_WR,
+       MP_PR_SH_LD, MP_PR_SH_ST, MP_PR_GL_LD, MP_PR_GL_ST, MP_PR_RQ_LD,
+       MP_PR_RQ_ST, MP_PR_N };
+#define MP_PR_NKPLUS 4
+const char *mp_prof_range_name(int k);
+/* range_counters values: filled by the range pass / wanted but not */
+#define MP_PROF_RANGE_FILLED "range_profiler"
+#define MP_PROF_RANGE_UNAVAILABLE "unavailable"
+
 /* The launch sums split by opcode class (loads, stores). */
 enum { MP_PS_SH_LD, MP_PS_SH_ST, MP_PS_SH_IDEAL_LD, MP_PS_SH_IDEAL_ST,
        MP_PS_GL_LD, MP_PS_GL_ST, MP_PS_GL_IDEAL_LD, MP_PS_GL_IDEAL_ST,
@@ -54,6 +68,9 @@ typedef struct {
     mp_u64 m[MP_PM_N];
     mp_u64 split[MP_PS_N];
     int has_split;           /* opcodes known for all its counted lines */
+    char *range[MP_PR_N];    /* range-pass values as text; "" = none */
+    char *range_src;         /* "", MP_PROF_RANGE_FILLED or _UNAVAILABLE */
+    char *range_why;         /* why unavailable */
 } mp_prof_launch;
 
 typedef struct {

@@ -62,6 +62,14 @@ void *mp_xcalloc(size_t count, size_t size)
     return p;
 }
 
+void *mp_xrealloc(void *p, size_t bytes)
+{
+    void *q = realloc(p, bytes ? bytes : 1);
+    if (!q)
+        out_of_memory();
+    return q;
+}
+
 void mp_reason(char *why, size_t whylen, const char *fmt, ...)
 {
     va_list ap;

@@ -46,6 +46,7 @@ void mp_reason(char *why, size_t whylen, const char *fmt, ...)
  * than return NULL. */
 void *mp_xmalloc(size_t bytes);
 void *mp_xcalloc(size_t count, size_t size);
+void *mp_xrealloc(void *p, size_t bytes);
 
 /* One-line usage error naming the parameter: prints
  * "memprobe: <fmt...>" and exits with MP_EXIT_USAGE. */

@@ -9,7 +9,7 @@
 #          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
 #          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
 #          replaycheck recheck fastverify latsweep seedbitmap ncurepeat texrerun gputests
-#          gate maketest profile covtable bwstudy bwdefault3 bankcost
+#          gate maketest profile covtable bwstudy bwdefault3 bankcost profileplus
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -772,6 +772,36 @@ profile)
     [ -x build/tests/gpu/test_gpu_profile ] && step test-gpu-profile bash -c \
         "CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe scripts/tap-run.sh \
         build/tests/gpu/test_gpu_profile > $P/test_gpu_profile.tap 2>&1" ;;
+profileplus)
+    # Issue 26: the range pass (--level kernel+ and the fallback for
+    # launches without line counts): the GPU profile test (its kernel+ and
+    # fallback cases), then the cost of `memprobe profile` at --level
+    # kernel and kernel+ on tests/profile/app (2 runs each), a kernel+
+    # profile with the library's debug trace (range-profiler setup, Start,
+    # batch times) and a fallback profile of the NO_SASS hook. Under 60 s.
+    P=$W/profileplus; mkdir -p "$P"
+    app=build/tests/profile/app
+    step profileplus-build make -j16 DEPS=.deps memprobe build/lib/libmemprobe_inject.so $app \
+        build/tests/gpu/test_gpu_profile
+    [ -x build/tests/gpu/test_gpu_profile ] && step test-gpu-profile-plus bash -c \
+        "CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe GPU_TEST_DIR=$P/gpu-test \
+        scripts/tap-run.sh build/tests/gpu/test_gpu_profile > $P/test_gpu_profile.tap 2>&1"
+    step profileplus-trace bash -c "MEMPROBE_DEBUG=1 ./memprobe profile --level kernel+ \
+        --keep-raw $P/raw -o $P/kplus.csv -- $app > $P/kplus-trace.txt 2>&1"
+    grep -h 'range pass' "$P/kplus-trace.txt" > "$P/range-calls.txt" 2>/dev/null
+    step profileplus-fallback bash -c "MEMPROBE_INJECT_NO_SASS='^(transpose_padded|load_aligned)$' \
+        ./memprobe profile -o $P/fallback.csv -- $app > $P/fallback.log 2>&1"
+    for k in 1 2; do
+        for how in alone kernel kernel+; do
+            case $how in
+            alone) cmd="$app" ;;
+            *) cmd="./memprobe profile --level $how -o $P/cost.csv -- $app" ;;
+            esac
+            s=$(date +%s.%N); $cmd > /dev/null 2>&1; e=$(date +%s.%N)
+            echo "app $how run$k $(awk -v a=$s -v b=$e 'BEGIN{printf "%.3f", b-a}') s" >> "$P/cost.txt"
+        done
+    done
+    cat "$P/cost.txt" "$P/range-calls.txt" >> "$SUMMARY" 2>/dev/null ;;
 maketest)
     # The README's test command on the GPU machine (issue 24 item 6):
     # passing skips only, their reasons in maketest.txt.

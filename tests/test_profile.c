@@ -394,6 +394,170 @@ static void test_exit_status(void **state)
     }
 }
 
+/* ---- the range pass: --level kernel+ and the fallback ------------------ */
+
+#define R_L1 "l1tex__t_sector_hit_rate.pct"
+#define R_DRAM "dram__bytes_read.sum"
+#define R_SH_ST "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+#define R_GL_LD "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define R_GL_ST "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+
+/* --level kernel+: every launch joined (fake_app's values per kernel),
+ * the program run twice (its output twice), the SASS columns untouched. */
+static void test_kernel_plus(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("--level", "kernel+", "-o", "kp.csv"), NONE, &r);
+    cli_expect_status(&r, 0);
+    assert_string_equal(r.out, "fake_app: the program's own stdout\n"
+                               "fake_app: the program's own stdout\n");
+    cli_must_contain("stderr", r.err, "a second time with the range "
+                     "profiler (kernel replay) for 4 launches (--level "
+                     "kernel+)");
+    assert_null(strstr(r.err, "did not repeat"));
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("kp.csv", &t);
+    assert_int_equal(t.nrows, 4);
+    static const char *const l1[4] = {"25", "87.5", "25", "0"};
+    static const char *const dram[4] = {"1048576", "4096", "1048576", "512"};
+    for (int i = 0; i < 4; i++) {
+        expect_cell(&t, i, "range_counters", "range_profiler");
+        expect_cell(&t, i, "range_why", "");
+        expect_cell(&t, i, R_L1, l1[i]);
+        expect_cell(&t, i, R_DRAM, dram[i]);
+        expect_cell(&t, i, "line_counts", "exact");
+    }
+    expect_cell(&t, 0, SH, "33792");   /* the SASS sums stay the first run's */
+    mp_ncu_free(&t);
+}
+
+/* A second run that does not repeat the first: the launch it changed
+ * gets empty range columns and a reason, one memprobe: line counts it;
+ * the others are joined. */
+static void test_kernel_plus_unmatched(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("--level", "kernel+", "-o", "un.csv"),
+            L("--nondeterministic"), &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "memprobe: 1 of 4 launches found no "
+                     "same launch in the second run");
+    assert_int_equal(count_lines(r.err, "memprobe: 1 of 4"), 1);
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("un.csv", &t);
+    expect_cell(&t, 1, "range_counters", "unavailable");
+    expect_cell(&t, 1, R_L1, "");
+    expect_cell(&t, 1, R_DRAM, "");
+    cli_must_contain("range_why", cell(&t, 1, "range_why"),
+                     "launch 1 of process #0 was copy_kernel");
+    for (int i = 0; i < 4; i += 1 + (i == 0))
+        expect_cell(&t, i, "range_counters", "range_profiler");
+    expect_cell(&t, 3, R_DRAM, "512");
+    mp_ncu_free(&t);
+}
+
+/* Two processes: each first-run process joins the second run's process of
+ * the same ordinal, though every pid differs. */
+static void test_kernel_plus_fork(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("--level", "kernel+", "-o", "kf.csv"), L("--fork"), &r);
+    cli_expect_status(&r, 0);
+    assert_null(strstr(r.err, "did not repeat"));
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("kf.csv", &t);
+    assert_int_equal(t.nrows, 8);
+    int naive = 0;
+    for (int i = 0; i < 8; i++) {
+        expect_cell(&t, i, "range_counters", "range_profiler");
+        naive += !strcmp(cell(&t, i, R_DRAM), "1048576");
+    }
+    assert_int_equal(naive, 4);   /* launches 0 and 2 of both processes */
+    mp_ncu_free(&t);
+}
+
+/* The fallback: without --level kernel+, launches without line counts
+ * (the NO_SASS hook) get the range profiler's counts, equal to the SASS
+ * sums the same kernel has in a run without the hook; launches with line
+ * counts get no range values; --check says what it could not judge. */
+static void test_fallback(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "plain.csv"), NONE, &r);
+    cli_expect_status(&r, 0);
+    assert_null(strstr(r.err, "second time"));   /* nothing to fall back */
+    cli_result_free(&r);
+    setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
+    profile(L("-o", "fb.csv", "--check", "shared<=1.0,global<=1.6"), NONE,
+            &r);
+    unsetenv("MEMPROBE_INJECT_NO_SASS");
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "for 2 launches (without line "
+                     "counts)");
+    cli_must_contain("stderr", r.err, "memprobe: check: 2 launches NOT "
+                     "judged: no line counts (the first: transpose_naive");
+    cli_must_contain("stderr", r.err, "2 of them have the range profiler's "
+                     "per-launch counts");
+    cli_result_free(&r);
+    mp_ncu_table p, t;
+    read_csv("plain.csv", &p);
+    read_csv("fb.csv", &t);
+    assert_int_equal(t.nrows, 4);
+    for (int i = 0; i < 4; i++) {
+        int naive = i == 0 || i == 2;
+        expect_cell(&t, i, "line_counts", naive ? "unavailable" : "exact");
+        expect_cell(&t, i, "range_counters", naive ? "range_profiler" : "");
+        if (!naive) {
+            expect_cell(&t, i, R_L1, "");
+            continue;
+        }
+        cli_must_contain("why", cell(&t, i, "why"),
+                         "MEMPROBE_INJECT_NO_SASS");
+        expect_cell(&t, i, SH, "0");
+        /* hardware counts = the SASS split of the run without the hook */
+        expect_cell(&t, i, R_SH_ST, cell(&p, i, SH "_op_st"));
+        expect_cell(&t, i, R_GL_LD, cell(&p, i, GL "_op_ld"));
+        expect_cell(&t, i, R_GL_ST, cell(&p, i, GL "_op_st"));
+    }
+    mp_ncu_free(&p);
+    mp_ncu_free(&t);
+    /* every kernel without line counts: --check judges nothing: 4 */
+    setenv("MEMPROBE_INJECT_NO_SASS", ".", 1);
+    profile(L("-o", "fb2.csv", "--check", SPEC), NONE, &r);
+    unsetenv("MEMPROBE_INJECT_NO_SASS");
+    cli_expect_status(&r, 4);
+    cli_must_contain("stderr", r.err, "no instruction row to judge");
+    cli_result_free(&r);
+    read_csv("fb2.csv", &t);
+    for (int i = 0; i < 4; i++)
+        expect_cell(&t, i, "range_counters", "range_profiler");
+    mp_ncu_free(&t);
+}
+
+/* --level: a bad value is one line naming it, exit 2, before any run. */
+static void test_level_option(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("--level", "kernel++"), NONE, &r);
+    cli_expect_status(&r, 2);
+    assert_string_equal(r.err, "memprobe: --level: 'kernel++' is not kernel "
+                               "or kernel+\n");
+    assert_string_equal(r.out, "");
+    cli_result_free(&r);
+    profile(L("--level", "kernel", "-o", "lk.csv"), NONE, &r);
+    cli_expect_status(&r, 0);
+    assert_null(strstr(r.err, "second time"));
+    cli_result_free(&r);
+}
+
 /* ---- --check, --min-count, --from -------------------------------------- */
 
 static void test_check(void **state)
@@ -753,6 +917,11 @@ int main(void)
         cmocka_unit_test(test_keep_raw),
         cmocka_unit_test(test_sigterm_forwarded),
         cmocka_unit_test(test_report),
+        cmocka_unit_test(test_kernel_plus),
+        cmocka_unit_test(test_kernel_plus_unmatched),
+        cmocka_unit_test(test_kernel_plus_fork),
+        cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_level_option),
     };
     return CLI_RUN_BAD("profile", bad, tests);
 }

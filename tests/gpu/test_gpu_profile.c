@@ -45,12 +45,18 @@
 #define CHECK_ARG "shared<=1.0,global<=1.0"
 
 static char skip_why[3072];
+#define SH_COL "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
+#define GL_COL "smsp__sass_sectors_mem_global"
 static char dir[1024], app[1024], source[1024], inject[1024];
 static mp_ncu_table launches, lines, crash, shorts, forked, forked_lines;
 static int have_launches, have_lines, have_crash, have_shorts, have_forked;
 static int rc_fork;
 static int rc_main, rc_check_bad, rc_check_good, rc_crash, rc_ncu = -1;
 static int rc_short;
+/* --level kernel+ and the fallback (the NO_SASS hook on two kernels) */
+static mp_ncu_table kplus, fallback;
+static int have_kplus, have_fallback, rc_kplus, rc_fallback;
+#define NO_SASS_RE "^(transpose_padded|load_aligned)$"
 #define SHORTS 2500   /* app --short: one-warp launches of `tick` */
 static int *marker_line;   /* source line of each expect.c line */
 static char marker_err[512];
@@ -103,7 +109,10 @@ static void find_skip(void)
 {
     const char *mp = gpu_memprobe();
     char *help[] = {(char *)mp, "profile", "--help", NULL};
-    if (access(app, X_OK))
+    if (access("/dev/nvidiactl", F_OK))
+        snprintf(skip_why, sizeof skip_why, "no NVIDIA GPU here "
+                 "(/dev/nvidiactl missing)");
+    else if (access(app, X_OK))
         snprintf(skip_why, sizeof skip_why, "%s not built (make %s)", app,
                  app);
     else if (access(inject, R_OK))
@@ -152,6 +161,18 @@ static void run_all(void)
         mp_ncu_free(&forked);
         have_forked = 0;
     }
+    char kp[1200], fb[1200];
+    snprintf(kp, sizeof kp, "%s/kplus.csv", dir);
+    snprintf(fb, sizeof fb, "%s/fallback.csv", dir);
+    char *a8[] = {mp, "profile", "--level", "kernel+", "-o", kp, "--", app,
+                  NULL};
+    char *a9[] = {mp, "profile", "-o", fb, "--", app, NULL};
+    rc_kplus = run("kplus", a8);
+    have_kplus = read_csv("kplus.csv", &kplus);
+    setenv("MEMPROBE_INJECT_NO_SASS", NO_SASS_RE, 1);
+    rc_fallback = run("fallback", a9);
+    unsetenv("MEMPROBE_INJECT_NO_SASS");
+    have_fallback = read_csv("fallback.csv", &fallback);
     if (on_path("ncu"))
         rc_ncu = run("ncu-check", a5);
 }
@@ -467,6 +488,128 @@ static void test_ncu_agrees(void **state)
     assert_int_equal(rc_ncu, 0);
 }
 
+/* ---- the range pass --------------------------------------------------- */
+
+/* The row of table t with launch number `launch` and kernel k, or -1. */
+static int row_of(const mp_ncu_table *t, const char *launch, const char *k)
+{
+    for (int r = 0; r < t->nrows; r++)
+        if (!strcmp(gpu_cell(t, r, "launch"), launch)
+            && !strcmp(gpu_cell(t, r, "kernel"), k))
+            return r;
+    return -1;
+}
+
+/* --level kernel+: each kernel launch (not the graph's) has its range
+ * values: hit rates in [0, 100], load_aligned reads from DRAM about the
+ * bytes it loads (cold L2: the range profiler's cache control), and the
+ * first run's SASS counts are those of the plain profile. */
+static void test_kernel_plus(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_int_equal(rc_kplus, 0);
+    assert_true(have_kplus && have_launches);
+    int bad = 0, aligned = 0;
+    for (int r = 0; r < kplus.nrows; r++) {
+        const char *k = gpu_cell(&kplus, r, "kernel");
+        const char *src = gpu_cell(&kplus, r, "range_counters");
+        printf("# kernel+ %s launch %s: %s L1 %s%% L2 %s%% DRAM read %s "
+               "write %s %s\n", k, gpu_cell(&kplus, r, "launch"), src,
+               gpu_cell(&kplus, r, "l1tex__t_sector_hit_rate.pct"),
+               gpu_cell(&kplus, r, "lts__t_sector_hit_rate.pct"),
+               gpu_cell(&kplus, r, "dram__bytes_read.sum"),
+               gpu_cell(&kplus, r, "dram__bytes_write.sum"),
+               gpu_cell(&kplus, r, "range_why"));
+        if (gpu_number(&kplus, r, "graph") == 1 || !ran(&kplus, r)) {
+            bad += strcmp(src, "unavailable") != 0;
+            continue;
+        }
+        if (strcmp(src, "range_profiler")) {
+            bad++;
+            continue;
+        }
+        double l1 = gpu_number(&kplus, r, "l1tex__t_sector_hit_rate.pct");
+        double l2 = gpu_number(&kplus, r, "lts__t_sector_hit_rate.pct");
+        bad += !(l1 >= 0 && l1 <= 100) + !(l2 >= 0 && l2 <= 100);
+        if (!strcmp(k, "load_aligned")) {
+            double rd = gpu_number(&kplus, r, "dram__bytes_read.sum");
+            double want = 4.0 * APP_LD_N;
+            printf("# load_aligned DRAM read %.0f bytes, loads %.0f bytes\n",
+                   rd, want);
+            bad += !(rd >= 0.9 * want && rd <= 2.0 * want);
+            aligned++;
+        }
+        int p = row_of(&launches, gpu_cell(&kplus, r, "launch"), k);
+        if (p < 0 || strcmp(gpu_cell(&launches, p, SH_COL),
+                            gpu_cell(&kplus, r, SH_COL))
+            || strcmp(gpu_cell(&launches, p, GL_COL),
+                      gpu_cell(&kplus, r, GL_COL))) {
+            printf("# MISMATCH: %s launch %s SASS counts differ from the "
+                   "plain profile\n", k, gpu_cell(&kplus, r, "launch"));
+            bad++;
+        }
+    }
+    assert_true(aligned > 0);
+    assert_int_equal(bad, 0);
+}
+
+/* The fallback: the kernels of the NO_SASS hook have no line counts, the
+ * range profiler's counts instead, equal to the SASS counts of the same
+ * launch in the plain profile (conflict-free, coalesced kernels); the
+ * other kernels keep their line counts and get no range values. */
+static void test_fallback(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    assert_int_equal(rc_fallback, 0);
+    assert_true(have_fallback && have_launches);
+    int bad = 0, filled = 0;
+    for (int r = 0; r < fallback.nrows; r++) {
+        const char *k = gpu_cell(&fallback, r, "kernel");
+        int hooked = !strcmp(k, "transpose_padded")
+                     || !strcmp(k, "load_aligned");
+        const char *lc = gpu_cell(&fallback, r, "line_counts");
+        const char *src = gpu_cell(&fallback, r, "range_counters");
+        if (!ran(&fallback, r))
+            continue;
+        if (!hooked) {
+            bad += strcmp(lc, "exact") != 0 || src[0] != '\0';
+            continue;
+        }
+        bad += strcmp(lc, "unavailable") != 0;
+        if (gpu_number(&fallback, r, "graph") == 1) {
+            bad += strcmp(src, "unavailable") != 0;
+            continue;
+        }
+        int p = row_of(&launches, gpu_cell(&fallback, r, "launch"), k);
+        if (p < 0 || strcmp(src, "range_profiler")) {
+            printf("# MISMATCH: %s launch %s: %s %s\n", k,
+                   gpu_cell(&fallback, r, "launch"), src,
+                   gpu_cell(&fallback, r, "range_why"));
+            bad++;
+            continue;
+        }
+        double sh = gpu_number(&fallback, r, "l1tex__data_pipe_lsu_wavefronts"
+                               "_mem_shared_op_ld.sum")
+                    + gpu_number(&fallback, r, "l1tex__data_pipe_lsu_"
+                                 "wavefronts_mem_shared_op_st.sum");
+        double gl = gpu_number(&fallback, r, "l1tex__t_sectors_pipe_lsu_mem_"
+                               "global_op_ld.sum")
+                    + gpu_number(&fallback, r, "l1tex__t_sectors_pipe_lsu_"
+                                 "mem_global_op_st.sum");
+        double want_sh = gpu_number(&launches, p, SH_COL);
+        double want_gl = gpu_number(&launches, p, GL_COL);
+        printf("# fallback %s launch %s: shared %.0f (SASS %.0f), global "
+               "%.0f (SASS %.0f)\n", k, gpu_cell(&fallback, r, "launch"), sh,
+               want_sh, gl, want_gl);
+        bad += sh != want_sh || gl != want_gl;
+        filled++;
+    }
+    assert_true(filled >= 2);
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const char *d = getenv("GPU_TEST_DIR");
@@ -513,6 +656,8 @@ int main(void)
         GPU_TEST("short_launches_in_runs", test_short_runs),
         GPU_TEST("fork_followed", test_fork_followed),
         GPU_TEST("ncu_check_profile_agrees", test_ncu_agrees),
+        GPU_TEST("kernel_plus_range_values", test_kernel_plus),
+        GPU_TEST("fallback_range_counts", test_fallback),
     };
     int rc = cmocka_run_group_tests_name("gpu_profile", tests, NULL, NULL);
     if (have_launches)
@@ -523,6 +668,10 @@ int main(void)
         mp_ncu_free(&crash);
     if (have_shorts)
         mp_ncu_free(&shorts);
+    if (have_kplus)
+        mp_ncu_free(&kplus);
+    if (have_fallback)
+        mp_ncu_free(&fallback);
     if (have_forked) {
         mp_ncu_free(&forked);
         mp_ncu_free(&forked_lines);

@@ -34,8 +34,25 @@
  * cannot match the name), --no-cubin, --unavailable (no line counts for
  * any launch, as with a CUPTI that patched nothing), --ready FILE (after writing, make
  * FILE and wait for a signal).
+ * Each process claims its ordinal (ordinal.N, O_EXCL, as the library
+ * does; a forking parent before the fork) and writes "ordinal N" in its
+ * status file.
+ * MEMPROBE_INJECT_NO_SASS=REGEX: launches of matching kernels get no line
+ * counts (why names the hook), as the library's test hook does.
+ * MEMPROBE_PASS=range (the second run): no launches/lines files; instead
+ * range.PID.csv, one row per profiled launch whose kernel matches
+ * MEMPROBE_RANGE_KERNEL (all when unset), with per kernel the values
+ * (l1 %, l2 %, dram read, dram write, shared wavefronts ld, st, global
+ * sectors ld, st, global requests ld, st):
+ *   naive  25,50,1048576,524288,1024,W*1024,6144,32768,1024,1024
+ *   pad    87.5,75,4096,8192,1024,1024,4096,4096,1024,1024
+ *   copy   0,100,512,0,0,0,40,56,16,16
+ * (the shared and global counts equal the SASS sums of the same launch);
+ * --nondeterministic makes the second run's launch 1 a copy_kernel.
  * Always prints one line to stdout and one to stderr, its own.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,7 +105,41 @@ static const char *const metric_names[METRICS] = {
     "smsp__sass_inst_executed_op_ld"};
 
 static const char *raw;
-static int unavailable;
+static int unavailable, range_pass, nondeterministic, ordinal = -1;
+static const char *const range_values[3] = {
+    "25,50,1048576,524288,1024,%llu,6144,32768,1024,1024",
+    "87.5,75,4096,8192,1024,1024,4096,4096,1024,1024",
+    "0,100,512,0,0,0,40,56,16,16"};
+
+/* The first free ordinal.N of the raw folder, as the library claims it. */
+static int claim_ordinal(void)
+{
+    for (int k = 0; k < 1000; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/ordinal.%d", raw, k);
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            close(fd);
+            return k;
+        }
+        if (errno != EEXIST)
+            return -1;
+    }
+    return -1;
+}
+
+/* MEMPROBE_INJECT_NO_SASS matches the kernel. */
+static int no_sass(int k)
+{
+    const char *re_text = getenv("MEMPROBE_INJECT_NO_SASS");
+    regex_t re;
+    if (!re_text || !re_text[0] || range_pass
+        || regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB))
+        return 0;
+    int m = !regexec(&re, kernels[k].mangled, 0, NULL, 0);
+    regfree(&re);
+    return m;
+}
 static char launches_csv[4096], lines_csv[4096], status_path[4096];
 static FILE *ops_f;   /* launch_ops.PID.csv */
 
@@ -113,8 +164,9 @@ static void write_status(const char *extra, unsigned long long seen,
                          unsigned long long profiled, const char *end)
 {
     FILE *f = open_in(status_path, "w");
-    fprintf(f, "cupti_version 130005\npid %d\nppid %d\n", (int)getpid(),
-            (int)getppid());
+    fprintf(f, "cupti_version 130005\npid %d\nppid %d\nordinal %d\npass %s\n",
+            (int)getpid(), (int)getppid(), ordinal,
+            range_pass ? "range" : "sass");
     if (extra)
         fprintf(f, "%s\n", extra);
     fprintf(f, "launches_seen %llu\nlaunches_profiled %llu\n", seen,
@@ -152,19 +204,21 @@ static void write_lines(const int *count)
 
 static void launch_row(FILE *f, int launch, int k)
 {
+    int un = unavailable || no_sass(k);
     unsigned long long sum[METRICS] = {0};
     for (int i = 0; i < kernels[k].ninstr; i++)
         for (int m = 0; m < METRICS; m++)
             sum[m] += kernels[k].in[i].m[m];
     fprintf(f, "%d,%d,1,%s,64,64,1,32,8,1,0,0x7f00,%s,0,%s",
             (int)getpid(), launch, kernels[k].mangled, kernels[k].nvtx,
-            unavailable ? "unavailable,CUPTI 13.0 patched no code for this "
-                          "kernel" : "exact,");
+            !un ? "exact," : unavailable ? "unavailable,CUPTI 13.0 patched "
+            "no code for this kernel" : "unavailable,no SASS records: "
+            "dropped by the test hook MEMPROBE_INJECT_NO_SASS");
     for (int m = 0; m < METRICS; m++)
-        fprintf(f, ",%llu", unavailable ? 0ULL : sum[m]);
+        fprintf(f, ",%llu", un ? 0ULL : sum[m]);
     fprintf(f, "\n");
     /* its memory instructions, as the library appends them */
-    for (int i = 0; i < kernels[k].ninstr && !unavailable; i++) {
+    for (int i = 0; i < kernels[k].ninstr && !un; i++) {
         const instr *in = &kernels[k].in[i];
         if (!(in->m[1] | in->m[2] | in->m[3] | in->m[4]))
             continue;
@@ -174,6 +228,15 @@ static void launch_row(FILE *f, int launch, int k)
             fprintf(ops_f, ",%llu", in->m[m]);
         fprintf(ops_f, "\n");
     }
+}
+
+/* The range pass's row of one launch (range.PID.csv). */
+static void range_row(FILE *f, int launch, int k)
+{
+    fprintf(f, "%d,%d,%s,64,64,1,32,8,1,,", (int)getpid(), launch,
+            kernels[k].mangled);
+    fprintf(f, range_values[k], kernels[0].in[1].m[1]);
+    fprintf(f, "\n");
 }
 
 /* The SASS listing of each module, as cuobjdump -sass prints it. */
@@ -228,6 +291,44 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
                  && !regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB);
     long skip = env_long("MEMPROBE_LAUNCH_SKIP", 0);
     long max = env_long("MEMPROBE_LAUNCH_COUNT", -1);
+    if (range_pass) {
+        const char *rk = getenv("MEMPROBE_RANGE_KERNEL");
+        regex_t rre;
+        int has_rre = rk && rk[0]
+                      && !regcomp(&rre, rk, REG_EXTENDED | REG_NOSUB);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/range.%d.csv", raw, (int)getpid());
+        FILE *f = open_in(path, "w");
+        fprintf(f, "pid,launch,mangled,grid_x,grid_y,grid_z,block_x,"
+                "block_y,block_z,why,l1tex__t_sector_hit_rate.pct,"
+                "lts__t_sector_hit_rate.pct,dram__bytes_read.sum,"
+                "dram__bytes_write.sum,"
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+                "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,"
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+                "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
+                "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+                "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum\n");
+        int matching = 0, profiled = 0;
+        for (int l = 0; l < nlaunch; l++) {
+            int k = nondeterministic && l == 1 ? 2 : order[l % 4];
+            if (has_re && regexec(&re, kernels[k].mangled, 0, NULL, 0))
+                continue;
+            if (matching++ < skip || (max >= 0 && profiled >= max))
+                continue;
+            profiled++;
+            if (!has_rre || !regexec(&rre, kernels[k].mangled, 0, NULL, 0))
+                range_row(f, l, k);
+        }
+        fclose(f);
+        if (has_rre)
+            regfree(&rre);
+        if (has_re)
+            regfree(&re);
+        write_status(NULL, (unsigned long long)nlaunch,
+                     (unsigned long long)profiled, "exit");
+        return;
+    }
     FILE *f = open_in(launches_csv, "w");
     fprintf(f, "pid,launch,launches,mangled,grid_x,grid_y,grid_z,block_x,"
             "block_y,block_z,dyn_shared_bytes,stream,nvtx,graph,line_counts,"
@@ -260,7 +361,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
             raise(SIGSEGV);
         }
         launch_row(f, l, k);
-        count[k] += !unavailable;
+        count[k] += !unavailable && !no_sass(k);
         profiled++;
     }
     fclose(f);
@@ -304,6 +405,8 @@ int main(int argc, char **argv)
             unavailable = 1;
         else if (!strcmp(a, "--no-cubin"))
             cubins = 0;
+        else if (!strcmp(a, "--nondeterministic"))
+            nondeterministic = 1;
         else {
             fprintf(stderr, "fake_app: unknown argument %s\n", a);
             return 64;
@@ -324,11 +427,16 @@ int main(int argc, char **argv)
         write_status(line, 0, 0, "exit");
         return status;
     }
+    const char *pass = getenv("MEMPROBE_PASS");
+    range_pass = pass && !strcmp(pass, "range");
+    ordinal = claim_ordinal();
     pid_t child = -1;
     if (do_fork) {
         child = fork();
         if (child < 0)
             return 71;
+        if (child == 0)
+            ordinal = claim_ordinal();
     }
     run(nlaunch, crash && child != 0, ignore_filter, cubins);
     if (child == 0)
