@@ -110,9 +110,11 @@ static const column launch_cols[L_N] = {
     {"l1tex__t_sector_hit_rate.pct", "--level kernel+: L1 sector hit rate "
      "of the launch, percent (range profiler, second run; of a run of "
      "launches, their mean)"},
-    {"lts__t_sector_hit_rate.pct", "--level kernel+: L2 sector hit rate, "
-     "percent (mean over a run of launches)"},
-    {"dram__bytes_read.sum", "--level kernel+: bytes read from DRAM"},
+    {"lts__t_sector_hit_rate.pct", "empty: the L2 sector hit rate read "
+     "above 100% under kernel replay on the H200 (docs/profile.md), so it "
+     "is not measured"},
+    {"dram__bytes_read.sum", "--level kernel+: bytes read from DRAM "
+     "(kernel replay: inputs restored before each pass may sit in the L2)"},
     {"dram__bytes_write.sum", "--level kernel+: bytes written to DRAM"},
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
      "shared wavefronts of loads from the hardware counter (range profiler; "
