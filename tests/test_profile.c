@@ -59,6 +59,15 @@ static int profile(const char *const *opts, const char *const *args,
 #define L(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define NONE ((const char *const *)NULL)
 
+/* profile(opts, args) that must exit 0; its output is not read. */
+static void profile_ok(const char *const *opts, const char *const *args)
+{
+    cli_result r;
+    profile(opts, args, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+}
+
 static void read_csv(const char *path, mp_ncu_table *t)
 {
     char err[1024];
@@ -945,10 +954,7 @@ static char *report_of(const char *csv, const char *format)
 static void test_kernel_plus_run(void **state)
 {
     (void)state;
-    cli_result r;
-    profile(L("--level", "kernel+", "-o", "run.csv"), L("--run"), &r);
-    cli_expect_status(&r, 0);
-    cli_result_free(&r);
+    profile_ok(L("--level", "kernel+", "-o", "run.csv"), L("--run"));
     mp_ncu_table t;
     read_csv("run.csv", &t);
     assert_int_equal(t.nrows, 5);
@@ -978,11 +984,8 @@ static void test_report_range(void **state)
         const char *file, *arg;
     } runs[] = {{"rk.csv", "--launches"}, {"rr.csv", "--run"}};
     for (size_t f = 0; f < CLI_COUNT(runs); f++) {
-        cli_result r;
-        profile(L("--level", "kernel+", "-o", runs[f].file),
-                f ? L(runs[f].arg) : L(runs[f].arg, "4"), &r);
-        cli_expect_status(&r, 0);
-        cli_result_free(&r);
+        profile_ok(L("--level", "kernel+", "-o", runs[f].file),
+                f ? L(runs[f].arg) : L(runs[f].arg, "4"));
         mp_ncu_table t;
         read_csv(runs[f].file, &t);
         char *out = report_of(runs[f].file, "csv");
@@ -1038,15 +1041,10 @@ static void test_report_range(void **state)
 static void test_report_range_gaps(void **state)
 {
     (void)state;
-    cli_result r;
-    profile(L("-o", "rp.csv"), NONE, &r);
-    cli_expect_status(&r, 0);
-    cli_result_free(&r);
+    profile_ok(L("-o", "rp.csv"), NONE);
     setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
-    profile(L("-o", "rf.csv"), NONE, &r);
+    profile_ok(L("-o", "rf.csv"), NONE);
     unsetenv("MEMPROBE_INJECT_NO_SASS");
-    cli_expect_status(&r, 0);
-    cli_result_free(&r);
     char *plain = report_of("rp.csv", "csv");
     char *out = report_of("rf.csv", "csv");
     static const char *const cols[] = {"shared wavefronts",
@@ -1076,10 +1074,8 @@ static void test_report_range_gaps(void **state)
     free(out);
 
     /* no line counts anywhere, and launch 1 not repeated: "none" */
-    profile(L("--level", "kernel+", "-o", "rn.csv"),
-            L("--unavailable", "--nondeterministic"), &r);
-    cli_expect_status(&r, 0);
-    cli_result_free(&r);
+    profile_ok(L("--level", "kernel+", "-o", "rn.csv"),
+            L("--unavailable", "--nondeterministic"));
     mp_ncu_table t;
     read_csv("rn.csv", &t);
     out = report_of("rn.csv", "csv");
@@ -1105,10 +1101,7 @@ static void test_report_range_gaps(void **state)
 static void test_report_no_range(void **state)
 {
     (void)state;
-    cli_result r;
-    profile(L("-o", "nr.csv"), NONE, &r);
-    cli_expect_status(&r, 0);
-    cli_result_free(&r);
+    profile_ok(L("-o", "nr.csv"), NONE);
     static const char *const formats[] = {"txt", "md", "csv"};
     char *now[3];
     for (int f = 0; f < 3; f++) {
