@@ -11,6 +11,8 @@
  *              (a profiled batch counts every kernel as one range)
  *   before_launch  optional: untimed preparation before every launch
  *              (managed memory moved back to the host)
+ *   launch_may_wait  optional: whether launch waits for the GPU (then
+ *              its timed samples are not held: mp_time_samples)
  *   launch     one launch on the default stream
  *   verify     the output of the last launch against the CPU reference
  *   after_timing  optional: reference measurements beside the probe
