@@ -109,7 +109,7 @@ static const column launch_cols[L_N] = {
      "warp-level load instructions executed (LDG, LD, LDS, LDL, LDSM)"},
     {"l1tex__t_sector_hit_rate.pct", "--level kernel+: L1 sector hit rate "
      "of the launch, percent (range profiler, second run; of a run of "
-     "launches, their mean)"},
+     "launches, their mean weighted by each launch's global sectors)"},
     {"lts__t_sector_hit_rate.pct", "empty: the L2 sector hit rate read "
      "above 100% under kernel replay on the H200 (docs/profile.md), so it "
      "is not measured"},

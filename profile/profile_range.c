@@ -4,7 +4,8 @@
  * number N, a run of K launches) takes the range rows of the process with
  * P's ordinal, numbers N .. N+K-1; each must name the same kernel, grid
  * and block, else the program did not repeat itself and the row gets no
- * values, saying so. Counts are summed over the run, hit rates averaged.
+ * values, saying so. Counts are summed over the run; its L1 hit rate is
+ * weighted by each launch's global sectors (join_one says why).
  */
 #include "profile_range.h"
 
@@ -274,6 +275,9 @@ static const char *join_one(const mp_prof_launch *l, int ord,
     long n = l->launches > 0 ? l->launches : 1;
     for (int k = 0; k < MP_PR_N; k++)
         v[k] = 0, have[k] = 1;
+    /* the L1 hit rate weighted by each launch's global sectors (wl1 the
+     * sum of rate x sectors, w the sectors) */
+    double wl1 = 0, w = 0;
     for (long j = 0; j < n; j++) {
         range_row key = {.ordinal = ord, .launch = l->launch + j};
         const range_row *x = rd->nr ? bsearch(&key, rd->r, (size_t)rd->nr,
@@ -298,18 +302,28 @@ static const char *join_one(const mp_prof_launch *l, int ord,
             snprintf(buf, len, "%s", x->why);
             return buf;
         }
+        double one[MP_PR_N];
         for (int k = 0; k < MP_PR_N; k++) {
             char *end;
-            double d = strtod(x->v[k], &end);
-            if (!x->v[k][0] || *end || !isfinite(d))
+            one[k] = strtod(x->v[k], &end);
+            if (!x->v[k][0] || *end || !isfinite(one[k]))
                 have[k] = 0;
             else
-                v[k] += d;
+                v[k] += one[k];
+        }
+        if (have[MP_PR_L1_HIT] && have[MP_PR_GL_LD] && have[MP_PR_GL_ST]) {
+            wl1 += one[MP_PR_L1_HIT] * (one[MP_PR_GL_LD] + one[MP_PR_GL_ST]);
+            w += one[MP_PR_GL_LD] + one[MP_PR_GL_ST];
         }
     }
-    for (int k = 0; k < MP_PR_NKPLUS; k++)   /* hit rates: the mean */
-        if (k == MP_PR_L1_HIT || k == MP_PR_L2_HIT)
-            v[k] /= (double)n;
+    /* Hit rates of a run: "identical" launches share kernel, shape, stream
+     * and NVTX stack, not their data, so their traffic may differ; the L1
+     * rate is weighted by the launches' global sectors (ld + st, the same
+     * range pass) when every launch has them and they are not all zero,
+     * else (and for L2, never measured) the plain mean. */
+    v[MP_PR_L1_HIT] = have[MP_PR_GL_LD] && have[MP_PR_GL_ST] && w > 0
+                      ? wl1 / w : v[MP_PR_L1_HIT] / (double)n;
+    v[MP_PR_L2_HIT] /= (double)n;
     return NULL;
 }
 

@@ -165,44 +165,203 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
     return t;
 }
 
-/* Launch sums grouped by a key (the kernel, or the NVTX stack). */
+/* ---- the range pass's values (docs/profile.md, the second run) ------- */
+
+/* What a launch row's counts are: the SASS line counts, the range
+ * profiler's hardware counts (launches without line counts: no ideal), or
+ * neither. */
+enum { CNT_SASS, CNT_HW, CNT_NONE };
+static const char *const cnt_name[] = {"sass", "hw", "none"};
+
+static int has_range(const mp_prof_launch *l, int k)
+{
+    return l->range[k][0] != '\0';
+}
+
+static double range_num(const mp_prof_launch *l, int k)
+{
+    return strtod(l->range[k], NULL);
+}
+
+static int exact(const mp_prof_launch *l)
+{
+    return !strcmp(l->line_counts, "exact");
+}
+
+static int counts_of(const mp_prof_launch *l)
+{
+    if (exact(l))
+        return CNT_SASS;
+    for (int k = MP_PR_SH_LD; k <= MP_PR_GL_ST; k++)
+        if (has_range(l, k))
+            return CNT_HW;
+    return CNT_NONE;
+}
+
+/* What the CSV has of the range pass: any range_counters at all (else
+ * the report is as it was before them), and kernel+'s L1 rate or DRAM
+ * bytes on some row. */
+typedef struct {
+    int any, kplus;
+} range_view;
+
+static range_view view_of(const mp_prof_data *d)
+{
+    range_view v = {0, 0};
+    for (int k = 0; k < d->nl; k++) {
+        const mp_prof_launch *l = &d->l[k];
+        v.any |= l->range_src[0] != '\0';
+        v.kplus |= has_range(l, MP_PR_L1_HIT) || has_range(l, MP_PR_DRAM_RD)
+                   || has_range(l, MP_PR_DRAM_WR);
+    }
+    return v;
+}
+
+/* The global sectors an L1 hit rate is weighted by: the row's hardware
+ * counts (ld + st, the same pass), else its SASS sum; -1: neither. */
+static double l1_weight(const mp_prof_launch *l)
+{
+    if (has_range(l, MP_PR_GL_LD) && has_range(l, MP_PR_GL_ST))
+        return range_num(l, MP_PR_GL_LD) + range_num(l, MP_PR_GL_ST);
+    return exact(l) ? (double)l->m[MP_PM_GL] : -1;
+}
+
+/* ---- per kernel and per NVTX range ------------------------------------ */
+
+/* Launch sums grouped by a key (the kernel, or the NVTX stack) and, when
+ * the CSV has range values, by what the counts are (CNT_*). */
 typedef struct {
     const char *key;
-    long launches;
+    int counts;
+    long launches, measured;   /* measured: with range values */
     mp_u64 m[MP_PM_N];
+    double hw[MP_NCLASS];      /* hardware counts of CNT_HW rows */
+    int hw_has[MP_NCLASS];
+    double l1, l1_w;           /* sum of rate x sectors, of sectors */
+    double l1_n, l1_l;         /* sum of rate x launches, of launches */
+    double dram[2];
+    int dram_has[2];
 } group;
 
-static group *group_by(const mp_prof_data *d, int by_nvtx, int *n)
+static void add_range(group *g, const mp_prof_launch *l)
+{
+    if (!strcmp(l->range_src, MP_PROF_RANGE_FILLED))
+        g->measured += l->launches;
+    static const int cls[MP_NCLASS][2] = {{MP_PR_SH_LD, MP_PR_SH_ST},
+                                          {MP_PR_GL_LD, MP_PR_GL_ST}};
+    for (int c = 0; c < MP_NCLASS; c++) {
+        int has = has_range(l, cls[c][0]) && has_range(l, cls[c][1]);
+        g->hw_has[c] &= has;
+        if (has)
+            g->hw[c] += range_num(l, cls[c][0]) + range_num(l, cls[c][1]);
+    }
+    if (has_range(l, MP_PR_L1_HIT)) {
+        double rate = range_num(l, MP_PR_L1_HIT), w = l1_weight(l);
+        if (w > 0)
+            g->l1 += rate * w, g->l1_w += w;
+        g->l1_n += rate * (double)l->launches;
+        g->l1_l += (double)l->launches;
+    }
+    for (int k = 0; k < 2; k++)
+        if (has_range(l, MP_PR_DRAM_RD + k)) {
+            g->dram[k] += range_num(l, MP_PR_DRAM_RD + k);
+            g->dram_has[k] = 1;
+        }
+}
+
+static group *group_by(const mp_prof_data *d, int by_nvtx, int split,
+                       int *n)
 {
     group *g = mp_xcalloc((size_t)d->nl + 1, sizeof *g);
     *n = 0;
     for (int k = 0; k < d->nl; k++) {
-        const char *key = by_nvtx ? d->l[k].nvtx : d->l[k].mangled;
-        int j = 0;
-        while (j < *n && strcmp(g[j].key, key))
-            j++;
-        if (j == *n)
-            g[(*n)++].key = key;
-        g[j].launches += d->l[k].launches;
+        const mp_prof_launch *l = &d->l[k];
+        const char *key = by_nvtx ? l->nvtx : l->mangled;
+        int counts = split ? counts_of(l) : CNT_SASS;
+        int j = 0, after = -1;   /* after: the key's last group */
+        for (; j < *n && (strcmp(g[j].key, key) || g[j].counts != counts);
+             j++)
+            if (!strcmp(g[j].key, key))
+                after = j;
+        if (j == *n) {   /* new: beside the key's other groups */
+            if (after >= 0) {
+                j = after + 1;
+                memmove(&g[j + 1], &g[j], (size_t)(*n - j) * sizeof *g);
+                memset(&g[j], 0, sizeof *g);
+            }
+            g[j].key = key;
+            g[j].counts = counts;
+            g[j].hw_has[0] = g[j].hw_has[1] = 1;
+            (*n)++;
+        }
+        g[j].launches += l->launches;
         for (int m = 0; m < MP_PM_N; m++)
-            g[j].m[m] += d->l[k].m[m];
+            g[j].m[m] += l->m[m];
+        add_range(&g[j], l);
     }
     return g;
 }
 
-static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx)
+static void fmt_bytes(char *buf, size_t len, double v, int has)
 {
-    static const char *const kernel_key[] = {"kernel"};
-    static const char *const nvtx_key[] = {"NVTX range"};
+    buf[0] = '\0';
+    if (has)
+        snprintf(buf, len, "%.0f", v);
+}
+
+/* The count cells of a group: SASS sums with ideals and ratios, the
+ * hardware counts alone, or nothing. */
+static void count_cells(const group *g, char v[][32])
+{
+    for (int k = 0; k < 7; k++)
+        v[k][0] = '\0';
+    if (g->counts == CNT_HW) {
+        fmt_bytes(v[1], sizeof v[1], g->hw[MP_CLASS_SHARED],
+                  g->hw_has[MP_CLASS_SHARED]);
+        fmt_bytes(v[4], sizeof v[4], g->hw[MP_CLASS_GLOBAL],
+                  g->hw_has[MP_CLASS_GLOBAL]);
+    }
+    if (g->counts != CNT_SASS)
+        return;
+    fmt_u64(v[0], sizeof v[0], g->m[MP_PM_INST]);
+    fmt_u64(v[1], sizeof v[1], g->m[MP_PM_SH]);
+    fmt_u64(v[2], sizeof v[2], g->m[MP_PM_SH_IDEAL]);
+    fmt_ratio_cell(v[3], sizeof v[3], g->m[MP_PM_SH], g->m[MP_PM_SH_IDEAL]);
+    fmt_u64(v[4], sizeof v[4], g->m[MP_PM_GL]);
+    fmt_u64(v[5], sizeof v[5], g->m[MP_PM_GL_IDEAL]);
+    fmt_ratio_cell(v[6], sizeof v[6], g->m[MP_PM_GL], g->m[MP_PM_GL_IDEAL]);
+}
+
+/* kernel+'s cells: launches measured, the L1 hit rate weighted by global
+ * sectors (by launches where no row has sectors), DRAM bytes. */
+static void kplus_cells(const group *g, char v[][32])
+{
+    snprintf(v[0], sizeof v[0], "%ld", g->measured);
+    v[1][0] = '\0';
+    if (g->l1_w > 0)
+        mp_rep_fmt(v[1], sizeof v[1], g->l1 / g->l1_w, 2);
+    else if (g->l1_l > 0)
+        mp_rep_fmt(v[1], sizeof v[1], g->l1_n / g->l1_l, 2);
+    fmt_bytes(v[2], sizeof v[2], g->dram[0], g->dram_has[0]);
+    fmt_bytes(v[3], sizeof v[3], g->dram[1], g->dram_has[1]);
+}
+
+static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
+                                range_view rv)
+{
+    static const char *const kernel_key[] = {"kernel", "counts"};
+    static const char *const nvtx_key[] = {"NVTX range", "counts"};
     static const char *const subs[] = {
         "launches", "instructions", "shared wavefronts", "ideal",
-        "shared x", "global sectors", "ideal", "global x"};
-    int n;
-    group *g = group_by(d, by_nvtx, &n);
-    mp_rep_table *t = new_table(by_nvtx ? "nvtx" : "kernels", 1,
-                                by_nvtx ? nvtx_key : kernel_key, 8, subs, n);
+        "shared x", "global sectors", "ideal", "global x",
+        "range launches", "L1 hit %", "DRAM read", "DRAM written"};
+    int n, nsub = rv.kplus ? 12 : 8;
+    group *g = group_by(d, by_nvtx, rv.any, &n);
+    mp_rep_table *t = new_table(by_nvtx ? "nvtx" : "kernels", 1 + rv.any,
+                                by_nvtx ? nvtx_key : kernel_key, nsub, subs,
+                                n);
     for (int k = 0; k < n; k++) {
-        char key[512], v[8][32];
+        char key[512], v[12][32];
         if (by_nvtx) {
             snprintf(key, sizeof key, "%s", g[k].key[0] ? g[k].key
                      : "(none)");
@@ -214,21 +373,90 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx)
             mp_prof_short_name(dem, key, sizeof key);
         }
         snprintf(v[0], sizeof v[0], "%ld", g[k].launches);
-        fmt_u64(v[1], sizeof v[1], g[k].m[MP_PM_INST]);
-        fmt_u64(v[2], sizeof v[2], g[k].m[MP_PM_SH]);
-        fmt_u64(v[3], sizeof v[3], g[k].m[MP_PM_SH_IDEAL]);
-        fmt_ratio_cell(v[4], sizeof v[4], g[k].m[MP_PM_SH],
-                       g[k].m[MP_PM_SH_IDEAL]);
-        fmt_u64(v[5], sizeof v[5], g[k].m[MP_PM_GL]);
-        fmt_u64(v[6], sizeof v[6], g[k].m[MP_PM_GL_IDEAL]);
-        fmt_ratio_cell(v[7], sizeof v[7], g[k].m[MP_PM_GL],
-                       g[k].m[MP_PM_GL_IDEAL]);
-        const char *kv[] = {key};
-        const char *vv[] = {v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+        count_cells(&g[k], v + 1);
+        kplus_cells(&g[k], v + 8);
+        const char *kv[] = {key, cnt_name[g[k].counts]};
+        const char *vv[12];
+        for (int c = 0; c < 12; c++)
+            vv[c] = v[c];
         add_row(t, kv, vv);
     }
     free(g);
     return t;
+}
+
+/* What the range columns mean, and every launch without range values with
+ * its reason (range_why; "not wanted" for the launches with line counts
+ * that the fallback left alone): never a silent gap. Text and Markdown. */
+static void range_notes(const mp_prof_data *d, range_view rv,
+                        mp_rep_format f, FILE *out)
+{
+    const char *eol = f == MP_REP_MD ? "\n\n" : "\n";   /* paragraphs */
+    int hw = 0, none = 0;
+    long launches = 0, measured = 0;
+    for (int k = 0; k < d->nl; k++) {
+        const mp_prof_launch *l = &d->l[k];
+        hw |= counts_of(l) == CNT_HW;
+        none |= counts_of(l) == CNT_NONE;
+        launches += l->launches;
+        if (!strcmp(l->range_src, MP_PROF_RANGE_FILLED))
+            measured += l->launches;
+    }
+    fputc('\n', out);
+    if (hw || none)
+        fprintf(out, "counts: sass = the exact per-line counts; hw = the "
+                "range profiler's hardware counts of launches without line "
+                "counts (no ideal, no ratio); none = neither.%s", eol);
+    if (rv.kplus)
+        fprintf(out, "L1 hit %%: the launches' rates weighted by their "
+                "global sectors (by launches where none has sectors); DRAM "
+                "bytes of a replayed launch (docs/profile.md).%s", eol);
+    fprintf(out, "Range profiler: %ld of %ld launch%s measured", measured,
+            launches, launches == 1 ? "" : "es");
+    if (measured == launches) {
+        fprintf(out, ".\n");
+        return;
+    }
+    fprintf(out, "; %ld without range values:\n", launches - measured);
+    /* each reason once, with its launches, in the order of the rows */
+    int shown = 0;
+    long rest = 0, rest_reasons = 0;
+    for (int k = 0; k < d->nl; k++) {
+        const mp_prof_launch *l = &d->l[k];
+        if (!strcmp(l->range_src, MP_PROF_RANGE_FILLED))
+            continue;
+        const char *why = l->range_src[0] ? l->range_why : "not wanted";
+        int seen = 0;
+        for (int j = 0; j < k && !seen; j++) {
+            const mp_prof_launch *o = &d->l[j];
+            seen = strcmp(o->range_src, MP_PROF_RANGE_FILLED)
+                   && !strcmp(o->range_src[0] ? o->range_why : "not wanted",
+                              why);
+        }
+        if (seen)
+            continue;
+        long n = 0;
+        for (int j = k; j < d->nl; j++) {
+            const mp_prof_launch *o = &d->l[j];
+            if (strcmp(o->range_src, MP_PROF_RANGE_FILLED)
+                && !strcmp(o->range_src[0] ? o->range_why : "not wanted",
+                           why))
+                n += o->launches;
+        }
+        if (shown == MP_PROF_RANGE_REASONS) {
+            rest += n, rest_reasons++;
+            continue;
+        }
+        shown++;
+        fprintf(out, "- %ld launch%s: %s%s\n", n, n == 1 ? "" : "es",
+                why[0] ? why : "no reason given",
+                l->range_src[0] ? "" : " (line counts exact; only --level "
+                "kernel+ measures every launch)");
+    }
+    if (rest)
+        fprintf(out, "- %ld more launch%s for %ld more reason%s (range_why "
+                "in the CSV)\n", rest, rest == 1 ? "" : "es", rest_reasons,
+                rest_reasons == 1 ? "" : "s");
 }
 
 /* ---- plot -------------------------------------------------------------- */
@@ -381,10 +609,11 @@ int mp_prof_report(const char *csv, mp_rep_format f, const char *plot_dir,
             fprintf(out, "(%d more line%s with excess)\n", more,
                     more == 1 ? "" : "s");
         mp_rep_table_free(t);
-        t = sums_table(&d, 0);
+        range_view rv = view_of(&d);
+        t = sums_table(&d, 0, rv);
         print_table(t, "Per kernel (x = measured / ideal)", f, 0, out);
         mp_rep_table_free(t);
-        t = sums_table(&d, 1);
+        t = sums_table(&d, 1, rv);
         print_table(t, "Per NVTX range", f, 0, out);
         mp_rep_table_free(t);
         long unavailable = 0, launches = 0;
@@ -399,6 +628,8 @@ int mp_prof_report(const char *csv, mp_rep_format f, const char *plot_dir,
                     launches == 1 ? "" : "es", d.nl, d.nl == 1 ? "" : "s",
                     d.ni, d.ni == 1 ? "" : "s", unavailable,
                     unavailable == 1 ? "" : "es");
+        if (rv.any && f != MP_REP_CSV)
+            range_notes(&d, rv, f, out);
     }
     free(s);
     mp_prof_free(&d);

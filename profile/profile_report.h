@@ -14,6 +14,9 @@
 
 /* How many worst lines the report lists. */
 #define MP_PROF_WORST_LINES 20
+/* How many distinct reasons for launches without range values the
+ * report lists (the rest counted in one line). */
+#define MP_PROF_RANGE_REASONS 5
 /* How many kernels the plot draws. */
 #define MP_PROF_PLOT_KERNELS 4
 

@@ -10,7 +10,7 @@
  * waits, before the start event, until the host writes a flag in mapped
  * host memory; it gives up after a time limit (the host may block while
  * queueing: a launch that synchronizes, or a full launch queue), which
- * mp_hold_wait reports. Nothing is added to the timed span.
+ * mp_hold_gave_up reports. Nothing is added to the timed span.
  */
 #ifndef MP_HOLD_H
 #define MP_HOLD_H

@@ -131,13 +131,11 @@ static long hold_gave_up;
 #define HOLD_LIMIT_NS 20000000ULL
 
 void mp_time_samples(void (*before)(void *), void (*launch)(void *),
-                     void *ctx, int k, int n, double *ns)
+                     void *ctx, int k, int n, int held, double *ns)
 {
     if (before || k < 1)
         k = 1;
-    /* A before hook may wait for the GPU (transfer's prefetches), as may
-     * its copies from pageable memory: its samples are not held. */
-    if (!before && !hold.flag)
+    if (held && !hold.flag)
         mp_hold_open(&hold);
     cudaEvent_t start, stop;
     CHECK_CUDA(cudaEventCreate(&start));
@@ -146,18 +144,18 @@ void mp_time_samples(void (*before)(void *), void (*launch)(void *),
         float ms = 0;
         if (before)
             before(ctx);
-        if (!before)
+        if (held)   /* after before(ctx), which may wait for the GPU */
             mp_hold_launch(&hold, HOLD_LIMIT_NS);
         CHECK_CUDA(cudaEventRecord(start, 0));
         for (int j = 0; j < k; j++)
             launch(ctx);
         CHECK_CUDA(cudaEventRecord(stop, 0));
-        if (!before)
+        if (held)
             mp_hold_release(&hold);
         CHECK_CUDA(cudaEventSynchronize(stop));
         CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
         ns[i] = ms * 1e6 / k;
-        if (!before)
+        if (held)
             hold_gave_up += mp_hold_gave_up(&hold);
     }
     CHECK_CUDA(cudaEventDestroy(start));
@@ -187,5 +185,5 @@ void mp_time_events(void (*before)(void *), void (*launch)(void *),
                     void *ctx, int warmup, int runs, double *ns)
 {
     mp_launch_untimed(before, launch, ctx, warmup);
-    mp_time_samples(before, launch, ctx, 1, runs, ns);
+    mp_time_samples(before, launch, ctx, 1, runs, 1, ns);
 }

@@ -11,6 +11,8 @@
  *              (a profiled batch counts every kernel as one range)
  *   before_launch  optional: untimed preparation before every launch
  *              (managed memory moved back to the host)
+ *   launch_may_wait  optional: whether launch waits for the GPU (then
+ *              its timed samples are not held: mp_time_samples)
  *   launch     one launch on the default stream
  *   verify     the output of the last launch against the CPU reference
  *   after_timing  optional: reference measurements beside the probe
@@ -127,6 +129,10 @@ typedef struct mp_probe {
     int (*setup)(const long long *v, const mp_device *dev, void **state);
     /* Optional (NULL): called before every launch, outside timing. */
     void (*before_launch)(void *state);
+    /* Optional (NULL: never): 1 when launch(state) may wait for the GPU
+     * (a copy from pageable or managed memory), so that its timed samples
+     * are not held (mp_time_samples). */
+    int (*launch_may_wait)(void *state);
     void (*launch)(void *state);
     /* 0 when the output is right; else -1 and a one-line reason. */
     int (*verify)(void *state, char *err, size_t errlen);
@@ -255,14 +261,14 @@ void mp_launch_untimed(void (*before)(void *), void (*launch)(void *),
 
 /* Times n samples of k back-to-back launch(ctx) calls each: one event
  * pair around each sample, ns[i] = the sample's time / k (the time per
- * launch). Without a before hook the stream is held (runtime/hold.h)
- * while the host queues the sample, so the launches run at the GPU's
- * pace, not the host's. k = 1 is
- * mp_time_events without warm-up; before(ctx) (NULL: none) runs before
- * every launch outside the timed span, so it needs k = 1 (a larger k is
- * treated as 1). */
+ * launch). With `held` the stream is held (runtime/hold.h) while the host
+ * queues the sample, so the launches run at the GPU's pace, not the
+ * host's; pass 0 when launch(ctx) may wait for the GPU (a copy from
+ * pageable memory), which would wait for the hold to give up. before(ctx)
+ * (NULL: none) runs before every sample, ahead of the hold and outside
+ * the timed span, so it needs k = 1 (a larger k is treated as 1). */
 void mp_time_samples(void (*before)(void *), void (*launch)(void *),
-                     void *ctx, int k, int n, double *ns);
+                     void *ctx, int k, int n, int held, double *ns);
 
 /* Frees the hold of the timed samples; returns how many samples since the
  * last call were queued at the host's pace (their hold gave up: a launch

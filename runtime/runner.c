@@ -219,23 +219,26 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
     }
     double *ns = mp_xcalloc((size_t)o->runs, sizeof *ns);
     int k = p->before_launch ? 1 : o->launches, warm = o->warmup;
+    int held = !(p->launch_may_wait && p->launch_may_wait(state));
     if (k == 0) {
         double one = 0;
-        mp_time_samples(p->before_launch, p->launch, state, 1, 1, &one);
+        mp_time_samples(p->before_launch, p->launch, state, 1, 1, held,
+                        &one);
         k = mp_launches_per_sample(one, 1e3 * o->sample_us, SAMPLE_CAP);
         warm++;
     }
     double win[2][SETTLE_N], t0 = mp_cost_now();
     for (int w = 0; o->runs >= SETTLE_MIN_RUNS && w < SETTLE_WINDOWS; w++) {
         mp_time_samples(p->before_launch, p->launch, state, k, SETTLE_N,
-                        win[w % 2]);
+                        held, win[w % 2]);
         warm += k * SETTLE_N;
         if ((w > 0 && mp_timing_settled(win[(w + 1) % 2], win[w % 2],
                                         SETTLE_N, SETTLE_REL))
             || mp_cost_now() - t0 > SETTLE_S)
             break;
     }
-    mp_time_samples(p->before_launch, p->launch, state, k, o->runs, ns);
+    mp_time_samples(p->before_launch, p->launch, state, k, o->runs, held,
+                    ns);
     mp_nvtx_pop();
     mp_stats_compute(ns, (size_t)o->runs, st);
     s->warm = warm;

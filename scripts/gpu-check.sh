@@ -52,6 +52,14 @@ step() {  # step NAME COMMAND...: runs, logs, records status and time
     return $rc
 }
 
+wall() {  # wall LABEL FILE COMMAND...: runs COMMAND, output dropped; "LABEL T s" into FILE
+    local label=$1 file=$2 t0
+    shift 2
+    t0=$(date +%s.%N)
+    "$@" > /dev/null 2>&1
+    echo "$label $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f", b-a}') s" >> "$file"
+}
+
 steady_table() {  # steady_table CSV TXT: config, time CoV, clock note
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { printf "%-50s cov %s  %s\n", $c["config"], $c["time_ns_cov"], $c["clock_note"] }' \
@@ -756,16 +764,14 @@ profile)
             memprobe) cmd="./memprobe profile -o $P/cost.csv -- $app" ;;
             ncu) cmd="$NCU --section SourceCounters --clock-control none -f -o $P/cost $app" ;;
             esac
-            s=$(date +%s.%N); $cmd > /dev/null 2>&1; e=$(date +%s.%N)
-            echo "app $how run$k $(awk -v a=$s -v b=$e 'BEGIN{printf "%.3f", b-a}') s" >> "$P/cost.txt"
+            wall "app $how run$k" "$P/cost.txt" $cmd
         done
     done
     for n in 1000 10000; do
         for how in alone memprobe; do
             cmd="$app --short $n"
             [ $how = memprobe ] && cmd="./memprobe profile -o $P/short.csv -- $app --short $n"
-            s=$(date +%s.%N); $cmd > /dev/null 2>&1; e=$(date +%s.%N)
-            echo "short$n $how $(awk -v a=$s -v b=$e 'BEGIN{printf "%.3f", b-a}') s" >> "$P/cost.txt"
+            wall "short$n $how" "$P/cost.txt" $cmd
         done
     done
     cat "$P/cost.txt" >> "$SUMMARY"
@@ -797,8 +803,7 @@ profileplus)
             alone) cmd="$app" ;;
             *) cmd="./memprobe profile --level $how -o $P/cost.csv -- $app" ;;
             esac
-            s=$(date +%s.%N); $cmd > /dev/null 2>&1; e=$(date +%s.%N)
-            echo "app $how run$k $(awk -v a=$s -v b=$e 'BEGIN{printf "%.3f", b-a}') s" >> "$P/cost.txt"
+            wall "app $how run$k" "$P/cost.txt" $cmd
         done
     done
     cat "$P/cost.txt" "$P/range-calls.txt" >> "$SUMMARY" 2>/dev/null ;;

@@ -291,53 +291,28 @@ static void test_h200_pairing_rules(void **state)
 static void test_ideal_and_conflict_ways(void **state)
 {
     (void)state;
-    mp_bank_prediction r;
-    mp_pattern p;
-
-    /* 4-byte stride 2: 2 wavefronts, ideal 1, 2-way. */
-    p = (mp_pattern){0, 2, 1, 32, 0};
-    mp_bank_predict_pattern(&p, 4, 0, &r);
-    assert_int_equal(r.ideal, 1);
-    assert_true(r.conflict_ways == 2.0);
-
-    /* 4-byte stride 32 group 2: 16 words all bank 0 -> 16 wavefronts;
-     * ideal ceil(16/32) = 1 -> 16-way. */
-    p = (mp_pattern){0, 32, 2, 32, 0};
-    mp_bank_predict_pattern(&p, 4, 0, &r);
-    assert_int_equal(r.wavefronts, 16);
-    assert_int_equal(r.ideal, 1);
-    assert_true(r.conflict_ways == 16.0);
-
-    /* 16-byte store stride 0: 4 phases of 1 wavefront; ideal 4 (one per
-     * non-empty phase) -> no conflict, 1-way. */
-    p = (mp_pattern){0, 0, 1, 32, 0};
-    mp_bank_predict_pattern(&p, 16, 1, &r);
-    assert_int_equal(r.wavefronts, 4);
-    assert_int_equal(r.ideal, 4);
-    assert_true(r.conflict_ways == 1.0);
-
-    /* 8-byte load stride 16: 32 wavefronts over ideal 2 -> 16-way. */
-    p = (mp_pattern){0, 16, 1, 32, 0};
-    mp_bank_predict_pattern(&p, 8, 0, &r);
-    assert_int_equal(r.wavefronts, 32);
-    assert_int_equal(r.ideal, 2);
-    assert_true(r.conflict_ways == 16.0);
-
-    /* 4-byte stride 12: gcd(12,32) = 4 -> 4 wavefronts, ideal 1, 4-way. */
-    p = (mp_pattern){0, 12, 1, 32, 0};
-    mp_bank_predict_pattern(&p, 4, 0, &r);
-    assert_int_equal(r.wavefronts, 4);
-    assert_int_equal(r.ideal, 1);
-    assert_true(r.conflict_ways == 4.0);
-
-    /* 16-byte load stride 3: lane i words 12i..12i+3; 8-lane phase: 12i%32
-     * for i=0..7 = 0,12,24,4,16,28,8,20 -> every bank once (4 words each
-     * cover 32 banks) -> 1; 4 phases -> 4, ideal 4, 1-way. */
-    p = (mp_pattern){0, 3, 1, 32, 0};
-    mp_bank_predict_pattern(&p, 16, 0, &r);
-    assert_int_equal(r.wavefronts, 4);
-    assert_int_equal(r.ideal, 4);
-    assert_true(r.conflict_ways == 1.0);
+    /* ideal and conflict_ways (= wavefronts / ideal) of each row. */
+    static const model_case c[] = {
+        /* 4-byte stride 2: 2 wavefronts, ideal 1, 2-way. */
+        {4, LD, 0, 2, 1, 32, 0, 2, 1, -1, -1},
+        /* 4-byte stride 32 group 2: 16 words all bank 0 -> 16 wavefronts;
+         * ideal ceil(16/32) = 1 -> 16-way. */
+        {4, LD, 0, 32, 2, 32, 0, 16, 1, -1, -1},
+        /* 16-byte store stride 0: 4 phases of 1 wavefront; ideal 4 (one
+         * per non-empty phase) -> no conflict, 1-way. */
+        {16, ST, 0, 0, 1, 32, 0, 4, 4, -1, -1},
+        /* 8-byte load stride 16: 32 wavefronts over ideal 2 -> 16-way. */
+        {8, LD, 0, 16, 1, 32, 0, 32, 2, -1, -1},
+        /* 4-byte stride 12: gcd(12,32) = 4 -> 4 wavefronts, ideal 1,
+         * 4-way. */
+        {4, LD, 0, 12, 1, 32, 0, 4, 1, -1, -1},
+        /* 16-byte load stride 3: lane i words 12i..12i+3; 8-lane phase:
+         * 12i%32 for i=0..7 = 0,12,24,4,16,28,8,20 -> every bank once (4
+         * words each cover 32 banks) -> 1; 4 phases -> 4, ideal 4,
+         * 1-way. */
+        {16, LD, 0, 3, 1, 32, 0, 4, 4, -1, -1},
+    };
+    check_cases(c, N(c));
 }
 
 /* ---- mp_warp_access: partial warps and arbitrary offsets ------------- */

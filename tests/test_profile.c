@@ -16,6 +16,7 @@
 #include "profile_csv.h"
 
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,15 @@ static int profile(const char *const *opts, const char *const *args,
 
 #define L(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define NONE ((const char *const *)NULL)
+
+/* profile(opts, args) that must exit 0; its output is not read. */
+static void profile_ok(const char *const *opts, const char *const *args)
+{
+    cli_result r;
+    profile(opts, args, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+}
 
 static void read_csv(const char *path, mp_ncu_table *t)
 {
@@ -842,6 +852,293 @@ static void test_report(void **state)
     free(dat);
 }
 
+/* ---- the report of the range pass --------------------------------------- */
+
+#define R_GL_LD_ST(t, r) (atof(cell(t, r, R_GL_LD)) + atof(cell(t, r, R_GL_ST)))
+
+/* The cell `col` of the row starting `row` ("kernels,copy_kernel,sass,")
+ * of `memprobe report --format csv` output, by the header of its table
+ * (the line "table,KEY,..." before the row): malloc'd. */
+static char *report_cell(const char *out, const char *row, const char *col)
+{
+    const char *r = strstr(out, row);
+    if (!r)
+        fail_msg("report: no row %s in\n%s", row, out);
+    const char *h = r;   /* back to the table's header line */
+    while (h > out && strncmp(h, "table,", 6))
+        h--;
+    int want = -1, k = 0;
+    for (const char *p = h; *p != '\r' && *p != '\n'; k++) {
+        size_t n = strcspn(p, ",\r\n");
+        if (strlen(col) == n && !strncmp(p, col, n))
+            want = k;
+        p += n + (p[n] == ',');
+    }
+    if (want < 0)
+        fail_msg("report: no column %s", col);
+    const char *p = r;
+    for (k = 0; k < want; k++)
+        p += strcspn(p, ",\r\n") + 1;
+    size_t n = strcspn(p, ",\r\n");
+    char *v = malloc(n + 1);
+    assert_non_null(v);
+    memcpy(v, p, n);
+    v[n] = '\0';
+    return v;
+}
+
+static void expect_report_cell(const char *out, const char *row,
+                               const char *col, const char *want)
+{
+    char *got = report_cell(out, row, col);
+    if (strcmp(got, want))
+        fail_msg("report %s %s: '%s', want '%s'", row, col, got, want);
+    free(got);
+}
+
+/* The report's numeric cell, within its two decimals of `want`. */
+static void expect_report_num(const char *out, const char *row,
+                              const char *col, double want)
+{
+    char *got = report_cell(out, row, col);
+    if (!got[0] || fabs(atof(got) - want) > 0.005)
+        fail_msg("report %s %s: '%s', want %.4f", row, col, got, want);
+    free(got);
+}
+
+/* The range values of the profile.csv rows whose kernel (kernel_col
+ * "kernel") or NVTX stack ("nvtx") is `key`, summed as the report should:
+ * L1 weighted by each row's global sectors, DRAM bytes and launches
+ * summed; *plain: the mean of the rows' rates by launches. */
+typedef struct {
+    double l1, plain, rd, wr;
+    long launches;
+} range_sums;
+
+static range_sums sums_of(const mp_ncu_table *t, const char *col,
+                          const char *key)
+{
+    range_sums s = {0, 0, 0, 0, 0};
+    double w = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        const char *v = cell(t, r, col);
+        if (strcmp(col, "kernel") ? strcmp(v, key)
+                                  : strncmp(v, key, strlen(key)))
+            continue;
+        long n = atol(cell(t, r, "launches"));
+        double rate = atof(cell(t, r, R_L1)), g = R_GL_LD_ST(t, r);
+        s.l1 += rate * g, w += g;
+        s.plain += rate * (double)n;
+        s.rd += atof(cell(t, r, R_DRAM));
+        s.wr += atof(cell(t, r, "dram__bytes_write.sum"));
+        s.launches += n;
+    }
+    assert_true(w > 0 && s.launches > 0);
+    s.l1 /= w;
+    s.plain /= (double)s.launches;
+    return s;
+}
+
+static char *report_of(const char *csv, const char *format)
+{
+    const char *args[] = {"report", csv, "--format", format, NULL};
+    cli_result r;
+    cli_run_ok(args, &r);
+    free(r.err);
+    return r.out;
+}
+
+/* A run of two copy_kernel launches whose traffic differs (--run): the
+ * run's L1 hit rate is weighted by each launch's global sectors, from
+ * fake_app's two range rows; DRAM bytes summed. */
+static void test_kernel_plus_run(void **state)
+{
+    (void)state;
+    profile_ok(L("--level", "kernel+", "-o", "run.csv"), L("--run"));
+    mp_ncu_table t;
+    read_csv("run.csv", &t);
+    assert_int_equal(t.nrows, 5);
+    expect_cell(&t, 4, "launches", "2");
+    expect_cell(&t, 4, "range_counters", "range_profiler");
+    /* fake_app: the first launch 0 % of 40 + 56 sectors, the second
+     * 60 % of 120 + 168 */
+    double first = 40 + 56, second = 120 + 168;
+    double weighted = (0 * first + 60 * second) / (first + second);
+    assert_true(fabs(weighted - (0 + 60) / 2.0) > 1);   /* not the mean */
+    char want[40];
+    snprintf(want, sizeof want, "%.15g", weighted);
+    expect_cell(&t, 4, R_L1, want);
+    expect_cell(&t, 4, R_DRAM, "2048");   /* 512 + 1536 */
+    expect_cell(&t, 4, R_GL_LD, "160");   /* 40 + 120 */
+    mp_ncu_free(&t);
+}
+
+/* --level kernel+: the per-kernel and per-NVTX tables' L1 hit rate (by
+ * global sectors), DRAM bytes and launches measured equal those computed
+ * from profile.csv's rows; with the --run rows too; text and Markdown
+ * say every launch was measured and what the columns mean. */
+static void test_report_range(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *arg;
+    } runs[] = {{"rk.csv", "--launches"}, {"rr.csv", "--run"}};
+    for (size_t f = 0; f < CLI_COUNT(runs); f++) {
+        profile_ok(L("--level", "kernel+", "-o", runs[f].file),
+                f ? L(runs[f].arg) : L(runs[f].arg, "4"));
+        mp_ncu_table t;
+        read_csv(runs[f].file, &t);
+        char *out = report_of(runs[f].file, "csv");
+        static const struct {
+            const char *col, *key, *row;
+        } g[] = {
+            {"kernel", "transpose_naive(", "kernels,transpose_naive,sass,"},
+            {"kernel", "transpose_pad(", "kernels,transpose_pad,sass,"},
+            {"kernel", "copy_kernel", "kernels,copy_kernel,sass,"},
+            {"nvtx", "", "nvtx,(none),sass,"},
+            {"nvtx", "outer/step", "nvtx,outer/step,sass,"},
+        };
+        for (size_t k = 0; k < CLI_COUNT(g); k++) {
+            range_sums s = sums_of(&t, g[k].col, g[k].key);
+            char n[32];
+            expect_report_num(out, g[k].row, "L1 hit %", s.l1);
+            expect_report_num(out, g[k].row, "DRAM read", s.rd);
+            expect_report_num(out, g[k].row, "DRAM written", s.wr);
+            snprintf(n, sizeof n, "%ld", s.launches);
+            expect_report_cell(out, g[k].row, "range launches", n);
+            expect_report_cell(out, g[k].row, "launches", n);
+        }
+        /* the data tell a weighted mean from a plain one */
+        range_sums none = sums_of(&t, "nvtx", "");
+        assert_true(fabs(none.l1 - none.plain) > 1);
+        if (f) {
+            range_sums copy = sums_of(&t, "kernel", "copy_kernel");
+            assert_true(fabs(copy.l1 - copy.plain) > 1);
+        }
+        free(out);
+        out = report_of(runs[f].file, "txt");
+        cli_must_contain("report", out, "L1 hit %: the launches' rates "
+                         "weighted by their global sectors");
+        char line[128];
+        snprintf(line, sizeof line, "Range profiler: %d of %d launches "
+                 "measured.\n", f ? 6 : 4, f ? 6 : 4);
+        cli_must_contain("report", out, line);
+        free(out);
+        out = report_of(runs[f].file, "md");
+        cli_must_contain("report md", out, "| kernel | counts | launches |");
+        cli_must_contain("report md", out, "| L1 hit % | DRAM read | DRAM "
+                         "written |\n");
+        free(out);
+        mp_ncu_free(&t);
+    }
+}
+
+/* Launches without line counts stay in the kernel table with their
+ * hardware counts (counts "hw", equal to the SASS sums of a plain run),
+ * the rest "not wanted" with a reason; a launch the second run did not
+ * repeat is counted with its range_why; one with neither line nor range
+ * counts is "none". */
+static void test_report_range_gaps(void **state)
+{
+    (void)state;
+    profile_ok(L("-o", "rp.csv"), NONE);
+    setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
+    profile_ok(L("-o", "rf.csv"), NONE);
+    unsetenv("MEMPROBE_INJECT_NO_SASS");
+    char *plain = report_of("rp.csv", "csv");
+    char *out = report_of("rf.csv", "csv");
+    static const char *const cols[] = {"shared wavefronts",
+                                       "global sectors", "launches"};
+    for (size_t k = 0; k < CLI_COUNT(cols); k++) {
+        char *want = report_cell(plain, "kernels,transpose_naive,",
+                                 cols[k]);
+        expect_report_cell(out, "kernels,transpose_naive,hw,", cols[k],
+                           want);
+        free(want);
+    }
+    expect_report_cell(out, "kernels,transpose_naive,hw,", "ideal", "");
+    expect_report_cell(out, "kernels,transpose_naive,hw,", "instructions",
+                       "");
+    expect_report_cell(out, "kernels,copy_kernel,sass,", "range launches",
+                       "0");
+    expect_report_cell(out, "nvtx,(none),hw,", "launches", "2");
+    expect_report_cell(out, "nvtx,(none),sass,", "launches", "1");
+    free(plain);
+    free(out);
+    out = report_of("rf.csv", "txt");
+    cli_must_contain("report", out, "hw = the range profiler's hardware "
+                     "counts of launches without line counts");
+    cli_must_contain("report", out, "Range profiler: 2 of 4 launches "
+                     "measured; 2 without range values:\n- 2 launches: not "
+                     "wanted (line counts exact");
+    free(out);
+
+    /* no line counts anywhere, and launch 1 not repeated: "none" */
+    profile_ok(L("--level", "kernel+", "-o", "rn.csv"),
+            L("--unavailable", "--nondeterministic"));
+    mp_ncu_table t;
+    read_csv("rn.csv", &t);
+    out = report_of("rn.csv", "csv");
+    expect_report_cell(out, "kernels,transpose_pad,none,", "launches", "1");
+    expect_report_cell(out, "kernels,transpose_pad,none,",
+                       "shared wavefronts", "");
+    expect_report_cell(out, "kernels,transpose_pad,none,", "L1 hit %", "");
+    free(out);
+    out = report_of("rn.csv", "md");
+    char line[1024];
+    snprintf(line, sizeof line, "Range profiler: 3 of 4 launches measured; "
+             "1 without range values:\n- 1 launch: %s\n",
+             cell(&t, 1, "range_why"));
+    cli_must_contain("report md", out, line);
+    cli_must_contain("report md", out, "none = neither.\n\n");
+    free(out);
+    mp_ncu_free(&t);
+}
+
+/* A CSV without range values (plain --level kernel) and one from before
+ * the range columns report exactly alike, without any range column or
+ * line. */
+static void test_report_no_range(void **state)
+{
+    (void)state;
+    profile_ok(L("-o", "nr.csv"), NONE);
+    static const char *const formats[] = {"txt", "md", "csv"};
+    char *now[3];
+    for (int f = 0; f < 3; f++) {
+        now[f] = report_of("nr.csv", formats[f]);
+        assert_null(strstr(now[f], "range launches"));
+        assert_null(strstr(now[f], "counts:"));
+        assert_null(strstr(now[f], "L1 hit"));
+        assert_null(strstr(now[f], "Range profiler"));
+    }
+    /* the old file: the columns up to the range columns */
+    mp_ncu_table t;
+    read_csv("nr.csv", &t);
+    int keep = mp_ncu_column(&t, R_L1);
+    assert_true(keep > 0);
+    FILE *o = fopen("nr.csv", "w");
+    assert_non_null(o);
+    for (int c = 0; c < keep; c++)
+        fprintf(o, "%s%s", c ? "," : "", t.header[c]);
+    fputs("\r\n", o);
+    for (int r2 = 0; r2 < t.nrows; r2++) {
+        for (int c = 0; c < keep; c++)
+            fprintf(o, "%s\"%s\"", c ? "," : "", t.cells[r2][c]);
+        fputs("\r\n", o);
+    }
+    fclose(o);
+    mp_ncu_free(&t);
+    read_csv("nr.csv", &t);
+    assert_int_equal(mp_ncu_column(&t, R_L1), -1);
+    mp_ncu_free(&t);
+    for (int f = 0; f < 3; f++) {
+        char *old = report_of("nr.csv", formats[f]);
+        assert_string_equal(old, now[f]);
+        free(old);
+        free(now[f]);
+    }
+}
+
 /* ---- bad input: exit 2 before the program starts ----------------------- */
 
 static const cli_bad_case bad[] = {
@@ -920,6 +1217,10 @@ int main(void)
         cmocka_unit_test(test_kernel_plus),
         cmocka_unit_test(test_kernel_plus_unmatched),
         cmocka_unit_test(test_kernel_plus_fork),
+        cmocka_unit_test(test_kernel_plus_run),
+        cmocka_unit_test(test_report_range),
+        cmocka_unit_test(test_report_range_gaps),
+        cmocka_unit_test(test_report_no_range),
         cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_level_option),
     };

@@ -269,31 +269,46 @@ static void test_variant_facts(void **state)
 
 /* ---- the float bound and the checks ----------------------------------- */
 
+/* What mp_red_float_depth (roundings a term passes) or, with depth < 0,
+ * mp_red_host_values (values the host sums) gives for one variant. */
+typedef struct {
+    int variant;
+    long long n;
+    int threads;
+    long long blocks, depth, host_values;
+} depth_case;
+
+static const depth_case depth_cases[] = {
+    /* Seeds 003/004: n = 33792, 32 blocks of 256 = 8192 threads: a thread
+     * adds ceil(33792 / 8192) = 5 products; tree: + log2 256 = 8. */
+    {MP_RED_TREE_SEQUENTIAL, 33792, 256, 32, 13, -1},
+    {MP_RED_TREE_INTERLEAVED, 33792, 256, 32, 13, -1},
+    /* thread 0's chain: 5 + 255. */
+    {MP_RED_THREAD0_SERIAL, 33792, 256, 32, 260, -1},
+    /* shuffles 5 + 5; atomic adds the chain of 1056 blocks (k = 1). */
+    {MP_RED_WARP_SHUFFLE, 33792, 256, 32, 15, -1},
+    {MP_RED_ATOMIC, 33792, 256, 1056, 1 + 10 + 1055, -1},
+    /* host-partials: the thread's loop only; one element: 1. */
+    {MP_RED_HOST_PARTIALS, 1, 32, 1, 1, -1},
+    {MP_RED_HOST_PARTIALS, 8193, 256, 32, 2, -1},
+    /* Host sums: every thread's partial, every block's, or none. */
+    {MP_RED_HOST_PARTIALS, 0, 256, 32, -1, 8192},
+    {MP_RED_TREE_STRIDED, 0, 256, 32, -1, 32},
+    {MP_RED_ATOMIC, 0, 256, 32, -1, 1},
+};
+
 static void test_depth(void **state)
 {
     (void)state;
-    /* Seeds 003/004: n = 33792, 32 blocks of 256 = 8192 threads: a thread
-     * adds ceil(33792 / 8192) = 5 products; tree: + log2 256 = 8. */
-    assert_int_equal(mp_red_float_depth(MP_RED_TREE_SEQUENTIAL, 33792, 256,
-                                        32), 13);
-    assert_int_equal(mp_red_float_depth(MP_RED_TREE_INTERLEAVED, 33792, 256,
-                                        32), 13);
-    /* thread 0's chain: 5 + 255. */
-    assert_int_equal(mp_red_float_depth(MP_RED_THREAD0_SERIAL, 33792, 256,
-                                        32), 260);
-    /* shuffles 5 + 5; atomic adds the chain of 1056 blocks (k = 1). */
-    assert_int_equal(mp_red_float_depth(MP_RED_WARP_SHUFFLE, 33792, 256, 32),
-                     15);
-    assert_int_equal(mp_red_float_depth(MP_RED_ATOMIC, 33792, 256, 1056),
-                     1 + 10 + 1055);
-    /* host-partials: the thread's loop only; one element: 1. */
-    assert_int_equal(mp_red_float_depth(MP_RED_HOST_PARTIALS, 1, 32, 1), 1);
-    assert_int_equal(mp_red_float_depth(MP_RED_HOST_PARTIALS, 8193, 256, 32),
-                     2);
-    /* Host sums: every thread's partial, every block's, or none. */
-    assert_int_equal(mp_red_host_values(MP_RED_HOST_PARTIALS, 256, 32), 8192);
-    assert_int_equal(mp_red_host_values(MP_RED_TREE_STRIDED, 256, 32), 32);
-    assert_int_equal(mp_red_host_values(MP_RED_ATOMIC, 256, 32), 1);
+    for (size_t i = 0; i < N(depth_cases); i++) {
+        const depth_case *c = &depth_cases[i];
+        if (c->depth >= 0)
+            assert_int_equal(mp_red_float_depth(c->variant, c->n, c->threads,
+                                                c->blocks), c->depth);
+        else
+            assert_int_equal(mp_red_host_values(c->variant, c->threads,
+                                                c->blocks), c->host_values);
+    }
 }
 
 static void test_gamma_and_tolerance(void **state)

@@ -499,6 +499,22 @@ static void issue(transfer_state *s, copy_pair *p, cudaStream_t st)
                                    cudaMemcpyDefault, st));
 }
 
+/* Copies from or to pageable memory wait for the GPU (the driver stages
+ * them through its own pinned buffer), and managed memory may fault and
+ * migrate: their samples are not held (runtime/hold.h). Device, pinned
+ * and mapped memory are queued without waiting. */
+static int transfer_launch_may_wait(void *state)
+{
+    const transfer_state *s = state;
+    for (int i = 0; i < s->npairs; i++) {
+        const copy_pair *p = &s->pair[i];
+        if (p->src_kind == H_PAGEABLE || p->src_kind == H_MANAGED
+            || p->dst_kind == H_PAGEABLE || p->dst_kind == H_MANAGED)
+            return 1;
+    }
+    return 0;
+}
+
 /* On the legacy default stream, or (bidir) on two blocking streams, which
  * the default stream's events before and after wait for. */
 static void transfer_launch(void *state)
@@ -666,5 +682,6 @@ const mp_probe mp_probe_transfer = {
                       "--bytes 67108864,268435456",
     .unprofiled = transfer_unprofiled,
     .before_launch = transfer_before_launch,
+    .launch_may_wait = transfer_launch_may_wait,
     .after_timing = transfer_after_timing,
 };

@@ -49,6 +49,10 @@
  *   copy   0,100,512,0,0,0,40,56,16,16
  * (the shared and global counts equal the SASS sums of the same launch);
  * --nondeterministic makes the second run's launch 1 a copy_kernel.
+ * --run: after the launches, a run of two copy_kernel launches (numbers
+ * N and N+1, one launch row of launches=2, no filters applied); in the
+ * range pass the second has three times the first's traffic:
+ *   copy (2nd)  60,100,1536,0,0,0,120,168,48,48
  * Always prints one line to stdout and one to stderr, its own.
  */
 #include <errno.h>
@@ -105,11 +109,14 @@ static const char *const metric_names[METRICS] = {
     "smsp__sass_inst_executed_op_ld"};
 
 static const char *raw;
-static int unavailable, range_pass, nondeterministic, ordinal = -1;
+static int unavailable, range_pass, nondeterministic, copy_run;
+static int ordinal = -1;
 static const char *const range_values[3] = {
     "25,50,1048576,524288,1024,%llu,6144,32768,1024,1024",
     "87.5,75,4096,8192,1024,1024,4096,4096,1024,1024",
     "0,100,512,0,0,0,40,56,16,16"};
+/* --run: the second launch of the copy_kernel run in the range pass */
+static const char run_second[] = "60,100,1536,0,0,0,120,168,48,48";
 
 /* The first free ordinal.N of the raw folder, as the library claims it. */
 static int claim_ordinal(void)
@@ -202,20 +209,20 @@ static void write_lines(const int *count)
     rename(tmp, lines_csv);
 }
 
-static void launch_row(FILE *f, int launch, int k)
+static void launch_row(FILE *f, int launch, int k, int n)
 {
     int un = unavailable || no_sass(k);
     unsigned long long sum[METRICS] = {0};
     for (int i = 0; i < kernels[k].ninstr; i++)
         for (int m = 0; m < METRICS; m++)
             sum[m] += kernels[k].in[i].m[m];
-    fprintf(f, "%d,%d,1,%s,64,64,1,32,8,1,0,0x7f00,%s,0,%s",
-            (int)getpid(), launch, kernels[k].mangled, kernels[k].nvtx,
+    fprintf(f, "%d,%d,%d,%s,64,64,1,32,8,1,0,0x7f00,%s,0,%s",
+            (int)getpid(), launch, n, kernels[k].mangled, kernels[k].nvtx,
             !un ? "exact," : unavailable ? "unavailable,CUPTI 13.0 patched "
             "no code for this kernel" : "unavailable,no SASS records: "
             "dropped by the test hook MEMPROBE_INJECT_NO_SASS");
     for (int m = 0; m < METRICS; m++)
-        fprintf(f, ",%llu", un ? 0ULL : sum[m]);
+        fprintf(f, ",%llu", un ? 0ULL : sum[m] * (unsigned long long)n);
     fprintf(f, "\n");
     /* its memory instructions, as the library appends them */
     for (int i = 0; i < kernels[k].ninstr && !un; i++) {
@@ -225,7 +232,7 @@ static void launch_row(FILE *f, int launch, int k)
         fprintf(ops_f, "%d,%d,%s,%d,%u", (int)getpid(), launch,
                 kernels[k].cubin, k, in->off);
         for (int m = 0; m < METRICS; m++)
-            fprintf(ops_f, ",%llu", in->m[m]);
+            fprintf(ops_f, ",%llu", in->m[m] * (unsigned long long)n);
         fprintf(ops_f, "\n");
     }
 }
@@ -320,12 +327,18 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
             if (!has_rre || !regexec(&rre, kernels[k].mangled, 0, NULL, 0))
                 range_row(f, l, k);
         }
+        if (copy_run) {   /* the run: same kernel and shape, 3x traffic */
+            range_row(f, nlaunch, 2);
+            fprintf(f, "%d,%d,%s,64,64,1,32,8,1,,%s\n", (int)getpid(),
+                    nlaunch + 1, kernels[2].mangled, run_second);
+            profiled += 2;
+        }
         fclose(f);
         if (has_rre)
             regfree(&rre);
         if (has_re)
             regfree(&re);
-        write_status(NULL, (unsigned long long)nlaunch,
+        write_status(NULL, (unsigned long long)(nlaunch + 2 * copy_run),
                      (unsigned long long)profiled, "exit");
         return;
     }
@@ -360,9 +373,14 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
             fflush(f);
             raise(SIGSEGV);
         }
-        launch_row(f, l, k);
+        launch_row(f, l, k, 1);
         count[k] += !unavailable && !no_sass(k);
         profiled++;
+    }
+    if (copy_run) {   /* one row for the run of two launches */
+        launch_row(f, nlaunch, 2, 2);
+        count[2] += 2 * (!unavailable && !no_sass(2));
+        profiled += 2;
     }
     fclose(f);
     fclose(ops_f);
@@ -371,7 +389,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
     write_lines(count);
     if (cubins)
         write_cubins();
-    write_status(NULL, (unsigned long long)nlaunch,
+    write_status(NULL, (unsigned long long)(nlaunch + 2 * copy_run),
                  (unsigned long long)profiled, "exit");
 }
 
@@ -407,6 +425,8 @@ int main(int argc, char **argv)
             cubins = 0;
         else if (!strcmp(a, "--nondeterministic"))
             nondeterministic = 1;
+        else if (!strcmp(a, "--run"))
+            copy_run = 1;
         else {
             fprintf(stderr, "fake_app: unknown argument %s\n", a);
             return 64;
