@@ -6,7 +6,12 @@
  * Each variant is first checked: dst must equal src byte for byte.
  *
  *   nvcc -O3 -arch=sm_90 -o copy-variants scripts/explore/copy-variants.cu
- *   ./copy-variants [GiB per array, default 8] [rounds, default 9]
+ *   ./copy-variants [GiB per array, default 8] [rounds, default 9] [set]
+ *
+ * set 1 (default): hints, block tiles, persistent tiles (session 10's
+ * first call); set 2: block sizes of the one-element-per-thread shape,
+ * 8- and 4-byte elements, 32 bytes per thread, warp tiles, reversed block
+ * order.
  *
  * Prints, per variant: median GB/s (read + write bytes / time), its
  * median ratio to the memcpy of the same round, min and max of that
@@ -123,6 +128,77 @@ __global__ void tiled(const uint4 *__restrict__ s, uint4 *__restrict__ d,
     }
 }
 
+/* The interleaved shape with elements of E bytes (4 or 8, plain loads
+ * through L1::no_allocate as PTX of exactly E bytes). */
+template <int E>
+__global__ void narrow(const uint4 *__restrict__ s4, uint4 *__restrict__ d4,
+                       u64 n16)
+{
+    const u64 n = n16 * (16 / E);
+    const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= n)
+        return;
+    const char *s = (const char *)s4 + t * E;
+    char *d = (char *)d4 + t * E;
+    if (E == 8) {
+        unsigned a, b;
+        asm volatile("ld.global.L1::no_allocate.v2.u32 {%0,%1}, [%2];"
+                     : "=r"(a), "=r"(b) : "l"(s));
+        asm volatile("st.global.L1::no_allocate.v2.u32 [%0], {%1,%2};"
+                     ::"l"(d), "r"(a), "r"(b));
+    } else {
+        unsigned a;
+        asm volatile("ld.global.L1::no_allocate.u32 %0, [%1];"
+                     : "=r"(a) : "l"(s));
+        asm volatile("st.global.L1::no_allocate.u32 [%0], %1;"
+                     ::"l"(d), "r"(a));
+    }
+}
+
+/* Thread t copies the 32 contiguous bytes of elements 2t and 2t + 1. */
+__global__ void pairs(const uint4 *__restrict__ s, uint4 *__restrict__ d,
+                      u64 n)
+{
+    const u64 i = 2 * ((u64)blockIdx.x * blockDim.x + threadIdx.x);
+    if (i + 1 >= n + 1)
+        return;
+    uint4 a = ld16<F_NA>(s + i, 0), b;
+    if (i + 1 < n)
+        b = ld16<F_NA>(s + i + 1, 0);
+    st16<F_NA>(d + i, a, 0);
+    if (i + 1 < n)
+        st16<F_NA>(d + i + 1, b, 0);
+}
+
+/* Warp tiles: warp w copies the U * 32 contiguous elements from
+ * w * U * 32 on, lane l taking l, l + 32, ... */
+template <int U>
+__global__ void warptile(const uint4 *__restrict__ s, uint4 *__restrict__ d,
+                         u64 n)
+{
+    const u64 w = ((u64)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const u64 base = w * U * 32 + (threadIdx.x & 31);
+    uint4 v[U];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        if (base + u * 32 < n)
+            v[u] = ld16<F_NA>(s + base + u * 32, 0);
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        if (base + u * 32 < n)
+            st16<F_NA>(d + base + u * 32, v[u], 0);
+}
+
+/* One element per thread, blocks in reverse order of the array. */
+__global__ void reversed(const uint4 *__restrict__ s, uint4 *__restrict__ d,
+                         u64 n)
+{
+    const u64 b = gridDim.x - 1 - blockIdx.x;
+    const u64 t = b * blockDim.x + threadIdx.x;
+    if (t < n)
+        st16<F_NA>(d + t, ld16<F_NA>(s + t, 0), 0);
+}
+
 __global__ void fill(uint4 *p, u64 n)
 {
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n;
@@ -151,9 +227,10 @@ struct variant {
     int threads;
     int per_thread; /* elements per thread per block tile / step */
     int persistent_blocks_per_sm; /* 0: one-shot */
+    int elems_per_16; /* elements of the kernel per 16 bytes (narrow) */
 };
 
-static const variant V[] = {
+static const variant V1[] = {
     {"memcpy", NULL, 0, 0, 0},
     {"interleaved cs u1 t256", interleaved<F_CS, 1>, 256, 1, 0},
     {"interleaved na u1 t256", interleaved<F_NA, 1>, 256, 1, 0},
@@ -172,7 +249,25 @@ static const variant V[] = {
     {"persistent na u8 t512 x4", tiled<F_NA, 8, true>, 512, 8, 4},
     {"persistent cs u4 t1024 x2", tiled<F_CS, 4, true>, 1024, 4, 2},
 };
-#define NV (int)(sizeof V / sizeof V[0])
+
+static const variant V2[] = {
+    {"memcpy", NULL, 0, 0, 0},
+    {"interleaved na u1 t256", interleaved<F_NA, 1>, 256, 1, 0},
+    {"interleaved na u1 t32", interleaved<F_NA, 1>, 32, 1, 0},
+    {"interleaved na u1 t64", interleaved<F_NA, 1>, 64, 1, 0},
+    {"interleaved na u1 t128", interleaved<F_NA, 1>, 128, 1, 0},
+    {"interleaved na u1 t512", interleaved<F_NA, 1>, 512, 1, 0},
+    {"narrow 8-byte t256", narrow<8>, 256, 1, 0, 2},
+    {"narrow 4-byte t256", narrow<4>, 256, 1, 0, 4},
+    {"pairs 32 bytes t256", pairs, 256, 2, 0},
+    {"pairs 32 bytes t128", pairs, 128, 2, 0},
+    {"warptile u2 t256", warptile<2>, 256, 2, 0},
+    {"warptile u4 t128", warptile<4>, 128, 4, 0},
+    {"reversed t256", reversed, 256, 1, 0},
+    {"interleaved cs u1 t128", interleaved<F_CS, 1>, 128, 1, 0},
+};
+static const variant *V = V1;
+static int NV = (int)(sizeof V1 / sizeof V1[0]);
 
 static int sms;
 
@@ -183,6 +278,8 @@ static void launch(const variant *v, const uint4 *s, uint4 *d, u64 n)
         return;
     }
     u64 per_block = (u64)v->threads * v->per_thread;
+    if (v->elems_per_16)
+        per_block = (u64)v->threads / v->elems_per_16;
     u64 blocks = v->persistent_blocks_per_sm
                      ? (u64)sms * v->persistent_blocks_per_sm
                      : (n + per_block - 1) / per_block;
@@ -208,6 +305,10 @@ int main(int argc, char **argv)
     if (rounds < 1 || rounds > 64)
         rounds = 9;
     const int reps = 3;
+    if (argc > 3 && atoi(argv[3]) == 2) {
+        V = V2;
+        NV = (int)(sizeof V2 / sizeof V2[0]);
+    }
     const u64 n = (u64)(gib * (1ull << 30)) / 16;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     uint4 *s, *d;
@@ -218,7 +319,7 @@ int main(int argc, char **argv)
     fill<<<sms * 8, 256>>>(s, n);
     CK(cudaGetLastError());
 
-    u64 mism[NV];
+    u64 mism[32];
     for (int i = 0; i < NV; i++) {
         CK(cudaMemset(d, 0, n * 16));
         CK(cudaMemset(bad, 0, sizeof *bad));
