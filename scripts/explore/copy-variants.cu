@@ -222,6 +222,7 @@ __global__ void differ(const uint4 *a, const uint4 *b, u64 n, u64 *bad)
 
 typedef void (*kern)(const uint4 *, uint4 *, u64);
 struct variant {
+    int sets;
     const char *name;
     kern k;       /* NULL: cudaMemcpyAsync */
     int threads;
@@ -230,44 +231,41 @@ struct variant {
     int elems_per_16; /* elements of the kernel per 16 bytes (narrow) */
 };
 
-static const variant V1[] = {
-    {"memcpy", NULL, 0, 0, 0},
-    {"interleaved cs u1 t256", interleaved<F_CS, 1>, 256, 1, 0},
-    {"interleaved na u1 t256", interleaved<F_NA, 1>, 256, 1, 0},
-    {"interleaved pf u1 t256", interleaved<F_PF, 1>, 256, 1, 0},
-    {"interleaved ef u1 t256", interleaved<F_EF, 1>, 256, 1, 0},
-    {"interleaved na u1 t1024", interleaved<F_NA, 1>, 1024, 1, 0},
-    {"interleaved na u2 t256", interleaved<F_NA, 2>, 256, 2, 0},
-    {"tiled na u2 t256", tiled<F_NA, 2, false>, 256, 2, 0},
-    {"tiled na u4 t256", tiled<F_NA, 4, false>, 256, 4, 0},
-    {"tiled na u8 t256", tiled<F_NA, 8, false>, 256, 8, 0},
-    {"tiled na u4 t1024", tiled<F_NA, 4, false>, 1024, 4, 0},
-    {"tiled cs u4 t256", tiled<F_CS, 4, false>, 256, 4, 0},
-    {"tiled ef u4 t256", tiled<F_EF, 4, false>, 256, 4, 0},
-    {"tiled pf u4 t256", tiled<F_PF, 4, false>, 256, 4, 0},
-    {"persistent na u4 t256 x8", tiled<F_NA, 4, true>, 256, 4, 8},
-    {"persistent na u8 t512 x4", tiled<F_NA, 8, true>, 512, 8, 4},
-    {"persistent cs u4 t1024 x2", tiled<F_CS, 4, true>, 1024, 4, 2},
+/* Every variant, with the sets (bit 1: set 1, bit 2: set 2) it is in. */
+static const variant ALL[] = {
+    {3, "memcpy", NULL, 0, 0, 0},
+    {1, "interleaved cs u1 t256", interleaved<F_CS, 1>, 256, 1, 0},
+    {3, "interleaved na u1 t256", interleaved<F_NA, 1>, 256, 1, 0},
+    {1, "interleaved pf u1 t256", interleaved<F_PF, 1>, 256, 1, 0},
+    {1, "interleaved ef u1 t256", interleaved<F_EF, 1>, 256, 1, 0},
+    {1, "interleaved na u1 t1024", interleaved<F_NA, 1>, 1024, 1, 0},
+    {1, "interleaved na u2 t256", interleaved<F_NA, 2>, 256, 2, 0},
+    {1, "tiled na u2 t256", tiled<F_NA, 2, false>, 256, 2, 0},
+    {1, "tiled na u4 t256", tiled<F_NA, 4, false>, 256, 4, 0},
+    {1, "tiled na u8 t256", tiled<F_NA, 8, false>, 256, 8, 0},
+    {1, "tiled na u4 t1024", tiled<F_NA, 4, false>, 1024, 4, 0},
+    {1, "tiled cs u4 t256", tiled<F_CS, 4, false>, 256, 4, 0},
+    {1, "tiled ef u4 t256", tiled<F_EF, 4, false>, 256, 4, 0},
+    {1, "tiled pf u4 t256", tiled<F_PF, 4, false>, 256, 4, 0},
+    {1, "persistent na u4 t256 x8", tiled<F_NA, 4, true>, 256, 4, 8},
+    {1, "persistent na u8 t512 x4", tiled<F_NA, 8, true>, 512, 8, 4},
+    {1, "persistent cs u4 t1024 x2", tiled<F_CS, 4, true>, 1024, 4, 2},
+    {2, "interleaved na u1 t32", interleaved<F_NA, 1>, 32, 1, 0},
+    {2, "interleaved na u1 t64", interleaved<F_NA, 1>, 64, 1, 0},
+    {2, "interleaved na u1 t128", interleaved<F_NA, 1>, 128, 1, 0},
+    {2, "interleaved na u1 t512", interleaved<F_NA, 1>, 512, 1, 0},
+    {2, "narrow 8-byte t256", narrow<8>, 256, 1, 0, 2},
+    {2, "narrow 4-byte t256", narrow<4>, 256, 1, 0, 4},
+    {2, "pairs 32 bytes t256", pairs, 256, 2, 0},
+    {2, "pairs 32 bytes t128", pairs, 128, 2, 0},
+    {2, "warptile u2 t256", warptile<2>, 256, 2, 0},
+    {2, "warptile u4 t128", warptile<4>, 128, 4, 0},
+    {2, "reversed t256", reversed, 256, 1, 0},
+    {2, "interleaved cs u1 t128", interleaved<F_CS, 1>, 128, 1, 0},
 };
-
-static const variant V2[] = {
-    {"memcpy", NULL, 0, 0, 0},
-    {"interleaved na u1 t256", interleaved<F_NA, 1>, 256, 1, 0},
-    {"interleaved na u1 t32", interleaved<F_NA, 1>, 32, 1, 0},
-    {"interleaved na u1 t64", interleaved<F_NA, 1>, 64, 1, 0},
-    {"interleaved na u1 t128", interleaved<F_NA, 1>, 128, 1, 0},
-    {"interleaved na u1 t512", interleaved<F_NA, 1>, 512, 1, 0},
-    {"narrow 8-byte t256", narrow<8>, 256, 1, 0, 2},
-    {"narrow 4-byte t256", narrow<4>, 256, 1, 0, 4},
-    {"pairs 32 bytes t256", pairs, 256, 2, 0},
-    {"pairs 32 bytes t128", pairs, 128, 2, 0},
-    {"warptile u2 t256", warptile<2>, 256, 2, 0},
-    {"warptile u4 t128", warptile<4>, 128, 4, 0},
-    {"reversed t256", reversed, 256, 1, 0},
-    {"interleaved cs u1 t128", interleaved<F_CS, 1>, 128, 1, 0},
-};
-static const variant *V = V1;
-static int NV = (int)(sizeof V1 / sizeof V1[0]);
+#define NALL (int)(sizeof ALL / sizeof ALL[0])
+static const variant *V[NALL];
+static int NV;
 
 static int sms;
 
@@ -305,10 +303,10 @@ int main(int argc, char **argv)
     if (rounds < 1 || rounds > 64)
         rounds = 9;
     const int reps = 3;
-    if (argc > 3 && atoi(argv[3]) == 2) {
-        V = V2;
-        NV = (int)(sizeof V2 / sizeof V2[0]);
-    }
+    const int set = argc > 3 && atoi(argv[3]) == 2 ? 2 : 1;
+    for (int i = 0; i < NALL; i++)
+        if (ALL[i].sets & set)
+            V[NV++] = &ALL[i];
     const u64 n = (u64)(gib * (1ull << 30)) / 16;
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     uint4 *s, *d;
@@ -319,11 +317,11 @@ int main(int argc, char **argv)
     fill<<<sms * 8, 256>>>(s, n);
     CK(cudaGetLastError());
 
-    u64 mism[32];
+    u64 mism[NALL];
     for (int i = 0; i < NV; i++) {
         CK(cudaMemset(d, 0, n * 16));
         CK(cudaMemset(bad, 0, sizeof *bad));
-        launch(&V[i], s, d, n);
+        launch(V[i], s, d, n);
         CK(cudaGetLastError());
         differ<<<sms * 8, 256>>>(s, d, n, bad);
         CK(cudaMemcpy(&mism[i], bad, sizeof *bad, cudaMemcpyDeviceToHost));
@@ -335,10 +333,10 @@ int main(int argc, char **argv)
     double *ms = (double *)calloc((size_t)NV * rounds, sizeof *ms);
     for (int r = -1; r < rounds; r++) {  /* round -1: warm-up */
         for (int i = 0; i < NV; i++) {
-            launch(&V[i], s, d, n);
+            launch(V[i], s, d, n);
             CK(cudaEventRecord(e0));
             for (int k = 0; k < reps; k++)
-                launch(&V[i], s, d, n);
+                launch(V[i], s, d, n);
             CK(cudaEventRecord(e1));
             CK(cudaEventSynchronize(e1));
             float t;
@@ -358,7 +356,7 @@ int main(int argc, char **argv)
             ratio[r] = ms[0 * rounds + r] / ms[i * rounds + r];
         }
         double g = median(gbs, rounds), q = median(ratio, rounds);
-        printf("%-28s %9.1f %8.4f %8.4f %8.4f %llu\n", V[i].name, g, q,
+        printf("%-28s %9.1f %8.4f %8.4f %8.4f %llu\n", V[i]->name, g, q,
                ratio[0], ratio[rounds - 1], mism[i]);
     }
     free(ms);
