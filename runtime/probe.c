@@ -171,6 +171,19 @@ long mp_time_close(void)
     return n;
 }
 
+unsigned mp_launch_traits(const mp_probe *p, const void *state)
+{
+    if (p->launch_traits)
+        return p->launch_traits(state);
+    return p->before_launch ? MP_LAUNCH_PREPARED : 0;
+}
+
+void mp_prepare_launch(const mp_probe *p, void *state)
+{
+    if (p->before_launch && (mp_launch_traits(p, state) & MP_LAUNCH_PREPARED))
+        p->before_launch(state);
+}
+
 void mp_launch_untimed(void (*before)(void *), void (*launch)(void *),
                        void *ctx, int n)
 {

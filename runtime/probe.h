@@ -11,8 +11,9 @@
  *              (a profiled batch counts every kernel as one range)
  *   before_launch  optional: untimed preparation before every launch
  *              (managed memory moved back to the host)
- *   launch_may_wait  optional: whether launch waits for the GPU (then
- *              its timed samples are not held: mp_time_samples)
+ *   launch_traits  optional: whether this configuration's launches need
+ *              before_launch (then one launch per timed sample) and
+ *              whether they wait for the GPU (then samples not held)
  *   launch     one launch on the default stream
  *   verify     the output of the last launch against the CPU reference
  *   after_timing  optional: reference measurements beside the probe
@@ -127,12 +128,13 @@ typedef struct mp_probe {
                          const mp_device *dev);
 
     int (*setup)(const long long *v, const mp_device *dev, void **state);
-    /* Optional (NULL): called before every launch, outside timing. */
+    /* Optional (NULL): called before every launch that needs it (see
+     * launch_traits), outside timing. */
     void (*before_launch)(void *state);
-    /* Optional (NULL: never): 1 when launch(state) may wait for the GPU
-     * (a copy from pageable or managed memory), so that its timed samples
-     * are not held (mp_time_samples). */
-    int (*launch_may_wait)(void *state);
+    /* Optional: MP_LAUNCH_* flags of the configuration in `state`; NULL
+     * means MP_LAUNCH_PREPARED when before_launch is set, else 0. Read
+     * through mp_launch_traits. */
+    unsigned (*launch_traits)(const void *state);
     void (*launch)(void *state);
     /* 0 when the output is right; else -1 and a one-line reason. */
     int (*verify)(void *state, char *err, size_t errlen);
@@ -258,6 +260,18 @@ void mp_time_events(void (*before)(void *), void (*launch)(void *),
  * ahead of each. */
 void mp_launch_untimed(void (*before)(void *), void (*launch)(void *),
                        void *ctx, int n);
+
+/* How a configuration's launches may be timed (mp_probe.launch_traits):
+ * PREPARED, before_launch must run before each launch (its work is
+ * outside the timed span, so a sample is one launch); WAITS, a launch may
+ * wait for the GPU (a copy from pageable or managed memory), so its
+ * samples are not held (mp_time_samples). */
+#define MP_LAUNCH_PREPARED 1u
+#define MP_LAUNCH_WAITS 2u
+unsigned mp_launch_traits(const mp_probe *p, const void *state);
+
+/* Runs p's before_launch on state when its launches need it (PREPARED). */
+void mp_prepare_launch(const mp_probe *p, void *state);
 
 /* Times n samples of k back-to-back launch(ctx) calls each: one event
  * pair around each sample, ns[i] = the sample's time / k (the time per

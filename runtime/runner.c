@@ -191,9 +191,9 @@ static void utc_stamp(char *buf, size_t len)
  * events (mp_time_samples), k chosen so that a sample lasts at least
  * --sample-us (--launches 0) or as given: an event pair resolves about
  * 0.5 us, so a 5-us kernel timed alone repeats within 5-10%, not 1%. The
- * kernel is launched as written, only more often. A probe with a
- * before_launch hook keeps one launch per sample (its hook is outside the
- * timed span). After the fixed warm-up, a run of SETTLE_MIN_RUNS or more
+ * kernel is launched as written, only more often. A configuration whose
+ * launches need the probe's before_launch (MP_LAUNCH_PREPARED) keeps one
+ * launch per sample (the hook is outside the timed span). After the fixed warm-up, a run of SETTLE_MIN_RUNS or more
  * timed samples (the default 20; fewer asks for a quick look, as the GPU
  * tests do) first runs windows of SETTLE_N samples until two consecutive
  * medians agree within SETTLE_REL (clocks and caches have settled), at
@@ -210,26 +210,29 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
                           const mp_run_options *o, slot *s)
 {
     mp_stats *st = &s->m.time_ns;
+    const unsigned traits = mp_launch_traits(p, state);
+    void (*before)(void *) =
+        traits & MP_LAUNCH_PREPARED ? p->before_launch : NULL;
     mp_nvtx_push(label);
-    mp_launch_untimed(p->before_launch, p->launch, state, o->warmup);
+    mp_launch_untimed(before, p->launch, state, o->warmup);
     if (o->runs <= 0) {   /* verify only: the warm-up launches, no timing */
         mp_nvtx_pop();
         memset(st, 0, sizeof *st);
         return;
     }
     double *ns = mp_xcalloc((size_t)o->runs, sizeof *ns);
-    int k = p->before_launch ? 1 : o->launches, warm = o->warmup;
-    int held = !(p->launch_may_wait && p->launch_may_wait(state));
+    int k = before ? 1 : o->launches, warm = o->warmup;
+    int held = !(traits & MP_LAUNCH_WAITS);
     if (k == 0) {
         double one = 0;
-        mp_time_samples(p->before_launch, p->launch, state, 1, 1, held,
+        mp_time_samples(before, p->launch, state, 1, 1, held,
                         &one);
         k = mp_launches_per_sample(one, 1e3 * o->sample_us, SAMPLE_CAP);
         warm++;
     }
     double win[2][SETTLE_N], t0 = mp_cost_now();
     for (int w = 0; o->runs >= SETTLE_MIN_RUNS && w < SETTLE_WINDOWS; w++) {
-        mp_time_samples(p->before_launch, p->launch, state, k, SETTLE_N,
+        mp_time_samples(before, p->launch, state, k, SETTLE_N,
                         held, win[w % 2]);
         warm += k * SETTLE_N;
         if ((w > 0 && mp_timing_settled(win[(w + 1) % 2], win[w % 2],
@@ -237,7 +240,7 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
             || mp_cost_now() - t0 > SETTLE_S)
             break;
     }
-    mp_time_samples(p->before_launch, p->launch, state, k, o->runs, held,
+    mp_time_samples(before, p->launch, state, k, o->runs, held,
                     ns);
     mp_nvtx_pop();
     mp_stats_compute(ns, (size_t)o->runs, st);
@@ -301,8 +304,7 @@ static mp_counters_status profile_group(profiler *pr, void **states,
                 CHECK_CUDA(cudaMemcpyAsync(pr->flush_host, pr->flush,
                                            pr->flush_bytes,
                                            cudaMemcpyDeviceToHost, 0));
-            if (p->before_launch)
-                p->before_launch(states[k]);
+            mp_prepare_launch(p, states[k]);
             mp_nvtx_push(labels[k]);
             p->launch(states[k]);
             mp_nvtx_pop();
@@ -728,8 +730,7 @@ static int setup_and_verify(const run_state *r, const part_state *ps,
     const mp_probe *p = ps->p;
     double t0 = mp_cost_now();
     p->setup(v, &r->dev, &s->state);
-    if (p->before_launch)
-        p->before_launch(s->state);
+    mp_prepare_launch(p, s->state);
     mp_cost_add(MP_COST_SETUP, index, t0);
     t0 = mp_cost_now();
     p->launch(s->state);

@@ -2,7 +2,7 @@
  * test_probes.c - the helpers every probe shares (runtime/probe.c): the
  * probe table, counter lookup, the per-request time columns and the row
  * helpers describe and derive share (parameter, launch-shape and bandwidth
- * columns).
+ * columns), the launch traits.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -188,6 +188,44 @@ static void test_row_set_launch_and_bandwidth(void **state)
 
 /* The schema page, docs/csv-schema.md, lists every column memprobe writes
  * (make test runs in the repository root). */
+/* Launch traits: the probe's own answer, else PREPARED exactly when it
+ * has a before_launch hook; mp_prepare_launch runs the hook only for a
+ * PREPARED configuration. */
+static int prepared_calls;
+static void count_before(void *st)
+{
+    (void)st;
+    prepared_calls++;
+}
+static unsigned traits_of_state(const void *st)
+{
+    return *(const unsigned *)st;
+}
+
+static void test_launch_traits(void **state)
+{
+    (void)state;
+    mp_probe p;
+    memset(&p, 0, sizeof p);
+    unsigned st = 0;
+    assert_int_equal(mp_launch_traits(&p, &st), 0);
+    p.before_launch = count_before;
+    assert_int_equal(mp_launch_traits(&p, &st), MP_LAUNCH_PREPARED);
+    mp_prepare_launch(&p, &st);
+    assert_int_equal(prepared_calls, 1);
+    p.launch_traits = traits_of_state;
+    assert_int_equal(mp_launch_traits(&p, &st), 0);
+    mp_prepare_launch(&p, &st);
+    assert_int_equal(prepared_calls, 1);
+    st = MP_LAUNCH_WAITS;
+    assert_int_equal(mp_launch_traits(&p, &st), MP_LAUNCH_WAITS);
+    mp_prepare_launch(&p, &st);
+    assert_int_equal(prepared_calls, 1);
+    st = MP_LAUNCH_PREPARED | MP_LAUNCH_WAITS;
+    mp_prepare_launch(&p, &st);
+    assert_int_equal(prepared_calls, 2);
+}
+
 static void test_readme_lists_every_column(void **state)
 {
     (void)state;
@@ -215,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_probe_table),
         cmocka_unit_test(test_row_set_params),
         cmocka_unit_test(test_row_set_launch_and_bandwidth),
+        cmocka_unit_test(test_launch_traits),
         cmocka_unit_test(test_readme_lists_every_column),
     };
     return cmocka_run_group_tests_name("probes", tests, NULL, NULL);

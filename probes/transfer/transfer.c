@@ -499,20 +499,24 @@ static void issue(transfer_state *s, copy_pair *p, cudaStream_t st)
                                    cudaMemcpyDefault, st));
 }
 
-/* Copies from or to pageable memory wait for the GPU (the driver stages
- * them through its own pinned buffer), and managed memory may fault and
- * migrate: their samples are not held (runtime/hold.h). Device, pinned
- * and mapped memory are queued without waiting. */
-static int transfer_launch_may_wait(void *state)
+/* Managed buffers go back to the host before every launch
+ * (transfer_before_launch: one launch per timed sample) and may fault and
+ * migrate; copies from or to pageable memory wait for the GPU (the driver
+ * stages them through its own pinned buffer): neither is held
+ * (runtime/hold.h). Device, pinned and mapped memory need no preparation
+ * and are queued without waiting: samples of several launches, held. */
+static unsigned transfer_launch_traits(const void *state)
 {
     const transfer_state *s = state;
+    unsigned t = 0;
     for (int i = 0; i < s->npairs; i++) {
         const copy_pair *p = &s->pair[i];
-        if (p->src_kind == H_PAGEABLE || p->src_kind == H_MANAGED
-            || p->dst_kind == H_PAGEABLE || p->dst_kind == H_MANAGED)
-            return 1;
+        if (p->src_kind == H_MANAGED || p->dst_kind == H_MANAGED)
+            t |= MP_LAUNCH_PREPARED | MP_LAUNCH_WAITS;
+        if (p->src_kind == H_PAGEABLE || p->dst_kind == H_PAGEABLE)
+            t |= MP_LAUNCH_WAITS;
     }
-    return 0;
+    return t;
 }
 
 /* On the legacy default stream, or (bidir) on two blocking streams, which
@@ -682,6 +686,6 @@ const mp_probe mp_probe_transfer = {
                       "--bytes 67108864,268435456",
     .unprofiled = transfer_unprofiled,
     .before_launch = transfer_before_launch,
-    .launch_may_wait = transfer_launch_may_wait,
+    .launch_traits = transfer_launch_traits,
     .after_timing = transfer_after_timing,
 };
