@@ -137,11 +137,11 @@ static char *split_words(const char *args, char **argv, int *n, int max)
     return buf;
 }
 
-static int check_in(const mp_probe *p, const char *ncu, const char *dir,
-                    FILE *out);
+static int check_in(const mp_probe *p, const char *args, const char *ncu,
+                    const char *dir, FILE *out);
 
-int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
-                 FILE *out)
+int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
+                 const char *dir, FILE *out)
 {
     int made = mkdir(dir, 0777) == 0;
     if (!made && access(dir, W_OK)) {
@@ -149,7 +149,7 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
                 dir);
         return MP_EXIT_USAGE;
     }
-    int rc = check_in(p, ncu, dir, out);
+    int rc = check_in(p, args ? args : p->ncu_check_args, ncu, dir, out);
     /* A failed check leaves no empty folder behind (the log its message
      * names keeps it). */
     if (rc != MP_EXIT_OK && made)
@@ -157,9 +157,10 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
     return rc;
 }
 
-/* mp_ncu_check in the folder dir, which exists. */
-static int check_in(const mp_probe *p, const char *ncu, const char *dir,
-                    FILE *out)
+/* mp_ncu_check of the configurations of args in the folder dir, which
+ * exists. */
+static int check_in(const mp_probe *p, const char *args, const char *ncu,
+                    const char *dir, FILE *out)
 {
     char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
     snprintf(mine, sizeof mine, "%s/memprobe.csv", dir);
@@ -175,14 +176,14 @@ static int check_in(const mp_probe *p, const char *ncu, const char *dir,
     int n = 0;
     argv[n++] = (char *)self;
     argv[n++] = (char *)p->name;
-    char *words1 = split_words(p->ncu_check_args, argv, &n, 100);
+    char *words1 = split_words(args, argv, &n, 100);
     const char *tail_on[] = {"--counters", "on", "--runs", "0", "--warmup",
                              "0", "-o", mine, NULL};
     for (int i = 0; tail_on[i]; i++)
         argv[n++] = (char *)tail_on[i];
     argv[n] = NULL;
     fprintf(out, "ncu-check: memprobe %s %s (counters from CUPTI)\n",
-            p->name, p->ncu_check_args);
+            p->name, args);
     int rc = mp_spawn_wait(argv, log);
     free(words1);
     if (rc != 0) {
@@ -212,7 +213,7 @@ static int check_in(const mp_probe *p, const char *ncu, const char *dir,
                           theirs, self, p->name, NULL};
     for (int i = 0; head[i]; i++)
         argv[n++] = (char *)head[i];
-    char *words2 = split_words(p->ncu_check_args, argv, &n, 100);
+    char *words2 = split_words(args, argv, &n, 100);
     const char *tail_off[] = {"--counters", "off", "--runs", "0",
                               "--warmup", "0", "-o", run, NULL};
     for (int i = 0; tail_off[i]; i++)
