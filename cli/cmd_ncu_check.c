@@ -139,8 +139,15 @@ int mp_cmd_ncu_check(int argc, char **argv)
     if (!p)
         mp_usage_error("--probe: unknown probe '%s' (see memprobe list)",
                        probe);
-    if (args)
-        mp_cli_check_params(p, args);
+    if (args) {
+        char *words[MP_NCU_CHECK_MAX_WORDS], *buf;
+        int nw = mp_split_words(args, words, MP_NCU_CHECK_MAX_WORDS, &buf);
+        if (nw < 0)
+            mp_usage_error("--args: more than %d words",
+                           MP_NCU_CHECK_MAX_WORDS);
+        mp_cli_check_params(p, nw, words);
+        free(buf);
+    }
     if (compare[0])
         return mp_ncu_compare(p, compare[0], compare[1], stdout);
     if (nspread)

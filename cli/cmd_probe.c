@@ -152,26 +152,14 @@ static void expand_and_check(const mp_probe *p, parsed_args *a,
             mp_usage_error("%s", err);
 }
 
-void mp_cli_check_params(const mp_probe *p, const char *args)
+void mp_cli_check_params(const mp_probe *p, int argc, char **argv)
 {
-    size_t len = strlen(args) + 1;
-    char *buf = mp_xmalloc(len);
-    memcpy(buf, args, len);
-    char *words[128];
-    int n = 0;
-    for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) {
-        if (n == (int)(sizeof words / sizeof words[0]))
-            mp_usage_error("--args: more than %d words",
-                           (int)(sizeof words / sizeof words[0]));
-        words[n++] = w;
-    }
     parsed_args a;
     mp_config_list cl;
-    parse_args(p, 1, n, words, &a);
+    parse_args(p, 1, argc, argv, &a);
     expand_and_check(p, &a, &cl);
     mp_configs_free(&cl);
     free_args(&a);
-    free(buf);
 }
 
 int mp_cmd_measure(const mp_probe *p, int argc, char **argv)

@@ -18,6 +18,7 @@
  * metric memprobe's value, ncu's and the difference, and returns 0 when
  * every metric agrees within its tolerance (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c), 1 when
  * one does not, 2/3/5 when a run could not be made. */
+#define MP_NCU_CHECK_MAX_WORDS 96   /* words of args it passes on */
 int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
                  const char *dir, FILE *out);
 
