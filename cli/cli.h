@@ -22,6 +22,11 @@ int mp_cmd_hierarchy(int argc, char **argv);                  /* cmd_hierarchy.c
 int mp_cmd_hazards(int argc, char **argv);                    /* cmd_hazards.c */
 int mp_cmd_profile(int argc, char **argv);                    /* cmd_profile.c */
 
+/* Exits 2 with one line naming the parameter unless argv are parameters
+ * of p (no run options) whose every configuration passes p's check: what
+ * `ncu-check --args` runs. */
+void mp_cli_check_params(const mp_probe *p, int argc, char **argv);
+
 /* A command without options: prints usage and exits 0 on --help or -h,
  * exits 2 on any argument. */
 int mp_cli_no_options(const char *cmd, const char *usage, int argc,

@@ -22,18 +22,20 @@
 #include "probe.h"
 
 static const char usage[] =
-    "usage: memprobe ncu-check [--probe NAME] [--ncu PATH] [--dir DIR]\n"
+    "usage: memprobe ncu-check [--probe NAME] [--args 'PARAMS'] [--ncu PATH] "
+    "[--dir DIR]\n"
     "       memprobe ncu-check [--probe NAME] --compare MEMPROBE.csv "
     "NCU.csv\n"
     "       memprobe ncu-check [--probe NAME] --spread MEMPROBE.csv "
     "NCU1.csv NCU2.csv ...\n"
     "       memprobe ncu-check [--ncu PATH] [--dir DIR] --profile [--] "
     "PROGRAM [ARGS...]\n\n"
-    "Runs the probe's standard configurations with memprobe's own counters "
-    "and\nunder Nsight Compute with the same metrics, and prints both values "
-    "and\ntheir difference per configuration and metric. Exit 1 when a "
-    "metric\ndiffers beyond its tolerance (runtime/metrics.c). Needs a GPU "
-    "and ncu.\n"
+    "Runs the probe's standard configurations, or those of --args (the\n"
+    "probe's parameters as one word, e.g. --args '--stride 1,2 --width 4'),\n"
+    "with memprobe's own counters and under Nsight Compute with the same\n"
+    "metrics, and prints both values and their difference per configuration\n"
+    "and metric. Exit 1 when a metric differs beyond its tolerance\n"
+    "(runtime/metrics.c). Needs a GPU and ncu.\n"
     "--profile runs PROGRAM under memprobe profile and under ncu --section\n"
     "SourceCounters and compares, per kernel and SASS instruction, shared\n"
     "wavefronts and global sectors with their ideal (and executed\n"
@@ -107,6 +109,7 @@ static int take_profile(int argc, char **argv, int *i, void *dest, char *err,
 int mp_cmd_ncu_check(int argc, char **argv)
 {
     const char *probe = "bank", *ncu = "ncu", *dir = "results/ncu-check";
+    const char *args = NULL;
     const char *compare[2] = {NULL, NULL};
     spread_files spread = {.n = 0};
     char **program = NULL;
@@ -114,6 +117,7 @@ int mp_cmd_ncu_check(int argc, char **argv)
         {.name = "probe", .kind = MP_OPT_TEXT, .dest = &probe},
         {.name = "ncu", .kind = MP_OPT_TEXT, .dest = &ncu},
         {.name = "dir", .kind = MP_OPT_TEXT, .dest = &dir},
+        {.name = "args", .kind = MP_OPT_TEXT, .dest = &args, .once = 1},
         {.name = "compare", .kind = MP_OPT_ARGV, .dest = compare,
          .argv_fn = take_compare},
         {.name = "spread", .kind = MP_OPT_ARGV, .dest = &spread,
@@ -122,16 +126,28 @@ int mp_cmd_ncu_check(int argc, char **argv)
          .argv_fn = take_profile},
     };
     const mp_opts_spec spec = {
-        .cmd = "ncu-check", .opts = opts, .nopts = 6, .dashes = MP_OPTS_ALL,
+        .cmd = "ncu-check", .opts = opts, .nopts = 7, .dashes = MP_OPTS_ALL,
         .usage = usage};
     mp_opts_parse(&spec, argc, argv, NULL);
     int nspread = spread.n;
     if (program && (compare[0] || nspread))
         mp_usage_error("--profile: not with --compare or --spread");
+    if (args && (program || compare[0] || nspread))
+        mp_usage_error("--args: only when ncu-check runs the probe (not "
+                       "with --profile, --compare or --spread)");
     const mp_probe *p = mp_probe_find(probe);
     if (!p)
         mp_usage_error("--probe: unknown probe '%s' (see memprobe list)",
                        probe);
+    if (args) {
+        char *words[MP_NCU_CHECK_MAX_WORDS], *buf;
+        int nw = mp_split_words(args, words, MP_NCU_CHECK_MAX_WORDS, &buf);
+        if (nw < 0)
+            mp_usage_error("--args: more than %d words",
+                           MP_NCU_CHECK_MAX_WORDS);
+        mp_cli_check_params(p, nw, words);
+        free(buf);
+    }
     if (compare[0])
         return mp_ncu_compare(p, compare[0], compare[1], stdout);
     if (nspread)
@@ -151,7 +167,7 @@ int mp_cmd_ncu_check(int argc, char **argv)
                            strerror(errno));
         return mp_ncu_profile_check(ncu, dir, program, stdout);
     }
-    int rc = mp_ncu_check(p, ncu, dir, stdout);
+    int rc = mp_ncu_check(p, args, ncu, dir, stdout);
     if (rc != MP_EXIT_OK && made)
         rmdir("results");   /* a failed check leaves no empty folder */
     return rc;

@@ -152,6 +152,16 @@ static void expand_and_check(const mp_probe *p, parsed_args *a,
             mp_usage_error("%s", err);
 }
 
+void mp_cli_check_params(const mp_probe *p, int argc, char **argv)
+{
+    parsed_args a;
+    mp_config_list cl;
+    parse_args(p, 1, argc, argv, &a);
+    expand_and_check(p, &a, &cl);
+    mp_configs_free(&cl);
+    free_args(&a);
+}
+
 int mp_cmd_measure(const mp_probe *p, int argc, char **argv)
 {
     parsed_args a;

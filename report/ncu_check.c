@@ -20,6 +20,7 @@
 #include "check.h"
 #include "metrics.h"
 #include "ncu_csv.h"
+#include "options.h"
 #include "subprocess.h"
 
 int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
@@ -125,23 +126,19 @@ void mp_ncu_check_metrics(const mp_probe *p, const char *status, char *out,
     }
 }
 
-/* Appends the words of `args` (space-separated) to argv at *n. The words
- * point into `buf`, a copy the caller frees. */
-static char *split_words(const char *args, char **argv, int *n, int max)
-{
-    char *buf = strdup(args);
-    if (!buf)
-        return NULL;
-    for (char *w = strtok(buf, " "); w && *n < max; w = strtok(NULL, " "))
-        argv[(*n)++] = w;
-    return buf;
-}
+/* The words of a configuration set: argv words and the text they came
+ * from. */
+typedef struct {
+    const char *text;
+    char *w[MP_NCU_CHECK_MAX_WORDS];
+    int n;
+} config_words;
 
-static int check_in(const mp_probe *p, const char *ncu, const char *dir,
-                    FILE *out);
+static int check_in(const mp_probe *p, const config_words *cw,
+                    const char *ncu, const char *dir, FILE *out);
 
-int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
-                 FILE *out)
+int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
+                 const char *dir, FILE *out)
 {
     int made = mkdir(dir, 0777) == 0;
     if (!made && access(dir, W_OK)) {
@@ -149,7 +146,16 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
                 dir);
         return MP_EXIT_USAGE;
     }
-    int rc = check_in(p, ncu, dir, out);
+    config_words cw = {.text = args ? args : p->ncu_check_args};
+    char *buf;
+    cw.n = mp_split_words(cw.text, cw.w, MP_NCU_CHECK_MAX_WORDS, &buf);
+    int rc = MP_EXIT_USAGE;
+    if (cw.n < 0)
+        fprintf(stderr, "memprobe: ncu-check: --args: more than %d words\n",
+                MP_NCU_CHECK_MAX_WORDS);
+    else
+        rc = check_in(p, &cw, ncu, dir, out);
+    free(buf);
     /* A failed check leaves no empty folder behind (the log its message
      * names keeps it). */
     if (rc != MP_EXIT_OK && made)
@@ -157,9 +163,10 @@ int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
     return rc;
 }
 
-/* mp_ncu_check in the folder dir, which exists. */
-static int check_in(const mp_probe *p, const char *ncu, const char *dir,
-                    FILE *out)
+/* mp_ncu_check of the configurations cw in the folder dir, which
+ * exists. */
+static int check_in(const mp_probe *p, const config_words *cw,
+                    const char *ncu, const char *dir, FILE *out)
 {
     char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
     snprintf(mine, sizeof mine, "%s/memprobe.csv", dir);
@@ -175,16 +182,16 @@ static int check_in(const mp_probe *p, const char *ncu, const char *dir,
     int n = 0;
     argv[n++] = (char *)self;
     argv[n++] = (char *)p->name;
-    char *words1 = split_words(p->ncu_check_args, argv, &n, 100);
+    for (int i = 0; i < cw->n; i++)
+        argv[n++] = cw->w[i];
     const char *tail_on[] = {"--counters", "on", "--runs", "0", "--warmup",
                              "0", "-o", mine, NULL};
     for (int i = 0; tail_on[i]; i++)
         argv[n++] = (char *)tail_on[i];
     argv[n] = NULL;
     fprintf(out, "ncu-check: memprobe %s %s (counters from CUPTI)\n",
-            p->name, p->ncu_check_args);
+            p->name, cw->text);
     int rc = mp_spawn_wait(argv, log);
-    free(words1);
     if (rc != 0) {
         fprintf(stderr, "memprobe: ncu-check: memprobe run failed (exit "
                 "%d); see %s\n", rc, log);
@@ -212,7 +219,8 @@ static int check_in(const mp_probe *p, const char *ncu, const char *dir,
                           theirs, self, p->name, NULL};
     for (int i = 0; head[i]; i++)
         argv[n++] = (char *)head[i];
-    char *words2 = split_words(p->ncu_check_args, argv, &n, 100);
+    for (int i = 0; i < cw->n; i++)
+        argv[n++] = cw->w[i];
     const char *tail_off[] = {"--counters", "off", "--runs", "0",
                               "--warmup", "0", "-o", run, NULL};
     for (int i = 0; tail_off[i]; i++)
@@ -220,7 +228,6 @@ static int check_in(const mp_probe *p, const char *ncu, const char *dir,
     argv[n] = NULL;
     fprintf(out, "ncu-check: %s over the same configurations\n", ncu);
     rc = mp_spawn_wait(argv, log);
-    free(words2);
     if (rc != 0) {
         fprintf(stderr, "memprobe: ncu-check: %s failed (exit %d); see %s\n",
                 ncu, rc, log);

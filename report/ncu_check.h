@@ -9,7 +9,8 @@
 
 #include "probe.h"
 
-/* Runs the probe's standard configurations (p->ncu_check_args) twice: once
+/* Runs the configurations of `args` (the probe's parameters, space-
+ * separated; NULL: its standard configurations, p->ncu_check_args) twice: once
  * as memprobe with --counters on, once as memprobe under `ncu` with the
  * same metrics and --counters off. Both runs launch exactly one kernel per
  * configuration in the profiled phase, so ncu's launch i is configuration
@@ -17,8 +18,9 @@
  * metric memprobe's value, ncu's and the difference, and returns 0 when
  * every metric agrees within its tolerance (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c), 1 when
  * one does not, 2/3/5 when a run could not be made. */
-int mp_ncu_check(const mp_probe *p, const char *ncu, const char *dir,
-                 FILE *out);
+#define MP_NCU_CHECK_MAX_WORDS 96   /* words of args it passes on */
+int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
+                 const char *dir, FILE *out);
 
 /* Compares the two CSV files only (no runs): memprobe's CSV and ncu's
  * --csv --page raw output. Same return values; 2 (one line, nothing

@@ -171,3 +171,17 @@ void mp_opts_parse(const mp_opts_spec *s, int argc, char **argv, int *given)
     if (rc == MP_OPTS_ERROR)
         mp_usage_error("%s", err);
 }
+
+int mp_split_words(const char *text, char **words, int max, char **buf)
+{
+    size_t len = strlen(text) + 1;
+    *buf = mp_xmalloc(len);
+    memcpy(*buf, text, len);
+    int n = 0;
+    for (char *w = strtok(*buf, " "); w; w = strtok(NULL, " ")) {
+        if (n == max)
+            return -1;
+        words[n++] = w;
+    }
+    return n;
+}

@@ -100,4 +100,9 @@ int mp_opts_read(const mp_opts_spec *spec, int argc, char **argv,
 void mp_opts_parse(const mp_opts_spec *spec, int argc, char **argv,
                    int *given);
 
+/* Splits text at spaces into words[0..max), pointing into *buf, a copy
+ * the caller frees: an argv of the words of an option's value (ncu-check
+ * --args). Returns how many, or -1 when there are more than max. */
+int mp_split_words(const char *text, char **words, int max, char **buf);
+
 #endif

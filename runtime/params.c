@@ -4,7 +4,8 @@
  * Ranges step by adding (a..b:s) or by multiplying (a..b:xF).
  * Numbers are parsed strictly: decimal digits with an optional leading
  * minus sign, nothing else; values beyond long long are reported as out of
- * range rather than wrapped.
+ * range rather than wrapped. mp_param_check_multiple words the families'
+ * "--NAME: V is not a multiple of M" checks once.
  */
 #include "params.h"
 
@@ -121,6 +122,15 @@ int mp_param_find(const mp_param_def *defs, int n, const char *name)
     for (int i = 0; i < n; i++)
         if (strcmp(defs[i].name, name) == 0)
             return i;
+    return -1;
+}
+
+int mp_param_check_multiple(const char *name, long long v, long long m,
+                            char *err, size_t errlen)
+{
+    if (v % m == 0)
+        return 0;
+    snprintf(err, errlen, "--%s: %lld is not a multiple of %lld", name, v, m);
     return -1;
 }
 

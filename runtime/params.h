@@ -97,4 +97,9 @@ const char *mp_param_text(long long handle);
 /* Index of the parameter called `name` in a table, or -1. */
 int mp_param_find(const mp_param_def *defs, int n, const char *name);
 
+/* A family's check that value v of --name is a multiple of m: 0, or -1
+ * with "--NAME: V is not a multiple of M" in err. */
+int mp_param_check_multiple(const char *name, long long v, long long m,
+                            char *err, size_t errlen);
+
 #endif

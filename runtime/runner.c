@@ -193,9 +193,10 @@ static void utc_stamp(char *buf, size_t len)
  * 0.5 us, so a 5-us kernel timed alone repeats within 5-10%, not 1%. The
  * kernel is launched as written, only more often. A configuration whose
  * launches need the probe's before_launch (MP_LAUNCH_PREPARED) keeps one
- * launch per sample (the hook is outside the timed span). After the fixed warm-up, a run of SETTLE_MIN_RUNS or more
- * timed samples (the default 20; fewer asks for a quick look, as the GPU
- * tests do) first runs windows of SETTLE_N samples until two consecutive
+ * launch per sample (the hook is outside the timed span). After the
+ * fixed warm-up, a run of SETTLE_MIN_RUNS or more timed samples (the
+ * default 20; fewer asks for a quick look, as the GPU tests do) first
+ * runs windows of SETTLE_N samples until two consecutive
  * medians agree within SETTLE_REL (clocks and caches have settled), at
  * most SETTLE_WINDOWS windows or SETTLE_S seconds; all of it counts as
  * warm-up in the row. */
@@ -225,8 +226,7 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
     int held = !(traits & MP_LAUNCH_WAITS);
     if (k == 0) {
         double one = 0;
-        mp_time_samples(before, p->launch, state, 1, 1, held,
-                        &one);
+        mp_time_samples(before, p->launch, state, 1, 1, held, &one);
         k = mp_launches_per_sample(one, 1e3 * o->sample_us, SAMPLE_CAP);
         warm++;
     }
@@ -240,8 +240,7 @@ static void time_launches(const mp_probe *p, void *state, const char *label,
             || mp_cost_now() - t0 > SETTLE_S)
             break;
     }
-    mp_time_samples(before, p->launch, state, k, o->runs, held,
-                    ns);
+    mp_time_samples(before, p->launch, state, k, o->runs, held, ns);
     mp_nvtx_pop();
     mp_stats_compute(ns, (size_t)o->runs, st);
     s->warm = warm;

@@ -397,7 +397,8 @@ static void test_no_gpu_driver_named(void **state)
 }
 
 /* ncu-check without a GPU: exit 3, one line saying what is missing, and
- * no folder left behind (results/, --dir), made or not. */
+ * no folder left behind (results/, --dir), made or not; also with --args
+ * (checked, then refused for want of a GPU). */
 static void test_no_gpu_ncu_check(void **state)
 {
     (void)state;
@@ -405,9 +406,12 @@ static void test_no_gpu_ncu_check(void **state)
     const char *plain[] = {"ncu-check", NULL};
     const char *dir[] = {"ncu-check", "--probe", "const", "--dir",
                          "mine/ncu", NULL};
+    /* round 2: configurations of --args, accepted, then the GPU missing */
+    const char *args[] = {"ncu-check", "--probe", "coalesce", "--args",
+                          "--op ld --width 4,16 --offset 0,16", NULL};
     for (int round = 0; round < 3; round++) {
         cli_result r;
-        cli_run(round == 1 ? dir : plain, &r);
+        cli_run(round == 1 ? dir : round == 2 ? args : plain, &r);
         cli_expect_status(&r, 3);
         assert_int_equal(cli_count_char(r.err, '\n'), 1);
         cli_must_contain("stderr", r.err, "memprobe: ncu-check: ");

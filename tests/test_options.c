@@ -2,7 +2,7 @@
  * test_options.c - the one option parser (runtime/options.c) on tables
  * made up here: values in both spellings, aliases, flags, given twice,
  * missing and empty values, unknown options and positional arguments by
- * each dash rule, --help, and the ARGV and FN kinds. The commands' own
+ * each dash rule, --help, the ARGV and FN kinds, and the word splitter. The commands' own
  * messages are tested through ./memprobe by the CLI tests.
  */
 #include <setjmp.h>
@@ -154,6 +154,29 @@ static void test_dash_rules(void **state)
     assert_string_equal(p.rest[0], "--nope");
 }
 
+/* mp_split_words: words at any run of spaces, none for an empty text,
+ * -1 past max (the first max kept). */
+static void test_split_words(void **state)
+{
+    (void)state;
+    char *w[3], *buf;
+    assert_int_equal(mp_split_words("  --stride 1,2   --width 4 ", w, 3,
+                                    &buf), -1);
+    assert_string_equal(w[2], "--width");
+    free(buf);
+    assert_int_equal(mp_split_words("--stride  1,2", w, 3, &buf), 2);
+    assert_string_equal(w[0], "--stride");
+    assert_string_equal(w[1], "1,2");
+    free(buf);
+    assert_int_equal(mp_split_words("   ", w, 3, &buf), 0);
+    free(buf);
+    const char *four = "a b c d";
+    assert_int_equal(mp_split_words(four + 2, w, 3, &buf), 3);
+    assert_string_equal(w[2], "d");
+    assert_string_equal(four, "a b c d");   /* the text is not written */
+    free(buf);
+}
+
 static void test_help_fn_and_argv(void **state)
 {
     (void)state;
@@ -178,6 +201,7 @@ int main(void)
         cmocka_unit_test(test_errors_name_the_option),
         cmocka_unit_test(test_dash_rules),
         cmocka_unit_test(test_help_fn_and_argv),
+        cmocka_unit_test(test_split_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

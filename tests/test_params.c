@@ -1,7 +1,8 @@
 /*
  * test_params.c - CPU tests of runtime/params.c: strict value parsing,
- * lists and ranges, and the describe/format helpers, on the bank probe's
- * real parameter table (probes/bank/bank.c) plus two tables made up here.
+ * lists and ranges, the describe/format helpers and the multiple-of
+ * check, on the bank probe's real parameter table (probes/bank/bank.c)
+ * plus two tables made up here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -448,6 +449,23 @@ static void test_format(void **state)
     assert_string_equal(buf, "123");
 }
 
+/* The families' multiple-of checks: silent on a multiple, else one line
+ * naming the option, the value and the step. */
+static void test_check_multiple(void **state)
+{
+    (void)state;
+    char err[128] = "";
+    assert_int_equal(mp_param_check_multiple("threads", 64, 32, err,
+                                             sizeof err), 0);
+    assert_string_equal(err, "");
+    assert_int_equal(mp_param_check_multiple("threads", 48, 32, err,
+                                             sizeof err), -1);
+    assert_string_equal(err, "--threads: 48 is not a multiple of 32");
+    assert_int_equal(mp_param_check_multiple("dim", 1000, 16, err,
+                                             sizeof err), -1);
+    assert_string_equal(err, "--dim: 1000 is not a multiple of 16");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_max_list),
         cmocka_unit_test(test_describe_range),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_check_multiple),
     };
     return cmocka_run_group_tests_name("params", tests, NULL, NULL);
 }

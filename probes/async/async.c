@@ -86,11 +86,8 @@ static int async_check(const long long *v, size_t smem_limit, char *err,
 {
     int m = (int)v[P_METHOD];
     const char *name = method_names[m];
-    if (v[P_THREADS] % 32) {
-        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
-                 v[P_THREADS]);
+    if (mp_param_check_multiple("threads", v[P_THREADS], 32, err, errlen))
         return -1;
-    }
     if ((m == MP_ASYNC_BULK || m == MP_ASYNC_TENSOR) && v[P_WIDTH] != 16) {
         snprintf(err, errlen, "--width: %s copies move whole tiles; width "
                  "%lld applies to staged and cpasync only (give 16)", name,

@@ -236,22 +236,17 @@ static int check_variant(const long long *v, size_t smem_limit, char *err,
 static int bw_check(const long long *v, size_t smem_limit, char *err,
                     size_t errlen)
 {
-    if (v[P_THREADS] % 32) {
-        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
-                 v[P_THREADS]);
+    if (mp_param_check_multiple("threads", v[P_THREADS], 32, err, errlen))
         return -1;
-    }
     if (v[P_OFFSET] % v[P_WIDTH]) {
         snprintf(err, errlen, "--offset: %lld is not a multiple of --width "
                  "%lld (a misaligned access would fault)", v[P_OFFSET],
                  v[P_WIDTH]);
         return -1;
     }
-    if (v[P_BYTES] % BYTES_MULTIPLE) {
-        snprintf(err, errlen, "--bytes: %lld is not a multiple of %d",
-                 v[P_BYTES], BYTES_MULTIPLE);
+    if (mp_param_check_multiple("bytes", v[P_BYTES], BYTES_MULTIPLE, err,
+                                errlen))
         return -1;
-    }
     if (repeat_of(v) > 1 && v[P_CACHE] != 0) {
         snprintf(err, errlen, "--repeat: repeated walks use --cache default "
                  "only, not %s", cache_names[v[P_CACHE]]);

@@ -256,9 +256,8 @@ static int bank_check(const long long *v, size_t smem_limit, char *err,
                      "no --offsets");
             return -1;
         }
-    } else if (v[P_THREADS] % 32) {
-        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
-                 v[P_THREADS]);
+    } else if (mp_param_check_multiple("threads", v[P_THREADS], 32, err,
+                                       errlen)) {
         return -1;
     }
     if (v[P_PAD] > 0 && v[P_STRIDE] == 0) {

@@ -1,5 +1,5 @@
 /*
- * study_shared.c - the study's shared-memory claims (sixteen banks,
+ * bank_study.c - the study's shared-memory claims (sixteen banks,
  * half-warps, 32-bit words, padding, broadcast) and its bank and padding
  * table sections. report/claims.h says what a claim group holds;
  * report/study.c writes the document.
@@ -36,23 +36,17 @@ static verdict half_warps(ctx *c, char *m, char *why, size_t len)
     say(m, len, "Conflict-free loads at stride 1 cost %s wavefront per "
         "request at 4 bytes, %s at 8 bytes and %s at 16 bytes; 4-byte loads "
         "at stride 32 cost %s.", N0(w4), N0(w8), N0(w16), N0(s32));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (round(w4) == 1 && round(w8) == 2) {
-        say(why, len, "A whole warp of 4-byte accesses is served at once "
-            "and its lanes conflict across the halves (stride 32: all %s "
-            "lanes queue on one bank); only wider accesses are split, into "
-            "half-warps at 8 bytes and quarter-warps at 16, because one "
-            "wavefront carries at most 128 bytes.", N0(s32));
-        return PARTLY;
-    }
-    if (round(w4) == 2) {
-        say(why, len, "Even 4-byte accesses take one wavefront per "
-            "half-warp.");
-        return HOLDS;
-    }
-    say(why, len, "The counts show no half-warp split.");
-    return FAILS;
+    char wide_split[512];
+    say(wide_split, sizeof wide_split, "A whole warp of 4-byte accesses is "
+        "served at once and its lanes conflict across the halves (stride "
+        "32: all %s lanes queue on one bank); only wider accesses are "
+        "split, into half-warps at 8 bytes and quarter-warps at 16, because "
+        "one wavefront carries at most 128 bytes.", N0(s32));
+    return OUTCOMES(c, why, len,
+        {round(w4) == 1 && round(w8) == 2, PARTLY, wide_split},
+        {round(w4) == 2, HOLDS,
+         "Even 4-byte accesses take one wavefront per half-warp."},
+        {1, FAILS, "The counts show no half-warp split."});
 }
 
 static verdict width_shared(ctx *c, char *m, char *why, size_t len)

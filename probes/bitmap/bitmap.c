@@ -55,11 +55,9 @@ static int bitmap_check(const long long *v, size_t smem_limit, char *err,
                         size_t errlen)
 {
     (void)smem_limit;
-    if (v[P_DIM] % MP_BITMAP_TILE) {
-        snprintf(err, errlen, "--dim: %lld is not a multiple of %d",
-                 v[P_DIM], MP_BITMAP_TILE);
+    if (mp_param_check_multiple("dim", v[P_DIM], MP_BITMAP_TILE, err,
+                                errlen))
         return -1;
-    }
     return 0;
 }
 

@@ -77,11 +77,8 @@ static int cluster_check(const long long *v, size_t smem_limit, char *err,
                          size_t errlen)
 {
     int op = (int)v[P_OP];
-    if (v[P_THREADS] % 32) {
-        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
-                 v[P_THREADS]);
+    if (mp_param_check_multiple("threads", v[P_THREADS], 32, err, errlen))
         return -1;
-    }
     if (v[P_TARGET] == 1 && v[P_CLUSTER] < 2) {
         snprintf(err, errlen, "--cluster: remote needs another block in the "
                  "cluster (2..16), not %lld", v[P_CLUSTER]);
@@ -97,11 +94,8 @@ static int cluster_check(const long long *v, size_t smem_limit, char *err,
                  "shared memory a block may use", v[P_TILE], smem_limit);
         return -1;
     }
-    if (v[P_TILE] % 16) {
-        snprintf(err, errlen, "--tile: %lld is not a multiple of 16",
-                 v[P_TILE]);
+    if (mp_param_check_multiple("tile", v[P_TILE], 16, err, errlen))
         return -1;
-    }
     if (op == MP_CLUSTER_CHASE) {
         if (v[P_WIDTH] != 4) {
             snprintf(err, errlen, "--width: the chase loads 4-byte offsets; "

@@ -108,11 +108,8 @@ static int coalesce_check(const long long *v, size_t smem_limit, char *err,
                           size_t errlen)
 {
     (void)smem_limit;   /* staging takes 12 x threads <= 12 KiB */
-    if (v[P_THREADS] % 32) {
-        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
-                 v[P_THREADS]);
+    if (mp_param_check_multiple("threads", v[P_THREADS], 32, err, errlen))
         return -1;
-    }
     if (!is_pattern(v)) {
         for (size_t i = 0; i < sizeof pattern_only / sizeof pattern_only[0];
              i++) {

@@ -1,5 +1,5 @@
 /*
- * study_global.c - the study's global-memory claims (caching, alignment,
+ * coalesce_study.c - the study's global-memory claims (caching, alignment,
  * access widths, the struct layouts and their fixes) and its coalescing,
  * layout and DRAM bandwidth table sections. report/claims.h says what
  * a claim group holds; report/study.c writes the document.
@@ -46,25 +46,20 @@ static verdict alignment(ctx *c, char *m, char *why, size_t len)
         "0, %s from 4, %s from 32, %s from 64 and %s from 128.", N0(s0),
         N0(s4), N0(s32), N0(s64), F1(b0), F1(b4), F1(b32), F1(b64),
         F1(b128));
-    if (c->missing[0])
-        return UNMEASURED;
     int sector_rule = s32 == s0 && s4 > s0;
     int line_rule = b64 < 0.95 * b0 && b128 >= 0.95 * b0;
-    if (sector_rule && line_rule) {
-        say(why, len, "Requests are counted in 32-byte sectors, so 32-byte "
-            "alignment already gives the fewest (a misaligned start costs "
-            "one more), but DRAM bandwidth wants the 128-byte line: offsets "
-            "32 and 64 lose %s%% and %s%%, more than the sector count shows.",
-            F1(100 * (1 - b32 / b0)), F1(100 * (1 - b64 / b0)));
-        return PARTLY;
-    }
-    if (sector_rule) {
-        say(why, len, "Only 32-byte (sector) alignment matters, far less "
-            "than 16 x the access size.");
-        return FAILS;
-    }
-    say(why, len, "The sector counts do not follow the sector rule.");
-    return PARTLY;
+    char both[512];
+    say(both, sizeof both, "Requests are counted in 32-byte sectors, so "
+        "32-byte alignment already gives the fewest (a misaligned start "
+        "costs one more), but DRAM bandwidth wants the 128-byte line: "
+        "offsets 32 and 64 lose %s%% and %s%%, more than the sector count "
+        "shows.", F1(100 * (1 - b32 / b0)), F1(100 * (1 - b64 / b0)));
+    return OUTCOMES(c, why, len,
+        {sector_rule && line_rule, PARTLY, both},
+        {sector_rule, FAILS,
+         "Only 32-byte (sector) alignment matters, far less than 16 x the "
+         "access size."},
+        {1, PARTLY, "The sector counts do not follow the sector rule."});
 }
 
 static verdict widths_global(ctx *c, char *m, char *why, size_t len)
@@ -112,20 +107,15 @@ static verdict struct12(ctx *c, char *m, char *why, size_t len)
         "touches %s sectors per request, against %s for an array of floats; "
         "the struct kernel ran in %s us, the three-array one in %s us.",
         N0(a), N0(s), F1(ta), F1(ts));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (a > s && ta <= 1.1 * ts) {
-        say(why, len, "The loads are scattered (%sx the sectors), but the "
-            "L1 cache keeps the lines for the struct's other two fields, so "
-            "the time barely suffers.", N2(a / s));
-        return PARTLY;
-    }
-    if (a > s) {
-        say(why, len, "The scattered loads cost both sectors and time.");
-        return HOLDS;
-    }
-    say(why, len, "The struct's loads cost no more sectors than an array's.");
-    return FAILS;
+    char cached[512];
+    say(cached, sizeof cached, "The loads are scattered (%sx the sectors), "
+        "but the L1 cache keeps the lines for the struct's other two "
+        "fields, so the time barely suffers.", N2(a / s));
+    return OUTCOMES(c, why, len,
+        {a > s && ta <= 1.1 * ts, PARTLY, cached},
+        {a > s, HOLDS, "The scattered loads cost both sectors and time."},
+        {1, FAILS,
+         "The struct's loads cost no more sectors than an array's."});
 }
 
 static verdict align16(ctx *c, char *m, char *why, size_t len)

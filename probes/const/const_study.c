@@ -1,5 +1,5 @@
 /*
- * study_const_texture.c - the study's constant- and texture-memory claims
+ * const_study.c - the study's constant- and texture-memory claims
  * and their table sections. report/claims.h says what a claim group
  * holds; report/study.c writes the document.
  */
@@ -112,23 +112,17 @@ static verdict texture2d(ctx *c, char *m, char *why, size_t len)
         "stencil: tex1Dfetch %s us, tex2D %s us, global %s us. Along rows: "
         "tex2D %s us, global %s us.", F1(col2), F1(colg), F1(coll),
         N2(sec2), N2(secg), F1(st1), F1(st2), F1(stg), F1(row2), F1(rowg));
-    if (c->missing[0])
-        return UNMEASURED;
     int wins2d = col2 < colg && col2 < coll;
     int loses = stg < st1 && stg < st2 && rowg < row2;
-    if (wins2d && loses) {
-        say(why, len, "Where the access really is two-dimensional (down "
-            "columns) the 2D texture's tiled layout wins %sx; for the "
-            "stencil and row walks that L1 already serves well, plain loads "
-            "win.", F1(colg / col2));
-        return PARTLY;
-    }
-    if (wins2d) {
-        say(why, len, "The texture paths win where locality is 2D.");
-        return HOLDS;
-    }
-    say(why, len, "No texture path beats plain loads here.");
-    return FAILS;
+    char columns_only[512];
+    say(columns_only, sizeof columns_only, "Where the access really is "
+        "two-dimensional (down columns) the 2D texture's tiled layout wins "
+        "%sx; for the stencil and row walks that L1 already serves well, "
+        "plain loads win.", F1(colg / col2));
+    return OUTCOMES(c, why, len,
+        {wins2d && loses, PARTLY, columns_only},
+        {wins2d, HOLDS, "The texture paths win where locality is 2D."},
+        {1, FAILS, "No texture path beats plain loads here."});
 }
 
 /* Median time in us of reduction `variant` at the seeds' 32 blocks or a

@@ -76,16 +76,11 @@ static int const_check(const long long *v, size_t smem_limit, char *err,
     (void)smem_limit;
     int g, p;
     long long offsets[MP_WARP_SIZE], footprint = 0;
-    if (v[P_THREADS] % 32) {
-        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
-                 v[P_THREADS]);
+    if (mp_param_check_multiple("threads", v[P_THREADS], 32, err, errlen))
         return -1;
-    }
-    if (v[P_ITERATIONS] % MP_CONST_SLOTS) {
-        snprintf(err, errlen, "--iterations: %lld is not a multiple of %d",
-                 v[P_ITERATIONS], MP_CONST_SLOTS);
+    if (mp_param_check_multiple("iterations", v[P_ITERATIONS],
+                                MP_CONST_SLOTS, err, errlen))
         return -1;
-    }
     if (v[P_SPACING] % 4) {
         snprintf(err, errlen, "--spacing: %lld bytes is not a multiple of 4 "
                  "(the probe reads 4-byte words)", v[P_SPACING]);

@@ -130,11 +130,8 @@ static int latency_check(const long long *v, size_t smem_limit, char *err,
                  elements_of(v), MAX_ELEMENTS);
         return -1;
     }
-    if (v[P_LOADS] % 8) {
-        snprintf(err, errlen, "--loads: %lld is not a multiple of 8",
-                 v[P_LOADS]);
+    if (mp_param_check_multiple("loads", v[P_LOADS], 8, err, errlen))
         return -1;
-    }
     if (v[P_CACHE] != 0 && space != MP_LAT_SPACE_GLOBAL) {
         snprintf(err, errlen, "--cache: cg applies to global chases, not "
                  "--space %s", space_names[space]);

@@ -202,11 +202,8 @@ static int red_check(const long long *v, size_t smem_limit, char *err,
                      size_t errlen)
 {
     const char *variant = mp_red_variant_names[v[P_VARIANT]];
-    if (v[P_THREADS] % 32) {
-        snprintf(err, errlen, "--threads: %lld is not a multiple of 32",
-                 v[P_THREADS]);
+    if (mp_param_check_multiple("threads", v[P_THREADS], 32, err, errlen))
         return -1;
-    }
     if (mp_red_is_tree((int)v[P_VARIANT])
         && (v[P_THREADS] & (v[P_THREADS] - 1))) {
         snprintf(err, errlen, "--threads: %lld is not a power of two, which "

@@ -1,5 +1,5 @@
 /*
- * study_reduce.c - the study's reduction claims (the tree in shared memory,
+ * reduce_study.c - the study's reduction claims (the tree in shared memory,
  * clock() timing, the barrier in divergent code) and the reduction table
  * section. report/claims.h says what a claim group holds;
  * report/study.c writes the document.
@@ -36,19 +36,15 @@ static verdict reduction(ctx *c, char *m, char *why, size_t len)
         "a full GPU. A 2^26-float dot product: %s against %s us.", F1(s32),
         F1(t32), F1(w32), F1(sc), F1(tc), F1(sf), F1(tf), F1(wf),
         F1(big_s), F1(big_t));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (t32 < s32 && tc < sc && tf < sf) {
-        say(why, len, "The tree's log2(256) = 8 steps beat 255 serial "
-            "additions (%sx on the seeds' dot product), and warp shuffles, "
-            "which need no shared memory for 31 of every 32 partials, beat "
-            "the tree; once the input is large the loads dominate and every "
-            "way of combining the partials costs within %s%% of the others.",
-            F1(s32 / t32), F1(100 * fabs(big_s - big_t) / big_t));
-        return HOLDS;
-    }
-    say(why, len, "Thread 0 alone is as fast as the tree here.");
-    return FAILS;
+    char tree_wins[512];
+    say(tree_wins, sizeof tree_wins, "The tree's log2(256) = 8 steps beat "
+        "255 serial additions (%sx on the seeds' dot product), and warp "
+        "shuffles, which need no shared memory for 31 of every 32 partials, "
+        "beat the tree; once the input is large the loads dominate and "
+        "every way of combining the partials costs within %s%% of the "
+        "others.", F1(s32 / t32), F1(100 * fabs(big_s - big_t) / big_t));
+    return verdict_of(c, t32 < s32 && tc < sc && tf < sf, why, len,
+                      tree_wins, "Thread 0 alone is as fast as the tree here.");
 }
 
 static verdict clock_timing(ctx *c, char *m, char *why, size_t len)
@@ -64,19 +60,15 @@ static verdict clock_timing(ctx *c, char *m, char *why, size_t len)
         "earliest block start to the latest block end spans %s cycles, the "
         "median block %s.", F1(ns / 1e3), N0(event), N0(mhz), N0(span),
         N0(block));
-    if (c->missing[0])
-        return UNMEASURED;
-    if (span > 1.5 * event || span < 0.5 * event) {
-        say(why, len, "Each SM counts its own clock and the counters are "
-            "not in step, so a span across blocks on different SMs is "
-            "%sx the real time; a single block's own start and end are "
-            "meaningful (%s%% of the event time here, blocks overlap), "
-            "but the kernel's time needs CUDA events.",
-            N0(span / event), N0(100 * block / event));
-        return FAILS;
-    }
-    say(why, len, "The span agrees with the event time.");
-    return HOLDS;
+    char apart[512];
+    say(apart, sizeof apart, "Each SM counts its own clock and the counters "
+        "are not in step, so a span across blocks on different SMs is %sx "
+        "the real time; a single block's own start and end are meaningful "
+        "(%s%% of the event time here, blocks overlap), but the kernel's "
+        "time needs CUDA events.", N0(span / event), N0(100 * block / event));
+    return OUTCOMES(c, why, len,
+        {span > 1.5 * event || span < 0.5 * event, FAILS, apart},
+        {1, HOLDS, "The span agrees with the event time."});
 }
 
 /* The hazard catalogue's CSV (`memprobe hazards`, committed from make

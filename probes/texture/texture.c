@@ -59,11 +59,8 @@ static int tex_check(const long long *v, size_t smem_limit, char *err,
                      size_t errlen)
 {
     (void)smem_limit;
-    if (v[P_SIZE] % 32) {
-        snprintf(err, errlen, "--size: %lld is not a multiple of 32",
-                 v[P_SIZE]);
+    if (mp_param_check_multiple("size", v[P_SIZE], 32, err, errlen))
         return -1;
-    }
     return 0;
 }
 

@@ -2,8 +2,8 @@
  * test_gpu_latency.c - GPU tests of the latency probe (run on the GPU
  * machine by `make test-gpu`).
  *
- * Runs a latency staircase (random chases from 8 KiB to 1 GiB, through L1
- * and with cg), the device-memory plateau (random, 128 MiB to 1 GiB) and
+ * Runs a latency staircase (random chases from 8 KiB to 256 MiB, through
+ * L1 and with cg), the device-memory plateau (random, 128 to 512 MiB) and
  * the shared and constant chases with counters from memprobe's
  * collector, then checks every row: verified (the chase's last element
  * equals the CPU's walk of the same chain, and the kernel made the loads
@@ -13,14 +13,15 @@
  * the two of a capacity edge). Then: latency rises from level to level
  * (L1 < L2 < DRAM, each step at least 1.3x), the staircase never falls by
  * more than the noise, the device-memory plateau is flat (random chases
- * from 128 MiB to 1 GiB within 3% of each other: the first launch walks
+ * from 128 to 512 MiB within 3% of each other: the first launch walks
  * the whole chain, so no line of the host's upload is left in the L2),
  * cg at 8 KiB is an L2 latency, and a table of the levels for the
  * seed-000 claims.
  *
  * MEMPROBE names the binary (default ./memprobe); GPU_TEST_DIR where the
- * CSVs go (default results/gpu-test). GPU time: about 10-20 s (the 1 GiB
- * chains take a second each to build and copy).
+ * CSVs go (default results/gpu-test). GPU time: about 15 s. The 1 GiB
+ * chains (each first launch walks 8 Mi loads, about 2.7 s) left the suite
+ * in session 10 to keep it under 300 s; results/h200/latency/ has them.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -113,7 +114,7 @@ static void test_levels_rise(void **state)
     double l1 = cycles_of(t, "latency/global/default/random/f65536/s128");
     double l2 = cycles_of(t, "latency/global/default/random/f4194304/s128");
     double dram = cycles_of(t,
-                            "latency/global/default/random/f1073741824/s128");
+                            "latency/global/default/random/f268435456/s128");
     double cg = cycles_of(t, "latency/global/cg/random/f8192/s128");
     printf("# L1 %.1f, L2 %.1f, DRAM %.1f cycles per load; cg at 8 KiB "
            "%.1f\n", l1, l2, dram, cg);
@@ -148,7 +149,7 @@ static void test_staircase_monotone(void **state)
     }
 }
 
-/* Random chases from 128 MiB to 1 GiB: the same device-memory latency,
+/* Random chases from 128 to 512 MiB: the same device-memory latency,
  * within 3% of each other (issue 24: a chain walked only 4096 loads past
  * the L2 gave 534 cycles at 128 MiB and 600 at 256 MiB, 660 fully warm). */
 static void test_dram_plateau(void **state)
@@ -162,7 +163,7 @@ static void test_dram_plateau(void **state)
         lo = cyc < lo ? cyc : lo;
         hi = cyc > hi ? cyc : hi;
     }
-    assert_true(t->nrows >= 4);
+    assert_true(t->nrows >= 3);
     printf("# device-memory plateau: %.1f .. %.1f cycles (%.2f%%)\n", lo, hi,
            100 * (hi - lo) / lo);
     assert_true(hi <= 1.03 * lo);
@@ -191,10 +192,10 @@ int main(void)
     static const gpu_sweep defs[NSWEEPS] = {
         [STAIRS] = {"latency-stairs",
                     "--footprint 8192,65536,131072,1048576,4194304,"
-                    "268435456,1073741824 --order random --cache default,cg "
+                    "268435456 --order random --cache default,cg "
                     "--loads 4096 --warmup 2 --runs 5"},
         [PLATEAU] = {"latency-dram",
-                     "--footprint 134217728..1073741824:x2 --order random "
+                     "--footprint 134217728..536870912:x2 --order random "
                      "--cache default --loads 4096 --warmup 2 --runs 5"},
         [SPACES] = {"latency-spaces",
                     "--space shared,constant --footprint 16384 --stride 64 "
