@@ -1311,6 +1311,8 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId cbid, const void *data)
 {
     (void)userdata;
+    if (ir_own_call())
+        return;
     lock();
     if (g.on) {
         if (domain == CUPTI_CB_DOMAIN_RESOURCE)

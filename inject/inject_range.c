@@ -36,7 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RCTX = 64 };
+enum { MAX_RCTX = 64, XMAX = 16 };
 
 typedef struct {
     int measure;
@@ -51,17 +51,26 @@ typedef struct {
     CUpti_RangeProfiler_Object *obj;
     uint8_t *config, *data;
     size_t config_size, data_size;
-    const char *names[MP_RAW_NRANGE]; /* the metrics measured */
-    int col[MP_RAW_NRANGE];           /* their column (raw.h order) */
+    const char *names[XMAX];          /* the metrics measured */
+    int col[XMAX];                    /* their column (raw.h order) */
     size_t n;
     size_t batches;                   /* batches started */
     range_slot slot[IR_BATCH];
     size_t nslot;
     char off_why[160];
+    CUdeviceptr flush_buf;            /* experiment: L2 flush by a read */
+    void *flush_host;
+    size_t flush_bytes;
+    CUmodule flush_mod;
+    CUfunction flush_fn;
+    int flush_blocks;
 } range_ctx;
 
 static struct {
     int on, profiler_initialized, has_re;
+    int xn, xcache, xflush;           /* experiment overrides */
+    char xbuf[1024];
+    const char *xnames[XMAX];
     regex_t re;
     range_ctx ctx[MAX_RCTX];
     int nctx;
@@ -75,6 +84,43 @@ static const char *const range_names[MP_RAW_NRANGE] = {
 enum { MP_RAW_RANGES(RANGE_ID) };
 #undef RANGE_ID
 static ir_glue G;
+
+/* The L2 flush: every thread reads 16-byte words of a buffer of 4 x the
+ * L2 with ordinary loads (grid-stride), so that the lines of the program
+ * leave the L2 (written back when dirty) before a measured launch and
+ * the launch starts from an L2 that holds none of its data, as under
+ * Nsight Compute's --cache-control all. The xor of what was read is
+ * stored only when it equals a value a zeroed buffer never gives, so
+ * the loads cannot be removed. PTX, JIT-compiled for the device. */
+static const char flush_ptx[] =
+    ".version 6.0\n.target sm_50\n.address_size 64\n"
+    ".visible .entry memprobe_l2_flush(.param .u64 buf, .param .u64 n16,"
+    " .param .u64 out)\n{\n"
+    ".reg .pred %p<3>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<10>;\n"
+    "ld.param.u64 %rd1, [buf];\nld.param.u64 %rd2, [n16];\n"
+    "ld.param.u64 %rd3, [out];\ncvta.to.global.u64 %rd1, %rd1;\n"
+    "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %tid.x;\n"
+    "mov.u32 %r4, %nctaid.x;\nmul.wide.u32 %rd4, %r1, %r2;\n"
+    "cvt.u64.u32 %rd5, %r3;\nadd.u64 %rd4, %rd4, %rd5;\n"
+    "mul.wide.u32 %rd6, %r4, %r2;\nmov.u32 %r5, 0;\n"
+    "LOOP:\nsetp.ge.u64 %p1, %rd4, %rd2;\n@%p1 bra DONE;\n"
+    "shl.b64 %rd7, %rd4, 4;\nadd.u64 %rd7, %rd1, %rd7;\n"
+    "ld.global.v4.u32 {%r6, %r7, %r8, %r9}, [%rd7];\n"
+    "xor.b32 %r5, %r5, %r6;\nxor.b32 %r5, %r5, %r7;\n"
+    "xor.b32 %r5, %r5, %r8;\nxor.b32 %r5, %r5, %r9;\n"
+    "add.u64 %rd4, %rd4, %rd6;\nbra LOOP;\n"
+    "DONE:\nsetp.ne.u32 %p2, %r5, 1234567;\n@%p2 bra END;\n"
+    "cvta.to.global.u64 %rd3, %rd3;\nst.global.u32 [%rd3], %r5;\n"
+    "END:\nret;\n}\n";
+
+/* this thread is inside one of the range pass's own CUDA calls: inject.c
+ * ignores the callbacks they raise */
+static _Thread_local int tl_own;
+
+int ir_own_call(void)
+{
+    return tl_own;
+}
 
 static int inj_cupti_ok(CUptiResult r, const char *what, int sev)
 {
@@ -131,6 +177,21 @@ int ir_init(const char *pass, const char *kernel_re, const ir_glue *glue,
         R.has_re = 1;
     }
     R.on = 1;
+    R.xcache = 1;
+    const char *xm = getenv("MEMPROBE_RANGE_METRICS");
+    if (xm && *xm) {
+        snprintf(R.xbuf, sizeof R.xbuf, "%s", xm);
+        for (char *t = strtok(R.xbuf, ","); t && R.xn < XMAX;
+             t = strtok(NULL, ","))
+            R.xnames[R.xn++] = t;
+    }
+    const char *xc = getenv("MEMPROBE_RANGE_CACHE");
+    if (xc && !strcmp(xc, "none"))
+        R.xcache = 0;
+    else if (xc && !strcmp(xc, "l2"))
+        R.xcache = 2;
+    const char *xf = getenv("MEMPROBE_RANGE_FLUSH");
+    R.xflush = !xf ? 0 : !strcmp(xf, "d2h") ? 1 : !strcmp(xf, "kernel") ? 2 : 0;
     return 0;
 }
 
@@ -316,8 +377,8 @@ static int choose_metrics(range_ctx *c, const uint8_t *avail)
      * replay with cache control) it read 94-124% on the test program's
      * kernels, its hits and lookups counted in different replay passes;
      * a hit rate above 100% is not one, so its column stays empty. */
-    const char *want[MP_RAW_NRANGE];
-    int wcol[MP_RAW_NRANGE], nw = 0;
+    const char *want[XMAX];
+    int wcol[XMAX], nw = 0;
     for (int m = 0; m < MP_RAW_NRANGE; m++)
         if (m != R_L2_HIT) {
             wcol[nw] = m;
@@ -326,6 +387,17 @@ static int choose_metrics(range_ctx *c, const uint8_t *avail)
     inj_dbg("range pass: %s is not measured (it read above 100%% under "
             "kernel replay on the H200); its column stays empty",
             range_names[R_L2_HIT]);
+    if (R.xn) {
+        nw = 0;
+        for (int i = 0; i < R.xn; i++) {
+            want[nw] = R.xnames[i];
+            wcol[nw] = -1;
+            for (int m = 0; m < MP_RAW_NRANGE; m++)
+                if (!strcmp(range_names[m], R.xnames[i]))
+                    wcol[nw] = m;
+            nw++;
+        }
+    }
     c->n = 0;
     if (!build_config(c->chip, avail, want, nw, &host, &image, &size,
                       &what)) {
@@ -339,7 +411,7 @@ static int choose_metrics(range_ctx *c, const uint8_t *avail)
         image = NULL;
         for (int w = 0; w < nw; w++) {
             int m = wcol[w];
-            const char *try[MP_RAW_NRANGE];
+            const char *try[XMAX];
             memcpy(try, c->names, c->n * sizeof *try);
             try[c->n] = range_names[m];
             CUpti_Profiler_Host_Object *h;
@@ -403,7 +475,11 @@ static int enable(range_ctx *c)
         .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
         .ctx = c->ctx};
 #if CUPTI_API_VERSION >= 130400
-    ep.cacheControlMode = CUPTI_CACHE_CONTROL_MODE_ALL;
+    ep.cacheControlMode = R.xcache == 0 ? CUPTI_CACHE_CONTROL_MODE_NONE
+                          : R.xcache == 2 ? CUPTI_CACHE_CONTROL_MODE_L2
+                          : CUPTI_CACHE_CONTROL_MODE_ALL;
+    fprintf(stderr, "memprobe-range: cache control mode %d, flush %d, "
+            "metrics %d\n", (int)ep.cacheControlMode, R.xflush, R.xn);
     if (!inj_cupti_ok(cuptiRangeProfilerEnable(&ep),
                       "cuptiRangeProfilerEnable (cache control all)",
                       INJ_QUIET)) {
@@ -475,6 +551,30 @@ static void setup(range_ctx *c, int dev)
         turn_off(c, "malloc of the counter image");
         return;
     }
+    if (R.xflush) {
+        int l2 = 0;
+        CUdevice d;
+        if (cuCtxGetDevice(&d) == CUDA_SUCCESS
+            && cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
+                                    d) == CUDA_SUCCESS && l2 > 0) {
+            c->flush_bytes = 4 * (size_t)l2;
+            int sms = 0;
+            cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
+            c->flush_blocks = 4 * (sms > 0 ? sms : 1);
+            tl_own = 1;
+            CUresult e1 = cuMemAlloc(&c->flush_buf, c->flush_bytes + 16);
+            CUresult e2 = R.xflush == 1 ? cuMemAllocHost(&c->flush_host, c->flush_bytes) : CUDA_SUCCESS;
+            CUresult e3 = cuMemsetD8(c->flush_buf, 0, c->flush_bytes + 16);
+            CUresult e4 = cuModuleLoadData(&c->flush_mod, flush_ptx);
+            CUresult e5 = e4 ? e4 : cuModuleGetFunction(&c->flush_fn, c->flush_mod, "memprobe_l2_flush");
+            tl_own = 0;
+            fprintf(stderr, "memprobe-range: flush setup %d %d %d %d %d\n", e1, e2, e3, e4, e5);
+            if (e1 || e2 || e3 || e5)
+                c->flush_bytes = 0;
+        }
+        fprintf(stderr, "memprobe-range: flush buffer %zu bytes (L2 %d)\n",
+                c->flush_bytes, l2);
+    }
     c->ready = 1;
     inj_dbg("range pass: context %p, chip %s, %zu metrics, counter image "
             "%zu bytes for %d ranges, config %zu bytes; setup took %.1f ms",
@@ -506,7 +606,7 @@ static void start(range_ctx *c)
 /* The values of range i into row r. 0, or -1 (turned off). */
 static int evaluate(range_ctx *c, size_t i, ic_range_row *r)
 {
-    double v[MP_RAW_NRANGE];
+    double v[XMAX];
     CUpti_Profiler_Host_EvaluateToGpuValues_Params ep = {
         .structSize =
             CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
@@ -516,8 +616,15 @@ static int evaluate(range_ctx *c, size_t i, ic_range_row *r)
     if (!ok(c, cuptiProfilerHostEvaluateToGpuValues(&ep),
             "cuptiProfilerHostEvaluateToGpuValues"))
         return -1;
-    for (size_t k = 0; k < c->n; k++)
-        snprintf(r->value[c->col[k]], sizeof r->value[0], "%.15g", v[k]);
+    for (size_t k = 0; k < c->n; k++) {
+        if (c->col[k] >= 0)
+            snprintf(r->value[c->col[k]], sizeof r->value[0], "%.15g",
+                     v[k]);
+        if (R.xn)
+            fprintf(stderr, "memprobe-range: launch %llu %s %s = %.15g\n",
+                    (unsigned long long)r->launch, r->mangled, c->names[k],
+                    v[k]);
+    }
     return 0;
 }
 
@@ -589,12 +696,33 @@ void ir_before_launch(CUcontext ctx, int dev, int measure, int graph)
     }
     if (c->started && c->nslot == IR_BATCH)
         end_batch(c, "batch full");
-    if (!measure || c->started)
-        return;
-    if (!c->tried)
-        setup(c, dev);
-    if (c->ready && !c->off)
-        start(c);
+    if (measure && !c->started) {
+        if (!c->tried)
+            setup(c, dev);
+        if (c->ready && !c->off)
+            start(c);
+    }
+    if (measure && c->flush_bytes) {
+        double t0 = G.now();
+        CUresult fr;
+        tl_own = 1;
+        if (R.xflush == 1) {
+            fr = cuMemcpyDtoH(c->flush_host, c->flush_buf, c->flush_bytes);
+        } else {
+            CUdeviceptr out = c->flush_buf + c->flush_bytes;
+            unsigned long long n16 = c->flush_bytes / 16;
+            void *args[] = {&c->flush_buf, &n16, &out};
+            fr = cuCtxSynchronize();
+            if (c->started && c->nslot < IR_BATCH)
+                c->slot[c->nslot++] = (range_slot){.measure = 0};
+            CUresult fl = cuLaunchKernel(c->flush_fn, (unsigned)c->flush_blocks, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
+            CUresult f2 = cuCtxSynchronize();
+            fr = fr ? fr : fl ? fl : f2;
+        }
+        tl_own = 0;
+        fprintf(stderr, "memprobe-range: flush %d %.3f ms\n", (int)fr,
+                (G.now() - t0) * 1e3);
+    }
 }
 
 void ir_after_launch(CUcontext ctx, uint64_t launch, int measure,

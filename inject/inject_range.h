@@ -53,6 +53,9 @@ int ir_init(const char *pass, const char *kernel_re, const ir_glue *glue,
             char *err, size_t errlen);
 /* 1 in the range pass. */
 int ir_on(void);
+/* 1 while this thread is inside the range pass's own CUDA calls (the L2
+ * flush): their callbacks are not the program's. */
+int ir_own_call(void);
 /* Does the range pass measure launches of this kernel (MEMPROBE_RANGE_
  * KERNEL)? */
 int ir_wants(const char *mangled);
