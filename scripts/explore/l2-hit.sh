@@ -34,5 +34,5 @@ one kd-all "$K,$H" all d2h
 for cc in all all none; do
     ncu --clock-control none --cache-control $cc --metrics $K,$R,$T,$H,$M $app > "$P/ncu-$cc.txt" 2>&1
     echo "== ncu cache-control $cc rc=$?" >> "$P/summary.txt"
-    awk '/^  [a-z_0-9]+ \(/{k=$1} /dram__|lts__|l1tex__/{print k, $1, $2, $3}' "$P/ncu-$cc.txt" >> "$P/summary.txt"
+    awk '/^  [a-z_0-9]+ \(/{k=(n++) ":" $1} /dram__|lts__|l1tex__/{print k, $1, $2, $3}' "$P/ncu-$cc.txt" >> "$P/summary.txt"
 done
