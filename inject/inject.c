@@ -1427,7 +1427,8 @@ static int start(void)
     char err[512];
     const ir_glue glue = {.cupti_ok = cupti_ok, .vsay = vsay, .vdbg = vdbg,
                           .now = now_s, .dir = g.dir, .pid = g.pid};
-    if (ir_init(getenv(MP_ENV_PASS), getenv(MP_ENV_RANGE_KERNEL), &glue, err,
+    if (ir_init(getenv(MP_ENV_PASS), getenv(MP_ENV_RANGE_KERNEL),
+                getenv(MP_ENV_RANGE_GROUP), &glue, err,
                 sizeof err)) {
         say(MP_RAW_KEY_ERROR, "%s", err);
         return 0;

@@ -9,13 +9,19 @@
  *
  * No SASS metrics are enabled in this pass (with SASS patching on, the
  * H200's cuptiRangeProfilerStop answered CUPTI_ERROR_UNKNOWN:
- * results/h200/profile/kernel-plus-attempt/), so a metric set of several
- * replay passes is fine: kernel replay saves and restores device memory
- * between them. Per context, at its first launch to measure, the profiler
+ * results/h200/profile/kernel-plus-attempt/). One run measures one group
+ * of metrics (MEMPROBE_RANGE_GROUP, raw.h): the counts group in several
+ * replay passes (kernel replay saves and restores device memory between
+ * them; exact counts do not mind), the cache and l2 groups in one pass
+ * each, with the L2 flushed by a kernel of this library that reads a
+ * buffer of 4 x the L2 before every measured launch: CUPTI's own cache
+ * control left the L2 warm on the H200 (results/h200/profile/l2-hit/).
+ * Per context, at its first launch to measure, the profiler
  * is enabled (auto range, kernel replay, a counter-data image of IR_BATCH
  * ranges) and the session starts before that launch and runs on; each
- * launch while it runs is one range (launches not measured too: their
- * values are dropped). A batch is stopped, decoded, evaluated and written
+ * launch while it runs is one range (launches not measured and the
+ * flushes too: their values are dropped). A batch is stopped, decoded,
+ * evaluated and written
  * to range.PID.csv when it is full, at the program's synchronising calls,
  * before a graph launch or a stream capture, when the context goes and
  * when the launch count is reached; the number of ranges must equal the
@@ -36,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_RCTX = 64, XMAX = 16 };
+enum { MAX_RCTX = 64 };
 
 typedef struct {
     int measure;
@@ -51,26 +57,25 @@ typedef struct {
     CUpti_RangeProfiler_Object *obj;
     uint8_t *config, *data;
     size_t config_size, data_size;
-    const char *names[XMAX];          /* the metrics measured */
-    int col[XMAX];                    /* their column (raw.h order) */
+    const char *names[MP_RAW_NRANGE]; /* the metrics measured */
+    int col[MP_RAW_NRANGE];           /* their column (raw.h order) */
     size_t n;
     size_t batches;                   /* batches started */
     range_slot slot[IR_BATCH];
     size_t nslot;
     char off_why[160];
-    CUdeviceptr flush_buf;            /* experiment: L2 flush by a read */
-    void *flush_host;
-    size_t flush_bytes;
+    CUdeviceptr flush_buf;            /* the L2 flush's buffer, 4 x L2 */
+    size_t flush_bytes;               /* 0: no flush (group counts) */
     CUmodule flush_mod;
     CUfunction flush_fn;
-    int flush_blocks;
+    unsigned flush_blocks;
 } range_ctx;
+
+enum { GROUP_CACHE, GROUP_L2, GROUP_COUNTS };
 
 static struct {
     int on, profiler_initialized, has_re;
-    int xn, xcache, xflush;           /* experiment overrides */
-    char xbuf[1024];
-    const char *xnames[XMAX];
+    int group;                        /* MEMPROBE_RANGE_GROUP */
     regex_t re;
     range_ctx ctx[MAX_RCTX];
     int nctx;
@@ -156,8 +161,8 @@ const uint32_t ir_capture_cbids[] = {
 const size_t ir_ncapture_cbids =
     sizeof ir_capture_cbids / sizeof ir_capture_cbids[0];
 
-int ir_init(const char *pass, const char *kernel_re, const ir_glue *glue,
-            char *err, size_t errlen)
+int ir_init(const char *pass, const char *kernel_re, const char *group,
+            const ir_glue *glue, char *err, size_t errlen)
 {
     R.on = 0;
     G = *glue;
@@ -166,6 +171,18 @@ int ir_init(const char *pass, const char *kernel_re, const ir_glue *glue,
     if (strcmp(pass, MP_PASS_RANGE)) {
         snprintf(err, errlen, MP_ENV_PASS " '%s' is not " MP_PASS_SASS
                  " or " MP_PASS_RANGE, pass);
+        return -1;
+    }
+    if (!group || !*group || !strcmp(group, MP_RANGE_GROUP_COUNTS)) {
+        R.group = GROUP_COUNTS;
+    } else if (!strcmp(group, MP_RANGE_GROUP_CACHE)) {
+        R.group = GROUP_CACHE;
+    } else if (!strcmp(group, MP_RANGE_GROUP_L2)) {
+        R.group = GROUP_L2;
+    } else {
+        snprintf(err, errlen, MP_ENV_RANGE_GROUP " '%.100s' is not "
+                 MP_RANGE_GROUP_CACHE ", " MP_RANGE_GROUP_L2 " or "
+                 MP_RANGE_GROUP_COUNTS, group);
         return -1;
     }
     if (kernel_re && *kernel_re) {
@@ -177,21 +194,6 @@ int ir_init(const char *pass, const char *kernel_re, const ir_glue *glue,
         R.has_re = 1;
     }
     R.on = 1;
-    R.xcache = 1;
-    const char *xm = getenv("MEMPROBE_RANGE_METRICS");
-    if (xm && *xm) {
-        snprintf(R.xbuf, sizeof R.xbuf, "%s", xm);
-        for (char *t = strtok(R.xbuf, ","); t && R.xn < XMAX;
-             t = strtok(NULL, ","))
-            R.xnames[R.xn++] = t;
-    }
-    const char *xc = getenv("MEMPROBE_RANGE_CACHE");
-    if (xc && !strcmp(xc, "none"))
-        R.xcache = 0;
-    else if (xc && !strcmp(xc, "l2"))
-        R.xcache = 2;
-    const char *xf = getenv("MEMPROBE_RANGE_FLUSH");
-    R.xflush = !xf ? 0 : !strcmp(xf, "d2h") ? 1 : !strcmp(xf, "kernel") ? 2 : 0;
     return 0;
 }
 
@@ -260,6 +262,20 @@ static void flush_empty(range_ctx *c, const char *why)
     c->nslot = 0;
 }
 
+/* The flush's module and buffer go with the context. */
+static void flush_free(range_ctx *c)
+{
+    tl_own = 1;
+    if (c->flush_mod)
+        cuModuleUnload(c->flush_mod);
+    if (c->flush_buf)
+        cuMemFree(c->flush_buf);
+    tl_own = 0;
+    c->flush_mod = NULL;
+    c->flush_buf = 0;
+    c->flush_bytes = 0;
+}
+
 /* The range profiler off for this context after a failed call (already
  * noted): the session stopped quietly, the batch written without values,
  * the objects freed. */
@@ -296,6 +312,7 @@ static void turn_off(range_ctx *c, const char *what)
     free(c->data);
     c->config = c->data = NULL;
     c->ready = 0;
+    flush_free(c);
 }
 
 /* A CUPTI call of the range pass: a failure is a `warning` and turns the
@@ -373,30 +390,24 @@ static int choose_metrics(range_ctx *c, const uint8_t *avail)
     uint8_t *image;
     size_t size = 0;
     const char *what;
-    /* Every metric but the L2 hit rate: on the H200 (CUPTI 13.5, kernel
-     * replay with cache control) it read 94-124% on the test program's
-     * kernels, its hits and lookups counted in different replay passes;
-     * a hit rate above 100% is not one, so its column stays empty. */
-    const char *want[XMAX];
-    int wcol[XMAX], nw = 0;
-    for (int m = 0; m < MP_RAW_NRANGE; m++)
-        if (m != R_L2_HIT) {
-            wcol[nw] = m;
-            want[nw++] = range_names[m];
-        }
-    inj_dbg("range pass: %s is not measured (it read above 100%% under "
-            "kernel replay on the H200); its column stays empty",
-            range_names[R_L2_HIT]);
-    if (R.xn) {
-        nw = 0;
-        for (int i = 0; i < R.xn; i++) {
-            want[nw] = R.xnames[i];
-            wcol[nw] = -1;
-            for (int m = 0; m < MP_RAW_NRANGE; m++)
-                if (!strcmp(range_names[m], R.xnames[i]))
-                    wcol[nw] = m;
-            nw++;
-        }
+    /* The group's metrics (raw.h, MP_ENV_RANGE_GROUP). The L2 hit rate
+     * is never asked for: its hits and lookups take two replay passes,
+     * and kernel replay's restore leaves the inputs in the L2 (it read
+     * 94-124% on the H200); memprobe divides the cache group's hits by the
+     * l2 group's sectors, both from one-pass runs of a flushed L2. */
+    static const int groups[][7] = {
+        [GROUP_CACHE] = {R_L1_HIT, R_DRAM_RD, R_DRAM_WR, R_L2_LOOKUP_HIT,
+                         R_GL_LD, R_GL_ST, -1},
+        [GROUP_L2] = {R_L2_SECTORS, -1},
+        [GROUP_COUNTS] = {R_SH_LD, R_SH_ST, R_GL_LD, R_GL_ST, R_RQ_LD,
+                          R_RQ_ST, -1},
+    };
+    const char *want[MP_RAW_NRANGE];
+    int wcol[MP_RAW_NRANGE], nw = 0;
+    for (int i = 0; groups[R.group][i] >= 0; i++) {
+        wcol[nw] = groups[R.group][i];
+        want[nw] = range_names[wcol[nw]];
+        nw++;
     }
     c->n = 0;
     if (!build_config(c->chip, avail, want, nw, &host, &image, &size,
@@ -411,7 +422,7 @@ static int choose_metrics(range_ctx *c, const uint8_t *avail)
         image = NULL;
         for (int w = 0; w < nw; w++) {
             int m = wcol[w];
-            const char *try[XMAX];
+            const char *try[MP_RAW_NRANGE];
             memcpy(try, c->names, c->n * sizeof *try);
             try[c->n] = range_names[m];
             CUpti_Profiler_Host_Object *h;
@@ -440,6 +451,18 @@ static int choose_metrics(range_ctx *c, const uint8_t *avail)
     c->host = host;
     c->config = image;
     c->config_size = size;
+    /* the flushed groups count on one pass: a replayed pass would start
+     * from the memory kernel replay restored, partly in the L2 */
+    CUpti_Profiler_Host_GetNumOfPasses_Params np = {
+        .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE,
+        .configImageSize = size, .pConfigImage = image};
+    if (R.group != GROUP_COUNTS
+        && inj_cupti_ok(cuptiProfilerHostGetNumOfPasses(&np),
+                        "cuptiProfilerHostGetNumOfPasses", INJ_QUIET)
+        && np.numOfPasses > 1)
+        inj_say(MP_RAW_KEY_WARNING, "range pass: the metrics of this group "
+                "take %zu replay passes on %s: only the first starts from "
+                "the flushed L2", (size_t)np.numOfPasses, c->chip);
     return 0;
 }
 
@@ -475,11 +498,7 @@ static int enable(range_ctx *c)
         .structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE,
         .ctx = c->ctx};
 #if CUPTI_API_VERSION >= 130400
-    ep.cacheControlMode = R.xcache == 0 ? CUPTI_CACHE_CONTROL_MODE_NONE
-                          : R.xcache == 2 ? CUPTI_CACHE_CONTROL_MODE_L2
-                          : CUPTI_CACHE_CONTROL_MODE_ALL;
-    fprintf(stderr, "memprobe-range: cache control mode %d, flush %d, "
-            "metrics %d\n", (int)ep.cacheControlMode, R.xflush, R.xn);
+    ep.cacheControlMode = CUPTI_CACHE_CONTROL_MODE_ALL;
     if (!inj_cupti_ok(cuptiRangeProfilerEnable(&ep),
                       "cuptiRangeProfilerEnable (cache control all)",
                       INJ_QUIET)) {
@@ -496,6 +515,79 @@ static int enable(range_ctx *c)
 #endif
     c->obj = ep.pRangeProfilerObject;
     return 0;
+}
+
+/* The L2 flush for the cache and l2 groups: a zeroed buffer of 4 x the
+ * L2 and the flush kernel, on this context. 0, or -1 (turned off: no
+ * values from a warm L2). */
+static int flush_setup(range_ctx *c, int dev)
+{
+    int l2 = 0, sms = 0;
+    CUdevice d;
+    const char *what = "cuDeviceGet";
+    CUresult r = cuDeviceGet(&d, dev < 0 ? 0 : dev);
+    if (!r && (r = cuDeviceGetAttribute(&l2,
+                                        CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, d)))
+        what = "cuDeviceGetAttribute";
+    if (!r)
+        r = cuDeviceGetAttribute(&sms,
+                                 CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
+    size_t bytes = 4 * (size_t)(l2 > 0 ? l2 : 0);
+    tl_own = 1;
+    if (!r && !bytes)
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (!r && (r = cuMemAlloc(&c->flush_buf, bytes + 16)))
+        what = "cuMemAlloc";
+    if (!r && (r = cuMemsetD8(c->flush_buf, 0, bytes + 16)))
+        what = "cuMemsetD8";
+    if (!r && (r = cuModuleLoadData(&c->flush_mod, flush_ptx)))
+        what = "cuModuleLoadData";
+    if (!r && (r = cuModuleGetFunction(&c->flush_fn, c->flush_mod,
+                                       "memprobe_l2_flush")))
+        what = "cuModuleGetFunction";
+    tl_own = 0;
+    if (r) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "the L2 flush (%s: CUDA error %d)", what,
+                 (int)r);
+        turn_off(c, buf);
+        return -1;
+    }
+    c->flush_bytes = bytes;
+    c->flush_blocks = 4 * (unsigned)(sms > 0 ? sms : 1);
+    return 0;
+}
+
+/* Before a measured launch of the cache or l2 group: what the program
+ * queued is finished, then the flush kernel reads the buffer (its range
+ * is a slot not measured) and is finished before the launch. */
+static void flush_l2(range_ctx *c)
+{
+    double t0 = G.now();
+    CUdeviceptr out = c->flush_buf + c->flush_bytes;
+    unsigned long long n16 = c->flush_bytes / 16;
+    void *args[] = {&c->flush_buf, &n16, &out};
+    const char *what = "cuCtxSynchronize";
+    tl_own = 1;
+    CUresult r = cuCtxSynchronize();
+    if (!r) {
+        c->slot[c->nslot++] = (range_slot){.measure = 0};
+        r = cuLaunchKernel(c->flush_fn, c->flush_blocks, 1, 1, 256, 1, 1, 0,
+                           NULL, args, NULL);
+        what = r ? "cuLaunchKernel" : "cuCtxSynchronize";
+        if (!r)
+            r = cuCtxSynchronize();
+    }
+    tl_own = 0;
+    if (r) {
+        char buf[96];
+        snprintf(buf, sizeof buf, "the L2 flush (%s: CUDA error %d)", what,
+                 (int)r);
+        turn_off(c, buf);
+        return;
+    }
+    inj_dbg("range pass: L2 flushed (%zu bytes read) in %.3f ms",
+            c->flush_bytes, (G.now() - t0) * 1e3);
 }
 
 /* Once per context, at its first launch to measure. */
@@ -551,30 +643,8 @@ static void setup(range_ctx *c, int dev)
         turn_off(c, "malloc of the counter image");
         return;
     }
-    if (R.xflush) {
-        int l2 = 0;
-        CUdevice d;
-        if (cuCtxGetDevice(&d) == CUDA_SUCCESS
-            && cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE,
-                                    d) == CUDA_SUCCESS && l2 > 0) {
-            c->flush_bytes = 4 * (size_t)l2;
-            int sms = 0;
-            cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
-            c->flush_blocks = 4 * (sms > 0 ? sms : 1);
-            tl_own = 1;
-            CUresult e1 = cuMemAlloc(&c->flush_buf, c->flush_bytes + 16);
-            CUresult e2 = R.xflush == 1 ? cuMemAllocHost(&c->flush_host, c->flush_bytes) : CUDA_SUCCESS;
-            CUresult e3 = cuMemsetD8(c->flush_buf, 0, c->flush_bytes + 16);
-            CUresult e4 = cuModuleLoadData(&c->flush_mod, flush_ptx);
-            CUresult e5 = e4 ? e4 : cuModuleGetFunction(&c->flush_fn, c->flush_mod, "memprobe_l2_flush");
-            tl_own = 0;
-            fprintf(stderr, "memprobe-range: flush setup %d %d %d %d %d\n", e1, e2, e3, e4, e5);
-            if (e1 || e2 || e3 || e5)
-                c->flush_bytes = 0;
-        }
-        fprintf(stderr, "memprobe-range: flush buffer %zu bytes (L2 %d)\n",
-                c->flush_bytes, l2);
-    }
+    if (R.group != GROUP_COUNTS && flush_setup(c, dev))
+        return;
     c->ready = 1;
     inj_dbg("range pass: context %p, chip %s, %zu metrics, counter image "
             "%zu bytes for %d ranges, config %zu bytes; setup took %.1f ms",
@@ -606,7 +676,7 @@ static void start(range_ctx *c)
 /* The values of range i into row r. 0, or -1 (turned off). */
 static int evaluate(range_ctx *c, size_t i, ic_range_row *r)
 {
-    double v[XMAX];
+    double v[MP_RAW_NRANGE];
     CUpti_Profiler_Host_EvaluateToGpuValues_Params ep = {
         .structSize =
             CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE,
@@ -616,15 +686,8 @@ static int evaluate(range_ctx *c, size_t i, ic_range_row *r)
     if (!ok(c, cuptiProfilerHostEvaluateToGpuValues(&ep),
             "cuptiProfilerHostEvaluateToGpuValues"))
         return -1;
-    for (size_t k = 0; k < c->n; k++) {
-        if (c->col[k] >= 0)
-            snprintf(r->value[c->col[k]], sizeof r->value[0], "%.15g",
-                     v[k]);
-        if (R.xn)
-            fprintf(stderr, "memprobe-range: launch %llu %s %s = %.15g\n",
-                    (unsigned long long)r->launch, r->mangled, c->names[k],
-                    v[k]);
-    }
+    for (size_t k = 0; k < c->n; k++)
+        snprintf(r->value[c->col[k]], sizeof r->value[0], "%.15g", v[k]);
     return 0;
 }
 
@@ -694,7 +757,8 @@ void ir_before_launch(CUcontext ctx, int dev, int measure, int graph)
         end_batch(c, "graph launch");
         return;
     }
-    if (c->started && c->nslot == IR_BATCH)
+    /* room for this launch and, with the flush, the flush's range */
+    if (c->started && c->nslot + 1 + (c->flush_bytes != 0) > IR_BATCH)
         end_batch(c, "batch full");
     if (measure && !c->started) {
         if (!c->tried)
@@ -702,27 +766,8 @@ void ir_before_launch(CUcontext ctx, int dev, int measure, int graph)
         if (c->ready && !c->off)
             start(c);
     }
-    if (measure && c->flush_bytes) {
-        double t0 = G.now();
-        CUresult fr;
-        tl_own = 1;
-        if (R.xflush == 1) {
-            fr = cuMemcpyDtoH(c->flush_host, c->flush_buf, c->flush_bytes);
-        } else {
-            CUdeviceptr out = c->flush_buf + c->flush_bytes;
-            unsigned long long n16 = c->flush_bytes / 16;
-            void *args[] = {&c->flush_buf, &n16, &out};
-            fr = cuCtxSynchronize();
-            if (c->started && c->nslot < IR_BATCH)
-                c->slot[c->nslot++] = (range_slot){.measure = 0};
-            CUresult fl = cuLaunchKernel(c->flush_fn, (unsigned)c->flush_blocks, 1, 1, 256, 1, 1, 0, NULL, args, NULL);
-            CUresult f2 = cuCtxSynchronize();
-            fr = fr ? fr : fl ? fl : f2;
-        }
-        tl_own = 0;
-        fprintf(stderr, "memprobe-range: flush %d %.3f ms\n", (int)fr,
-                (G.now() - t0) * 1e3);
-    }
+    if (measure && c->started && c->flush_bytes)
+        flush_l2(c);
 }
 
 void ir_after_launch(CUcontext ctx, uint64_t launch, int measure,
@@ -774,6 +819,7 @@ void ir_context_gone(CUcontext ctx)
     host_free(c->host);
     free(c->config);
     free(c->data);
+    flush_free(c);
     *c = R.ctx[--R.nctx]; /* the last one fills the gap */
 }
 

@@ -47,10 +47,11 @@ typedef struct {
 #define IR_BATCH 256
 
 /* MEMPROBE_PASS's value (NULL or "" = sass), MEMPROBE_RANGE_KERNEL (NULL
- * or "" = every profiled launch) and inject.c's helpers: 0, or -1 with a
+ * or "" = every profiled launch), MEMPROBE_RANGE_GROUP (NULL or "" =
+ * counts) and inject.c's helpers: 0, or -1 with a
  * reason naming the variable in err. */
-int ir_init(const char *pass, const char *kernel_re, const ir_glue *glue,
-            char *err, size_t errlen);
+int ir_init(const char *pass, const char *kernel_re, const char *group,
+            const ir_glue *glue, char *err, size_t errlen);
 /* 1 in the range pass. */
 int ir_on(void);
 /* 1 while this thread is inside the range pass's own CUDA calls (the L2

@@ -88,14 +88,16 @@
     MP_RAW_METRIC_3 "," MP_RAW_METRIC_4 "," MP_RAW_METRIC_5
 
 /* ---- the per-launch range-profiler metrics (the range pass) ----------
- * named as Nsight Compute names them; in range.PID.csv and profile.csv.
- * The first four are --level kernel+'s (hit rates in percent, DRAM
- * bytes), the other six the fallback's hardware counts of a launch
+ * named as Nsight Compute names them. The first MP_RAW_NRANGE_COLS are
+ * profile.csv's range columns: four of --level kernel+ (hit rates in
+ * percent, DRAM bytes), then the fallback's hardware counts of a launch
  * without line counts (shared wavefronts, global sectors and requests,
- * loads and stores). Written as %.15g of CUPTI's double; empty = not
- * measured. */
-#define MP_RAW_NRANGE 10
-#define MP_RAW_RANGES(X)                                                    \
+ * loads and stores). The last two, in range.PID.csv only, are the L2
+ * counts memprobe divides for the L2 hit rate (the library never
+ * measures the rate itself: its two counts take two replay passes).
+ * Written as %.15g of CUPTI's double; empty = not measured. */
+#define MP_RAW_NRANGE_COLS 10
+#define MP_RAW_RANGE_COLS(X)                                                \
     X(L1_HIT, "l1tex__t_sector_hit_rate.pct")                               \
     X(L2_HIT, "lts__t_sector_hit_rate.pct")                                 \
     X(DRAM_RD, "dram__bytes_read.sum")                                      \
@@ -106,8 +108,28 @@
     X(GL_ST, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")              \
     X(RQ_LD, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")             \
     X(RQ_ST, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")
-/* how many of them are --level kernel+'s (the rest: the fallback's) */
+#define MP_RAW_NRANGE 12
+#define MP_RAW_RANGES(X)                                                    \
+    MP_RAW_RANGE_COLS(X)                                                    \
+    X(L2_LOOKUP_HIT, "lts__t_sectors_lookup_hit.sum")                       \
+    X(L2_SECTORS, "lts__t_sectors.sum")
+/* how many of the columns are --level kernel+'s (the rest: the
+ * fallback's) */
 #define MP_RAW_NRANGE_KPLUS 4
+
+/* MEMPROBE_RANGE_GROUP: which metrics one range-pass run measures (each
+ * group is one run of the program, docs/profile.md):
+ *   cache  - L1 hit rate, DRAM bytes read and written, L2 lookup hits and
+ *            the global sectors (loads, stores): one replay pass, the L2
+ *            flushed before each measured launch (a cold start, as Nsight
+ *            Compute's --cache-control all);
+ *   l2     - L2 sectors (lts__t_sectors.sum): one pass, flushed;
+ *   counts - the fallback's six hardware counts (several passes: exact
+ *            counts, whatever the caches hold). The default. */
+#define MP_ENV_RANGE_GROUP "MEMPROBE_RANGE_GROUP"
+#define MP_RANGE_GROUP_CACHE "cache"
+#define MP_RANGE_GROUP_L2 "l2"
+#define MP_RANGE_GROUP_COUNTS "counts"
 
 /* ---- range.PID.csv: one row per launch the range pass profiled ------
  * (appended at each decoded batch): the launch's number (counted as the

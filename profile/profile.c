@@ -145,6 +145,7 @@ static void forward(int sig, siginfo_t *si, void *ctx)
 typedef struct {
     int range;
     const char *range_re;
+    const char *group;   /* MEMPROBE_RANGE_GROUP of a range run */
 } run_kind;
 
 /* In the child: the environment of docs/profile-design.md, then exec. */
@@ -168,6 +169,7 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
         {"MEMPROBE_LAUNCH_COUNT", o->launch_count},
         {MP_ENV_PASS, rk->range ? MP_PASS_RANGE : NULL},
         {MP_ENV_RANGE_KERNEL, rk->range ? rk->range_re : NULL},
+        {MP_ENV_RANGE_GROUP, rk->range ? rk->group : NULL},
     };
     for (size_t k = 0; k < sizeof filters / sizeof *filters; k++) {
         if (filters[k].value)
@@ -239,46 +241,76 @@ static void range_failed(mp_prof_data *d, int kplus, const char *why)
 }
 
 /* After the first run: when --level kernel+ asks for it, or a launch has
- * no line counts (the fallback), the program runs a second time with the
- * range profiler (inject/inject_range.c) and its rows are joined onto the
- * first run's (profile_range.c); a failure is said in the rows. */
+ * no line counts (the fallback), the program runs again with the range
+ * profiler (inject/inject_range.c), once per metric group: at kernel+
+ * the cache group (L1 and L2 hits, DRAM bytes) and the l2 group (L2
+ * sectors), each of one replay pass from an L2 flushed before every
+ * measured launch, so that the two L2 counts divided for the hit rate
+ * both come from a cold start; for launches without line counts the
+ * counts group (kernel replay). Their rows are joined onto the first
+ * run's (profile_range.c); a failure is said in the rows. */
 static void range_pass(const mp_prof_opts *o, const char *prog,
                       const char *lib, const char *raw, int status1,
                       mp_prof_data *d)
 {
-    char *re = o->kernel_plus ? NULL : mp_prof_fallback_regex(d);
-    if (!o->kernel_plus && !re)
-        return;   /* every launch has line counts */
-    if (!d->nl)
-        return;
-    long wanted = 0;
-    for (int k = 0; k < d->nl; k++)
-        if (mp_prof_range_wanted(&d->l[k], o->kernel_plus))
-            wanted += d->l[k].launches;
-    char raw2[PATH_MAX + 16];
-    snprintf(raw2, sizeof raw2, "%s/range", raw);
-    if (mkdir(raw2, 0700)) {
-        char why[PATH_MAX + 300];
-        snprintf(why, sizeof why, "cannot make %s: %s", raw2,
-                 strerror(errno));
-        range_failed(d, o->kernel_plus, why);
+    char *re = mp_prof_fallback_regex(d);
+    if ((!o->kernel_plus && !re) || !d->nl) {
         free(re);
-        return;
+        return;   /* every launch has line counts */
     }
-    fprintf(stderr, "memprobe: running %s a second time with the range "
-            "profiler (kernel replay) for %ld launch%s (%s); its output "
-            "follows\n", o->argv[0], wanted, wanted == 1 ? "" : "es",
-            o->kernel_plus ? "--level kernel+" : "without line counts");
-    const run_kind second = {.range = 1, .range_re = re};
-    int status2 = run_program(o, prog, lib, raw2, &second);
+    static const struct {
+        const char *group, *dir, *what;
+    } kinds[] = {
+        {MP_RANGE_GROUP_CACHE, "range-cache", "L1 and L2 hits and DRAM "
+         "bytes from an L2 flushed before each launch"},
+        {MP_RANGE_GROUP_L2, "range-l2", "L2 sectors from an L2 flushed "
+         "before each launch"},
+        {MP_RANGE_GROUP_COUNTS, "range", "hardware counts, kernel replay"},
+    };
+    int use[3] = {o->kernel_plus, o->kernel_plus, re != NULL}, nuse = 0;
+    for (int g = 0; g < 3; g++)
+        nuse += use[g];
+    mp_prof_range_run runs[3];
+    char dirs[3][PATH_MAX + 16];
+    int nruns = 0, done = 0;
+    for (int g = 0; g < 3; g++) {
+        if (!use[g])
+            continue;
+        int all = g != 2;   /* the counts group: launches without counts */
+        long wanted = 0;
+        for (int k = 0; k < d->nl; k++)
+            if (mp_prof_range_wanted(&d->l[k], all))
+                wanted += d->l[k].launches;
+        snprintf(dirs[nruns], sizeof dirs[nruns], "%s/%s", raw, kinds[g].dir);
+        if (mkdir(dirs[nruns], 0700)) {
+            char why[PATH_MAX + 300];
+            snprintf(why, sizeof why, "cannot make %s: %s", dirs[nruns],
+                     strerror(errno));
+            range_failed(d, o->kernel_plus, why);
+            free(re);
+            return;
+        }
+        fprintf(stderr, "memprobe: running %s again (range run %d of %d) "
+                "with the range profiler for %ld launch%s (%s: %s); its "
+                "output follows\n", o->argv[0], ++done, nuse, wanted,
+                wanted == 1 ? "" : "es", all ? "--level kernel+"
+                : "without line counts", kinds[g].what);
+        const run_kind rk = {.range = 1, .range_re = all ? NULL : re,
+                             .group = kinds[g].group};
+        int status2 = run_program(o, prog, lib, dirs[nruns], &rk);
+        if (status2 != status1)
+            fprintf(stderr, "memprobe: range run %d ended with status %d, "
+                    "the first run with %d: its launches may not match\n",
+                    done, status2, status1);
+        runs[nruns] = (mp_prof_range_run){.dir = dirs[nruns],
+                                          .fallback_only = !all
+                                                           && o->kernel_plus};
+        nruns++;
+    }
     free(re);
-    if (status2 != status1)
-        fprintf(stderr, "memprobe: the second run ended with status %d, the "
-                "first with %d: its launches may not match\n", status2,
-                status1);
     mp_prof_join_stats js;
     char err[1024];
-    if (mp_prof_range_join(d, raw, raw2, o->kernel_plus, &js, err,
+    if (mp_prof_range_join(d, raw, runs, nruns, o->kernel_plus, &js, err,
                            sizeof err)) {
         range_failed(d, o->kernel_plus, err);
         return;

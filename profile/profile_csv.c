@@ -62,9 +62,19 @@ enum { L_PID, L_LAUNCH, L_LAUNCHES, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
        L_STREAM, L_NVTX, L_GRAPH, L_LINE_COUNTS, L_WHY, L_INST, L_SH,
        L_SH_IDEAL, L_SPLIT_SH, L_GL = L_SPLIT_SH + 4, L_GL_IDEAL,
        L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_RANGE,
-       L_RANGE_SRC = L_RANGE + MP_PR_N, L_RANGE_WHY, L_N };
-/* profile.csv before the range columns: still read */
+       L_RANGE_SRC = L_RANGE + MP_RAW_NRANGE_COLS, L_RANGE_WHY, L_RANGE_L2,
+       L_N = L_RANGE_L2 + MP_PR_N - MP_RAW_NRANGE_COLS };
+/* profile.csv before the range columns, and before the L2 counts: still
+ * read */
 #define L_N_OLD L_RANGE
+#define L_N_NO_L2 L_RANGE_L2
+
+/* the column of range value k (the L2 counts come after range_why) */
+static int range_col(int k)
+{
+    return k < MP_RAW_NRANGE_COLS ? L_RANGE + k
+                                  : L_RANGE_L2 + k - MP_RAW_NRANGE_COLS;
+}
 
 static const column launch_cols[L_N] = {
     {"pid", "process id of the program (or of a process it forked)"},
@@ -110,11 +120,12 @@ static const column launch_cols[L_N] = {
     {"l1tex__t_sector_hit_rate.pct", "--level kernel+: L1 sector hit rate "
      "of the launch, percent (range profiler, second run; of a run of "
      "launches, their mean weighted by each launch's global sectors)"},
-    {"lts__t_sector_hit_rate.pct", "empty: the L2 sector hit rate read "
-     "above 100% under kernel replay on the H200 (docs/profile.md), so it "
-     "is not measured"},
-    {"dram__bytes_read.sum", "--level kernel+: bytes read from DRAM "
-     "(kernel replay: inputs restored before each pass may sit in the L2)"},
+    {"lts__t_sector_hit_rate.pct", "--level kernel+: L2 sector hit rate, "
+     "percent, as Nsight Compute defines it: lts__t_sectors_lookup_hit.sum "
+     "/ lts__t_sectors.sum (two range runs, each from an L2 flushed before "
+     "the launch; of a run of launches, the ratio of their sums)"},
+    {"dram__bytes_read.sum", "--level kernel+: bytes read from DRAM, the "
+     "L2 flushed before the launch"},
     {"dram__bytes_write.sum", "--level kernel+: bytes written to DRAM"},
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
      "shared wavefronts of loads from the hardware counter (range profiler; "
@@ -134,6 +145,10 @@ static const column launch_cols[L_N] = {
      "range_why says why), empty (not wanted)"},
     {"range_why", "why the range columns are empty though wanted (a launch "
      "the second run did not repeat, a graph launch, ...)"},
+    {"lts__t_sectors_lookup_hit.sum", "--level kernel+: L2 sectors that "
+     "hit, the L2 flushed before the launch"},
+    {"lts__t_sectors.sum", "--level kernel+: L2 sectors accessed (a "
+     "second range run, flushed likewise)"},
 };
 
 enum { I_PID, I_KERNEL, I_MANGLED, I_FILE, I_LINE, I_OFFSET, I_OPCODE,
@@ -207,6 +222,7 @@ static int has_header(const char *path, const column *cols, int n)
 int mp_prof_is_profile_csv(const char *path)
 {
     return has_header(path, launch_cols, L_N)
+           || has_header(path, launch_cols, L_N_NO_L2)
            || has_header(path, launch_cols, L_N_OLD);
 }
 
@@ -1126,7 +1142,7 @@ static int write_launches(const mp_prof_data *d, const char *path,
             c[L_SPLIT_GL + s] = num(nb[L_SPLIT_GL + s], 32, l->split[4 + s]);
         }
         for (int k = 0; k < MP_PR_N; k++)
-            c[L_RANGE + k] = l->range[k];
+            c[range_col(k)] = l->range[k];
         c[L_RANGE_SRC] = l->range_src, c[L_RANGE_WHY] = l->range_why;
         if (put_row(&w, c, err, errlen))
             return -1;
@@ -1191,6 +1207,7 @@ int mp_prof_check_output(const char *csv, char *err, size_t errlen)
     header_of(launch_cols, L_N, names);
     /* a profile.csv from before the range columns is ours to replace */
     if (!has_header(csv, launch_cols, L_N_OLD)
+        && !has_header(csv, launch_cols, L_N_NO_L2)
         && mp_csv_check_output(csv, names, L_N, err, errlen))
         return -1;
     header_of(line_cols, I_N, names);
@@ -1260,8 +1277,8 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         l->line_counts = xstrdup(c[idx[L_LINE_COUNTS]]);
         l->why = xstrdup(c[idx[L_WHY]]);
         for (int k = 0; k < MP_PR_N; k++)
-            l->range[k] = xstrdup(idx[L_RANGE + k] >= 0
-                                  ? c[idx[L_RANGE + k]] : "");
+            l->range[k] = xstrdup(idx[range_col(k)] >= 0
+                                  ? c[idx[range_col(k)]] : "");
         l->range_src = xstrdup(idx[L_RANGE_SRC] >= 0 ? c[idx[L_RANGE_SRC]]
                                : "");
         l->range_why = xstrdup(idx[L_RANGE_WHY] >= 0 ? c[idx[L_RANGE_WHY]]

@@ -29,7 +29,7 @@ typedef struct {
     int ordinal;
     long launch;
     char *mangled, *grid, *block, *why;
-    char *v[MP_PR_N];
+    char *v[MP_RAW_NRANGE];   /* raw.h's MP_RAW_RANGES order */
 } range_row;
 
 typedef struct {
@@ -37,7 +37,24 @@ typedef struct {
     int npo;
     range_row *r;
     int nr;
+    int fallback_only;   /* this run measured launches without line counts */
 } range_data;
+
+#define RANGE_NAME(id, name) name,
+static const char *const raw_names[MP_RAW_NRANGE] = {
+    MP_RAW_RANGES(RANGE_NAME)};
+#undef RANGE_NAME
+#define RANGE_ID(id, name) RAW_##id,
+enum { MP_RAW_RANGES(RANGE_ID) };
+#undef RANGE_ID
+/* profile.csv's range columns are raw.h's first ones, in its order */
+_Static_assert((int)MP_PR_N == MP_RAW_NRANGE
+               && (int)RAW_L2_SECTORS == (int)MP_PR_L2_SECTORS
+               && (int)RAW_L1_HIT == (int)MP_PR_L1_HIT
+               && (int)RAW_L2_HIT == (int)MP_PR_L2_HIT
+               && (int)RAW_GL_LD == (int)MP_PR_GL_LD
+               && (int)RAW_RQ_ST == (int)MP_PR_RQ_ST,
+               "raw.h and profile_csv.h differ");
 
 static char *dup(const char *s)
 {
@@ -152,12 +169,12 @@ static int read_range_file(const char *path, range_data *rd, char *err,
         return -1;
     static const char *const fixed[] = {"pid", "launch", "mangled", "grid_x",
         "grid_y", "grid_z", "block_x", "block_y", "block_z", "why"};
-    int c[10], v[MP_PR_N];
+    int c[10], v[MP_RAW_NRANGE];
     for (int k = 0; k < 10; k++)
         if ((c[k] = need(&t, path, fixed[k], err, errlen)) < 0)
             goto fail;
-    for (int k = 0; k < MP_PR_N; k++)
-        if ((v[k] = need(&t, path, mp_prof_range_name(k), err, errlen)) < 0)
+    for (int k = 0; k < MP_RAW_NRANGE; k++)
+        if ((v[k] = need(&t, path, raw_names[k], err, errlen)) < 0)
             goto fail;
     rd->r = mp_xrealloc(rd->r, (size_t)(rd->nr + t.nrows + 1) * sizeof *rd->r);
     for (int r = 0; r < t.nrows; r++) {
@@ -182,7 +199,7 @@ static int read_range_file(const char *path, range_data *rd, char *err,
                  cell[c[8]]);
         x->block = dup(buf);
         x->why = dup(cell[c[9]]);
-        for (int k = 0; k < MP_PR_N; k++)
+        for (int k = 0; k < MP_RAW_NRANGE; k++)
             x->v[k] = dup(cell[v[k]]);
     }
     mp_ncu_free(&t);
@@ -232,7 +249,7 @@ static void free_data(range_data *rd)
     for (int k = 0; k < rd->nr; k++) {
         range_row *x = &rd->r[k];
         free(x->mangled), free(x->grid), free(x->block), free(x->why);
-        for (int m = 0; m < MP_PR_N; m++)
+        for (int m = 0; m < MP_RAW_NRANGE; m++)
             free(x->v[m]);
     }
     free(rd->r);
@@ -257,12 +274,13 @@ static void set(mp_prof_launch *l, const char *src, const char *why,
     l->range_why = dup(why);
 }
 
-/* The range values of row l from rd into v (have[k]: measured for every
- * launch of the run); NULL, or why there are none (in buf). *unmatched
- * when the second run did not repeat this launch. */
+/* The range values of row l from the runs rd[0..nrd) that measured it
+ * into v (have[k]: every launch of the row has value k from some run);
+ * NULL, or why there are none (in buf). *unmatched when a run did not
+ * repeat this launch. */
 static const char *join_one(const mp_prof_launch *l, int ord,
-                            const range_data *rd, double *v, int *have,
-                            int *unmatched, char *buf, size_t len)
+                            const range_data *rd, int nrd, double *v,
+                            int *have, int *unmatched, char *buf, size_t len)
 {
     *unmatched = 0;
     if (!strcmp(l->graph, "1"))
@@ -273,73 +291,90 @@ static const char *join_one(const mp_prof_launch *l, int ord,
         return "the first run's process has no ordinal (status file)";
     }
     long n = l->launches > 0 ? l->launches : 1;
-    for (int k = 0; k < MP_PR_N; k++)
+    for (int k = 0; k < MP_RAW_NRANGE; k++)
         v[k] = 0, have[k] = 1;
+    int fallback = mp_prof_range_wanted(l, 0);
     /* the L1 hit rate weighted by each launch's global sectors (wl1 the
      * sum of rate x sectors, w the sectors) */
     double wl1 = 0, w = 0;
     for (long j = 0; j < n; j++) {
-        range_row key = {.ordinal = ord, .launch = l->launch + j};
-        const range_row *x = rd->nr ? bsearch(&key, rd->r, (size_t)rd->nr,
-                                              sizeof *rd->r, by_key) : NULL;
-        if (!x) {
-            *unmatched = 1;
-            snprintf(buf, len, "no launch %ld in process #%d of the second "
-                     "run: the program did not repeat itself", l->launch + j,
-                     ord);
-            return buf;
+        double one[MP_RAW_NRANGE];
+        int got[MP_RAW_NRANGE] = {0};
+        for (int d = 0; d < nrd; d++) {
+            if (rd[d].fallback_only && !fallback)
+                continue;
+            range_row key = {.ordinal = ord, .launch = l->launch + j};
+            const range_row *x = rd[d].nr
+                ? bsearch(&key, rd[d].r, (size_t)rd[d].nr, sizeof *rd[d].r,
+                          by_key) : NULL;
+            if (!x) {
+                *unmatched = 1;
+                snprintf(buf, len, "no launch %ld in process #%d of the "
+                         "second run: the program did not repeat itself",
+                         l->launch + j, ord);
+                return buf;
+            }
+            if (strcmp(x->mangled, l->mangled) || strcmp(x->grid, l->grid)
+                || strcmp(x->block, l->block)) {
+                *unmatched = 1;
+                snprintf(buf, len, "launch %ld of process #%d was %.100s "
+                         "grid %s block %s in the second run: the program "
+                         "did not repeat itself", l->launch + j, ord,
+                         x->mangled, x->grid, x->block);
+                return buf;
+            }
+            if (x->why[0]) {
+                snprintf(buf, len, "%s", x->why);
+                return buf;
+            }
+            for (int k = 0; k < MP_RAW_NRANGE; k++) {
+                char *end;
+                double y = strtod(x->v[k], &end);
+                if (!got[k] && x->v[k][0] && !*end && isfinite(y))
+                    one[k] = y, got[k] = 1;
+            }
         }
-        if (strcmp(x->mangled, l->mangled) || strcmp(x->grid, l->grid)
-            || strcmp(x->block, l->block)) {
-            *unmatched = 1;
-            snprintf(buf, len, "launch %ld of process #%d was %.100s grid "
-                     "%s block %s in the second run: the program did not "
-                     "repeat itself", l->launch + j, ord, x->mangled,
-                     x->grid, x->block);
-            return buf;
-        }
-        if (x->why[0]) {
-            snprintf(buf, len, "%s", x->why);
-            return buf;
-        }
-        double one[MP_PR_N];
-        for (int k = 0; k < MP_PR_N; k++) {
-            char *end;
-            one[k] = strtod(x->v[k], &end);
-            if (!x->v[k][0] || *end || !isfinite(one[k]))
+        for (int k = 0; k < MP_RAW_NRANGE; k++) {
+            if (!got[k])
                 have[k] = 0;
             else
                 v[k] += one[k];
         }
-        if (have[MP_PR_L1_HIT] && have[MP_PR_GL_LD] && have[MP_PR_GL_ST]) {
-            wl1 += one[MP_PR_L1_HIT] * (one[MP_PR_GL_LD] + one[MP_PR_GL_ST]);
-            w += one[MP_PR_GL_LD] + one[MP_PR_GL_ST];
+        if (got[RAW_L1_HIT] && got[RAW_GL_LD] && got[RAW_GL_ST]) {
+            wl1 += one[RAW_L1_HIT] * (one[RAW_GL_LD] + one[RAW_GL_ST]);
+            w += one[RAW_GL_LD] + one[RAW_GL_ST];
         }
     }
     /* Hit rates of a run: "identical" launches share kernel, shape, stream
      * and NVTX stack, not their data, so their traffic may differ; the L1
      * rate is weighted by the launches' global sectors (ld + st, the same
-     * range pass) when every launch has them and they are not all zero,
-     * else (and for L2, never measured) the plain mean. */
-    v[MP_PR_L1_HIT] = have[MP_PR_GL_LD] && have[MP_PR_GL_ST] && w > 0
-                      ? wl1 / w : v[MP_PR_L1_HIT] / (double)n;
-    v[MP_PR_L2_HIT] /= (double)n;
+     * range run) when every launch has them and they are not all zero,
+     * else the plain mean. The L2 rate is Nsight Compute's
+     * lts__t_sector_hit_rate.pct, lookup hits / sectors, of the run's
+     * sums: the hits from the cache group's run, the sectors from the l2
+     * group's, each of one replay pass from a flushed L2. */
+    v[RAW_L1_HIT] = have[RAW_GL_LD] && have[RAW_GL_ST] && w > 0
+                    ? wl1 / w : v[RAW_L1_HIT] / (double)n;
+    have[RAW_L2_HIT] = have[RAW_L2_LOOKUP_HIT] && have[RAW_L2_SECTORS]
+                       && v[RAW_L2_SECTORS] > 0;
+    v[RAW_L2_HIT] = have[RAW_L2_HIT]
+                    ? 100.0 * v[RAW_L2_LOOKUP_HIT] / v[RAW_L2_SECTORS] : 0;
     return NULL;
 }
 
-int mp_prof_range_join(mp_prof_data *d, const char *raw1, const char *raw2,
-                       int kplus, mp_prof_join_stats *js, char *err,
-                       size_t errlen)
+int mp_prof_range_join(mp_prof_data *d, const char *raw1,
+                       const mp_prof_range_run *runs, int nruns, int kplus,
+                       mp_prof_join_stats *js, char *err, size_t errlen)
 {
     memset(js, 0, sizeof *js);
-    range_data r1 = {0}, r2 = {0};
-    if (read_ordinals(raw1, &r1, err, errlen)
-        || read_range_dir(raw2, &r2, err, errlen)) {
-        free_data(&r1);
-        free_data(&r2);
-        return -1;
+    range_data r1 = {0}, *rd = mp_xmalloc((size_t)(nruns + 1) * sizeof *rd);
+    memset(rd, 0, (size_t)(nruns + 1) * sizeof *rd);
+    int rc = read_ordinals(raw1, &r1, err, errlen);
+    for (int k = 0; !rc && k < nruns; k++) {
+        rd[k].fallback_only = runs[k].fallback_only;
+        rc = read_range_dir(runs[k].dir, &rd[k], err, errlen);
     }
-    for (int k = 0; k < d->nl; k++) {
+    for (int k = 0; !rc && k < d->nl; k++) {
         mp_prof_launch *l = &d->l[k];
         if (!mp_prof_range_wanted(l, kplus)) {
             set(l, "", "", NULL, NULL);
@@ -347,11 +382,11 @@ int mp_prof_range_join(mp_prof_data *d, const char *raw1, const char *raw2,
         }
         long n = l->launches > 0 ? l->launches : 1;
         js->wanted += n;
-        double v[MP_PR_N];
-        int have[MP_PR_N], unmatched;
+        double v[MP_RAW_NRANGE];
+        int have[MP_RAW_NRANGE], unmatched;
         char buf[512];
-        const char *why = join_one(l, ordinal_of(&r1, l->pid), &r2, v, have,
-                                   &unmatched, buf, sizeof buf);
+        const char *why = join_one(l, ordinal_of(&r1, l->pid), rd, nruns, v,
+                                   have, &unmatched, buf, sizeof buf);
         if (!why) {
             set(l, MP_PROF_RANGE_FILLED, "", v, have);
             js->filled += n;
@@ -367,6 +402,8 @@ int mp_prof_range_join(mp_prof_data *d, const char *raw1, const char *raw2,
         }
     }
     free_data(&r1);
-    free_data(&r2);
-    return 0;
+    for (int k = 0; k < nruns; k++)
+        free_data(&rd[k]);
+    free(rd);
+    return rc;
 }

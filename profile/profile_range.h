@@ -30,12 +30,22 @@ typedef struct {
     char other_why[256];   /* the first such reason */
 } mp_prof_join_stats;
 
-/* Fills the range columns of d's launches from the range pass's raw
- * folder raw2, joining by the process ordinals of both runs (the status
- * files of raw1 and raw2). Rows that wanted none get empty columns. 0,
- * or -1 with a reason (a raw file that cannot be read). */
-int mp_prof_range_join(mp_prof_data *d, const char *raw1, const char *raw2,
-                       int kplus, mp_prof_join_stats *js, char *err,
-                       size_t errlen);
+/* One run of the range pass: its raw folder, and whether it measured
+ * only the launches without line counts (the fallback's counts at
+ * --level kernel+) rather than every launch that wanted values. */
+typedef struct {
+    const char *dir;
+    int fallback_only;
+} mp_prof_range_run;
+
+/* Fills the range columns of d's launches from the range pass's runs
+ * (their raw folders), joining by the process ordinals of the first run
+ * (raw1's status files) and of each run; a value comes from the first
+ * run that has it, and the L2 hit rate is computed from the cache and l2
+ * groups' counts. Rows that wanted none get empty columns. 0, or -1 with
+ * a reason (a raw file that cannot be read). */
+int mp_prof_range_join(mp_prof_data *d, const char *raw1,
+                       const mp_prof_range_run *runs, int nruns, int kplus,
+                       mp_prof_join_stats *js, char *err, size_t errlen);
 
 #endif

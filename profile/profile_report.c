@@ -241,6 +241,7 @@ typedef struct {
     double l1_n, l1_l;         /* sum of rate x launches, of launches */
     double dram[2];
     int dram_has[2];
+    double l2_hits, l2_sectors;  /* rows with both L2 counts */
 } group;
 
 static void add_range(group *g, const mp_prof_launch *l)
@@ -267,6 +268,10 @@ static void add_range(group *g, const mp_prof_launch *l)
             g->dram[k] += range_num(l, MP_PR_DRAM_RD + k);
             g->dram_has[k] = 1;
         }
+    if (has_range(l, MP_PR_L2_HITS) && has_range(l, MP_PR_L2_SECTORS)) {
+        g->l2_hits += range_num(l, MP_PR_L2_HITS);
+        g->l2_sectors += range_num(l, MP_PR_L2_SECTORS);
+    }
 }
 
 static group *group_by(const mp_prof_data *d, int by_nvtx, int split,
@@ -333,17 +338,20 @@ static void count_cells(const group *g, char v[][32])
 }
 
 /* kernel+'s cells: launches measured, the L1 hit rate weighted by global
- * sectors (by launches where no row has sectors), DRAM bytes. */
+ * sectors (by launches where no row has sectors), the L2 hit rate of the
+ * summed L2 counts (lookup hits / sectors, as the rows'), DRAM bytes. */
 static void kplus_cells(const group *g, char v[][32])
 {
     snprintf(v[0], sizeof v[0], "%ld", g->measured);
-    v[1][0] = '\0';
+    v[1][0] = v[2][0] = '\0';
     if (g->l1_w > 0)
         mp_rep_fmt(v[1], sizeof v[1], g->l1 / g->l1_w, 2);
     else if (g->l1_l > 0)
         mp_rep_fmt(v[1], sizeof v[1], g->l1_n / g->l1_l, 2);
-    fmt_bytes(v[2], sizeof v[2], g->dram[0], g->dram_has[0]);
-    fmt_bytes(v[3], sizeof v[3], g->dram[1], g->dram_has[1]);
+    if (g->l2_sectors > 0)
+        mp_rep_fmt(v[2], sizeof v[2], 100.0 * g->l2_hits / g->l2_sectors, 2);
+    fmt_bytes(v[3], sizeof v[3], g->dram[0], g->dram_has[0]);
+    fmt_bytes(v[4], sizeof v[4], g->dram[1], g->dram_has[1]);
 }
 
 static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
@@ -354,14 +362,15 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
     static const char *const subs[] = {
         "launches", "instructions", "shared wavefronts", "ideal",
         "shared x", "global sectors", "ideal", "global x",
-        "range launches", "L1 hit %", "DRAM read", "DRAM written"};
-    int n, nsub = rv.kplus ? 12 : 8;
+        "range launches", "L1 hit %", "L2 hit %", "DRAM read",
+        "DRAM written"};
+    int n, nsub = rv.kplus ? 13 : 8;
     group *g = group_by(d, by_nvtx, rv.any, &n);
     mp_rep_table *t = new_table(by_nvtx ? "nvtx" : "kernels", 1 + rv.any,
                                 by_nvtx ? nvtx_key : kernel_key, nsub, subs,
                                 n);
     for (int k = 0; k < n; k++) {
-        char key[512], v[12][32];
+        char key[512], v[13][32];
         if (by_nvtx) {
             snprintf(key, sizeof key, "%s", g[k].key[0] ? g[k].key
                      : "(none)");
@@ -376,8 +385,8 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
         count_cells(&g[k], v + 1);
         kplus_cells(&g[k], v + 8);
         const char *kv[] = {key, cnt_name[g[k].counts]};
-        const char *vv[12];
-        for (int c = 0; c < 12; c++)
+        const char *vv[13];
+        for (int c = 0; c < 13; c++)
             vv[c] = v[c];
         add_row(t, kv, vv);
     }
@@ -409,8 +418,10 @@ static void range_notes(const mp_prof_data *d, range_view rv,
                 "counts (no ideal, no ratio); none = neither.%s", eol);
     if (rv.kplus)
         fprintf(out, "L1 hit %%: the launches' rates weighted by their "
-                "global sectors (by launches where none has sectors); DRAM "
-                "bytes of a replayed launch (docs/profile.md).%s", eol);
+                "global sectors (by launches where none has sectors); L2 "
+                "hit %%: their L2 lookup hits / L2 sectors; L2 and DRAM "
+                "from an L2 flushed before each launch (docs/profile.md).%s",
+                eol);
     fprintf(out, "Range profiler: %ld of %ld launch%s measured", measured,
             launches, launches == 1 ? "" : "es");
     if (measured == launches) {

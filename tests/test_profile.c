@@ -407,13 +407,18 @@ static void test_exit_status(void **state)
 /* ---- the range pass: --level kernel+ and the fallback ------------------ */
 
 #define R_L1 "l1tex__t_sector_hit_rate.pct"
+#define R_L2 "lts__t_sector_hit_rate.pct"
 #define R_DRAM "dram__bytes_read.sum"
 #define R_SH_ST "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
 #define R_GL_LD "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 #define R_GL_ST "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
 
 /* --level kernel+: every launch joined (fake_app's values per kernel),
- * the program run twice (its output twice), the SASS columns untouched. */
+ * the program run three times (its output thrice: the first run, the
+ * cache and the l2 groups' runs), the SASS columns untouched; the L2 hit
+ * rate is the cache run's lookup hits over the l2 run's sectors; the
+ * counts group does not run (every launch has line counts), so the
+ * shared-wavefront counts stay empty. */
 static void test_kernel_plus(void **state)
 {
     (void)state;
@@ -421,22 +426,32 @@ static void test_kernel_plus(void **state)
     profile(L("--level", "kernel+", "-o", "kp.csv"), NONE, &r);
     cli_expect_status(&r, 0);
     assert_string_equal(r.out, "fake_app: the program's own stdout\n"
+                               "fake_app: the program's own stdout\n"
                                "fake_app: the program's own stdout\n");
-    cli_must_contain("stderr", r.err, "a second time with the range "
-                     "profiler (kernel replay) for 4 launches (--level "
-                     "kernel+)");
+    cli_must_contain("stderr", r.err, "again (range run 1 of 2) with the "
+                     "range profiler for 4 launches (--level kernel+: L1 "
+                     "and L2 hits and DRAM bytes from an L2 flushed before "
+                     "each launch)");
+    cli_must_contain("stderr", r.err, "again (range run 2 of 2) with the "
+                     "range profiler for 4 launches (--level kernel+: L2 "
+                     "sectors from an L2 flushed before each launch)");
     assert_null(strstr(r.err, "did not repeat"));
     cli_result_free(&r);
     mp_ncu_table t;
     read_csv("kp.csv", &t);
     assert_int_equal(t.nrows, 4);
     static const char *const l1[4] = {"25", "87.5", "25", "0"};
+    static const char *const l2[4] = {"75", "50", "75", "75"};
     static const char *const dram[4] = {"1048576", "4096", "1048576", "512"};
+    static const char *const gl[4] = {"6144", "4096", "6144", "40"};
     for (int i = 0; i < 4; i++) {
         expect_cell(&t, i, "range_counters", "range_profiler");
         expect_cell(&t, i, "range_why", "");
         expect_cell(&t, i, R_L1, l1[i]);
+        expect_cell(&t, i, R_L2, l2[i]);
         expect_cell(&t, i, R_DRAM, dram[i]);
+        expect_cell(&t, i, R_GL_LD, gl[i]);
+        expect_cell(&t, i, R_SH_ST, "");
         expect_cell(&t, i, "line_counts", "exact");
     }
     expect_cell(&t, 0, SH, "33792");   /* the SASS sums stay the first run's */
@@ -510,7 +525,7 @@ static void test_fallback(void **state)
     unsetenv("MEMPROBE_INJECT_NO_SASS");
     cli_expect_status(&r, 0);
     cli_must_contain("stderr", r.err, "for 2 launches (without line "
-                     "counts)");
+                     "counts: hardware counts, kernel replay)");
     cli_must_contain("stderr", r.err, "memprobe: check: 2 launches NOT "
                      "judged: no line counts (the first: transpose_naive");
     cli_must_contain("stderr", r.err, "2 of them have the range profiler's "
@@ -911,15 +926,15 @@ static void expect_report_num(const char *out, const char *row,
  * L1 weighted by each row's global sectors, DRAM bytes and launches
  * summed; *plain: the mean of the rows' rates by launches. */
 typedef struct {
-    double l1, plain, rd, wr;
+    double l1, plain, rd, wr, l2;
     long launches;
 } range_sums;
 
 static range_sums sums_of(const mp_ncu_table *t, const char *col,
                           const char *key)
 {
-    range_sums s = {0, 0, 0, 0, 0};
-    double w = 0;
+    range_sums s = {0, 0, 0, 0, 0, 0};
+    double w = 0, l2_hits = 0, l2_sectors = 0;
     for (int r = 0; r < t->nrows; r++) {
         const char *v = cell(t, r, col);
         if (strcmp(col, "kernel") ? strcmp(v, key)
@@ -931,10 +946,13 @@ static range_sums sums_of(const mp_ncu_table *t, const char *col,
         s.plain += rate * (double)n;
         s.rd += atof(cell(t, r, R_DRAM));
         s.wr += atof(cell(t, r, "dram__bytes_write.sum"));
+        l2_hits += atof(cell(t, r, "lts__t_sectors_lookup_hit.sum"));
+        l2_sectors += atof(cell(t, r, "lts__t_sectors.sum"));
         s.launches += n;
     }
-    assert_true(w > 0 && s.launches > 0);
+    assert_true(w > 0 && s.launches > 0 && l2_sectors > 0);
     s.l1 /= w;
+    s.l2 = 100 * l2_hits / l2_sectors;
     s.plain /= (double)s.launches;
     return s;
 }
@@ -970,6 +988,38 @@ static void test_kernel_plus_run(void **state)
     expect_cell(&t, 4, R_L1, want);
     expect_cell(&t, 4, R_DRAM, "2048");   /* 512 + 1536 */
     expect_cell(&t, 4, R_GL_LD, "160");   /* 40 + 120 */
+    /* L2: (24 + 96) hits of (32 + 96) sectors, not the mean of 75 and
+     * 100 % */
+    expect_cell(&t, 4, "lts__t_sectors_lookup_hit.sum", "120");
+    expect_cell(&t, 4, "lts__t_sectors.sum", "128");
+    expect_cell(&t, 4, R_L2, "93.75");
+    mp_ncu_free(&t);
+}
+
+/* --level kernel+ with launches without line counts: a third range run
+ * (the counts group) for those launches only; they get the hardware
+ * counts beside kernel+'s values, the others kernel+'s values only. */
+static void test_kernel_plus_fallback(void **state)
+{
+    (void)state;
+    cli_result r;
+    setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
+    profile(L("--level", "kernel+", "-o", "kpf.csv"), NONE, &r);
+    unsetenv("MEMPROBE_INJECT_NO_SASS");
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "again (range run 3 of 3) with the "
+                     "range profiler for 2 launches (without line counts: "
+                     "hardware counts, kernel replay)");
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("kpf.csv", &t);
+    assert_int_equal(t.nrows, 4);
+    for (int i = 0; i < 4; i++) {
+        int naive = i == 0 || i == 2;
+        expect_cell(&t, i, "range_counters", "range_profiler");
+        expect_cell(&t, i, R_L2, i == 1 ? "50" : "75");
+        expect_cell(&t, i, R_SH_ST, naive ? "32768" : "");
+    }
     mp_ncu_free(&t);
 }
 
@@ -1002,6 +1052,7 @@ static void test_report_range(void **state)
             range_sums s = sums_of(&t, g[k].col, g[k].key);
             char n[32];
             expect_report_num(out, g[k].row, "L1 hit %", s.l1);
+            expect_report_num(out, g[k].row, "L2 hit %", s.l2);
             expect_report_num(out, g[k].row, "DRAM read", s.rd);
             expect_report_num(out, g[k].row, "DRAM written", s.wr);
             snprintf(n, sizeof n, "%ld", s.launches);
@@ -1026,8 +1077,8 @@ static void test_report_range(void **state)
         free(out);
         out = report_of(runs[f].file, "md");
         cli_must_contain("report md", out, "| kernel | counts | launches |");
-        cli_must_contain("report md", out, "| L1 hit % | DRAM read | DRAM "
-                         "written |\n");
+        cli_must_contain("report md", out, "| L1 hit % | L2 hit % | DRAM "
+                         "read | DRAM written |\n");
         free(out);
         mp_ncu_free(&t);
     }
@@ -1059,8 +1110,9 @@ static void test_report_range_gaps(void **state)
     expect_report_cell(out, "kernels,transpose_naive,hw,", "ideal", "");
     expect_report_cell(out, "kernels,transpose_naive,hw,", "instructions",
                        "");
-    expect_report_cell(out, "kernels,copy_kernel,sass,", "range launches",
-                       "0");
+    /* no --level kernel+: the fallback's counts only, no kernel+ columns */
+    assert_null(strstr(out, "range launches"));
+    assert_null(strstr(out, "L2 hit %"));
     expect_report_cell(out, "nvtx,(none),hw,", "launches", "2");
     expect_report_cell(out, "nvtx,(none),sass,", "launches", "1");
     free(plain);
@@ -1220,6 +1272,7 @@ int main(void)
         cmocka_unit_test(test_kernel_plus_run),
         cmocka_unit_test(test_report_range),
         cmocka_unit_test(test_report_range_gaps),
+        cmocka_unit_test(test_kernel_plus_fallback),
         cmocka_unit_test(test_report_no_range),
         cmocka_unit_test(test_fallback),
         cmocka_unit_test(test_level_option),

@@ -5,7 +5,10 @@
 # each measured launch, or a read kernel of 4 x L2), for one-pass and two-pass metric sets, beside
 # Nsight Compute with --cache-control all and none on the same program.
 # Uses the injection library's experiment variables MEMPROBE_RANGE_METRICS,
-# MEMPROBE_RANGE_CACHE (none, all, l2) and MEMPROBE_RANGE_FLUSH (d2h, kernel).
+# MEMPROBE_RANGE_CACHE (none, all, l2) and MEMPROBE_RANGE_FLUSH (d2h, kernel)
+# of commits 8a7285c and cb6b959 only: later commits measure the groups
+# of MEMPROBE_RANGE_GROUP instead, so run it at one of those commits.
+# Results: results/h200/profile/l2-hit/.
 #   OUT=dir scripts/explore/l2-hit.sh
 set -u
 OUT=${OUT:-l2-out}; mkdir -p "$OUT"

@@ -39,20 +39,25 @@
  * status file.
  * MEMPROBE_INJECT_NO_SASS=REGEX: launches of matching kernels get no line
  * counts (why names the hook), as the library's test hook does.
- * MEMPROBE_PASS=range (the second run): no launches/lines files; instead
+ * MEMPROBE_PASS=range (a range run): no launches/lines files; instead
  * range.PID.csv, one row per profiled launch whose kernel matches
  * MEMPROBE_RANGE_KERNEL (all when unset), with per kernel the values
- * (l1 %, l2 %, dram read, dram write, shared wavefronts ld, st, global
- * sectors ld, st, global requests ld, st):
- *   naive  25,50,1048576,524288,1024,W*1024,6144,32768,1024,1024
- *   pad    87.5,75,4096,8192,1024,1024,4096,4096,1024,1024
- *   copy   0,100,512,0,0,0,40,56,16,16
+ * (l1 %, l2 % (always empty: the library never measures it), dram read,
+ * dram write, shared wavefronts ld, st, global sectors ld, st, global
+ * requests ld, st, L2 lookup hits, L2 sectors):
+ *   naive  25,,1048576,524288,1024,W*1024,6144,32768,1024,1024,3000,4000
+ *   pad    87.5,,4096,8192,1024,1024,4096,4096,1024,1024,500,1000
+ *   copy   0,,512,0,0,0,40,56,16,16,24,32
+ * of which only MEMPROBE_RANGE_GROUP's are written, the others empty:
+ * cache l1, dram read and write, L2 hits, global sectors; l2 the L2
+ * sectors; counts (or unset) the six hardware counts.
  * (the shared and global counts equal the SASS sums of the same launch);
  * --nondeterministic makes the second run's launch 1 a copy_kernel.
  * --run: after the launches, a run of two copy_kernel launches (numbers
  * N and N+1, one launch row of launches=2, no filters applied); in the
- * range pass the second has three times the first's traffic:
- *   copy (2nd)  60,100,1536,0,0,0,120,168,48,48
+ * range pass the second has three times the first's traffic (L2: 96 hits
+ * of 96 sectors):
+ *   copy (2nd)  60,,1536,0,0,0,120,168,48,48,96,96
  * Always prints one line to stdout and one to stderr, its own.
  */
 #include <errno.h>
@@ -111,12 +116,20 @@ static const char *const metric_names[METRICS] = {
 static const char *raw;
 static int unavailable, range_pass, nondeterministic, copy_run;
 static int ordinal = -1;
-static const char *const range_values[3] = {
-    "25,50,1048576,524288,1024,%llu,6144,32768,1024,1024",
-    "87.5,75,4096,8192,1024,1024,4096,4096,1024,1024",
-    "0,100,512,0,0,0,40,56,16,16"};
-/* --run: the second launch of the copy_kernel run in the range pass */
-static const char run_second[] = "60,100,1536,0,0,0,120,168,48,48";
+enum { NRANGE = 12 };
+static const char *const range_values[4][NRANGE] = {
+    {"25", "", "1048576", "524288", "1024", "W", "6144", "32768", "1024",
+     "1024", "3000", "4000"},
+    {"87.5", "", "4096", "8192", "1024", "1024", "4096", "4096", "1024",
+     "1024", "500", "1000"},
+    {"0", "", "512", "0", "0", "0", "40", "56", "16", "16", "24", "32"},
+    /* --run: the second launch of the copy_kernel run in the range pass */
+    {"60", "", "1536", "0", "0", "0", "120", "168", "48", "48", "96", "96"}};
+/* which values each MEMPROBE_RANGE_GROUP writes (columns as above) */
+static const char groups[3][NRANGE + 1] = {
+    "000011111100" /* counts */, "000000000001" /* l2 */,
+    "101100110010" /* cache */};
+static int group;   /* 0 counts, 1 l2, 2 cache */
 
 /* The first free ordinal.N of the raw folder, as the library claims it. */
 static int claim_ordinal(void)
@@ -237,12 +250,20 @@ static void launch_row(FILE *f, int launch, int k, int n)
     }
 }
 
-/* The range pass's row of one launch (range.PID.csv). */
-static void range_row(FILE *f, int launch, int k)
+/* The range pass's row of one launch (range.PID.csv): the values of
+ * row v of range_values that this run's group measures. */
+static void range_row(FILE *f, int launch, int k, int v)
 {
-    fprintf(f, "%d,%d,%s,64,64,1,32,8,1,,", (int)getpid(), launch,
+    const char *on = groups[group];
+    fprintf(f, "%d,%d,%s,64,64,1,32,8,1,", (int)getpid(), launch,
             kernels[k].mangled);
-    fprintf(f, range_values[k], kernels[0].in[1].m[1]);
+    for (int c = 0; c < NRANGE; c++) {
+        const char *x = on[c] == '1' ? range_values[v][c] : "";
+        if (!strcmp(x, "W"))
+            fprintf(f, ",%llu", kernels[0].in[1].m[1]);
+        else
+            fprintf(f, ",%s", x);
+    }
     fprintf(f, "\n");
 }
 
@@ -315,7 +336,8 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
                 "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
-                "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum\n");
+                "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"
+                "lts__t_sectors_lookup_hit.sum,lts__t_sectors.sum\n");
         int matching = 0, profiled = 0;
         for (int l = 0; l < nlaunch; l++) {
             int k = nondeterministic && l == 1 ? 2 : order[l % 4];
@@ -325,12 +347,11 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
                 continue;
             profiled++;
             if (!has_rre || !regexec(&rre, kernels[k].mangled, 0, NULL, 0))
-                range_row(f, l, k);
+                range_row(f, l, k, k);
         }
         if (copy_run) {   /* the run: same kernel and shape, 3x traffic */
-            range_row(f, nlaunch, 2);
-            fprintf(f, "%d,%d,%s,64,64,1,32,8,1,,%s\n", (int)getpid(),
-                    nlaunch + 1, kernels[2].mangled, run_second);
+            range_row(f, nlaunch, 2, 2);
+            range_row(f, nlaunch + 1, 2, 3);
             profiled += 2;
         }
         fclose(f);
@@ -449,6 +470,13 @@ int main(int argc, char **argv)
     }
     const char *pass = getenv("MEMPROBE_PASS");
     range_pass = pass && !strcmp(pass, "range");
+    const char *grp = getenv("MEMPROBE_RANGE_GROUP");
+    group = !grp || !*grp || !strcmp(grp, "counts") ? 0
+            : !strcmp(grp, "l2") ? 1 : !strcmp(grp, "cache") ? 2 : -1;
+    if (group < 0) {
+        fprintf(stderr, "fake_app: MEMPROBE_RANGE_GROUP '%s'\n", grp);
+        return 2;
+    }
     ordinal = claim_ordinal();
     pid_t child = -1;
     if (do_fork) {
