@@ -26,14 +26,11 @@
 int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
                    const char *ncu_csv, FILE *out)
 {
-    char err[512];
     mp_ncu_table mine, theirs;
-    if (mp_csv_table_read(memprobe_csv, &mine, err, sizeof err)) {
-        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+    if (mp_table_read_or_say(mp_csv_table_read, memprobe_csv, &mine,
+                             "ncu-check"))
         return MP_EXIT_USAGE;
-    }
-    if (mp_ncu_read(ncu_csv, &theirs, err, sizeof err)) {
-        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+    if (mp_table_read_or_say(mp_ncu_read, ncu_csv, &theirs, "ncu-check")) {
         mp_ncu_free(&mine);
         return MP_EXIT_USAGE;
     }

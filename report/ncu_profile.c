@@ -350,8 +350,7 @@ int mp_ncu_profile_check(const char *ncu, const char *dir,
         fprintf(stderr, "memprobe: ncu-check: %s\n", err);
         return MP_EXIT_FAIL;
     }
-    if (mp_csv_table_read(lines, &t, err, sizeof err)) {
-        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+    if (mp_table_read_or_say(mp_csv_table_read, lines, &t, "ncu-check")) {
         mp_ncu_source_free(&src);
         return MP_EXIT_FAIL;
     }
