@@ -177,6 +177,15 @@ static inline double cyc(ctx *c, const char *config)
     return v(c, config, MP_F_CYCLES);
 }
 
+/* Field num over field den of one configuration (a hit rate: hits over
+ * sectors or requests); num is read first, so a missing row is named by
+ * num. */
+static inline double ratio(ctx *c, const char *config, int num, int den)
+{
+    double n = v(c, config, num);
+    return n / v(c, config, den);
+}
+
 static inline int in_list(const char *s, const char *const *list)
 {
     for (int i = 0; list[i]; i++)

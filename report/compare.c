@@ -102,14 +102,10 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
     if (!res)
         res = &local;
     memset(res, 0, sizeof *res);
-    char err[512];
     mp_ncu_table a, b;
-    if (mp_csv_table_read(base, &a, err, sizeof err)) {
-        fprintf(stderr, "memprobe: compare: %s\n", err);
+    if (mp_table_read_or_say(mp_csv_table_read, base, &a, "compare"))
         return MP_EXIT_USAGE;
-    }
-    if (mp_csv_table_read(fresh, &b, err, sizeof err)) {
-        fprintf(stderr, "memprobe: compare: %s\n", err);
+    if (mp_table_read_or_say(mp_csv_table_read, fresh, &b, "compare")) {
         mp_ncu_free(&a);
         return MP_EXIT_USAGE;
     }

@@ -26,14 +26,11 @@
 int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
                    const char *ncu_csv, FILE *out)
 {
-    char err[512];
     mp_ncu_table mine, theirs;
-    if (mp_csv_table_read(memprobe_csv, &mine, err, sizeof err)) {
-        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+    if (mp_table_read_or_say(mp_csv_table_read, memprobe_csv, &mine,
+                             "ncu-check"))
         return MP_EXIT_USAGE;
-    }
-    if (mp_ncu_read(ncu_csv, &theirs, err, sizeof err)) {
-        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+    if (mp_table_read_or_say(mp_ncu_read, ncu_csv, &theirs, "ncu-check")) {
         mp_ncu_free(&mine);
         return MP_EXIT_USAGE;
     }
@@ -163,19 +160,23 @@ int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
     return rc;
 }
 
+void mp_ncu_check_fresh_path(char *out, size_t len, const char *dir,
+                             const char *name)
+{
+    snprintf(out, len, "%s/%s", dir, name);
+    remove(out);
+}
+
 /* mp_ncu_check of the configurations cw in the folder dir, which
  * exists. */
 static int check_in(const mp_probe *p, const config_words *cw,
                     const char *ncu, const char *dir, FILE *out)
 {
     char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
-    snprintf(mine, sizeof mine, "%s/memprobe.csv", dir);
-    snprintf(theirs, sizeof theirs, "%s/ncu.csv", dir);
-    snprintf(run, sizeof run, "%s/ncu-run.csv", dir);
+    mp_ncu_check_fresh_path(mine, sizeof mine, dir, "memprobe.csv");
+    mp_ncu_check_fresh_path(theirs, sizeof theirs, dir, "ncu.csv");
+    mp_ncu_check_fresh_path(run, sizeof run, dir, "ncu-run.csv");
     snprintf(log, sizeof log, "%s/ncu-check.log", dir);
-    remove(mine);
-    remove(theirs);
-    remove(run);
 
     const char *self = mp_self_path();
     char *argv[128];

@@ -34,4 +34,9 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
 void mp_ncu_check_metrics(const mp_probe *p, const char *status, char *out,
                           size_t outlen);
 
+/* out = dir/name, a file this check writes (ncu-check and its --profile),
+ * with the copy a previous check left there removed. */
+void mp_ncu_check_fresh_path(char *out, size_t len, const char *dir,
+                             const char *name);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ncu_check.h"
 #include "stats.h"
 #include "subprocess.h"
 
@@ -300,19 +301,14 @@ int mp_ncu_profile_check(const char *ncu, const char *dir,
 {
     char csv[4096], lines[4096], rep[4096], rep_file[4096], page[4096];
     char plog[4096], nlog[4096], err[1024];
-    snprintf(csv, sizeof csv, "%s/profile.csv", dir);
-    snprintf(lines, sizeof lines, "%s/profile-lines.csv", dir);
-    snprintf(rep, sizeof rep, "%s/source", dir);
-    snprintf(rep_file, sizeof rep_file, "%s/source.ncu-rep", dir);
-    snprintf(page, sizeof page, "%s/source.csv", dir);
-    snprintf(plog, sizeof plog, "%s/profile.log", dir);
-    snprintf(nlog, sizeof nlog, "%s/ncu.log", dir);
-    remove(csv);
-    remove(lines);
-    remove(rep_file);
-    remove(page);
-    remove(plog);
-    remove(nlog);
+    snprintf(rep, sizeof rep, "%s/source", dir);   /* ncu adds .ncu-rep */
+    mp_ncu_check_fresh_path(csv, sizeof csv, dir, "profile.csv");
+    mp_ncu_check_fresh_path(lines, sizeof lines, dir, "profile-lines.csv");
+    mp_ncu_check_fresh_path(rep_file, sizeof rep_file, dir,
+                            "source.ncu-rep");
+    mp_ncu_check_fresh_path(page, sizeof page, dir, "source.csv");
+    mp_ncu_check_fresh_path(plog, sizeof plog, dir, "profile.log");
+    mp_ncu_check_fresh_path(nlog, sizeof nlog, dir, "ncu.log");
 
     const char *head1[] = {mp_self_path(), "profile", "-o", csv, "--", NULL};
     char **cmd = command(head1, argv);
@@ -350,8 +346,7 @@ int mp_ncu_profile_check(const char *ncu, const char *dir,
         fprintf(stderr, "memprobe: ncu-check: %s\n", err);
         return MP_EXIT_FAIL;
     }
-    if (mp_csv_table_read(lines, &t, err, sizeof err)) {
-        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+    if (mp_table_read_or_say(mp_csv_table_read, lines, &t, "ncu-check")) {
         mp_ncu_source_free(&src);
         return MP_EXIT_FAIL;
     }

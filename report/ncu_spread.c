@@ -25,17 +25,15 @@ typedef struct {
 int mp_ncu_spread(const mp_probe *p, const char *memprobe_csv,
                   const char *const *ncu_csvs, int n, FILE *out)
 {
-    char err[512];
     if (n < 2) {
         fprintf(stderr, "memprobe: ncu-check --spread: needs at least two "
                 "ncu CSVs, got %d\n", n);
         return MP_EXIT_USAGE;
     }
     mp_ncu_table mine;
-    if (mp_csv_table_read(memprobe_csv, &mine, err, sizeof err)) {
-        fprintf(stderr, "memprobe: ncu-check --spread: %s\n", err);
+    if (mp_table_read_or_say(mp_csv_table_read, memprobe_csv, &mine,
+                             "ncu-check --spread"))
         return MP_EXIT_USAGE;
-    }
     mp_ncu_table *runs = calloc((size_t)n, sizeof *runs);
     if (!runs) {
         fprintf(stderr, "memprobe: out of memory\n");
@@ -43,8 +41,8 @@ int mp_ncu_spread(const mp_probe *p, const char *memprobe_csv,
     }
     int rc = MP_EXIT_OK, read = 0;
     for (; read < n; read++) {
-        if (mp_ncu_read(ncu_csvs[read], &runs[read], err, sizeof err)) {
-            fprintf(stderr, "memprobe: ncu-check --spread: %s\n", err);
+        if (mp_table_read_or_say(mp_ncu_read, ncu_csvs[read], &runs[read],
+                                 "ncu-check --spread")) {
             rc = MP_EXIT_USAGE;
             break;
         }

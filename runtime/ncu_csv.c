@@ -521,6 +521,16 @@ int mp_csv_table_read(const char *path, mp_ncu_table *t, char *err,
     return 0;
 }
 
+int mp_table_read_or_say(mp_table_reader read, const char *path,
+                         mp_ncu_table *t, const char *who)
+{
+    char err[1024];
+    if (read(path, t, err, sizeof err) == 0)
+        return 0;
+    fprintf(stderr, "memprobe: %s: %s\n", who, err);
+    return -1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Lookups                                                            */
 

@@ -58,6 +58,16 @@ int mp_ncu_parse(const char *buf, size_t len, const char *name,
 int mp_csv_table_read(const char *path, mp_ncu_table *t, char *err,
                       size_t errlen);
 
+/* A reader of a table file: mp_ncu_read or mp_csv_table_read. */
+typedef int (*mp_table_reader)(const char *path, mp_ncu_table *t, char *err,
+                               size_t errlen);
+
+/* Reads path with `read` for the command `who`; on error prints
+ * "memprobe: WHO: <the reader's reason>" on stderr and returns -1 (*t left
+ * empty), else 0. */
+int mp_table_read_or_say(mp_table_reader read, const char *path,
+                         mp_ncu_table *t, const char *who);
+
 /* Index of the first column called `name` (exact match), or -1. */
 int mp_ncu_column(const mp_ncu_table *t, const char *name);
 

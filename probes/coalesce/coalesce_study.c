@@ -10,8 +10,8 @@ static verdict global_cache(ctx *c, char *m, char *why, size_t len)
 {
     const char *st = "texture/global/stencil/n4096";
     const char *col = "texture/global/column/n4096";
-    double hs = v(c, st, MP_F_LSU_HITS) / v(c, st, MP_F_LSU_SECTORS);
-    double hc = v(c, col, MP_F_LSU_HITS) / v(c, col, MP_F_LSU_SECTORS);
+    double hs = ratio(c, st, MP_F_LSU_HITS, MP_F_LSU_SECTORS);
+    double hc = ratio(c, col, MP_F_LSU_HITS, MP_F_LSU_SECTORS);
     say(m, len, "Plain global loads of a 5-point stencil over 4096 x 4096 "
         "floats hit the L1 cache for %s%% of their sectors; a walk down "
         "columns, for %s%%.", F1(100 * hs), F1(100 * hc));

@@ -58,8 +58,8 @@ static verdict const_cached(ctx *c, char *m, char *why, size_t len)
 {
     const char *one = "const/constant/s1/sp4/g32/p32";
     const char *wide = "const/constant/s32/sp128/g1/p32";
-    double h1 = v(c, one, MP_F_IDC_HITS) / v(c, one, MP_F_IDC_REQUESTS);
-    double hw = v(c, wide, MP_F_IDC_HITS) / v(c, wide, MP_F_IDC_REQUESTS);
+    double h1 = ratio(c, one, MP_F_IDC_HITS, MP_F_IDC_REQUESTS);
+    double hw = ratio(c, wide, MP_F_IDC_HITS, MP_F_IDC_REQUESTS);
     say(m, len, "Repeated constant loads of one address hit the constant "
         "cache for %s%% of their requests; 32 addresses 128 bytes apart, "
         "for %s%%.", F2(100 * h1), F1(100 * hw));
