@@ -1425,7 +1425,8 @@ static int start(void)
     g.enable_at_launch = at && *at ? strcmp(at, "launch") == 0
                                    : g.cupti_version < 130500;
     char err[512];
-    const ir_glue glue = {.cupti_ok = cupti_ok, .vsay = vsay, .vdbg = vdbg,
+    const ir_glue glue = {.cupti_ok = cupti_ok, .cu_ok = cu_ok,
+                          .vsay = vsay, .vdbg = vdbg,
                           .now = now_s, .dir = g.dir, .pid = g.pid};
     if (ir_init(getenv(MP_ENV_PASS), getenv(MP_ENV_RANGE_KERNEL),
                 getenv(MP_ENV_RANGE_GROUP), &glue, err,

@@ -517,44 +517,50 @@ static int enable(range_ctx *c)
     return 0;
 }
 
+/* A CUDA call of the L2 flush, made with the program's callbacks ignored
+ * (tl_own): 1 when it succeeded; else a `warning` (inject.c's cu_ok) and
+ * the range profiler off for the context, so that no launch gets values
+ * from an L2 that was not flushed. */
+static int flush_ok(range_ctx *c, CUresult r, const char *what)
+{
+    if (G.cu_ok(r, what, INJ_WARN))
+        return 1;
+    char why[96];
+    snprintf(why, sizeof why, "the L2 flush (%s)", what);
+    turn_off(c, why);
+    return 0;
+}
+
 /* The L2 flush for the cache and l2 groups: a zeroed buffer of 4 x the
- * L2 and the flush kernel, on this context. 0, or -1 (turned off: no
- * values from a warm L2). */
+ * L2 and the flush kernel, on this context. 0, or -1 (turned off). */
 static int flush_setup(range_ctx *c, int dev)
 {
     int l2 = 0, sms = 0;
     CUdevice d;
-    const char *what = "cuDeviceGet";
-    CUresult r = cuDeviceGet(&d, dev < 0 ? 0 : dev);
-    if (!r && (r = cuDeviceGetAttribute(&l2,
-                                        CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, d)))
-        what = "cuDeviceGetAttribute";
-    if (!r)
-        r = cuDeviceGetAttribute(&sms,
-                                 CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d);
-    size_t bytes = 4 * (size_t)(l2 > 0 ? l2 : 0);
     tl_own = 1;
-    if (!r && !bytes)
-        r = CUDA_ERROR_INVALID_VALUE;
-    if (!r && (r = cuMemAlloc(&c->flush_buf, bytes + 16)))
-        what = "cuMemAlloc";
-    if (!r && (r = cuMemsetD8(c->flush_buf, 0, bytes + 16)))
-        what = "cuMemsetD8";
-    if (!r && (r = cuModuleLoadData(&c->flush_mod, flush_ptx)))
-        what = "cuModuleLoadData";
-    if (!r && (r = cuModuleGetFunction(&c->flush_fn, c->flush_mod,
-                                       "memprobe_l2_flush")))
-        what = "cuModuleGetFunction";
+    int ok = flush_ok(c, cuDeviceGet(&d, dev < 0 ? 0 : dev), "cuDeviceGet")
+        && flush_ok(c, cuDeviceGetAttribute(&l2,
+                       CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, d),
+                    "cuDeviceGetAttribute (L2 size)")
+        && flush_ok(c, cuDeviceGetAttribute(&sms,
+                       CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d),
+                    "cuDeviceGetAttribute (SMs)")
+        && flush_ok(c, l2 > 0 && sms > 0 ? CUDA_SUCCESS
+                       : CUDA_ERROR_INVALID_VALUE, "the L2 size")
+        && flush_ok(c, cuMemAlloc(&c->flush_buf, 4 * (size_t)l2 + 16),
+                    "cuMemAlloc")
+        && flush_ok(c, cuMemsetD8(c->flush_buf, 0, 4 * (size_t)l2 + 16),
+                    "cuMemsetD8")
+        && flush_ok(c, cuModuleLoadData(&c->flush_mod, flush_ptx),
+                    "cuModuleLoadData")
+        && flush_ok(c, cuModuleGetFunction(&c->flush_fn, c->flush_mod,
+                                           "memprobe_l2_flush"),
+                    "cuModuleGetFunction");
     tl_own = 0;
-    if (r) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "the L2 flush (%s: CUDA error %d)", what,
-                 (int)r);
-        turn_off(c, buf);
+    if (!ok)
         return -1;
-    }
-    c->flush_bytes = bytes;
-    c->flush_blocks = 4 * (unsigned)(sms > 0 ? sms : 1);
+    c->flush_bytes = 4 * (size_t)l2;
+    c->flush_blocks = 4 * (unsigned)sms;
     return 0;
 }
 
@@ -567,27 +573,19 @@ static void flush_l2(range_ctx *c)
     CUdeviceptr out = c->flush_buf + c->flush_bytes;
     unsigned long long n16 = c->flush_bytes / 16;
     void *args[] = {&c->flush_buf, &n16, &out};
-    const char *what = "cuCtxSynchronize";
     tl_own = 1;
-    CUresult r = cuCtxSynchronize();
-    if (!r) {
+    int ok = flush_ok(c, cuCtxSynchronize(), "cuCtxSynchronize");
+    if (ok) {
         c->slot[c->nslot++] = (range_slot){.measure = 0};
-        r = cuLaunchKernel(c->flush_fn, c->flush_blocks, 1, 1, 256, 1, 1, 0,
-                           NULL, args, NULL);
-        what = r ? "cuLaunchKernel" : "cuCtxSynchronize";
-        if (!r)
-            r = cuCtxSynchronize();
+        ok = flush_ok(c, cuLaunchKernel(c->flush_fn, c->flush_blocks, 1, 1,
+                                        256, 1, 1, 0, NULL, args, NULL),
+                      "cuLaunchKernel (the flush)")
+             && flush_ok(c, cuCtxSynchronize(), "cuCtxSynchronize");
     }
     tl_own = 0;
-    if (r) {
-        char buf[96];
-        snprintf(buf, sizeof buf, "the L2 flush (%s: CUDA error %d)", what,
-                 (int)r);
-        turn_off(c, buf);
-        return;
-    }
-    inj_dbg("range pass: L2 flushed (%zu bytes read) in %.3f ms",
-            c->flush_bytes, (G.now() - t0) * 1e3);
+    if (ok)
+        inj_dbg("range pass: L2 flushed (%zu bytes read) in %.3f ms",
+                c->flush_bytes, (G.now() - t0) * 1e3);
 }
 
 /* Once per context, at its first launch to measure. */

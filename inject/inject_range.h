@@ -33,6 +33,8 @@ typedef struct {
     /* 1 when r is CUPTI_SUCCESS; else the failure noted as sev says (the
      * library's one CUPTI return helper) */
     int (*cupti_ok)(CUptiResult r, const char *what, int sev);
+    /* the same for a CUDA driver call (the library's one CUDA helper) */
+    int (*cu_ok)(CUresult r, const char *what, int sev);
     /* a status line "key value", written at once (said once) */
     void (*vsay)(const char *key, const char *fmt, va_list ap);
     /* a MEMPROBE_DEBUG line on stderr (nothing without it) */
