@@ -3,7 +3,9 @@
  * (run the probe's standard set under memprobe and Nsight Compute, then
  * compare) is report/ncu_check.c, the repeat spread report/ncu_spread.c,
  * --profile (memprobe profile's per-instruction counts of a program
- * against ncu's source counters) report/ncu_profile.c.
+ * against ncu's source counters) report/ncu_profile.c, with --level
+ * kernel+ (its per-launch L1, L2 and DRAM values against ncu's raw
+ * metrics) report/ncu_kplus.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include "cli.h"
 #include "device.h"
 #include "ncu_check.h"
+#include "ncu_kplus.h"
 #include "ncu_profile.h"
 #include "ncu_spread.h"
 #include "options.h"
@@ -28,8 +31,8 @@ static const char usage[] =
     "NCU.csv\n"
     "       memprobe ncu-check [--probe NAME] --spread MEMPROBE.csv "
     "NCU1.csv NCU2.csv ...\n"
-    "       memprobe ncu-check [--ncu PATH] [--dir DIR] --profile [--] "
-    "PROGRAM [ARGS...]\n\n"
+    "       memprobe ncu-check [--ncu PATH] [--dir DIR] [--level kernel+] "
+    "--profile [--] PROGRAM [ARGS...]\n\n"
     "Runs the probe's standard configurations, or those of --args (the\n"
     "probe's parameters as one word, e.g. --args '--stride 1,2 --width 4'),\n"
     "with memprobe's own counters and under Nsight Compute with the same\n"
@@ -39,7 +42,11 @@ static const char usage[] =
     "--profile runs PROGRAM under memprobe profile and under ncu --section\n"
     "SourceCounters and compares, per kernel and SASS instruction, shared\n"
     "wavefronts and global sectors with their ideal (and executed\n"
-    "instructions): exit 0 all equal, 1 one differs, 4 nothing compared.\n";
+    "instructions): exit 0 all equal, 1 one differs, 4 nothing compared.\n"
+    "--level kernel+ with --profile compares memprobe profile --level\n"
+    "kernel+'s per-launch DRAM bytes, L2 sectors and L1 hit rate with ncu's\n"
+    "(--cache-control all) within stated tolerances, and shows both L2 hit\n"
+    "counts and rates: exit 0 all within, 1 one outside, 4 none compared.\n";
 
 /* --compare MEMPROBE.csv NCU.csv: the two files after it. */
 static int take_compare(int argc, char **argv, int *i, void *dest, char *err,
@@ -109,7 +116,7 @@ static int take_profile(int argc, char **argv, int *i, void *dest, char *err,
 int mp_cmd_ncu_check(int argc, char **argv)
 {
     const char *probe = "bank", *ncu = "ncu", *dir = "results/ncu-check";
-    const char *args = NULL;
+    const char *args = NULL, *level = NULL;
     const char *compare[2] = {NULL, NULL};
     spread_files spread = {.n = 0};
     char **program = NULL;
@@ -118,6 +125,7 @@ int mp_cmd_ncu_check(int argc, char **argv)
         {.name = "ncu", .kind = MP_OPT_TEXT, .dest = &ncu},
         {.name = "dir", .kind = MP_OPT_TEXT, .dest = &dir},
         {.name = "args", .kind = MP_OPT_TEXT, .dest = &args, .once = 1},
+        {.name = "level", .kind = MP_OPT_TEXT, .dest = &level, .once = 1},
         {.name = "compare", .kind = MP_OPT_ARGV, .dest = compare,
          .argv_fn = take_compare},
         {.name = "spread", .kind = MP_OPT_ARGV, .dest = &spread,
@@ -126,12 +134,16 @@ int mp_cmd_ncu_check(int argc, char **argv)
          .argv_fn = take_profile},
     };
     const mp_opts_spec spec = {
-        .cmd = "ncu-check", .opts = opts, .nopts = 7, .dashes = MP_OPTS_ALL,
+        .cmd = "ncu-check", .opts = opts, .nopts = 8, .dashes = MP_OPTS_ALL,
         .usage = usage};
     mp_opts_parse(&spec, argc, argv, NULL);
     int nspread = spread.n;
     if (program && (compare[0] || nspread))
         mp_usage_error("--profile: not with --compare or --spread");
+    if (level && strcmp(level, "kernel") && strcmp(level, "kernel+"))
+        mp_usage_error("--level: '%s' is not kernel or kernel+", level);
+    if (level && !program)
+        mp_usage_error("--level: only with --profile");
     if (args && (program || compare[0] || nspread))
         mp_usage_error("--args: only when ncu-check runs the probe (not "
                        "with --profile, --compare or --spread)");
@@ -165,7 +177,9 @@ int mp_cmd_ncu_check(int argc, char **argv)
         if (mkdir(dir, 0777) && errno != EEXIST)
             mp_usage_error("--dir: cannot create %s: %s", dir,
                            strerror(errno));
-        return mp_ncu_profile_check(ncu, dir, program, stdout);
+        return level && !strcmp(level, "kernel+")
+               ? mp_ncu_kplus_check(ncu, dir, program, stdout)
+               : mp_ncu_profile_check(ncu, dir, program, stdout);
     }
     int rc = mp_ncu_check(p, args, ncu, dir, stdout);
     if (rc != MP_EXIT_OK && made)

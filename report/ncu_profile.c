@@ -280,8 +280,7 @@ done:
     return rc;
 }
 
-/* argv of `head... program args...`, NULL-terminated; free() it. */
-static char **command(const char *const *head, char *const *args)
+char **mp_ncu_profile_command(const char *const *head, char *const *args)
 {
     int nh = 0, na = 0;
     while (head[nh])
@@ -294,6 +293,23 @@ static char **command(const char *const *head, char *const *args)
     for (int i = 0; i < na; i++)
         v[nh + i] = args[i];
     return v;
+}
+
+int mp_ncu_profile_memprobe(const char *level, const char *csv,
+                            char *const *argv, const char *log)
+{
+    const char *with[] = {mp_self_path(), "profile", "-o", csv, "--level",
+                          level, "--", NULL};
+    const char *without[] = {mp_self_path(), "profile", "-o", csv, "--",
+                             NULL};
+    char **cmd = mp_ncu_profile_command(level ? with : without, argv);
+    int rc = mp_spawn_wait(cmd, log);
+    free(cmd);
+    if (rc == 0)
+        return 0;
+    fprintf(stderr, "memprobe: ncu-check: memprobe profile failed (exit %d); "
+            "see %s\n", rc, log);
+    return rc == MP_EXIT_USAGE || rc == MP_EXIT_COUNTERS ? rc : MP_EXIT_FAIL;
 }
 
 int mp_ncu_profile_check(const char *ncu, const char *dir,
@@ -310,21 +326,14 @@ int mp_ncu_profile_check(const char *ncu, const char *dir,
     mp_ncu_check_fresh_path(plog, sizeof plog, dir, "profile.log");
     mp_ncu_check_fresh_path(nlog, sizeof nlog, dir, "ncu.log");
 
-    const char *head1[] = {mp_self_path(), "profile", "-o", csv, "--", NULL};
-    char **cmd = command(head1, argv);
     fprintf(out, "ncu-check --profile: memprobe profile -- %s\n", argv[0]);
-    int rc = mp_spawn_wait(cmd, plog);
-    free(cmd);
-    if (rc != 0) {
-        fprintf(stderr, "memprobe: ncu-check: memprobe profile failed (exit "
-                "%d); see %s\n", rc, plog);
-        return rc == MP_EXIT_USAGE || rc == MP_EXIT_COUNTERS ? rc
-                                                            : MP_EXIT_FAIL;
-    }
+    int rc = mp_ncu_profile_memprobe(NULL, csv, argv, plog);
+    if (rc)
+        return rc;
 
     const char *head2[] = {ncu, "--section", "SourceCounters",
                            "--clock-control", "none", "-f", "-o", rep, NULL};
-    cmd = command(head2, argv);
+    char **cmd = mp_ncu_profile_command(head2, argv);
     fprintf(out, "ncu-check --profile: %s --section SourceCounters -- %s\n",
             ncu, argv[0]);
     rc = mp_spawn_wait(cmd, nlog);

@@ -38,6 +38,17 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
                            const mp_ncu_table *lines, FILE *out, int show,
                            char *err, size_t errlen);
 
+/* argv of `head... program args...` (both NULL-terminated), for
+ * mp_spawn_wait; free() it (the strings stay the callers'). */
+char **mp_ncu_profile_command(const char *const *head, char *const *args);
+
+/* Runs this memprobe as `memprobe profile -o CSV [--level LEVEL] --
+ * PROGRAM ARGS` (level NULL: the default), output to log. 0; else a
+ * `memprobe: ` line naming the log and 2 (the program refused), 4
+ * (nothing collected) or 1. */
+int mp_ncu_profile_memprobe(const char *level, const char *csv,
+                            char *const *argv, const char *log);
+
 /* Runs, in dir (which exists), with logs there:
  *   memprobe profile -o DIR/profile.csv -- PROGRAM ARGS   (this memprobe,
  *       as a program: DIR/profile-lines.csv)

@@ -8,6 +8,7 @@
  *   memprobe profile --check 'shared<=1.0,global<=1.0' -- app --padded-only (0)
  *   memprobe profile -o crash.csv -- app --crash-after 3                  (139)
  *   memprobe ncu-check --profile -- app            (when ncu is on PATH; 0)
+ *   memprobe ncu-check --level kernel+ --profile -- app   (ncu on PATH; 0)
  * and asserts:
  *   - each marked line of app.cu (file:line of its MP_EXPECT marker): the
  *     profile-lines.csv counts of that line (its instructions summed) EQUAL
@@ -18,7 +19,8 @@
  *     kernel, grid, block, graph = 1 for the graph's launch, the NVTX
  *     stack "app/RANGE", line_counts = exact, two streams;
  *   - the --check runs, the crash run (its launches flushed before the
- *     crash: at least 3 rows, a CSV that reads), and ncu's agreement.
+ *     crash: at least 3 rows, a CSV that reads), and ncu's agreement
+ *     (per instruction; and per launch at kernel+ within tolerances).
  * Skips (TAP skip) when memprobe has no profile command, the injection
  * library BUILD/lib/libmemprobe_inject.so is missing, or the app is not
  * built (BUILD: build, or the folder of $MEMPROBE when that is not ".",
@@ -53,6 +55,7 @@ static mp_ncu_table launches, lines, crash, shorts, forked, forked_lines;
 static int have_launches, have_lines, have_crash, have_shorts, have_forked;
 static int rc_fork;
 static int rc_main, rc_check_bad, rc_check_good, rc_crash, rc_ncu = -1;
+static int rc_ncu_kplus = -1;
 static int rc_short;
 /* --level kernel+ and the fallback (the NO_SASS hook on two kernels) */
 static mp_ncu_table kplus, fallback;
@@ -174,8 +177,14 @@ static void run_all(void)
     rc_fallback = run("fallback", a9);
     unsetenv("MEMPROBE_INJECT_NO_SASS");
     have_fallback = read_csv("fallback.csv", &fallback);
-    if (on_path("ncu"))
+    char nk[1200];
+    snprintf(nk, sizeof nk, "%s/ncu-check-kplus", dir);
+    char *a10[] = {mp, "ncu-check", "--dir", nk, "--level", "kernel+",
+                   "--profile", "--", app, NULL};
+    if (on_path("ncu")) {
         rc_ncu = run("ncu-check", a5);
+        rc_ncu_kplus = run("ncu-check-kplus", a10);
+    }
 }
 
 #define NEED_RUNS()                                                       \
@@ -489,6 +498,25 @@ static void test_ncu_agrees(void **state)
     assert_int_equal(rc_ncu, 0);
 }
 
+/* ncu-check --level kernel+: every launch's DRAM bytes, L2 sectors and L1
+ * hit rate within the tolerances of report/ncu_kplus.c against ncu with
+ * --cache-control all (its lines printed for the record). */
+static void test_ncu_kplus_agrees(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    if (rc_ncu_kplus < 0)
+        MP_SKIP("ncu not on PATH");
+    char log[1200], line[2048];
+    snprintf(log, sizeof log, "%s/ncu-check-kplus.log", dir);
+    FILE *f = fopen(log, "r");
+    while (f && fgets(line, sizeof line, f))
+        printf("# %s", line);
+    if (f)
+        fclose(f);
+    assert_int_equal(rc_ncu_kplus, 0);
+}
+
 /* ---- the range pass --------------------------------------------------- */
 
 /* The row of table t with launch number `launch` and kernel k, or -1. */
@@ -671,6 +699,7 @@ int main(void)
         GPU_TEST("short_launches_in_runs", test_short_runs),
         GPU_TEST("fork_followed", test_fork_followed),
         GPU_TEST("ncu_check_profile_agrees", test_ncu_agrees),
+        GPU_TEST("ncu_check_kernel_plus_agrees", test_ncu_kplus_agrees),
         GPU_TEST("kernel_plus_range_values", test_kernel_plus),
         GPU_TEST("fallback_range_counts", test_fallback),
     };
