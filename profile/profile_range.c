@@ -150,15 +150,6 @@ static int ordinal_of(const range_data *rd, long pid)
     return -1;
 }
 
-static int need(const mp_ncu_table *t, const char *path, const char *name,
-                char *err, size_t errlen)
-{
-    int c = mp_ncu_column(t, name);
-    if (c < 0)
-        mp_reason(err, errlen, "%s: no column %s", path, name);
-    return c;
-}
-
 /* The rows of one range.PID.csv (a partly written last line dropped by
  * the column count check of the table reader). */
 static int read_range_file(const char *path, range_data *rd, char *err,
@@ -171,10 +162,11 @@ static int read_range_file(const char *path, range_data *rd, char *err,
         "grid_y", "grid_z", "block_x", "block_y", "block_z", "why"};
     int c[10], v[MP_RAW_NRANGE];
     for (int k = 0; k < 10; k++)
-        if ((c[k] = need(&t, path, fixed[k], err, errlen)) < 0)
+        if ((c[k] = mp_ncu_need_column(&t, fixed[k], path, err, errlen)) < 0)
             goto fail;
     for (int k = 0; k < MP_RAW_NRANGE; k++)
-        if ((v[k] = need(&t, path, raw_names[k], err, errlen)) < 0)
+        if ((v[k] = mp_ncu_need_column(&t, raw_names[k], path, err,
+                                       errlen)) < 0)
             goto fail;
     rd->r = mp_xrealloc(rd->r, (size_t)(rd->nr + t.nrows + 1) * sizeof *rd->r);
     for (int r = 0; r < t.nrows; r++) {

@@ -41,15 +41,6 @@ enum { NJUDGED = sizeof judge / sizeof judge[0] };
 #define MISSES "lts__t_sectors_lookup_miss.sum"
 #define RATE "lts__t_sector_hit_rate.pct"
 
-static int col_of(const mp_ncu_table *t, const char *name, const char *who,
-                  char *err, size_t errlen)
-{
-    int c = mp_ncu_column(t, name);
-    if (c < 0)
-        mp_reason(err, errlen, "%s: no column %s", who, name);
-    return c;
-}
-
 /* memprobe's value in a cell: NAN when empty (not measured). */
 static double value(const mp_ncu_table *t, int r, int c)
 {
@@ -71,26 +62,26 @@ static int number(const mp_ncu_table *t, int r, int c, const char *who,
 int mp_ncu_kplus_compare(const mp_ncu_table *prof, const mp_ncu_table *ncu,
                          FILE *out, char *err, size_t errlen)
 {
-    const char *names[] = {"kernel", "mangled", "launch", "launches",
-                           "graph", "range_counters", "range_why", HITS,
-                           RATE};
-    int pc[9 + NJUDGED], nc[NJUDGED + 3];
-    for (int k = 0; k < 9; k++)
-        if ((pc[k] = col_of(prof, names[k], "profile CSV", err, errlen)) < 0)
-            return MP_EXIT_USAGE;
+    /* profile.csv's columns: these nine, then the judged ones; ncu's:
+     * the judged ones, then hits, misses, rate and the kernel name */
+    const char *pnames[9 + NJUDGED] = {"kernel", "mangled", "launch",
+                                       "launches", "graph", "range_counters",
+                                       "range_why", HITS, RATE};
+    const char *nnames[NJUDGED + 4];
     for (int k = 0; k < NJUDGED; k++)
-        if ((pc[9 + k] = col_of(prof, judge[k].col, "profile CSV", err,
-                                errlen)) < 0
-            || (nc[k] = col_of(ncu, judge[k].col, "ncu CSV", err,
-                               errlen)) < 0)
+        pnames[9 + k] = nnames[k] = judge[k].col;
+    nnames[NJUDGED] = HITS, nnames[NJUDGED + 1] = MISSES;
+    nnames[NJUDGED + 2] = RATE, nnames[NJUDGED + 3] = "Kernel Name";
+    int pc[9 + NJUDGED], nc[NJUDGED + 4];
+    for (int k = 0; k < 9 + NJUDGED; k++)
+        if ((pc[k] = mp_ncu_need_column(prof, pnames[k], "profile CSV", err,
+                                        errlen)) < 0)
             return MP_EXIT_USAGE;
-    int nkernel = col_of(ncu, "Kernel Name", "ncu CSV", err, errlen);
-    if (nkernel < 0 || (nc[NJUDGED] = col_of(ncu, HITS, "ncu CSV", err,
-                                             errlen)) < 0
-        || (nc[NJUDGED + 1] = col_of(ncu, MISSES, "ncu CSV", err,
-                                     errlen)) < 0
-        || (nc[NJUDGED + 2] = col_of(ncu, RATE, "ncu CSV", err, errlen)) < 0)
-        return MP_EXIT_USAGE;
+    for (int k = 0; k < NJUDGED + 4; k++)
+        if ((nc[k] = mp_ncu_need_column(ncu, nnames[k], "ncu CSV", err,
+                                        errlen)) < 0)
+            return MP_EXIT_USAGE;
+    const int nkernel = nc[NJUDGED + 3];
 
     long compared = 0, within = 0, skipped = 0;
     int j = 0;   /* ncu's next row */

@@ -124,23 +124,22 @@ static int parse_offset(const char *text, long long *out)
 static int read_memprobe(const mp_ncu_table *t, kernels *k, entry *e,
                          int *ne, int *has_inst, char *err, size_t errlen)
 {
-    int ck = mp_ncu_column(t, "kernel"), cm = mp_ncu_column(t, "mangled");
-    int co = mp_ncu_column(t, "function_offset");
-    int cop = mp_ncu_column(t, "opcode");
+    static const char who[] = "profile lines CSV";
+    int cm = mp_ncu_column(t, "mangled"), cop = mp_ncu_column(t, "opcode");
     int cl = mp_ncu_column(t, "launches");
-    int cv[MP_SRC_VALUES];
-    if (ck < 0 || co < 0) {
-        mp_reason(err, errlen, "profile lines CSV: no column %s",
-                  ck < 0 ? "kernel" : "function_offset");
+    int ck = mp_ncu_need_column(t, "kernel", who, err, errlen);
+    int co = ck < 0 ? -1 : mp_ncu_need_column(t, "function_offset", who,
+                                              err, errlen);
+    if (co < 0)
         return -1;
-    }
+    int cv[MP_SRC_VALUES];
     for (int v = 0; v < MP_SRC_VALUES; v++) {
-        cv[v] = mp_ncu_column(t, mp_ncu_profile_columns[v]);
-        if (cv[v] < 0 && v != MP_SRC_INST) {
-            mp_reason(err, errlen, "profile lines CSV: no column %s",
-                      mp_ncu_profile_columns[v]);
+        cv[v] = v == MP_SRC_INST   /* optional: compared where both have it */
+                ? mp_ncu_column(t, mp_ncu_profile_columns[v])
+                : mp_ncu_need_column(t, mp_ncu_profile_columns[v], who, err,
+                                     errlen);
+        if (cv[v] < 0 && v != MP_SRC_INST)
             return -1;
-        }
     }
     *has_inst = cv[MP_SRC_INST] >= 0;
     for (int r = 0; r < t->nrows; r++) {

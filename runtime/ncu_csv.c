@@ -544,6 +544,15 @@ int mp_ncu_column(const mp_ncu_table *t, const char *name)
     return -1;
 }
 
+int mp_ncu_need_column(const mp_ncu_table *t, const char *name,
+                       const char *who, char *err, size_t errlen)
+{
+    int c = mp_ncu_column(t, name);
+    if (c < 0)
+        mp_reason(err, errlen, "%s: no column %s", who, name);
+    return c;
+}
+
 static int is_digit(char c)
 {
     return c >= '0' && c <= '9';

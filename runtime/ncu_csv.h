@@ -71,6 +71,11 @@ int mp_table_read_or_say(mp_table_reader read, const char *path,
 /* Index of the first column called `name` (exact match), or -1. */
 int mp_ncu_column(const mp_ncu_table *t, const char *name);
 
+/* The same for a column the caller cannot do without: -1 also sets err
+ * to "WHO: no column NAME" (who: the file or table, for the message). */
+int mp_ncu_need_column(const mp_ncu_table *t, const char *name,
+                       const char *who, char *err, size_t errlen);
+
 /*
  * Numeric value of text as ncu prints it: optional sign, digits with or
  * without thousands separators (the first group 1-3 digits, every later
