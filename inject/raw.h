@@ -88,16 +88,18 @@
     MP_RAW_METRIC_3 "," MP_RAW_METRIC_4 "," MP_RAW_METRIC_5
 
 /* ---- the per-launch range-profiler metrics (the range pass) ----------
- * named as Nsight Compute names them. The first MP_RAW_NRANGE_COLS are
- * profile.csv's range columns: four of --level kernel+ (hit rates in
- * percent, DRAM bytes), then the fallback's hardware counts of a launch
- * without line counts (shared wavefronts, global sectors and requests,
- * loads and stores). The last two, in range.PID.csv only, are the L2
- * counts memprobe divides for the L2 hit rate (the library never
- * measures the rate itself: its two counts take two replay passes).
+ * named as Nsight Compute names them, in range.PID.csv and profile.csv:
+ * four of --level kernel+ (hit rates in percent, DRAM bytes), the
+ * fallback's hardware counts of a launch without line counts (shared
+ * wavefronts, global sectors and requests, loads and stores), then the
+ * two L2 counts memprobe divides for the L2 hit rate (the library never
+ * measures the rate itself: its two counts take two replay passes). In
+ * profile.csv the first MP_RAW_NRANGE_COLS stand before range_counters
+ * and range_why, the L2 counts after them (added later, at the end).
  * Written as %.15g of CUPTI's double; empty = not measured. */
+#define MP_RAW_NRANGE 12
 #define MP_RAW_NRANGE_COLS 10
-#define MP_RAW_RANGE_COLS(X)                                                \
+#define MP_RAW_RANGES(X)                                                    \
     X(L1_HIT, "l1tex__t_sector_hit_rate.pct")                               \
     X(L2_HIT, "lts__t_sector_hit_rate.pct")                                 \
     X(DRAM_RD, "dram__bytes_read.sum")                                      \
@@ -107,15 +109,9 @@
     X(GL_LD, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum")              \
     X(GL_ST, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum")              \
     X(RQ_LD, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")             \
-    X(RQ_ST, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")
-#define MP_RAW_NRANGE 12
-#define MP_RAW_RANGES(X)                                                    \
-    MP_RAW_RANGE_COLS(X)                                                    \
+    X(RQ_ST, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum")             \
     X(L2_LOOKUP_HIT, "lts__t_sectors_lookup_hit.sum")                       \
     X(L2_SECTORS, "lts__t_sectors.sum")
-/* how many of the columns are --level kernel+'s (the rest: the
- * fallback's) */
-#define MP_RAW_NRANGE_KPLUS 4
 
 /* MEMPROBE_RANGE_GROUP: which metrics one range-pass run measures (each
  * group is one run of the program, docs/profile.md):

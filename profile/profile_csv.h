@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "raw.h"
+
 typedef unsigned long long mp_u64;
 
 /* The five per-instruction metrics (inject/raw.h: MP_RAW_METRICS). */
@@ -16,17 +18,16 @@ enum { MP_PM_INST, MP_PM_SH, MP_PM_SH_IDEAL, MP_PM_GL, MP_PM_GL_IDEAL,
        MP_PM_LD, MP_PM_N };
 const char *mp_prof_metric_name(int m);
 
-/* The per-launch range-profiler metrics of the range pass (inject/raw.h:
- * MP_RAW_RANGES, in its order): the first MP_PR_NKPLUS are --level
- * kernel+'s (L1 and L2 sector hit rate in percent, DRAM bytes read and
- * written), then the fallback's hardware counts (shared wavefronts,
- * global sectors and requests, of loads and stores), then kernel+'s two
- * L2 counts whose ratio is the L2 hit rate (lookup hits, sectors: the
- * last columns of profile.csv). */
-enum { MP_PR_L1_HIT, MP_PR_L2_HIT, MP_PR_DRAM_RD, MP_PR_DRAM_WR,
-       MP_PR_SH_LD, MP_PR_SH_ST, MP_PR_GL_LD, MP_PR_GL_ST, MP_PR_RQ_LD,
-       MP_PR_RQ_ST, MP_PR_L2_HITS, MP_PR_L2_SECTORS, MP_PR_N };
-#define MP_PR_NKPLUS 4
+/* The per-launch range-profiler metrics of the range pass, MP_PR_<id>
+ * for each of inject/raw.h's MP_RAW_RANGES, in its order: kernel+'s L1
+ * and L2 sector hit rates in percent and DRAM bytes read and written, the
+ * fallback's hardware counts (shared wavefronts, global sectors and
+ * requests, of loads and stores), then kernel+'s two L2 counts whose
+ * ratio is the L2 hit rate (lookup hits, sectors: the last columns of
+ * profile.csv). mp_prof_range_name(k): its name. */
+#define MP_PR_ID(id, name) MP_PR_##id,
+enum { MP_RAW_RANGES(MP_PR_ID) MP_PR_N };
+#undef MP_PR_ID
 const char *mp_prof_range_name(int k);
 /* range_counters values: filled by the range pass / wanted but not */
 #define MP_PROF_RANGE_FILLED "range_profiler"

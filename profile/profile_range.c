@@ -29,7 +29,7 @@ typedef struct {
     int ordinal;
     long launch;
     char *mangled, *grid, *block, *why;
-    char *v[MP_RAW_NRANGE];   /* raw.h's MP_RAW_RANGES order */
+    char *v[MP_PR_N];
 } range_row;
 
 typedef struct {
@@ -39,22 +39,6 @@ typedef struct {
     int nr;
     int fallback_only;   /* this run measured launches without line counts */
 } range_data;
-
-#define RANGE_NAME(id, name) name,
-static const char *const raw_names[MP_RAW_NRANGE] = {
-    MP_RAW_RANGES(RANGE_NAME)};
-#undef RANGE_NAME
-#define RANGE_ID(id, name) RAW_##id,
-enum { MP_RAW_RANGES(RANGE_ID) };
-#undef RANGE_ID
-/* profile.csv's range columns are raw.h's first ones, in its order */
-_Static_assert((int)MP_PR_N == MP_RAW_NRANGE
-               && (int)RAW_L2_SECTORS == (int)MP_PR_L2_SECTORS
-               && (int)RAW_L1_HIT == (int)MP_PR_L1_HIT
-               && (int)RAW_L2_HIT == (int)MP_PR_L2_HIT
-               && (int)RAW_GL_LD == (int)MP_PR_GL_LD
-               && (int)RAW_RQ_ST == (int)MP_PR_RQ_ST,
-               "raw.h and profile_csv.h differ");
 
 static char *dup(const char *s)
 {
@@ -160,12 +144,12 @@ static int read_range_file(const char *path, range_data *rd, char *err,
         return -1;
     static const char *const fixed[] = {"pid", "launch", "mangled", "grid_x",
         "grid_y", "grid_z", "block_x", "block_y", "block_z", "why"};
-    int c[10], v[MP_RAW_NRANGE];
+    int c[10], v[MP_PR_N];
     for (int k = 0; k < 10; k++)
         if ((c[k] = mp_ncu_need_column(&t, fixed[k], path, err, errlen)) < 0)
             goto fail;
-    for (int k = 0; k < MP_RAW_NRANGE; k++)
-        if ((v[k] = mp_ncu_need_column(&t, raw_names[k], path, err,
+    for (int k = 0; k < MP_PR_N; k++)
+        if ((v[k] = mp_ncu_need_column(&t, mp_prof_range_name(k), path, err,
                                        errlen)) < 0)
             goto fail;
     rd->r = mp_xrealloc(rd->r, (size_t)(rd->nr + t.nrows + 1) * sizeof *rd->r);
@@ -191,7 +175,7 @@ static int read_range_file(const char *path, range_data *rd, char *err,
                  cell[c[8]]);
         x->block = dup(buf);
         x->why = dup(cell[c[9]]);
-        for (int k = 0; k < MP_RAW_NRANGE; k++)
+        for (int k = 0; k < MP_PR_N; k++)
             x->v[k] = dup(cell[v[k]]);
     }
     mp_ncu_free(&t);
@@ -241,7 +225,7 @@ static void free_data(range_data *rd)
     for (int k = 0; k < rd->nr; k++) {
         range_row *x = &rd->r[k];
         free(x->mangled), free(x->grid), free(x->block), free(x->why);
-        for (int m = 0; m < MP_RAW_NRANGE; m++)
+        for (int m = 0; m < MP_PR_N; m++)
             free(x->v[m]);
     }
     free(rd->r);
@@ -283,15 +267,15 @@ static const char *join_one(const mp_prof_launch *l, int ord,
         return "the first run's process has no ordinal (status file)";
     }
     long n = l->launches > 0 ? l->launches : 1;
-    for (int k = 0; k < MP_RAW_NRANGE; k++)
+    for (int k = 0; k < MP_PR_N; k++)
         v[k] = 0, have[k] = 1;
     int fallback = mp_prof_range_wanted(l, 0);
     /* the L1 hit rate weighted by each launch's global sectors (wl1 the
      * sum of rate x sectors, w the sectors) */
     double wl1 = 0, w = 0;
     for (long j = 0; j < n; j++) {
-        double one[MP_RAW_NRANGE];
-        int got[MP_RAW_NRANGE] = {0};
+        double one[MP_PR_N];
+        int got[MP_PR_N] = {0};
         for (int d = 0; d < nrd; d++) {
             if (rd[d].fallback_only && !fallback)
                 continue;
@@ -319,22 +303,22 @@ static const char *join_one(const mp_prof_launch *l, int ord,
                 snprintf(buf, len, "%s", x->why);
                 return buf;
             }
-            for (int k = 0; k < MP_RAW_NRANGE; k++) {
+            for (int k = 0; k < MP_PR_N; k++) {
                 char *end;
                 double y = strtod(x->v[k], &end);
                 if (!got[k] && x->v[k][0] && !*end && isfinite(y))
                     one[k] = y, got[k] = 1;
             }
         }
-        for (int k = 0; k < MP_RAW_NRANGE; k++) {
+        for (int k = 0; k < MP_PR_N; k++) {
             if (!got[k])
                 have[k] = 0;
             else
                 v[k] += one[k];
         }
-        if (got[RAW_L1_HIT] && got[RAW_GL_LD] && got[RAW_GL_ST]) {
-            wl1 += one[RAW_L1_HIT] * (one[RAW_GL_LD] + one[RAW_GL_ST]);
-            w += one[RAW_GL_LD] + one[RAW_GL_ST];
+        if (got[MP_PR_L1_HIT] && got[MP_PR_GL_LD] && got[MP_PR_GL_ST]) {
+            wl1 += one[MP_PR_L1_HIT] * (one[MP_PR_GL_LD] + one[MP_PR_GL_ST]);
+            w += one[MP_PR_GL_LD] + one[MP_PR_GL_ST];
         }
     }
     /* Hit rates of a run: "identical" launches share kernel, shape, stream
@@ -345,12 +329,12 @@ static const char *join_one(const mp_prof_launch *l, int ord,
      * lts__t_sector_hit_rate.pct, lookup hits / sectors, of the run's
      * sums: the hits from the cache group's run, the sectors from the l2
      * group's, each of one replay pass from a flushed L2. */
-    v[RAW_L1_HIT] = have[RAW_GL_LD] && have[RAW_GL_ST] && w > 0
-                    ? wl1 / w : v[RAW_L1_HIT] / (double)n;
-    have[RAW_L2_HIT] = have[RAW_L2_LOOKUP_HIT] && have[RAW_L2_SECTORS]
-                       && v[RAW_L2_SECTORS] > 0;
-    v[RAW_L2_HIT] = have[RAW_L2_HIT]
-                    ? 100.0 * v[RAW_L2_LOOKUP_HIT] / v[RAW_L2_SECTORS] : 0;
+    v[MP_PR_L1_HIT] = have[MP_PR_GL_LD] && have[MP_PR_GL_ST] && w > 0
+                    ? wl1 / w : v[MP_PR_L1_HIT] / (double)n;
+    have[MP_PR_L2_HIT] = have[MP_PR_L2_LOOKUP_HIT] && have[MP_PR_L2_SECTORS]
+                       && v[MP_PR_L2_SECTORS] > 0;
+    v[MP_PR_L2_HIT] = have[MP_PR_L2_HIT]
+                    ? 100.0 * v[MP_PR_L2_LOOKUP_HIT] / v[MP_PR_L2_SECTORS] : 0;
     return NULL;
 }
 
@@ -374,8 +358,8 @@ int mp_prof_range_join(mp_prof_data *d, const char *raw1,
         }
         long n = l->launches > 0 ? l->launches : 1;
         js->wanted += n;
-        double v[MP_RAW_NRANGE];
-        int have[MP_RAW_NRANGE], unmatched;
+        double v[MP_PR_N];
+        int have[MP_PR_N], unmatched;
         char buf[512];
         const char *why = join_one(l, ordinal_of(&r1, l->pid), rd, nruns, v,
                                    have, &unmatched, buf, sizeof buf);

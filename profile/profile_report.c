@@ -268,8 +268,8 @@ static void add_range(group *g, const mp_prof_launch *l)
             g->dram[k] += range_num(l, MP_PR_DRAM_RD + k);
             g->dram_has[k] = 1;
         }
-    if (has_range(l, MP_PR_L2_HITS) && has_range(l, MP_PR_L2_SECTORS)) {
-        g->l2_hits += range_num(l, MP_PR_L2_HITS);
+    if (has_range(l, MP_PR_L2_LOOKUP_HIT) && has_range(l, MP_PR_L2_SECTORS)) {
+        g->l2_hits += range_num(l, MP_PR_L2_LOOKUP_HIT);
         g->l2_sectors += range_num(l, MP_PR_L2_SECTORS);
     }
 }
