@@ -258,25 +258,29 @@ static void range_pass(const mp_prof_opts *o, const char *prog,
         free(re);
         return;   /* every launch has line counts */
     }
+    /* every: the run measures every launch (kernel+'s groups), else only
+     * the launches without line counts (the counts group, the fallback) */
     static const struct {
         const char *group, *dir, *what;
+        int every;
     } kinds[] = {
         {MP_RANGE_GROUP_CACHE, "range-cache", "L1 and L2 hits and DRAM "
-         "bytes from an L2 flushed before each launch"},
+         "bytes from an L2 flushed before each launch", 1},
         {MP_RANGE_GROUP_L2, "range-l2", "L2 sectors from an L2 flushed "
-         "before each launch"},
-        {MP_RANGE_GROUP_COUNTS, "range", "hardware counts, kernel replay"},
+         "before each launch", 1},
+        {MP_RANGE_GROUP_COUNTS, "range", "hardware counts, kernel replay", 0},
     };
-    int use[3] = {o->kernel_plus, o->kernel_plus, re != NULL}, nuse = 0;
-    for (int g = 0; g < 3; g++)
-        nuse += use[g];
-    mp_prof_range_run runs[3];
-    char dirs[3][PATH_MAX + 16];
+    enum { NKINDS = sizeof kinds / sizeof kinds[0] };
+    int use[NKINDS], nuse = 0;
+    for (int g = 0; g < NKINDS; g++)
+        nuse += use[g] = kinds[g].every ? o->kernel_plus : re != NULL;
+    mp_prof_range_run runs[NKINDS];
+    char dirs[NKINDS][PATH_MAX + 16];
     int nruns = 0, done = 0;
-    for (int g = 0; g < 3; g++) {
+    for (int g = 0; g < NKINDS; g++) {
         if (!use[g])
             continue;
-        int all = g != 2;   /* the counts group: launches without counts */
+        int all = kinds[g].every;
         long wanted = 0;
         for (int k = 0; k < d->nl; k++)
             if (mp_prof_range_wanted(&d->l[k], all))
