@@ -52,7 +52,7 @@ static void probe_help(const mp_probe *p, int predict, FILE *out)
     fprintf(out, "usage: memprobe %s%s [--PARAM VALUE]...%s\n\n%s\n\n",
             predict ? "predict " : "", p->name,
             predict ? " [--format txt|csv]" : " [-o FILE] [options]",
-            p->summary);
+            mp_family_find(p->name)->summary);
     if (p->cc)
         fprintf(out, "Needs compute capability %d.%d or newer.\n\n",
                 p->cc / 10, p->cc % 10);
@@ -299,7 +299,7 @@ int mp_cmd_list(int argc, char **argv)
     }
     for (int i = 0; mp_probe_at(i); i++) {
         const mp_probe *p = mp_probe_at(i);
-        printf("%s - %s", p->name, p->summary);
+        printf("%s - %s", p->name, mp_family_find(p->name)->summary);
         if (p->cc)
             printf(" [compute capability %d.%d+]", p->cc / 10, p->cc % 10);
         printf("\n");

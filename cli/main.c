@@ -52,8 +52,10 @@ static int cmd_help(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         printf("  %-10s %s\n", commands[i].name, commands[i].summary);
     printf("\nProbes (measure on the GPU; memprobe PROBE --help):\n");
-    for (int i = 0; mp_probe_at(i); i++)
-        printf("  %-10s %s\n", mp_probe_at(i)->name, mp_probe_at(i)->summary);
+    for (int i = 0; mp_families[i]; i++)
+        if (mp_families[i]->probe)
+            printf("  %-10s %s\n", mp_families[i]->name,
+                   mp_families[i]->summary);
     printf("\nExit status: 0 ok, 1 a check failed, 2 bad input, 3 no GPU, "
            "4 counters unavailable (--counters on, profile), 5 CUDA error.\n");
     return MP_EXIT_OK;

@@ -18,6 +18,10 @@ typedef struct {
     /* The engine's interface (runtime/probe.h), or NULL for a family with
      * its own command (the hazard catalogue: `memprobe hazards`). */
     const mp_probe *probe;
+    /* One line on what it measures, for `memprobe list`, `help` and a
+     * probe's --help (NULL for a family with its own command: its line
+     * is in the command table, cli/main.c). */
+    const char *summary;
     /* The CSV columns its rows fill (runtime/row.h ids) besides the
      * engine's own (mp_engine_columns): parameters, model and derived
      * columns. `memprobe columns --probe NAME` lists them;
@@ -35,7 +39,7 @@ typedef struct {
 /* What the descriptor of a family with a probe starts with: its name NAME
  * (a bare word, made the string "NAME"), its probe mp_probe_NAME, its
  * file's `columns` array and its sweep file configs/NAME.conf. The rest is
- * the family's own: `MP_FAMILY_BASE(bank), .report = ..., .doc = ...`. */
+ * the family's own: `MP_FAMILY_BASE(bank), .summary = ..., .report = ...`. */
 #define MP_FAMILY_BASE(NAME)                                             \
     .name = #NAME, .probe = &mp_probe_##NAME, .columns = columns,        \
     .ncolumns = N(columns), .sweep = "configs/" #NAME ".conf"

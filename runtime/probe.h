@@ -78,7 +78,6 @@ typedef struct {
 
 typedef struct mp_probe {
     const char *name;
-    const char *summary;
     const mp_param_def *params;
     int nparams;
     mp_metric_set metrics;
@@ -176,7 +175,7 @@ void mp_probe_teardown(const mp_probe *p, void *state);
  * made the string "NAME"), its parameter table P_params of P_COUNT rows
  * and its hooks P_check ... P_derive (MP_PROBE_HOOKS), P being the
  * prefix its functions use (bandwidth: bw). The rest of the initialiser
- * is the family's own: `MP_PROBE_BASE(bank, bank), .summary = ...`. */
+ * is the family's own: `MP_PROBE_BASE(bank, bank), .metrics = ...`. */
 #define MP_PROBE_BASE(NAME, P)                                           \
     .name = #NAME, .params = P##_params, .nparams = P_COUNT,             \
     MP_PROBE_HOOKS(P)

@@ -50,6 +50,9 @@ static void test_each_family_is_a_folder(void **state)
         if (f->probe) {
             assert_string_equal(f->probe->name, f->name);
             assert_non_null(f->sweep);   /* a probe has a sweep file */
+            /* and a one-line summary for list and help */
+            if (!f->summary || !f->summary[0] || strchr(f->summary, '\n'))
+                fail_msg("family %s: no one-line summary", f->name);
         }
         assert_ptr_equal(mp_family_find(f->name), f);
         for (int j = 0; j < i; j++)

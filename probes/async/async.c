@@ -381,8 +381,6 @@ static void async_free_host(void *state)
 
 const mp_probe mp_probe_async = {
     MP_PROBE_BASE(async, async),
-    .summary = "global -> shared copies: register-staged, cp.async, bulk "
-               "and tensor (TMA) copies with swizzles (sm_80/sm_90)",
     .metrics = MP_SET_ASYNC,
     .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
                       "--bytes 16777216 --passes 4",

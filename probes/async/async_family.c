@@ -30,6 +30,8 @@ static const char *const study_files[] = {
 
 const mp_family mp_family_async = {
     MP_FAMILY_BASE(async),
+    .summary = "global -> shared copies: register-staged, cp.async, bulk "
+               "and tensor (TMA) copies with swizzles (sm_80/sm_90)",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .section = mp_study_async, .section_order = 20},

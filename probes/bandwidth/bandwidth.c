@@ -1102,8 +1102,6 @@ static void bw_release(void *state)
 
 const mp_probe mp_probe_bandwidth = {
     MP_PROBE_BASE(bandwidth, bw),
-    .summary = "DRAM bandwidth: read, write and copy of large arrays, "
-               "beside cudaMemcpy and the peak",
     .metrics = MP_SET_GLOBAL,
     /* 1 GiB: what the L2 keeps from before a launch (up to 60 MB) stays
      * within the 10% the metric table allows DRAM bytes between runs. */

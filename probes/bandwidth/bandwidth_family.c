@@ -46,6 +46,8 @@ static const int needs[] = {
 
 const mp_family mp_family_bandwidth = {
     MP_FAMILY_BASE(bandwidth),
+    .summary = "DRAM bandwidth: read, write and copy of large arrays, "
+               "beside cudaMemcpy and the peak",
     .report = {.needs = needs,
                .study_files = study_files,
                .tables = tables, .ntables = N(tables),

@@ -59,6 +59,8 @@ static const int needs[] = {
 
 const mp_family mp_family_bank = {
     MP_FAMILY_BASE(bank),
+    .summary = "shared-memory bank conflicts: stride, width, broadcast, "
+               "padding",
     .report = {.needs = needs,
                .mismatch_measured = MP_F_WF, .mismatch_model = MP_F_MODEL_WF,
                .mismatch_unit = "wavefronts",

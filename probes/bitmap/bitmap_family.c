@@ -28,6 +28,8 @@ static const char *const study_files[] = {
 
 const mp_family mp_family_bitmap = {
     MP_FAMILY_BASE(bitmap),
+    .summary = "the seeds' 2D shared-memory bitmap kernel: as written, "
+               "[y][x] and padded",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_bitmap},

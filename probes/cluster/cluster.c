@@ -388,9 +388,6 @@ MP_LAUNCH_FREE_HOST(cluster_free_host, cluster_state)
 
 const mp_probe mp_probe_cluster = {
     MP_PROBE_BASE(cluster, cluster),
-    .summary = "distributed shared memory (sm_90 clusters): latency and "
-               "bandwidth to another block's shared memory against the "
-               "block's own",
     .metrics = MP_SET_CLUSTER,
     .cc = MP_CC_CLUSTER,
     .ncu_check_args = "--target local,remote --op ld,st --cluster 2,4 "

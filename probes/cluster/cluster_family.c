@@ -25,6 +25,9 @@ static const char *const study_files[] = {
 
 const mp_family mp_family_cluster = {
     MP_FAMILY_BASE(cluster),
+    .summary = "distributed shared memory (sm_90 clusters): latency and "
+               "bandwidth to another block's shared memory against the "
+               "block's own",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables)},
     .doc = "docs/cluster.md",

@@ -39,6 +39,8 @@ static const int needs[] = {
 
 const mp_family mp_family_coalesce = {
     MP_FAMILY_BASE(coalesce),
+    .summary = "global-memory coalescing: width, offset, stride, patterns, "
+               "and the seeds' AoS/SoA layouts (sectors per request)",
     .report = {.needs = needs,
                .study_files = study_files,
                .tables = tables, .ntables = N(tables),

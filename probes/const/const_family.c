@@ -35,6 +35,8 @@ static const int needs[] = {
 
 const mp_family mp_family_const = {
     MP_FAMILY_BASE(const),
+    .summary = "constant memory: broadcast and serialised LDC against "
+               "global and __ldg loads",
     .report = {.needs = needs,
                .mismatch_measured = MP_F_REPLAYS, .mismatch_model = MP_F_MODEL_REPLAYS,
                .mismatch_unit = "replays",

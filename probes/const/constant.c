@@ -328,8 +328,6 @@ MP_LAUNCH_FREE_HOST(const_free_host, const_state)
 
 const mp_probe mp_probe_const = {
     MP_PROBE_BASE(const, const),
-    .summary = "constant memory: broadcast and serialised LDC against "
-               "global and __ldg loads",
     .metrics = MP_SET_CONSTANT,
     .ncu_check_args = "--source constant,ldg --spread 1,2,8,32 "
                       "--spacing 4,128 --iterations 256",

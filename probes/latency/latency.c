@@ -468,8 +468,6 @@ static void latency_free_host(void *state)
 
 const mp_probe mp_probe_latency = {
     MP_PROBE_BASE(latency, latency),
-    .summary = "pointer-chase latency of L1, L2, device, shared and constant "
-               "memory against footprint and stride",
     .metrics = MP_SET_LATENCY,
     .ncu_check_args = "--footprint 16384,1048576,268435456 --order random "
                       "--cache default,cg --loads 2048",

@@ -37,6 +37,8 @@ static const char *const study_files[] = {
 
 const mp_family mp_family_latency = {
     MP_FAMILY_BASE(latency),
+    .summary = "pointer-chase latency of L1, L2, device, shared and constant "
+               "memory against footprint and stride",
     .report = {.study_files = study_files,
                .claims = &mp_study_latency, .section = study_section,
                .section_order = 110},

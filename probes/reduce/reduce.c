@@ -562,8 +562,6 @@ static void red_release(void *state)
 
 const mp_probe mp_probe_reduce = {
     MP_PROBE_BASE(reduce, red),
-    .summary = "block reductions of the seeds: host partials, thread 0, "
-               "trees, warp shuffle, atomics",
     .metrics = MP_SET_SHARED_MIXED,
     /* Profiled in a group with the others, the 32-block reductions of 1M
      * cubes ran 50 us under the collector where ncu says 25 (H200, session

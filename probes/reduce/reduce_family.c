@@ -29,6 +29,8 @@ static const char *const study_files[] = {
 
 const mp_family mp_family_reduce = {
     MP_FAMILY_BASE(reduce),
+    .summary = "block reductions of the seeds: host partials, thread 0, "
+               "trees, warp shuffle, atomics",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_reduce},

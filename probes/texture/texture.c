@@ -380,8 +380,6 @@ MP_LAUNCH_FREE_HOST_AND(tex_free_host, tex_state, want)
 
 const mp_probe mp_probe_texture = {
     MP_PROBE_BASE(texture, tex),
-    .summary = "texture objects (tex1Dfetch, tex2D) against global and "
-               "__ldg loads: 5-point stencil, column and row walks",
     .metrics = MP_SET_TEXTURE,
     .ncu_check_args = "--source tex1d,tex2d,global,ldg "
                       "--access stencil,column --size 2048",

@@ -33,6 +33,8 @@ static const int needs[] = {
 
 const mp_family mp_family_texture = {
     MP_FAMILY_BASE(texture),
+    .summary = "texture objects (tex1Dfetch, tex2D) against global and "
+               "__ldg loads: 5-point stencil, column and row walks",
     .report = {.needs = needs,
                .study_files = study_files,
                .tables = tables, .ntables = N(tables)},

@@ -677,8 +677,6 @@ static void transfer_release(void *state)
 
 const mp_probe mp_probe_transfer = {
     MP_PROBE_BASE(transfer, transfer),
-    .summary = "host/device, device and peer copies against the link's "
-               "ceiling (PCIe, NVLink)",
     .metrics = MP_SET_GLOBAL,
     /* Both sizes beyond the 50 MB L2: sizes that fit there ran 20-32%
      * apart from one process to the next (gate of 67ccc9e). */

@@ -34,6 +34,8 @@ static const char *const study_files[] = {
 
 const mp_family mp_family_transfer = {
     MP_FAMILY_BASE(transfer),
+    .summary = "host/device, device and peer copies against the link's "
+               "ceiling (PCIe, NVLink)",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .section = mp_study_transfer, .section_order = 10,
