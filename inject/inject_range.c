@@ -276,6 +276,29 @@ static void flush_free(range_ctx *c)
     c->flush_bytes = 0;
 }
 
+/* What a context's session holds, let go: the profiler object disabled,
+ * the batch's launches written without values and why (flush_empty), the
+ * host object, images and flush freed. */
+static void drop_session(range_ctx *c, const char *why)
+{
+    if (c->obj) {
+        CUpti_RangeProfiler_Disable_Params dp = {
+            .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = c->obj};
+        inj_cupti_ok(cuptiRangeProfilerDisable(&dp),
+                     "cuptiRangeProfilerDisable", INJ_QUIET);
+        c->obj = NULL;
+    }
+    flush_empty(c, why);
+    host_free(c->host);
+    c->host = NULL;
+    free(c->config);
+    free(c->data);
+    c->config = c->data = NULL;
+    c->ready = 0;
+    flush_free(c);
+}
+
 /* The range profiler off for this context after a failed call (already
  * noted): the session stopped quietly, the batch written without values,
  * the objects freed. */
@@ -297,22 +320,7 @@ static void turn_off(range_ctx *c, const char *what)
                      INJ_QUIET);
         c->started = 0;
     }
-    if (c->obj) {
-        CUpti_RangeProfiler_Disable_Params dp = {
-            .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
-            .pRangeProfilerObject = c->obj};
-        inj_cupti_ok(cuptiRangeProfilerDisable(&dp),
-                     "cuptiRangeProfilerDisable", INJ_QUIET);
-        c->obj = NULL;
-    }
-    flush_empty(c, c->off_why);
-    host_free(c->host);
-    c->host = NULL;
-    free(c->config);
-    free(c->data);
-    c->config = c->data = NULL;
-    c->ready = 0;
-    flush_free(c);
+    drop_session(c, c->off_why);
 }
 
 /* A CUPTI call of the range pass: a failure is a `warning` and turns the
@@ -652,18 +660,36 @@ static void setup(range_ctx *c, int dev)
 
 /* ---- the session ----------------------------------------------------- */
 
+/* Starts (on 1) or stops (on 0) the session on c and records which in
+ * c->started. 0, or -1 (turned off). */
+static int set_started(range_ctx *c, int on)
+{
+    CUptiResult r;
+    if (on) {
+        CUpti_RangeProfiler_Start_Params p = {
+            .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = c->obj};
+        r = cuptiRangeProfilerStart(&p);
+    } else {
+        CUpti_RangeProfiler_Stop_Params p = {
+            .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
+            .pRangeProfilerObject = c->obj};
+        r = cuptiRangeProfilerStop(&p);
+    }
+    if (!ok(c, r, on ? "cuptiRangeProfilerStart" : "cuptiRangeProfilerStop"))
+        return -1;
+    c->started = on;
+    return 0;
+}
+
 static void start(range_ctx *c)
 {
     double t0 = G.now();
     if (set_config(c))
         return;
     double t1 = G.now();
-    CUpti_RangeProfiler_Start_Params sp = {
-        .structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = c->obj};
-    if (!ok(c, cuptiRangeProfilerStart(&sp), "cuptiRangeProfilerStart"))
+    if (set_started(c, 1))
         return;
-    c->started = 1;
     c->nslot = 0;
     c->batches++;
     inj_dbg("range pass: start %zu on context %p: image init + SetConfig "
@@ -694,12 +720,8 @@ static void end_batch(range_ctx *c, const char *at)
     if (!c->started)
         return;
     double t0 = G.now();
-    CUpti_RangeProfiler_Stop_Params sp = {
-        .structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE,
-        .pRangeProfilerObject = c->obj};
-    if (!ok(c, cuptiRangeProfilerStop(&sp), "cuptiRangeProfilerStop"))
+    if (set_started(c, 0))
         return;
-    c->started = 0;
     double t1 = G.now();
     CUpti_RangeProfiler_DecodeData_Params dp = {
         .structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE,
@@ -806,18 +828,7 @@ void ir_context_gone(CUcontext ctx)
     if (!c)
         return;
     end_batch(c, "context destroyed");
-    if (c->obj) {
-        CUpti_RangeProfiler_Disable_Params dp = {
-            .structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE,
-            .pRangeProfilerObject = c->obj};
-        inj_cupti_ok(cuptiRangeProfilerDisable(&dp),
-                     "cuptiRangeProfilerDisable", INJ_QUIET);
-    }
-    flush_empty(c, "the context went before its batch was decoded");
-    host_free(c->host);
-    free(c->config);
-    free(c->data);
-    flush_free(c);
+    drop_session(c, "the context went before its batch was decoded");
     *c = R.ctx[--R.nctx]; /* the last one fills the gap */
 }
 
