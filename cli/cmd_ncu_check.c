@@ -17,6 +17,7 @@
 #include "check.h"
 #include "cli.h"
 #include "device.h"
+#include "family.h"
 #include "ncu_check.h"
 #include "ncu_kplus.h"
 #include "ncu_profile.h"
@@ -181,6 +182,9 @@ int mp_cmd_ncu_check(int argc, char **argv)
                ? mp_ncu_kplus_check(ncu, dir, program, stdout)
                : mp_ncu_profile_check(ncu, dir, program, stdout);
     }
+    /* Without --args: the family's standard set. */
+    if (!args)
+        args = mp_family_find(p->name)->ncu_check_args;
     int rc = mp_ncu_check(p, args, ncu, dir, stdout);
     if (rc != MP_EXIT_OK && made)
         rmdir("results");   /* a failed check leaves no empty folder */

@@ -291,10 +291,10 @@ int mp_cmd_list(int argc, char **argv)
         return MP_EXIT_OK;
     }
     if (standard) {
-        for (int i = 0; mp_probe_at(i); i++)
-            if (mp_probe_at(i)->ncu_check_args)
-                printf("%s %s\n", mp_probe_at(i)->name,
-                       mp_probe_at(i)->ncu_check_args);
+        for (int i = 0; mp_families[i]; i++)
+            if (mp_families[i]->ncu_check_args)
+                printf("%s %s\n", mp_families[i]->name,
+                       mp_families[i]->ncu_check_args);
         return MP_EXIT_OK;
     }
     for (int i = 0; mp_probe_at(i); i++) {

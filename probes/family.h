@@ -22,6 +22,10 @@ typedef struct {
      * probe's --help (NULL for a family with its own command: its line
      * is in the command table, cli/main.c). */
     const char *summary;
+    /* The parameters of its standard set: what `memprobe ncu-check`
+     * compares without --args and tests/gpu/test_gpu_determinism.c runs
+     * twice (NULL for a family without a probe). */
+    const char *ncu_check_args;
     /* The CSV columns its rows fill (runtime/row.h ids) besides the
      * engine's own (mp_engine_columns): parameters, model and derived
      * columns. `memprobe columns --probe NAME` lists them;

@@ -143,7 +143,7 @@ int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
                 dir);
         return MP_EXIT_USAGE;
     }
-    config_words cw = {.text = args ? args : p->ncu_check_args};
+    config_words cw = {.text = args};
     char *buf;
     cw.n = mp_split_words(cw.text, cw.w, MP_NCU_CHECK_MAX_WORDS, &buf);
     int rc = MP_EXIT_USAGE;

@@ -10,7 +10,7 @@
 #include "probe.h"
 
 /* Runs the configurations of `args` (the probe's parameters, space-
- * separated; NULL: its standard configurations, p->ncu_check_args) twice: once
+ * separated: the caller gives its family's standard set) twice: once
  * as memprobe with --counters on, once as memprobe under `ncu` with the
  * same metrics and --counters off. Both runs launch exactly one kernel per
  * configuration in the profiled phase, so ncu's launch i is configuration

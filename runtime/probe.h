@@ -85,8 +85,6 @@ typedef struct mp_probe {
      * probe built on an instruction older GPUs lack; probes/arch.h), 0 for
      * any GPU. Per-value needs go in the parameter's choice_cc. */
     int cc;
-    /* Parameters of the standard set `memprobe ncu-check` compares. */
-    const char *ncu_check_args;
     /* 1: the runner profiles each configuration alone, right after its
      * timed launches, instead of in a group with the others of its batch:
      * when its kernel reads device-global symbols that setup() fills

@@ -53,6 +53,9 @@ static void test_each_family_is_a_folder(void **state)
             /* and a one-line summary for list and help */
             if (!f->summary || !f->summary[0] || strchr(f->summary, '\n'))
                 fail_msg("family %s: no one-line summary", f->name);
+            /* and a standard set for ncu-check and the determinism test */
+            if (!f->ncu_check_args || !f->ncu_check_args[0])
+                fail_msg("family %s: no ncu-check standard set", f->name);
         }
         assert_ptr_equal(mp_family_find(f->name), f);
         for (int j = 0; j < i; j++)

@@ -382,8 +382,6 @@ static void async_free_host(void *state)
 const mp_probe mp_probe_async = {
     MP_PROBE_BASE(async, async),
     .metrics = MP_SET_ASYNC,
-    .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
-                      "--bytes 16777216 --passes 4",
     .clock64 = async_clock64,
     .free_host = async_free_host,
 };

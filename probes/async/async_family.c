@@ -32,6 +32,8 @@ const mp_family mp_family_async = {
     MP_FAMILY_BASE(async),
     .summary = "global -> shared copies: register-staged, cp.async, bulk "
                "and tensor (TMA) copies with swizzles (sm_80/sm_90)",
+    .ncu_check_args = "--method staged,cpasync,bulk,tensor --width 16 "
+                      "--bytes 16777216 --passes 4",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .section = mp_study_async, .section_order = 20},

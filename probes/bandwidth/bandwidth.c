@@ -1103,11 +1103,6 @@ static void bw_release(void *state)
 const mp_probe mp_probe_bandwidth = {
     MP_PROBE_BASE(bandwidth, bw),
     .metrics = MP_SET_GLOBAL,
-    /* 1 GiB: what the L2 keeps from before a launch (up to 60 MB) stays
-     * within the 10% the metric table allows DRAM bytes between runs. */
-    .ncu_check_args = "--kernel read,write,copy --width 4,16 "
-                      "--bytes 1073741824 --inflight 4 --threads 256 "
-                      "--cache default",
     .cli_defaults = bw_cli_defaults,
     .after_timing = bw_after_timing,
 };

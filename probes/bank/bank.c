@@ -640,9 +640,6 @@ MP_LAUNCH_FREE_HOST_AND(bank_free_host, bank_state, host_offset)
 const mp_probe mp_probe_bank = {
     MP_PROBE_BASE(bank, bank),
     .metrics = MP_SET_SHARED,
-    .ncu_check_args = "--op ld,st --width 4,8,16 "
-                      "--stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
-                      "--iterations 256",
     .clock64 = bank_clock64,
     .free_host = bank_free_host,
 };

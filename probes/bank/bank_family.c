@@ -61,6 +61,9 @@ const mp_family mp_family_bank = {
     MP_FAMILY_BASE(bank),
     .summary = "shared-memory bank conflicts: stride, width, broadcast, "
                "padding",
+    .ncu_check_args = "--op ld,st --width 4,8,16 "
+                      "--stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 "
+                      "--iterations 256",
     .report = {.needs = needs,
                .mismatch_measured = MP_F_WF, .mismatch_model = MP_F_MODEL_WF,
                .mismatch_unit = "wavefronts",

@@ -206,7 +206,6 @@ MP_LAUNCH_FREE_HOST_AND(bitmap_free_host, bitmap_state, want)
 const mp_probe mp_probe_bitmap = {
     MP_PROBE_BASE(bitmap, bitmap),
     .metrics = MP_SET_SHARED_MIXED,
-    .ncu_check_args = "--layout seed,yx,pad --op st,ld",
     /* no clock64: the seed's kernel has no clock code */
     .free_host = bitmap_free_host,
 };

@@ -30,6 +30,7 @@ const mp_family mp_family_bitmap = {
     MP_FAMILY_BASE(bitmap),
     .summary = "the seeds' 2D shared-memory bitmap kernel: as written, "
                "[y][x] and padded",
+    .ncu_check_args = "--layout seed,yx,pad --op st,ld",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_bitmap},

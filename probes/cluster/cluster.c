@@ -390,8 +390,6 @@ const mp_probe mp_probe_cluster = {
     MP_PROBE_BASE(cluster, cluster),
     .metrics = MP_SET_CLUSTER,
     .cc = MP_CC_CLUSTER,
-    .ncu_check_args = "--target local,remote --op ld,st --cluster 2,4 "
-                      "--width 4,16 --iterations 256",
     .clock64 = cluster_clock64,
     .free_host = cluster_free_host,
 };

@@ -28,6 +28,8 @@ const mp_family mp_family_cluster = {
     .summary = "distributed shared memory (sm_90 clusters): latency and "
                "bandwidth to another block's shared memory against the "
                "block's own",
+    .ncu_check_args = "--target local,remote --op ld,st --cluster 2,4 "
+                      "--width 4,16 --iterations 256",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables)},
     .doc = "docs/cluster.md",

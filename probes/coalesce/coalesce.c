@@ -706,7 +706,5 @@ MP_LAUNCH_FREE_HOST(coalesce_free_host, coalesce_state)
 const mp_probe mp_probe_coalesce = {
     MP_PROBE_BASE(coalesce, coalesce),
     .metrics = MP_SET_GLOBAL,
-    .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
-                      "--stride 1,2,32 --blocks 132 --iterations 64",
     .free_host = coalesce_free_host,
 };

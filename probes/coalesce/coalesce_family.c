@@ -41,6 +41,8 @@ const mp_family mp_family_coalesce = {
     MP_FAMILY_BASE(coalesce),
     .summary = "global-memory coalescing: width, offset, stride, patterns, "
                "and the seeds' AoS/SoA layouts (sectors per request)",
+    .ncu_check_args = "--op ld,st --width 4,8,16 --offset 0,16,32 "
+                      "--stride 1,2,32 --blocks 132 --iterations 64",
     .report = {.needs = needs,
                .study_files = study_files,
                .tables = tables, .ntables = N(tables),

@@ -37,6 +37,8 @@ const mp_family mp_family_const = {
     MP_FAMILY_BASE(const),
     .summary = "constant memory: broadcast and serialised LDC against "
                "global and __ldg loads",
+    .ncu_check_args = "--source constant,ldg --spread 1,2,8,32 "
+                      "--spacing 4,128 --iterations 256",
     .report = {.needs = needs,
                .mismatch_measured = MP_F_REPLAYS, .mismatch_model = MP_F_MODEL_REPLAYS,
                .mismatch_unit = "replays",

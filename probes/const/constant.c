@@ -329,8 +329,6 @@ MP_LAUNCH_FREE_HOST(const_free_host, const_state)
 const mp_probe mp_probe_const = {
     MP_PROBE_BASE(const, const),
     .metrics = MP_SET_CONSTANT,
-    .ncu_check_args = "--source constant,ldg --spread 1,2,8,32 "
-                      "--spacing 4,128 --iterations 256",
     .profile_alone = 1,   /* the __constant__ array */
     .clock64 = const_clock64,
     .free_host = const_free_host,

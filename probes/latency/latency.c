@@ -469,8 +469,6 @@ static void latency_free_host(void *state)
 const mp_probe mp_probe_latency = {
     MP_PROBE_BASE(latency, latency),
     .metrics = MP_SET_LATENCY,
-    .ncu_check_args = "--footprint 16384,1048576,268435456 --order random "
-                      "--cache default,cg --loads 2048",
     .profile_alone = 1,   /* the __constant__ array */
     .keeps_cache_state = 1,   /* it walks its chain before timing */
     .clock64 = latency_clock64,

@@ -39,6 +39,8 @@ const mp_family mp_family_latency = {
     MP_FAMILY_BASE(latency),
     .summary = "pointer-chase latency of L1, L2, device, shared and constant "
                "memory against footprint and stride",
+    .ncu_check_args = "--footprint 16384,1048576,268435456 --order random "
+                      "--cache default,cg --loads 2048",
     .report = {.study_files = study_files,
                .claims = &mp_study_latency, .section = study_section,
                .section_order = 110},

@@ -567,11 +567,6 @@ const mp_probe mp_probe_reduce = {
      * cubes ran 50 us under the collector where ncu says 25 (H200, session
      * 4, with and without the L2 flush); profiled alone, they agreed. */
     .profile_alone = 1,
-    /* Every variant and workload at the seeds' sizes and launch (32 x
-     * 256): 14 small launches. */
-    .ncu_check_args = "--variant host-partials,thread0-serial,"
-                      "tree-interleaved,tree-strided,tree-sequential,"
-                      "warp-shuffle,atomic --workload cubes,dot --blocks 32",
     .after_timing = red_after_timing,
     .clock64 = red_clock64,
 };

@@ -31,6 +31,11 @@ const mp_family mp_family_reduce = {
     MP_FAMILY_BASE(reduce),
     .summary = "block reductions of the seeds: host partials, thread 0, "
                "trees, warp shuffle, atomics",
+    /* Every variant and workload at the seeds' sizes and launch (32 x
+     * 256): 14 small launches. */
+    .ncu_check_args = "--variant host-partials,thread0-serial,"
+                      "tree-interleaved,tree-strided,tree-sequential,"
+                      "warp-shuffle,atomic --workload cubes,dot --blocks 32",
     .report = {.study_files = study_files,
                .tables = tables, .ntables = N(tables),
                .claims = &mp_study_reduce},

@@ -381,7 +381,5 @@ MP_LAUNCH_FREE_HOST_AND(tex_free_host, tex_state, want)
 const mp_probe mp_probe_texture = {
     MP_PROBE_BASE(texture, tex),
     .metrics = MP_SET_TEXTURE,
-    .ncu_check_args = "--source tex1d,tex2d,global,ldg "
-                      "--access stencil,column --size 2048",
     .free_host = tex_free_host,
 };

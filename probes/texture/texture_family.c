@@ -35,6 +35,8 @@ const mp_family mp_family_texture = {
     MP_FAMILY_BASE(texture),
     .summary = "texture objects (tex1Dfetch, tex2D) against global and "
                "__ldg loads: 5-point stencil, column and row walks",
+    .ncu_check_args = "--source tex1d,tex2d,global,ldg "
+                      "--access stencil,column --size 2048",
     .report = {.needs = needs,
                .study_files = study_files,
                .tables = tables, .ntables = N(tables)},

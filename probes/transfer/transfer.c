@@ -678,10 +678,6 @@ static void transfer_release(void *state)
 const mp_probe mp_probe_transfer = {
     MP_PROBE_BASE(transfer, transfer),
     .metrics = MP_SET_GLOBAL,
-    /* Both sizes beyond the 50 MB L2: sizes that fit there ran 20-32%
-     * apart from one process to the next (gate of 67ccc9e). */
-    .ncu_check_args = "--direction d2d --method kernel "
-                      "--bytes 67108864,268435456",
     .unprofiled = transfer_unprofiled,
     .before_launch = transfer_before_launch,
     .launch_traits = transfer_launch_traits,

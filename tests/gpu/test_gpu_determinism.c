@@ -31,6 +31,7 @@
 
 #include <cmocka.h>
 
+#include "family.h"
 #include "gpu_util.h"
 #include "metrics.h"
 #include "probe.h"
@@ -136,7 +137,8 @@ int main(void)
         /* gpu_run_sweep adds --counters on. Ten samples rather than the
          * default 20: with samples of 1 ms the set's medians are within
          * 0.2% CoV, and the suite stays within its 5 minutes. */
-        snprintf(args, sizeof args, "%s --runs 10", p->ncu_check_args);
+        snprintf(args, sizeof args, "%s --runs 10",
+                 mp_family_find(p->name)->ncu_check_args);
         for (int k = 0; k < 2; k++) {
             snprintf(name, sizeof name, "repeat-%s-%d", p->name, k + 1);
             rcs[f][k] = gpu_run_sweep(p->name, name, args, &runs[f][k]);
