@@ -9,8 +9,11 @@
 #   memprobe with MEMPROBE_PROFILE_FLUSH=0 against the none run -> P-noflush.txt
 # Run on the device from the repository root after a build:
 #   OUT=$OUT scripts/explore/collector-flush.sh
+# FAMILIES="a b" picks the families, TAG=name the folder ($OUT/TAG) and
+# its archive ($OUT/TAG.tar.gz; default flush).
 set -u
-W=${OUT:?OUT}/flush
+TAG=${TAG:-flush}
+W=${OUT:?OUT}/$TAG
 mkdir -p "$W"
 for P in ${FAMILIES:-coalesce const texture async}; do
     args=$(./memprobe list --standard | sed -n "s/^$P //p")
@@ -31,5 +34,6 @@ for P in ${FAMILIES:-coalesce const texture async}; do
         "$d/ncu.csv" > "$W/$P-noflush.txt" 2>&1
     echo "$P noflush rc=$?" >> "$W/summary.txt"
 done
-tar czf "$OUT/flush.tar.gz" -C "$OUT" flush
-cp "$W/summary.txt" "$OUT/flush-summary.txt"
+tar czf "$OUT/$TAG.tar.gz" -C "$OUT" "$TAG"
+cp "$W/summary.txt" "$OUT/$TAG-summary.txt"
+rm -rf "$W"
