@@ -8,7 +8,7 @@
 #   the same memprobe.csv against ncu --cache-control all -> P-all.txt
 #   memprobe with MEMPROBE_PROFILE_FLUSH=0 against the none run -> P-noflush.txt
 # Run on the device from the repository root after a build:
-#   OUT=$OUT scripts/explore/collector-flush.sh
+#   OUT=$OUT results/h200/collector/flush-vs-ncu/collector-flush.sh
 # FAMILIES="a b" picks the families, TAG=name the folder ($OUT/TAG) and
 # its archive ($OUT/TAG.tar.gz; default flush).
 set -u
