@@ -5,11 +5,26 @@
 # the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
 #   OUT=dir scripts/gpu-check.sh [STEP...]
-#   steps: build sass device main tests probes ncu repeat bench cost studytime fastverify steady bwdefault nocounters
-#          bwtune bw4g bwpeak bwpeak2 bwpeak3 bwfinal study final reduce hazards sanitize
-#          determinism faults bank2d transfer multigpu latency async ldsm matrix chipfall
-#          replaycheck recheck fastverify latsweep seedbitmap ncurepeat texrerun gputests
-#          gate maketest profile covtable bwstudy bwdefault3 bankcost profileplus
+#
+# Each step regenerates committed results or the evidence a doc cites
+# (results/h200/README.md names the step behind every file):
+#   build sass arch device      the binary, its SASS per kernel and arch, the GPU
+#   main                        the README's main job (make probe-bank)
+#   tests probes reduce bank2d ldsm hazards latency transfer async
+#                               the GPU tests of the families, with their CSVs
+#   ncu repeat bench nocounters the bank sweep under ncu, again, counters off;
+#                               collector cost; another profiler present
+#   cost studytime              where the collector's time goes; make study
+#   matrix latsweep bwdefault3 seedbitmap
+#                               the ldmatrix sweep, the latency sweep, plain
+#                               `memprobe bandwidth`, seed 004 as written
+#   regress                     every family's whole standard set against ncu
+#   multigpu                    two GPUs (nvidia-h200-x2): peers, devices
+#   sanitize determinism faults steady covtable ncurepeat
+#                               compute-sanitizer, repeat spread, fault
+#                               injection, timing spread, ncu five times
+#   profile profileplus         memprobe profile on tests/profile/app
+#   gate maketest               the GPU gate (GPU_COMMIT=...), make test there
 #
 # The device tool returns at most 8 files from $OUT, so everything is
 # written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
@@ -21,8 +36,8 @@ mkdir -p "$OUT"
 FINAL_OUT=$OUT
 W=$(mktemp -d)
 STEPS=${*:-build sass arch device main tests ncu repeat bench nocounters sanitize}
-# The default runs every step; later sessions usually name the ones they
-# need (for example: build sass device main probes sanitize).
+# Without steps: the build and the bank family's checks; name the steps
+# a call needs (for example: build sass device main probes sanitize).
 SUMMARY=$W/summary.txt
 : > "$SUMMARY"
 NCU=${NCU:-ncu}
@@ -109,7 +124,7 @@ sass)
         awk '/Function :/{f=\$3} /(LDS|STS|LDG|STG|LDC|TEX|TLD|LD\.|ST\.)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDS|STS|LDG|STG|LDC|TEX|TLD|LD|ST)(\.|\$)/) {print f, \$i; break}}' \
         $W/sass-full.txt | sort | uniq -c > $W/sass-memory.txt; cat $W/sass-memory.txt" ;;
 arch)
-    # Every architecture in ./memprobe (issue 14): the ELF (SASS) and PTX
+    # Every architecture in ./memprobe: the ELF (SASS) and PTX
     # images, then per architecture the memory instructions of every
     # kernel, counted per opcode (sass-archs.txt: "sm_NN kernel OPCODE
     # count"). pf256's loads must be LDG...LTC256B on sm_80 and later and a
@@ -125,31 +140,6 @@ arch)
         awk '{n[\$2]++} END{for (a in n) print a, n[a], \"kernel x opcode lines\"}' $W/sass-archs.txt | sort -V" ;;
 device)
     step device bash -c "./memprobe device > $W/device.txt; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $W/device.txt" ;;
-recheck)
-    # After the last tolerance and flush changes: the families they touch.
-    step ncu-check-reduce ./memprobe ncu-check --probe reduce --dir "$W/ncu-check-reduce"
-    step test-texture env MEMPROBE=./memprobe build/tests/gpu/test_gpu_texture
-    step test-bitmap env MEMPROBE=./memprobe build/tests/gpu/test_gpu_bitmap
-    step ncu-check-bitmap ./memprobe ncu-check --probe bitmap --dir "$W/ncu-check-bitmap"
-    step test-reduce env MEMPROBE=./memprobe build/tests/gpu/test_gpu_reduce
-    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
-replaycheck)
-    # User replay (the collector's default) on a few bank configurations;
-    # if CUPTI refuses it, the rest of this run uses kernel replay.
-    # Then the L2 flush before each profiled launch (a memset between
-    # launches of a pass); without it if that fails.
-    if ! step replay-user ./memprobe bank --stride 1,2,32 --width 4,16 --counters on \
-        -o "$W/replay-user.csv"; then
-        if step replay-noflush env MEMPROBE_PROFILE_FLUSH=0 ./memprobe bank --stride 1,2,32 \
-            --width 4,16 --counters on -o "$W/replay-noflush.csv"; then
-            export MEMPROBE_PROFILE_FLUSH=0
-            echo "replaycheck: the flush failed, MEMPROBE_PROFILE_FLUSH=0 from here" >> "$SUMMARY"
-        else
-            export MEMPROBE_REPLAY=kernel
-            echo "replaycheck: user replay failed, MEMPROBE_REPLAY=kernel from here" >> "$SUMMARY"
-        fi
-    fi
-    step replay-const ./memprobe const --spread 1,2,32 --counters on -o "$W/replay-const.csv" ;;
 main)
     step main-s4 make probe-bank STRIDE=4 OUT=$W/main.csv
     step main-s17 make probe-bank STRIDE=17 OUT=$W/main.csv ;;
@@ -162,8 +152,7 @@ tests)
     head -n 1 "$W/test-gpu.txt" >> "$SUMMARY"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 regress)
-    # After a refactor of every family (issue 12) and collector changes:
-    # each remaining family's standard set against Nsight Compute.
+    # The whole standard set of each family below against Nsight Compute.
     for p in bank coalesce reduce async cluster; do
         step ncu-check-$p ./memprobe ncu-check --probe $p --dir "$W/ncu-check-$p"
     done ;;
@@ -206,20 +195,8 @@ bench)
              printf "%-10s %8.1f ms per configuration (30: %.2f s, 120: %.2f s)\n",
                  k, 1000*(t[m]-t[k "-small"])/90, t[k "-small"], t[m] }}' \
         "$SUMMARY" | sort | tee "$W/bench.txt" ;;
-batchlimit)
-    # How many profiled ranges one batch may hold before CUPTI's SASS-patched
-    # instruction counters read 0 (120 configurations = 240 short launches
-    # in one batch did; 64 = 128 were exact): the bench's 120 configurations
-    # at batch sizes 32 (the reference) to 120, each compared with it.
-    for b in 32 64 80 96 112 120; do
-        step batch-$b ./memprobe bank $CHECKSET --runs 0 --warmup 0 --counters on \
-            --batch $b -o "$W/batch-$b.csv"
-    done
-    for b in 64 80 96 112 120; do
-        step batch-$b-same bash -c "./memprobe compare $W/batch-32.csv $W/batch-$b.csv > $W/batch-$b-compare.txt; rc=\$?; tail -1 $W/batch-$b-compare.txt; exit \$rc"
-    done ;;
 cost)
-    # Issue 16: where the collector's time goes (MEMPROBE_PROFILE_COST
+    # where the collector's time goes (MEMPROBE_PROFILE_COST
     # breakdowns, runtime/cost.h) on the bench's 30 and 120 bank
     # configurations: counters off, on (user replay, the default), on
     # with kernel replay (MEMPROBE_REPLAY=kernel, the old way), ncu;
@@ -249,7 +226,7 @@ cost)
         "$SUMMARY" | sort | tee "$W/cost.txt"
     step ncu-check-bank ./memprobe ncu-check --probe bank --dir "$W/ncu-check-bank" ;;
 studytime)
-    # Issue 16: make study (counters auto, every count from its own
+    # make study (counters auto, every count from its own
     # launch) timed, with its cost breakdown, then compared with the
     # committed H200 study: 0 values beyond tolerance, 0 rows off the model.
     step studytime env MEMPROBE_PROFILE_COST="$W/cost-breakdown-study.csv" \
@@ -259,61 +236,8 @@ studytime)
     # What does not depend on the launches' length (the shared sections
     # moved from 16384 to 2048 iterations): per-request counts, model.
     step study-ratios bash -c "scripts/study-ratios.sh results/h200/study/study.csv $W/study.csv > $W/study-ratios.txt; rc=\$?; tail -1 $W/study-ratios.txt; exit \$rc" ;;
-bankcost)
-    # Issue 27 item 3: what a profiled bank launch costs against its
-    # iterations (SASS-patched instruction counting), with the breakdown.
-    for it in 16384 2048 256; do
-        step bankcost-$it env MEMPROBE_PROFILE_COST="$W/bankcost-$it.csv" \
-            ./memprobe bank --stride 1,2,8,32 --iterations $it --counters on \
-            -o "$W/bankcost-run-$it.csv"
-    done
-    for it in 16384 2048 256; do
-        awk -F, -v it=$it '$1 == "per_config" { print "iterations", it, "per configuration: timed", $5, "ms, profiled launches", $7, "ms, wall", $18, "ms" }' \
-            "$W/bankcost-$it.csv"
-    done | tee "$W/bankcost.txt" ;;
-fastverify)
-    # Issue 16, the host side of verification and setup (CPU threads,
-    # pinned staging, poison by pinned copies): test_gpu_verify shows
-    # every changed verification still fails when no launch wrote the
-    # output (bandwidth read/write/copy over three staging chunks, coalesce
-    # stores and layouts, bank, reduce, texture, const; about 20 s); then
-    # the study's host-heavy sections ([bandwidth], [reduce.large],
-    # [coalesce.layouts], the stores of [coalesce.w4], [texture]: 230
-    # configurations, about 45 s) with counters and the cost breakdown. Look at: test-verify 14/14 (each
-    # "without a launch" line names a wrong word), fastverify-cost (setup
-    # and verify ms per configuration and family, against
-    # results/h200/collector/kernel-replay/cost-breakdown-study.csv),
-    # fastverify-compare (0 values beyond tolerance, 0 rows off the model).
-    step fastverify-build make -j16 DEPS=.deps memprobe build/tests/gpu/test_gpu_verify
-    step test-verify build/tests/gpu/test_gpu_verify
-    awk '/^\[/{keep = ($0 ~ /^\[(bandwidth|reduce\.large|coalesce\.layouts|coalesce\.w4|texture)\]$/)}
-        keep { if ($0 ~ /^op = ld,st$/) $0 = "op = st"; print }' configs/study.conf > "$W/fastverify.conf"
-    step fastverify-sweep env MEMPROBE_PROFILE_COST="$W/cost-breakdown-fastverify.csv" \
-        ./memprobe sweep "$W/fastverify.conf" --counters on -o "$W/fastverify.csv"
-    step fastverify-cost bash -c "awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
-        \$1 == \"config\" { split(\$2, n, \"/\"); f = n[1] (n[1] != \"coalesce\" ? \"\" : n[2] == \"pattern\" ? \"/\" n[3] : \"/layout\");
-            k[f]++; su[f] += \$c[\"setup\"]; ve[f] += \$c[\"verify\"]; pv[f] += \$c[\"prof_verify\"]; w[f] += \$c[\"wall\"] }
-        END { for (f in k) printf \"%-18s %4d configs  setup %8.2f  verify %8.2f  prof_verify %8.2f  wall %8.2f ms/config\\n\",
-            f, k[f], su[f] / k[f], ve[f] / k[f], pv[f] / k[f], w[f] / k[f] }' \
-        $W/cost-breakdown-fastverify.csv | sort | tee $W/fastverify-cost.txt"
-    step fastverify-compare bash -c "./memprobe compare results/h200/study/study.csv $W/fastverify.csv > $W/fastverify-compare.txt; rc=\$?; tail -1 $W/fastverify-compare.txt; exit \$rc" ;;
-bwdefault)
-    # Issue 16: the peak by default. `memprobe bandwidth` without shape
-    # options searches loads in flight, threads and cache operator per
-    # kernel (48 shapes, 4 launches each) and caches the choice: the first
-    # process searches, the second reads the cache (shape column "auto
-    # (cache)"). Counters on: DRAM read/write bytes per row. Goal:
-    # bandwidth_fraction read >= 0.95, write >= 0.91, copy >= 0.90.
-    export MEMPROBE_SHAPE_CACHE="$W/bandwidth-shapes"
-    rm -f "$MEMPROBE_SHAPE_CACHE"
-    for r in 1 2; do
-        step bwdefault-$r ./memprobe bandwidth --kernel read,write,copy \
-            --counters on -o "$W/bandwidth-default.csv"
-    done
-    step bwdefault-table bw_table "$W/bandwidth-default.csv" "$W/bandwidth-default.txt"
-    unset MEMPROBE_SHAPE_CACHE ;;
 steady)
-    # Issue 16: the default run of every probe family, timing only: the
+    # the default run of every probe family, timing only: the
     # spread of timed launches (time_ns_cov; goal <= 0.01 for conflict-
     # free cases) and whether the SM clock moved (clock_note). About 20 s.
     for p in bank coalesce const texture bandwidth reduce bitmap; do
@@ -333,49 +257,8 @@ nocounters)
     step nvtx $NCU --nvtx --nvtx-include 'memprobe@bank\/ld\/w4\/s4\/b0\/g1\/p32/' --csv --page raw \
         --clock-control none --metrics gpu__time_duration.sum --log-file "$W/nvtx.csv" \
         ./memprobe bank --stride 1,4,8 --warmup 1 --runs 2 --counters off -o "$W/nvtx-run.csv" ;;
-bwtune)
-    # Loads in flight and cache hints for the 16-byte kernels (timing only).
-    step bwtune ./memprobe bandwidth --kernel read,write,copy --width 16 \
-        --inflight 1,2,4,8 --cache default,cs,na --counters off \
-        -o "$W/bandwidth-tuning.csv" ;;
-bw4g)
-    # The bandwidth targets at 4 GiB per array (a 1 GiB launch carries a
-    # few percent of fixed launch cost): read and write, loads in flight
-    # and cache hints.
-    step bw4g ./memprobe bandwidth --kernel read,write --width 16 \
-        --bytes 4294967296 --inflight 1,4 --cache default,cs,na \
-        --counters off --runs 10 -o "$W/bandwidth-4g.csv" ;;
-bwpeak)
-    # Issue 4's read target (94% of peak) in every run: launch shape,
-    # loads in flight and cache operators (pf256: L2 256-byte prefetch),
-    # at 4 GiB per array.
-    step bwpeak-read ./memprobe bandwidth --kernel read --width 16 \
-        --bytes 4294967296 --threads 256,1024 --inflight 4,8 \
-        --cache default,na,pf256 --counters off --runs 10 -o "$W/bandwidth-peak.csv"
-    step bwpeak-write ./memprobe bandwidth --kernel write --width 16 \
-        --bytes 4294967296 --threads 256,1024 --inflight 1,2 \
-        --cache cs,na --counters off --runs 10 -o "$W/bandwidth-peak.csv" ;;
-study)
-    # The study with counters on (a failed collector reopen exits 4); the
-    # summary line states the wall time. Then resume must find nothing,
-    # and an interrupted sweep resumed must end with every row once.
-    step study ./memprobe sweep configs/study.conf --counters on -o "$W/study.csv"
-    step study-resume ./memprobe sweep configs/study.conf --resume -o "$W/study.csv"
-    step sweep-stop timeout -s INT 4 ./memprobe sweep configs/const.conf -o "$W/resume.csv"
-    step sweep-resume ./memprobe sweep configs/const.conf --resume -o "$W/resume.csv"
-    step sweep-rows bash -c "test \$(tail -n +2 $W/resume.csv | wc -l) -eq \$(./memprobe sweep configs/const.conf --list | grep -c /)" ;;
-final)
-    # A short check of the last changes: the texture test, the coalesce
-    # cross-check, a sweep file through the multi-part runner, and an
-    # interrupted sweep resumed to every row exactly once.
-    step test-texture env MEMPROBE=./memprobe build/tests/gpu/test_gpu_texture
-    step ncu-check-coalesce ./memprobe ncu-check --probe coalesce --dir "$W/ncu-check-coalesce"
-    step sweep-texture ./memprobe sweep configs/texture.conf --counters on -o "$W/sweep-texture.csv"
-    step sweep-stop timeout -s INT 3 ./memprobe sweep configs/const.conf -o "$W/resume.csv"
-    step sweep-resume ./memprobe sweep configs/const.conf --resume -o "$W/resume.csv"
-    step sweep-rows bash -c "test \$(tail -n +2 $W/resume.csv | wc -l) -eq \$(./memprobe sweep configs/const.conf --list | grep -c /)" ;;
 reduce)
-    # The reduction ladder (issue 6): correctness at many sizes, the ladder
+    # The reduction ladder: correctness at many sizes, the ladder
     # tables, and the cross-check against ncu.
     step test-reduce env MEMPROBE=./memprobe build/tests/gpu/test_gpu_reduce
     V=host-partials,thread0-serial,tree-interleaved,tree-strided,tree-sequential,warp-shuffle,atomic
@@ -390,7 +273,7 @@ reduce)
     step ncu-check-reduce ./memprobe ncu-check --probe reduce --dir "$W/ncu-check-reduce"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 bank2d)
-    # Issue 18: the seeds' bitmap kernel (as written, [ty][tx], rows of 17)
+    # the seeds' bitmap kernel (as written, [ty][tx], rows of 17)
     # with its write and read counters, and the bank probe's 2D blocks;
     # the GPU test checks images and counters (fixed versions = model).
     # Look at: bitmap.csv (wavefronts_per_request per layout x op beside
@@ -403,22 +286,8 @@ bank2d)
     step ncu-check-bitmap ./memprobe ncu-check --probe bitmap --dir "$W/ncu-check-bitmap"
     step sass-bitmap bash -c "cuobjdump --dump-sass memprobe | awk '/Function :/{f=\$3} f ~ /bitmap|bank_probe/ && /(LDS|STS)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDS|STS)/) {print f, \$i; break}}' | sort | uniq -c > $W/sass-bitmap.txt; cat $W/sass-bitmap.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
-chipfall)
-    # Issue 14 item 4: a chip lacking some names of a set. The H200 has
-    # them all, so the collector's test hook MEMPROBE_DROP_METRICS makes it
-    # lack the STSM pair (as Turing/Ampere/Ada do) and the shared-load
-    # wavefronts. The GPU test compares a bank sweep with and without the
-    # hook (dropped cells empty, counters_status "ok; unavailable on GH100:
-    # ...", the rest equal, no model verdict without its counter); ncu-check
-    # with the hook must pass, asking ncu for the rest and listing the
-    # three as UNAVAILABLE. Estimate: 30-40 s (ncu-check ~20 s).
-    step test-chipfall env MEMPROBE=./memprobe build/tests/gpu/test_gpu_chipfall
-    step ncu-check-chipfall env MEMPROBE_DROP_METRICS=smsp__sass_inst_executed_op_shared_stsm.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum \
-        ./memprobe ncu-check --probe bank --dir "$W/ncu-check-chipfall"
-    step chipfall-unavailable grep -c "UNAVAILABLE (chip lacks it)" "$W/log.txt"
-    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 ldsm)
-    # Issue 15 (bank-probe part): ldmatrix / stmatrix and --offsets. The
+    # ldmatrix / stmatrix and --offsets. The
     # GPU test runs ~290 configurations with counters and fails any whose
     # wavefronts per LDSM/STSM differ from the model - a HYPOTHESIS
     # (model/bank_model.c, mp_bank_predict_matrix): its "# config
@@ -437,7 +306,7 @@ ldsm)
     step sass-ldsm bash -c "cuobjdump --dump-sass memprobe | awk '/Function :/{f=\$3} f ~ /matrix_probe/ && /(LDSM|STSM)/{for(i=1;i<=NF;i++) if (\$i ~ /^(LDSM|STSM)/) {print f, \$i; break}}' | sort | uniq -c > $W/sass-ldsm.txt; cat $W/sass-ldsm.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 matrix)
-    # Issue 15's whole sweep: configs/matrix.conf (ldsm/stsm x matrices x
+    # The whole matrix sweep: configs/matrix.conf (ldsm/stsm x matrices x
     # trans x pitch 16..272 x swizzle x plain/MMA rows, 1584
     # configurations) with counters on; memprobe exits 1 if any row is off
     # the model (model_match no). results/h200/bank/matrix.csv.
@@ -455,17 +324,8 @@ hazards)
     # four compute-sanitizer tools (about 35 child runs, each limited to 20 s).
     step test-hazards env MEMPROBE=./memprobe HAZARDS_TIMEOUT=20 build/tests/gpu/test_gpu_hazards
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
-bwpeak3)
-    # The read target with less launch overhead: 8 and 16 GiB per array
-    # (a 4 GiB launch is ~0.95 ms, ~0.5% of it fixed cost), the two best
-    # shapes of bwpeak2, then repeated in fresh processes.
-    for r in 1 2 3; do
-        step bwpeak3-$r ./memprobe bandwidth --kernel read --width 16 \
-            --bytes 8589934592,17179869184 --threads 512,1024 --inflight 8 \
-            --cache default,na --counters off --runs 10 -o "$W/bandwidth-peak3.csv"
-    done ;;
 latency)
-    # The memory hierarchy (issue 13): the GPU test (verified chases,
+    # The memory hierarchy: the GPU test (verified chases,
     # counters' level against the model, latency rising from level to
     # level), the whole latency sweep with counters (182 configurations,
     # estimated 90-120 s), bandwidth against footprint (57 configurations,
@@ -487,17 +347,6 @@ latency)
         awk '/Function :/{f=\$3} /LDG|STG/{print f}' | grep 'Lb1E' | sort | uniq -c > $W/sass-bandwidth-repeat.txt; wc -l $W/sass-bandwidth-repeat.txt"
     step hierarchy ./memprobe hierarchy "$W/latency.csv" --format md
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
-bwfinal)
-    # Issue 4's targets, sizes side by side in one process: the best read
-    # (8 loads in flight, 1024 threads) and write shapes at 4, 8, 16 GiB.
-    for r in 1 2; do
-        step bwfinal-read-$r ./memprobe bandwidth --kernel read --width 16 \
-            --bytes 4294967296,8589934592,17179869184 --threads 1024 --inflight 8 \
-            --counters off --runs 10 -o "$W/bandwidth-final.csv"
-        step bwfinal-write-$r ./memprobe bandwidth --kernel write --width 16 \
-            --bytes 4294967296,8589934592,17179869184 --threads 256,1024 --inflight 1,2 \
-            --cache cs --counters off --runs 10 -o "$W/bandwidth-final.csv"
-    done ;;
 sanitize)
     # Every family's standard set under the four tools (make sanitize).
     step sanitize timeout ${SANITIZE_LIMIT:-240} scripts/sanitize.sh ./memprobe "$W/sanitizer-summary.txt" ;;
@@ -520,7 +369,7 @@ faults)
     step lose-on bash -c "MEMPROBE_LOSE_COUNTERS_AFTER=2 ./memprobe bank --stride 0..31 \
         --batch 8 --runs 3 --counters on -o $W/lose-on.csv; test \$? -eq 4" ;;
 transfer)
-    # Host transfers (issue 17): the GPU test (every copy verified, ~20 s),
+    # Host transfers: the GPU test (every copy verified, ~20 s),
     # the sweep of configs/transfer.conf (155 copies, pinned / pageable /
     # mapped / managed x h2d / d2h / bidir x 4 KiB .. 1 GiB, d2d; ~50 s),
     # the copy kernel's counters against ncu and its SASS. About 90 s.
@@ -531,7 +380,7 @@ transfer)
         | grep -E 'Function|LDG|STG|LD\.|ST\.' > $W/sass-transfer.txt; cat $W/sass-transfer.txt"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 multigpu)
-    # Two GPUs (issue 17, nvidia-h200-x2): the node and its peer matrix,
+    # Two GPUs (nvidia-h200-x2): the node and its peer matrix,
     # the transfer GPU test (peer copies included), peer copies both ways
     # with and without peer access (configs/transfer-p2p.conf, 48 copies,
     # ~40 s), host transfers per GPU (~30 s), and a sweep dealt over both
@@ -554,19 +403,8 @@ multigpu)
         test \$(tail -n +2 $W/sweep-devices.csv | wc -l) -eq \$n &&
         test \$(tail -n +2 $W/sweep-devices.csv | cut -d, -f8 | sort -u | wc -l) -eq \$n"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
-bwpeak2)
-    # Issue 4's read target again: launch shapes at 4 GiB, then the two
-    # best repeated in fresh processes.
-    step bwpeak2 ./memprobe bandwidth --kernel read --width 16 --bytes 4294967296 \
-        --threads 512,1024 --inflight 4,8 --cache default,na --counters off --runs 20 \
-        -o "$W/bandwidth-peak2.csv"
-    for r in 1 2; do
-        step bwpeak2-repeat$r ./memprobe bandwidth --kernel read --width 16 --bytes 4294967296 \
-            --threads 1024 --inflight 8 --cache default,na --counters off --runs 20 \
-            -o "$W/bandwidth-peak2.csv"
-    done ;;
 async)
-    # Issue 15: global -> shared copies (staged, cp.async, bulk, tensor
+    # global -> shared copies (staged, cp.async, bulk, tensor
     # with each swizzle) and distributed shared memory (clusters). Builds
     # what it needs (sm_90 only), runs both GPU tests, the sweeps into
     # $W/async.csv and $W/cluster.csv, the ncu cross-checks, and the SASS
@@ -588,7 +426,7 @@ async)
     done
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 latsweep)
-    # Issue 24: the latency sweep after the chase walks its whole chain before
+    # the latency sweep after the chase walks its whole chain before
     # timing (results/h200/latency/latency.csv: 0 rows off the model), the
     # device-memory plateau by default (random 128 MiB .. 1 GiB, 4096 timed
     # loads) beside the same with 1048576 timed loads (the fully warm number
@@ -607,7 +445,7 @@ latsweep)
         awk '{print \$1}' $W/sass-latency.txt | sort | uniq -c"
     step hierarchy bash -c "./memprobe hierarchy $W/latency.csv --format md | tee $W/hierarchy.md" ;;
 seedbitmap)
-    # Issue 24: seed 004's kernel exactly as written
+    # seed 004's kernel exactly as written
     # (scripts/explore/seed004_bitmap.cu, the same PTX as the probe's seed
     # layout: probes/bitmap/test_as_written.c) under Nsight Compute three times,
     # beside memprobe's bitmap probe: load and store wavefronts per
@@ -624,7 +462,7 @@ seedbitmap)
         cuobjdump --dump-sass -arch sm_90 memprobe | awk '/Function :/{f=\$3} f ~ /bitmap_kernelILi0E/' | grep -E 'LDS|STS' > $W/sass-probe-seed.txt;
         cat $W/sass-seed004.txt $W/sass-probe-seed.txt" ;;
 ncurepeat)
-    # Issue 24 item 4: each family with arbitration-dependent counters
+    # each family with arbitration-dependent counters
     # cross-checked against Nsight Compute five times in a row (each run
     # must pass), then the spread of ncu's five runs per metric
     # (`memprobe ncu-check --spread`): every tolerance in force must be at
@@ -636,19 +474,12 @@ ncurepeat)
         done
         step spread-$p bash -c "./memprobe ncu-check --probe $p --spread $W/ncurep-$p-1/memprobe.csv $W/ncurep-$p-[1-5]/ncu.csv > $W/spread-$p.txt; rc=\$?; cat $W/spread-$p.txt; exit \$rc"
     done ;;
-texrerun)
-    # Issue 24: the texture standard sets again with the current
-    # tolerances (the committed texture-4096*.csv were judged by older
-    # ones): texture-4096.csv comes from the GPU tests, this is its repeat.
-    step texture-4096-run1 ./memprobe texture --source tex1d,tex2d,global,ldg \
-        --access stencil,column,row --size 4096 --warmup 2 --runs 10 --counters on \
-        -o "$W/texture-4096-run1.csv" ;;
 covtable)
-    # Issue 27 item 2: the spread of timed samples (time_ns_cov) of every
+    # the spread of timed samples (time_ns_cov) of every
     # family's default run and standard set, counters off, with automatic
     # launches per sample (samples of at least 1 ms), with one launch per
     # sample (the old timing) and with samples of at least 100 us
-    # (--sample-us 100, session 8's default), and the table per family:
+    # (--sample-us 100, the old default), and the table per family:
     # median, p90 and max CoV, outliers, launches per sample. About 2
     # minutes.
     ./memprobe list --standard > "$W/standard.txt"
@@ -661,7 +492,7 @@ covtable)
     done < "$W/standard.txt"
     step cov-table bash -c "for f in cov-default cov-set cov-set1 cov-set100; do echo \"# \$f\"; scripts/cov-table.sh $W/\$f.csv; done | tee $W/cov-table.txt" ;;
 bwdefault3)
-    # Issue 27 item 1: `memprobe bandwidth` as a user types it (the plain
+    # `memprobe bandwidth` as a user types it (the plain
     # command runs read; BWDEFAULT_ARGS, default --kernel read,write,copy,
     # asks for all three goals), in three processes (the first searches
     # the shapes, the others read the shape cache), beside cudaMemcpy D2D
@@ -673,34 +504,8 @@ bwdefault3)
     done
     step bwdefault3-table bw_table "$W/bandwidth-default3.csv" "$W/bandwidth-default3.txt"
     unset MEMPROBE_SHAPE_CACHE ;;
-bwstudy)
-    # Issue 27 item 1: the default and the variants
-    # (scripts/explore/bandwidth-study.sh), until DEADLINE_S.
-    left=$(( ${DEADLINE_S:-600} - ($(date +%s) - T_START) ))
-    step bwstudy env OUT="$W" SKIP_BUILD=1 DEADLINE_S=$(( left > 20 ? left - 20 : 1 )) \
-        bash scripts/explore/bandwidth-study.sh ;;
-gputests)
-    # Every GPU test binary on its own, timed, its TAP kept
-    # ($W/tap/NAME.tap) and a table of times and counts ($W/gputests.txt):
-    # where make test-gpu's time goes. Deadline: GPUTESTS_LIMIT seconds in
-    # all (default 330); a binary still running then is stopped and
-    # counted as failed.
-    mkdir -p "$W/tap"
-    t_end=$(( $(date +%s) + ${GPUTESTS_LIMIT:-330} ))
-    for t in ${GPUTESTS:-$(ls build/tests/gpu/test_gpu_* | grep -v '\.d$')}; do
-        n=$(basename "$t")
-        left=$(( t_end - $(date +%s) ))
-        if [ $left -le 5 ]; then echo "$n not run: deadline" >> "$W/gputests.txt"; continue; fi
-        step "$n" bash -c "timeout -s INT $left env CMOCKA_MESSAGE_OUTPUT=TAP \
-            MEMPROBE=./memprobe scripts/tap-run.sh $t > $W/tap/$n.tap 2>&1"
-        printf '%-26s %5d ok %3d not ok %3d skip  %s\n' "$n" \
-            "$(grep -c '^ok ' "$W/tap/$n.tap")" "$(grep -c '^not ok' "$W/tap/$n.tap")" \
-            "$(grep -c '# SKIP' "$W/tap/$n.tap")" "$(tail -1 "$SUMMARY")" >> "$W/gputests.txt"
-    done
-    cat "$W/gputests.txt"
-    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 gate)
-    # Issue 24 item 7, the GPU gate: the full `make test-gpu` of commit
+    # The GPU gate: the full `make test-gpu` of commit
     # GPU_COMMIT (from `scripts/gpu-gate.sh commit` on the checkout, which
     # refuses a dirty tree: the device gets the tree without its history)
     # into $W/test-gpu.txt, committed as results/h200/test-gpu.txt:
@@ -734,7 +539,7 @@ gate)
     cat "$W/test-gpu.txt" | head -20 >> "$SUMMARY"
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
 profile)
-    # Issue 26: `memprobe profile` on the test program (tests/profile/app):
+    # `memprobe profile` on the test program (tests/profile/app):
     # the raw files kept, with the library's debug trace and the chip's
     # SASS metric list; ncu's source page of the same program; the check
     # on the program and its padded-only variant; a crash case; the cost
@@ -779,7 +584,7 @@ profile)
         "CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe scripts/tap-run.sh \
         build/tests/gpu/test_gpu_profile > $P/test_gpu_profile.tap 2>&1" ;;
 profileplus)
-    # Issue 26: the range pass (--level kernel+ and the fallback for
+    # the range pass (--level kernel+ and the fallback for
     # launches without line counts): the GPU profile test (its kernel+ and
     # fallback cases), then the cost of `memprobe profile` at --level
     # kernel and kernel+ on tests/profile/app (2 runs each), a kernel+
@@ -808,7 +613,7 @@ profileplus)
     done
     cat "$P/cost.txt" "$P/range-calls.txt" >> "$SUMMARY" 2>/dev/null ;;
 maketest)
-    # The README's test command on the GPU machine (issue 24 item 6):
+    # The README's test command on the GPU machine :
     # passing skips only, their reasons in maketest.txt.
     step make-test make DEPS=.deps TAP_LOG="$W/make-test.tap" test
     scripts/tap-summary.sh "$W/make-test.tap" > "$W/maketest.txt"
