@@ -400,6 +400,22 @@ static char *name_of(const char *prefix, const char *const *args)
     return s;
 }
 
+/* The build directory of $MEMPROBE, where the test programs and objects
+ * of this build are: the binary's folder (build/san for
+ * ./build/san/memprobe under SANITIZE=1), or build for the top-level
+ * ./memprobe. */
+void cli_build_dir(char *out, size_t size)
+{
+    const char *m = getenv("MEMPROBE");
+    if (m && !strncmp(m, "./", 2))
+        m += 2;
+    const char *slash = m ? strrchr(m, '/') : NULL;
+    if (slash)
+        snprintf(out, size, "%.*s", (int)(slash - m), m);
+    else
+        snprintf(out, size, "build");
+}
+
 /* The group's name for its working directory. */
 static const char *group_name;
 

@@ -51,6 +51,10 @@ void cli_param_values(const struct mp_probe *p, long long *v, ...);
 /* The binary's absolute path (valid once the group has started). */
 const char *cli_exe(void);
 
+/* The build directory of $MEMPROBE (build, or build/san under SANITIZE=1)
+ * into out. */
+void cli_build_dir(char *out, size_t size);
+
 /* The repository root (where the group started: make test runs there)
  * + "/" + rel, in one of 8 rotating buffers (valid once the group has
  * started). */

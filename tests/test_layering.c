@@ -430,11 +430,8 @@ static void free_objects(object *objs, int n)
 static void test_calls_point_down(void **state)
 {
     (void)state;
-    const char *bin = getenv("MEMPROBE");
-    char build[256] = "build";
-    if (bin && strrchr(bin, '/') && strncmp(bin, "./", 2))
-        snprintf(build, sizeof build, "%.*s",
-                 (int)(strrchr(bin, '/') - bin), bin);
+    char build[256];
+    cli_build_dir(build, sizeof build);
     char probe[300];
     snprintf(probe, sizeof probe, "%s/cli/main.o", build);
     struct stat st;

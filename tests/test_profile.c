@@ -1240,12 +1240,8 @@ int main(void)
     char repo[PATH_MAX], cuda[PATH_MAX + 32];
     if (!getcwd(repo, sizeof repo))
         return 1;
-    /* the build directory of $MEMPROBE (build/, or build/san/) */
-    const char *bin = getenv("MEMPROBE");
-    char build[256] = "build";
-    if (bin && strrchr(bin, '/') && strncmp(bin, "./", 2))
-        snprintf(build, sizeof build, "%.*s",
-                 (int)(strrchr(bin, '/') - bin), bin);
+    char build[256];
+    cli_build_dir(build, sizeof build);
     snprintf(app, sizeof app, "%s/%s/tests/profile/fake_app", repo, build);
     snprintf(cuda, sizeof cuda, "%s/tests/profile/fakecuda", repo);
     /* any existing file lets the command start without the real library */
