@@ -61,10 +61,10 @@ int mp_prof_check_parse(const char *text, mp_prof_check_spec *s, char *err,
     return 0;
 }
 
-/* One judgement as printed: "WHERE KERNEL OPS: R.Rx ideal (M UNIT, ideal
+/* One judgement as printed: "WHERE KERNEL WHAT: R.Rx ideal (M UNIT, ideal
  * I)"; old_ratio >= 0 adds "O.Ox -> " before it. */
 static void say(FILE *out, const char *prefix, const char *where,
-                const char *kernel, const char *ops, int c, mp_u64 meas,
+                const char *kernel, const char *what, int c, mp_u64 meas,
                 mp_u64 ideal, double old_ratio)
 {
     char name[256], r[32], o[32] = "";
@@ -75,8 +75,30 @@ static void say(FILE *out, const char *prefix, const char *where,
         strcat(o, "x -> ");
     }
     fprintf(out, "%s%s%s%s %s: %s%sx ideal (%llu %s, ideal %llu)\n", prefix,
-            where, where[0] ? " " : "", name, ops[0] ? ops
-            : mp_prof_class_name[c], o, r, meas, mp_prof_class_unit[c], ideal);
+            where, where[0] ? " " : "", name, what, o, r, meas,
+            mp_prof_class_unit[c], ideal);
+}
+
+/* What a line's judgement is about: "shared load (LDS)", or "global
+ * store" when the opcodes are not known. */
+static void src_what(const mp_prof_src *l, int c, int dir, char *buf,
+                     size_t len)
+{
+    const char *ops = l->dops[c][dir];
+    snprintf(buf, len, "%s %s%s%s%s", mp_prof_class_name[c],
+             mp_prof_dir_name[dir], ops[0] ? " (" : "", ops,
+             ops[0] ? ")" : "");
+}
+
+/* Prints the judgement of line l's loads or stores of class c. */
+static void say_src(FILE *out, const char *prefix, const mp_prof_src *l,
+                    int c, int dir, double old_ratio)
+{
+    char where[512], what[128];
+    mp_prof_src_where(l, where, sizeof where);
+    src_what(l, c, dir, what, sizeof what);
+    say(out, prefix, where, l->kernel, what, c, l->dmeas[c][dir],
+        l->dideal[c][dir], old_ratio);
 }
 
 int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
@@ -91,19 +113,18 @@ int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
         if (l->inst < min_count)
             continue;
         int counted = 0;
-        for (int c = 0; c < MP_NCLASS; c++) {
-            if (!s->has[c] || !l->ideal[c])
-                continue;
-            counted = 1;
-            if ((long double)l->meas[c]
-                <= (long double)s->limit[c] * (long double)l->ideal[c])
-                continue;
-            char where[512];
-            mp_prof_src_where(l, where, sizeof where);
-            say(out, prefix, where, l->kernel, l->ops[c], c, l->meas[c],
-                l->ideal[c], -1);
-            bad++;
-        }
+        for (int c = 0; c < MP_NCLASS; c++)
+            for (int dir = 0; dir < MP_NDIR; dir++) {
+                if (!s->has[c] || !l->dideal[c][dir])
+                    continue;
+                counted = 1;
+                if ((long double)l->dmeas[c][dir]
+                    <= (long double)s->limit[c]
+                           * (long double)l->dideal[c][dir])
+                    continue;
+                say_src(out, prefix, l, c, dir, -1);
+                bad++;
+            }
         *judged += counted;
     }
     free(src);
@@ -201,7 +222,8 @@ int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
                 if (!grew(k[i].meas[c], k[i].ideal[c], ko[j].meas[c],
                           ko[j].ideal[c], tolerance))
                     continue;
-                say(out, prefix, "kernel", k[i].kernel, "", c, k[i].meas[c],
+                say(out, prefix, "kernel", k[i].kernel, mp_prof_class_name[c],
+                    c, k[i].meas[c],
                     k[i].ideal[c],
                     (double)ko[j].meas[c] / (double)ko[j].ideal[c]);
                 bad++;
@@ -215,20 +237,19 @@ int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
         const mp_prof_src *o = find_src(so, no, &s[i]);
         if (s[i].inst < min_count || !o)
             continue;
-        for (int c = 0; c < MP_NCLASS; c++) {
-            if (!s[i].ideal[c] || !o->ideal[c])
-                continue;
-            (*compared)++;
-            if (!grew(s[i].meas[c], s[i].ideal[c], o->meas[c], o->ideal[c],
-                      tolerance))
-                continue;
-            char where[512];
-            mp_prof_src_where(&s[i], where, sizeof where);
-            say(out, prefix, where, s[i].kernel, s[i].ops[c], c,
-                s[i].meas[c], s[i].ideal[c],
-                (double)o->meas[c] / (double)o->ideal[c]);
-            bad++;
-        }
+        for (int c = 0; c < MP_NCLASS; c++)
+            for (int dir = 0; dir < MP_NDIR; dir++) {
+                const mp_u64 *m = s[i].dmeas[c], *id = s[i].dideal[c];
+                if (!id[dir] || !o->dideal[c][dir])
+                    continue;
+                (*compared)++;
+                if (!grew(m[dir], id[dir], o->dmeas[c][dir],
+                          o->dideal[c][dir], tolerance))
+                    continue;
+                say_src(out, prefix, &s[i], c, dir,
+                        (double)o->dmeas[c][dir] / (double)o->dideal[c][dir]);
+                bad++;
+            }
     }
     free(s);
     free(so);

@@ -22,14 +22,17 @@ int mp_prof_check_parse(const char *text, mp_prof_check_spec *s, char *err,
                         size_t errlen);
 
 /* Judges every source line of d with at least min_count instructions
- * executed: one line to out per offender ("app.cu:19 transpose_naive LDS:
- * 32.0x ideal (16777216 wavefronts, ideal 524288)"), each prefixed by
- * `prefix`. Returns the number of offenders; *judged the lines judged. */
+ * executed, its loads and its stores of each class apart against the
+ * class's limit: one line to out per offender ("app.cu:19 transpose_naive
+ * shared load (LDS): 32.0x ideal (16777216 wavefronts, ideal 524288)"),
+ * each prefixed by `prefix`. Returns the number of offenders; *judged the
+ * lines judged. */
 int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
                   mp_u64 min_count, const char *prefix, FILE *out,
                   int *judged);
 
-/* Compares d with the baseline old: one line per kernel or source line
+/* Compares d with the baseline old: one line per kernel (per class) or
+ * source line (per class and direction)
  * (min_count as above) whose measured / ideal grew by more than
  * tolerance (relative: new > old x (1 + tolerance)). Returns the number of
  * offenders; *compared what was compared. */

@@ -37,6 +37,7 @@ static const char *const metric_names[MP_PM_N] = {
 
 const char *const mp_prof_class_name[MP_NCLASS] = {"shared", "global"};
 const char *const mp_prof_class_unit[MP_NCLASS] = {"wavefronts", "sectors"};
+const char *const mp_prof_dir_name[MP_NDIR] = {"load", "store"};
 
 #define RANGE_NAME(id, name) name,
 static const char *const range_names[MP_PR_N] = {MP_RAW_RANGES(RANGE_NAME)};
@@ -1406,15 +1407,19 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
             mp_u64 ideal = i->m[MP_PM_SH_IDEAL + 2 * c];
             if (!meas && !ideal)
                 continue;
+            int dir = i->m[MP_PM_LD] ? MP_DIR_LOAD : MP_DIR_STORE;
             t->meas[c] += meas;
             t->ideal[c] += ideal;
+            t->dmeas[c][dir] += meas;
+            t->dideal[c][dir] += ideal;
             t->cinst[c] += i->m[MP_PM_INST];
             /* no opcode: the class and load or store, from the metrics */
             char what[32];
             snprintf(what, sizeof what, "%s %s", mp_prof_class_name[c],
-                     i->m[MP_PM_LD] ? "load" : "store");
+                     mp_prof_dir_name[dir]);
             add_op(t->ops[c], sizeof t->ops[c],
                    i->opcode[0] ? i->opcode : what);
+            add_op(t->dops[c][dir], sizeof t->dops[c][dir], i->opcode);
         }
     }
     free(order);

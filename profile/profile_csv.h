@@ -42,6 +42,9 @@ enum { MP_PS_SH_LD, MP_PS_SH_ST, MP_PS_SH_IDEAL_LD, MP_PS_SH_IDEAL_ST,
 enum { MP_CLASS_SHARED, MP_CLASS_GLOBAL, MP_NCLASS };
 extern const char *const mp_prof_class_name[MP_NCLASS];  /* shared, global */
 extern const char *const mp_prof_class_unit[MP_NCLASS];  /* wavefronts, sectors */
+/* An instruction's direction: load, or store (atomics and reductions too). */
+enum { MP_DIR_LOAD, MP_DIR_STORE, MP_NDIR };
+extern const char *const mp_prof_dir_name[MP_NDIR];  /* load, store */
 
 /* ---- schema ---------------------------------------------------------- */
 
@@ -139,6 +142,10 @@ typedef struct {
     mp_u64 cinst[MP_NCLASS];  /* of those, the class's instructions */
     mp_u64 meas[MP_NCLASS], ideal[MP_NCLASS];
     char ops[MP_NCLASS][48];  /* the class's opcodes, "LDS/STS" */
+    /* the same by direction, [class][MP_DIR_*]: an instruction is a load
+     * when it executed load instructions, else a store (or an atomic) */
+    mp_u64 dmeas[MP_NCLASS][MP_NDIR], dideal[MP_NCLASS][MP_NDIR];
+    char dops[MP_NCLASS][MP_NDIR][48];
 } mp_prof_src;
 
 /* The source lines of d, ordered by kernel, file, line (malloc'd). */
