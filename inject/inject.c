@@ -285,6 +285,7 @@ static void maybe_write(void)
 }
 
 static void end_run(int can_call, const char *lost_why);
+static void end_run_at_exit(void);
 
 static void at_exit(void)
 {
@@ -292,9 +293,7 @@ static void at_exit(void)
         return;
     if (pthread_mutex_trylock(&g_lock) == 0) {
         tl_locked++;
-        /* CUDA may be gone by now: the run's counts are not read */
-        end_run(0, "the program ended before this run of launches was "
-                   "flushed (no synchronising call after it)");
+        end_run_at_exit();
         ir_abandon();
         write_all("exit");
         g.on = 0;
@@ -383,6 +382,26 @@ static void write_metric_list(const char *chip)
         dbg("%zu SASS metrics of %s in %s", np.numOfMetrics, chip, path);
     }
     free(list);
+}
+
+/* Makes ctx the calling thread's current context for a few calls (JAX
+ * creates its contexts without making them current, and a context's
+ * run may end in a thread where another is current): 1 when it pushed
+ * ctx, to be undone by pop_context; 0 when ctx was current already or
+ * could not be made so (sev says how loudly). */
+static int push_context(CUcontext ctx, int sev)
+{
+    CUcontext cur = NULL;
+    if (!ctx || (cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == ctx))
+        return 0;
+    return cu_ok(cuCtxPushCurrent(ctx), "cuCtxPushCurrent", sev);
+}
+
+static void pop_context(int pushed)
+{
+    CUcontext ctx;
+    if (pushed)
+        cu_ok(cuCtxPopCurrent(&ctx), "cuCtxPopCurrent", WARN);
 }
 
 /* The metrics of raw.h configured on device dev, once. 1 when ready. */
@@ -614,9 +633,11 @@ static void on_resource(CUpti_CallbackId cbid, const CUpti_ResourceData *rd)
         dbg("context %p created (device %d)", (void *)rd->context,
             c ? c->dev : -1);
         if (c && !c->failed && !ir_on()) {   /* no SASS in the range pass */
+            int pushed = push_context(rd->context, WARN);
             setup_device(c->dev);
             if (!g.enable_at_launch)
                 enable_context(c);
+            pop_context(pushed);
         }
         break;
     }
@@ -1031,10 +1052,14 @@ static void sync_flush(context_info *c, records *rs, const char **why)
     if (!c || !c->enabled)
         *why = "SASS metrics are not enabled on this context (see the "
                "status file)";
-    else if (!cu_ok(cuCtxSynchronize(), "cuCtxSynchronize", WARN))
-        *why = "cuCtxSynchronize failed";
-    else if (flush_records(c->ctx, rs))
-        *why = "the SASS records could not be flushed";
+    else {
+        int pushed = push_context(c->ctx, WARN);
+        if (!cu_ok(cuCtxSynchronize(), "cuCtxSynchronize", WARN))
+            *why = "cuCtxSynchronize failed";
+        else if (flush_records(c->ctx, rs))
+            *why = "the SASS records could not be flushed";
+        pop_context(pushed);
+    }
 }
 
 static int in_end_run;
@@ -1097,6 +1122,19 @@ static void end_run(int can_call, const char *lost_why)
     }
     free_records(&rs);
     in_end_run = 0;
+}
+
+/* At exit: a program that ends without synchronising after its last
+ * launches (a Python program, often) gets them synchronised and flushed
+ * here while its context is alive; only when CUDA is gone already are
+ * their counts lost, and their row says so. */
+static void end_run_at_exit(void)
+{
+    unsigned version;
+    int alive = run.active
+                && cuCtxGetApiVersion(run.ctx, &version) == CUDA_SUCCESS;
+    end_run(alive, alive ? NULL : "the program ended before this run of "
+            "launches was flushed, and CUDA was shut down by then");
 }
 
 /* A graph launch: synchronised and flushed at once; a row per kernel
@@ -1463,6 +1501,11 @@ static int start(void)
         .structSize = CUpti_SubscriberParams_STRUCT_SIZE,
         .subscriberName = "memprobe", .oldSubscriberName = old,
         .oldSubscriberSize = sizeof old - 1};
+#if CUPTI_API_VERSION >= 130500
+    /* the program's own CUPTI client (torch.profiler, jax.profiler) may
+     * subscribe beside memprobe */
+    sp.allowMultipleSubscribers = 1;
+#endif
     CUptiResult r = cuptiSubscribe_v2(&g.sub, on_callback, NULL, &sp);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
         say(MP_RAW_KEY_ERROR, "cuptiSubscribe refused: another profiler is "

@@ -148,6 +148,24 @@ typedef struct {
     const char *group;   /* MEMPROBE_RANGE_GROUP of a range run */
 } run_kind;
 
+/* memprobe's CUPTI first in LD_PRELOAD, the program's own preloads after
+ * it: every library that needs libcupti.so.13 then binds to the one the
+ * injection library was built for, also in a program that brings an older
+ * one of its own and loads it before CUDA starts (PyTorch's wheels). */
+static void preload_first(const char *cupti)
+{
+    const char *old = getenv("LD_PRELOAD");
+    if (!old || !old[0]) {
+        setenv("LD_PRELOAD", cupti, 1);
+        return;
+    }
+    size_t n = strlen(cupti) + strlen(old) + 2;
+    char *v = mp_xmalloc(n);
+    snprintf(v, n, "%s:%s", cupti, old);
+    setenv("LD_PRELOAD", v, 1);
+    free(v);
+}
+
 /* In the child: the environment of docs/profile-design.md, then exec. */
 static void exec_program(const mp_prof_opts *o, const char *prog,
                          const char *lib, const char *raw,
@@ -157,8 +175,10 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
     snprintf(nvtx, sizeof nvtx, "%.*s/%s", (int)(strrchr(lib, '/') - lib),
              lib, NVTX_LIB);
     setenv("CUDA_INJECTION64_PATH", lib, 1);
-    if (is_file(nvtx))
+    if (is_file(nvtx)) {
         setenv("NVTX_INJECTION64_PATH", nvtx, 1);
+        preload_first(nvtx);
+    }
     setenv("MEMPROBE_RAW_DIR", raw, 1);
     const struct {
         const char *name, *value;

@@ -585,6 +585,40 @@ static void test_level_option(void **state)
     cli_result_free(&r);
 }
 
+/* memprobe's CUPTI (libcupti.so.13 beside the injection library) goes
+ * first in the program's LD_PRELOAD, the user's own preloads after it, so
+ * that a program bringing an older CUPTI binds to memprobe's. */
+static void test_preload(void **state)
+{
+    (void)state;
+    char cwd[PATH_MAX], lib[PATH_MAX + 32], cupti[PATH_MAX + 32];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    mkdir("libdir", 0700);
+    snprintf(lib, sizeof lib, "%s/libdir/libmemprobe_inject.so", cwd);
+    snprintf(cupti, sizeof cupti, "%s/libdir/libcupti.so.13", cwd);
+    cli_write_file(lib, "stand-in\n");
+    cli_write_file(cupti, "stand-in\n");
+    char *saved = strdup(getenv("MEMPROBE_INJECT_LIB"));
+    setenv("MEMPROBE_INJECT_LIB", lib, 1);
+    setenv("LD_PRELOAD", "/nonexistent/users-own.so", 1);
+    cli_result r;
+    profile(L("-o", "pre.csv"), L("--print-preload"), &r);
+    unsetenv("LD_PRELOAD");
+    setenv("MEMPROBE_INJECT_LIB", saved, 1);
+    free(saved);
+    cli_expect_status(&r, 0);
+    char want[2 * PATH_MAX];
+    snprintf(want, sizeof want, "LD_PRELOAD=%s:/nonexistent/users-own.so\n",
+             cupti);
+    cli_must_contain("stdout", r.out, want);
+    cli_result_free(&r);
+    /* without a libcupti.so.13 beside the library: nothing preloaded */
+    profile(L("-o", "nopre.csv"), L("--print-preload"), &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out, "LD_PRELOAD=\n");
+    cli_result_free(&r);
+}
+
 /* ---- --check, --min-count, --from -------------------------------------- */
 
 static void test_check(void **state)
@@ -1276,6 +1310,7 @@ int main(void)
         cmocka_unit_test(test_baseline),
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_keep_raw),
+        cmocka_unit_test(test_preload),
         cmocka_unit_test(test_sigterm_forwarded),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_kernel_plus),

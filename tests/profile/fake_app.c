@@ -58,6 +58,7 @@
  * range pass the second has three times the first's traffic (L2: 96 hits
  * of 96 sectors):
  *   copy (2nd)  60,,1536,0,0,0,120,168,48,48,96,96
+ * --print-preload prints its LD_PRELOAD to stdout after its own line.
  * Always prints one line to stdout and one to stderr, its own.
  */
 #include <errno.h>
@@ -114,7 +115,7 @@ static const char *const metric_names[METRICS] = {
     "smsp__sass_inst_executed_op_ld"};
 
 static const char *raw;
-static int unavailable, range_pass, nondeterministic, copy_run;
+static int unavailable, range_pass, nondeterministic, copy_run, print_preload;
 static int ordinal = -1;
 enum { NRANGE = 12 };
 static const char *const range_values[4][NRANGE] = {
@@ -448,12 +449,17 @@ int main(int argc, char **argv)
             nondeterministic = 1;
         else if (!strcmp(a, "--run"))
             copy_run = 1;
+        else if (!strcmp(a, "--print-preload"))
+            print_preload = 1;
         else {
             fprintf(stderr, "fake_app: unknown argument %s\n", a);
             return 64;
         }
     }
     printf("fake_app: the program's own stdout\n");
+    if (print_preload)
+        printf("LD_PRELOAD=%s\n", getenv("LD_PRELOAD") ? getenv("LD_PRELOAD")
+                                                         : "");
     fflush(stdout);
     fprintf(stderr, "fake_app: the program's own stderr\n");
     const char *inject = getenv("CUDA_INJECTION64_PATH");
