@@ -172,8 +172,9 @@ int mp_ncu_kplus_check(const char *ncu, const char *dir, char *const *argv,
         return rc;
     const char *head2[] = {ncu, "--csv", "--page", "raw", "--print-units",
                            "base", "--clock-control", "none",
-                           "--cache-control", "all", "--metrics",
-                           MP_KPLUS_NCU_METRICS, "--log-file", ncsv, NULL};
+                           "--cache-control", "all", "--print-kernel-base",
+                           "mangled", "--metrics", MP_KPLUS_NCU_METRICS,
+                           "--log-file", ncsv, NULL};
     char **cmd = mp_ncu_profile_command(head2, argv);
     fprintf(out, "ncu-check --profile --level kernel+: %s --cache-control "
             "all --metrics (L1, L2, DRAM) -- %s\n", ncu, argv[0]);

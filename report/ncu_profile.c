@@ -212,7 +212,7 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
     int compare_inst = has_inst && ncu->has[MP_SRC_INST];
     mp_sort(e, (size_t)ne, sizeof *e, by_instruction);
 
-    long compared = 0, equal = 0, shown = 0;
+    long compared = 0, equal = 0, shown = 0, unpaired = 0;
     for (int i = 0; i < ne;) {
         double sum[2][MP_SRC_VALUES] = {{0}};
         const char *text = "";
@@ -223,6 +223,11 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
                 sum[e[j].side][v] += e[j].value[v];
             if (e[j].text[0] && (!text[0] || e[j].side == 1))
                 text = e[j].text;
+        }
+        if (k.seen[e[i].kernel] != 3) {   /* a kernel on one side only */
+            unpaired++;
+            i = j;
+            continue;
         }
         compared++;
         /* Per launch: memprobe's sum over its launches against ncu's over
@@ -261,13 +266,26 @@ int mp_ncu_profile_compare(const mp_ncu_source *ncu,
             fprintf(out, "kernel %s: %.0f launches in memprobe's profile, %d "
                     "tables in ncu's report (compared per launch)\n",
                     k.names[i], k.launches[i], k.tables[i]);
-    fprintf(out, "ncu-check --profile: %ld instructions compared (%d "
-            "kernels; %s), %ld equal, %ld different\n", compared, k.n,
-            compare_inst ? "executed instructions, shared wavefronts and "
-            "global sectors with their ideal" : "shared wavefronts and "
-            "global sectors with their ideal", equal, compared - equal);
-    rc = compared == 0 ? MP_EXIT_COUNTERS
-         : equal == compared ? MP_EXIT_OK : MP_EXIT_FAIL;
+    int paired = 0;
+    for (int i = 0; i < k.n; i++)
+        paired += k.seen[i] == 3;
+    fprintf(out, "ncu-check --profile: %ld instructions compared (%d of %d "
+            "kernels paired by name; %s), %ld equal, %ld different",
+            compared, paired, k.n, compare_inst ? "executed instructions, "
+            "shared wavefronts and global sectors with their ideal"
+            : "shared wavefronts and global sectors with their ideal",
+            equal, compared - equal);
+    if (unpaired)
+        fprintf(out, "; %ld instructions of kernels on one side only not "
+                "compared", unpaired);
+    fputc('\n', out);
+    if (!paired && k.n)
+        fprintf(out, "ncu-check --profile: no kernel of memprobe's profile "
+                "pairs with one of ncu's report (the names above): nothing "
+                "compared\n");
+    /* comparing nothing, or leaving a kernel out, is no pass */
+    rc = !paired && !k.n ? MP_EXIT_COUNTERS
+         : paired == k.n && equal == compared ? MP_EXIT_OK : MP_EXIT_FAIL;
 done:
     free(e);
     free(k.names);
@@ -338,8 +356,11 @@ int mp_ncu_profile_check(const char *ncu, const char *dir,
     rc = mp_spawn_wait(cmd, nlog);
     free(cmd);
     if (rc == 0) {
+        /* mangled names: the demangled ones differ between memprobe
+         * (c++filt's "float const*") and ncu ("const float *") */
         const char *page_argv[] = {ncu, "-i", rep_file, "--page", "source",
-                                   "--csv", "--print-source", "sass", NULL};
+                                   "--csv", "--print-source", "sass",
+                                   "--print-kernel-base", "mangled", NULL};
         rc = mp_spawn_wait((char *const *)page_argv, page);
     }
     if (rc != 0) {
