@@ -4,9 +4,9 @@
 # own profiler, Triton, JAX, CuPy, Numba, CUDA C++ with templates and
 # cuBLAS), on the GPU machine after `scripts/gpu-check.sh build profile`'s
 # build. For each: the program alone, under memprobe profile (debug trace
-# kept), under memprobe profile with memprobe's CUPTI preloaded, and ncu's
-# per-launch SASS counts with mangled and demangled names; then
-# `memprobe ncu-check --profile` on the C++ program. Writes under $1.
+# and raw files kept), its --check, and ncu's per-launch SASS counts with
+# mangled names; then `memprobe ncu-check --profile` on the C++, PyTorch
+# and Triton programs. Writes under $1.
 set -u
 D=${1:?usage: profile-real.sh OUTDIR}
 mkdir -p "$D"
@@ -23,30 +23,35 @@ maps = open("/proc/self/maps").read().split("\n")
 print("torch", torch.__version__, "cuda", torch.version.cuda)
 print("\n".join(sorted({l.split()[-1] for l in maps if "cupti" in l or "libcuda" in l})))
 PY
-run() {  # run NAME COMMAND...: alone, memprobe, memprobe + preload
+run() {  # run NAME COMMAND...: alone, under memprobe profile, under ncu
     local n=$1; shift
     local t0 t1
     t0=$(date +%s.%N); timeout 120 "$@" > "$D/$n-alone.txt" 2>&1; echo "rc=$?" >> "$D/$n-alone.txt"
     t1=$(date +%s.%N); echo "$n alone $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" >> "$D/times.txt"
     t0=$(date +%s.%N)
-    MEMPROBE_DEBUG=1 timeout 180 ./memprobe profile -o "$D/$n.csv" -- "$@" > "$D/$n-memprobe.txt" 2>&1
+    MEMPROBE_DEBUG=1 timeout 180 ./memprobe profile --keep-raw "$D/$n-raw" -o "$D/$n.csv" \
+        -- "$@" > "$D/$n-memprobe.txt" 2>&1
     echo "rc=$?" >> "$D/$n-memprobe.txt"
     t1=$(date +%s.%N); echo "$n memprobe $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" >> "$D/times.txt"
-    LD_PRELOAD=$PWD/build/lib/libcupti.so.13 MEMPROBE_DEBUG=1 timeout 180 ./memprobe profile \
-        -o "$D/$n-pre.csv" -- "$@" > "$D/$n-pre.txt" 2>&1
-    echo "rc=$?" >> "$D/$n-pre.txt"
+    timeout 120 ./memprobe profile --check 'shared<=1.0,global<=1.0' -o "$D/$n-check.csv" \
+        -- "$@" > "$D/$n-check.txt" 2>&1
+    echo "rc=$?" >> "$D/$n-check.txt"
+    t0=$(date +%s.%N)
     timeout 240 $NCU --csv --page raw --print-units base --clock-control none --metrics "$M" \
         --print-kernel-base mangled "$@" > "$D/$n-ncu.csv" 2> "$D/$n-ncu.err"
-    echo "$n rc: alone $(tail -1 "$D/$n-alone.txt") memprobe $(tail -1 "$D/$n-memprobe.txt") pre $(tail -1 "$D/$n-pre.txt") ncu-lines $(wc -l < "$D/$n-ncu.csv")" >> "$D/summary.txt"
+    t1=$(date +%s.%N); echo "$n ncu-metrics $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" >> "$D/times.txt"
+    echo "$n rc: alone $(tail -1 "$D/$n-alone.txt") memprobe $(tail -1 "$D/$n-memprobe.txt") check $(tail -1 "$D/$n-check.txt") ncu-lines $(wc -l < "$D/$n-ncu.csv")" >> "$D/summary.txt"
 }
 run cpp "$D/cpp_app"
-for p in torch_eager torch_profiler triton_add jax_jit cupy_two numba_k; do
+for p in torch_eager torch_profiler triton_add jax_jit; do
     run $p python3 $R/$p.py
 done
-$NCU --csv --page raw --print-units base --clock-control none --metrics "$M" \
-    --print-kernel-base demangled "$D/cpp_app" > "$D/cpp-ncu-demangled.csv" 2>&1
-$NCU --csv --page raw --print-units base --clock-control none --metrics "$M" \
-    --print-kernel-base function "$D/cpp_app" > "$D/cpp-ncu-function.csv" 2>&1
-timeout 240 ./memprobe ncu-check --profile -- "$D/cpp_app" > "$D/cpp-ncu-check.txt" 2>&1
-echo "cpp ncu-check rc=$?" >> "$D/summary.txt"
+for n in cpp torch_eager; do
+    case $n in cpp) cmd="$D/cpp_app" ;; *) cmd="python3 $R/$n.py" ;; esac
+    t0=$(date +%s.%N)
+    timeout 300 ./memprobe ncu-check --dir "$D/$n-ncucheck" --profile -- $cmd > "$D/$n-ncu-check.txt" 2>&1
+    echo "$n ncu-check rc=$?" >> "$D/summary.txt"
+    t1=$(date +%s.%N); echo "$n ncu-check $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" >> "$D/times.txt"
+    rm -f "$D/$n-ncucheck"/*.ncu-rep
+done
 cat "$D/times.txt" "$D/summary.txt"
