@@ -3,8 +3,8 @@
 # the kinds users run (tests/profile/real/: PyTorch eager, PyTorch with its
 # own profiler, Triton, JAX, CuPy, Numba, CUDA C++ with templates and
 # cuBLAS), on the GPU machine after `scripts/gpu-check.sh build profile`'s
-# build. For each: the program alone, under memprobe profile (debug trace
-# and raw files kept), its --check, and ncu's per-launch SASS counts with
+# build. For each: the program alone, under memprobe profile (debug trace;
+# raw files with KEEP_RAW=1), its --check, and ncu's per-launch SASS counts with
 # mangled names; then `memprobe ncu-check --profile` on the C++, PyTorch
 # and Triton programs. Writes under $1.
 set -u
@@ -29,7 +29,11 @@ run() {  # run NAME COMMAND...: alone, under memprobe profile, under ncu
     t0=$(date +%s.%N); timeout 120 "$@" > "$D/$n-alone.txt" 2>&1; echo "rc=$?" >> "$D/$n-alone.txt"
     t1=$(date +%s.%N); echo "$n alone $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" >> "$D/times.txt"
     t0=$(date +%s.%N)
-    MEMPROBE_DEBUG=1 timeout 180 ./memprobe profile --keep-raw "$D/$n-raw" -o "$D/$n.csv" \
+    # raw files (cubins included) only with KEEP_RAW=1: they can be larger
+    # than the device tool brings back
+    local keep=()
+    [ "${KEEP_RAW:-0}" = 1 ] && keep=(--keep-raw "$D/$n-raw")
+    MEMPROBE_DEBUG=1 timeout 180 ./memprobe profile "${keep[@]}" -o "$D/$n.csv" \
         -- "$@" > "$D/$n-memprobe.txt" 2>&1
     echo "rc=$?" >> "$D/$n-memprobe.txt"
     t1=$(date +%s.%N); echo "$n memprobe $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" >> "$D/times.txt"
