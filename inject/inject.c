@@ -1416,7 +1416,10 @@ static int env_u64(const char *name, uint64_t def, uint64_t *out)
     return 0;
 }
 
-static int start(void)
+/* start, step 1: the debug switch and the raw directory from the
+ * environment, and the run's clocks and tables; 0 (not profiling) when the
+ * directory is unset or too long. */
+static int start_raw_dir(void)
 {
     g.t_start = now_s();
     const char *dbgenv = getenv(MP_ENV_DEBUG);
@@ -1437,7 +1440,13 @@ static int start(void)
     ic_lines_init(&g.lines);
     ic_launches_init(&g.rows);
     g.last_write = now_s();
+    return 1;
+}
 
+/* start, step 2: says CUPTI's version, the process ids and this process's
+ * ordinal among the profiled processes. */
+static void start_say_process(void)
+{
     uint32_t v = 0;
     if (cupti_ok(cuptiGetVersion(&v), "cuptiGetVersion", WARN))
         g.cupti_version = v;
@@ -1446,7 +1455,12 @@ static int start(void)
     say(MP_RAW_KEY_PPID, "%ld", (long)getppid());
     g.ordinal = ic_claim_ordinal(g.dir, g.pid, 65536);
     say(MP_RAW_KEY_ORDINAL, "%d", g.ordinal);
+}
 
+/* start, step 3: when to write (launches, seconds), lazy patching and when
+ * to enable CUPTI, from the environment; 0 on a malformed value. */
+static int start_read_settings(void)
+{
     uint64_t secs, lazy;
     if (env_u64(MP_ENV_FLUSH_LAUNCHES, MP_FLUSH_LAUNCHES_DEFAULT,
                 &g.flush_launches) ||
@@ -1462,6 +1476,13 @@ static int start(void)
     const char *at = getenv(ENV_ENABLE_AT);
     g.enable_at_launch = at && *at ? strcmp(at, "launch") == 0
                                    : g.cupti_version < 130500;
+    return 1;
+}
+
+/* start, step 4: the range pass, the test hook that drops SASS records and
+ * the kernel filter; 0 with the error said. */
+static int start_pass_and_filter(void)
+{
     char err[512];
     const ir_glue glue = {.cupti_ok = cupti_ok, .cu_ok = cu_ok,
                           .vsay = vsay, .vdbg = vdbg,
@@ -1491,11 +1512,13 @@ static int start(void)
         say(MP_RAW_KEY_ERROR, "%s", err);
         return 0;
     }
-    dbg("raw dir %s, CUPTI %u, enable at %s, %s patching, write every "
-        "%llu launches or %.0f s", g.dir, g.cupti_version,
-        g.enable_at_launch ? "launch" : "context", g.lazy ? "lazy" : "eager",
-        (unsigned long long)g.flush_launches, g.flush_seconds);
+    return 1;
+}
 
+/* start, step 5: subscribes to CUPTI (beside another client where CUPTI
+ * allows) and enables the callbacks; 0 when refused. */
+static int start_subscribe(void)
+{
     char old[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = "";
     CUpti_SubscriberParams sp = {
         .structSize = CUpti_SubscriberParams_STRUCT_SIZE,
@@ -1530,6 +1553,22 @@ static int start(void)
         return 0;
     }
     return 1;
+}
+
+/* Reads the settings and subscribes to CUPTI, in the steps above; 1 when
+ * profiling, 0 when not (said why). */
+static int start(void)
+{
+    if (!start_raw_dir())
+        return 0;
+    start_say_process();
+    if (!start_read_settings() || !start_pass_and_filter())
+        return 0;
+    dbg("raw dir %s, CUPTI %u, enable at %s, %s patching, write every "
+        "%llu launches or %.0f s", g.dir, g.cupti_version,
+        g.enable_at_launch ? "launch" : "context", g.lazy ? "lazy" : "eager",
+        (unsigned long long)g.flush_launches, g.flush_seconds);
+    return start_subscribe();
 }
 
 __attribute__((visibility("default"))) int InitializeInjection(void)

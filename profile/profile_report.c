@@ -485,13 +485,10 @@ static int cmp_rank(const void *a, const void *b)
     return strcmp(x->mangled, y->mangled);
 }
 
-static int write_plot(const mp_prof_src *s, int n, const char *dir,
-                      FILE *out, char *err, size_t errlen)
+/* The kernels of s by their excess over the ideal, worst first; *nk = how
+ * many of them to plot (those with excess, at most MP_PROF_PLOT_KERNELS). */
+static kernel_rank *rank_kernels(const mp_prof_src *s, int n, int *nk)
 {
-    if (mkdir(dir, 0777) && errno != EEXIST) {
-        mp_reason(err, errlen, "--plot-data: %s: %s", dir, strerror(errno));
-        return -1;
-    }
     kernel_rank *r = mp_xcalloc((size_t)n + 1, sizeof *r);
     int nr = 0;
     for (int k = 0; k < n; k++) {
@@ -507,14 +504,22 @@ static int write_plot(const mp_prof_src *s, int n, const char *dir,
                 r[j].excess += s[k].meas[c] - s[k].ideal[c];
     }
     mp_sort(r, (size_t)nr, sizeof *r, cmp_rank);
-    int nk = 0;
-    while (nk < nr && nk < MP_PROF_PLOT_KERNELS && r[nk].excess)
-        nk++;
+    int k = 0;
+    while (k < nr && k < MP_PROF_PLOT_KERNELS && r[k].excess)
+        k++;
+    *nk = k;
+    return r;
+}
+
+/* Writes dir/profile-excess.dat: a block of excess by source line for each
+ * of the nk kernels of r. 0 = ok, -1 = error in err. */
+static int write_excess_data(const mp_prof_src *s, int n,
+                             const kernel_rank *r, int nk, const char *dir,
+                             char *err, size_t errlen)
+{
     FILE *f = mp_rep_plot_open(dir, "profile-excess.dat", err, errlen);
-    if (!f) {
-        free(r);
+    if (!f)
         return -1;
-    }
     fprintf(f, "# memprobe profile: excess (measured - ideal) by source "
             "line of the %d worst kernels, one block each\n", nk);
     fprintf(f, "# line shared_excess_wavefronts global_excess_sectors\n");
@@ -532,15 +537,18 @@ static int write_plot(const mp_prof_src *s, int n, const char *dir,
             fprintf(f, "%ld %llu %llu\n", s[k].line, e[0], e[1]);
         }
     }
-    if (mp_rep_plot_close(f, dir, "profile-excess.dat", err, errlen)) {
-        free(r);
+    return mp_rep_plot_close(f, dir, "profile-excess.dat", err, errlen)
+           ? -1 : 0;
+}
+
+/* Writes dir/profile-excess.gp, the gnuplot script that draws the data of
+ * the nk kernels of r. 0 = ok, -1 = error in err. */
+static int write_excess_script(const kernel_rank *r, int nk,
+                               const char *dir, char *err, size_t errlen)
+{
+    FILE *f = mp_rep_plot_open(dir, "profile-excess.gp", err, errlen);
+    if (!f)
         return -1;
-    }
-    f = mp_rep_plot_open(dir, "profile-excess.gp", err, errlen);
-    if (!f) {
-        free(r);
-        return -1;
-    }
     fprintf(f, "# profile-excess.gp - excess (measured - ideal) by source "
             "line of the worst\n# kernels, written by memprobe report "
             "--plot-data beside profile-excess.dat.\n"
@@ -570,11 +578,14 @@ static int write_plot(const mp_prof_src *s, int n, const char *dir,
                     2 + c, name, mp_prof_class_name[c],
                     j + 1 < nk || c + 1 < MP_NCLASS ? ", \\" : "");
     }
-    free(r);
-    if (mp_rep_plot_close(f, dir, "profile-excess.gp", err, errlen))
-        return -1;
-    fprintf(out, "wrote the plot data to %s\n", dir);
+    return mp_rep_plot_close(f, dir, "profile-excess.gp", err, errlen)
+           ? -1 : 0;
+}
 
+/* Draws dir/profile-excess.svg with gnuplot, if there is one (else a note
+ * on stderr). 0 = drawn or no gnuplot, -1 = error in err. */
+static int draw_plot(const char *dir, FILE *out, char *err, size_t errlen)
+{
     char gnuplot[4096], script[4096], vars[8300], log[4096];
     if (mp_prof_find_program("gnuplot", NULL, gnuplot, sizeof gnuplot)) {
         fprintf(stderr, "memprobe: gnuplot not found: no plot drawn (the "
@@ -595,6 +606,27 @@ static int write_plot(const mp_prof_src *s, int n, const char *dir,
     remove(log);
     fprintf(out, "drew %s/profile-excess.svg\n", dir);
     return 0;
+}
+
+/* Writes the plot data and script of the kernels with the most excess to
+ * dir, and draws the plot. 0 = ok, -1 = error in err. */
+static int write_plot(const mp_prof_src *s, int n, const char *dir,
+                      FILE *out, char *err, size_t errlen)
+{
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        mp_reason(err, errlen, "--plot-data: %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    int nk;
+    kernel_rank *r = rank_kernels(s, n, &nk);
+    int rc = write_excess_data(s, n, r, nk, dir, err, errlen);
+    if (!rc)
+        rc = write_excess_script(r, nk, dir, err, errlen);
+    free(r);
+    if (rc)
+        return -1;
+    fprintf(out, "wrote the plot data to %s\n", dir);
+    return draw_plot(dir, out, err, errlen);
 }
 
 /* ---- the report -------------------------------------------------------- */

@@ -95,104 +95,143 @@ static const mp_metric *row_metric(const char *probe, const mp_metric *def)
     return def;
 }
 
-int mp_compare_files(const char *base, const char *fresh, int verbose,
-                     FILE *out, mp_compare_result *res)
-{
-    mp_compare_result local;
-    if (!res)
-        res = &local;
-    memset(res, 0, sizeof *res);
+/* The two files side by side: their tables, config columns and row
+ * indexes, and the columns the comparison reads. */
+typedef struct {
+    const char *base, *fresh;
     mp_ncu_table a, b;
-    if (mp_table_read_or_say(mp_csv_table_read, base, &a, "compare"))
-        return MP_EXIT_USAGE;
-    if (mp_table_read_or_say(mp_csv_table_read, fresh, &b, "compare")) {
-        mp_ncu_free(&a);
-        return MP_EXIT_USAGE;
-    }
-    int ca = mp_ncu_column(&a, "config"), cb = mp_ncu_column(&b, "config");
-    if (ca < 0 || cb < 0) {
-        fprintf(stderr, "memprobe: compare: %s has no config column\n",
-                ca < 0 ? base : fresh);
-        mp_ncu_free(&a);
-        mp_ncu_free(&b);
-        return MP_EXIT_USAGE;
-    }
-    res->base_rows = a.nrows;
-    res->new_rows = b.nrows;
-    /* Everything goes to `out` only once something was compared: a
-     * comparison of nothing is refused with one line and no output. */
-    char *text = NULL;
-    size_t textlen = 0;
-    FILE *final_out = out;
-    out = open_memstream(&text, &textlen);
-    if (!out) {
-        fprintf(stderr, "memprobe: compare: out of memory\n");
-        exit(MP_EXIT_FAIL);
-    }
+    int ca, cb;
     entry *ea, *eb;
-    int na = index_rows(&a, ca, &ea), nb = index_rows(&b, cb, &eb);
-
+    int na, nb;
     const mp_metric *m[64];
-    int nm = all_metrics(m, 64);
-    int ma[64], mb[64];
-    for (int k = 0; k < nm; k++) {
-        ma[k] = mp_ncu_column(&a, m[k]->name);
-        mb[k] = mp_ncu_column(&b, m[k]->name);
-    }
-    int req = mp_ncu_column(&a, "requests");
-    int pc = mp_ncu_column(&a, "probe");
-    int ta = mp_ncu_column(&a, "time_ns_median");
-    int tb = mp_ncu_column(&b, "time_ns_median");
-    int match = mp_ncu_column(&b, "model_match");
-    double *ratios = mp_xcalloc((size_t)(na ? na : 1), sizeof *ratios);
+    int nm, ma[64], mb[64];   /* every metric, its column in a and in b */
+    int req, pc, ta, tb, match;
+} pair;
 
-    /* In base order, so the output follows the base file. */
-    for (int r = 0; r < a.nrows; r++) {
-        const char *name = a.cells[r][ca];
-        if (find(ea, na, name) != r)
+/* Reads both files and finds their config columns; MP_EXIT_OK, or
+ * MP_EXIT_USAGE with one line said (nothing left to free). */
+static int pair_open(pair *p, const char *base, const char *fresh)
+{
+    p->base = base;
+    p->fresh = fresh;
+    if (mp_table_read_or_say(mp_csv_table_read, base, &p->a, "compare"))
+        return MP_EXIT_USAGE;
+    if (mp_table_read_or_say(mp_csv_table_read, fresh, &p->b, "compare")) {
+        mp_ncu_free(&p->a);
+        return MP_EXIT_USAGE;
+    }
+    p->ca = mp_ncu_column(&p->a, "config");
+    p->cb = mp_ncu_column(&p->b, "config");
+    if (p->ca < 0 || p->cb < 0) {
+        fprintf(stderr, "memprobe: compare: %s has no config column\n",
+                p->ca < 0 ? base : fresh);
+        mp_ncu_free(&p->a);
+        mp_ncu_free(&p->b);
+        return MP_EXIT_USAGE;
+    }
+    return MP_EXIT_OK;
+}
+
+/* Indexes both files' rows and finds the columns the comparison reads. */
+static void pair_index(pair *p)
+{
+    p->na = index_rows(&p->a, p->ca, &p->ea);
+    p->nb = index_rows(&p->b, p->cb, &p->eb);
+    p->nm = all_metrics(p->m, 64);
+    for (int k = 0; k < p->nm; k++) {
+        p->ma[k] = mp_ncu_column(&p->a, p->m[k]->name);
+        p->mb[k] = mp_ncu_column(&p->b, p->m[k]->name);
+    }
+    p->req = mp_ncu_column(&p->a, "requests");
+    p->pc = mp_ncu_column(&p->a, "probe");
+    p->ta = mp_ncu_column(&p->a, "time_ns_median");
+    p->tb = mp_ncu_column(&p->b, "time_ns_median");
+    p->match = mp_ncu_column(&p->b, "model_match");
+}
+
+static void pair_free(pair *p)
+{
+    free(p->ea);
+    free(p->eb);
+    mp_ncu_free(&p->a);
+    mp_ncu_free(&p->b);
+}
+
+/* Compares the counters of base row r with new row s, each within its
+ * tolerance, and prints those that differ (all of them when verbose). */
+static void compare_row(const pair *p, int r, int s, int verbose, FILE *out,
+                        mp_compare_result *res)
+{
+    const char *name = p->a.cells[r][p->ca];
+    double requests = 0;
+    if (p->req >= 0)
+        mp_ncu_number(&p->a, r, p->req, &requests);
+    for (int k = 0; k < p->nm; k++) {
+        double x, y;
+        if (p->ma[k] < 0 || p->mb[k] < 0
+            || !strcmp(p->m[k]->name, MP_METRIC_TIME)
+            || mp_ncu_number(&p->a, r, p->ma[k], &x)
+            || mp_ncu_number(&p->b, s, p->mb[k], &y))
+            continue;
+        double allowed = mp_metric_allowed(
+            row_metric(p->pc >= 0 ? p->a.cells[r][p->pc] : NULL, p->m[k]),
+            x, requests);
+        int ok = fabs(y - x) <= allowed;
+        res->values++;
+        res->differ += !ok;
+        if (!ok || verbose)
+            fprintf(out, "%-40s %-58s %16.0f %16.0f %12.0f %12.0f  %s\n",
+                    name, p->m[k]->name, x, y, y - x, allowed,
+                    ok ? "ok" : "DIFFERS");
+    }
+}
+
+/* The base file's configurations in its order: each compared with the
+ * new file's row of the same name, or said missing; the time ratios new
+ * / base go to ratios (time_pairs of them). */
+static void compare_rows(const pair *p, int verbose, FILE *out,
+                         double *ratios, mp_compare_result *res)
+{
+    for (int r = 0; r < p->a.nrows; r++) {
+        const char *name = p->a.cells[r][p->ca];
+        if (find(p->ea, p->na, name) != r)
             continue;   /* a repeat */
-        int s = find(eb, nb, name);
+        int s = find(p->eb, p->nb, name);
         if (s < 0) {
-            fprintf(out, "%-40s missing from %s\n", name, fresh);
+            fprintf(out, "%-40s missing from %s\n", name, p->fresh);
             res->only_base++;
             continue;
         }
         res->matched++;
-        double requests = 0;
-        if (req >= 0)
-            mp_ncu_number(&a, r, req, &requests);
-        for (int k = 0; k < nm; k++) {
-            double x, y;
-            if (ma[k] < 0 || mb[k] < 0 || !strcmp(m[k]->name, MP_METRIC_TIME)
-                || mp_ncu_number(&a, r, ma[k], &x)
-                || mp_ncu_number(&b, s, mb[k], &y))
-                continue;
-            double allowed = mp_metric_allowed(
-                row_metric(pc >= 0 ? a.cells[r][pc] : NULL, m[k]), x,
-                requests);
-            int ok = fabs(y - x) <= allowed;
-            res->values++;
-            res->differ += !ok;
-            if (!ok || verbose)
-                fprintf(out, "%-40s %-58s %16.0f %16.0f %12.0f %12.0f  %s\n",
-                        name, m[k]->name, x, y, y - x, allowed,
-                        ok ? "ok" : "DIFFERS");
-        }
+        compare_row(p, r, s, verbose, out, res);
         double x, y;
-        if (ta >= 0 && tb >= 0 && !mp_ncu_number(&a, r, ta, &x)
-            && !mp_ncu_number(&b, s, tb, &y) && x > 0)
+        if (p->ta >= 0 && p->tb >= 0 && !mp_ncu_number(&p->a, r, p->ta, &x)
+            && !mp_ncu_number(&p->b, s, p->tb, &y) && x > 0)
             ratios[res->time_pairs++] = y / x;
     }
-    for (int r = 0; r < nb; r++)
-        if (find(ea, na, eb[r].name) < 0)
+}
+
+/* The new file's side: configurations only it has, and its rows that
+ * differ from the model (said one a line). */
+static void check_new(const pair *p, FILE *out, mp_compare_result *res)
+{
+    for (int r = 0; r < p->nb; r++)
+        if (find(p->ea, p->na, p->eb[r].name) < 0)
             res->only_new++;
-    if (match >= 0)
-        for (int r = 0; r < nb; r++)
-            if (!strcmp(b.cells[eb[r].row][match], "no")) {
-                fprintf(out, "%-40s differs from the model in %s\n",
-                        eb[r].name, fresh);
-                res->model_mismatch++;
-            }
+    if (p->match < 0)
+        return;
+    for (int r = 0; r < p->nb; r++)
+        if (!strcmp(p->b.cells[p->eb[r].row][p->match], "no")) {
+            fprintf(out, "%-40s differs from the model in %s\n",
+                    p->eb[r].name, p->fresh);
+            res->model_mismatch++;
+        }
+}
+
+/* The closing line: counts, and the time ratios' median and range. */
+static void say_totals(const pair *p, double *ratios, FILE *out,
+                       mp_compare_result *res)
+{
     if (res->time_pairs) {
         int n = res->time_pairs;
         res->time_ratio_median = mp_median(ratios, (size_t)n);
@@ -202,45 +241,74 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
     fprintf(out, "compare: %d configurations in both, %d only in %s, %d only "
             "in %s; %d counter values compared, %d differ beyond tolerance; "
             "%d rows differ from the model",
-            res->matched, res->only_base, base, res->only_new, fresh,
+            res->matched, res->only_base, p->base, res->only_new, p->fresh,
             res->values, res->differ, res->model_mismatch);
     if (res->time_pairs)
         fprintf(out, "; time new/base median %.4f (%.4f to %.4f)",
                 res->time_ratio_median, res->time_ratio_min,
                 res->time_ratio_max);
     fputc('\n', out);
+}
+
+/* Why no counter value was compared, in one line on stderr: nothing
+ * compared is no pass (and no check failed either). */
+static void say_nothing_compared(const pair *p, const mp_compare_result *res)
+{
+    if (p->a.nrows == 0 || p->b.nrows == 0)
+        fprintf(stderr, "memprobe: compare: %s has no data rows: "
+                "nothing to compare\n", p->a.nrows == 0 ? p->base : p->fresh);
+    else if (res->matched == 0)
+        fprintf(stderr, "memprobe: compare: %s and %s have no "
+                "configuration in common: nothing compared\n", p->base,
+                p->fresh);
+    else
+        fprintf(stderr, "memprobe: compare: none of the %d "
+                "configuration%s in both %s and %s has a counter value "
+                "in both (measured with --counters off?): 0 counter "
+                "values compared\n", res->matched,
+                res->matched == 1 ? "" : "s", p->base, p->fresh);
+}
+
+int mp_compare_files(const char *base, const char *fresh, int verbose,
+                     FILE *out, mp_compare_result *res)
+{
+    mp_compare_result local;
+    if (!res)
+        res = &local;
+    memset(res, 0, sizeof *res);
+    pair p;
+    if (pair_open(&p, base, fresh))
+        return MP_EXIT_USAGE;
+    res->base_rows = p.a.nrows;
+    res->new_rows = p.b.nrows;
+    /* Everything goes to `out` only once something was compared: a
+     * comparison of nothing is refused with one line and no output. */
+    char *text = NULL;
+    size_t textlen = 0;
+    FILE *buf = open_memstream(&text, &textlen);
+    if (!buf) {
+        fprintf(stderr, "memprobe: compare: out of memory\n");
+        exit(MP_EXIT_FAIL);
+    }
+    pair_index(&p);
+    double *ratios = mp_xcalloc((size_t)(p.na ? p.na : 1), sizeof *ratios);
+    compare_rows(&p, verbose, buf, ratios, res);
+    check_new(&p, buf, res);
+    say_totals(&p, ratios, buf, res);
     int status = res->differ || res->only_base || res->model_mismatch
                      ? MP_EXIT_FAIL : MP_EXIT_OK;
-    if (fclose(out) != 0) {
+    if (fclose(buf) != 0) {
         fprintf(stderr, "memprobe: compare: out of memory\n");
         exit(MP_EXIT_FAIL);
     }
     if (res->values == 0) {
-        /* Nothing compared is no pass (and no check failed either): the
-         * files cannot answer the question. */
-        if (a.nrows == 0 || b.nrows == 0)
-            fprintf(stderr, "memprobe: compare: %s has no data rows: "
-                    "nothing to compare\n", a.nrows == 0 ? base : fresh);
-        else if (res->matched == 0)
-            fprintf(stderr, "memprobe: compare: %s and %s have no "
-                    "configuration in common: nothing compared\n", base,
-                    fresh);
-        else
-            fprintf(stderr, "memprobe: compare: none of the %d "
-                    "configuration%s in both %s and %s has a counter value "
-                    "in both (measured with --counters off?): 0 counter "
-                    "values compared\n", res->matched,
-                    res->matched == 1 ? "" : "s", base, fresh);
+        say_nothing_compared(&p, res);
         status = MP_EXIT_USAGE;
     } else {
-        fwrite(text, 1, textlen, final_out);
+        fwrite(text, 1, textlen, out);
     }
     free(text);
     free(ratios);
-    free(ea);
-    free(eb);
-    mp_ncu_free(&a);
-    mp_ncu_free(&b);
+    pair_free(&p);
     return status;
 }
-

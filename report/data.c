@@ -197,22 +197,25 @@ static int device_index(mp_rep_data *d, const char *name)
     return d->ndev++;
 }
 
-int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
-                const char *device, FILE *notes, char *err, size_t errlen)
+/* Says in err that the report ran out of memory; returns -1. */
+static int out_of_memory(char *err, size_t errlen)
 {
-    memset(d, 0, sizeof *d);
-    if (nfiles <= 0) {
-        mp_reason(err, errlen, "no CSV file given");
-        return -1;
-    }
+    mp_reason(err, errlen, "report: out of memory");
+    return -1;
+}
+
+/* Reads each file given into d->files, skipping Nsight Compute's with a
+ * note; *total = their data rows. 0 = ok, -1 = error in err. */
+static int read_files(mp_rep_data *d, int nfiles, const char *const *paths,
+                      FILE *notes, size_t *total, char *err, size_t errlen)
+{
     d->files = calloc((size_t)nfiles, sizeof *d->files);
     if (!d->files)
-        goto oom;
-    size_t total = 0;
+        return out_of_memory(err, errlen);
     for (int i = 0; i < nfiles; i++) {
         int rc = read_file(&d->files[d->nfiles], paths[i], err, errlen);
         if (rc < 0)
-            goto fail;
+            return -1;
         if (rc > 0) {
             d->skipped++;
             if (notes)
@@ -221,13 +224,21 @@ int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
                         "memprobe ncu-check --compare)\n", paths[i]);
             continue;
         }
-        total += (size_t)d->files[d->nfiles].t.nrows;
+        *total += (size_t)d->files[d->nfiles].t.nrows;
         d->nfiles++;
     }
+    return 0;
+}
+
+/* Checks that the files read hold a memprobe CSV and data rows in it
+ * (first = the first file given). 0 = ok, -1 = error in err. */
+static int check_found(const mp_rep_data *d, const char *first,
+                       size_t total, char *err, size_t errlen)
+{
     if (d->nfiles == 0) {
         mp_reason(err, errlen, "%s: no memprobe results CSV among the "
-                  "files given", paths[0]);
-        goto fail;
+                  "files given", first);
+        return -1;
     }
     if (total == 0) {   /* headers only: nothing to report */
         if (d->nfiles == 1)
@@ -237,13 +248,19 @@ int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
             mp_reason(err, errlen, "%s and the %d other files given: no data "
                       "rows, only headers: nothing to report",
                       d->files[0].path, d->nfiles - 1);
-        goto fail;
+        return -1;
     }
+    return 0;
+}
 
-    /* Every row, with its device; --device keeps some. */
+/* Lists every row in d->all with its device, those of --device only.
+ * 0 = ok, -1 = error in err. */
+static int list_rows(mp_rep_data *d, size_t total, const char *device,
+                     char *err, size_t errlen)
+{
     d->all = calloc(total ? total : 1, sizeof *d->all);
     if (!d->all)
-        goto oom;
+        return out_of_memory(err, errlen);
     for (int f = 0; f < d->nfiles; f++) {
         const mp_rep_file *file = &d->files[f];
         for (int r = 0; r < file->t.nrows; r++) {
@@ -261,24 +278,29 @@ int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
             }
             int dev = device_index(d, name);
             if (dev < 0)
-                goto oom;
+                return out_of_memory(err, errlen);
             d->all[d->nall++] = (mp_rep_row){f, r, dev};
         }
     }
     if (device && d->nall == 0) {
         mp_reason(err, errlen, "--device: no row's device_name contains "
                   "'%s'", device);
-        goto fail;
+        return -1;
     }
+    return 0;
+}
 
-    /* Keep the first row with counters of each (device, config). */
+/* Keeps in d->rows the first row with counters of each (device, config),
+ * in the order of d->all. 0 = ok, -1 = error in err. */
+static int keep_rows(mp_rep_data *d, char *err, size_t errlen)
+{
     ref *refs = calloc(d->nall ? (size_t)d->nall : 1, sizeof *refs);
     int *keep = calloc(d->nall ? (size_t)d->nall : 1, sizeof *keep);
     d->rows = calloc(d->nall ? (size_t)d->nall : 1, sizeof *d->rows);
     if (!refs || !keep || !d->rows) {
         free(refs);
         free(keep);
-        goto oom;
+        return out_of_memory(err, errlen);
     }
     for (int i = 0; i < d->nall; i++)
         refs[i] = (ref){d, i};
@@ -303,12 +325,25 @@ int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
     free(refs);
     free(keep);
     return 0;
+}
 
-oom:
-    mp_reason(err, errlen, "report: out of memory");
-fail:
-    mp_rep_free(d);
-    return -1;
+int mp_rep_load(mp_rep_data *d, int nfiles, const char *const *paths,
+                const char *device, FILE *notes, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    if (nfiles <= 0) {
+        mp_reason(err, errlen, "no CSV file given");
+        return -1;
+    }
+    size_t total = 0;
+    if (read_files(d, nfiles, paths, notes, &total, err, errlen)
+        || check_found(d, paths[0], total, err, errlen)
+        || list_rows(d, total, device, err, errlen)
+        || keep_rows(d, err, errlen)) {
+        mp_rep_free(d);
+        return -1;
+    }
+    return 0;
 }
 
 const mp_rep_row *mp_rep_find(const mp_rep_data *d, const char *file,

@@ -173,127 +173,201 @@ static int read_memprobe(const mp_ncu_table *t, kernels *k, entry *e,
     return 0;
 }
 
-int mp_ncu_profile_compare(const mp_ncu_source *ncu,
-                           const mp_ncu_table *lines, FILE *out, int show,
-                           char *err, size_t errlen)
+/* The comparison's working set: both sides' entries and their kernels. */
+typedef struct {
+    entry *e;
+    int ne;
+    kernels k;
+} entries;
+
+/* Room for `total` entries and kernels; -1 when out of memory (what was
+ * allocated is freed by entries_free). */
+static int entries_alloc(entries *x, int total)
 {
-    int total = lines->nrows + ncu->nrows;
-    entry *e = calloc((size_t)(total ? total : 1), sizeof *e);
+    x->e = calloc((size_t)(total ? total : 1), sizeof *x->e);
     size_t nk = (size_t)(total ? total : 1);
     kernels k = {calloc(nk, sizeof(char *)), calloc(nk, sizeof(char *)),
                  calloc(nk, sizeof(int)), calloc(nk, sizeof(double)),
                  calloc(nk, sizeof(int)), calloc(nk, sizeof(int)), 0};
-    int ne = 0, has_inst = 0, rc = 0;
-    if (!e || !k.names || !k.mangled || !k.seen || !k.launches || !k.tables
-        || !k.last) {
-        mp_reason(err, errlen, "out of memory");
-        rc = MP_EXIT_USAGE;
-        goto done;
-    }
-    if (read_memprobe(lines, &k, e, &ne, &has_inst, err, errlen)) {
-        rc = MP_EXIT_USAGE;
-        goto done;
-    }
-    int nmemprobe = k.n;
+    x->k = k;
+    x->ne = 0;
+    return !x->e || !k.names || !k.mangled || !k.seen || !k.launches
+           || !k.tables || !k.last ? -1 : 0;
+}
+
+static void entries_free(entries *x)
+{
+    free(x->e);
+    free(x->k.names);
+    free(x->k.mangled);
+    free(x->k.seen);
+    free(x->k.launches);
+    free(x->k.tables);
+    free(x->k.last);
+}
+
+/* Appends ncu's rows to x, each paired by name with one of the first
+ * nmemprobe kernels (memprobe's) or a kernel of ncu's own; counts each
+ * kernel's tables. */
+static void read_ncu(const mp_ncu_source *ncu, entries *x, int nmemprobe)
+{
     for (int r = 0; r < ncu->nrows; r++) {
         const mp_ncu_source_row *s = &ncu->rows[r];
-        entry *x = &e[ne++];
-        x->kernel = kernel_of_ncu(&k, nmemprobe, s->kernel);
-        k.seen[x->kernel] |= 2;
-        if (k.last[x->kernel] != s->table) {
-            k.last[x->kernel] = s->table;
-            k.tables[x->kernel]++;
+        entry *y = &x->e[x->ne++];
+        y->kernel = kernel_of_ncu(&x->k, nmemprobe, s->kernel);
+        x->k.seen[y->kernel] |= 2;
+        if (x->k.last[y->kernel] != s->table) {
+            x->k.last[y->kernel] = s->table;
+            x->k.tables[y->kernel]++;
         }
-        x->offset = s->offset;
-        x->side = 1;
-        x->text = s->source;
-        memcpy(x->value, s->value, sizeof x->value);
+        y->offset = s->offset;
+        y->side = 1;
+        y->text = s->source;
+        memcpy(y->value, s->value, sizeof y->value);
     }
-    int compare_inst = has_inst && ncu->has[MP_SRC_INST];
-    mp_sort(e, (size_t)ne, sizeof *e, by_instruction);
+}
 
-    long compared = 0, equal = 0, shown = 0, unpaired = 0;
-    for (int i = 0; i < ne;) {
+/* The counts of the comparison. */
+typedef struct {
+    long compared, equal, shown, unpaired;
+} tally;
+
+/* One instruction, the sorted entries [i, j) of one kernel and offset:
+ * prints its values that differ as the next difference shown, while
+ * fewer than `show` were. sum: each side's sums; nl, nt: memprobe's
+ * launches and ncu's tables of the kernel; first: the first value
+ * compared. */
+static void show_difference(const entries *x, int i, const char *text,
+                            double sum[2][MP_SRC_VALUES], double nl,
+                            double nt, int first, tally *t, int show,
+                            FILE *out)
+{
+    if (t->shown >= show)
+        return;
+    if (t->shown++ == 0)
+        fprintf(out, "first differences (memprobe / ncu):\n");
+    fprintf(out, "  %s +0x%llx %s:", x->k.names[x->e[i].kernel],
+            (unsigned long long)x->e[i].offset, text);
+    for (int v = first; v < MP_SRC_VALUES; v++)
+        if (sum[0][v] * nt != sum[1][v] * nl)
+            fprintf(out, " %s %.6g / %.6g%s;",
+                    mp_ncu_source_columns[v],
+                    nl == nt ? sum[0][v] : sum[0][v] / nl,
+                    nl == nt ? sum[1][v] : sum[1][v] / nt,
+                    nl == nt ? "" : " per launch");
+    fputc('\n', out);
+}
+
+/* Compares the sorted entries instruction by instruction (kernel and
+ * offset), both sides summed, into t; shows the first `show`
+ * differences. */
+static void compare_entries(const entries *x, int compare_inst, int show,
+                            tally *t, FILE *out)
+{
+    const entry *e = x->e;
+    for (int i = 0; i < x->ne;) {
         double sum[2][MP_SRC_VALUES] = {{0}};
         const char *text = "";
         int j = i;
-        for (; j < ne && e[j].kernel == e[i].kernel
+        for (; j < x->ne && e[j].kernel == e[i].kernel
                && e[j].offset == e[i].offset; j++) {
             for (int v = 0; v < MP_SRC_VALUES; v++)
                 sum[e[j].side][v] += e[j].value[v];
             if (e[j].text[0] && (!text[0] || e[j].side == 1))
                 text = e[j].text;
         }
-        if (k.seen[e[i].kernel] != 3) {   /* a kernel on one side only */
-            unpaired++;
+        if (x->k.seen[e[i].kernel] != 3) {   /* a kernel on one side only */
+            t->unpaired++;
             i = j;
             continue;
         }
-        compared++;
+        t->compared++;
         /* Per launch: memprobe's sum over its launches against ncu's over
          * its tables (ncu 2025.3 prints each launch's table twice), as
          * sum_m * tables == sum_n * launches, exact in whole numbers. */
-        double nl = k.launches[e[i].kernel], nt = k.tables[e[i].kernel];
+        double nl = x->k.launches[e[i].kernel], nt = x->k.tables[e[i].kernel];
         if (!(nl > 0 && nt > 0))
             nl = nt = 1;
         int same = 1;
         for (int v = compare_inst ? 0 : 1; v < MP_SRC_VALUES; v++)
             if (sum[0][v] * nt != sum[1][v] * nl)
                 same = 0;
-        if (same) {
-            equal++;
-        } else if (shown < show) {
-            if (shown++ == 0)
-                fprintf(out, "first differences (memprobe / ncu):\n");
-            fprintf(out, "  %s +0x%llx %s:", k.names[e[i].kernel],
-                    (unsigned long long)e[i].offset, text);
-            for (int v = compare_inst ? 0 : 1; v < MP_SRC_VALUES; v++)
-                if (sum[0][v] * nt != sum[1][v] * nl)
-                    fprintf(out, " %s %.6g / %.6g%s;",
-                            mp_ncu_source_columns[v],
-                            nl == nt ? sum[0][v] : sum[0][v] / nl,
-                            nl == nt ? sum[1][v] : sum[1][v] / nt,
-                            nl == nt ? "" : " per launch");
-            fputc('\n', out);
-        }
+        if (same)
+            t->equal++;
+        else
+            show_difference(x, i, text, sum, nl, nt, compare_inst ? 0 : 1,
+                            t, show, out);
         i = j;
     }
-    for (int i = 0; i < k.n; i++)
-        if (k.seen[i] != 3)
-            fprintf(out, "kernel %s: only in %s\n", k.names[i],
-                    k.seen[i] == 1 ? "memprobe's profile" : "ncu's report");
-        else if (k.launches[i] != k.tables[i])
+}
+
+/* The kernels on one side only, and those compared per launch; returns
+ * how many kernels are on both sides. */
+static int say_kernels(const kernels *k, FILE *out)
+{
+    for (int i = 0; i < k->n; i++)
+        if (k->seen[i] != 3)
+            fprintf(out, "kernel %s: only in %s\n", k->names[i],
+                    k->seen[i] == 1 ? "memprobe's profile" : "ncu's report");
+        else if (k->launches[i] != k->tables[i])
             fprintf(out, "kernel %s: %.0f launches in memprobe's profile, %d "
                     "tables in ncu's report (compared per launch)\n",
-                    k.names[i], k.launches[i], k.tables[i]);
+                    k->names[i], k->launches[i], k->tables[i]);
     int paired = 0;
-    for (int i = 0; i < k.n; i++)
-        paired += k.seen[i] == 3;
+    for (int i = 0; i < k->n; i++)
+        paired += k->seen[i] == 3;
+    return paired;
+}
+
+/* The summary line, and the line saying that no kernel paired. */
+static void say_summary(const tally *t, int paired, int nkernels,
+                        int compare_inst, FILE *out)
+{
     fprintf(out, "ncu-check --profile: %ld instructions compared (%d of %d "
             "kernels paired by name; %s), %ld equal, %ld different",
-            compared, paired, k.n, compare_inst ? "executed instructions, "
-            "shared wavefronts and global sectors with their ideal"
-            : "shared wavefronts and global sectors with their ideal",
-            equal, compared - equal);
-    if (unpaired)
+            t->compared, paired, nkernels, compare_inst ? "executed "
+            "instructions, shared wavefronts and global sectors with their "
+            "ideal" : "shared wavefronts and global sectors with their ideal",
+            t->equal, t->compared - t->equal);
+    if (t->unpaired)
         fprintf(out, "; %ld instructions of kernels on one side only not "
-                "compared", unpaired);
+                "compared", t->unpaired);
     fputc('\n', out);
-    if (!paired && k.n)
+    if (!paired && nkernels)
         fprintf(out, "ncu-check --profile: no kernel of memprobe's profile "
                 "pairs with one of ncu's report (the names above): nothing "
                 "compared\n");
+}
+
+int mp_ncu_profile_compare(const mp_ncu_source *ncu,
+                           const mp_ncu_table *lines, FILE *out, int show,
+                           char *err, size_t errlen)
+{
+    entries x;
+    int has_inst = 0, rc = 0;
+    if (entries_alloc(&x, lines->nrows + ncu->nrows)) {
+        mp_reason(err, errlen, "out of memory");
+        rc = MP_EXIT_USAGE;
+        goto done;
+    }
+    if (read_memprobe(lines, &x.k, x.e, &x.ne, &has_inst, err, errlen)) {
+        rc = MP_EXIT_USAGE;
+        goto done;
+    }
+    read_ncu(ncu, &x, x.k.n);
+    int compare_inst = has_inst && ncu->has[MP_SRC_INST];
+    mp_sort(x.e, (size_t)x.ne, sizeof *x.e, by_instruction);
+
+    tally t = {0, 0, 0, 0};
+    compare_entries(&x, compare_inst, show, &t, out);
+    int paired = say_kernels(&x.k, out);
+    say_summary(&t, paired, x.k.n, compare_inst, out);
     /* comparing nothing, or leaving a kernel out, is no pass */
-    rc = !paired && !k.n ? MP_EXIT_COUNTERS
-         : paired == k.n && equal == compared ? MP_EXIT_OK : MP_EXIT_FAIL;
+    rc = !paired && !x.k.n ? MP_EXIT_COUNTERS
+         : paired == x.k.n && t.equal == t.compared ? MP_EXIT_OK
+                                                    : MP_EXIT_FAIL;
 done:
-    free(e);
-    free(k.names);
-    free(k.mangled);
-    free(k.seen);
-    free(k.launches);
-    free(k.tables);
-    free(k.last);
+    entries_free(&x);
     return rc;
 }
 

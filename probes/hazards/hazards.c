@@ -846,11 +846,23 @@ static int write_csv_row(mp_csv_writer *w, const char *stamp,
     return 0;
 }
 
-int mp_hazards_table(const mp_hazard_options *o, const char *self,
-                     const char *sanitizer, const char *device_name,
-                     FILE *out)
+/* What the steps of mp_hazards_table share: its arguments, the CSV, and
+ * the runs so far. */
+typedef struct {
+    const mp_hazard_options *o;
+    const char *self, *sanitizer, *device_name;
+    FILE *out;          /* the table: stderr when the CSV goes to stdout */
+    mp_csv_writer w;
+    char stamp[32];     /* when the table started, in every CSV row */
+    run_cell *cells;    /* MP_TOOL_COUNT for each of mp_hazard_rows */
+    int correct_ok, csv_ok;
+} hazard_table;
+
+/* Creates --log-dir and the directory of -o, and opens the CSV in w.
+ * 0, or MP_EXIT_USAGE with the reason on stderr. */
+static int open_outputs(const mp_hazard_options *o, mp_csv_writer *w)
 {
-    char err[512], stamp[32];
+    char err[512];
     if (make_dirs(o->log_dir)) {
         fprintf(stderr, "memprobe: hazards: --log-dir: cannot create %s: "
                 "%s\n", o->log_dir, strerror(errno));
@@ -861,65 +873,80 @@ int mp_hazards_table(const mp_hazard_options *o, const char *self,
                 "of %s: %s\n", o->output, strerror(errno));
         return MP_EXIT_USAGE;
     }
-    mp_csv_writer w;
-    if (mp_csv_open(&w, o->output, csv_header, CSV_COLS, err, sizeof err)) {
+    if (mp_csv_open(w, o->output, csv_header, CSV_COLS, err, sizeof err)) {
         fprintf(stderr, "memprobe: hazards: -o: %s\n", err);
         return MP_EXIT_USAGE;
     }
+    return 0;
+}
+
+/* The time now in UTC, as 2024-01-31T12:00:00Z. */
+static void utc_stamp(char *buf, size_t len)
+{
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
 
-    /* With -o - the CSV goes to stdout: the table goes to stderr then. */
-    if (!strcmp(o->output, "-"))
-        out = stderr;
+/* Prints what the table measures, the tool command and the column heads. */
+static void print_heading(const hazard_table *t)
+{
+    const mp_hazard_options *o = t->o;
+    FILE *out = t->out;
     fprintf(out, "memprobe hazards on %s: dot product of %d floats, %d "
-            "blocks; each run limited to %g s\n", device_name,
+            "blocks; each run limited to %g s\n", t->device_name,
             MP_HZ_ELEMENTS, MP_HZ_BLOCKS, o->timeout);
     if (o->ntools)
         fprintf(out, "tools: %s --tool TOOL --error-exitcode %d\n",
-                sanitizer, MP_HZ_ERROR_EXITCODE);
+                t->sanitizer, MP_HZ_ERROR_EXITCODE);
     fprintf(out, o->ntools ? "\n%-22s %7s  %-8s" : "\n%-22s %7s  %s",
             "hazard", "threads", "result");
-    for (int t = 0; t < o->ntools; t++)
-        fprintf(out, t + 1 < o->ntools ? " %-11s" : " %s",
-                mp_hazard_tool_names[o->tools[t]]);
+    for (int i = 0; i < o->ntools; i++)
+        fprintf(out, i + 1 < o->ntools ? " %-11s" : " %s",
+                mp_hazard_tool_names[o->tools[i]]);
     fprintf(out, "\n");
     fflush(out);
+}
 
-    run_cell *cells = mp_xcalloc((size_t)mp_hazard_nrows * MP_TOOL_COUNT,
-                                 sizeof *cells);
-    int correct_ok = 1, csv_ok = 1;
-    for (int r = 0; r < mp_hazard_nrows; r++) {
-        const mp_hazard_row *row = &mp_hazard_rows[r];
-        if (!o->run_kernel[row->kernel])
-            continue;
-        run_cell *rc = &cells[r * MP_TOOL_COUNT];
-        for (int i = -1; i < o->ntools; i++) {
-            int tool = i < 0 ? MP_TOOL_NONE : o->tools[i];
-            run_one(o, self, sanitizer, row, tool, &rc[tool]);
-            if (csv_ok && write_csv_row(&w, stamp, device_name, row, tool,
-                                        &rc[tool], o->timeout))
-                csv_ok = 0;
-            /* The reference must be right and clean everywhere: its result
-             * under the tools is checked too. */
-            if (row->kernel == MP_HZ_CORRECT
-                && (rc[tool].out != (tool == MP_TOOL_NONE ? MP_OUT_RIGHT
-                                                          : MP_OUT_NOT_CAUGHT)
-                    || rc[tool].rep.result != 1))
-                correct_ok = 0;
-        }
-        fprintf(out, o->ntools ? "%-22s %7d  %-8s" : "%-22s %7d  %s",
-                mp_hazard_defs[row->kernel].name, row->threads,
-                cell_word(&rc[MP_TOOL_NONE]));
-        for (int t = 0; t < o->ntools; t++)
-            fprintf(out, t + 1 < o->ntools ? " %-11s" : " %s",
-                    cell_word(&rc[o->tools[t]]));
-        fprintf(out, "\n");
-        fflush(out);
+/* Runs row r of mp_hazard_rows without a tool and under each tool, writes
+ * each run's CSV row, and prints the row's line of the table. */
+static void run_row(hazard_table *t, int r)
+{
+    const mp_hazard_options *o = t->o;
+    FILE *out = t->out;
+    const mp_hazard_row *row = &mp_hazard_rows[r];
+    run_cell *rc = &t->cells[r * MP_TOOL_COUNT];
+    for (int i = -1; i < o->ntools; i++) {
+        int tool = i < 0 ? MP_TOOL_NONE : o->tools[i];
+        run_one(o, t->self, t->sanitizer, row, tool, &rc[tool]);
+        if (t->csv_ok && write_csv_row(&t->w, t->stamp, t->device_name, row,
+                                       tool, &rc[tool], o->timeout))
+            t->csv_ok = 0;
+        /* The reference must be right and clean everywhere: its result
+         * under the tools is checked too. */
+        if (row->kernel == MP_HZ_CORRECT
+            && (rc[tool].out != (tool == MP_TOOL_NONE ? MP_OUT_RIGHT
+                                                      : MP_OUT_NOT_CAUGHT)
+                || rc[tool].rep.result != 1))
+            t->correct_ok = 0;
     }
+    fprintf(out, o->ntools ? "%-22s %7d  %-8s" : "%-22s %7d  %s",
+            mp_hazard_defs[row->kernel].name, row->threads,
+            cell_word(&rc[MP_TOOL_NONE]));
+    for (int i = 0; i < o->ntools; i++)
+        fprintf(out, i + 1 < o->ntools ? " %-11s" : " %s",
+                cell_word(&rc[o->tools[i]]));
+    fprintf(out, "\n");
+    fflush(out);
+}
 
+/* Prints the line that explains each run with something to say, or
+ * "(none)". */
+static void print_findings(const hazard_table *t)
+{
+    const mp_hazard_options *o = t->o;
+    FILE *out = t->out;
     fprintf(out, "\nfindings (each tool's first report, wrong results, "
             "timeouts, failures; logs in %s):\n", o->log_dir);
     int nfind = 0;
@@ -930,7 +957,7 @@ int mp_hazards_table(const mp_hazard_options *o, const char *self,
         for (int i = -1; i < o->ntools; i++) {
             int tool = i < 0 ? MP_TOOL_NONE : o->tools[i];
             char text[MP_HZ_FINDING_LEN + 64];
-            cell_text(&cells[r * MP_TOOL_COUNT + tool], o->timeout, text,
+            cell_text(&t->cells[r * MP_TOOL_COUNT + tool], o->timeout, text,
                       sizeof text);
             if (!text[0])
                 continue;
@@ -944,22 +971,53 @@ int mp_hazards_table(const mp_hazard_options *o, const char *self,
     }
     if (!nfind)
         fprintf(out, "  (none)\n");
-    free(cells);
+}
+
+/* Prints the verdict on the correct kernel and where the CSV is, and
+ * closes it. The exit status of the table. */
+static int finish_table(hazard_table *t)
+{
+    const mp_hazard_options *o = t->o;
     if (o->run_kernel[MP_HZ_CORRECT])
-        fprintf(out, "\ncorrect kernel: %s\n",
-                correct_ok ? "right, and clean under every tool"
-                           : "NOT right and clean under every tool (see "
-                             "above)");
+        fprintf(t->out, "\ncorrect kernel: %s\n",
+                t->correct_ok ? "right, and clean under every tool"
+                              : "NOT right and clean under every tool (see "
+                                "above)");
     if (strcmp(o->output, "-"))
-        fprintf(out, "CSV: %s\n", o->output);
-    if (mp_csv_close(&w))
-        csv_ok = 0;
-    if (!csv_ok) {
+        fprintf(t->out, "CSV: %s\n", o->output);
+    if (mp_csv_close(&t->w))
+        t->csv_ok = 0;
+    if (!t->csv_ok) {
         fprintf(stderr, "memprobe: hazards: -o: writing %s failed\n",
                 o->output);
         return MP_EXIT_FAIL;
     }
-    return correct_ok ? MP_EXIT_OK : MP_EXIT_FAIL;
+    return t->correct_ok ? MP_EXIT_OK : MP_EXIT_FAIL;
+}
+
+int mp_hazards_table(const mp_hazard_options *o, const char *self,
+                     const char *sanitizer, const char *device_name,
+                     FILE *out)
+{
+    hazard_table t = {.o = o, .self = self, .sanitizer = sanitizer,
+                      .device_name = device_name, .out = out,
+                      .correct_ok = 1, .csv_ok = 1};
+    int rc = open_outputs(o, &t.w);
+    if (rc)
+        return rc;
+    utc_stamp(t.stamp, sizeof t.stamp);
+    /* With -o - the CSV goes to stdout: the table goes to stderr then. */
+    if (!strcmp(o->output, "-"))
+        t.out = stderr;
+    print_heading(&t);
+    t.cells = mp_xcalloc((size_t)mp_hazard_nrows * MP_TOOL_COUNT,
+                         sizeof *t.cells);
+    for (int r = 0; r < mp_hazard_nrows; r++)
+        if (o->run_kernel[mp_hazard_rows[r].kernel])
+            run_row(&t, r);
+    print_findings(&t);
+    free(t.cells);
+    return finish_table(&t);
 }
 
 /* ---- the command -------------------------------------------------------- */

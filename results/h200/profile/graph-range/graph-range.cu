@@ -52,76 +52,90 @@ __global__ void sum2(const float *a, float *b, int n)
         b[i] = a[i] * 2.0f;
 }
 
-static int run(const char *const *metrics, size_t nm, const char *label,
-               int graph)
+/* run, step 1: buffers a and b of n floats, a stream and a graph of three
+ * kernel nodes (fill, sum2, fill) captured from it, instantiated. */
+static int make_graph(int n, float **a, float **b, cudaStream_t *st,
+                      cudaGraph_t *g, cudaGraphExec_t *ge)
 {
-    const int n = 1 << 20;
-    float *a, *b;
-    CR(cudaMalloc(&a, n * sizeof(float)));
-    CR(cudaMalloc(&b, n * sizeof(float)));
-    cudaStream_t st;
-    CR(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    cudaGraph_t g;
-    cudaGraphExec_t ge;
-    CR(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
-    fill<<<n / 256, 256, 0, st>>>(a, n, 1.0f);
-    sum2<<<n / 256, 256, 0, st>>>(a, b, n);
-    fill<<<n / 256, 256, 0, st>>>(b, n, 3.0f);
-    CR(cudaStreamEndCapture(st, &g));
-    CR(cudaGraphInstantiate(&ge, g, 0));
+    CR(cudaMalloc(a, n * sizeof(float)));
+    CR(cudaMalloc(b, n * sizeof(float)));
+    CR(cudaStreamCreateWithFlags(st, cudaStreamNonBlocking));
+    CR(cudaStreamBeginCapture(*st, cudaStreamCaptureModeGlobal));
+    fill<<<n / 256, 256, 0, *st>>>(*a, n, 1.0f);
+    sum2<<<n / 256, 256, 0, *st>>>(*a, *b, n);
+    fill<<<n / 256, 256, 0, *st>>>(*b, n, 3.0f);
+    CR(cudaStreamEndCapture(*st, g));
+    CR(cudaGraphInstantiate(ge, *g, 0));
     CR(cudaDeviceSynchronize());
+    return 0;
+}
 
-    CUcontext ctx;
-    cuCtxGetCurrent(&ctx);
+/* run, step 2: the host object for device 0's chip with the metrics, its
+ * config image into config and its number of passes into np. */
+static int make_config(const char *const *metrics, size_t nm,
+                       CUpti_Profiler_Host_Initialize_Params *hi,
+                       std::vector<uint8_t> *config,
+                       CUpti_Profiler_Host_GetNumOfPasses_Params *np)
+{
     CUpti_Device_GetChipName_Params cp = {CUpti_Device_GetChipName_Params_STRUCT_SIZE};
     cp.deviceIndex = 0;
     CK(cuptiDeviceGetChipName(&cp));
-    CUpti_Profiler_Host_Initialize_Params hi = {CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
-    hi.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    hi.pChipName = cp.pChipName;
-    CK(cuptiProfilerHostInitialize(&hi));
+    *hi = {CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+    hi->profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    hi->pChipName = cp.pChipName;
+    CK(cuptiProfilerHostInitialize(hi));
     CUpti_Profiler_Host_ConfigAddMetrics_Params am = {CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
-    am.pHostObject = hi.pHostObject;
+    am.pHostObject = hi->pHostObject;
     am.ppMetricNames = (const char **)metrics;
     am.numMetrics = nm;
     CK(cuptiProfilerHostConfigAddMetrics(&am));
     CUpti_Profiler_Host_GetConfigImageSize_Params cs = {CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
-    cs.pHostObject = hi.pHostObject;
+    cs.pHostObject = hi->pHostObject;
     CK(cuptiProfilerHostGetConfigImageSize(&cs));
-    std::vector<uint8_t> config(cs.configImageSize);
+    config->resize(cs.configImageSize);
     CUpti_Profiler_Host_GetConfigImage_Params ci = {CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
-    ci.pHostObject = hi.pHostObject;
-    ci.configImageSize = config.size();
-    ci.pConfigImage = config.data();
+    ci.pHostObject = hi->pHostObject;
+    ci.configImageSize = config->size();
+    ci.pConfigImage = config->data();
     CK(cuptiProfilerHostGetConfigImage(&ci));
-    CUpti_Profiler_Host_GetNumOfPasses_Params np = {CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
-    np.configImageSize = config.size();
-    np.pConfigImage = config.data();
-    CK(cuptiProfilerHostGetNumOfPasses(&np));
+    *np = {CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+    np->configImageSize = config->size();
+    np->pConfigImage = config->data();
+    CK(cuptiProfilerHostGetNumOfPasses(np));
+    return 0;
+}
 
-    CUpti_RangeProfiler_Enable_Params en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
-    en.ctx = ctx;
-    CK(cuptiRangeProfilerEnable(&en));
+/* run, step 3: enables the range profiler on ctx, makes its counter data
+ * image (up to 32 ranges) in data, sets the config (auto range, kernel
+ * replay, one nesting level) and starts it. */
+static int start_session(CUcontext ctx, const char *const *metrics, size_t nm,
+                         std::vector<uint8_t> &config,
+                         std::vector<uint8_t> *data,
+                         CUpti_RangeProfiler_Enable_Params *en)
+{
+    *en = {CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
+    en->ctx = ctx;
+    CK(cuptiRangeProfilerEnable(en));
     const size_t maxr = 32;
     CUpti_RangeProfiler_GetCounterDataSize_Params ds = {CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
-    ds.pRangeProfilerObject = en.pRangeProfilerObject;
+    ds.pRangeProfilerObject = en->pRangeProfilerObject;
     ds.pMetricNames = (const char **)metrics;
     ds.numMetrics = nm;
     ds.maxNumOfRanges = maxr;
     ds.maxNumRangeTreeNodes = maxr;
     CK(cuptiRangeProfilerGetCounterDataSize(&ds));
-    std::vector<uint8_t> data(ds.counterDataSize);
+    data->resize(ds.counterDataSize);
     CUpti_RangeProfiler_CounterDataImage_Initialize_Params di = {CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-    di.pRangeProfilerObject = en.pRangeProfilerObject;
-    di.counterDataSize = data.size();
-    di.pCounterData = data.data();
+    di.pRangeProfilerObject = en->pRangeProfilerObject;
+    di.counterDataSize = data->size();
+    di.pCounterData = data->data();
     CK(cuptiRangeProfilerCounterDataImageInitialize(&di));
     CUpti_RangeProfiler_SetConfig_Params sc = {CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
-    sc.pRangeProfilerObject = en.pRangeProfilerObject;
+    sc.pRangeProfilerObject = en->pRangeProfilerObject;
     sc.configSize = config.size();
     sc.pConfig = config.data();
-    sc.counterDataImageSize = data.size();
-    sc.pCounterDataImage = data.data();
+    sc.counterDataImageSize = data->size();
+    sc.pCounterDataImage = data->data();
     sc.range = CUPTI_AutoRange;
     sc.replayMode = CUPTI_KernelReplay;
     sc.maxRangesPerPass = maxr;
@@ -130,18 +144,19 @@ static int run(const char *const *metrics, size_t nm, const char *label,
     sc.targetNestingLevel = 1;
     CK(cuptiRangeProfilerSetConfig(&sc));
     CUpti_RangeProfiler_Start_Params ss = {CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
-    ss.pRangeProfilerObject = en.pRangeProfilerObject;
+    ss.pRangeProfilerObject = en->pRangeProfilerObject;
     CK(cuptiRangeProfilerStart(&ss));
+    return 0;
+}
 
-    // one plain launch, the graph (3 kernel nodes), one plain launch
-    sum2<<<n / 256, 256, 0, st>>>(b, a, n);
-    cudaError_t gl = graph ? cudaGraphLaunch(ge, st) : cudaSuccess;
-    sum2<<<n / 256, 256, 0, st>>>(a, b, n);
-    cudaError_t sy = cudaStreamSynchronize(st);
-    printf("%s, graph %d: graph launch %s, sync %s\n", label, graph,
-           cudaGetErrorString(gl), cudaGetErrorString(sy));
-    fflush(stdout);
-
+/* run, step 4: stops the session (on failure says so, disables it and
+ * returns 1), decodes it and prints each range's name and values. */
+static int print_ranges(const char *const *metrics, size_t nm, int graph,
+                        const CUpti_Profiler_Host_Initialize_Params &hi,
+                        const CUpti_Profiler_Host_GetNumOfPasses_Params &np,
+                        std::vector<uint8_t> &data,
+                        const CUpti_RangeProfiler_Enable_Params &en)
+{
     CUpti_RangeProfiler_Stop_Params sp = {CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
     sp.pRangeProfilerObject = en.pRangeProfilerObject;
     CUptiResult stop = cuptiRangeProfilerStop(&sp);
@@ -187,6 +202,47 @@ static int run(const char *const *metrics, size_t nm, const char *label,
             printf(" %s=%.6g", metrics[k], v[k]);
         printf("\n");
     }
+    return 0;
+}
+
+/* One session with the metrics, in the steps above: the graph, the range
+ * profiler's config, a session around one plain launch, the graph (when
+ * graph is 1) and one more plain launch, its ranges; then the cleanup. */
+static int run(const char *const *metrics, size_t nm, const char *label,
+               int graph)
+{
+    const int n = 1 << 20;
+    float *a, *b;
+    cudaStream_t st;
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    if (make_graph(n, &a, &b, &st, &g, &ge))
+        return 1;
+
+    CUcontext ctx;
+    cuCtxGetCurrent(&ctx);
+    CUpti_Profiler_Host_Initialize_Params hi;
+    std::vector<uint8_t> config;
+    CUpti_Profiler_Host_GetNumOfPasses_Params np;
+    if (make_config(metrics, nm, &hi, &config, &np))
+        return 1;
+
+    CUpti_RangeProfiler_Enable_Params en;
+    std::vector<uint8_t> data;
+    if (start_session(ctx, metrics, nm, config, &data, &en))
+        return 1;
+
+    // one plain launch, the graph (3 kernel nodes), one plain launch
+    sum2<<<n / 256, 256, 0, st>>>(b, a, n);
+    cudaError_t gl = graph ? cudaGraphLaunch(ge, st) : cudaSuccess;
+    sum2<<<n / 256, 256, 0, st>>>(a, b, n);
+    cudaError_t sy = cudaStreamSynchronize(st);
+    printf("%s, graph %d: graph launch %s, sync %s\n", label, graph,
+           cudaGetErrorString(gl), cudaGetErrorString(sy));
+    fflush(stdout);
+
+    if (print_ranges(metrics, nm, graph, hi, np, data, en))
+        return 1;
     CUpti_RangeProfiler_Disable_Params dis = {CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
     dis.pRangeProfilerObject = en.pRangeProfilerObject;
     CK(cuptiRangeProfilerDisable(&dis));
