@@ -68,6 +68,15 @@ static inline void mp_prediction_put(mp_prediction *p, const char *name,
     p->n++;
 }
 
+/* One column of a probe's console table, the line `memprobe PROBE`
+ * prints per configuration (runtime/console.h): its heading, the row's
+ * column it shows (MP_COL_...) as the CSV has it, and its least width. */
+typedef struct {
+    const char *heading;
+    int col;
+    int width;
+} mp_console_col;
+
 /* What timing and counters measured for one configuration. */
 typedef struct {
     mp_stats time_ns;             /* CUDA-event launch times */
@@ -98,6 +107,13 @@ typedef struct mp_probe {
      * so that the profiled launch is one of the same steady state as the
      * timed ones. */
     int keeps_cache_state;
+
+    /* The console table's columns, shown between a configuration's label
+     * and its verified `ok` column: what the family measures beside its
+     * model's prediction (MP_PROBE_BASE takes the family file's `console`
+     * array). */
+    const mp_console_col *console;
+    int nconsole;
 
     /* Shared bytes a block may use: the device's opt-in limit when a GPU is
      * open, else the sm_90 value. */
@@ -170,12 +186,15 @@ void mp_probe_teardown(const mp_probe *p, void *state);
     .verify = P##_verify, .release = P##_release, .derive = P##_derive
 
 /* What every family's mp_probe starts with: its name NAME (a bare word,
- * made the string "NAME"), its parameter table P_params of P_COUNT rows
- * and its hooks P_check ... P_derive (MP_PROBE_HOOKS), P being the
- * prefix its functions use (bandwidth: bw). The rest of the initialiser
- * is the family's own: `MP_PROBE_BASE(bank, bank), .metrics = ...`. */
+ * made the string "NAME"), its parameter table P_params of P_COUNT rows,
+ * its file's console table `console` (an array of mp_console_col) and
+ * its hooks P_check ... P_derive (MP_PROBE_HOOKS), P being the prefix its
+ * functions use (bandwidth: bw). The rest of the initialiser is the
+ * family's own: `MP_PROBE_BASE(bank, bank), .metrics = ...`. */
 #define MP_PROBE_BASE(NAME, P)                                           \
     .name = #NAME, .params = P##_params, .nparams = P_COUNT,             \
+    .console = console,                                                  \
+    .nconsole = (int)(sizeof console / sizeof *console),                 \
     MP_PROBE_HOOKS(P)
 
 /* Value of metric `name` of `set` in a measurement's counters (which are

@@ -37,6 +37,7 @@
 #include "check.h"
 #include "clock_watch.h"
 #include "collector.h"
+#include "console.h"
 #include "cost.h"
 #include "csv_writer.h"
 #include "nvtx.h"
@@ -73,49 +74,6 @@ typedef struct {
     mp_measurement m;
     double *counters;        /* this configuration's values, or NULL */
 } slot;
-
-/* One line per configuration on stdout, measured beside predicted. */
-static void print_table_header(void)
-{
-    printf("%-34s %6s %8s %7s %9s %9s %8s %6s %4s\n", "configuration",
-           "model", "measured", "ways", "cyc/req", "ns/req", "GB/s", "%ceil",
-           "ok");
-}
-
-/* The quantity a probe family is about, as (model, measured) columns:
- * wavefronts for shared memory, sectors for global, replays for constant
- * memory; the first pair the row has a model value for. */
-static const int headline[][2] = {
-    {MP_COL_MODEL_WAVEFRONTS, MP_COL_WAVEFRONTS_PER_REQUEST},
-    {MP_COL_MODEL_SECTORS, MP_COL_SECTORS_PER_REQUEST},
-    {MP_COL_MODEL_REPLAYS, MP_COL_REPLAYS_PER_REQUEST},
-};
-
-static void print_table_row(const char *label, const mp_row *r)
-{
-    int h = 0;
-    while (h < 2 && !mp_row_get(r, headline[h][0])[0])
-        h++;
-    const char *model = mp_row_get(r, headline[h][0]);
-    const char *measured = mp_row_get(r, headline[h][1]);
-    const char *frac = mp_row_get(r, MP_COL_BANDWIDTH_FRACTION);
-    char pct[16] = "-";
-    if (frac[0])
-        snprintf(pct, sizeof pct, "%.1f", 100 * atof(frac));
-    const char *ok = mp_row_get(r, MP_COL_VERIFIED);
-    const char *match = mp_row_get(r, MP_COL_MODEL_MATCH);
-    printf("%-34s %6s %8s %7s %9s %9s %8s %6s %4s%s\n", label,
-           model[0] ? model : "-", measured[0] ? measured : "-",
-           mp_row_get(r, MP_COL_MODEL_CONFLICT_WAYS)[0]
-               ? mp_row_get(r, MP_COL_MODEL_CONFLICT_WAYS) : "-",
-           mp_row_get(r, MP_COL_CYCLES_PER_REQUEST)[0]
-               ? mp_row_get(r, MP_COL_CYCLES_PER_REQUEST) : "-",
-           mp_row_get(r, MP_COL_NS_PER_REQUEST)[0]
-               ? mp_row_get(r, MP_COL_NS_PER_REQUEST) : "-",
-           mp_row_get(r, MP_COL_BANDWIDTH_GBS)[0]
-               ? mp_row_get(r, MP_COL_BANDWIDTH_GBS) : "-",
-           pct, ok, strcmp(match, "no") == 0 ? "  MODEL MISMATCH" : "");
-}
 
 /* Parameters shown in a prediction: the launch shape does not change it. */
 static int is_shape_param(const char *name)
@@ -496,6 +454,7 @@ typedef struct {
     void *flush, *flush_host;     /* the L2 flush buffers, or NULL */
     size_t flush_bytes;
     int flush_off;                /* MEMPROBE_PROFILE_FLUSH=0 */
+    int label_width;              /* the console table's label column */
     int done, total;              /* rows written, configurations */
     int failed, fatal, lost;      /* exit 1, exit 4, counters lost */
 } run_state;
@@ -893,8 +852,9 @@ static void write_row(run_state *r, part_state *ps, int b, const char *stamp)
         fprintf(stderr, "memprobe: %s\n", why);
         exit(MP_EXIT_FAIL);
     }
-    p->label(v, label, sizeof label);
-    print_table_row(label, row);
+    char line[1024];
+    mp_console_line(p, row, r->label_width, line, sizeof line);
+    puts(line);
     if (!r->dev.fake)
         mp_probe_teardown(p, s->state);
     mp_cost_add(MP_COST_ROW, ps->base + b, t0);
@@ -925,6 +885,24 @@ static void run_batch(run_state *r, part_state *ps, int first)
     for (int b = 0; b < ps->nb; b++)
         write_row(r, ps, b, stamp);
     fflush(stdout);
+}
+
+/* The console table's header for part `part` and the parts after it of
+ * the same probe, its label column as wide as their longest label. */
+static void print_console_header(run_state *r, int part)
+{
+    const mp_probe *p = r->parts[part].configs->probe;
+    char label[128], line[1024];
+    r->label_width = 0;
+    for (int i = part; i < r->nparts && r->parts[i].configs->probe == p; i++)
+        for (int c = 0; c < r->parts[i].configs->n; c++) {
+            p->label(r->parts[i].configs->v[c], label, sizeof label);
+            int n = (int)strlen(label);
+            if (n > r->label_width)
+                r->label_width = n;
+        }
+    mp_console_line(p, NULL, r->label_width, line, sizeof line);
+    puts(line);
 }
 
 /* The end of the run: the collector and the cost breakdown closed, the
@@ -992,8 +970,9 @@ int mp_run_parts(const mp_run_part *parts, int nparts,
             if (r.fatal)
                 break;
         }
-        if (part == 0)
-            print_table_header();
+        if (part == 0 || parts[part].configs->probe
+                             != parts[part - 1].configs->probe)
+            print_console_header(&r, part);
         prepare_part(&r, part, &ps);
         for (int first = 0; first < ps.cl->n; first += ps.o.batch)
             run_batch(&r, &ps, first);

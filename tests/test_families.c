@@ -169,10 +169,17 @@ static void scan_text(const char *text, int *used)
                     used[helpers[h].cols[k]] = 1;
 }
 
+/* A probe's console table (mp_probe.console) names the columns it shows,
+ * not ones it writes: scan_file leaves it out. */
+#define CONSOLE_TABLE "mp_console_col console[] = {"
+
 static void scan_file(const char *path, int *used)
 {
     size_t len;
     char *text = cli_read_file(path, &len);
+    char *table = strstr(text, CONSOLE_TABLE), *end;
+    if (table && (end = strstr(table, "\n};")))
+        memset(table, ' ', (size_t)(end - table));
     scan_text(text, used);
     free(text);
 }

@@ -379,6 +379,17 @@ static void async_free_host(void *state)
     mp_launch_free(&s->shape);
 }
 
+/* The console table (runtime/console.h): the bandwidth against the DRAM
+ * ceiling, shared-memory wavefronts per request, model beside counters, and
+ * the time per request. */
+static const mp_console_col console[] = {
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 8},
+    {"of ceil", MP_COL_BANDWIDTH_FRACTION, 7},
+    {"model wf", MP_COL_MODEL_WAVEFRONTS, 8},
+    {"wf/req", MP_COL_WAVEFRONTS_PER_REQUEST, 8},
+    {"cyc/req", MP_COL_CYCLES_PER_REQUEST, 9},
+};
+
 const mp_probe mp_probe_async = {
     MP_PROBE_BASE(async, async),
     .metrics = MP_SET_ASYNC,

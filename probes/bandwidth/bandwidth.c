@@ -1100,6 +1100,18 @@ static void bw_release(void *state)
     s->l.dst = NULL;
 }
 
+/* The console table (runtime/console.h): the bandwidth against the DRAM
+ * ceiling and against cudaMemcpy in the same run, and sectors per request,
+ * model beside counters. */
+static const mp_console_col console[] = {
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 8},
+    {"ceiling", MP_COL_CEILING_GBS, 8},
+    {"of ceil", MP_COL_BANDWIDTH_FRACTION, 7},
+    {"of memcpy", MP_COL_MEMCPY_FRACTION, 9},
+    {"model sec", MP_COL_MODEL_SECTORS, 9},
+    {"sec/req", MP_COL_SECTORS_PER_REQUEST, 8},
+};
+
 const mp_probe mp_probe_bandwidth = {
     MP_PROBE_BASE(bandwidth, bw),
     .metrics = MP_SET_GLOBAL,

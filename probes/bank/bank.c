@@ -637,6 +637,19 @@ static void bank_release(void *state)
 
 MP_LAUNCH_FREE_HOST_AND(bank_free_host, bank_state, host_offset)
 
+/* The console table (runtime/console.h): wavefronts per request, model
+ * beside counters, the conflict degree, the time per request and the
+ * bandwidth against the shared-memory ceiling. */
+static const mp_console_col console[] = {
+    {"model wf", MP_COL_MODEL_WAVEFRONTS, 8},
+    {"wf/req", MP_COL_WAVEFRONTS_PER_REQUEST, 8},
+    {"ways", MP_COL_MODEL_CONFLICT_WAYS, 5},
+    {"cyc/req", MP_COL_CYCLES_PER_REQUEST, 9},
+    {"ns/req", MP_COL_NS_PER_REQUEST, 9},
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 8},
+    {"of ceil", MP_COL_BANDWIDTH_FRACTION, 7},
+};
+
 const mp_probe mp_probe_bank = {
     MP_PROBE_BASE(bank, bank),
     .metrics = MP_SET_SHARED,

@@ -203,6 +203,15 @@ static void bitmap_derive(void *state, const mp_device *dev,
 MP_LAUNCH_RELEASE(bitmap_release, bitmap_state)
 MP_LAUNCH_FREE_HOST_AND(bitmap_free_host, bitmap_state, want)
 
+/* The console table (runtime/console.h): wavefronts per request, model
+ * beside counters, the conflict degree and the time per request. */
+static const mp_console_col console[] = {
+    {"model wf", MP_COL_MODEL_WAVEFRONTS, 8},
+    {"wf/req", MP_COL_WAVEFRONTS_PER_REQUEST, 8},
+    {"ways", MP_COL_MODEL_CONFLICT_WAYS, 5},
+    {"cyc/req", MP_COL_CYCLES_PER_REQUEST, 9},
+};
+
 const mp_probe mp_probe_bitmap = {
     MP_PROBE_BASE(bitmap, bitmap),
     .metrics = MP_SET_SHARED_MIXED,

@@ -386,6 +386,17 @@ MP_LAUNCH_RELEASE(cluster_release, cluster_state)
 
 MP_LAUNCH_FREE_HOST(cluster_free_host, cluster_state)
 
+/* The console table (runtime/console.h): chase: cycles per dependent load;
+ * ld and st: the bandwidth against the shared-memory ceiling; the model's
+ * wavefronts per request and the time per request. */
+static const mp_console_col console[] = {
+    {"cyc/load", MP_COL_LATENCY_CYCLES, 8},
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 8},
+    {"of ceil", MP_COL_BANDWIDTH_FRACTION, 7},
+    {"ideal wf", MP_COL_MODEL_IDEAL, 8},
+    {"cyc/req", MP_COL_CYCLES_PER_REQUEST, 9},
+};
+
 const mp_probe mp_probe_cluster = {
     MP_PROBE_BASE(cluster, cluster),
     .metrics = MP_SET_CLUSTER,

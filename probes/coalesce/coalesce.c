@@ -703,6 +703,16 @@ static void coalesce_release(void *state)
 
 MP_LAUNCH_FREE_HOST(coalesce_free_host, coalesce_state)
 
+/* The console table (runtime/console.h): sectors per request, model beside
+ * counters, the contiguous ideal, the time per request and the bandwidth. */
+static const mp_console_col console[] = {
+    {"model sec", MP_COL_MODEL_SECTORS, 9},
+    {"sec/req", MP_COL_SECTORS_PER_REQUEST, 8},
+    {"ideal", MP_COL_MODEL_IDEAL_SECTORS, 5},
+    {"cyc/req", MP_COL_CYCLES_PER_REQUEST, 9},
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 8},
+};
+
 const mp_probe mp_probe_coalesce = {
     MP_PROBE_BASE(coalesce, coalesce),
     .metrics = MP_SET_GLOBAL,

@@ -326,6 +326,17 @@ static void const_release(void *state)
 
 MP_LAUNCH_FREE_HOST(const_free_host, const_state)
 
+/* The console table (runtime/console.h): constant-cache replays per
+ * request, model beside counters, the distinct addresses behind them, the
+ * time per request and the bandwidth. */
+static const mp_console_col console[] = {
+    {"model rep", MP_COL_MODEL_REPLAYS, 9},
+    {"rep/req", MP_COL_REPLAYS_PER_REQUEST, 8},
+    {"distinct", MP_COL_MODEL_DISTINCT, 8},
+    {"cyc/req", MP_COL_CYCLES_PER_REQUEST, 9},
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 8},
+};
+
 const mp_probe mp_probe_const = {
     MP_PROBE_BASE(const, const),
     .metrics = MP_SET_CONSTANT,

@@ -466,6 +466,18 @@ static void latency_free_host(void *state)
     free(s->order);
 }
 
+/* The console table (runtime/console.h): cycles and ns per dependent load,
+ * the level the model predicts beside the one the counters read, and the
+ * hit rates behind it. */
+static const mp_console_col console[] = {
+    {"cyc/load", MP_COL_CYCLES_PER_LOAD, 8},
+    {"ns/load", MP_COL_NS_PER_LOAD, 8},
+    {"model", MP_COL_MODEL_LEVEL, 8},
+    {"counters", MP_COL_COUNTER_LEVEL, 8},
+    {"L1 hit", MP_COL_L1_HIT_RATE, 6},
+    {"L2 hit", MP_COL_L2_HIT_RATE, 6},
+};
+
 const mp_probe mp_probe_latency = {
     MP_PROBE_BASE(latency, latency),
     .metrics = MP_SET_LATENCY,

@@ -560,6 +560,18 @@ static void red_release(void *state)
     s->l.x = s->l.y = NULL;
 }
 
+/* The console table (runtime/console.h): the bandwidth against the DRAM
+ * ceiling, the host's time after the kernel, and shared-memory wavefronts per
+ * request, model beside counters, with the conflict degree. */
+static const mp_console_col console[] = {
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 8},
+    {"of ceil", MP_COL_BANDWIDTH_FRACTION, 7},
+    {"host ns", MP_COL_HOST_NS_MEDIAN, 9},
+    {"model wf", MP_COL_MODEL_WAVEFRONTS, 8},
+    {"wf/req", MP_COL_WAVEFRONTS_PER_REQUEST, 8},
+    {"ways", MP_COL_MODEL_CONFLICT_WAYS, 5},
+};
+
 const mp_probe mp_probe_reduce = {
     MP_PROBE_BASE(reduce, red),
     .metrics = MP_SET_SHARED_MIXED,

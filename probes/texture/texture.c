@@ -378,6 +378,17 @@ static void tex_release(void *state)
 
 MP_LAUNCH_FREE_HOST_AND(tex_free_host, tex_state, want)
 
+/* The console table (runtime/console.h): sectors per request, model beside
+ * counters, and what the sources are compared by: the time per request in
+ * cycles and ns, and the bandwidth. */
+static const mp_console_col console[] = {
+    {"model sec", MP_COL_MODEL_SECTORS, 9},
+    {"sec/req", MP_COL_SECTORS_PER_REQUEST, 8},
+    {"cyc/req", MP_COL_CYCLES_PER_REQUEST, 9},
+    {"ns/req", MP_COL_NS_PER_REQUEST, 9},
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 8},
+};
+
 const mp_probe mp_probe_texture = {
     MP_PROBE_BASE(texture, tex),
     .metrics = MP_SET_TEXTURE,

@@ -675,6 +675,15 @@ static void transfer_release(void *state)
     CHECK_CUDA(cudaSetDevice(s->home));
 }
 
+/* The console table (runtime/console.h): the bandwidth against the link's
+ * ceiling and the time of one copy. */
+static const mp_console_col console[] = {
+    {"GB/s", MP_COL_BANDWIDTH_GBS, 9},
+    {"ceiling", MP_COL_CEILING_GBS, 8},
+    {"of ceil", MP_COL_BANDWIDTH_FRACTION, 7},
+    {"us/copy", MP_COL_LATENCY_US, 9},
+};
+
 const mp_probe mp_probe_transfer = {
     MP_PROBE_BASE(transfer, transfer),
     .metrics = MP_SET_GLOBAL,
