@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# diag-issue25.sh - one-off diagnostic of issue 25 (2026-12-02), kept for the
-# record: builds this tree and b1618e4 (checked out by hand as oldtree/ beside
-# scripts/, `git worktree add oldtree b1618e4`) for sm_90, then times the same
-# bank sweep and repeats the texture column walk 4 times with each binary, to
-# show the family move changed neither (results/h200/texture/noise-2026-12-02/).
-# Run through the device tool with OUT set; needs .deps carried.
+# diag-family-move.sh - one-off diagnostic of moving each probe family into
+# its own folder (probes/NAME/), kept for the record: builds this tree and
+# b1618e4, from before the move (checked out by hand as oldtree/ beside
+# scripts/, `git worktree add oldtree b1618e4`), for sm_90, then times
+# the same bank sweep and repeats the texture column walk 4 times with each
+# binary, to show the move changed neither
+# (results/h200/texture/noise-2026-12-02/). Run on the GPU machine with OUT
+# set; needs .deps/ copied there.
 set -u
 cd "$(dirname "$0")/../.."
 R=$OUT; mkdir -p $R
