@@ -1,6 +1,6 @@
 /*
- * test_gpu_determinism.c - the same configurations measured twice (issue
- * 8): every probe family's standard set (the one `memprobe ncu-check`
+ * test_gpu_determinism.c - the same configurations measured twice: every
+ * probe family's standard set (the one `memprobe ncu-check`
  * uses), run two times in two processes with counters on.
  *
  * Per configuration: every counter agrees within its metric's tolerance
