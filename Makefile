@@ -182,7 +182,7 @@ $(BUILD)/tests/gpu/test_gpu_profile: tests/gpu/test_gpu_profile.c $(GPU_UTIL) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/gpu -Itests/profile -o $@ $< $(GPU_UTIL) $(EXPECT_OBJ) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
-# ---- The injection library (issue 26, docs/profile-design.md) ----------
+# ---- The injection library (docs/profile-design.md) --------------------
 # $(BUILD)/lib/libmemprobe_inject.so, loaded into a profiled program by
 # CUDA_INJECTION64_PATH: inject/*.c, libc, libcuda and CUPTI only (nothing
 # of libmemprobe.a). Its objects are position-independent and never
@@ -455,7 +455,7 @@ study: $(BIN)
 	echo "./$(BIN) sweep configs/study.conf -o $$out --resume"; \
 	./$(BIN) sweep configs/study.conf -o "$$out" --resume
 
-# Tables, plots and the study from result CSVs (issue 7; no GPU needed).
+# Tables, plots and the study from result CSVs (no GPU needed).
 #   make report [FILES="a.csv ..."] [FORMAT=txt|md|csv] [TABLE=bank]
 #   make plots [FILES=...] [PLOTS=dir]   SVG and PNG by gnuplot (gnuplot-nox)
 #   make study-report    docs/study.md and docs/plots from results/h200

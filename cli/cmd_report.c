@@ -1,6 +1,6 @@
 /*
  * report.c - `memprobe report`: tables, plot data and the study document
- * from memprobe's result CSVs (issue 7). The work is done in data.c,
+ * from memprobe's result CSVs. The work is done in data.c,
  * tables.c, plotdata.c and study.c (see report.h); this file is the
  * command line.
  */

@@ -29,7 +29,7 @@
  *   (2.6e-2 per request: beyond the shared set's 1e-2 + 4); bitmap's
  *   stores were exact. Allowed 3e-2 per request plus 4 events (1.2 times
  *   the measured rate: one more H200 run may widen it).
- * Issue 24 (tolerances from repeat spread): ncu itself, five runs of the
+ * Tolerances from repeat spread: ncu itself, five runs of the
  * bitmap standard set on the H200, counted the seed layout's load
  * wavefronts and conflicts up to 299 apart on 32768 LDS (9.1e-3 per
  * request; memprobe vs ncu 347 apart in one of the five cross-checks):
@@ -38,10 +38,11 @@
  * ncu-repeat/spread.txt).
  * Instruction counts stay exact. */
 #define MIXED_LOADS 3e-2, MP_TOL_REQUEST, 4
-/* Session 4 (the profiling groups) widened the stores: reduce/
- * warp-shuffle/dot/n67108864 57 store wavefronts apart from the committed
- * study on ~1060 requests (5.3e-2), reduce/tree-strided/cubes/b32 38
- * apart from ncu on ~800 (4.8e-2). Allowed 8e-2 per request plus 4. */
+/* Profiling in groups (configurations profiled together) widened the
+ * stores: reduce/warp-shuffle/dot/n67108864 57 store wavefronts apart from
+ * the committed study on ~1060 requests (5.3e-2),
+ * reduce/tree-strided/cubes/b32 38 apart from ncu on ~800 (4.8e-2).
+ * Allowed 8e-2 per request plus 4. */
 #define MIXED_STORES 8e-2, MP_TOL_REQUEST, 4
 
 static const mp_metric shared_mixed_set[] = {
@@ -50,8 +51,8 @@ static const mp_metric shared_mixed_set[] = {
 };
 
 /* No cache counters either; profiled after an L2 flush, the 32-block
- * reductions of ncu-check ran 50 us where ncu says 25 (H200, session 4),
- * and their arbitration counts stay within tolerance without it. */
+ * reductions of ncu-check ran 50 us where ncu says 25 (H200, profiled in
+ * groups), and their arbitration counts stay within tolerance without it. */
 MP_METRIC_SET_DEF(mp_set_shared_mixed, shared_mixed_set, "shared-mixed", 1);
 static const mp_metric global_set[] = {
     { "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "requests",

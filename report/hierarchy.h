@@ -1,5 +1,5 @@
 /*
- * hierarchy.h - the memory hierarchy from latency-probe CSVs (issue 13):
+ * hierarchy.h - the memory hierarchy from latency-probe CSVs:
  * L1, L2 and device-memory latency, the effective L1 and L2 capacities
  * (where the latency steps up), the fetch granularity from stride sweeps,
  * the TLB reach from page-sized strides, and shared and constant latency,

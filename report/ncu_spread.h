@@ -1,8 +1,8 @@
 /*
  * ncu_spread.h - how far repeated Nsight Compute runs of the same
  * configurations disagree with each other, metric by metric, and whether
- * the tolerances of the metric sets cover three times that (issue 24:
- * tolerances come from measured repeat spread, not from hope).
+ * the tolerances of the metric sets cover three times that (tolerances
+ * come from measured repeat spread, not from hope).
  */
 #ifndef MP_NCU_SPREAD_H
 #define MP_NCU_SPREAD_H

@@ -1,6 +1,6 @@
 /*
  * report.h - tables, plot data and the study document built from
- * memprobe's own result CSVs (`memprobe report`, issue 7).
+ * memprobe's own result CSVs (`memprobe report`).
  *
  * The pieces, in the order they run:
  *   data.c     reads CSVs (libcsv, through ncu_csv.h), checks that every

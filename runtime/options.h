@@ -1,5 +1,5 @@
 /*
- * options.h - the one option parser of every memprobe command (issue 25):
+ * options.h - the one option parser of every memprobe command:
  * a command declares a table of its options and where each value goes,
  * and mp_opts_parse reads argv: --help / -h, "--name value" and
  * "--name=value", short aliases ("-o"), unknown options, missing values,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cov-table.sh - the spread of timing per probe family (issue 27 item 2):
+# cov-table.sh - the spread of timing per probe family:
 # for each probe in memprobe CSVs, the rows, median / p90 / max of
 # time_ns_cov (in %), rows above 1%, outlying samples in all and the
 # launches per sample (min-max). Markdown on stdout.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # fetch-gpu-deps.sh - unpack the Debian packages memprobe links (libcsv,
 # inih, cmocka) into .deps/, for the GPU machine, which reaches no package
-# registry. Pass `carry: [".deps"]` to the device tool and build there with
-# `make DEPS=.deps` (scripts/gpu-check.sh does).
+# registry. Copy .deps/ to the GPU machine with the tree and build there
+# with `make DEPS=.deps` (scripts/gpu-check.sh does).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu-gate.sh - the GPU gate (issue 24): code lands only with a green full
+# gpu-gate.sh - the GPU gate: code lands only with a green full
 # `make test-gpu` of its own final commit, recorded in
 # results/h200/test-gpu.txt by scripts/gpu-check.sh (step gate):
 #   commit: <40-hex>   result: PASS|FAIL   duration_s: N

@@ -4,7 +4,7 @@
 # scripts/explore/seed004_bitmap.cu, `ncu --csv --page raw`), against
 # memprobe's bitmap probe (its seed layout, rows op ld and op st): shared
 # load and store wavefronts per instruction. Prints each and exits 1 when
-# memprobe's differs from any ncu run's by more than 1% (issue 24).
+# memprobe's differs from any ncu run's by more than 1%.
 set -euo pipefail
 mine=$1
 shift

@@ -406,7 +406,8 @@ static void test_no_gpu_ncu_check(void **state)
     const char *plain[] = {"ncu-check", NULL};
     const char *dir[] = {"ncu-check", "--probe", "const", "--dir",
                          "mine/ncu", NULL};
-    /* round 2: configurations of --args, accepted, then the GPU missing */
+    /* the third pass: configurations of --args, accepted, then the GPU
+     * missing */
     const char *args[] = {"ncu-check", "--probe", "coalesce", "--args",
                           "--op ld --width 4,16 --offset 0,16", NULL};
     for (int round = 0; round < 3; round++) {
@@ -421,8 +422,8 @@ static void test_no_gpu_ncu_check(void **state)
         cli_result_free(&r);
         assert_false(cli_path_exists("results/ncu-check"));
         assert_false(cli_path_exists("mine"));
-        /* rounds 0, 1: no results/ before, none after; round 2: an
-         * existing results/ stays, empty */
+        /* the first two passes: no results/ before, none after; the
+         * third: an existing results/ stays, empty */
         assert_int_equal(cli_path_exists("results"), round == 2);
         if (round == 1)
             assert_int_equal(mkdir("results", 0777), 0);

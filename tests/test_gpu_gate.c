@@ -1,7 +1,7 @@
 /*
  * test_gpu_gate.c - scripts/gpu-gate.sh, the check .ci/run makes that code
- * lands only with a green full `make test-gpu` of its own commit (issue
- * 24), on throw-away git repositories made here: a PASS record of HEAD
+ * lands only with a green full `make test-gpu` of its own commit, on
+ * throw-away git repositories made here: a PASS record of HEAD
  * passes, and so does one followed by commits of docs/, results/ and
  * *.md only; a code change after it, a FAIL record, a record with a not
  * ok, a commit outside HEAD's history or no record at all fail. `commit`

@@ -577,7 +577,7 @@ static void test_h200_known_numbers(void **state)
     mp_rep_table_free(t);
 
     /* texture-4096.csv, re-measured under the texture set's tolerances
-     * (issue 24): no row off the model. */
+     * (from repeat spread): no row off the model. */
     t = mp_rep_table_build(&d, "texture");
     assert_int_equal(t->marks, 0);
     const char *tk[2] = {"4096", "column"};

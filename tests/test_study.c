@@ -1,6 +1,6 @@
 /*
  * test_study.c - docs/study.md is what report/study.c makes of the
- * committed CSVs in results/h200 (issue 7): the test regenerates it and
+ * committed CSVs in results/h200: the test regenerates it and
  * fails, naming the first line that differs, when the committed file is
  * stale. Also: the generator is deterministic, its verdicts come from the
  * numbers (a results directory with other numbers gets other verdicts),

@@ -15,15 +15,15 @@
  * across warps) differed by 2866 on 131072 requests (2.19e-2 per request,
  * beyond the shared set's 1e-2 + 4); LDGSTS conflicts of async/cpasync by
  * 1060 (8.1e-3), LDGSTS wavefronts by 0. Allowed 3e-2 per request plus 4
- * events for all three (1.4 times the largest measured rate). Issue 24:
- * five ncu runs of the async standard set counted the staged copy's STS
- * wavefronts up to 3435 apart on 131072 requests (2.62e-2 per request);
- * 3 x that spread needs 7.86e-2. Allowed 8e-2 per request plus 4
- * (results/h200/async/ncu-repeat/spread.txt). Traffic as for the
- * global set. */
+ * events for all three (1.4 times the largest measured rate). From the
+ * repeat spread: five ncu runs of the async standard set counted the staged
+ * copy's STS wavefronts up to 3435 apart on 131072 requests (2.62e-2 per
+ * request); 3 x that spread needs 7.86e-2. Allowed 8e-2 per request plus 4
+ * (results/h200/async/ncu-repeat/spread.txt). Traffic as for the global
+ * set. */
 #define ASYNC_STORES 8e-2, MP_TOL_REQUEST, 4
-/* LDGSTS conflicts of async/cpasync/w16 under the profiling groups of
- * session 4 (memprobe vs ncu, 131072 requests): +6828 on a warm L2
+/* LDGSTS conflicts of async/cpasync/w16 profiled in groups (memprobe vs
+ * ncu, 131072 requests): +6828 on a warm L2
  * (5.2e-2 per request), -4016 after an L2 flush (3.1e-2); ncu's own two
  * runs 86348 and 87223. Allowed 8e-2 per request plus 4. */
 #define LDGSTS_CONFLICTS 8e-2, MP_TOL_REQUEST, 4

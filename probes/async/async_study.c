@@ -1,11 +1,11 @@
 /*
- * study_async.c - the study's section on issue 15's probes: do cp.async
- * and the TMA fill shared memory faster than the seeds' register staging,
- * and do their shared stores avoid conflicts; and what a load or store to
- * another block's shared memory (a cluster's distributed shared memory)
- * costs against the block's own. Computed from results_dir/async/async.csv
- * and results_dir/cluster/cluster.csv when they are committed; otherwise
- * it says so.
+ * study_async.c - the study's section on the async and cluster probes: do
+ * cp.async and the TMA fill shared memory faster than the seeds' register
+ * staging, and do their shared stores avoid conflicts; and what a load or
+ * store to another block's shared memory (a cluster's distributed shared
+ * memory) costs against the block's own. Computed from
+ * results_dir/async/async.csv and results_dir/cluster/cluster.csv when they
+ * are committed; otherwise it says so.
  */
 #include <math.h>
 #include <stdio.h>

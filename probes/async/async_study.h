@@ -1,6 +1,6 @@
 /*
  * study_async.h - the study's section on async copies into shared memory
- * and distributed shared memory (issue 15), from
+ * and distributed shared memory, from
  * results_dir/async/async.csv and results_dir/cluster/cluster.csv.
  */
 #ifndef MP_STUDY_ASYNC_H

@@ -1,7 +1,7 @@
 # bandwidth-footprint.gp - bandwidth against the array size (log x): the
 # read, write and copy kernels walking a 4 KiB .. 1 GiB array repeatedly
-# in one launch, so the L1, L2 and DRAM plateaus show (issue 13,
-# `make plots`).
+# in one launch, so the L1, L2 and DRAM plateaus show
+# (`make plots`).
 #
 # Reads DATADIR/bandwidth-footprint.dat, written by
 #     memprobe report --plot-data DATADIR FILE.csv...

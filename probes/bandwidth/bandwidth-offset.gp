@@ -1,5 +1,5 @@
 # bandwidth-offset.gp - DRAM bandwidth against the start offset of the
-# arrays, one line per kernel and width (issue 7, `make plots`).
+# arrays, one line per kernel and width (`make plots`).
 #
 # Reads DATADIR/bandwidth-offset.dat, written by
 #     memprobe report --plot-data DATADIR FILE.csv...

@@ -1,5 +1,5 @@
 # bandwidth-stride.gp - DRAM bandwidth against the stride between the
-# lanes' elements, one line per kernel and width (issue 7, `make plots`).
+# lanes' elements, one line per kernel and width (`make plots`).
 #
 # Reads DATADIR/bandwidth-stride.dat, written by
 #     memprobe report --plot-data DATADIR FILE.csv...

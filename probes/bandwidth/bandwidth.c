@@ -598,8 +598,9 @@ static long long auto_bytes(const mp_device *dev)
  * the shape options not given are searched; with neither --inflight nor
  * --threads given, the array size comes from free memory (auto_bytes)
  * unless --bytes is given, and a contiguous 16-byte walk runs the one-shot
- * grid unless --grid is given. On the H200 (session 8, 8 GiB, DRAM bytes
- * per array byte 1.000): one-shot read 94.6-95.3%, write 93.9-96.5% of
+ * grid unless --grid is given. On the H200 (commit 39787a8,
+ * scripts/explore/bandwidth-study.sh, 8 GiB, DRAM bytes per array byte
+ * 1.000): one-shot read 94.6-95.3%, write 93.9-96.5% of
  * the peak, copy 0.98x cudaMemcpy, beside 93.3-94.1%, 89.7-90.5% and
  * 0.90-0.92x for the persistent grid. */
 static void bw_cli_defaults(long long *v, const int *given,

@@ -36,7 +36,7 @@
  * of them before the first use (checked in the SASS for every kernel,
  * width, cache and U). Stores are asm volatile (no outputs).
  *
- * Variants (issue 27; never the default): bw_oneshot, the same walk for a
+ * Variants (never the default): bw_oneshot, the same walk for a
  * grid of one unrolled step per thread, whose read kernel leaves one
  * {XOR, count} per block; bw_bulk, copy by cp.async.bulk through shared
  * memory (sm_90). See bandwidth.h and docs/bandwidth.md.
@@ -209,10 +209,10 @@ bw_kernel(const char *__restrict__ src, char *__restrict__ dst,
     const unsigned es = (unsigned)(T * stride);     /* elements, mod 2^32 */
     unsigned acc = 0, count = 0;
 
-    /* R: the whole walk `repeat` times (issue 13: bandwidth against
-     * footprint). The source moves by (r & repeat_mask) elements, which is
-     * 0 at run time, but the compiler cannot know that, so it cannot merge
-     * one walk's loads with the next's. Without R the loop runs once and
+    /* R: the whole walk `repeat` times (bandwidth against footprint).
+     * The source moves by (r & repeat_mask) elements, which is 0 at run
+     * time, but the compiler cannot know that, so it cannot merge one
+     * walk's loads with the next's. Without R the loop runs once and
      * compiles to the plain kernel. */
     for (int r = 0; r < (R ? repeat : 1); r++) {
         const char *const src_r =

@@ -1,5 +1,5 @@
 /*
- * test_speed.c - CPU tests of the instruments of issue 16 (speed):
+ * test_speed.c - CPU tests of the speed instruments:
  * the cost breakdown (runtime/cost.c) as numbers in its CSV, the ETA
  * arithmetic of the progress line (runtime/stats.c), and `memprobe
  * compare` (report/compare.c) on hand-made result CSVs, plus the cost

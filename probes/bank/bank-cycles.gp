@@ -1,5 +1,5 @@
 # bank-cycles.gp - time per shared-memory request against the conflict
-# degree, for loads and stores of 4, 8 and 16 bytes (issue 7, `make plots`).
+# degree, for loads and stores of 4, 8 and 16 bytes (`make plots`).
 #
 # Reads DATADIR/bank-cycles.dat, written by
 #     memprobe report --plot-data DATADIR FILE.csv...

@@ -1,5 +1,5 @@
 # bank-heatmap.gp - shared-memory wavefronts per request over stride x
-# access width, loads above and stores below (issue 7, `make plots`).
+# access width, loads above and stores below (`make plots`).
 #
 # Reads DATADIR/bank-heatmap.dat, written by
 #     memprobe report --plot-data DATADIR FILE.csv...

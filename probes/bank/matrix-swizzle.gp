@@ -1,7 +1,7 @@
 # matrix-swizzle.gp - wavefronts per ldmatrix .x4 against the row pitch,
 # one colour per swizzle mode: points measured, lines the model; plain
-# rows on the left, the MMA fragment's quadrants on the right (issue 15,
-# `make plots`). The ideal is 4 (one wavefront per matrix).
+# rows on the left, the MMA fragment's quadrants on the right
+# (`make plots`). The ideal is 4 (one wavefront per matrix).
 #
 # Reads DATADIR/matrix-swizzle.dat, written by
 #     memprobe report --plot-data DATADIR FILE.csv...

@@ -1,6 +1,6 @@
 /*
  * study_matrix.c - the study's section "Which swizzle makes this
- * conflict-free" (issue 15): wavefronts per ldmatrix .x4 for every row pitch
+ * conflict-free": wavefronts per ldmatrix .x4 for every row pitch
  * x swizzle mode, plain rows and the MMA fragment's quadrants, measured
  * beside the bank probe's model, which is called through the generic probe
  * interface. The measurements come from results/h200/bank/matrix.csv (the

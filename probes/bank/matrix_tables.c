@@ -1,6 +1,6 @@
 /*
  * tables_matrix.c - the report tables of the bank probe's matrix ops
- * (ldmatrix / stmatrix, `--op ldsm|stsm`; issue 15):
+ * (ldmatrix / stmatrix, `--op ldsm|stsm`):
  *
  *   matrix       wavefronts per LDSM / STSM, measured beside the model,
  *                rows: row pitch, column groups: swizzle mode; printed as

@@ -7,8 +7,8 @@
  * timing code, so neither has this one (it is timed from outside, with CUDA
  * events). An earlier version stamped clock64 in thread (0, 0): with the
  * stamps ncu counted 8.11 load wavefronts per LDS for the seed layout, on
- * the kernel as written 8.44 (H200, issue 24). Each thread issues one STS
- * and one LDS; the counters of the two are read separately.
+ * the kernel as written 8.44 (H200, scripts/seed-compare.sh). Each thread
+ * issues one STS and one LDS; the counters of the two are read separately.
  */
 #include <cuda_runtime.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /*
  * test_as_written.c - a kernel memprobe measures "as written" is the
- * seed's kernel and nothing else (issue 24): the bitmap probe's seed
+ * seed's kernel and nothing else: the bitmap probe's seed
  * layout (probes/bitmap/bitmap.cu, bitmap_kernel<MP_BITMAP_SEED>) compiles to the
  * same PTX as seed 004's kernel, taken
  *   - from scripts/explore/seed004_bitmap.cu (the program Nsight Compute

@@ -94,7 +94,7 @@ typedef struct {
 } predict_case;
 
 static const predict_case predict_cases[] = {
-    {"ld", "8", "8", "1", "1", "32"},      /* the issue's command */
+    {"ld", "8", "8", "1", "1", "32"},      /* README's example */
     {"ld", "4", "0", "1", "1", "32"},
     {"st", "4", "4", "1", "1", "32"},
     {"ld", "16", "16", "1", "1", "32"},
@@ -151,9 +151,9 @@ static void check_pattern_csv(const predict_case *pc)
 static void test_predict_csv_pattern(void **state)
 {
     (void)state;
-    /* The issue's exact command line, checked by hand: 8-byte lanes from
-     * byte 8: bytes 8..263 -> sectors 0..8 = 9, ideal 256/32 = 8, lines
-     * 0..2 = 3. */
+    /* The example command of README and docs/coalesce.md, checked by
+     * hand: 8-byte lanes from byte 8: bytes 8..263 -> sectors 0..8 = 9,
+     * ideal 256/32 = 8, lines 0..2 = 3. */
     const char *args[] = {"predict", "coalesce", "--width", "8", "--offset",
                           "8", "--stride", "1", "--format", "csv", NULL};
     cli_csv_row c;
@@ -261,7 +261,8 @@ static void test_labels(void **state)
 }
 
 /* The probe's check on configurations the CLI cannot reach one by one:
- * the full issue sweep is valid, every misaligned offset is not. */
+ * the full sweep (widths 4, 8, 16, offsets 0..128, strides 1, 2, 3, 4, 8,
+ * 32) is valid where aligned, every misaligned offset is not. */
 static void test_check_sweep(void **state)
 {
     (void)state;

@@ -17,7 +17,7 @@
 /* ---- bad input: exit 2, one stderr line naming the parameter --------- */
 
 static const cli_bad_case bad_cases[] = {
-    /* The cases. */
+    /* --spread outside 1..32. */
     {{"const", "--spread", "0"}, "--spread"},
     {{"const", "--spread", "33"}, "--spread"},
     /* 31 x 2060 + 4 + 1792 = 65656 > 65536. */

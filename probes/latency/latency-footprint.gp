@@ -1,6 +1,6 @@
 # latency-footprint.gp - the latency staircase: cycles per dependent load
 # against the chased footprint (log x), one line per order and cache
-# (issue 13, `make plots`).
+# (`make plots`).
 #
 # Reads DATADIR/latency-footprint.dat, written by
 #     memprobe report --plot-data DATADIR FILE.csv...

@@ -94,7 +94,7 @@ static long long warm_of(const long long *v)
  * that the L2 holds all it can of it. Shared and constant chases: warm_of.
  * (Walking only warm_of loads past the L2 left up to a third of a 128 MiB
  * chain's lines in the L2 from the upload: 534 cycles where the fully
- * walked chain takes 655-665; issue 24.) */
+ * walked chain takes 655-665, docs/latency.md.) */
 static long long first_warm_of(const long long *v, const mp_lat_caps *caps)
 {
     long long n = elements_of(v);

@@ -1,5 +1,5 @@
 /*
- * study_latency.c - the study's memory-hierarchy part (issue 13): seed 000's
+ * study_latency.c - the study's memory-hierarchy part: seed 000's
  * two latency claims checked against results/h200/latency/latency.csv, and
  * the hierarchy table and staircase plot for docs/study.md. study.c calls in
  * here; the figures come from report/hierarchy.c.

@@ -213,7 +213,7 @@ static void test_levels(void **state)
 /* ---- command line ----------------------------------------------------- */
 
 static const cli_bad_case bad_cases[] = {
-    /* The cases: below one element, not a multiple, zero. */
+    /* Footprints it refuses: below one element, not a multiple, zero. */
     {{"latency", "--footprint", "64"}, "--footprint"},
     {{"latency", "--footprint", "7", "--stride", "8"}, "--footprint"},
     {{"latency", "--stride", "12"}, "--stride"},

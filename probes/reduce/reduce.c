@@ -576,8 +576,8 @@ const mp_probe mp_probe_reduce = {
     MP_PROBE_BASE(reduce, red),
     .metrics = MP_SET_SHARED_MIXED,
     /* Profiled in a group with the others, the 32-block reductions of 1M
-     * cubes ran 50 us under the collector where ncu says 25 (H200, session
-     * 4, with and without the L2 flush); profiled alone, they agreed. */
+     * cubes ran 50 us under the collector where ncu says 25 (H200, with and
+     * without the L2 flush); profiled alone, they agreed. */
     .profile_alone = 1,
     .after_timing = red_after_timing,
     .clock64 = red_clock64,

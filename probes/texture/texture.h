@@ -57,12 +57,12 @@ int mp_tex_launch_kernel(const mp_tex_launch *l);
  * reuse is heavy: measured on the H200
  * (results/h200/texture/texture-4096*.csv) from -0.0001 to +0.0101 per
  * request for the column walk (87% L1 hits), -0.0001 to +0.0001 for the
- * stencil; session 4's run -0.0212 for the global column walk (31.9788 for
- * 32); session 6's gate run -0.0478 (31.9522, the texture test after the
- * whole GPU suite), while eight runs of the same configuration, four of
- * this code and four of the code before it, stayed within 0.014
- * (results/h200/texture/noise-2026-12-02/). Allowed 0.08 either way (1.6
- * times the largest). */
+ * stencil; a run profiled in groups -0.0212 for the global column walk
+ * (31.9788 for 32); the GPU gate's run at 1582c40 -0.0478 (31.9522, the
+ * texture test after the whole GPU suite), while eight runs of the same
+ * configuration, four of this code and four of the code before it, stayed
+ * within 0.014 (results/h200/texture/noise-2026-12-02/). Allowed 0.08
+ * either way (1.6 times the largest). */
 #define MP_TEX_SECTOR_NOISE 0.08
 
 #endif

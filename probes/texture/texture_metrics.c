@@ -9,17 +9,17 @@
  * source is profiled with the same metrics (4 passes on GH100). Hits (and
  * with them the L2 sectors of the misses) depend on which warps share L1
  * at the time: memprobe and ncu differed by up to 0.051 L2 sectors per
- * request (tex1d column walk, H200); runs of session 4 (L2 flushed before
- * each profiled launch) against the committed study by 0.131 L2 sectors
- * and 0.219 L1 texture hits per request (same walk). Allowed 0.3. */
+ * request (tex1d column walk, H200); runs profiled in groups (L2 flushed
+ * before each profiled launch) against the committed study by 0.131 L2
+ * sectors and 0.219 L1 texture hits per request (same walk). Allowed 0.3. */
 #define CACHE_STATE 0.30, MP_TOL_REQUEST, 0
 /* Global-load sectors of the texture probe's global and __ldg column
  * walks (n4096, 32 iterations, 524288 requests) differed between two H200
  * study runs by 5861 sectors (1.12e-2 per request, global) and 2295
- * (4.4e-3, ldg), beyond the global set's 1e-3; in session 4 by 12845
- * (2.45e-2, global), and one run read 31.9788 per request for the
- * model's 32; session 6's gate run read 31.9522 (4.78e-2 below it;
- * results/h200/texture/noise-2026-12-02/). Allowed 8e-2 per request (1.6
+ * (4.4e-3, ldg), beyond the global set's 1e-3; profiled in groups by
+ * 12845 (2.45e-2, global), and one run read 31.9788 per request for the
+ * model's 32; the GPU gate's run at 1582c40 read 31.9522 (4.78e-2 below
+ * it; results/h200/texture/noise-2026-12-02/). Allowed 8e-2 per request (1.6
  * times the largest). */
 #define TEX_GLOBAL_SECTORS 8e-2, MP_TOL_REQUEST, 0
 

@@ -1,5 +1,5 @@
 # transfer-bandwidth.gp - copy bandwidth against copy size, log-log, one
-# line per direction and host memory kind (issue 17, `make plots`): the
+# line per direction and host memory kind (`make plots`): the
 # latency-bound small copies on the left, the link-bound large ones on the
 # right.
 #

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# bandwidth-study.sh - issue 27 item 1 on the H200: what the default
+# bandwidth-study.sh - the bandwidth probe on the H200: what the default
 # `memprobe bandwidth` reaches beside cudaMemcpy D2D, and what the new
 # variants reach (persistent vs one-shot grid, cache operators, loads in
 # flight, threads, TMA bulk copy: --kernel copy-bulk) at 4, 8 and 16 GiB with DRAM counters, so
 # that extra traffic shows as DRAM bytes per array byte above 1.
 #
-# Run through the device tool from the repository root, with OUT set and
-# .deps carried, e.g.
-#   run(command="bash scripts/explore/bandwidth-study.sh", carry=[".deps"],
-#       timeout_s=600)
+# Run on the GPU machine from the repository root, with OUT set and the
+# unpacked dependencies in .deps/ (scripts/fetch-gpu-deps.sh), e.g.
+#   OUT=/tmp/bw bash scripts/explore/bandwidth-study.sh
 # SKIP_BUILD=1 uses the memprobe built already; BW_SIZES the array sizes
 # in order (default 8, 16, then 4 GiB). About 6-7 minutes (build about 1, defaults under 1, variants about 5);
 # no step starts after DEADLINE_S (default 450) seconds, and the tables are

@@ -1,5 +1,5 @@
 /*
- * copy-variants.cu - issue 27 item 1, exploration only (not part of
+ * copy-variants.cu - exploration only (not part of
  * memprobe): device-to-device copy kernels of other shapes than the
  * bandwidth probe's, timed against cudaMemcpyAsync D2D in the same
  * process, in interleaved rounds so that drift hits every variant alike.
@@ -8,8 +8,8 @@
  *   nvcc -O3 -arch=sm_90 -o copy-variants scripts/explore/copy-variants.cu
  *   ./copy-variants [GiB per array, default 8] [rounds, default 9] [set]
  *
- * set 1 (default): hints, block tiles, persistent tiles (session 10's
- * first call); set 2: block sizes of the one-element-per-thread shape,
+ * set 1 (default): hints, block tiles, persistent tiles (the first set
+ * measured); set 2: block sizes of the one-element-per-thread shape,
  * 8- and 4-byte elements, 32 bytes per thread, warp tiles, reversed block
  * order.
  *

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# l2-hit.sh - exploration (issue 26, kernel+ L2 hit rate): what the range
+# l2-hit.sh - exploration (the kernel+ L2 hit rate): what the range
 # pass reads for L2 and DRAM counts under CUPTI's cache control modes, with
 # and without memprobe's own L2 flush (a 4 x L2 device-to-host read before
 # each measured launch, or a read kernel of 4 x L2), for one-pass and two-pass metric sets, beside

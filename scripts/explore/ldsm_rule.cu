@@ -1,5 +1,5 @@
 // ldsm_rule.cu - the exploration that found the ldmatrix/stmatrix wavefront
-// rule (issue 15), kept so that results/h200/bank/explore/ldsm-explore.csv
+// rule (docs/bank.md), kept so that results/h200/bank/explore/ldsm-explore.csv
 // can be made again. Not part of memprobe: one warp issues one LDSM/STSM
 // (.x1/.x2/.x4, .trans) for each of 42 lane-address patterns (row pitches,
 // the MMA fragment rows, swizzles, duplicates, random rows); ncu reads the

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# profile-cost.sh - where `memprobe profile`'s time goes on the GPU machine
-# (issue 26 item 7): the test program alone, under the injection library
+# profile-cost.sh - where `memprobe profile`'s time goes on the GPU machine:
+# the test program alone, under the injection library
 # alone (no memprobe around it), under memprobe profile, and the library's
-# debug trace with timestamps; cuobjdump of a saved cubin. Run through the
-# device tool with OUT set and .deps carried; writes $OUT/cost/.
+# debug trace with timestamps; cuobjdump of a saved cubin. Run on the GPU
+# machine with OUT set and .deps/ copied there; writes $OUT/cost/.
 set -u
 cd "$(dirname "$0")/../.."
 R=$OUT/cost; mkdir -p "$R"

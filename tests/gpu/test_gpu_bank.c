@@ -105,18 +105,17 @@ static void test_ncu_check(void **state)
 int main(void)
 {
     static const gpu_sweep defs[NSWEEPS] = {
-        /* The profiled launch is the
-         * full one, never scaled (issue 24); 5 timed launches keep the
-         * suite inside its 300 s. Strides 0..33: a stride s + 32 puts
-         * every lane in the bank of stride s at every width (lane * 32 *
-         * width bytes is a multiple of 128), so 34..64 repeated 2..32
+        /* The profiled launch is the full one, never scaled (every count
+         * is its own launch's); 5 timed launches keep the suite inside the
+         * GPU gate's 300 s. Strides 0..33: a stride s + 32 puts every
+         * lane in the bank of stride s at every width (lane * 32 * width
+         * bytes is a multiple of 128), so 34..64 repeated 2..32
          * (results/h200/bank/bank-sweep.csv has 0..64, all = model); the
-         * patterns without period 12 and 16 and group 16, which 24 and
-         * 8 and 8/32 bracket: issue 26's profile test and the settled
-         * timing of issue 27 (session 8) needed the time; without strides
-         * 4 and 16, which 2, 8 and 32 bracket, since session 10 (a slower
-         * machine took 321 s). The sweep at
-         * 4096 iterations like the others (session 9): its SASS-patched
+         * patterns without period 12 and 16 and group 16, which 24 and 8
+         * and 8/32 bracket: the profile test and held timing samples
+         * (docs/reliability.md) needed the time; without strides 4 and 16,
+         * which 2, 8 and 32 bracket, since a slower machine took 321 s.
+         * The sweep at 4096 iterations like the others: its SASS-patched
          * profiled launches cost 55-67 ms each at the default 16384, and
          * samples of 1 ms and the profiler's second run needed the time;
          * wavefronts per request do not depend on the count. */

@@ -132,7 +132,7 @@ int main(void)
     static const gpu_sweep defs[NSWEEPS] = {
         /* 4-byte offsets to 64 only: a warp's sectors repeat every 32
          * bytes of offset, so 0..64 holds two periods (0..128 ran 192
-         * more configurations; session 8 needed the suite's time). */
+         * more configurations, beyond the GPU gate's 300 s). */
         [SWEEP_W4] = {"coalesce-w4", "--op ld,st --width 4 --offset 0..64:4 "
                                      "--stride 1,2,3,4,8,32 " SMALL},
         [SWEEP_W8] = {"coalesce-w8", "--op ld,st --width 8 --offset 0..128:8 "

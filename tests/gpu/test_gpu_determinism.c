@@ -1,6 +1,6 @@
 /*
- * test_gpu_determinism.c - the same configurations measured twice (issue
- * 8): every probe family's standard set (the one `memprobe ncu-check`
+ * test_gpu_determinism.c - the same configurations measured twice: every
+ * probe family's standard set (the one `memprobe ncu-check`
  * uses), run two times in two processes with counters on.
  *
  * Per configuration: every counter agrees within its metric's tolerance
@@ -10,12 +10,12 @@
  * The CoV is the spread within one process; between two processes short
  * launches moved further, whatever their CoV: on the H200 up to 42%
  * (reduce, CoV 11%), 24% (coalesce), 21.5% (bitmap), 14.5% (cluster) in
- * the gates of sessions 6-8, and 7.1% at a CoV of 1.2% (const) once
- * samples held several launches, while the 50-us-and-longer rows
- * (bandwidth, latency, transfer beyond the L2) stayed within 2.3%. Prints the run-to-run spread per family (the
- * table in docs/reliability.md): the largest counter difference as a
- * fraction of its tolerance, and the largest and median relative time
- * difference beside the median CoV.
+ * the GPU gate's runs before samples held several launches, and 7.1% at a
+ * CoV of 1.2% (const) after, while the 50-us-and-longer rows (bandwidth,
+ * latency, transfer beyond the L2) stayed within 2.3%. Prints the
+ * run-to-run spread per family (the table in docs/reliability.md): the
+ * largest counter difference as a fraction of its tolerance, and the
+ * largest and median relative time difference beside the median CoV.
  *
  * MEMPROBE names the binary (default ./memprobe); GPU_TEST_DIR where the
  * CSVs go. About 1-2 minutes on the H200.

@@ -159,8 +159,8 @@ static void test_correct_clean(void **state)
 }
 
 /* Each bug is seen by something: a tool, the result, or a hang; except
- * the one bug that sm_70+ hardware makes harmless. Measured on the H200
- * (2026-11-29): ptxas predicates the divergent __syncthreads() (@!P
+ * the one bug that sm_70+ hardware makes harmless. Measured on the H200:
+ * ptxas predicates the divergent __syncthreads() (@!P
  * BAR.SYNC), warps that skip it exit, and exited threads do not hold a
  * barrier up, so the block finishes with the right sum, and synccheck
  * (which reports divergent barriers only below sm_70) says nothing. The

@@ -21,7 +21,7 @@
  * MEMPROBE names the binary (default ./memprobe); GPU_TEST_DIR where the
  * CSVs go (default results/gpu-test). GPU time: about 15 s. The 1 GiB
  * chains (each first launch walks 8 Mi loads, about 2.7 s) left the suite
- * in session 10 to keep it under 300 s; results/h200/latency/ has them.
+ * to keep it under the GPU gate's 300 s; results/h200/latency/ has them.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -150,8 +150,8 @@ static void test_staircase_monotone(void **state)
 }
 
 /* Random chases from 128 to 512 MiB: the same device-memory latency,
- * within 3% of each other (issue 24: a chain walked only 4096 loads past
- * the L2 gave 534 cycles at 128 MiB and 600 at 256 MiB, 660 fully warm). */
+ * within 3% of each other (a chain walked only 4096 loads past the L2
+ * gave 534 cycles at 128 MiB and 600 at 256 MiB, 660 fully warm). */
 static void test_dram_plateau(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
 /*
- * test_gpu_profile.c - GPU tests of `memprobe profile` (issue 26) on the
+ * test_gpu_profile.c - GPU tests of `memprobe profile` on the
  * project's own test program, build/tests/profile/app (tests/profile/app.cu).
  *
  * Runs (CSVs and logs in $GPU_TEST_DIR/profile/, default results/gpu-test):
