@@ -147,7 +147,10 @@ void ic_launches_init(ic_launches *b)
 int ic_launch_op(ic_launch *r, uint32_t crc, uint32_t function_index,
                  uint32_t pc_offset, const uint64_t *v)
 {
-    if (!(v[1] | v[2] | v[3] | v[4]))
+    /* a memory instruction: shared or global counts, or load instructions
+     * (CUPTI can bring a pc's op_ld count in a record of its own: kept, it
+     * joins the pc's other counts, and the split sees the load) */
+    if (!(v[1] | v[2] | v[3] | v[4] | v[5]))
         return 0;
     ic_op *o = NULL;
     for (size_t i = 0; i < r->nops && !o; i++)

@@ -100,8 +100,9 @@ void ic_launches_free(ic_launches *b);
 ic_launch *ic_launches_add(ic_launches *b, uint64_t launch,
                            const char *mangled, const char *nvtx);
 /* Adds an instruction's values v (MP_RAW_METRIC_NAMES order) to row r's
- * memory instructions when a shared or global value is not 0; the same
- * (crc, function, pc) again adds to its entry. 0, or -1 out of memory. */
+ * memory instructions when a shared, global or load-instruction value is
+ * not 0; the same (crc, function, pc) again adds to its entry. 0, or -1
+ * out of memory. */
 int ic_launch_op(ic_launch *r, uint32_t crc, uint32_t function_index,
                  uint32_t pc_offset, const uint64_t *v);
 /* Marks a row unavailable, saying why. */

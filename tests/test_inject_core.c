@@ -438,13 +438,22 @@ static void test_launch_ops(void **state)
     r = ic_launches_add(&b, 4, "_Z1tPf", "");
     assert_non_null(r);
     assert_int_equal(ic_launch_op(r, 77, 2, 0xa0, stg), 0);
+    /* a pc's load count in a record of its own joins its sectors */
+    const uint64_t ldg[MP_RAW_NMETRICS] = {32, 0, 0, 160, 128, 0};
+    const uint64_t ldg_ld[MP_RAW_NMETRICS] = {0, 0, 0, 0, 0, 32};
+    assert_int_equal(ic_launch_op(r, 77, 2, 0xb0, ldg_ld), 0);
+    assert_int_equal(ic_launch_op(r, 77, 2, 0xb0, ldg), 0);
+    assert_int_equal(r->nops, 2);
+    assert_int_equal(r->ops[1].v[3], 160);
+    assert_int_equal(r->ops[1].v[5], 32);
     assert_int_equal(ic_write_launches(dir, 99, &b), 0);
     char *text = read_raw(dir, MP_RAW_LAUNCH_OPS_FMT, 99);
     assert_non_null(text);
     assert_string_equal(text, MP_RAW_LAUNCH_OP_COLUMNS "\n"
                               "99,3,77,2,128,64,2048,64,0,0,64\n"
                               "99,3,77,2,160,32,0,0,160,128,0\n"
-                              "99,4,77,2,160,32,0,0,160,128,0\n");
+                              "99,4,77,2,160,32,0,0,160,128,0\n"
+                              "99,4,77,2,176,32,0,0,160,128,32\n");
     free(text);
     assert_int_equal(cli_count_char(MP_RAW_LAUNCH_OP_COLUMNS, ',') + 1,
                      MP_RAW_LAUNCH_OP_NCOLUMNS);
