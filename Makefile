@@ -173,6 +173,15 @@ $(PROFILE_APP): tests/profile/app.cu tests/profile/app_shape.h
 	$(NVCC) -O3 -lineinfo -std=c++17 $(GENCODE) --threads 0 -Itests/profile \
 		-Xcompiler -Wall,-Wextra -o $@ $< -ldl
 
+# The C++ program of the real-program tests (tests/gpu/test_gpu_profile_real.c):
+# C++ linkage, templates, an anonymous namespace, a lambda and cuBLAS.
+CPP_APP := $(BUILD)/tests/profile/cpp_app
+all: $(CPP_APP)
+$(CPP_APP): tests/profile/real/cpp_app.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -lineinfo -std=c++17 $(GENCODE) --extended-lambda \
+		-o $@ $< -lcublas
+
 $(EXPECT_OBJ): CFLAGS += -Itests/profile
 $(BUILD)/tests/test_profile_expect: tests/test_profile_expect.c $(EXPECT_OBJ) $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
@@ -198,7 +207,10 @@ $(BUILD)/tests/gpu/test_gpu_profile: tests/gpu/test_gpu_profile.c $(GPU_UTIL) $(
 # makes do not try again, and the library builds against the toolkit's
 # CUPTI, saying so in one line. `make cupti` fetches again.
 INJECT_SO := $(BUILD)/lib/libmemprobe_inject.so
-INJECT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard inject/*.c))
+INJECT_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(filter-out inject/client.c,$(wildcard inject/*.c)))
+# $(BUILD)/lib/libmemprobe_client.so (inject/client.c), first in the
+# program's LD_PRELOAD: the program's own CUPTI client beside memprobe's
+CLIENT_SO := $(BUILD)/lib/libmemprobe_client.so
 CUPTI_VERSION := 13.5.25
 CUPTI_DEPS := $(DEPS_DIR)/cupti
 CUPTI_FETCH_FAILED := $(CUPTI_DEPS)/fetch-failed
@@ -240,7 +252,7 @@ endif
 INJECT_CFLAGS = $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) \
 	-fPIC -fvisibility=hidden -Iinject
 
-all: $(INJECT_SO)
+all: $(INJECT_SO) $(CLIENT_SO)
 
 $(BUILD)/inject/%.o: inject/%.c $(CUPTI_STAMP)
 	@mkdir -p $(dir $@)
@@ -252,12 +264,15 @@ $(INJECT_SO): $(INJECT_OBJ) $(BUILD)/lib/cupti-libs
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN' -L$(BUILD)/lib -l:libcupti.so.13 \
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread
 
+$(CLIENT_SO): $(BUILD)/inject/client.o
+	$(CC) -shared -fPIC -o $@ $< -ldl
+
 # make cupti: fetch the CUPTI wheel again (after a failure), then build.
 .PHONY: cupti
 cupti:
 	rm -f $(CUPTI_FETCH_FAILED)
 	scripts/fetch-cupti.sh '$(CUPTI_DEPS)' $(CUPTI_VERSION) >/dev/null || { echo "make cupti: the download failed: $$(cat $(CUPTI_FETCH_FAILED))" >&2; exit 1; }
-	$(MAKE) $(INJECT_SO)
+	$(MAKE) $(INJECT_SO) $(CLIENT_SO)
 
 $(BUILD)/tests/test_inject_core: tests/test_inject_core.c $(BUILD)/inject/inject_core.o $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
@@ -268,8 +283,12 @@ $(BUILD)/tests/test_inject_core: tests/test_inject_core.c $(BUILD)/inject/inject
 # flags, no sanitizer: it ends itself by SIGSEGV on purpose.
 $(BUILD)/tests/profile/fake_app: tests/profile/fake_app.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -o $@ $<
-$(BUILD)/tests/test_profile: $(BUILD)/tests/profile/fake_app
+	$(CC) -std=c11 -O2 -Wall -Wextra -D_GNU_SOURCE -o $@ $< -ldl
+$(BUILD)/tests/profile/fake_cupti.so: tests/profile/fake_cupti.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -o $@ $<
+$(BUILD)/tests/test_profile: $(BUILD)/tests/profile/fake_app \
+	$(BUILD)/tests/profile/fake_cupti.so $(CLIENT_SO)
 
 # The fuzz targets' bodies (tests/fuzz/), linked into the corpus replay
 # test without their libFuzzer entry points.
@@ -316,7 +335,7 @@ test: $(BIN) $(TESTS)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test.tap),$(TESTS))
 
 # GPU tests: tests/gpu/test_*.c, run on the GPU machine.
-test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP) $(INJECT_SO)
+test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP) $(CPP_APP) $(INJECT_SO) $(CLIENT_SO)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-gpu.tap),$(GPU_TESTS))
 
 # The fleet scripts (scripts/slurm/) under a real Slurm: a one-node cluster

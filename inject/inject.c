@@ -1515,8 +1515,10 @@ static int start_pass_and_filter(void)
     return 1;
 }
 
-/* start, step 5: subscribes to CUPTI (beside another client where CUPTI
- * allows) and enables the callbacks; 0 when refused. */
+/* start, step 5: subscribes to CUPTI, alone: a second subscriber beside
+ * it (torch.profiler's Kineto, measured on the H200) left the kernels
+ * launched in its session unpatched, without counts; the program's own
+ * client is refused and told so (inject/client.c). 0 when refused. */
 static int start_subscribe(void)
 {
     char old[CUPTI_OLD_SUBSCRIBER_NAME_MIN_LEN + 1] = "";
@@ -1524,11 +1526,6 @@ static int start_subscribe(void)
         .structSize = CUpti_SubscriberParams_STRUCT_SIZE,
         .subscriberName = "memprobe", .oldSubscriberName = old,
         .oldSubscriberSize = sizeof old - 1};
-#if CUPTI_API_VERSION >= 130500
-    /* the program's own CUPTI client (torch.profiler, jax.profiler) may
-     * subscribe beside memprobe */
-    sp.allowMultipleSubscribers = 1;
-#endif
     CUptiResult r = cuptiSubscribe_v2(&g.sub, on_callback, NULL, &sp);
     if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
         say(MP_RAW_KEY_ERROR, "cuptiSubscribe refused: another profiler is "

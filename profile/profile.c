@@ -27,6 +27,7 @@
 
 #define INJECT_LIB "libmemprobe_inject.so"
 #define NVTX_LIB "libcupti.so.13"
+#define CLIENT_LIB "libmemprobe_client.so"
 
 /* ---- before the program starts ---------------------------------------- */
 
@@ -171,14 +172,18 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
                          const char *lib, const char *raw,
                          const run_kind *rk)
 {
-    char nvtx[PATH_MAX + 64];
-    snprintf(nvtx, sizeof nvtx, "%.*s/%s", (int)(strrchr(lib, '/') - lib),
-             lib, NVTX_LIB);
+    char nvtx[PATH_MAX + 64], client[PATH_MAX + 64];
+    int dir = (int)(strrchr(lib, '/') - lib);
+    snprintf(nvtx, sizeof nvtx, "%.*s/%s", dir, lib, NVTX_LIB);
+    snprintf(client, sizeof client, "%.*s/%s", dir, lib, CLIENT_LIB);
     setenv("CUDA_INJECTION64_PATH", lib, 1);
     if (is_file(nvtx)) {
         setenv("NVTX_INJECTION64_PATH", nvtx, 1);
         preload_first(nvtx);
     }
+    /* before CUPTI: the program's own cuptiSubscribe comes here first */
+    if (is_file(client))
+        preload_first(client);
     setenv("MEMPROBE_RAW_DIR", raw, 1);
     const struct {
         const char *name, *value;

@@ -619,6 +619,70 @@ static void test_preload(void **state)
     cli_result_free(&r);
 }
 
+/* The program's own CUPTI client (tests/profile/fake_cupti.c stands in for
+ * CUPTI while memprobe holds the subscription): memprobe's client library
+ * goes first in LD_PRELOAD, before its CUPTI; the program's cuptiSubscribe
+ * reaches CUPTI unchanged, and its refusal is said in one `memprobe:`
+ * line; a subscription CUPTI grants is not reported. */
+static void test_own_cupti_client(void **state)
+{
+    (void)state;
+    char cwd[PATH_MAX], build[PATH_MAX], src[PATH_MAX + 64];
+    char lib[PATH_MAX + 32], cupti[PATH_MAX + 32], client[PATH_MAX + 32];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    cli_build_dir(build, sizeof build);
+    mkdir("clientdir", 0700);
+    snprintf(lib, sizeof lib, "%s/clientdir/libmemprobe_inject.so", cwd);
+    snprintf(cupti, sizeof cupti, "%s/clientdir/libcupti.so.13", cwd);
+    snprintf(client, sizeof client, "%s/clientdir/libmemprobe_client.so",
+             cwd);
+    cli_write_file(lib, "stand-in\n");
+    const char *copies[][2] = {{"tests/profile/fake_cupti.so", cupti},
+                               {"lib/libmemprobe_client.so", client}};
+    for (int k = 0; k < 2; k++) {
+        size_t n;
+        snprintf(src, sizeof src, "%s", cli_in_repo(build));
+        snprintf(src + strlen(src), sizeof src - strlen(src), "/%s",
+                 copies[k][0]);
+        char *bytes = cli_read_file(src, &n);
+        assert_non_null(bytes);
+        FILE *f = fopen(copies[k][1], "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(bytes, 1, n, f), n);
+        fclose(f);
+        free(bytes);
+    }
+    char *saved = strdup(getenv("MEMPROBE_INJECT_LIB"));
+    setenv("MEMPROBE_INJECT_LIB", lib, 1);
+    cli_result r;
+    profile(L("-o", "client.csv"), L("--subscribe", "--print-preload"), &r);
+    cli_expect_status(&r, 0);
+    char want[4 * PATH_MAX];
+    snprintf(want, sizeof want, "LD_PRELOAD=%s:%s\n", client, cupti);
+    cli_must_contain("stdout", r.out, want);
+    cli_must_contain("stdout", r.out, "fake_app: cuptiSubscribe refused\n");
+    cli_must_contain("stderr", r.err, "fake_cupti: cuptiSubscribe\n");
+    assert_int_equal(count_lines(r.err, "memprobe: the program's own "), 1);
+    cli_must_contain("stderr", r.err,
+                     "memprobe: the program's own CUPTI client was refused "
+                     "(cuptiSubscribe: 39 CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_"
+                     "NOT_SUPPORTED, held by memprobe): its profiler "
+                     "(torch.profiler, a CUPTI tool) records no GPU "
+                     "activity under memprobe; memprobe's counts are not "
+                     "affected\n");
+    cli_result_free(&r);
+    /* nobody holds CUPTI: the program's subscription passes, unreported */
+    setenv("FAKE_CUPTI_FREE", "1", 1);
+    profile(L("-o", "client2.csv"), L("--subscribe"), &r);
+    unsetenv("FAKE_CUPTI_FREE");
+    setenv("MEMPROBE_INJECT_LIB", saved, 1);
+    free(saved);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stdout", r.out, "fake_app: cuptiSubscribe ok\n");
+    assert_int_equal(count_lines(r.err, "memprobe: the program's own "), 0);
+    cli_result_free(&r);
+}
+
 /* ---- --check, --min-count, --from -------------------------------------- */
 
 static void test_check(void **state)
@@ -1311,6 +1375,7 @@ int main(void)
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_keep_raw),
         cmocka_unit_test(test_preload),
+        cmocka_unit_test(test_own_cupti_client),
         cmocka_unit_test(test_sigterm_forwarded),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_kernel_plus),

@@ -59,8 +59,13 @@
  * of 96 sectors):
  *   copy (2nd)  60,,1536,0,0,0,120,168,48,48,96,96
  * --print-preload prints its LD_PRELOAD to stdout after its own line.
+ * --subscribe calls cuptiSubscribe as a program with its own CUPTI client
+ * does (looked up at run time: the preloaded stand-in CUPTI of
+ * tests/profile/fake_cupti.c, behind memprobe's client library) and prints
+ * its result.
  * Always prints one line to stdout and one to stderr, its own.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <regex.h>
@@ -116,6 +121,7 @@ static const char *const metric_names[METRICS] = {
 
 static const char *raw;
 static int unavailable, range_pass, nondeterministic, copy_run, print_preload;
+static int subscribe;
 static int ordinal = -1;
 enum { NRANGE = 12 };
 static const char *const range_values[4][NRANGE] = {
@@ -415,6 +421,17 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
                  (unsigned long long)profiled, "exit");
 }
 
+/* --subscribe: the program's own CUPTI client subscribes. */
+static void own_cupti_client(void)
+{
+    int (*sub)(void **, void *, void *) =
+        (int (*)(void **, void *, void *))dlsym(RTLD_DEFAULT,
+                                                "cuptiSubscribe");
+    void *handle = NULL;
+    printf("fake_app: cuptiSubscribe %s\n",
+           !sub ? "missing" : sub(&handle, NULL, NULL) ? "refused" : "ok");
+}
+
 int main(int argc, char **argv)
 {
     int nlaunch = 4, do_fork = 0, crash = 0, status = 0, no_status = 0;
@@ -451,6 +468,8 @@ int main(int argc, char **argv)
             copy_run = 1;
         else if (!strcmp(a, "--print-preload"))
             print_preload = 1;
+        else if (!strcmp(a, "--subscribe"))
+            subscribe = 1;
         else {
             fprintf(stderr, "fake_app: unknown argument %s\n", a);
             return 64;
@@ -460,6 +479,8 @@ int main(int argc, char **argv)
     if (print_preload)
         printf("LD_PRELOAD=%s\n", getenv("LD_PRELOAD") ? getenv("LD_PRELOAD")
                                                          : "");
+    if (subscribe)
+        own_cupti_client();
     fflush(stdout);
     fprintf(stderr, "fake_app: the program's own stderr\n");
     const char *inject = getenv("CUDA_INJECTION64_PATH");
