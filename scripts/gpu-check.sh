@@ -24,6 +24,8 @@
 #                               compute-sanitizer, repeat spread, fault
 #                               injection, timing spread, ncu five times
 #   profile profileplus         memprobe profile on tests/profile/app
+#   profilereal                 memprobe profile and ncu on programs of
+#                               every kind (tests/profile/real/)
 #   gate maketest               the GPU gate (GPU_COMMIT=...), make test there
 #
 # The device tool returns at most 8 files from $OUT, so everything is
@@ -113,8 +115,9 @@ if past_deadline; then
 fi
 case $s in
 build)
-    step build make -j16 DEPS=.deps memprobe \
-        $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||')
+    step build make -j16 DEPS=.deps memprobe build/tests/profile/app \
+        build/tests/profile/cpp_app build/lib/libmemprobe_inject.so \
+        build/lib/libmemprobe_client.so $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||')
     METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
 sass)
     # Memory instructions of every probe kernel, counted per kernel and
@@ -612,6 +615,33 @@ profileplus)
         done
     done
     cat "$P/cost.txt" "$P/range-calls.txt" >> "$SUMMARY" 2>/dev/null ;;
+profilereal)
+    # memprobe profile on programs of every kind users run
+    # (tests/profile/real/: C++ with cuBLAS, PyTorch eager and with
+    # torch.profiler, Triton, JAX with and without jax.profiler, CuPy,
+    # Numba): the GPU test of them with every program, each launch paired
+    # with ncu's by mangled name and order; then `memprobe ncu-check
+    # --profile` (per instruction, ncu's source counters) on each; the
+    # summary table into real.txt (results/h200/profile/real/).
+    P=$W/profile-real
+    mkdir -p "$P"
+    make -j16 DEPS=.deps build/tests/profile/cpp_app build/tests/gpu/test_gpu_profile_real \
+        build/lib/libmemprobe_client.so >> "$W/log.txt" 2>&1
+    step profilereal-test bash -c "CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe \
+        MEMPROBE_PROFILE_REAL=all GPU_TEST_DIR=$P scripts/tap-run.sh \
+        build/tests/gpu/test_gpu_profile_real > $P/test_gpu_profile_real.tap 2>&1"
+    for n in cpp_app torch_small torch_eager torch_profiler triton_add jax_jit jax_profiler cupy_two numba_k; do
+        case $n in cpp_app) cmd=build/tests/profile/cpp_app ;;
+                   *) cmd="python3 tests/profile/real/$n.py" ;; esac
+        step "ncucheck-$n" bash -c "./memprobe ncu-check --dir $P/ncucheck-$n --profile -- $cmd \
+            > $P/ncucheck-$n.txt 2>&1"
+        echo "$n ncu-check --profile rc=$? $(grep -h 'instructions compared' $P/ncucheck-$n.txt | head -1)" >> "$P/real.txt"
+        rm -f "$P/ncucheck-$n"/*.ncu-rep "$P/ncucheck-$n"/*.cubin
+    done
+    grep -h '^# ' "$P/test_gpu_profile_real.tap" | grep -v '^# seconds\|^# program' >> "$P/real.txt"
+    grep -c '^ok' "$P/test_gpu_profile_real.tap" | sed 's/^/ok: /' >> "$P/real.txt"
+    grep '^not ok' "$P/test_gpu_profile_real.tap" >> "$P/real.txt"
+    cat "$P/real.txt" >> "$SUMMARY" ;;
 maketest)
     # The README's test command on the GPU machine :
     # passing skips only, their reasons in maketest.txt.

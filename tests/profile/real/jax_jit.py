@@ -3,6 +3,9 @@
 import os
 import sys
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+# autotuning off: XLA times candidate kernels a varying number of times,
+# so two runs (memprobe's, ncu's) would launch different work
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_gpu_autotune_level=0").strip()
 import jax
 import jax.numpy as jnp
 import numpy as np
