@@ -97,8 +97,8 @@ static void say_src(FILE *out, const char *prefix, const mp_prof_src *l,
     char where[512], what[128];
     mp_prof_src_where(l, where, sizeof where);
     src_what(l, c, dir, what, sizeof what);
-    say(out, prefix, where, l->kernel, what, c, l->dmeas[c][dir],
-        l->dideal[c][dir], old_ratio);
+    say(out, prefix, where, l->kernel, what, c, l->meas[c][dir],
+        l->ideal[c][dir], old_ratio);
 }
 
 int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
@@ -115,12 +115,12 @@ int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
         int counted = 0;
         for (int c = 0; c < MP_NCLASS; c++)
             for (int dir = 0; dir < MP_NDIR; dir++) {
-                if (!s->has[c] || !l->dideal[c][dir])
+                if (!s->has[c] || !l->ideal[c][dir])
                     continue;
                 counted = 1;
-                if ((long double)l->dmeas[c][dir]
+                if ((long double)l->meas[c][dir]
                     <= (long double)s->limit[c]
-                           * (long double)l->dideal[c][dir])
+                           * (long double)l->ideal[c][dir])
                     continue;
                 say_src(out, prefix, l, c, dir, -1);
                 bad++;
@@ -239,15 +239,15 @@ int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
             continue;
         for (int c = 0; c < MP_NCLASS; c++)
             for (int dir = 0; dir < MP_NDIR; dir++) {
-                const mp_u64 *m = s[i].dmeas[c], *id = s[i].dideal[c];
-                if (!id[dir] || !o->dideal[c][dir])
+                const mp_u64 *m = s[i].meas[c], *id = s[i].ideal[c];
+                if (!id[dir] || !o->ideal[c][dir])
                     continue;
                 (*compared)++;
-                if (!grew(m[dir], id[dir], o->dmeas[c][dir],
-                          o->dideal[c][dir], tolerance))
+                if (!grew(m[dir], id[dir], o->meas[c][dir],
+                          o->ideal[c][dir], tolerance))
                     continue;
                 say_src(out, prefix, &s[i], c, dir,
-                        (double)o->dmeas[c][dir] / (double)o->dideal[c][dir]);
+                        (double)o->meas[c][dir] / (double)o->ideal[c][dir]);
                 bad++;
             }
     }

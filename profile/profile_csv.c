@@ -1408,10 +1408,8 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
             if (!meas && !ideal)
                 continue;
             int dir = i->m[MP_PM_LD] ? MP_DIR_LOAD : MP_DIR_STORE;
-            t->meas[c] += meas;
-            t->ideal[c] += ideal;
-            t->dmeas[c][dir] += meas;
-            t->dideal[c][dir] += ideal;
+            t->meas[c][dir] += meas;
+            t->ideal[c][dir] += ideal;
             t->cinst[c] += i->m[MP_PM_INST];
             /* no opcode: the class and load or store, from the metrics */
             char what[32];

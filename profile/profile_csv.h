@@ -140,13 +140,20 @@ typedef struct {
     mp_u64 offset;            /* the first instruction's pc offset */
     mp_u64 inst;              /* instructions executed on the line */
     mp_u64 cinst[MP_NCLASS];  /* of those, the class's instructions */
-    mp_u64 meas[MP_NCLASS], ideal[MP_NCLASS];
+    /* measured and ideal counts, [class][MP_DIR_*]: an instruction is a
+     * load when it executed load instructions, else a store (or an
+     * atomic); a class's sum is mp_prof_src_sum's */
+    mp_u64 meas[MP_NCLASS][MP_NDIR], ideal[MP_NCLASS][MP_NDIR];
     char ops[MP_NCLASS][48];  /* the class's opcodes, "LDS/STS" */
-    /* the same by direction, [class][MP_DIR_*]: an instruction is a load
-     * when it executed load instructions, else a store (or an atomic) */
-    mp_u64 dmeas[MP_NCLASS][MP_NDIR], dideal[MP_NCLASS][MP_NDIR];
-    char dops[MP_NCLASS][MP_NDIR][48];
+    char dops[MP_NCLASS][MP_NDIR][48];   /* the same by direction */
 } mp_prof_src;
+
+/* A class's loads and stores together (v: a line's meas or ideal). */
+static inline mp_u64 mp_prof_src_sum(const mp_u64 v[MP_NCLASS][MP_NDIR],
+                                     int c)
+{
+    return v[c][MP_DIR_LOAD] + v[c][MP_DIR_STORE];
+}
 
 /* The source lines of d, ordered by kernel, file, line (malloc'd). */
 mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n);

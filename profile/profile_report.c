@@ -102,14 +102,21 @@ static int cmp_worst(const void *a, const void *b)
     return x->cls - y->cls;
 }
 
+/* A line's measured count above its ideal in class c, or 0. */
+static mp_u64 line_excess(const mp_prof_src *l, int c)
+{
+    mp_u64 m = mp_prof_src_sum(l->meas, c), i = mp_prof_src_sum(l->ideal, c);
+    return m > i ? m - i : 0;
+}
+
 /* The positive excess of every line of kernel `mangled` in class c. */
 static mp_u64 kernel_excess(const mp_prof_src *s, int n, const char *mangled,
                             int c)
 {
     mp_u64 sum = 0;
     for (int k = 0; k < n; k++)
-        if (!strcmp(s[k].mangled, mangled) && s[k].meas[c] > s[k].ideal[c])
-            sum += s[k].meas[c] - s[k].ideal[c];
+        if (!strcmp(s[k].mangled, mangled))
+            sum += line_excess(&s[k], c);
     return sum;
 }
 
@@ -136,8 +143,8 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
     int nw = 0;
     for (int k = 0; k < n; k++)
         for (int c = 0; c < MP_NCLASS; c++)
-            if (s[k].meas[c] > s[k].ideal[c])
-                w[nw++] = (worst){k, c, s[k].meas[c] - s[k].ideal[c]};
+            if (line_excess(&s[k], c))
+                w[nw++] = (worst){k, c, line_excess(&s[k], c)};
     mp_sort(w, (size_t)nw, sizeof *w, cmp_worst);
     int shown = nw < MP_PROF_WORST_LINES ? nw : MP_PROF_WORST_LINES;
     *more = nw - shown;
@@ -149,8 +156,10 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
         snprintf(rank, sizeof rank, "%d", k + 1);
         mp_prof_src_where(l, where, sizeof where);
         mp_prof_short_name(l->kernel, name, sizeof name);
-        fmt_ratio_cell(v[0], sizeof v[0], l->meas[c], l->cinst[c]);
-        fmt_ratio_cell(v[1], sizeof v[1], l->ideal[c], l->cinst[c]);
+        fmt_ratio_cell(v[0], sizeof v[0], mp_prof_src_sum(l->meas, c),
+                       l->cinst[c]);
+        fmt_ratio_cell(v[1], sizeof v[1], mp_prof_src_sum(l->ideal, c),
+                       l->cinst[c]);
         fmt_u64(v[2], sizeof v[2], w[k].excess);
         mp_u64 all = kernel_excess(s, n, l->mangled, c);
         mp_rep_fmt(v[3], sizeof v[3], 100.0 * (double)w[k].excess
@@ -500,8 +509,7 @@ static kernel_rank *rank_kernels(const mp_prof_src *s, int n, int *nk)
             r[nr++].kernel = s[k].kernel;
         }
         for (int c = 0; c < MP_NCLASS; c++)
-            if (s[k].meas[c] > s[k].ideal[c])
-                r[j].excess += s[k].meas[c] - s[k].ideal[c];
+            r[j].excess += line_excess(&s[k], c);
     }
     mp_sort(r, (size_t)nr, sizeof *r, cmp_rank);
     int k = 0;
@@ -532,8 +540,7 @@ static int write_excess_data(const mp_prof_src *s, int n,
                 continue;
             mp_u64 e[MP_NCLASS];
             for (int c = 0; c < MP_NCLASS; c++)
-                e[c] = s[k].meas[c] > s[k].ideal[c]
-                       ? s[k].meas[c] - s[k].ideal[c] : 0;
+                e[c] = line_excess(&s[k], c);
             fprintf(f, "%ld %llu %llu\n", s[k].line, e[0], e[1]);
         }
     }

@@ -7,6 +7,7 @@
 #include "probe.h"
 #include "subprocess.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -446,6 +447,30 @@ static int remove_one(const char *path, const struct stat *st, int flag,
     (void)flag;
     (void)ftw;
     remove(path);
+    return 0;
+}
+
+int cli_walk(const char *dir, cli_visit_fn visit, void *ctx)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat(path, &st) || S_ISLNK(st.st_mode))
+            continue;
+        int is_dir = S_ISDIR(st.st_mode);
+        if (!is_dir && !S_ISREG(st.st_mode))
+            continue;
+        if (visit(path, e->d_name, is_dir, ctx) && is_dir)
+            cli_walk(path, visit, ctx);
+    }
+    closedir(d);
     return 0;
 }
 

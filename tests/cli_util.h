@@ -78,6 +78,14 @@ void cli_write_file(const char *path, const char *text);
 /* Removes path and everything under it (a test's temporary folder). */
 void cli_remove_tree(const char *path);
 
+/* The tree walker of the tests that read the sources: visit(path, name,
+ * is_dir, ctx) for every entry of dir except ".", ".." and symbolic links
+ * (path is "DIR/NAME"); a directory is walked into when visit returns
+ * nonzero for it. -1 when dir cannot be opened, else 0. */
+typedef int (*cli_visit_fn)(const char *path, const char *name, int is_dir,
+                            void *ctx);
+int cli_walk(const char *dir, cli_visit_fn visit, void *ctx);
+
 /* ---- small checks ---------------------------------------------------- */
 
 int cli_count_char(const char *s, char c);

@@ -366,36 +366,42 @@ static int left_out(const char *dir, const char *name, int is_dir)
            && !strchr(dir + 9, '/');
 }
 
+/* The walk's state: the tally and the files checked. */
+typedef struct {
+    tally *t;
+    int files;
+} walk;
+
+/* cli_walk's visit: a folder walked into unless left out; a source of the
+ * program checked. */
+static int visit(const char *path, const char *name, int is_dir, void *ctx)
+{
+    walk *w = ctx;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(path, '/') - path),
+             path);
+    if (left_out(dir, name, is_dir))
+        return 0;
+    if (is_dir)
+        return 1;
+    if (is_source(name)) {
+        size_t len;
+        char *text = cli_read_file(path, &len);
+        check_text(path + 2, text, w->t);   /* without the "./" */
+        free(text);
+        w->files++;
+    }
+    return 0;
+}
+
 /* Checks every source under dir (recursively) into t; returns the files
  * checked. */
 static int check_tree(const char *dir, tally *t)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    walk w = {t, 0};
+    if (cli_walk(dir, visit, &w))
         fail_msg("cannot open %s/", dir);
-    int files = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char path[4096];
-        struct stat st;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lstat(path, &st) || S_ISLNK(st.st_mode)
-            || left_out(dir, e->d_name, S_ISDIR(st.st_mode)))
-            continue;
-        if (S_ISDIR(st.st_mode)) {
-            files += check_tree(path, t);
-        } else if (S_ISREG(st.st_mode) && is_source(e->d_name)) {
-            size_t len;
-            char *text = cli_read_file(path, &len);
-            check_text(path + 2, text, t);   /* without the "./" */
-            free(text);
-            files++;
-        }
-    }
-    closedir(d);
-    return files;
+    return w.files;
 }
 
 static void test_no_function_over_100_lines(void **state)

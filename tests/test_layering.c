@@ -181,28 +181,36 @@ static int is_source(const char *name)
            || (n > 3 && strcmp(name + n - 3, ".cu") == 0);
 }
 
+/* The walk of one folder: its files checked, violations counted. */
+typedef struct {
+    const folder *f;
+    char *bad;
+    size_t badlen;
+    int *violations, files;
+} walk;
+
+/* cli_walk's visit: a source of the folder checked (not walked into). */
+static int visit(const char *path, const char *name, int is_dir, void *ctx)
+{
+    walk *w = ctx;
+    /* a family's tests (probes/NAME/test_*.c) sit above every room */
+    if (is_dir || !is_source(name) || !strncmp(name, "test_", 5))
+        return 0;
+    char *text = read_all(path);
+    *w->violations += check_text(w->f, name, text, w->bad, w->badlen);
+    free(text);
+    w->files++;
+    return 0;
+}
+
 /* Every source file of a folder; returns the files checked. */
 static int check_dir(const folder *f, char *bad, size_t badlen,
                      int *violations)
 {
-    DIR *d = opendir(f->dir);
-    if (!d)
+    walk w = {f, bad, badlen, violations, 0};
+    if (cli_walk(f->dir, visit, &w))
         fail_msg("cannot open %s/ (run from the repository root)", f->dir);
-    int files = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        /* a family's tests (probes/NAME/test_*.c) sit above every room */
-        if (!is_source(e->d_name) || !strncmp(e->d_name, "test_", 5))
-            continue;
-        char path[5000];
-        snprintf(path, sizeof path, "%s/%s", f->dir, e->d_name);
-        char *text = read_all(path);
-        *violations += check_text(f, e->d_name, text, bad, badlen);
-        free(text);
-        files++;
-    }
-    closedir(d);
-    return files;
+    return w.files;
 }
 
 static void test_folders_keep_their_layers(void **state)

@@ -179,32 +179,35 @@ static const char lines_csv[] =
     "7,load_shifted,load_shifted,app.cu,90,0x0,LDG,1,2048,0,0,10240,8192,1.25\n"
     "7,load_shifted,load_shifted,app.cu,91,0x10,STG,1,2048,0,0,8192,8192,1\n";
 
-/* Writes lines_csv (LDS wavefronts = lds) and reads it back. */
-static void lines_table(const char *lds, mp_ncu_table *t)
+/* text into a new temporary file; its path in path (a mkstemp
+ * template). */
+static void temp_file(char *path, const char *text)
 {
-    char path[] = "/tmp/test_ncu_source.XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
     assert_non_null(f);
-    fprintf(f, lines_csv, lds);
+    fputs(text, f);
     assert_int_equal(fclose(f), 0);
-    char err[512] = "";
-    int rc = mp_csv_table_read(path, t, err, sizeof err);
-    unlink(path);
-    if (rc)
-        fail_msg("%s", err);
 }
 
-static int compare(const char *lds, char *out, size_t outlen)
+/* mp_ncu_profile_compare of ncu's source page `page` (a path) against
+ * memprobe's per-instruction rows `lines` (CSV text); its output in out. */
+static int compare_with(const char *page, const char *lines, char *out,
+                        size_t outlen)
 {
     mp_ncu_source s;
-    char err[512] = "";
-    if (mp_ncu_source_read(data_path("ncu_source_sample.csv"), &s, err,
-                           sizeof err))
-        fail_msg("%s", err);
     mp_ncu_table t;
-    lines_table(lds, &t);
+    char err[512] = "", path[] = "/tmp/test_ncu_source.XXXXXX";
+    temp_file(path, lines);
+    int bad = mp_ncu_source_read(page, &s, err, sizeof err);
+    if (!bad && mp_csv_table_read(path, &t, err, sizeof err)) {
+        mp_ncu_source_free(&s);
+        bad = 1;
+    }
+    unlink(path);
+    if (bad)
+        fail_msg("%s", err);
     FILE *f = fmemopen(out, outlen, "w");
     assert_non_null(f);
     int rc = mp_ncu_profile_compare(&s, &t, f, 5, err, sizeof err);
@@ -212,6 +215,15 @@ static int compare(const char *lds, char *out, size_t outlen)
     mp_ncu_free(&t);
     mp_ncu_source_free(&s);
     return rc;
+}
+
+/* The sample page against lines_csv with LDS wavefronts = lds. */
+static int compare(const char *lds, char *out, size_t outlen)
+{
+    char lines[sizeof lines_csv + 32];
+    snprintf(lines, sizeof lines, lines_csv, lds);
+    return compare_with(data_path("ncu_source_sample.csv"), lines, out,
+                        outlen);
 }
 
 static void test_compare_equal(void **state)
@@ -300,32 +312,11 @@ static int compare_cxx(const char *ncu_name, char *out, size_t outlen)
         "7,\"void scale<float>(float const*, float*, int, float)\","
         "_Z5scaleIfEvPKT_PS0_iS0_,cpp_app.cu,18,0x10,,1,32768,0,0,131072,"
         "131072\n";
-    char ppath[] = "/tmp/test_ncu_cxx_page.XXXXXX";
-    char lpath[] = "/tmp/test_ncu_cxx_lines.XXXXXX";
-    int pfd = mkstemp(ppath), lfd = mkstemp(lpath);
-    assert_true(pfd >= 0 && lfd >= 0);
-    FILE *f = fdopen(pfd, "w");
-    assert_non_null(f);
-    fprintf(f, page, ncu_name);
-    assert_int_equal(fclose(f), 0);
-    f = fdopen(lfd, "w");
-    assert_non_null(f);
-    fputs(lines, f);
-    assert_int_equal(fclose(f), 0);
-    mp_ncu_source src;
-    mp_ncu_table t;
-    char err[512] = "";
-    if (mp_ncu_source_read(ppath, &src, err, sizeof err)
-        || mp_csv_table_read(lpath, &t, err, sizeof err))
-        fail_msg("%s", err);
+    char text[sizeof page + 256], ppath[] = "/tmp/test_ncu_cxx.XXXXXX";
+    snprintf(text, sizeof text, page, ncu_name);
+    temp_file(ppath, text);
+    int rc = compare_with(ppath, lines, out, outlen);
     unlink(ppath);
-    unlink(lpath);
-    f = fmemopen(out, outlen, "w");
-    assert_non_null(f);
-    int rc = mp_ncu_profile_compare(&src, &t, f, 5, err, sizeof err);
-    fclose(f);
-    mp_ncu_free(&t);
-    mp_ncu_source_free(&src);
     return rc;
 }
 

@@ -274,34 +274,36 @@ static int has_ext(const char *name, const char *const *exts)
     return 0;
 }
 
+/* The walk's state: where findings go and which files count. */
+typedef struct {
+    findings *f;
+    const char *const *exts;
+    int readme;
+} walk;
+
+/* cli_walk's visit: hidden names and the fuzz inputs (test data, byte
+ * for byte) left out; a file checked when its name fits. */
+static int visit(const char *path, const char *name, int is_dir, void *ctx)
+{
+    walk *w = ctx;
+    if (name[0] == '.')
+        return 0;
+    if (is_dir)
+        return strcmp(path, "tests/fuzz/corpus") != 0;
+    if (w->readme ? !strncmp(name, "README", 6) : has_ext(name, w->exts))
+        check_file(w->f, path);
+    return 0;
+}
+
 /* Every regular file under dir (recursively, hidden names left out)
  * whose name ends in one of exts (NULL: every file) or, with readme,
  * starts with "README". */
 static void check_tree(findings *f, const char *dir,
                        const char *const *exts, int readme)
 {
-    if (!strcmp(dir, "tests/fuzz/corpus"))
-        return;   /* fuzz inputs: test data, byte for byte */
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(path, &st))
-            continue;
-        if (S_ISDIR(st.st_mode))
-            check_tree(f, path, exts, readme);
-        else if (S_ISREG(st.st_mode)
-                 && (readme ? !strncmp(e->d_name, "README", 6)
-                            : has_ext(e->d_name, exts)))
-            check_file(f, path);
-    }
-    closedir(d);
+    walk w = {f, exts, readme};
+    if (strcmp(dir, "tests/fuzz/corpus"))
+        cli_walk(dir, visit, &w);
 }
 
 /* "PATH (N), PATH (N)" from a list of "PATH:LINE: ...\n" lines, in a
@@ -360,24 +362,23 @@ static void verdict(findings *f, const char *area)
         fail_msg("no file of %s read (run from the repository root)", area);
 }
 
+/* docs/*.md, the folder itself only */
+static int docs_visit(const char *path, const char *name, int is_dir,
+                      void *ctx)
+{
+    walk *w = ctx;
+    if (!is_dir && name[0] != '.' && has_ext(name, w->exts))
+        check_file(w->f, path);
+    return 0;
+}
+
 static void test_docs_and_readme(void **state)
 {
     (void)state;
     findings f = {0};
     static const char *const md[] = {".md", NULL};
-    DIR *d = opendir("docs");
-    if (d) {
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            char path[4096];
-            snprintf(path, sizeof path, "docs/%s", e->d_name);
-            struct stat st;
-            if (e->d_name[0] != '.' && has_ext(e->d_name, md)
-                && !stat(path, &st) && S_ISREG(st.st_mode))
-                check_file(&f, path);
-        }
-        closedir(d);
-    }
+    walk w = {&f, md, 0};
+    cli_walk("docs", docs_visit, &w);
     check_file(&f, "README.md");
     verdict(&f, "docs/NAME.md and README.md");
 }
