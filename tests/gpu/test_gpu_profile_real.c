@@ -14,9 +14,8 @@
  * paired with ncu's by mangled name and order (a row of `launches` runs
  * takes that many of ncu's), none left on either side, and every pair's
  * instructions, shared wavefronts and global sectors EQUAL; and each
- * launch's split into loads and stores adds up and, for a kernel launched
- * once, equals the sums of its load and store instructions in
- * NAME-lines.csv.
+ * kernel's launches, split into loads and stores, add up to their sums
+ * and to the sums of its load and store instructions in NAME-lines.csv.
  *
  * The GPU gate runs the C++ program (build/tests/profile/cpp_app: C++
  * linkage, templates, an anonymous namespace, a lambda, cuBLAS) and
@@ -300,50 +299,65 @@ static void test_equal_ncu(void **state)
     assert_int_equal(differ, 0);
 }
 
-/* One launch's loads and stores: its row's split against its kernel's
- * instructions (a kernel launched once). */
-static int split_matches(const program *p, int r, const char *kernel)
+/* A kernel's loads and stores: the split of its launch rows (rows[0..n))
+ * summed, against its instructions' in the lines file (summed over the
+ * same launches). Prints both; the number of values that differ. */
+static int split_matches(const program *p, const int *rows, int n)
 {
     static const char *const space[2] = {SH, GL};
+    const char *kernel = gpu_cell(&p->prof, rows[0], "mangled");
     int bad = 0;
     for (int s = 0; s < 2; s++) {
         char ld[160], st[160];
         snprintf(ld, sizeof ld, "%s_op_ld", space[s]);
         snprintf(st, sizeof st, "%s_op_st", space[s]);
-        double l = gpu_number(&p->prof, r, ld);
-        double w = gpu_number(&p->prof, r, st);
-        double want[2] = {0, 0};
+        double l = 0, w = 0, all = 0, want[2] = {0, 0};
+        for (int j = 0; j < n; j++) {
+            l += gpu_number(&p->prof, rows[j], ld);
+            w += gpu_number(&p->prof, rows[j], st);
+            all += gpu_number(&p->prof, rows[j], space[s]);
+        }
         for (int q = 0; q < p->lines.nrows; q++)
             if (!strcmp(gpu_cell(&p->lines, q, "mangled"), kernel))
                 want[gpu_number(&p->lines, q, INST "_op_ld") == 0] +=
                     gpu_number(&p->lines, q, space[s]);
-        printf("# %s: %s %s loads %.0f (lines %.0f), stores %.0f (lines "
-               "%.0f)\n", p->name, gpu_cell(&p->prof, r, "kernel"),
+        printf("# %s: %s (%d rows) %s loads %.0f (lines %.0f), stores %.0f "
+               "(lines %.0f)\n", p->name,
+               gpu_cell(&p->prof, rows[0], "kernel"), n,
                s ? "global" : "shared", l, want[0], w, want[1]);
-        bad += l + w != gpu_number(&p->prof, r, space[s]) || l != want[0]
-               || w != want[1];
+        bad += l + w != all || l != want[0] || w != want[1];
     }
     return bad;
 }
 
+/* Every kernel whose launch rows all have a split (a row without one says
+ * its instructions did not add up to its sums): their loads and stores
+ * against the lines file's. */
 static void test_split(void **state)
 {
     program *p = prog_of(state);
     int checked = 0, bad = 0, both = 0;
+    int *rows = calloc((size_t)p->prof.nrows + 1, sizeof *rows);
     for (int r = 0; r < p->prof.nrows; r++) {
         const char *k = gpu_cell(&p->prof, r, "mangled");
-        int once = gpu_number(&p->prof, r, "launches") == 1;
-        for (int q = 0; q < p->prof.nrows && once; q++)
-            once = q == r || strcmp(gpu_cell(&p->prof, q, "mangled"), k);
-        if (!once || !gpu_cell(&p->prof, r, SH "_op_ld")[0])
+        int n = 0, first = 1, split = 1;
+        for (int q = 0; q < p->prof.nrows; q++) {
+            if (strcmp(gpu_cell(&p->prof, q, "mangled"), k))
+                continue;
+            first &= q >= r;   /* the kernel's first row is r */
+            split &= gpu_cell(&p->prof, q, SH "_op_ld")[0] != '\0';
+            rows[n++] = q;
+        }
+        if (!first || !split)
             continue;
         checked++;
-        bad += split_matches(p, r, k);
+        bad += split_matches(p, rows, n);
         both += gpu_number(&p->prof, r, SH "_op_ld") > 0
                 && gpu_number(&p->prof, r, GL "_op_ld") > 0;
     }
-    printf("# %s: %d launches split into loads and stores, %d off their "
-           "instructions\n", p->name, checked, bad);
+    free(rows);
+    printf("# %s: %d kernels' launches split into loads and stores, %d "
+           "values off their instructions\n", p->name, checked, bad);
     assert_true(checked > 0);
     assert_int_equal(bad, 0);
     if (!strcmp(p->name, "cpp_app"))
