@@ -29,6 +29,18 @@ const char *gpu_test_dir(void)
     return d ? d : "results/gpu-test";
 }
 
+const char *gpu_build_dir(void)
+{
+    static char build[960];
+    snprintf(build, sizeof build, "%s", gpu_memprobe());
+    char *slash = strrchr(build, '/');
+    if (!slash || !strcmp(build, "./memprobe"))
+        snprintf(build, sizeof build, "build");
+    else
+        *slash = '\0';
+    return build;
+}
+
 int gpu_run_sweep(const char *probe, const char *name, const char *args,
                   mp_ncu_table *t)
 {

@@ -14,6 +14,8 @@ struct CMUnitTest;
 /* $MEMPROBE or ./memprobe; $GPU_TEST_DIR or results/gpu-test. */
 const char *gpu_memprobe(void);
 const char *gpu_test_dir(void);
+/* The build folder: the folder of $MEMPROBE, or build for ./memprobe. */
+const char *gpu_build_dir(void);
 
 /* ---- sweeps ----------------------------------------------------------- */
 

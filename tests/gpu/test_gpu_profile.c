@@ -660,12 +660,7 @@ int main(void)
     const char *src = getenv("MP_TEST_SOURCE");
     /* The build folder: beside memprobe, or build/ for ./memprobe. */
     char build[960];
-    snprintf(build, sizeof build, "%s", gpu_memprobe());
-    char *slash = strrchr(build, '/');
-    if (!slash || !strcmp(build, "./memprobe"))
-        snprintf(build, sizeof build, "build");
-    else
-        *slash = '\0';
+    snprintf(build, sizeof build, "%s", gpu_build_dir());
     snprintf(dir, sizeof dir, "%s/profile", d ? d : "results/gpu-test");
     snprintf(inject, sizeof inject, "%s/lib/libmemprobe_inject.so", build);
     if (a)

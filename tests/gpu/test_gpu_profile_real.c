@@ -368,12 +368,7 @@ int main(void)
 {
     const char *d = getenv("GPU_TEST_DIR");
     const char *all = getenv("MEMPROBE_PROFILE_REAL");
-    snprintf(build, sizeof build, "%s", gpu_memprobe());
-    char *slash = strrchr(build, '/');
-    if (!slash || !strcmp(build, "./memprobe"))
-        snprintf(build, sizeof build, "build");
-    else
-        *slash = '\0';
+    snprintf(build, sizeof build, "%s", gpu_build_dir());
     snprintf(dir, sizeof dir, "%s/profile-real", d ? d : "results/gpu-test");
     char need[2048];
     snprintf(need, sizeof need, "%s/lib/libmemprobe_inject.so", build);
