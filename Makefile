@@ -265,6 +265,7 @@ $(INJECT_SO): $(INJECT_OBJ) $(BUILD)/lib/cupti-libs
 	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread
 
 $(CLIENT_SO): $(BUILD)/inject/client.o
+	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -o $@ $< -ldl
 
 # make cupti: fetch the CUPTI wheel again (after a failure), then build.
