@@ -58,6 +58,11 @@ static const char usage[] =
     "                     program under CUPTI's range profiler (kernel\n"
     "                     replay: the program runs twice, each launch is\n"
     "                     replayed; docs/profile.md gives the cost)\n"
+    "  --fallback MODE    launches without line counts: off (default: the\n"
+    "                     program runs once, their rows say why) or rerun\n"
+    "                     (the program runs again under the range profiler\n"
+    "                     for their hardware counts); --level kernel+ runs\n"
+    "                     it again anyway and measures them there\n"
     "\n"
     "Exit status: 2 bad option, or PROGRAM not found or not executable;\n"
     "4 no counts (the program never used CUDA, profiling refused, no launch\n"
@@ -84,7 +89,7 @@ static int parse_count(const char *opt, const char *v, int positive,
 
 typedef struct {
     mp_prof_opts o;
-    const char *min_count, *tolerance, *check, *opcodes, *level;
+    const char *min_count, *tolerance, *check, *opcodes, *level, *fallback;
     int dashdash, nprog;
 } profile_args;
 
@@ -122,6 +127,7 @@ static void parse(int argc, char **argv, profile_args *a)
         TEXT("keep-raw", &o->keep_raw),
         TEXT("opcodes", &a->opcodes),
         TEXT("level", &a->level),
+        TEXT("fallback", &a->fallback),
         {.name = "", .kind = MP_OPT_ARGV, .dest = a,
          .argv_fn = take_program},
     };
@@ -192,6 +198,13 @@ static void check_args(profile_args *a)
             mp_usage_error("--level: '%s' is not kernel or kernel+",
                            a->level);
     }
+    if (a->fallback) {
+        if (!strcmp(a->fallback, "rerun"))
+            o->fallback_rerun = 1;
+        else if (strcmp(a->fallback, "off"))
+            mp_usage_error("--fallback: '%s' is not off or rerun",
+                           a->fallback);
+    }
     if (a->tolerance && !o->baseline)
         mp_usage_error("--tolerance: only with --baseline");
     if (a->min_count && !o->has_check && !o->baseline)
@@ -206,7 +219,7 @@ static void check_args(profile_args *a)
             : o->nvtx_include ? "nvtx-include" : o->launch_skip
             ? "launch-skip" : o->launch_count ? "launch-count" : o->keep_raw
             ? "keep-raw" : a->opcodes ? "opcodes" : a->level ? "level"
-            : NULL;
+            : a->fallback ? "fallback" : NULL;
         if (run_only)
             mp_usage_error("--%s: only when a program is run (not with "
                            "--from)", run_only);

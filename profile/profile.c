@@ -254,30 +254,29 @@ static int run_program(const mp_prof_opts *o, const char *prog,
 static void range_failed(mp_prof_data *d, int kplus, const char *why)
 {
     fprintf(stderr, "memprobe: no range-profiler values: %s\n", why);
-    for (int k = 0; k < d->nl; k++) {
-        mp_prof_launch *l = &d->l[k];
-        if (!mp_prof_range_wanted(l, kplus))
-            continue;
-        free(l->range_src);
-        free(l->range_why);
-        l->range_src = strdup(MP_PROF_RANGE_UNAVAILABLE);
-        l->range_why = strdup(why);
-    }
+    mp_prof_range_none(d, kplus, why);
 }
 
 /* After the first run: when --level kernel+ asks for it, or a launch has
- * no line counts (the fallback), the program runs again with the range
- * profiler (inject/inject_range.c), once per metric group: at kernel+
- * the cache group (L1 and L2 hits, DRAM bytes) and the l2 group (L2
- * sectors), each of one replay pass from an L2 flushed before every
- * measured launch, so that the two L2 counts divided for the hit rate
- * both come from a cold start; for launches without line counts the
- * counts group (kernel replay). Their rows are joined onto the first
- * run's (profile_range.c); a failure is said in the rows. */
+ * no line counts and --fallback rerun asks for their counts, the program
+ * runs again with the range profiler (inject/inject_range.c), once per
+ * metric group: at kernel+ the cache group (L1 and L2 hits, DRAM bytes)
+ * and the l2 group (L2 sectors), each of one replay pass from an L2
+ * flushed before every measured launch, so that the two L2 counts divided
+ * for the hit rate both come from a cold start; for launches without line
+ * counts the counts group (kernel replay), at kernel+ whatever --fallback
+ * says.
+ * Their rows are joined onto the first run's (profile_range.c); a failure
+ * is said in the rows, and so are the launches without line counts that
+ * no run measured (the program runs once by default). */
 static void range_pass(const mp_prof_opts *o, const char *prog,
                       const char *lib, const char *raw, int status1,
                       mp_prof_data *d)
 {
+    if (!o->kernel_plus && !o->fallback_rerun) {
+        mp_prof_range_none(d, 0, MP_PROF_RANGE_NOT_RUN);
+        return;   /* the program runs once */
+    }
     char *re = mp_prof_fallback_regex(d);
     if ((!o->kernel_plus && !re) || !d->nl) {
         free(re);
@@ -379,10 +378,11 @@ static const char *no_counts(const mp_prof_status *st, const mp_prof_data *d,
     return NULL;
 }
 
-/* Launches without line counts: a note, and with --check a reason for 4
- * when no instruction row is left to judge. */
-static const char *no_lines(const mp_prof_data *d, int check, char *buf,
-                            size_t len)
+/* Launches without line counts: a note (with once: how to get their
+ * hardware counts, as the program ran once), and with --check a reason
+ * for 4 when no instruction row is left to judge. */
+static const char *no_lines(const mp_prof_data *d, int check, int once,
+                            char *buf, size_t len)
 {
     long n = 0, all = 0;
     const char *why = "";
@@ -396,8 +396,10 @@ static const char *no_lines(const mp_prof_data *d, int check, char *buf,
     }
     if (n)
         fprintf(stderr, "memprobe: %ld of %ld launch%s without line counts "
-                "(%s)\n", n, all, all == 1 ? "" : "es",
-                why[0] ? why : "no reason given");
+                "(%s)%s\n", n, all, all == 1 ? "" : "es",
+                why[0] ? why : "no reason given", once ? "; --fallback "
+                "rerun runs the program again for their hardware counts"
+                : "");
     if (!check || d->ni)
         return NULL;
     snprintf(buf, len, "--check: no instruction row to judge (%ld of %ld "
@@ -482,7 +484,7 @@ static int judge_file(const mp_prof_opts *o, const mp_prof_data *old)
         fprintf(stderr, "memprobe: no counts: %s has no profiled launch\n",
                 o->from);
         rc = MP_EXIT_COUNTERS;
-    } else if (no_lines(&d, o->has_check, err, sizeof err)) {
+    } else if (no_lines(&d, o->has_check, 0, err, sizeof err)) {
         fprintf(stderr, "memprobe: no counts: %s\n", err);
         rc = MP_EXIT_COUNTERS;
     } else {
@@ -552,7 +554,8 @@ int mp_prof_run(const mp_prof_opts *o)
                     lines, d.ni, d.ni == 1 ? "" : "s");
             none = no_counts(&st, &d, why, sizeof why);
             if (!none)
-                none = no_lines(&d, o->has_check, why, sizeof why);
+                none = no_lines(&d, o->has_check, !o->kernel_plus
+                                && !o->fallback_rerun, why, sizeof why);
         }
     }
     say_program(o->argv[0], status);

@@ -25,6 +25,8 @@ typedef struct {
     const char *keep_raw;        /* --keep-raw DIR, or NULL */
     int opcodes;                 /* --opcodes: MP_PROF_OPCODES_* */
     int kernel_plus;             /* --level kernel+: the range pass */
+    int fallback_rerun;          /* --fallback rerun: run again for the
+                                  * launches without line counts */
     char **argv;                 /* PROGRAM ARGS..., NULL-terminated */
 } mp_prof_opts;
 

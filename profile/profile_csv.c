@@ -130,7 +130,8 @@ static const column launch_cols[L_N] = {
     {"dram__bytes_write.sum", "--level kernel+: bytes written to DRAM"},
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
      "shared wavefronts of loads from the hardware counter (range profiler; "
-     "filled for launches without line counts and at --level kernel+)"},
+     "filled for launches without line counts with --fallback rerun or at "
+     "--level kernel+)"},
     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
      "shared wavefronts of stores, hardware counter"},
     {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -144,8 +145,9 @@ static const column launch_cols[L_N] = {
     {"range_counters", "where the range columns come from: range_profiler "
      "(the second run's range profiler), unavailable (wanted, not got: "
      "range_why says why), empty (not wanted)"},
-    {"range_why", "why the range columns are empty though wanted (a launch "
-     "the second run did not repeat, a graph launch, ...)"},
+    {"range_why", "why the range columns are empty though wanted (the "
+     "program ran once: --fallback off; a launch the second run did not "
+     "repeat, a graph launch, ...)"},
     {"lts__t_sectors_lookup_hit.sum", "--level kernel+: L2 sectors that "
      "hit, the L2 flushed before the launch"},
     {"lts__t_sectors.sum", "--level kernel+: L2 sectors accessed (a "

@@ -5,7 +5,8 @@
  * P's ordinal, numbers N .. N+K-1; each must name the same kernel, grid
  * and block, else the program did not repeat itself and the row gets no
  * values, saying so. Counts are summed over the run; its L1 hit rate is
- * weighted by each launch's global sectors (join_one says why).
+ * weighted by each launch's global sectors (join_one says why). Launches
+ * that wanted values and got no range run say why (mp_prof_range_none).
  */
 #include "profile_range.h"
 
@@ -248,6 +249,13 @@ static void set(mp_prof_launch *l, const char *src, const char *why,
     free(l->range_why);
     l->range_src = dup(src);
     l->range_why = dup(why);
+}
+
+void mp_prof_range_none(mp_prof_data *d, int kplus, const char *why)
+{
+    for (int k = 0; k < d->nl; k++)
+        if (mp_prof_range_wanted(&d->l[k], kplus))
+            set(&d->l[k], MP_PROF_RANGE_UNAVAILABLE, why, NULL, NULL);
 }
 
 /* The range values of row l from the runs rd[0..nrd) that measured it

@@ -22,6 +22,15 @@ int mp_prof_range_wanted(const mp_prof_launch *l, int kplus);
  * launch has line counts. */
 char *mp_prof_fallback_regex(const mp_prof_data *d);
 
+/* The range_why of a launch without line counts when the program ran
+ * once (--fallback off at --level kernel). */
+#define MP_PROF_RANGE_NOT_RUN "not measured: the program runs once; " \
+    "--fallback rerun runs it again for these launches"
+
+/* Launches that wanted range values (kplus: every launch) and get none:
+ * range_counters unavailable, range_why why, the values empty. */
+void mp_prof_range_none(mp_prof_data *d, int kplus, const char *why);
+
 typedef struct {
     long wanted;      /* launches that wanted range values */
     long filled;      /* got them */

@@ -592,7 +592,8 @@ profileplus)
     # fallback cases), then the cost of `memprobe profile` at --level
     # kernel and kernel+ on tests/profile/app (2 runs each), a kernel+
     # profile with the library's debug trace (range-profiler setup, Start,
-    # batch times) and a fallback profile of the NO_SASS hook. Under 60 s.
+    # batch times) and a --fallback rerun profile of the NO_SASS hook.
+    # Under 60 s.
     P=$W/profileplus; mkdir -p "$P"
     app=build/tests/profile/app
     step profileplus-build make -j16 DEPS=.deps memprobe build/lib/libmemprobe_inject.so $app \
@@ -604,7 +605,7 @@ profileplus)
         --keep-raw $P/raw -o $P/kplus.csv -- $app > $P/kplus-trace.txt 2>&1"
     grep -h 'range pass' "$P/kplus-trace.txt" > "$P/range-calls.txt" 2>/dev/null
     step profileplus-fallback bash -c "MEMPROBE_INJECT_NO_SASS='^(transpose_padded|load_aligned)$' \
-        ./memprobe profile -o $P/fallback.csv -- $app > $P/fallback.log 2>&1"
+        ./memprobe profile --fallback rerun -o $P/fallback.csv -- $app > $P/fallback.log 2>&1"
     for k in 1 2; do
         for how in alone kernel kernel+; do
             case $how in

@@ -509,25 +509,35 @@ static void test_kernel_plus_fork(void **state)
     mp_ncu_free(&t);
 }
 
-/* The fallback: without --level kernel+, launches without line counts
- * (the NO_SASS hook) get the range profiler's counts, equal to the SASS
- * sums the same kernel has in a run without the hook; launches with line
- * counts get no range values; --check says what it could not judge. */
+/* --fallback rerun: without --level kernel+, launches without line counts
+ * (the NO_SASS hook) get the range profiler's counts from a second run of
+ * the program, equal to the SASS sums the same kernel has in a run
+ * without the hook; launches with line counts get no range values;
+ * --check says what it could not judge. */
 static void test_fallback(void **state)
 {
     (void)state;
     cli_result r;
-    profile(L("-o", "plain.csv"), NONE, &r);
+    profile(L("-o", "plain.csv", "--fallback", "rerun"), NONE, &r);
     cli_expect_status(&r, 0);
-    assert_null(strstr(r.err, "second time"));   /* nothing to fall back */
+    assert_null(strstr(r.err, "again"));   /* nothing to fall back */
+    assert_string_equal(r.out, "fake_app: the program's own stdout\n");
     cli_result_free(&r);
     setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
-    profile(L("-o", "fb.csv", "--check", "shared<=1.0,global<=1.8"), NONE,
-            &r);
+    profile(L("-o", "fb.csv", "--check", "shared<=1.0,global<=1.8",
+              "--fallback", "rerun"), NONE, &r);
     unsetenv("MEMPROBE_INJECT_NO_SASS");
     cli_expect_status(&r, 0);
-    cli_must_contain("stderr", r.err, "for 2 launches (without line "
+    /* the program ran twice: its own line twice, memprobe's between */
+    assert_string_equal(r.out, "fake_app: the program's own stdout\n"
+                               "fake_app: the program's own stdout\n");
+    cli_must_contain("stderr", r.err, "memprobe: running ");
+    cli_must_contain("stderr", r.err, " again (range run 1 of 1) with the "
+                     "range profiler for 2 launches (without line "
                      "counts: hardware counts, kernel replay)");
+    cli_must_contain("stderr", r.err, "memprobe: 2 of 4 launches without "
+                     "line counts (no SASS records: dropped by the test "
+                     "hook MEMPROBE_INJECT_NO_SASS)\n");
     cli_must_contain("stderr", r.err, "memprobe: check: 2 launches NOT "
                      "judged: no line counts (the first: transpose_naive");
     cli_must_contain("stderr", r.err, "2 of them have the range profiler's "
@@ -557,7 +567,8 @@ static void test_fallback(void **state)
     mp_ncu_free(&t);
     /* every kernel without line counts: --check judges nothing: 4 */
     setenv("MEMPROBE_INJECT_NO_SASS", ".", 1);
-    profile(L("-o", "fb2.csv", "--check", SPEC), NONE, &r);
+    profile(L("-o", "fb2.csv", "--check", SPEC, "--fallback", "rerun"), NONE,
+            &r);
     unsetenv("MEMPROBE_INJECT_NO_SASS");
     cli_expect_status(&r, 4);
     cli_must_contain("stderr", r.err, "no instruction row to judge");
@@ -566,6 +577,106 @@ static void test_fallback(void **state)
     for (int i = 0; i < 4; i++)
         expect_cell(&t, i, "range_counters", "range_profiler");
     mp_ncu_free(&t);
+}
+
+static char *report_of(const char *csv, const char *format);
+
+#define NOT_RUN "not measured: the program runs once; --fallback rerun " \
+    "runs it again for these launches"
+
+/* By default (and with --fallback off) the program runs once: launches
+ * without line counts keep their why, their range columns say they were
+ * not measured, the note says how to measure them; --check counts them
+ * as not judged, none with hardware counts; the report lists them. */
+static void test_fallback_off(void **state)
+{
+    (void)state;
+    const char *const *how[2] = {L("-o", "once.csv"),
+                                 L("-o", "once.csv", "--fallback", "off")};
+    for (int k = 0; k < 2; k++) {
+        cli_result r;
+        setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
+        profile(how[k], NONE, &r);
+        unsetenv("MEMPROBE_INJECT_NO_SASS");
+        cli_expect_status(&r, 0);
+        assert_string_equal(r.out, "fake_app: the program's own stdout\n");
+        assert_null(strstr(r.err, "memprobe: running"));
+        assert_null(strstr(r.err, "range run"));
+        assert_int_equal(count_lines(r.err, "fake_app: the program's own "
+                                     "stderr"), 1);
+        cli_must_contain("stderr", r.err, "memprobe: 2 of 4 launches "
+                         "without line counts (no SASS records: dropped by "
+                         "the test hook MEMPROBE_INJECT_NO_SASS); --fallback "
+                         "rerun runs the program again for their hardware "
+                         "counts\n");
+        cli_result_free(&r);
+        mp_ncu_table t;
+        read_csv("once.csv", &t);
+        assert_int_equal(t.nrows, 4);
+        for (int i = 0; i < 4; i++) {
+            int naive = i == 0 || i == 2;
+            expect_cell(&t, i, "line_counts",
+                        naive ? "unavailable" : "exact");
+            expect_cell(&t, i, "range_counters", naive ? "unavailable" : "");
+            expect_cell(&t, i, "range_why", naive ? NOT_RUN : "");
+            expect_cell(&t, i, R_SH_ST, "");
+            expect_cell(&t, i, R_GL_LD, "");
+            expect_cell(&t, i, R_GL_ST, "");
+            if (naive)
+                expect_cell(&t, i, "why", "no SASS records: dropped by the "
+                            "test hook MEMPROBE_INJECT_NO_SASS");
+        }
+        mp_ncu_free(&t);
+    }
+    /* --check: the two launches not judged, none with hardware counts */
+    cli_result r;
+    setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
+    profile(L("-o", "once2.csv", "--check", "shared<=1.0,global<=1.8"),
+            NONE, &r);
+    unsetenv("MEMPROBE_INJECT_NO_SASS");
+    cli_expect_status(&r, 0);
+    assert_string_equal(r.out, "fake_app: the program's own stdout\n");
+    cli_must_contain("stderr", r.err, "memprobe: check: 2 launches NOT "
+                     "judged: no line counts (the first: transpose_naive");
+    cli_must_contain("stderr", r.err, "; 0 of them have the range "
+                     "profiler's per-launch counts");
+    cli_result_free(&r);
+    /* no launch with line counts: still one run, --check's 4 */
+    profile(L("-o", "once3.csv", "--check", SPEC), L("--unavailable"), &r);
+    cli_expect_status(&r, 4);
+    assert_string_equal(r.out, "fake_app: the program's own stdout\n");
+    cli_must_contain("stderr", r.err, "memprobe: 4 of 4 launches without "
+                     "line counts (CUPTI 13.0 patched no code for this "
+                     "kernel); --fallback rerun runs the program again for "
+                     "their hardware counts\n");
+    cli_must_contain("stderr", r.err, "no instruction row to judge");
+    cli_result_free(&r);
+    char *out = report_of("once.csv", "txt");
+    cli_must_contain("report", out, "Range profiler: 0 of 4 launches "
+                     "measured; 4 without range values:\n- 2 launches: "
+                     NOT_RUN "\n");
+    free(out);
+}
+
+/* --fallback: a bad value is one line naming it, exit 2, before any
+ * run; only when a program is run. */
+static void test_fallback_option(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("--fallback", "bogus"), NONE, &r);
+    cli_expect_status(&r, 2);
+    assert_string_equal(r.err, "memprobe: --fallback: 'bogus' is not off or "
+                               "rerun\n");
+    assert_string_equal(r.out, "");
+    cli_result_free(&r);
+    const char *from[] = {"profile", "--from", "x.csv", "--check", SPEC,
+                          "--fallback", "rerun", NULL};
+    cli_run(from, &r);
+    cli_expect_status(&r, 2);
+    assert_string_equal(r.err, "memprobe: --fallback: only when a program "
+                               "is run (not with --from)\n");
+    cli_result_free(&r);
 }
 
 /* --level: a bad value is one line naming it, exit 2, before any run. */
@@ -581,7 +692,7 @@ static void test_level_option(void **state)
     cli_result_free(&r);
     profile(L("--level", "kernel", "-o", "lk.csv"), NONE, &r);
     cli_expect_status(&r, 0);
-    assert_null(strstr(r.err, "second time"));
+    assert_null(strstr(r.err, "again"));
     cli_result_free(&r);
 }
 
@@ -1125,16 +1236,34 @@ static void test_kernel_plus_fallback(void **state)
                      "range profiler for 2 launches (without line counts: "
                      "hardware counts, kernel replay)");
     cli_result_free(&r);
-    mp_ncu_table t;
-    read_csv("kpf.csv", &t);
-    assert_int_equal(t.nrows, 4);
-    for (int i = 0; i < 4; i++) {
-        int naive = i == 0 || i == 2;
-        expect_cell(&t, i, "range_counters", "range_profiler");
-        expect_cell(&t, i, R_L2, i == 1 ? "50" : "75");
-        expect_cell(&t, i, R_SH_ST, naive ? "32768" : "");
+    /* --fallback off changes nothing at kernel+: the program runs again
+     * anyway, and the counts run with it */
+    setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
+    profile(L("--level", "kernel+", "-o", "kpf-off.csv", "--fallback",
+              "off"), NONE, &r);
+    unsetenv("MEMPROBE_INJECT_NO_SASS");
+    cli_expect_status(&r, 0);
+    assert_int_equal(count_lines(r.out, "fake_app: the program's own "
+                                 "stdout"), 4);
+    cli_must_contain("stderr", r.err, "again (range run 3 of 3) with the "
+                     "range profiler for 2 launches (without line counts: "
+                     "hardware counts, kernel replay)");
+    cli_must_contain("stderr", r.err, "memprobe: 2 of 4 launches without "
+                     "line counts (no SASS records: dropped by the test "
+                     "hook MEMPROBE_INJECT_NO_SASS)\n");
+    cli_result_free(&r);
+    for (int f = 0; f < 2; f++) {
+        mp_ncu_table t;
+        read_csv(f ? "kpf-off.csv" : "kpf.csv", &t);
+        assert_int_equal(t.nrows, 4);
+        for (int i = 0; i < 4; i++) {
+            int naive = i == 0 || i == 2;
+            expect_cell(&t, i, "range_counters", "range_profiler");
+            expect_cell(&t, i, R_L2, i == 1 ? "50" : "75");
+            expect_cell(&t, i, R_SH_ST, naive ? "32768" : "");
+        }
+        mp_ncu_free(&t);
     }
-    mp_ncu_free(&t);
 }
 
 /* --level kernel+: the per-kernel and per-NVTX tables' L1 hit rate (by
@@ -1208,7 +1337,7 @@ static void test_report_range_gaps(void **state)
     (void)state;
     profile_ok(L("-o", "rp.csv"), NONE);
     setenv("MEMPROBE_INJECT_NO_SASS", "transpose_naive", 1);
-    profile_ok(L("-o", "rf.csv"), NONE);
+    profile_ok(L("-o", "rf.csv", "--fallback", "rerun"), NONE);
     unsetenv("MEMPROBE_INJECT_NO_SASS");
     char *plain = report_of("rp.csv", "csv");
     char *out = report_of("rf.csv", "csv");
@@ -1387,6 +1516,8 @@ int main(void)
         cmocka_unit_test(test_kernel_plus_fallback),
         cmocka_unit_test(test_report_no_range),
         cmocka_unit_test(test_fallback),
+        cmocka_unit_test(test_fallback_off),
+        cmocka_unit_test(test_fallback_option),
         cmocka_unit_test(test_level_option),
     };
     return CLI_RUN_BAD("profile", bad, tests);

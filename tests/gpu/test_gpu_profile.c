@@ -7,6 +7,9 @@
  *   memprobe profile --check 'shared<=1.0,global<=1.0' -- app            (exit 1)
  *   memprobe profile --check 'shared<=1.0,global<=1.0' -- app --padded-only (0)
  *   memprobe profile -o crash.csv -- app --crash-after 3                  (139)
+ *   memprobe profile --level kernel+ -o kplus.csv -- app
+ *   memprobe profile --fallback rerun -o fallback.csv -- app    (NO_SASS hook)
+ *   memprobe profile -o once.csv -- app                         (NO_SASS hook)
  *   memprobe ncu-check --profile -- app            (when ncu is on PATH; 0)
  *   memprobe ncu-check --level kernel+ --profile -- app   (ncu on PATH; 0)
  * and asserts:
@@ -20,7 +23,10 @@
  *     stack "app/RANGE", line_counts = exact, two streams;
  *   - the --check runs, the crash run (its launches flushed before the
  *     crash: at least 3 rows, a CSV that reads), and ncu's agreement
- *     (per instruction; and per launch at kernel+ within tolerances).
+ *     (per instruction; and per launch at kernel+ within tolerances);
+ *   - kernel+'s range values, --fallback rerun's hardware counts, and that
+ *     without --fallback the program runs once, its launches without line
+ *     counts saying they were not measured.
  * Skips (TAP skip) when memprobe has no profile command, the injection
  * library BUILD/lib/libmemprobe_inject.so is missing, or the app is not
  * built (BUILD: build, or the folder of $MEMPROBE when that is not ".",
@@ -57,9 +63,11 @@ static int rc_fork;
 static int rc_main, rc_check_bad, rc_check_good, rc_crash, rc_ncu = -1;
 static int rc_ncu_kplus = -1;
 static int rc_short;
-/* --level kernel+ and the fallback (the NO_SASS hook on two kernels) */
-static mp_ncu_table kplus, fallback;
-static int have_kplus, have_fallback, rc_kplus, rc_fallback;
+/* --level kernel+ and the fallback (the NO_SASS hook on two kernels):
+ * --fallback rerun, and the default (once) */
+static mp_ncu_table kplus, fallback, once;
+static int have_kplus, have_fallback, have_once, rc_kplus, rc_fallback;
+static int rc_once;
 #define NO_SASS_RE "^(transpose_padded|load_aligned)$"
 #define SHORTS 2500   /* app --short: one-warp launches of `tick` */
 static int *marker_line;   /* source line of each expect.c line */
@@ -78,6 +86,20 @@ static int run(const char *name, char *const *argv)
         printf(" %s", argv[i]);
     printf(" -> exit %d (log %s)\n", rc, log);
     return rc;
+}
+
+/* Lines of the log of run `name` that contain part. */
+static int log_lines(const char *name, const char *part)
+{
+    char log[1200], line[4096];
+    snprintf(log, sizeof log, "%s/%s.log", dir, name);
+    FILE *f = fopen(log, "r");
+    int n = 0;
+    while (f && fgets(line, sizeof line, f))
+        n += strstr(line, part) != NULL;
+    if (f)
+        fclose(f);
+    return n;
 }
 
 static int read_csv(const char *name, mp_ncu_table *t)
@@ -165,18 +187,23 @@ static void run_all(void)
         mp_ncu_free(&forked);
         have_forked = 0;
     }
-    char kp[1200], fb[1200];
+    char kp[1200], fb[1200], on[1200];
     snprintf(kp, sizeof kp, "%s/kplus.csv", dir);
     snprintf(fb, sizeof fb, "%s/fallback.csv", dir);
+    snprintf(on, sizeof on, "%s/once.csv", dir);
     char *a8[] = {mp, "profile", "--level", "kernel+", "-o", kp, "--", app,
                   NULL};
-    char *a9[] = {mp, "profile", "-o", fb, "--", app, NULL};
+    char *a9[] = {mp, "profile", "--fallback", "rerun", "-o", fb, "--", app,
+                  NULL};
+    char *a11[] = {mp, "profile", "-o", on, "--", app, NULL};
     rc_kplus = run("kplus", a8);
     have_kplus = read_csv("kplus.csv", &kplus);
     setenv("MEMPROBE_INJECT_NO_SASS", NO_SASS_RE, 1);
     rc_fallback = run("fallback", a9);
+    rc_once = run("once", a11);
     unsetenv("MEMPROBE_INJECT_NO_SASS");
     have_fallback = read_csv("fallback.csv", &fallback);
+    have_once = read_csv("once.csv", &once);
     char nk[1200];
     snprintf(nk, sizeof nk, "%s/ncu-check-kplus", dir);
     char *a10[] = {mp, "ncu-check", "--dir", nk, "--level", "kernel+",
@@ -597,16 +624,19 @@ static void test_kernel_plus(void **state)
     assert_int_equal(bad, 0);
 }
 
-/* The fallback: the kernels of the NO_SASS hook have no line counts, the
- * range profiler's counts instead, equal to the SASS counts of the same
- * launch in the plain profile (conflict-free, coalesced kernels); the
- * other kernels keep their line counts and get no range values. */
+/* --fallback rerun: the program runs twice (its own last line twice); the
+ * kernels of the NO_SASS hook have no line counts, the range profiler's
+ * counts instead, equal to the SASS counts of the same launch in the
+ * plain profile (conflict-free, coalesced kernels); the other kernels
+ * keep their line counts and get no range values. */
 static void test_fallback(void **state)
 {
     (void)state;
     NEED_RUNS();
     assert_int_equal(rc_fallback, 0);
     assert_true(have_fallback && have_launches);
+    assert_int_equal(log_lines("fallback", "every result verified"), 2);
+    assert_int_equal(log_lines("fallback", "memprobe: running "), 1);
     int bad = 0, filled = 0;
     for (int r = 0; r < fallback.nrows; r++) {
         const char *k = gpu_cell(&fallback, r, "kernel");
@@ -650,6 +680,64 @@ static void test_fallback(void **state)
         filled++;
     }
     assert_true(filled >= 2);
+    assert_int_equal(bad, 0);
+}
+
+#define NOT_RUN "not measured: the program runs once; --fallback rerun " \
+    "runs it again for these launches"
+
+/* Without --fallback the program runs once (its own last line once, no
+ * range run): the kernels of the NO_SASS hook say line_counts=unavailable
+ * and why, range_counters=unavailable with NOT_RUN and no range value;
+ * the others keep their line counts and empty range columns. */
+static void test_fallback_once(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    static const char *const values[] = {
+        "l1tex__t_sector_hit_rate.pct", "dram__bytes_read.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"};
+    assert_int_equal(rc_once, 0);
+    assert_true(have_once);
+    assert_int_equal(log_lines("once", "every result verified"), 1);
+    assert_int_equal(log_lines("once", "memprobe: running "), 0);
+    assert_int_equal(log_lines("once", "without line counts (no SASS "
+                               "records: dropped by the test hook "
+                               "MEMPROBE_INJECT_NO_SASS); --fallback rerun "
+                               "runs the program again"), 1);
+    int bad = 0, hooked_rows = 0;
+    for (int r = 0; r < once.nrows; r++) {
+        const char *k = gpu_cell(&once, r, "kernel");
+        int hooked = !strcmp(k, "transpose_padded")
+                     || !strcmp(k, "load_aligned");
+        if (!ran(&once, r))
+            continue;
+        const char *lc = gpu_cell(&once, r, "line_counts");
+        const char *src = gpu_cell(&once, r, "range_counters");
+        const char *why = gpu_cell(&once, r, "range_why");
+        int was = bad;
+        if (hooked) {
+            hooked_rows++;
+            bad += strcmp(lc, "unavailable") != 0
+                   || !strstr(gpu_cell(&once, r, "why"),
+                              "MEMPROBE_INJECT_NO_SASS")
+                   || strcmp(src, "unavailable") != 0
+                   || strcmp(why, NOT_RUN) != 0;
+        } else {
+            bad += strcmp(lc, "exact") != 0 || src[0] || why[0];
+        }
+        for (size_t c = 0; c < sizeof values / sizeof *values; c++)
+            bad += gpu_cell(&once, r, values[c])[0] != '\0';
+        if (bad > was)
+            printf("# MISMATCH: %s launch %s: %s, %s %s\n", k,
+                   gpu_cell(&once, r, "launch"), lc, src, why);
+    }
+    assert_true(hooked_rows >= 2);
     assert_int_equal(bad, 0);
 }
 
@@ -697,6 +785,7 @@ int main(void)
         GPU_TEST("ncu_check_kernel_plus_agrees", test_ncu_kplus_agrees),
         GPU_TEST("kernel_plus_range_values", test_kernel_plus),
         GPU_TEST("fallback_range_counts", test_fallback),
+        GPU_TEST("fallback_off_runs_once", test_fallback_once),
     };
     int rc = cmocka_run_group_tests_name("gpu_profile", tests, NULL, NULL);
     if (have_launches)
@@ -711,6 +800,8 @@ int main(void)
         mp_ncu_free(&kplus);
     if (have_fallback)
         mp_ncu_free(&fallback);
+    if (have_once)
+        mp_ncu_free(&once);
     if (have_forked) {
         mp_ncu_free(&forked);
         mp_ncu_free(&forked_lines);
