@@ -430,7 +430,7 @@ static void unjudged(const mp_prof_data *d)
         if (!strcmp(l->line_counts, MP_RAW_EXACT))
             continue;
         if (!n)
-            name = l->kernel, why = l->why;
+            name = l->name, why = l->why;
         n += l->launches;
         if (l->range_src && !strcmp(l->range_src, MP_PROF_RANGE_FILLED))
             filled += l->launches;

@@ -61,22 +61,20 @@ int mp_prof_check_parse(const char *text, mp_prof_check_spec *s, char *err,
     return 0;
 }
 
-/* One judgement as printed: "WHERE KERNEL WHAT: R.Rx ideal (M UNIT, ideal
- * I)"; old_ratio >= 0 adds "O.Ox -> " before it. */
+/* One judgement as printed: "WHERE WHAT: R.Rx ideal (M UNIT, ideal I)",
+ * WHERE naming the kernel; old_ratio >= 0 adds "O.Ox -> " before it. */
 static void say(FILE *out, const char *prefix, const char *where,
-                const char *kernel, const char *what, int c, mp_u64 meas,
-                mp_u64 ideal, double old_ratio)
+                const char *what, int c, mp_u64 meas, mp_u64 ideal,
+                double old_ratio)
 {
-    char name[256], r[32], o[32] = "";
-    mp_prof_short_name(kernel, name, sizeof name);
+    char r[32], o[32] = "";
     mp_prof_fmt_ratio((double)meas / (double)ideal, r, sizeof r);
     if (old_ratio >= 0) {
         mp_prof_fmt_ratio(old_ratio, o, sizeof o - 4);
         strcat(o, "x -> ");
     }
-    fprintf(out, "%s%s%s%s %s: %s%sx ideal (%llu %s, ideal %llu)\n", prefix,
-            where, where[0] ? " " : "", name, what, o, r, meas,
-            mp_prof_class_unit[c], ideal);
+    fprintf(out, "%s%s %s: %s%sx ideal (%llu %s, ideal %llu)\n", prefix,
+            where, what, o, r, meas, mp_prof_class_unit[c], ideal);
 }
 
 /* What a line's judgement is about: "shared load (LDS)", or "global
@@ -90,15 +88,23 @@ static void src_what(const mp_prof_src *l, int c, int dir, char *buf,
              ops[0] ? ")" : "");
 }
 
-/* Prints the judgement of line l's loads or stores of class c. */
+/* Prints the judgement of line l's loads or stores of class c, the line
+ * named "file:line KERNEL", or "KERNEL+0xOFF" without line info. */
 static void say_src(FILE *out, const char *prefix, const mp_prof_src *l,
                     int c, int dir, double old_ratio)
 {
-    char where[512], what[128];
-    mp_prof_src_where(l, where, sizeof where);
+    char what[128];
+    char *at = mp_prof_src_where(l);
+    char *where = mp_xmalloc(strlen(at) + strlen(l->name) + 2);
+    if (l->file[0])
+        sprintf(where, "%s %s", at, l->name);
+    else
+        sprintf(where, "%s%s", l->name, at);
     src_what(l, c, dir, what, sizeof what);
-    say(out, prefix, where, l->kernel, what, c, l->meas[c][dir],
-        l->ideal[c][dir], old_ratio);
+    say(out, prefix, where, what, c, l->meas[c][dir], l->ideal[c][dir],
+        old_ratio);
+    free(where);
+    free(at);
 }
 
 int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
@@ -144,7 +150,7 @@ static int grew(mp_u64 new_m, mp_u64 new_i, mp_u64 old_m, mp_u64 old_i,
 
 /* Per kernel (mangled name, all processes): the launch sums. */
 typedef struct {
-    const char *kernel, *mangled;
+    const char *name, *mangled;
     mp_u64 meas[MP_NCLASS], ideal[MP_NCLASS];
 } kernel_sum;
 
@@ -158,7 +164,7 @@ static kernel_sum *kernel_sums(const mp_prof_data *d, int *n)
         while (j < *n && strcmp(k[j].mangled, l->mangled))
             j++;
         if (j == *n) {
-            k[j].kernel = l->kernel;
+            k[j].name = l->name;
             k[j].mangled = l->mangled;
             (*n)++;
         }
@@ -222,10 +228,12 @@ int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
                 if (!grew(k[i].meas[c], k[i].ideal[c], ko[j].meas[c],
                           ko[j].ideal[c], tolerance))
                     continue;
-                say(out, prefix, "kernel", k[i].kernel, mp_prof_class_name[c],
-                    c, k[i].meas[c],
-                    k[i].ideal[c],
+                char *where = mp_xmalloc(strlen(k[i].name) + 8);
+                sprintf(where, "kernel %s", k[i].name);
+                say(out, prefix, where, mp_prof_class_name[c], c,
+                    k[i].meas[c], k[i].ideal[c],
                     (double)ko[j].meas[c] / (double)ko[j].ideal[c]);
+                free(where);
                 bad++;
             }
         }

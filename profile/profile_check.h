@@ -24,9 +24,10 @@ int mp_prof_check_parse(const char *text, mp_prof_check_spec *s, char *err,
 /* Judges every source line of d with at least min_count instructions
  * executed, its loads and its stores of each class apart against the
  * class's limit: one line to out per offender ("app.cu:19 transpose_naive
- * shared load (LDS): 32.0x ideal (16777216 wavefronts, ideal 524288)"),
- * each prefixed by `prefix`. Returns the number of offenders; *judged the
- * lines judged. */
+ * shared load (LDS): 32.0x ideal (16777216 wavefronts, ideal 524288)";
+ * without line info "scale#2+0x90 global store (STG.E): ..."), the
+ * kernel by its printed name (mp_prof_data), each prefixed by `prefix`.
+ * Returns the number of offenders; *judged the lines judged. */
 int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
                   mp_u64 min_count, const char *prefix, FILE *out,
                   int *judged);

@@ -3,11 +3,12 @@
  * schema, the merge of the raw files that the injection library wrote for
  * each process (docs/profile-design.md, "Raw files") into profile.csv and
  * profile-lines.csv, the opcodes from cuobjdump, reading both CSVs back,
- * and the per-source-line sums that --check, --baseline and the report
- * judge.
+ * the per-source-line sums that --check, --baseline and the report
+ * judge, and the names they print kernels by.
  */
 #include "profile_csv.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -300,32 +301,74 @@ static char *demangle(const char *mangled)
     return xstrdup(mangled);
 }
 
-void mp_prof_short_name(const char *d, char *buf, size_t len)
+/* The length of what at d[i] stands for itself, no bracket opening or
+ * closing: "(anonymous namespace)", or an operator's name with its
+ * symbol ("operator<", "operator()"); else 0. */
+static size_t plain_token(const char *d, size_t i)
 {
-    /* the parameter list: the first '(' at template depth 0 that is not
-     * "(anonymous namespace)" */
-    int depth = 0;
-    size_t start = 0, end = strlen(d);
     static const char anon[] = "(anonymous namespace)";
-    for (size_t i = 0; d[i]; i++) {
-        if (!strncmp(d + i, anon, sizeof anon - 1)) {
-            i += sizeof anon - 2;
+    if (!strncmp(d + i, anon, sizeof anon - 1))
+        return sizeof anon - 1;
+    int word = !i || !(isalnum((unsigned char)d[i - 1]) || d[i - 1] == '_');
+    if (!word || strncmp(d + i, "operator", 8))
+        return 0;
+    const char *p = d + i + 8;
+    if (isalnum((unsigned char)*p) || *p == '_')
+        return 0;   /* "operators" */
+    if (!strncmp(p, "()", 2))
+        return 10;
+    return 8 + strspn(p, "<>=!+-*/%^&|~");
+}
+
+static int opens(char c) { return c && strchr("<({[", c) != NULL; }
+static int closes(char c) { return c && strchr(">)}]", c) != NULL; }
+
+char *mp_prof_short_name(const char *d)
+{
+    /* the qualified name: after the last blank before it (a return type)
+     * and before the parameter list, both outside any brackets */
+    size_t start = 0, end = strlen(d), t;
+    int depth = 0;
+    for (size_t i = 0; d[i]; i += t ? t : 1) {
+        if ((t = plain_token(d, i)))
             continue;
-        }
-        if (d[i] == '<')
-            depth++;
-        else if (d[i] == '>' && depth > 0)
-            depth--;
-        else if (d[i] == ' ' && depth == 0)
-            start = i + 1;   /* after a return type */
-        else if (d[i] == '(' && depth == 0) {
+        if (d[i] == '(' && !depth) {
             end = i;
             break;
         }
+        if (opens(d[i]))
+            depth++;
+        else if (closes(d[i]) && depth > 0)
+            depth--;
+        else if (d[i] == ' ' && !depth && d[i + 1] != '<')
+            start = i + 1;   /* not "operator<< <int>" */
     }
-    if (start > end)
-        start = 0;
-    snprintf(buf, len, "%.*s", (int)(end - start), d + start);
+    /* copied without its template argument lists, at any depth */
+    char *out = mp_xmalloc(end - start + 1);
+    size_t n = 0;
+    int skip = -1;   /* the depth at which the dropped "<" opened */
+    depth = 0;
+    for (size_t i = start; i < end; i += t) {
+        t = plain_token(d, i);
+        if (!t) {
+            t = 1;
+            if (opens(d[i])) {
+                if (d[i] == '<' && skip < 0)
+                    skip = depth;
+                depth++;
+            } else if (closes(d[i]) && depth > 0 && --depth == skip) {
+                skip = -1;
+                continue;
+            }
+        }
+        if (skip < 0)
+            for (size_t k = 0; k < t && i + k < end; k++)
+                out[n++] = d[i + k];
+    }
+    while (n && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
+    return out;
 }
 
 void mp_prof_fmt_ratio(double r, char *buf, size_t len)
@@ -383,9 +426,106 @@ void mp_prof_free(mp_prof_data *d)
         free_launch(&d->l[k]);
     for (int k = 0; k < d->ni; k++)
         free_line(&d->i[k]);
+    for (int k = 0; k < d->nnames; k++)
+        free(d->names[k]);
     free(d->l);
     free(d->i);
+    free(d->names);
     memset(d, 0, sizeof *d);
+}
+
+/* ---- the kernels' printed names ------------------------------------- */
+
+/* A kernel of a profile: its names and its first row (launch rows, then
+ * instruction rows, numbered on). */
+typedef struct {
+    const char *mangled, *kernel;
+    char *name;
+    long first;
+} kname;
+
+static int cmp_kname_mangled(const void *a, const void *b)
+{
+    const kname *x = a, *y = b;
+    int c = strcmp(x->mangled, y->mangled);
+    return c ? c : (x->first > y->first) - (x->first < y->first);
+}
+
+static int cmp_kname_name(const void *a, const void *b)
+{
+    const kname *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->first > y->first) - (x->first < y->first);
+}
+
+/* The kernels of d, each once (its first row's), by mangled name; *n of
+ * them, each with its short name. */
+static kname *kernels_of(const mp_prof_data *d, int *n)
+{
+    long rows = (long)d->nl + d->ni;
+    kname *k = mp_xcalloc((size_t)rows + 1, sizeof *k);
+    for (long r = 0; r < rows; r++) {
+        int launch = r < d->nl;
+        k[r].mangled = launch ? d->l[r].mangled : d->i[r - d->nl].mangled;
+        k[r].kernel = launch ? d->l[r].kernel : d->i[r - d->nl].kernel;
+        k[r].first = r;
+    }
+    mp_sort(k, (size_t)rows, sizeof *k, cmp_kname_mangled);
+    *n = 0;
+    for (long r = 0; r < rows; r++)
+        if (!*n || strcmp(k[*n - 1].mangled, k[r].mangled))
+            k[(*n)++] = k[r];
+    for (int j = 0; j < *n; j++) {
+        k[j].name = mp_prof_short_name(k[j].kernel);
+        if (!k[j].name[0]) {   /* no demangled name: the mangled one */
+            free(k[j].name);
+            k[j].name = xstrdup(k[j].mangled);
+        }
+    }
+    return k;
+}
+
+static int cmp_kname_key(const void *key, const void *b)
+{
+    return strcmp(key, ((const kname *)b)->mangled);
+}
+
+static const char *name_of(const kname *k, int n, const char *mangled)
+{
+    const kname *f = bsearch(mangled, k, (size_t)n, sizeof *k,
+                             cmp_kname_key);
+    return f ? f->name : "";
+}
+
+/* Names d's kernels (mp_prof_data): short names, "#N" after those that
+ * kernels of other mangled names share, N by first row. */
+static void name_kernels(mp_prof_data *d)
+{
+    int n;
+    kname *k = kernels_of(d, &n);
+    mp_sort(k, (size_t)n, sizeof *k, cmp_kname_name);
+    for (int j = 0; j < n;) {
+        int same = 1;
+        while (j + same < n && !strcmp(k[j].name, k[j + same].name))
+            same++;
+        for (int s = 0; s < same && same > 1; s++) {
+            char *num = mp_xmalloc(strlen(k[j + s].name) + 24);
+            sprintf(num, "%s#%d", k[j + s].name, s + 1);
+            free(k[j + s].name);
+            k[j + s].name = num;
+        }
+        j += same;
+    }
+    mp_sort(k, (size_t)n, sizeof *k, cmp_kname_mangled);
+    d->names = mp_xcalloc((size_t)n + 1, sizeof *d->names);
+    d->nnames = n;
+    for (int j = 0; j < n; j++)
+        d->names[j] = k[j].name;
+    for (int r = 0; r < d->nl; r++)
+        d->l[r].name = name_of(k, n, d->l[r].mangled);
+    for (int r = 0; r < d->ni; r++)
+        d->i[r].name = name_of(k, n, d->i[r].mangled);
+    free(k);
 }
 
 /* ---- reading CSV tables ---------------------------------------------- */
@@ -787,6 +927,14 @@ static int cmp_line(const void *a, const void *b)
     return (x->offset > y->offset) - (x->offset < y->offset);
 }
 
+/* The rows of a merged profile in their order, its kernels named. */
+static void order_and_name(mp_prof_data *d)
+{
+    mp_sort(d->l, (size_t)d->nl, sizeof *d->l, cmp_launch);
+    mp_sort(d->i, (size_t)d->ni, sizeof *d->i, cmp_line);
+    name_kernels(d);
+}
+
 static int cmp_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -1064,8 +1212,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
         regfree(&re);
     }
     st->kept = d->nl;
-    mp_sort(d->l, (size_t)d->nl, sizeof *d->l, cmp_launch);
-    mp_sort(d->i, (size_t)d->ni, sizeof *d->i, cmp_line);
+    order_and_name(d);
     mp_sort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op_launch);
     split_launches(d, &ops);
     free_ops(&ops);
@@ -1342,6 +1489,7 @@ int mp_prof_load(const char *csv, mp_prof_data *d, char *err, size_t errlen)
         mp_prof_free(d);
         return -1;
     }
+    name_kernels(d);
     return 0;
 }
 
@@ -1398,6 +1546,7 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
             mp_prof_src *t = &s[(*n)++];
             t->kernel = i->kernel;
             t->mangled = i->mangled;
+            t->name = i->name;
             t->file = i->file;
             t->line = i->line;
             t->offset = i->offset;
@@ -1426,14 +1575,14 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
     return s;
 }
 
-void mp_prof_src_where(const mp_prof_src *s, char *buf, size_t len)
+char *mp_prof_src_where(const mp_prof_src *s)
 {
-    if (s->file[0]) {
-        const char *base = strrchr(s->file, '/');
-        snprintf(buf, len, "%s:%ld", base ? base + 1 : s->file, s->line);
-    } else {
-        char name[256];
-        mp_prof_short_name(s->kernel, name, sizeof name);
-        snprintf(buf, len, "%s+0x%llx", name, s->offset);
-    }
+    const char *base = strrchr(s->file, '/');
+    base = base ? base + 1 : s->file;
+    char *w = mp_xmalloc(strlen(base) + 32);
+    if (s->file[0])
+        sprintf(w, "%s:%ld", base, s->line);
+    else
+        sprintf(w, "+0x%llx", s->offset);
+    return w;
 }

@@ -77,6 +77,7 @@ typedef struct {
     char *range[MP_PR_N];    /* range-pass values as text; "" = none */
     char *range_src;         /* "", MP_PROF_RANGE_FILLED or _UNAVAILABLE */
     char *range_why;         /* why unavailable */
+    const char *name;        /* its kernel's name as printed (below) */
 } mp_prof_launch;
 
 typedef struct {
@@ -84,13 +85,23 @@ typedef struct {
     char *kernel, *mangled, *file, *opcode, *cubin;   /* cubin: raw only */
     long fidx;                                        /* raw only */
     mp_u64 offset, launches, m[MP_PM_N];
+    const char *name;        /* its kernel's name as printed (below) */
 } mp_prof_line;
 
+/* A profile: its launch rows in profile.csv's order (process, launch),
+ * its instruction rows. Each kernel (mangled name) has the name that
+ * messages and the report print it by: its short name
+ * (mp_prof_short_name), and when kernels of different mangled names share
+ * one, "#N" after it, N from 1 in the order of their first row (launches
+ * before instruction rows): "scale#1", "scale#2". Set by mp_prof_merge
+ * and mp_prof_load; the rows' `name` point into `names`. */
 typedef struct {
     mp_prof_launch *l;
     int nl;
     mp_prof_line *i;
     int ni;
+    char **names;
+    int nnames;
 } mp_prof_data;
 
 void mp_prof_free(mp_prof_data *d);
@@ -136,6 +147,7 @@ int mp_prof_load(const char *csv, mp_prof_data *d, char *err, size_t errlen);
  * and processes; without line info, one instruction. */
 typedef struct {
     const char *kernel, *mangled, *file;
+    const char *name;         /* the kernel's printed name (mp_prof_data) */
     long line;
     mp_u64 offset;            /* the first instruction's pc offset */
     mp_u64 inst;              /* instructions executed on the line */
@@ -158,12 +170,17 @@ static inline mp_u64 mp_prof_src_sum(const mp_u64 v[MP_NCLASS][MP_NDIR],
 /* The source lines of d, ordered by kernel, file, line (malloc'd). */
 mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n);
 
-/* "file:line", or "KERNEL+0xOFF" without line info. */
-void mp_prof_src_where(const mp_prof_src *s, char *buf, size_t len);
+/* Where in its kernel a source line is: "file:line" (the file's base
+ * name), or "+0xOFF", the instruction's pc offset, without line info
+ * (malloc'd). */
+char *mp_prof_src_where(const mp_prof_src *s);
 
-/* The short name of a demangled kernel: no return type, no parameters
- * ("void ns::f<32>(float*)" -> "ns::f<32>"). */
-void mp_prof_short_name(const char *demangled, char *buf, size_t len);
+/* The short name of a demangled kernel (malloc'd, whole): its qualified
+ * name, namespaces kept ("(anonymous namespace)" too), without the return
+ * type, the parameter list and every template argument list
+ * ("void ns::f<32, g<int>(float)>(float*)" -> "ns::f"); a name without
+ * any of them as it is. */
+char *mp_prof_short_name(const char *demangled);
 
 /* A ratio as printed: two decimals, a second zero dropped ("32.0",
  * "1.26", "1.5"). */

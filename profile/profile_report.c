@@ -152,10 +152,9 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
     for (int k = 0; k < shown; k++) {
         const mp_prof_src *l = &s[w[k].src];
         int c = w[k].cls;
-        char rank[16], where[512], name[256], v[4][48];
+        char rank[16], v[4][48];
         snprintf(rank, sizeof rank, "%d", k + 1);
-        mp_prof_src_where(l, where, sizeof where);
-        mp_prof_short_name(l->kernel, name, sizeof name);
+        char *where = mp_prof_src_where(l);
         fmt_ratio_cell(v[0], sizeof v[0], mp_prof_src_sum(l->meas, c),
                        l->cinst[c]);
         fmt_ratio_cell(v[1], sizeof v[1], mp_prof_src_sum(l->ideal, c),
@@ -165,10 +164,12 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
         mp_rep_fmt(v[3], sizeof v[3], 100.0 * (double)w[k].excess
                    / (double)all, 1);
         strcat(v[3], "%");
-        const char *kv[] = {rank, where, name, l->ops[c][0] ? l->ops[c] : "?",
+        const char *kv[] = {rank, where, l->name,
+                            l->ops[c][0] ? l->ops[c] : "?",
                             mp_prof_class_unit[c]};
         const char *vv[] = {v[0], v[1], v[2], v[3]};
         add_row(t, kv, vv);
+        free(where);
     }
     free(w);
     return t;
@@ -240,7 +241,7 @@ static double l1_weight(const mp_prof_launch *l)
 /* Launch sums grouped by a key (the kernel, or the NVTX stack) and, when
  * the CSV has range values, by what the counts are (CNT_*). */
 typedef struct {
-    const char *key;
+    const char *key, *name;   /* name: the kernel's printed name */
     int counts;
     long launches, measured;   /* measured: with range values */
     mp_u64 m[MP_PM_N];
@@ -304,6 +305,7 @@ static group *group_by(const mp_prof_data *d, int by_nvtx, int split,
                 memset(&g[j], 0, sizeof *g);
             }
             g[j].key = key;
+            g[j].name = l->name;
             g[j].counts = counts;
             g[j].hw_has[0] = g[j].hw_has[1] = 1;
             (*n)++;
@@ -379,17 +381,9 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
                                 by_nvtx ? nvtx_key : kernel_key, nsub, subs,
                                 n);
     for (int k = 0; k < n; k++) {
-        char key[512], v[13][32];
-        if (by_nvtx) {
-            snprintf(key, sizeof key, "%s", g[k].key[0] ? g[k].key
-                     : "(none)");
-        } else {
-            const char *dem = g[k].key;
-            for (int j = 0; j < d->nl; j++)
-                if (!strcmp(d->l[j].mangled, g[k].key))
-                    dem = d->l[j].kernel;
-            mp_prof_short_name(dem, key, sizeof key);
-        }
+        char v[13][32];
+        const char *key = !by_nvtx ? g[k].name
+                          : g[k].key[0] ? g[k].key : "(none)";
         snprintf(v[0], sizeof v[0], "%ld", g[k].launches);
         count_cells(&g[k], v + 1);
         kplus_cells(&g[k], v + 8);
@@ -482,7 +476,7 @@ static void range_notes(const mp_prof_data *d, range_view rv,
 /* ---- plot -------------------------------------------------------------- */
 
 typedef struct {
-    const char *mangled, *kernel;
+    const char *mangled, *name;
     mp_u64 excess;
 } kernel_rank;
 
@@ -506,7 +500,7 @@ static kernel_rank *rank_kernels(const mp_prof_src *s, int n, int *nk)
             j++;
         if (j == nr) {
             r[nr].mangled = s[k].mangled;
-            r[nr++].kernel = s[k].kernel;
+            r[nr++].name = s[k].name;
         }
         for (int c = 0; c < MP_NCLASS; c++)
             r[j].excess += line_excess(&s[k], c);
@@ -532,9 +526,7 @@ static int write_excess_data(const mp_prof_src *s, int n,
             "line of the %d worst kernels, one block each\n", nk);
     fprintf(f, "# line shared_excess_wavefronts global_excess_sectors\n");
     for (int j = 0; j < nk; j++) {
-        char name[256];
-        mp_prof_short_name(r[j].kernel, name, sizeof name);
-        fprintf(f, "%s# kernel %d: %s\n", j ? "\n\n" : "", j, name);
+        fprintf(f, "%s# kernel %d: %s\n", j ? "\n\n" : "", j, r[j].name);
         for (int k = 0; k < n; k++) {
             if (strcmp(s[k].mangled, r[j].mangled) || !s[k].file[0])
                 continue;
@@ -574,8 +566,7 @@ static int write_excess_script(const kernel_rank *r, int nk,
         fprintf(f, "set label 1 \"no excess\" at graph 0.5, 0.5 center\n"
                 "plot [0:1] [0:1] NaN notitle\n");
     for (int j = 0; j < nk; j++) {
-        char name[256];
-        mp_prof_short_name(r[j].kernel, name, sizeof name);
+        char *name = dup_text(r[j].name);
         for (char *p = name; *p; p++)
             if (*p == '"' || *p == '\\')
                 *p = '\'';
@@ -584,6 +575,7 @@ static int write_excess_script(const kernel_rank *r, int nk,
                     "1:%d title \"%s %s\"%s\n", j || c ? "    " : "plot", j,
                     2 + c, name, mp_prof_class_name[c],
                     j + 1 < nk || c + 1 < MP_NCLASS ? ", \\" : "");
+        free(name);
     }
     return mp_rep_plot_close(f, dir, "profile-excess.gp", err, errlen)
            ? -1 : 0;

@@ -9,7 +9,8 @@
  * load/store split, ratios, pid column, a forking program, a crashed
  * one), --check lines and --min-count, --baseline and --tolerance, the
  * filters, SIGTERM forwarded, `columns --profile` against the written
- * headers, and the report's worst lines and shares.
+ * headers, the report's worst lines and shares, and the names kernels are
+ * printed by (templates, instantiations, lines without line info).
  */
 #include "cli_util.h"
 #include "ncu_csv.h"
@@ -919,6 +920,136 @@ static void test_baseline(void **state)
     cli_result_free(&r);
 }
 
+/* ---- kernel names ------------------------------------------------------ */
+
+/* fake_app --templates: scale<float> (line info), scale<double> and
+ * PyTorch's copy kernel (none). */
+#define TORCH_COPY_HEAD "void at::native::elementwise_kernel<128, 2, "
+static const char *const template_check[] = {
+    "memprobe: check: at::native::elementwise_kernel+0x13c0 global load "
+    "(LDG.E): 6.0x ideal (192 sectors, ideal 32)\n",
+    "memprobe: check: scale#2+0x90 global store (STG.E): 4.0x ideal (256 "
+    "sectors, ideal 64)\n",
+    "memprobe: check: scale.cu:7 scale#1 global load (LDG.E): 2.0x ideal "
+    "(128 sectors, ideal 64)\n",
+};
+
+/* Every line of text starting with prefix shorter than max characters. */
+static void lines_shorter(const char *text, const char *prefix, size_t max)
+{
+    for (const char *p = text; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        if (n >= max && !strncmp(p, prefix, strlen(prefix)))
+            fail_msg("a line of %zu characters: %.*s", n, (int)n, p);
+        p += n + (p[n] == '\n');
+    }
+}
+
+/* The check names a kernel by its short name, told apart from another
+ * instantiation by #N in the order of first launch, and a line without
+ * line info KERNEL+0xOFF (the name once); the CSVs keep the full names. */
+static void test_names_check(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "tpl.csv", "--check", SPEC), L("--templates"), &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 3);
+    for (size_t k = 0; k < CLI_COUNT(template_check); k++)
+        cli_must_contain("stderr", r.err, template_check[k]);
+    cli_must_contain("stderr", r.err, "memprobe: check failed: 3 offenders "
+                     "among 5 source lines judged");
+    lines_shorter(r.err, "memprobe: check", 200);
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("tpl.csv", &t);
+    assert_int_equal(t.nrows, 4);
+    expect_cell(&t, 0, "kernel", "void scale<float>(float const*, float*, "
+                "int, float)");
+    expect_cell(&t, 0, "mangled", "_Z5scaleIfEvPKT_PS0_iS0_");
+    expect_cell(&t, 1, "kernel", "void scale<double>(double const*, "
+                "double*, int, double)");
+    expect_cell(&t, 1, "mangled", "_Z5scaleIdEvPKT_PS0_iS0_");
+    assert_int_equal(strlen(cell(&t, 3, "kernel")), 814);
+    assert_int_equal(strncmp(cell(&t, 3, "kernel"), TORCH_COPY_HEAD,
+                             strlen(TORCH_COPY_HEAD)), 0);
+    mp_ncu_free(&t);
+    read_csv("tpl-lines.csv", &t);
+    int row = row_where(&t, "function_offset", "0x13c0", 0);
+    assert_int_equal(strlen(cell(&t, row, "kernel")), 814);
+    expect_cell(&t, row, "file", "");
+    mp_ncu_free(&t);
+
+    /* the same from the file, and a launch not judged named likewise */
+    const char *from[] = {"profile", "--from", "tpl.csv", "--check", SPEC,
+                          NULL};
+    cli_run(from, &r);
+    cli_expect_status(&r, 1);
+    for (size_t k = 0; k < CLI_COUNT(template_check); k++)
+        cli_must_contain("stderr", r.err, template_check[k]);
+    cli_result_free(&r);
+    setenv("MEMPROBE_INJECT_NO_SASS", "elementwise", 1);
+    profile(L("-o", "tpl-nosass.csv", "--check", SPEC), L("--templates"),
+            &r);
+    unsetenv("MEMPROBE_INJECT_NO_SASS");
+    cli_expect_status(&r, 1);
+    cli_must_contain("stderr", r.err, "memprobe: check: 1 launch NOT "
+                     "judged: no line counts (the first: "
+                     "at::native::elementwise_kernel, no SASS records");
+    cli_result_free(&r);
+}
+
+/* --baseline and the report print the same names. */
+static void test_names_baseline_report(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile_ok(L("-o", "tpl-base.csv"), L("--templates", "--scatter", "1"));
+    profile(L("-o", "tpl-new.csv", "--baseline", "tpl-base.csv"),
+            L("--templates"), &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: baseline: "), 2);
+    cli_must_contain("stderr", r.err, "memprobe: baseline: kernel scale#2 "
+                     "global: 1.0x -> 2.5x ideal (320 sectors, ideal 128)\n");
+    cli_must_contain("stderr", r.err, "memprobe: baseline: scale#2+0x90 "
+                     "global store (STG.E): 1.0x -> 4.0x ideal (256 sectors, "
+                     "ideal 64)\n");
+    cli_result_free(&r);
+    const char *csv[] = {"report", "tpl-new.csv", "--format", "csv", NULL};
+    cli_run_ok(csv, &r);
+    cli_must_contain("report --format csv", r.out,
+                     "lines,1,+0x90,scale#2,STG.E,sectors,16,4,192,100%\r\n"
+                     "lines,2,+0x13c0,at::native::elementwise_kernel,LDG.E,"
+                     "sectors,12,2,160,100%\r\n"
+                     "lines,3,scale.cu:7,scale#1,LDG.E/STG.E,sectors,3,2,64,"
+                     "100%\r\n");
+    cli_must_contain("report --format csv", r.out,
+                     "kernels,scale#1,2,64,0,0,,192,128,1.5\r\n"
+                     "kernels,scale#2,1,32,0,0,,320,128,2.5\r\n"
+                     "kernels,at::native::elementwise_kernel,1,32,0,0,,224,"
+                     "64,3.5\r\n");
+    cli_result_free(&r);
+    const char *txt[] = {"report", "tpl-new.csv", NULL};
+    cli_run_ok(txt, &r);
+    lines_shorter(r.out, "", 200);
+    cli_result_free(&r);
+    const char *plot[] = {"report", "tpl-new.csv", "--plot-data", "tpl-pd",
+                          NULL};
+    cli_run(plot, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    size_t len;
+    char *gp = cli_read_file("tpl-pd/profile-excess.gp", &len);
+    cli_must_contain("plot script", gp, "index 0 using 1:3 title \"scale#2 "
+                     "global\"");
+    cli_must_contain("plot script", gp, "index 1 using 1:3 title "
+                     "\"at::native::elementwise_kernel global\"");
+    free(gp);
+    char *dat = cli_read_file("tpl-pd/profile-excess.dat", &len);
+    cli_must_contain("plot data", dat, "# kernel 2: scale#1\n7 0 64\n");
+    free(dat);
+}
+
 /* ---- filters ----------------------------------------------------------- */
 
 static void test_filters(void **state)
@@ -1501,6 +1632,8 @@ int main(void)
         cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_baseline),
+        cmocka_unit_test(test_names_check),
+        cmocka_unit_test(test_names_baseline_report),
         cmocka_unit_test(test_filters),
         cmocka_unit_test(test_keep_raw),
         cmocka_unit_test(test_preload),

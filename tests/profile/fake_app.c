@@ -25,6 +25,21 @@
  * launched in the order naive, pad (in NVTX range outer/step), naive, copy,
  * repeated to --launches N (default 4). W is --conflict (default 32).
  *
+ * --templates launches other kernels in their places, with names as C++
+ * and PyTorch have them (two instantiations of one template, and kernels
+ * without line info, file empty and line 0):
+ *   void scale<float>(float const*, float*, int, float)     (for naive)
+ *                    scale.cu:7 0x80 LDG.E 16 -/- 64/32
+ *                    scale.cu:7 0x90 STG.E 16 -/- 32/32
+ *   void scale<double>(double const*, double*, int, double) (for pad)
+ *                    - 0x80 LDG.E 16 -/- 64/64
+ *                    - 0x90 STG.E 16 -/- (S x 64)/64
+ *   PyTorch's copy kernel at::native::elementwise_kernel<128, 2, ...>
+ *   (the H200's mangled name, 814 characters demangled)     (for copy)
+ *                    - 0x13c0 LDG.E 16 -/- 192/32
+ *                    - 0x2770 STG.E 16 -/- 32/32
+ * S is --scatter (default 4).
+ *
  * Options: --launches N, --conflict W, --fork (a child process runs the
  * same and writes its own files; the parent waits for it), --crash
  * (flush after two profiled launches, start a third row, then SIGSEGV),
@@ -93,7 +108,7 @@ typedef struct {
     instr in[5];
 } kernel;
 
-static kernel kernels[3] = {
+static kernel base_kernels[3] = {
     {"_Z15transpose_naivePfPKfi", "3735928559", "", 5, {
         {"/src/app.cu", 19, 0x100, "LDG.E", {1024, 0, 0, 6144, 4096, 1024}},
         {"/src/app.cu", 19, 0x110, "STS", {1024, 32768, 1024, 0, 0, 0}},
@@ -109,6 +124,21 @@ static kernel kernels[3] = {
         {"/src/copy.cu", 5, 0x80, "LDG.E", {16, 0, 0, 40, 32, 16}},
         {"/src/copy.cu", 5, 0x90, "STG.E", {16, 0, 0, 56, 32, 0}}}},
 };
+/* --templates: in the places of base_kernels' */
+static kernel template_kernels[3] = {
+    {"_Z5scaleIfEvPKT_PS0_iS0_", "3735928559", "", 2, {
+        {"/src/scale.cu", 7, 0x80, "LDG.E", {16, 0, 0, 64, 32, 16}},
+        {"/src/scale.cu", 7, 0x90, "STG.E", {16, 0, 0, 32, 32, 0}}}},
+    {"_Z5scaleIdEvPKT_PS0_iS0_", "3735928559", "", 2, {
+        {"", 0, 0x80, "LDG.E", {16, 0, 0, 64, 64, 16}},
+        {"", 0, 0x90, "STG.E", {16, 0, 0, 256, 64, 0}}}},
+    {"_ZN2at6native18elementwise_kernelILi128ELi2EZNS0_22gpu_kernel_impl_"
+     "nocastIZZZNS0_23direct_copy_kernel_cudaERNS_18TensorIteratorBaseEENKUl"
+     "vE1_clEvENKUlvE5_clEvEUlfE_EEvS4_RKT_EUliE_EEviT1_", "12345", "", 2, {
+        {"", 0, 0x13c0, "LDG.E", {16, 0, 0, 192, 32, 16}},
+        {"", 0, 0x2770, "STG.E", {16, 0, 0, 32, 32, 0}}}},
+};
+static kernel *kernels = base_kernels;
 static const int order[4] = {0, 1, 0, 2};
 
 static const char *const metric_names[METRICS] = {
@@ -443,7 +473,11 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--launches"))
             nlaunch = atoi(v), i++;
         else if (!strcmp(a, "--conflict"))
-            kernels[0].in[1].m[1] = 1024ULL * (unsigned long long)atoi(v), i++;
+            base_kernels[0].in[1].m[1] = 1024ULL * (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--scatter"))
+            template_kernels[1].in[1].m[3] = 64ULL * (unsigned)atoi(v), i++;
+        else if (!strcmp(a, "--templates"))
+            kernels = template_kernels;
         else if (!strcmp(a, "--exit"))
             status = atoi(v), i++;
         else if (!strcmp(a, "--error"))
