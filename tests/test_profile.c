@@ -659,18 +659,27 @@ static void test_fallback_off(void **state)
     free(out);
 }
 
+/* OPT VALUE refused before any run: exactly `message` on stderr, nothing
+ * on stdout, exit 2. */
+static void expect_bad_value(const char *opt, const char *value,
+                             const char *message)
+{
+    cli_result r;
+    profile(L(opt, value), NONE, &r);
+    cli_expect_status(&r, 2);
+    assert_string_equal(r.err, message);
+    assert_string_equal(r.out, "");
+    cli_result_free(&r);
+}
+
 /* --fallback: a bad value is one line naming it, exit 2, before any
  * run; only when a program is run. */
 static void test_fallback_option(void **state)
 {
     (void)state;
     cli_result r;
-    profile(L("--fallback", "bogus"), NONE, &r);
-    cli_expect_status(&r, 2);
-    assert_string_equal(r.err, "memprobe: --fallback: 'bogus' is not off or "
-                               "rerun\n");
-    assert_string_equal(r.out, "");
-    cli_result_free(&r);
+    expect_bad_value("--fallback", "bogus", "memprobe: --fallback: 'bogus' "
+                     "is not off or rerun\n");
     const char *from[] = {"profile", "--from", "x.csv", "--check", SPEC,
                           "--fallback", "rerun", NULL};
     cli_run(from, &r);
@@ -685,12 +694,8 @@ static void test_level_option(void **state)
 {
     (void)state;
     cli_result r;
-    profile(L("--level", "kernel++"), NONE, &r);
-    cli_expect_status(&r, 2);
-    assert_string_equal(r.err, "memprobe: --level: 'kernel++' is not kernel "
-                               "or kernel+\n");
-    assert_string_equal(r.out, "");
-    cli_result_free(&r);
+    expect_bad_value("--level", "kernel++", "memprobe: --level: 'kernel++' "
+                     "is not kernel or kernel+\n");
     profile(L("--level", "kernel", "-o", "lk.csv"), NONE, &r);
     cli_expect_status(&r, 0);
     assert_null(strstr(r.err, "again"));
