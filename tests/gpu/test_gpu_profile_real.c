@@ -23,7 +23,7 @@
  * PyTorch eager with cuBLAS, PyTorch with torch.profiler on, Triton, JAX
  * (jit, and with jax.profiler), CuPy and Numba (scripts/gpu-check.sh's
  * profilereal step), each first run alone: one that fails alone is
- * skipped. A program with its own profiler passes with exit 0 (its
+ * skipped; MEMPROBE_PROFILE_REAL=NAME,NAME runs those programs so. A program with its own profiler passes with exit 0 (its
  * profiler worked) or with its refusal said in one line: memprobe's for
  * torch.profiler, XLA's own "CUPTI call error" for jax.profiler (XLA
  * looks CUPTI up by its own handle, past memprobe's client library). A
@@ -58,6 +58,7 @@ typedef struct {
     const char *script;   /* tests/profile/real/NAME.py; NULL: cpp_app */
     const char *module;   /* the Python package it needs */
     int gate;             /* run by the GPU gate */
+    int run;              /* chosen for this run (MEMPROBE_PROFILE_REAL) */
     int own_client;       /* runs its own CUPTI client: 1 through the
                              linker (memprobe says it was refused), 2
                              through its own handle (it says so itself) */
@@ -131,6 +132,34 @@ static void path(char *out, size_t len, const program *p, const char *tail)
     snprintf(out, len, "%s/%s%s", dir, p->name, tail);
 }
 
+/* Marks the programs to run: the gate's without MEMPROBE_PROFILE_REAL,
+ * every one for "all", else those of a comma-separated list of names.
+ * An unknown name: one line, 2. */
+static int choose(const char *which)
+{
+    for (int k = 0; k < NPROG; k++)
+        progs[k].run = which ? !strcmp(which, "all") : progs[k].gate;
+    if (!which || !strcmp(which, "all"))
+        return 0;
+    char *copy = strdup(which), *save = NULL;
+    int bad = 0;
+    for (char *w = strtok_r(copy, ",", &save); w && !bad;
+         w = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        while (k < NPROG && strcmp(progs[k].name, w))
+            k++;
+        if (k == NPROG) {
+            fprintf(stderr, "test_gpu_profile_real: MEMPROBE_PROFILE_REAL: "
+                    "no program '%s'\n", w);
+            bad = 1;
+        } else {
+            progs[k].run = 1;
+        }
+    }
+    free(copy);
+    return bad ? 2 : 0;
+}
+
 /* Both runs of every program that can run, side by side. */
 static void run_all(int all)
 {
@@ -138,7 +167,7 @@ static void run_all(int all)
     for (int k = 0; k < NPROG; k++) {
         program *p = &progs[k];
         pm[k] = pn[k] = -1;
-        if (!p->gate && !all)
+        if (!p->run)
             continue;   /* not registered either */
         if (p->module && !has_module(p->module))
             snprintf(p->skip, sizeof p->skip, "python3 has no %s",
@@ -173,7 +202,7 @@ static void run_all(int all)
     }
     for (int k = 0; k < NPROG; k++) {
         program *p = &progs[k];
-        if (p->skip[0])
+        if (!p->run || p->skip[0])
             continue;
         p->rc_memprobe = finish(pm[k]);
         p->rc_ncu = finish(pn[k]);
@@ -370,6 +399,8 @@ int main(void)
     const char *all = getenv("MEMPROBE_PROFILE_REAL");
     snprintf(build, sizeof build, "%s", gpu_build_dir());
     snprintf(dir, sizeof dir, "%s/profile-real", d ? d : "results/gpu-test");
+    if (choose(all))
+        return 2;
     char need[2048];
     snprintf(need, sizeof need, "%s/lib/libmemprobe_inject.so", build);
     char *which[] = {"ncu", "--version", NULL};
@@ -384,13 +415,13 @@ int main(void)
         mkdir("results", 0777);
         mkdir(d ? d : "results/gpu-test", 0777);
         mkdir(dir, 0777);
-        run_all(all && !strcmp(all, "all"));
+        run_all(all != NULL);
     }
     struct CMUnitTest tests[3 * NPROG];
     char names[3 * NPROG][64];
-    int n = 0, every = all && !strcmp(all, "all");
+    int n = 0;
     for (int k = 0; k < NPROG; k++) {
-        if (!progs[k].gate && !every)
+        if (!progs[k].run)
             continue;
         static const struct {
             const char *what;
