@@ -257,6 +257,13 @@ static void range_failed(mp_prof_data *d, int kplus, const char *why)
     mp_prof_range_none(d, kplus, why);
 }
 
+/* The program runs once: no range run unless --level kernel+ or
+ * --fallback rerun asks for one. */
+static int runs_once(const mp_prof_opts *o)
+{
+    return !o->kernel_plus && !o->fallback_rerun;
+}
+
 /* After the first run: when --level kernel+ asks for it, or a launch has
  * no line counts and --fallback rerun asks for their counts, the program
  * runs again with the range profiler (inject/inject_range.c), once per
@@ -273,7 +280,7 @@ static void range_pass(const mp_prof_opts *o, const char *prog,
                       const char *lib, const char *raw, int status1,
                       mp_prof_data *d)
 {
-    if (!o->kernel_plus && !o->fallback_rerun) {
+    if (runs_once(o)) {
         mp_prof_range_none(d, 0, MP_PROF_RANGE_NOT_RUN);
         return;   /* the program runs once */
     }
@@ -554,8 +561,8 @@ int mp_prof_run(const mp_prof_opts *o)
                     lines, d.ni, d.ni == 1 ? "" : "s");
             none = no_counts(&st, &d, why, sizeof why);
             if (!none)
-                none = no_lines(&d, o->has_check, !o->kernel_plus
-                                && !o->fallback_rerun, why, sizeof why);
+                none = no_lines(&d, o->has_check, runs_once(o), why,
+                                sizeof why);
         }
     }
     say_program(o->argv[0], status);
