@@ -86,12 +86,25 @@ static program progs[NPROG] = {
 
 static char dir[1024], build[960], skip_all[2200];
 
+/* Whether python3 imports module m: asked once per module (an import of
+ * torch takes seconds, and several programs need it). */
 static int has_module(const char *m)
 {
+    static struct {
+        const char *name;
+        int has;
+    } seen[NPROG];
+    static int nseen;
+    for (int k = 0; k < nseen; k++)
+        if (!strcmp(seen[k].name, m))
+            return seen[k].has;
     char code[128];
     snprintf(code, sizeof code, "import %s", m);
     char *argv[] = {"python3", "-c", code, NULL};
-    return mp_spawn_wait(argv, "/dev/null") == 0;
+    int has = mp_spawn_wait(argv, "/dev/null") == 0;
+    if (nseen < NPROG)
+        seen[nseen].name = m, seen[nseen++].has = has;
+    return has;
 }
 
 static void command(const program *p, char **argv, char *script,
