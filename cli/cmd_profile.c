@@ -47,6 +47,10 @@ static const char usage[] =
     "  --nvtx-include R   only launches inside NVTX range R (A/B: nested)\n"
     "  --launch-skip N    skip the first N matching launches\n"
     "  --launch-count N   profile at most N matching launches\n"
+    "  --per-kernel N     of those, only the first N launches of each\n"
+    "                     kernel, grid and block; later ones run\n"
+    "                     uninstrumented (profile.csv counts, per kernel,\n"
+    "                     the launches seen and profiled)\n"
     "  --keep-raw DIR     keep the injection library's raw files in DIR (a\n"
     "                     new folder)\n"
     "  --opcodes WHEN     SASS opcodes by cuobjdump (0.3-0.7 s a module):\n"
@@ -119,6 +123,7 @@ static void parse(int argc, char **argv, profile_args *a)
         TEXT("nvtx-include", &o->nvtx_include),
         TEXT("launch-skip", &o->launch_skip),
         TEXT("launch-count", &o->launch_count),
+        TEXT("per-kernel", &o->per_kernel),
         {.name = "check", .kind = MP_OPT_TEXT, .dest = &a->check, .once = 1},
         TEXT("min-count", &a->min_count),
         TEXT("baseline", &o->baseline),
@@ -151,6 +156,9 @@ static void check_args(profile_args *a)
     if (o->launch_count
         && parse_count("launch-count", o->launch_count, 1, &n, err,
                        sizeof err))
+        mp_usage_error("%s", err);
+    if (o->per_kernel
+        && parse_count("per-kernel", o->per_kernel, 1, &n, err, sizeof err))
         mp_usage_error("%s", err);
     o->min_count = 1;
     if (a->min_count
@@ -217,7 +225,8 @@ static void check_args(profile_args *a)
             mp_usage_error("--from: needs --check or --baseline");
         const char *run_only = o->output ? "output" : o->kernel ? "kernel"
             : o->nvtx_include ? "nvtx-include" : o->launch_skip
-            ? "launch-skip" : o->launch_count ? "launch-count" : o->keep_raw
+            ? "launch-skip" : o->launch_count ? "launch-count"
+            : o->per_kernel ? "per-kernel" : o->keep_raw
             ? "keep-raw" : a->opcodes ? "opcodes" : a->level ? "level"
             : a->fallback ? "fallback" : NULL;
         if (run_only)

@@ -84,6 +84,7 @@ typedef struct {
 typedef struct {
     CUcontext ctx;
     int dev, enabled, failed;
+    int paused; /* SASS metrics off by --per-kernel: on again when needed */
 } context_info;
 
 typedef struct {
@@ -116,6 +117,7 @@ static struct {
     ic_lines lines;
     ic_launches rows;
     ic_status status;
+    ic_kernels kernels;   /* per kernel, grid and block (--per-kernel) */
     uint64_t flush_launches, since_write;
     double flush_seconds, last_write, t_start;
     device_info devs[MAX_DEVICES];
@@ -145,6 +147,13 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Adds the time since t0 to cost field i (MP_RAW_KEY_COST). */
+static void cost(int i, double t0)
+{
+    g.status.cost_n[i]++;
+    g.status.cost_s[i] += now_s() - t0;
 }
 
 static void dbg(const char *fmt, ...)
@@ -260,14 +269,17 @@ static void unlock(void)
 static void write_all(const char *end)
 {
     size_t rows = g.rows.n;
+    double t0 = now_s();
     /* the range pass writes range.PID.csv itself (inject_range.c) */
     if (!ir_on() && (ic_write_launches(g.dir, g.pid, &g.rows) ||
-        ic_write_lines(g.dir, g.pid, &g.lines))) {
+        ic_write_lines(g.dir, g.pid, &g.lines) ||
+        ic_write_kernels(g.dir, g.pid, &g.kernels))) {
         if (!g.write_failed)
             fprintf(stderr, "memprobe-inject: cannot write the raw files "
                     "in %s\n", g.dir);
         g.write_failed = 1;
     }
+    cost(IC_COST_WRITES, t0);
     write_status(end);
     g.since_write = 0;
     g.last_write = now_s();
@@ -502,13 +514,30 @@ static void enable_context(context_info *c)
     CUpti_SassMetricsEnable_Params ep = {
         .structSize = CUpti_SassMetricsEnable_Params_STRUCT_SIZE,
         .ctx = c->ctx, .enableLazyPatching = (uint8_t)g.lazy};
+    double t0 = now_s();
     if (cupti_ok(cuptiSassMetricsEnable(&ep), "cuptiSassMetricsEnable", FATAL))
         c->enabled = 1;
     else
         c->failed = 1;
+    cost(IC_COST_ENABLE, t0);
+    c->paused = 0;
     dbg("SASS metrics %s on context %p (device %d, %s patching)",
         c->enabled ? "enabled" : "NOT enabled", (void *)c->ctx, c->dev,
         g.lazy ? "lazy" : "eager");
+}
+
+/* SASS metrics off on a context (its kernels run unpatched). */
+static void disable_context(context_info *c)
+{
+    if (!c || !c->enabled)
+        return;
+    CUpti_SassMetricsDisable_Params dp = {
+        .structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE,
+        .ctx = c->ctx};
+    double t0 = now_s();
+    cupti_ok(cuptiSassMetricsDisable(&dp), "cuptiSassMetricsDisable", QUIET);
+    cost(IC_COST_DISABLE, t0);
+    c->enabled = 0;
 }
 
 /* The launch limit is reached: SASS metrics off, no more syncs. */
@@ -516,16 +545,8 @@ static void stop_all(void)
 {
     g.stopped = 1;
     ir_end_batch(NULL, "launch count reached");
-    for (int i = 0; i < g.nctx; i++) {
-        if (!g.ctxs[i].enabled)
-            continue;
-        CUpti_SassMetricsDisable_Params dp = {
-            .structSize = CUpti_SassMetricsDisable_Params_STRUCT_SIZE,
-            .ctx = g.ctxs[i].ctx};
-        cupti_ok(cuptiSassMetricsDisable(&dp), "cuptiSassMetricsDisable",
-                 QUIET);
-        g.ctxs[i].enabled = 0;
-    }
+    for (int i = 0; i < g.nctx; i++)
+        disable_context(&g.ctxs[i]);
     dbg("launch count reached: SASS metrics disabled");
 }
 
@@ -546,8 +567,10 @@ static void on_module_loaded(const CUpti_ModuleResourceData *md)
     CUpti_GetCubinCrcParams cp = {.size = CUpti_GetCubinCrcParamsSize,
                                   .cubinSize = md->cubinSize,
                                   .cubin = md->pCubin};
+    double t0 = now_s();
     if (!cupti_ok(cuptiGetCubinCrc(&cp), "cuptiGetCubinCrc", WARN))
         return;
+    cost(IC_COST_MODULES, t0);
     dbg("module %u loaded: %zu bytes, cubin crc %llu", md->moduleId,
         md->cubinSize, (unsigned long long)cp.cubinCrc);
     if (find_cubin((uint32_t)cp.cubinCrc))
@@ -562,6 +585,7 @@ static void on_module_loaded(const CUpti_ModuleResourceData *md)
         return;
     }
     memcpy(copy, md->pCubin, md->cubinSize);
+    g.status.cost_s[IC_COST_MODULES] += now_s() - t0;
     g.cubins = v;
     g.cubins[g.ncubins++] = (cubin_info){.crc = cp.cubinCrc, .data = copy,
                                          .size = md->cubinSize};
@@ -841,8 +865,11 @@ static uint32_t source_line(const CUpti_SassMetrics_Data *r, char *file,
         .size = CUpti_GetSassToSourceCorrelationParamsSize,
         .cubin = c->data, .functionName = r->functionName,
         .cubinSize = c->size, .pcOffset = r->pcOffset};
-    if (!cupti_ok(cuptiGetSassToSourceCorrelation(&sp),
-                  "cuptiGetSassToSourceCorrelation", QUIET))
+    double t0 = now_s();
+    int ok = cupti_ok(cuptiGetSassToSourceCorrelation(&sp),
+                      "cuptiGetSassToSourceCorrelation", QUIET);
+    cost(IC_COST_LINES, t0);
+    if (!ok)
         return 0;
     const char *f = sp.fileName ? sp.fileName : "";
     if (sp.dirName && *sp.dirName && *f && *f != '/')
@@ -909,6 +936,7 @@ typedef struct {
     const char *name;
     unsigned grid[3], block[3], shared;
     CUstream stream;
+    CUgraphExec exec;
     int graph, ptsz;
 } launch_desc;
 
@@ -959,6 +987,7 @@ static int describe_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
     case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: {
         const graph_launch_params *p = cb->functionParams;
         ld->stream = p->stream;
+        ld->exec = p->exec;
         ld->graph = 1;
         ld->name = NULL;
         return 1;
@@ -1017,6 +1046,8 @@ static struct {
  * launch call's entry, counted at its exit. */
 static _Thread_local struct {
     int valid, capture;
+    size_t pk;      /* its g.kernels entry + 1; 0: none */
+    int pk_profile; /* the decision counted there */
     launch_key key;
     launch_desc ld;
 } cur;
@@ -1054,10 +1085,16 @@ static void sync_flush(context_info *c, records *rs, const char **why)
                "status file)";
     else {
         int pushed = push_context(c->ctx, WARN);
-        if (!cu_ok(cuCtxSynchronize(), "cuCtxSynchronize", WARN))
+        double t0 = now_s();
+        int synced = cu_ok(cuCtxSynchronize(), "cuCtxSynchronize", WARN);
+        cost(IC_COST_SYNC, t0);
+        t0 = now_s();
+        if (!synced)
             *why = "cuCtxSynchronize failed";
         else if (flush_records(c->ctx, rs))
             *why = "the SASS records could not be flushed";
+        cost(IC_COST_FLUSH, t0);
+        g.status.records += rs->n;
         pop_context(pushed);
     }
 }
@@ -1108,9 +1145,11 @@ static void end_run(int can_call, const char *lost_why)
             r->dyn_shared = run.key.shared;
             r->stream = run.key.sid;
         }
+        double t0 = now_s();
         for (size_t i = 0; i < rs.n; i++)
             add_record(&rs.d[i], rs.ninst, device_of(c), run.first, run.n,
                        r);
+        cost(IC_COST_ATTRIBUTE, t0);
         char whybuf[160];
         if (r && !why && !rs.n) {
             snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no code for "
@@ -1151,6 +1190,7 @@ static void graph_launch(const CUpti_CallbackData *cb, uint64_t launch,
         k->profile ? "" : " (dropped: filtered out)");
     if (k->profile) {
         size_t first = g.rows.n;
+        double t0 = now_s();
         for (size_t i = 0; i < rs.n; i++) {
             const CUpti_SassMetrics_Data *rec = &rs.d[i];
             const char *fn = rec->functionName ? rec->functionName : "";
@@ -1164,6 +1204,7 @@ static void graph_launch(const CUpti_CallbackData *cb, uint64_t launch,
             }
             add_record(rec, rs.ninst, device_of(c), launch, 1, r);
         }
+        cost(IC_COST_ATTRIBUTE, t0);
         if (g.rows.n == first && (why || !rs.n)) {
             ic_launch *r = ic_launches_add(&g.rows, launch, "", k->nvtx);
             if (r) {
@@ -1183,11 +1224,90 @@ static void graph_launch(const CUpti_CallbackData *cb, uint64_t launch,
     free_records(&rs);
 }
 
+/* ---- per kernel (--per-kernel) ------------------------------------- */
+
+/* A graph's number in order of first launch: its name in g.kernels. */
+static size_t graph_number(CUgraphExec exec)
+{
+    static CUgraphExec seen[1024];
+    static size_t n;
+    for (size_t i = 0; i < n; i++)
+        if (seen[i] == exec)
+            return i;
+    if (n < sizeof seen / sizeof *seen)
+        seen[n++] = exec;
+    return n - 1;
+}
+
+/* Counts the launch under its kernel, grid and block; with --per-kernel
+ * a launch the filters passed is profiled only while its kernel has had
+ * fewer than N. Sets cur.pk and k->profile. */
+static void per_kernel_decide(const launch_desc *ld, launch_key *k)
+{
+    static const unsigned none[3];
+    char gname[48];
+    const char *name = ld->name ? ld->name : "";
+    if (ld->graph) {
+        snprintf(gname, sizeof gname, "(graph %zu)",
+                 graph_number(ld->exec));
+        name = gname;
+    }
+    ic_kernel *e = ic_kernels_get(&g.kernels, name,
+                                  ld->graph ? none : ld->grid,
+                                  ld->graph ? none : ld->block);
+    if (!e)
+        return;   /* out of memory: not counted, decided by the filters */
+    if (k->profile)
+        k->profile = ic_kernel_wants(&g.kernels, e);
+    cur.pk = (size_t)(e - g.kernels.v) + 1;
+    cur.pk_profile = k->profile;
+}
+
+/* At a launch's exit: counted under its kernel (made: the call
+ * succeeded). */
+static void per_kernel_count(int made)
+{
+    if (cur.pk)
+        ic_kernel_done(&g.kernels, &g.kernels.v[cur.pk - 1],
+                       cur.pk_profile, made);
+    cur.pk = 0;
+}
+
+/* --per-kernel: once every kernel seen has had its N launches, SASS
+ * metrics go off on every context (later launches run unpatched, with
+ * nothing to synchronise or flush); a launch still wanted turns them on
+ * again on its context (per_kernel_resume). */
+static void per_kernel_pause(void)
+{
+    if (!g.kernels.per_kernel || g.kernels.incomplete || ir_on()
+        || g.stopped)
+        return;
+    end_run(1, NULL);
+    for (int i = 0; i < g.nctx; i++)
+        if (g.ctxs[i].enabled) {
+            disable_context(&g.ctxs[i]);
+            g.ctxs[i].paused = 1;
+            dbg("--per-kernel: every kernel has its launches: SASS "
+                "metrics off on context %p", (void *)g.ctxs[i].ctx);
+        }
+}
+
+static void per_kernel_resume(CUcontext ctx)
+{
+    context_info *c = find_context(ctx);
+    if (c && c->paused) {
+        dbg("--per-kernel: a launch to profile: SASS metrics on again on "
+            "context %p", (void *)ctx);
+        enable_context(c);
+    }
+}
+
 /* At a launch call's entry: describe and decide it; end the run when it
  * differs (before its kernel is queued behind the run's). */
 static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     cur.valid = 0;
+    cur.pk = 0;
     if (!describe_launch(cbid, cb, &cur.ld))
         return;
     launch_desc *ld = &cur.ld;
@@ -1212,6 +1332,7 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     size_t depth = nvtx_stack(names, k->nvtx, sizeof k->nvtx);
     k->profile = !g.stopped
                  && ic_filter_decide(&g.filter, ld->name, names, depth);
+    per_kernel_decide(ld, k);
     if (ir_on()) {   /* the range pass: no runs, no SASS records */
         context_info *c = context_of(cb->context);
         ir_before_launch(cb->context, c ? c->dev : 0,
@@ -1222,6 +1343,8 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                        || run.ctx != cb->context
                        || run.n >= g.flush_launches))
         end_run(1, NULL);
+    if (k->profile)
+        per_kernel_resume(cb->context);
 }
 
 static void on_launch_exit(const CUpti_CallbackData *cb)
@@ -1233,8 +1356,10 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
     const CUresult *ret = cb->functionReturnValue;
     if (ret && *ret != CUDA_SUCCESS) {
         dbg("%s returned %d: not counted", cb->functionName, (int)*ret);
+        per_kernel_count(0);
         return;
     }
+    per_kernel_count(1);
     if (cur.capture) {
         dbg("%s %s during stream capture: recorded when the graph runs",
             cb->functionName, ld->name ? ld->name : "");
@@ -1277,6 +1402,7 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
         end_run(1, NULL);
         stop_all();
     }
+    per_kernel_pause();
     maybe_write();
 }
 
@@ -1337,7 +1463,8 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         /* "launch" mode: SASS metrics on at a context's first launch */
         if (g.enable_at_launch && !g.stopped && !ir_on()) {
             context_info *c = add_context(cb->context);
-            enable_context(c);
+            if (c && !c->paused)
+                enable_context(c);
         }
         on_launch_enter(cbid, cb);
         return;
@@ -1461,12 +1588,14 @@ static void start_say_process(void)
  * to enable CUPTI, from the environment; 0 on a malformed value. */
 static int start_read_settings(void)
 {
-    uint64_t secs, lazy;
+    uint64_t secs, lazy, per_kernel;
     if (env_u64(MP_ENV_FLUSH_LAUNCHES, MP_FLUSH_LAUNCHES_DEFAULT,
                 &g.flush_launches) ||
         env_u64(MP_ENV_FLUSH_SECONDS, MP_FLUSH_SECONDS_DEFAULT, &secs) ||
-        env_u64(ENV_LAZY, 1, &lazy))
+        env_u64(ENV_LAZY, 1, &lazy) ||
+        env_u64(MP_ENV_PER_KERNEL, 0, &per_kernel))
         return 0;
+    ic_kernels_init(&g.kernels, per_kernel);
     if (!g.flush_launches)
         g.flush_launches = 1;
     g.flush_seconds = (double)secs;

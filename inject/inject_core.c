@@ -387,6 +387,130 @@ int ic_status_event(ic_status *s, const char *key, const char *value)
 
 /* A buffered writer on a file descriptor, or (mem != NULL) into memory,
  * truncating. No allocation. */
+/* ---- per kernel ------------------------------------------------------ */
+
+void ic_kernels_init(ic_kernels *t, uint64_t per_kernel)
+{
+    memset(t, 0, sizeof *t);
+    t->per_kernel = per_kernel;
+}
+
+void ic_kernels_free(ic_kernels *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->v[i].mangled);
+    free(t->v);
+    free(t->slot);
+    ic_kernels_init(t, 0);
+}
+
+static size_t kernel_hash(const char *m, const unsigned *grid,
+                          const unsigned *block)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (; *m; m++)
+        h = (h ^ (unsigned char)*m) * 0x100000001b3ull;
+    for (int i = 0; i < 3; i++)
+        h = (h ^ grid[i]) * 0x100000001b3ull ^ block[i] * 0x9e3779b9u;
+    return (size_t)(h ^ (h >> 31));
+}
+
+static int kernel_is(const ic_kernel *k, const char *m, const unsigned *grid,
+                     const unsigned *block)
+{
+    return !memcmp(k->grid, grid, sizeof k->grid)
+           && !memcmp(k->block, block, sizeof k->block)
+           && !strcmp(k->mangled, m);
+}
+
+static size_t *kernel_slot(const ic_kernels *t, const char *m,
+                           const unsigned *grid, const unsigned *block)
+{
+    size_t mask = t->nslot - 1;
+    for (size_t i = kernel_hash(m, grid, block) & mask;; i = (i + 1) & mask)
+        if (!t->slot[i] || kernel_is(&t->v[t->slot[i] - 1], m, grid, block))
+            return &t->slot[i];
+}
+
+/* Room for one more entry: the array and, half full, the index doubled. */
+static int kernels_grow(ic_kernels *t)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        ic_kernel *v = realloc(t->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        t->v = v;
+        t->cap = cap;
+    }
+    if (t->nslot > 2 * (t->n + 1))
+        return 0;
+    size_t nslot = t->nslot ? 2 * t->nslot : 256;
+    size_t *slot = calloc(nslot, sizeof *slot);
+    if (!slot)
+        return -1;
+    free(t->slot);
+    t->slot = slot;
+    t->nslot = nslot;
+    for (size_t i = 0; i < t->n; i++)
+        *kernel_slot(t, t->v[i].mangled, t->v[i].grid, t->v[i].block) = i + 1;
+    return 0;
+}
+
+ic_kernel *ic_kernels_get(ic_kernels *t, const char *mangled,
+                          const unsigned grid[3], const unsigned block[3])
+{
+    if (!mangled)
+        mangled = "";
+    if (t->nslot) {
+        size_t s = *kernel_slot(t, mangled, grid, block);
+        if (s)
+            return &t->v[s - 1];
+    }
+    char *m = strdup(mangled);
+    if (!m || kernels_grow(t)) {
+        free(m);
+        return NULL;
+    }
+    ic_kernel *k = &t->v[t->n];
+    memset(k, 0, sizeof *k);
+    k->mangled = m;
+    memcpy(k->grid, grid, sizeof k->grid);
+    memcpy(k->block, block, sizeof k->block);
+    *kernel_slot(t, m, grid, block) = ++t->n;
+    return k;
+}
+
+int ic_kernel_wants(ic_kernels *t, ic_kernel *k)
+{
+    if (!t->per_kernel)
+        return 1;
+    if (k->profiled + k->pending >= t->per_kernel)
+        return 0;
+    if (!k->wanted) {
+        k->wanted = 1;
+        t->incomplete++;
+    }
+    k->pending++;
+    return 1;
+}
+
+void ic_kernel_done(ic_kernels *t, ic_kernel *k, int decided, int made)
+{
+    if (decided && t->per_kernel && k->pending)
+        k->pending--;
+    if (!made)
+        return;
+    k->seen++;
+    if (!decided)
+        return;
+    k->profiled++;
+    if (t->per_kernel && k->wanted && k->profiled >= t->per_kernel) {
+        k->wanted = 0;
+        t->incomplete--;
+    }
+}
+
 typedef struct {
     int fd, err;
     char *mem;
@@ -671,6 +795,63 @@ int ic_write_lines(const char *dir, long pid, const ic_lines *t)
     return close_rename(&o, tmp, dir, MP_RAW_LINES_FMT, pid);
 }
 
+int ic_write_kernels(const char *dir, long pid, const ic_kernels *t)
+{
+    char tmp[4096];
+    ic_out o = {.fd = -1};
+    if (open_tmp(tmp, sizeof tmp, dir, MP_RAW_KERNELS_FMT, pid, &o))
+        return -1;
+    out_str(&o, MP_RAW_KERNEL_COLUMNS "\n");
+    for (size_t i = 0; i < t->n; i++) {
+        const ic_kernel *k = &t->v[i];
+        out_u64(&o, (uint64_t)pid);
+        out_char(&o, ',');
+        out_csv(&o, k->mangled);
+        for (int d = 0; d < 3; d++)
+            out_num(&o, k->grid[d]);
+        for (int d = 0; d < 3; d++)
+            out_num(&o, k->block[d]);
+        out_num(&o, k->seen);
+        out_num(&o, k->profiled);
+        out_char(&o, '\n');
+    }
+    return close_rename(&o, tmp, dir, MP_RAW_KERNELS_FMT, pid);
+}
+
+/* " S" seconds with 6 decimals, without printf (signal handlers). */
+static void out_seconds(ic_out *o, double s)
+{
+    uint64_t us = s > 0 ? (uint64_t)(s * 1e6 + 0.5) : 0;
+    char frac[7];
+    out_char(o, ' ');
+    out_u64(o, us / 1000000);
+    out_char(o, '.');
+    for (int i = 5; i >= 0; i--, us /= 10)
+        frac[i] = (char)('0' + us % 10);
+    frac[6] = '\0';
+    out_str(o, frac);
+}
+
+static void out_cost(ic_out *o, const ic_status *s)
+{
+    static const char *const names[IC_COST_N] = {
+#define IC_COST_NAME(id, name) name,
+        MP_RAW_COST_FIELDS(IC_COST_NAME)
+#undef IC_COST_NAME
+    };
+    out_str(o, MP_RAW_KEY_COST);
+    for (int i = 0; i < IC_COST_N; i++) {
+        out_char(o, ' ');
+        out_str(o, names[i]);
+        out_char(o, ' ');
+        out_u64(o, s->cost_n[i]);
+        out_seconds(o, s->cost_s[i]);
+    }
+    out_str(o, " records ");
+    out_u64(o, s->records);
+    out_char(o, '\n');
+}
+
 int ic_write_status(const char *dir, long pid, const ic_status *s,
                     const char *end)
 {
@@ -684,7 +865,9 @@ int ic_write_status(const char *dir, long pid, const ic_status *s,
     out_u64(&o, s->seen);
     out_str(&o, "\n" MP_RAW_KEY_LAUNCHES_PROFILED " ");
     out_u64(&o, s->profiled);
-    out_str(&o, "\n" MP_RAW_KEY_END " ");
+    out_char(&o, '\n');
+    out_cost(&o, s);
+    out_str(&o, MP_RAW_KEY_END " ");
     out_str(&o, end);
     out_char(&o, '\n');
     return close_rename(&o, tmp, dir, MP_RAW_STATUS_FMT, pid);

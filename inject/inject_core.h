@@ -8,6 +8,8 @@
  *   ic_launches the launch rows not yet written
  *   ic_filter   --kernel (POSIX ERE on the mangled name), --nvtx-include
  *               (on an NVTX range stack), then launch skip / count
+ *   ic_kernels  per kernel, grid and block: launches seen and profiled,
+ *               and the --per-kernel decision
  *   ic_status   the status lines: events as they happen, then the counts
  *   writers     launches.PID.csv appended, lines.PID.csv rewritten through
  *               a .tmp and rename, status.PID rewritten the same way
@@ -24,6 +26,8 @@
 #include <stdint.h>
 
 #include "raw.h"
+
+#define IC_COST_ID(id, name) IC_COST_##id,
 
 /* ---- per-instruction aggregation ------------------------------------ */
 
@@ -144,12 +148,49 @@ int ic_filter_done(const ic_filter *f);
 /* Parses a non-negative decimal number; 0 on success, -1 otherwise. */
 int ic_parse_u64(const char *s, uint64_t *out);
 
+/* ---- per kernel (--per-kernel) ------------------------------------- */
+
+typedef struct {
+    char *mangled; /* owned */
+    unsigned grid[3], block[3];
+    uint64_t seen, profiled;
+    uint64_t pending; /* decided "profile" at a launch's entry, not back */
+    int wanted;       /* counted in ic_kernels.incomplete */
+} ic_kernel;
+
+typedef struct {
+    ic_kernel *v;
+    size_t n, cap;
+    size_t *slot, nslot; /* open addressing: index + 1, 0 = empty */
+    uint64_t per_kernel; /* N; 0: every launch */
+    size_t incomplete;   /* kernels wanted with fewer than N profiled */
+} ic_kernels;
+
+void ic_kernels_init(ic_kernels *t, uint64_t per_kernel);
+void ic_kernels_free(ic_kernels *t);
+/* The entry of (mangled, grid, block), made when missing; NULL when out
+ * of memory. */
+ic_kernel *ic_kernels_get(ic_kernels *t, const char *mangled,
+                          const unsigned grid[3], const unsigned block[3]);
+/* At a launch's entry, for a launch the filters passed: 1 profile it
+ * (fewer than N of its kernel profiled or on their way; it is then
+ * pending), 0 not. */
+int ic_kernel_wants(ic_kernels *t, ic_kernel *k);
+/* At the launch's exit: `decided` as ic_kernel_wants said; made 0 when
+ * the launch call failed (not counted). */
+void ic_kernel_done(ic_kernels *t, ic_kernel *k, int decided, int made);
+
 /* ---- status --------------------------------------------------------- */
+
+enum { MP_RAW_COST_FIELDS(IC_COST_ID) IC_COST_N };
 
 typedef struct {
     char text[16384]; /* the event lines, "key value\n" each */
     size_t len;
     uint64_t seen, profiled;
+    uint64_t cost_n[IC_COST_N]; /* MP_RAW_KEY_COST: counts, seconds */
+    double cost_s[IC_COST_N];
+    uint64_t records;
 } ic_status;
 
 /* Appends "key value" (value's newlines become blanks; a full buffer
@@ -170,8 +211,11 @@ int ic_write_launches(const char *dir, long pid, ic_launches *b);
 /* Rewrites DIR/lines.PID.csv whole: DIR/lines.PID.csv.tmp, then rename.
  * 0 or -1. */
 int ic_write_lines(const char *dir, long pid, const ic_lines *t);
+/* Rewrites DIR/kernels.PID.csv whole (through .tmp). 0 or -1. */
+int ic_write_kernels(const char *dir, long pid, const ic_kernels *t);
 /* Rewrites DIR/status.PID: the events, then launches_seen, launches_
- * profiled and "end END" (END: "exit", "flush", "signal N"). 0 or -1. */
+ * profiled, the cost line and "end END" (END: "exit", "flush", "signal
+ * N"). 0 or -1. */
 int ic_write_status(const char *dir, long pid, const ic_status *s,
                     const char *end);
 /* ---- the range pass (range.PID.csv) ---------------------------------- */

@@ -18,6 +18,10 @@
 #define MP_ENV_LAUNCH_COUNT "MEMPROBE_LAUNCH_COUNT"
 #define MP_ENV_FLUSH_LAUNCHES "MEMPROBE_FLUSH_LAUNCHES"
 #define MP_ENV_FLUSH_SECONDS "MEMPROBE_FLUSH_SECONDS"
+/* MEMPROBE_PER_KERNEL=N (--per-kernel): of the launches the filters
+ * pass, only the first N of each kernel, grid and block are profiled;
+ * unset or 0: all of them. */
+#define MP_ENV_PER_KERNEL "MEMPROBE_PER_KERNEL"
 /* MEMPROBE_DEBUG=1: each callback and flush on stderr, and the SASS
  * metrics of the chip in MP_RAW_SASS_METRICS_FMT. */
 #define MP_ENV_DEBUG "MEMPROBE_DEBUG"
@@ -49,6 +53,7 @@
 #define MP_RAW_LAUNCH_OPS "launch_ops."
 #define MP_RAW_CUBIN "cubin."
 #define MP_RAW_RANGE "range."
+#define MP_RAW_KERNELS "kernels."
 /* ordinal.N: made (O_EXCL) by the N-th process that loaded the library
  * into this raw folder; it holds that process's pid. N, the process's
  * ordinal in start order, is the key that joins the two passes' launches
@@ -60,6 +65,7 @@
 #define MP_RAW_LAUNCHES_FMT MP_RAW_LAUNCHES "%ld.csv"
 #define MP_RAW_LINES_FMT MP_RAW_LINES "%ld.csv"
 #define MP_RAW_LAUNCH_OPS_FMT MP_RAW_LAUNCH_OPS "%ld.csv"
+#define MP_RAW_KERNELS_FMT MP_RAW_KERNELS "%ld.csv"
 /* written to "<lines>.tmp", then renamed over the lines file */
 #define MP_RAW_TMP_SUFFIX ".tmp"
 /* cubin.CRC: the cubin whose records carry cubin_crc CRC (%u, decimal,
@@ -192,6 +198,19 @@
     MP_RAW_METRIC_COLUMNS
 #define MP_RAW_LINE_NCOLUMNS (8 + MP_RAW_NMETRICS)
 
+/* ---- kernels.PID.csv: one row per kernel, grid and block launched ---
+ * (a graph launch: mangled "(graph N)", N its executable graph's number
+ * in order of first launch, grid and block 0), rewritten: the launches
+ * made and the launches profiled (counted once a launch returned) */
+#define MP_RAW_KERNEL_COLS(X)                                               \
+    X(PID, "pid") X(MANGLED, "mangled") X(GRID_X, "grid_x")                 \
+    X(GRID_Y, "grid_y") X(GRID_Z, "grid_z") X(BLOCK_X, "block_x")           \
+    X(BLOCK_Y, "block_y") X(BLOCK_Z, "block_z")                             \
+    X(SEEN, "launches_seen") X(PROFILED, "launches_profiled")
+#define MP_RAW_KERNEL_COLUMNS                                               \
+    "pid,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"             \
+    "launches_seen,launches_profiled"
+
 /* ---- status.PID: lines "KEY VALUE" ---------------------------------- */
 #define MP_RAW_KEY_CUPTI_VERSION "cupti_version"
 #define MP_RAW_KEY_PID "pid"
@@ -207,6 +226,18 @@
 #define MP_RAW_KEY_WARNING "warning"
 #define MP_RAW_KEY_LAUNCHES_SEEN "launches_seen"
 #define MP_RAW_KEY_LAUNCHES_PROFILED "launches_profiled"
+/* where the library's time in the program went: "NAME COUNT SECONDS"
+ * for each of MP_RAW_COST_FIELDS in order, then "records R" (the SASS
+ * records flushed). sync: cuCtxSynchronize at the end of a run; flush:
+ * reading the records; attribute: adding them to lines and rows; lines:
+ * source-line lookups of new instructions; modules: keeping a loaded
+ * module's cubin; writes: the raw files; enable/disable: SASS metrics
+ * switched on or off on a context. */
+#define MP_RAW_KEY_COST "cost"
+#define MP_RAW_COST_FIELDS(X)                                               \
+    X(SYNC, "sync") X(FLUSH, "flush") X(ATTRIBUTE, "attribute")             \
+    X(LINES, "lines") X(MODULES, "modules") X(WRITES, "writes")             \
+    X(ENABLE, "enable") X(DISABLE, "disable")
 /* last line: "end exit", "end signal N" or "end flush" (still running) */
 #define MP_RAW_KEY_END "end"
 

@@ -192,6 +192,7 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
         {"MEMPROBE_NVTX_INCLUDE", o->nvtx_include},
         {"MEMPROBE_LAUNCH_SKIP", o->launch_skip},
         {"MEMPROBE_LAUNCH_COUNT", o->launch_count},
+        {MP_ENV_PER_KERNEL, o->per_kernel},
         {MP_ENV_PASS, rk->range ? MP_PASS_RANGE : NULL},
         {MP_ENV_RANGE_KERNEL, rk->range ? rk->range_re : NULL},
         {MP_ENV_RANGE_GROUP, rk->range ? rk->group : NULL},
@@ -450,6 +451,34 @@ static void unjudged(const mp_prof_data *d)
                 why[0] ? why : "no reason given", filled);
 }
 
+/* How many launches --per-kernel profiled, and where the injection
+ * library's time inside the program went (docs/profile.md, "What it
+ * costs"). */
+static void say_cost(const mp_prof_opts *o, const mp_prof_status *st)
+{
+    if (o->per_kernel)
+        fprintf(stderr, "memprobe: --per-kernel %s: %llu of %llu launches "
+                "profiled, the others ran uninstrumented\n", o->per_kernel,
+                st->profiled, st->seen);
+    if (!st->has_cost)
+        return;
+    const double *s = st->cost_s;
+    const mp_u64 *n = st->cost_n;
+    double total = 0;
+    for (int k = 0; k < MP_PC_N; k++)
+        total += k == MP_PC_LINES ? 0 : s[k];   /* inside attribute */
+    fprintf(stderr, "memprobe: time in the library's calls inside the "
+            "program: %.3f s (synchronising %.3f s at %llu run ends; "
+            "reading records %.3f s, %llu records; attributing %.3f s, "
+            "source lines %.3f s of it for %llu instructions; keeping "
+            "modules %.3f s for %llu; writing files %.3f s; SASS metrics "
+            "on %llu, off %llu: %.3f s)\n", total, s[MP_PC_SYNC],
+            n[MP_PC_SYNC], s[MP_PC_FLUSH], st->records, s[MP_PC_ATTRIBUTE],
+            s[MP_PC_LINES], n[MP_PC_LINES], s[MP_PC_MODULES], n[MP_PC_MODULES],
+            s[MP_PC_WRITES], n[MP_PC_ENABLE], n[MP_PC_DISABLE],
+            s[MP_PC_ENABLE] + s[MP_PC_DISABLE]);
+}
+
 /* --check and --baseline: 0 or MP_EXIT_FAIL. */
 static int judge(const mp_prof_opts *o, const mp_prof_data *d,
                  const mp_prof_data *old)
@@ -559,6 +588,7 @@ int mp_prof_run(const mp_prof_opts *o)
                     "and %s (%d instruction row%s)\n", out, launches,
                     launches == 1 ? "" : "es", d.nl, d.nl == 1 ? "" : "s",
                     lines, d.ni, d.ni == 1 ? "" : "s");
+            say_cost(o, &st);
             none = no_counts(&st, &d, why, sizeof why);
             if (!none)
                 none = no_lines(&d, o->has_check, runs_once(o), why,

@@ -15,6 +15,7 @@ typedef struct {
     const char *nvtx_include;    /* --nvtx-include RANGE, or NULL */
     const char *launch_skip;     /* --launch-skip N (checked text), or NULL */
     const char *launch_count;    /* --launch-count N, or NULL */
+    const char *per_kernel;      /* --per-kernel N, or NULL */
     int has_check;
     mp_prof_check_spec check;    /* --check */
     const char *check_text;

@@ -65,7 +65,7 @@ enum { L_PID, L_LAUNCH, L_LAUNCHES, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
        L_SH_IDEAL, L_SPLIT_SH, L_GL = L_SPLIT_SH + 4, L_GL_IDEAL,
        L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_RANGE,
        L_RANGE_SRC = L_RANGE + MP_RAW_NRANGE_COLS, L_RANGE_WHY, L_RANGE_L2,
-       L_N = L_RANGE_L2 + MP_PR_N - MP_RAW_NRANGE_COLS };
+       L_SEEN = L_RANGE_L2 + MP_PR_N - MP_RAW_NRANGE_COLS, L_PROFILED, L_N };
 /* profile.csv before the range columns, and before the L2 counts: still
  * read */
 #define L_N_OLD L_RANGE
@@ -153,6 +153,11 @@ static const column launch_cols[L_N] = {
      "hit, the L2 flushed before the launch"},
     {"lts__t_sectors.sum", "--level kernel+: L2 sectors accessed (a "
      "second range run, flushed likewise)"},
+    {"kernel_launches_seen", "launches of this kernel, grid and block the "
+     "process made, profiled or not (empty: a graph's kernel)"},
+    {"kernel_launches_profiled", "of them, the launches profiled (the "
+     "filters, --per-kernel): the profile's rows of this kernel, grid and "
+     "block count these; nothing is scaled to the others"},
 };
 
 enum { I_PID, I_KERNEL, I_MANGLED, I_FILE, I_LINE, I_OFFSET, I_OPCODE,
@@ -412,6 +417,7 @@ static void free_launch(mp_prof_launch *l)
     for (int k = 0; k < MP_PR_N; k++)
         free(l->range[k]);
     free(l->range_src), free(l->range_why);
+    free(l->seen), free(l->profiled);
 }
 
 static void free_line(mp_prof_line *i)
@@ -571,6 +577,39 @@ static int read_raw(const char *path, mp_ncu_table *t, char *err,
 
 /* ---- raw files: status ----------------------------------------------- */
 
+/* "cost NAME COUNT SECONDS ... records R" (MP_RAW_KEY_COST) added to st;
+ * a malformed line is ignored. */
+static void read_cost(char *val, mp_prof_status *st)
+{
+#define PC_NAME(id, name) name,
+    static const char *const names[MP_PC_N] = {MP_RAW_COST_FIELDS(PC_NAME)};
+#undef PC_NAME
+    mp_u64 n[MP_PC_N], records;
+    double sec[MP_PC_N];
+    char *save = NULL;
+    for (int k = 0; k < MP_PC_N; k++) {
+        char *name = strtok_r(k ? NULL : val, " ", &save);
+        char *cnt = strtok_r(NULL, " ", &save);
+        char *secs = strtok_r(NULL, " ", &save), *end;
+        if (!name || !cnt || !secs || strcmp(name, names[k])
+            || parse_u64(cnt, &n[k]))
+            return;
+        sec[k] = strtod(secs, &end);
+        if (*end)
+            return;
+    }
+    char *name = strtok_r(NULL, " ", &save);
+    char *cnt = strtok_r(NULL, " ", &save);
+    if (!name || !cnt || strcmp(name, "records") || parse_u64(cnt, &records))
+        return;
+    st->has_cost = 1;
+    st->records += records;
+    for (int k = 0; k < MP_PC_N; k++) {
+        st->cost_n[k] += n[k];
+        st->cost_s[k] += sec[k];
+    }
+}
+
 static void read_status(const char *path, const char *pid,
                         mp_prof_status *st)
 {
@@ -592,6 +631,8 @@ static void read_status(const char *path, const char *pid,
             if (!st->nerrors++)
                 snprintf(st->error, sizeof st->error, "%s (pid %s)", val,
                          pid);
+        } else if (!strcmp(line, MP_RAW_KEY_COST)) {
+            read_cost(val, st);
         } else if (!strcmp(line, "launches_seen") && !parse_u64(val, &v)) {
             seen = v;   /* the last one counts */
         } else if (!strcmp(line, "launches_profiled")
@@ -712,6 +753,85 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
     }
     mp_ncu_free(&t);
     return 0;
+}
+
+/* ---- raw files: kernels (launches seen and profiled) ----------------- */
+
+#define RAW_ID(id, name) RK_##id,
+enum { MP_RAW_KERNEL_COLS(RAW_ID) RK_N };
+#undef RAW_ID
+
+typedef struct {
+    long pid;
+    char *mangled, *grid, *block, *seen, *profiled;
+} raw_kernel;
+
+typedef struct {
+    raw_kernel *v;
+    int n;
+} raw_kernels;
+
+static int add_raw_kernels(raw_kernels *k, const char *path, char *err,
+                           size_t errlen)
+{
+#define RAW_NAME(id, name) name,
+    static const char *const names[RK_N] = {MP_RAW_KERNEL_COLS(RAW_NAME)};
+#undef RAW_NAME
+    mp_ncu_table t;
+    int idx[RK_N], rc = read_raw(path, &t, err, errlen);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    for (int c = 0; c < RK_N; c++)
+        if ((idx[c] = need_col(&t, path, names[c], err, errlen)) < 0) {
+            mp_ncu_free(&t);
+            return -1;
+        }
+    k->v = xrealloc(k->v, (size_t)(k->n + t.nrows) * sizeof *k->v);
+    for (int r = 0; r < t.nrows; r++) {
+        raw_kernel *x = &k->v[k->n];
+        char **c = t.cells[r];
+        mp_u64 v;
+        if (parse_long(c[idx[RK_PID]], &x->pid)
+            || parse_u64(c[idx[RK_SEEN]], &v)
+            || parse_u64(c[idx[RK_PROFILED]], &v)) {
+            mp_ncu_free(&t);
+            return bad_cell(path, r, "pid or launches", c[idx[RK_PID]], err,
+                            errlen);
+        }
+        x->mangled = xstrdup(c[idx[RK_MANGLED]]);
+        x->grid = xyz(&t, r, idx, RK_GRID_X);
+        x->block = xyz(&t, r, idx, RK_BLOCK_X);
+        x->seen = xstrdup(c[idx[RK_SEEN]]);
+        x->profiled = xstrdup(c[idx[RK_PROFILED]]);
+        k->n++;
+    }
+    mp_ncu_free(&t);
+    return 0;
+}
+
+/* Each launch row gets its kernel's launches seen and profiled (a graph's
+ * kernels none: the library counts the graph). Frees k. */
+static void join_kernels(mp_prof_data *d, raw_kernels *k)
+{
+    for (int r = 0; r < d->nl; r++) {
+        mp_prof_launch *l = &d->l[r];
+        const raw_kernel *hit = NULL;
+        for (int j = 0; j < k->n && !hit && strcmp(l->graph, "1"); j++) {
+            const raw_kernel *x = &k->v[j];
+            if (x->pid == l->pid && !strcmp(x->mangled, l->mangled)
+                && !strcmp(x->grid, l->grid) && !strcmp(x->block, l->block))
+                hit = x;
+        }
+        l->seen = xstrdup(hit ? hit->seen : "");
+        l->profiled = xstrdup(hit ? hit->profiled : "");
+    }
+    for (int j = 0; j < k->n; j++) {
+        raw_kernel *x = &k->v[j];
+        free(x->mangled), free(x->grid), free(x->block);
+        free(x->seen), free(x->profiled);
+    }
+    free(k->v);
+    memset(k, 0, sizeof *k);
 }
 
 static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
@@ -1145,6 +1265,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
 
     int rc = 0, ncubins = 0;
     raw_ops ops = {0};
+    raw_kernels kernels = {0};
     char **cubins = mp_xcalloc((size_t)nnames + 1, sizeof *cubins);
     for (int k = 0; k < nnames && !rc; k++) {
         const char *n = names[k];
@@ -1161,6 +1282,8 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
         else if (csv && !strncmp(n, MP_RAW_LAUNCH_OPS,
                                  strlen(MP_RAW_LAUNCH_OPS)))
             rc = add_raw_ops(&ops, path, err, errlen);
+        else if (csv && !strncmp(n, MP_RAW_KERNELS, strlen(MP_RAW_KERNELS)))
+            rc = add_raw_kernels(&kernels, path, err, errlen);
         else if (!strncmp(n, MP_RAW_CUBIN, strlen(MP_RAW_CUBIN)))
             cubins[ncubins++] = names[k];
     }
@@ -1195,6 +1318,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
     for (int k = 0; k < nnames; k++)
         free(names[k]);
     free(names);
+    join_kernels(d, &kernels);
     if (rc) {
         free_ops(&ops);
         mp_prof_free(d);
@@ -1294,6 +1418,7 @@ static int write_launches(const mp_prof_data *d, const char *path,
         for (int k = 0; k < MP_PR_N; k++)
             c[range_col(k)] = l->range[k];
         c[L_RANGE_SRC] = l->range_src, c[L_RANGE_WHY] = l->range_why;
+        c[L_SEEN] = l->seen, c[L_PROFILED] = l->profiled;
         if (put_row(&w, c, err, errlen))
             return -1;
     }
@@ -1433,6 +1558,9 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
                                : "");
         l->range_why = xstrdup(idx[L_RANGE_WHY] >= 0 ? c[idx[L_RANGE_WHY]]
                                : "");
+        l->seen = xstrdup(idx[L_SEEN] >= 0 ? c[idx[L_SEEN]] : "");
+        l->profiled = xstrdup(idx[L_PROFILED] >= 0 ? c[idx[L_PROFILED]]
+                              : "");
         if (bad)
             return bad_count(&t, path, r, err, errlen);
     }

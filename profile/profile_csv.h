@@ -77,6 +77,8 @@ typedef struct {
     char *range[MP_PR_N];    /* range-pass values as text; "" = none */
     char *range_src;         /* "", MP_PROF_RANGE_FILLED or _UNAVAILABLE */
     char *range_why;         /* why unavailable */
+    char *seen, *profiled;   /* its kernel's launches seen and profiled,
+                              * as text; "" = not known */
     const char *name;        /* its kernel's name as printed (below) */
 } mp_prof_launch;
 
@@ -106,10 +108,18 @@ typedef struct {
 
 void mp_prof_free(mp_prof_data *d);
 
+/* The library's cost fields (inject/raw.h MP_RAW_COST_FIELDS). */
+#define MP_PC_ID(id, name) MP_PC_##id,
+enum { MP_RAW_COST_FIELDS(MP_PC_ID) MP_PC_N };
+#undef MP_PC_ID
+
 /* What the status files said, summed over the processes. */
 typedef struct {
     int nstatus;              /* status files found */
     mp_u64 seen, profiled;    /* launches_seen, launches_profiled */
+    int has_cost;             /* a cost line was read */
+    mp_u64 cost_n[MP_PC_N], records;
+    double cost_s[MP_PC_N];   /* seconds in the library's calls */
     int nerrors;
     char error[512];          /* the first error line, with its pid */
     int kept, dropped;        /* launches kept / dropped by the regex */

@@ -67,6 +67,8 @@ static void test_raw_lists(void **state)
     assert_string_equal(MP_RAW_LAUNCH_OP_COLS(JOIN_NAME)
                         MP_RAW_METRICS(JOIN_NAME),
                         "," MP_RAW_LAUNCH_OP_COLUMNS);
+    assert_string_equal(MP_RAW_KERNEL_COLS(JOIN_NAME),
+                        "," MP_RAW_KERNEL_COLUMNS);
 }
 #undef JOIN_NAME
 
@@ -498,6 +500,92 @@ static void test_lines_rewritten(void **state)
     ic_lines_free(&t);
 }
 
+/* --per-kernel 2: the first two launches of each kernel, grid and block
+ * are profiled; a launch whose call failed is not counted; the table
+ * says when every kernel wanted has had its two (incomplete 0). */
+static void test_per_kernel(void **state)
+{
+    (void)state;
+    ic_kernels t;
+    ic_kernels_init(&t, 2);
+    const unsigned g1[3] = {4, 1, 1}, g2[3] = {8, 1, 1}, b[3] = {128, 1, 1};
+    ic_kernel *a = ic_kernels_get(&t, "_Z1av", g1, b);
+    assert_non_null(a);
+    assert_int_equal(ic_kernel_wants(&t, a), 1);
+    assert_int_equal(t.incomplete, 1);
+    ic_kernel_done(&t, a, 1, 0);   /* the launch call failed */
+    assert_int_equal(a->seen, 0);
+    int got[5];
+    for (int i = 0; i < 5; i++) {
+        a = ic_kernels_get(&t, "_Z1av", g1, b);
+        got[i] = ic_kernel_wants(&t, a);
+        ic_kernel_done(&t, a, got[i], 1);
+    }
+    assert_int_equal(got[0] + got[1], 2);
+    assert_int_equal(got[2] + got[3] + got[4], 0);
+    assert_int_equal(a->seen, 5);
+    assert_int_equal(a->profiled, 2);
+    assert_int_equal(t.incomplete, 0);
+    /* another grid is another kernel: wanted again */
+    ic_kernel *a2 = ic_kernels_get(&t, "_Z1av", g2, b);
+    assert_ptr_not_equal(a2, ic_kernels_get(&t, "_Z1av", g1, b));
+    assert_int_equal(ic_kernel_wants(&t, a2), 1);
+    assert_int_equal(t.incomplete, 1);
+    /* two launches decided before either returns (two threads): the
+     * third is not taken */
+    assert_int_equal(ic_kernel_wants(&t, a2), 1);
+    ic_kernel_done(&t, a2, 1, 1);
+    ic_kernel_done(&t, a2, 1, 1);
+    assert_int_equal(a2->profiled, 2);
+    assert_int_equal(t.incomplete, 0);
+    assert_int_equal(t.n, 2);
+    /* many kernels: the index grows, each found again */
+    char name[32];
+    for (int i = 0; i < 3000; i++) {
+        snprintf(name, sizeof name, "_Z1k%dv", i);
+        ic_kernel *k = ic_kernels_get(&t, name, g1, b);
+        assert_non_null(k);
+        ic_kernel_done(&t, k, 0, 1);
+    }
+    for (int i = 0; i < 3000; i += 7) {
+        snprintf(name, sizeof name, "_Z1k%dv", i);
+        assert_int_equal(ic_kernels_get(&t, name, g1, b)->seen, 1);
+    }
+    assert_int_equal(t.n, 3002);
+    ic_kernels_free(&t);
+    /* no --per-kernel: every launch wanted, nothing incomplete */
+    ic_kernels_init(&t, 0);
+    a = ic_kernels_get(&t, "_Z1av", g1, b);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(ic_kernel_wants(&t, a), 1);
+        ic_kernel_done(&t, a, 1, 1);
+    }
+    assert_int_equal(a->profiled, 4);
+    assert_int_equal(t.incomplete, 0);
+    ic_kernels_free(&t);
+}
+
+static void test_kernels_file(void **state)
+{
+    const char *dir = *state;
+    ic_kernels t;
+    ic_kernels_init(&t, 1);
+    const unsigned g[3] = {2, 3, 1}, b[3] = {32, 4, 1}, none[3] = {0, 0, 0};
+    ic_kernel *k = ic_kernels_get(&t, "_Z1fIiEvv", g, b);
+    ic_kernel_done(&t, k, ic_kernel_wants(&t, k), 1);
+    ic_kernel_done(&t, k, ic_kernel_wants(&t, k), 1);
+    k = ic_kernels_get(&t, "(graph 0)", none, none);
+    ic_kernel_done(&t, k, 0, 1);
+    assert_int_equal(ic_write_kernels(dir, 9, &t), 0);
+    char *text = read_raw(dir, MP_RAW_KERNELS_FMT, 9);
+    assert_non_null(text);
+    assert_string_equal(text, MP_RAW_KERNEL_COLUMNS "\n"
+                              "9,_Z1fIiEvv,2,3,1,32,4,1,2,1\n"
+                              "9,(graph 0),0,0,0,0,0,0,1,0\n");
+    free(text);
+    ic_kernels_free(&t);
+}
+
 static void test_status(void **state)
 {
     const char *dir = *state;
@@ -515,24 +603,36 @@ static void test_status(void **state)
                      0);
     s.seen = 10;
     s.profiled = 4;
+    s.cost_n[IC_COST_SYNC] = 3;
+    s.cost_s[IC_COST_SYNC] = 0.0125;
+    s.cost_n[IC_COST_FLUSH] = 3;
+    s.cost_s[IC_COST_FLUSH] = 12.0000004;   /* rounded to the microsecond */
+    s.cost_n[IC_COST_DISABLE] = 1;
+    s.cost_s[IC_COST_DISABLE] = 0.000001;
+    s.records = 4200;
     assert_int_equal(ic_write_status(dir, 12, &s, "flush"), 0);
     char *text = read_raw(dir, MP_RAW_STATUS_FMT, 12);
     assert_non_null(text);
-    assert_string_equal(text, "cupti_version 130500\npid 12\n"
-                              "warning cuCtxSynchronize: an error\n"
-                              "launches_seen 10\nlaunches_profiled 4\n"
-                              "end flush\n");
+    const char *cost = "cost sync 3 0.012500 flush 3 12.000000 attribute 0 "
+                       "0.000000 lines 0 0.000000 modules 0 0.000000 writes "
+                       "0 0.000000 enable 0 0.000000 disable 1 0.000001 "
+                       "records 4200\n";
+    char want[1024];
+    snprintf(want, sizeof want, "cupti_version 130500\npid 12\n"
+             "warning cuCtxSynchronize: an error\n"
+             "launches_seen 10\nlaunches_profiled 4\n%send flush\n", cost);
+    assert_string_equal(text, want);
     free(text);
     /* the counts are rewritten as the last lines */
     s.seen = 11;
     assert_int_equal(ic_status_event(&s, MP_RAW_KEY_ERROR, "late"), 1);
     assert_int_equal(ic_write_status(dir, 12, &s, "signal 2"), 0);
     text = read_raw(dir, MP_RAW_STATUS_FMT, 12);
-    assert_string_equal(text, "cupti_version 130500\npid 12\n"
-                              "warning cuCtxSynchronize: an error\n"
-                              "error late\n"
-                              "launches_seen 11\nlaunches_profiled 4\n"
-                              "end signal 2\n");
+    snprintf(want, sizeof want, "cupti_version 130500\npid 12\n"
+             "warning cuCtxSynchronize: an error\nerror late\n"
+             "launches_seen 11\nlaunches_profiled 4\n%send signal 2\n",
+             cost);
+    assert_string_equal(text, want);
     free(text);
     /* a full buffer refuses, never overruns */
     int added = 0, full = 0;
@@ -582,6 +682,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lines_rewritten, make_dir,
                                         remove_dir),
         cmocka_unit_test_setup_teardown(test_status, make_dir, remove_dir),
+        cmocka_unit_test(test_per_kernel),
+        cmocka_unit_test_setup_teardown(test_kernels_file, make_dir,
+                                        remove_dir),
         cmocka_unit_test_setup_teardown(test_cubin_once, make_dir,
                                         remove_dir),
     };
