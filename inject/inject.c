@@ -118,6 +118,7 @@ static struct {
     ic_launches rows;
     ic_status status;
     ic_kernels kernels;   /* per kernel, grid and block (--per-kernel) */
+    uint64_t pk_streak;   /* launches in a row not profiled since one was */
     uint64_t flush_launches, since_write;
     double flush_seconds, last_write, t_start;
     device_info devs[MAX_DEVICES];
@@ -1270,17 +1271,26 @@ static void per_kernel_count(int made)
     if (cur.pk)
         ic_kernel_done(&g.kernels, &g.kernels.v[cur.pk - 1],
                        cur.pk_profile, made);
+    if (made)
+        g.pk_streak = cur.pk && cur.pk_profile ? 0 : g.pk_streak + 1;
     cur.pk = 0;
 }
 
-/* --per-kernel: once every kernel seen has had its N launches, SASS
- * metrics go off on every context (later launches run unpatched, with
- * nothing to synchronise or flush); a launch still wanted turns them on
- * again on its context (per_kernel_resume). */
+/* --per-kernel: once every kernel seen has had its N launches and as
+ * many launches in a row as there are kernels seen were not profiled (a
+ * loop's whole iteration: a program still meeting new kernels does not
+ * switch at each), SASS metrics go off on every context: later launches
+ * run unpatched, with nothing to synchronise or flush. A launch still
+ * wanted turns them on again on its context (per_kernel_resume). */
 static void per_kernel_pause(void)
 {
     if (!g.kernels.per_kernel || g.kernels.incomplete || ir_on()
-        || g.stopped)
+        || g.stopped || g.pk_streak < g.kernels.n)
+        return;
+    int any = 0;
+    for (int i = 0; i < g.nctx; i++)
+        any |= g.ctxs[i].enabled;
+    if (!any)
         return;
     end_run(1, NULL);
     for (int i = 0; i < g.nctx; i++)

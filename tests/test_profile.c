@@ -1101,6 +1101,70 @@ static void test_filters(void **state)
     mp_ncu_free(&t);
 }
 
+/* --per-kernel 1 over 8 launches (naive 4, pad 2, copy 2): one row per
+ * kernel, each saying its launches seen and profiled; the cost line of
+ * the status said once, its total the library's calls without the
+ * source lines (inside attributing). */
+static void test_per_kernel(void **state)
+{
+    (void)state;
+    cli_result r;
+    mp_ncu_table t;
+    profile(L("-o", "pk.csv", "--per-kernel", "1"),
+            L("--launches", "8", "--cost"), &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "memprobe: --per-kernel 1: 3 of 8 "
+                     "launches profiled, the others ran uninstrumented\n");
+    cli_must_contain("stderr", r.err, "memprobe: time in the library's "
+                     "calls inside the program: 1.500 s (synchronising "
+                     "0.250 s at 3 run ends; reading records 0.500 s, 77 "
+                     "records; attributing 0.700 s, source lines 0.600 s "
+                     "of it for 10 instructions; keeping modules 0.040 s "
+                     "for 2; writing files 0.010 s; SASS metrics on 1, off "
+                     "0: 0.000 s)\n");
+    cli_result_free(&r);
+    read_csv("pk.csv", &t);
+    assert_int_equal(t.nrows, 3);
+    static const char *const want[3][3] = {
+        {"transpose_naive", "4", "1"}, {"transpose_pad", "2", "1"},
+        {"copy_kernel", "2", "1"}};
+    for (int k = 0; k < 3; k++) {
+        int row = -1;
+        for (int j = 0; j < t.nrows && row < 0; j++)
+            if (!strncmp(cell(&t, j, "kernel"), want[k][0],
+                         strlen(want[k][0])))
+                row = j;
+        if (row < 0)
+            fail_msg("no row of %s", want[k][0]);
+        expect_cell(&t, row, "kernel_launches_seen", want[k][1]);
+        expect_cell(&t, row, "kernel_launches_profiled", want[k][2]);
+        expect_cell(&t, row, "launches", "1");
+    }
+    mp_ncu_free(&t);
+    /* without it: every launch profiled, the same columns 4/4, 2/2 */
+    profile(L("-o", "all.csv"), L("--launches", "8"), &r);
+    cli_expect_status(&r, 0);
+    assert_null(strstr(r.err, "--per-kernel"));
+    assert_null(strstr(r.err, "time in the library"));   /* no cost line */
+    cli_result_free(&r);
+    read_csv("all.csv", &t);
+    assert_int_equal(t.nrows, 8);
+    int naive = row_where(&t, "launch", "6", 0);   /* naive's fourth */
+    expect_cell(&t, naive, "kernel_launches_seen", "4");
+    expect_cell(&t, naive, "kernel_launches_profiled", "4");
+    mp_ncu_free(&t);
+    /* bad values, before the program starts */
+    static const char *const bad[][2] = {{"0", "positive"}, {"-1", "positive"},
+                                         {"x", "positive"}, {"", "empty"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        profile(L("-o", "bad.csv", "--per-kernel", bad[i][0]), NONE, &r);
+        cli_expect_status(&r, 2);
+        cli_must_contain("stderr", r.err, "--per-kernel");
+        cli_must_contain("stderr", r.err, bad[i][1]);
+        cli_result_free(&r);
+    }
+}
+
 /* --keep-raw keeps what the library wrote. */
 static void test_keep_raw(void **state)
 {
@@ -1640,6 +1704,7 @@ int main(void)
         cmocka_unit_test(test_names_check),
         cmocka_unit_test(test_names_baseline_report),
         cmocka_unit_test(test_filters),
+        cmocka_unit_test(test_per_kernel),
         cmocka_unit_test(test_keep_raw),
         cmocka_unit_test(test_preload),
         cmocka_unit_test(test_own_cupti_client),

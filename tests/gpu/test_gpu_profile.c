@@ -68,6 +68,8 @@ static int rc_short;
 static mp_ncu_table kplus, fallback, once;
 static int have_kplus, have_fallback, have_once, rc_kplus, rc_fallback;
 static int rc_once;
+static mp_ncu_table per_kernel;
+static int have_per_kernel, rc_per_kernel;
 #define NO_SASS_RE "^(transpose_padded|load_aligned)$"
 #define SHORTS 2500   /* app --short: one-warp launches of `tick` */
 static int *marker_line;   /* source line of each expect.c line */
@@ -196,6 +198,12 @@ static void run_all(void)
     char *a9[] = {mp, "profile", "--fallback", "rerun", "-o", fb, "--", app,
                   NULL};
     char *a11[] = {mp, "profile", "-o", on, "--", app, NULL};
+    char pk[1200];
+    snprintf(pk, sizeof pk, "%s/per-kernel.csv", dir);
+    char *a12[] = {mp, "profile", "--per-kernel", "1", "-o", pk, "--", app,
+                   "--launches", "3", "--tail", "4", NULL};
+    rc_per_kernel = run("per-kernel", a12);
+    have_per_kernel = read_csv("per-kernel.csv", &per_kernel);
     rc_kplus = run("kplus", a8);
     have_kplus = read_csv("kplus.csv", &kplus);
     setenv("MEMPROBE_INJECT_NO_SASS", NO_SASS_RE, 1);
@@ -741,6 +749,76 @@ static void test_fallback_once(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* The first row of the main run (app, one pass) of this kernel, graph
+ * or not; -1 when none. */
+static int main_row(const char *kernel, const char *graph)
+{
+    for (int r = 0; r < launches.nrows; r++)
+        if (ran(&launches, r) && !strcmp(gpu_cell(&launches, r, "kernel"),
+                                         kernel)
+            && !strcmp(gpu_cell(&launches, r, "graph"), graph))
+            return r;
+    return -1;
+}
+
+/* --per-kernel 1 on app --launches 3 --tail 4: one row per kernel (the
+ * first pass's, each equal to the main run's row of that kernel, all six
+ * counts), each kernel seen 3 times and profiled once; then tick, first
+ * launched after SASS metrics went off (one unprofiled pass later), is
+ * profiled once with its exact 2 sectors: the metrics came back on. */
+static void test_per_kernel(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    static const char *const cols[] = {
+        "smsp__sass_inst_executed", SH_COL, SH_COL "_ideal", GL_COL,
+        GL_COL "_ideal", "smsp__sass_inst_executed_op_ld"};
+    assert_int_equal(rc_per_kernel, 0);
+    assert_true(have_per_kernel && have_launches);
+    int bad = 0, rows = 0, ticks = 0;
+    for (int r = 0; r < per_kernel.nrows; r++) {
+        if (!ran(&per_kernel, r))
+            continue;
+        rows++;
+        const char *k = gpu_cell(&per_kernel, r, "kernel");
+        const char *graph = gpu_cell(&per_kernel, r, "graph");
+        const char *seen = gpu_cell(&per_kernel, r, "kernel_launches_seen");
+        const char *prof = gpu_cell(&per_kernel, r,
+                                    "kernel_launches_profiled");
+        printf("# %s graph %s: launches %s, seen %s, profiled %s, %s, "
+               "global sectors %s\n", k, graph,
+               gpu_cell(&per_kernel, r, "launches"), seen, prof,
+               gpu_cell(&per_kernel, r, "line_counts"),
+               gpu_cell(&per_kernel, r, GL_COL));
+        int was = bad;
+        bad += strcmp(gpu_cell(&per_kernel, r, "launches"), "1") != 0
+               || strcmp(gpu_cell(&per_kernel, r, "line_counts"), "exact");
+        if (!strcmp(k, "tick")) {
+            ticks++;
+            bad += strcmp(seen, "4") || strcmp(prof, "1")
+                   || gpu_number(&per_kernel, r, GL_COL) != 2
+                   || gpu_number(&per_kernel, r, GL_COL "_ideal") != 2;
+        } else {
+            int m = main_row(k, graph);
+            bad += m < 0;
+            for (size_t c = 0; m >= 0 && c < sizeof cols / sizeof *cols; c++)
+                bad += gpu_number(&per_kernel, r, cols[c])
+                       != gpu_number(&launches, m, cols[c]);
+            if (strcmp(graph, "1"))
+                bad += strcmp(seen, "3") || strcmp(prof, "1");
+        }
+        if (bad > was)
+            printf("# MISMATCH in that row\n");
+    }
+    assert_int_equal(ticks, 1);
+    assert_int_equal(rows, 9);   /* 7 kernels, the graph's, tick */
+    assert_int_equal(bad, 0);
+    assert_int_equal(log_lines("per-kernel", "memprobe: --per-kernel 1: 9 of "
+                               "28 launches profiled"), 1);
+    assert_int_equal(log_lines("per-kernel", "SASS metrics on 2, off 1:"),
+                     1);
+}
+
 int main(void)
 {
     const char *d = getenv("GPU_TEST_DIR");
@@ -786,6 +864,7 @@ int main(void)
         GPU_TEST("kernel_plus_range_values", test_kernel_plus),
         GPU_TEST("fallback_range_counts", test_fallback),
         GPU_TEST("fallback_off_runs_once", test_fallback_once),
+        GPU_TEST("per_kernel_first_launches", test_per_kernel),
     };
     int rc = cmocka_run_group_tests_name("gpu_profile", tests, NULL, NULL);
     if (have_launches)
@@ -798,6 +877,8 @@ int main(void)
         mp_ncu_free(&shorts);
     if (have_kplus)
         mp_ncu_free(&kplus);
+    if (have_per_kernel)
+        mp_ncu_free(&per_kernel);
     if (have_fallback)
         mp_ncu_free(&fallback);
     if (have_once)

@@ -20,13 +20,16 @@
  * streams. Every result is checked against the CPU (exit 1 on a mismatch).
  *
  * usage: app [--padded-only] [--launches N] [--crash-after N] [--short N]
- *            [--fork]
+ *            [--fork] [--tail N]
  *   --padded-only    only the conflict-free kernels (padded transpose,
  *                    aligned loads)
  *   --launches N     runs the launch sequence N times (default 1)
  *   --crash-after N  raises SIGSEGV once N launches have completed
  *   --short N        instead of the sequence, N launches of `tick` (one
  *                    warp, one store each): the profiler's per-launch cost
+ *   --tail N         after the sequence, N launches of `tick` (a kernel
+ *                    first launched after all the others: --per-kernel
+ *                    turns the profiler on again for it)
  *   --fork           fork before any CUDA call: parent and child both run
  *                    the sequence (a profiler must follow the child); the
  *                    parent waits and fails when the child failed
@@ -379,7 +382,7 @@ static int join_child(int rc)
 int main(int argc, char **argv)
 {
     int mode = APP_MODE_FULL, fork_it = 0;
-    long long launches = 1, crash_after = 0, shorts = 0;
+    long long launches = 1, crash_after = 0, shorts = 0, tail = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--padded-only"))
             mode = APP_MODE_PADDED;
@@ -389,6 +392,8 @@ int main(int argc, char **argv)
             crash_after = positive("--crash-after", i + 1 < argc ? argv[++i] : NULL);
         else if (!strcmp(argv[i], "--short"))
             shorts = positive("--short", i + 1 < argc ? argv[++i] : NULL);
+        else if (!strcmp(argv[i], "--tail"))
+            tail = positive("--tail", i + 1 < argc ? argv[++i] : NULL);
         else if (!strcmp(argv[i], "--fork"))
             fork_it = 1;
         else
@@ -502,5 +507,5 @@ int main(int argc, char **argv)
         return join_child(APP_EXIT_FAIL);
     }
     printf("app: %lld launches, every result verified\n", done);
-    return join_child(0);
+    return join_child(tail ? run_short(tail) : 0);
 }

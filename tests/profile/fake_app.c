@@ -151,6 +151,7 @@ static const char *const metric_names[METRICS] = {
 
 static const char *raw;
 static int unavailable, range_pass, nondeterministic, copy_run, print_preload;
+static int cost_line;   /* --cost: a cost line in the status, as the library's */
 static int subscribe;
 static int ordinal = -1;
 enum { NRANGE = 12 };
@@ -228,8 +229,29 @@ static void write_status(const char *extra, unsigned long long seen,
         fprintf(f, "%s\n", extra);
     fprintf(f, "launches_seen %llu\nlaunches_profiled %llu\n", seen,
             profiled);
+    if (cost_line)
+        fprintf(f, "cost sync 3 0.250000 flush 3 0.500000 attribute 3 "
+                "0.700000 lines 10 0.600000 modules 2 0.040000 writes 1 "
+                "0.010000 enable 1 0.000000 disable 0 0.000000 records 77\n");
     if (end)
         fprintf(f, "end %s\n", end);
+    fclose(f);
+}
+
+/* kernels.PID.csv: per kernel (one grid and block each) the launches
+ * seen and profiled. */
+static void write_kernels(const unsigned long long *seen,
+                          const unsigned long long *prof)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/kernels.%d.csv", raw, (int)getpid());
+    FILE *f = open_in(path, "w");
+    fprintf(f, "pid,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
+            "launches_seen,launches_profiled\n");
+    for (int k = 0; k < 3; k++)
+        if (seen[k])
+            fprintf(f, "%d,%s,64,64,1,32,8,1,%llu,%llu\n", (int)getpid(),
+                    kernels[k].mangled, seen[k], prof[k]);
     fclose(f);
 }
 
@@ -412,12 +434,18 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
     fprintf(ops_f, "pid,launch,cubin_crc,function_index,pc_offset");
     metrics_header(ops_f);
     int count[3] = {0}, matching = 0, profiled = 0;
+    long per_kernel = env_long("MEMPROBE_PER_KERNEL", 0);
+    unsigned long long seen_k[3] = {0}, prof_k[3] = {0};
     for (int l = 0; l < nlaunch; l++) {
         int k = order[l % 4];
+        seen_k[k]++;
         if (has_re && regexec(&re, kernels[k].mangled, 0, NULL, 0))
             continue;
         if (matching++ < skip || (max >= 0 && profiled >= max))
             continue;
+        if (per_kernel && prof_k[k] >= (unsigned long long)per_kernel)
+            continue;   /* --per-kernel: after the filters */
+        prof_k[k]++;
         if (crash && profiled == 2) {
             /* flushed so far; the next row is cut off by the crash */
             fflush(f);
@@ -439,8 +467,11 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
         launch_row(f, nlaunch, 2, 2);
         count[2] += 2 * (!unavailable && !no_sass(2));
         profiled += 2;
+        seen_k[2] += 2;
+        prof_k[2] += 2;
     }
     fclose(f);
+    write_kernels(seen_k, prof_k);
     fclose(ops_f);
     if (has_re)
         regfree(&re);
@@ -492,6 +523,8 @@ int main(int argc, char **argv)
             ignore_filter = 1;
         else if (!strcmp(a, "--ready"))
             ready = v, i++;
+        else if (!strcmp(a, "--cost"))
+            cost_line = 1;
         else if (!strcmp(a, "--unavailable"))
             unavailable = 1;
         else if (!strcmp(a, "--no-cubin"))
