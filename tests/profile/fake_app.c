@@ -6,7 +6,9 @@
  * applies the filters of the environment (MEMPROBE_KERNEL on the mangled
  * name, MEMPROBE_LAUNCH_SKIP, MEMPROBE_LAUNCH_COUNT) and writes the raw
  * files of docs/profile-design.md with known counts: status.PID,
- * launches.PID.csv, launch_ops.PID.csv, lines.PID.csv and cubin.CRC (whose text is the SASS
+ * launches.PID.csv, launch_ops.PID.csv, lines.PID.csv, kernels.PID.csv
+ * (MEMPROBE_PER_KERNEL=N: the first N launches of each kernel after the
+ * other filters) and cubin.CRC (whose text is the SASS
  * listing that tests/profile/fakecuda/bin/cuobjdump prints).
  *
  * The kernels, per launch (file:line, pc offset, opcode, instructions,
@@ -43,6 +45,7 @@
  * Options: --launches N, --conflict W, --fork (a child process runs the
  * same and writes its own files; the parent waits for it), --crash
  * (flush after two profiled launches, start a third row, then SIGSEGV),
+ * --cost (a fixed cost line in the status, as the library writes one),
  * --exit N, --error TEXT (profiling refused: an error line, no launches),
  * --no-status (never initialises "CUDA": writes nothing),
  * --ignore-kernel-filter (profiles every kernel, like a library that
