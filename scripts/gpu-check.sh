@@ -25,7 +25,11 @@
 #                               injection, timing spread, ncu five times
 #   profile profileplus         memprobe profile on tests/profile/app
 #   profilereal                 memprobe profile and ncu on programs of
-#                               every kind (tests/profile/real/)
+#                               every kind (tests/profile/real/);
+#                               PROFILE_REAL_NCUCHECK=0: without the
+#                               ncu-check --profile of each
+#   profileci                   --check on PyTorch programs as a CI log
+#                               shows it (docs/profile.md, "In CI")
 #   gate maketest               the GPU gate (GPU_COMMIT=...), make test there
 #
 # The device tool returns at most 8 files from $OUT, so everything is
@@ -631,6 +635,7 @@ profilereal)
     step profilereal-test bash -c "CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe \
         MEMPROBE_PROFILE_REAL=all GPU_TEST_DIR=$P scripts/tap-run.sh \
         build/tests/gpu/test_gpu_profile_real > $P/test_gpu_profile_real.tap 2>&1"
+    [ "${PROFILE_REAL_NCUCHECK:-1}" = 1 ] && \
     for n in cpp_app torch_small torch_eager torch_profiler triton_add jax_jit jax_profiler cupy_two numba_k; do
         case $n in cpp_app) cmd=build/tests/profile/cpp_app ;;
                    *) cmd="python3 tests/profile/real/$n.py" ;; esac
@@ -643,6 +648,29 @@ profilereal)
     grep -c '^ok' "$P/test_gpu_profile_real.tap" | sed 's/^/ok: /' >> "$P/real.txt"
     grep '^not ok' "$P/test_gpu_profile_real.tap" >> "$P/real.txt"
     cat "$P/real.txt" >> "$SUMMARY" ;;
+profileci)
+    # docs/profile.md's CI example: `memprobe profile --check` on
+    # PyTorch programs (a Triton kernel of the program's own beside
+    # PyTorch's and cuBLAS's kernels; PyTorch's strided copies), the
+    # output as a CI log shows it, each command's exit status after it.
+    P=$W/profile-ci; mkdir -p "$P"
+    for n in triton_offender torch_offender; do
+        f=tests/profile/real/$n.py
+        [ -f "$f" ] || f=results/h200/profile/real-offender/$n.py
+        for how in own libraries; do
+            extra=
+            if [ $how = libraries ]; then
+                ./memprobe profile --help 2>&1 | grep -q -- --check-libraries || continue
+                extra=--check-libraries
+            fi
+            printf '$ memprobe profile %s--check '"'"'shared<=1.0,global<=1.0'"'"' -o %s.csv -- python3 %s.py\n' \
+                "${extra:+$extra }" "$n-$how" "$n" > "$P/$n-$how.txt"
+            (cd "$P" && "$OLDPWD/memprobe" profile $extra --check 'shared<=1.0,global<=1.0' \
+                -o "$n-$how.csv" -- python3 "$OLDPWD/$f"; echo "exit $?") >> "$P/$n-$how.txt" 2>&1
+            ./memprobe report "$P/$n-$how.csv" > "$P/$n-$how-report.txt" 2>&1
+            { echo "== $n ($how)"; grep -v '^\$' "$P/$n-$how.txt"; } >> "$SUMMARY"
+        done
+    done ;;
 maketest)
     # The README's test command on the GPU machine :
     # passing skips only, their reasons in maketest.txt.
