@@ -119,6 +119,7 @@ static struct {
     ic_status status;
     ic_kernels kernels;   /* per kernel, grid and block (--per-kernel) */
     uint64_t pk_streak;   /* launches in a row not profiled since one was */
+    ic_fnlines fnlines;   /* functions without line information */
     uint64_t flush_launches, since_write;
     double flush_seconds, last_write, t_start;
     device_info devs[MAX_DEVICES];
@@ -860,7 +861,8 @@ static uint32_t source_line(const CUpti_SassMetrics_Data *r, char *file,
 {
     file[0] = '\0';
     cubin_info *c = find_cubin(r->cubinCrc);
-    if (!c || !r->functionName)
+    if (!c || !r->functionName
+        || ic_fnlines_none(&g.fnlines, r->cubinCrc, r->functionIndex))
         return 0;
     CUpti_GetSassToSourceCorrelationParams sp = {
         .size = CUpti_GetSassToSourceCorrelationParamsSize,
@@ -870,8 +872,10 @@ static uint32_t source_line(const CUpti_SassMetrics_Data *r, char *file,
     int ok = cupti_ok(cuptiGetSassToSourceCorrelation(&sp),
                       "cuptiGetSassToSourceCorrelation", QUIET);
     cost(IC_COST_LINES, t0);
-    if (!ok)
+    if (!ok) {
+        ic_fnlines_note(&g.fnlines, r->cubinCrc, r->functionIndex, 0);
         return 0;
+    }
     const char *f = sp.fileName ? sp.fileName : "";
     if (sp.dirName && *sp.dirName && *f && *f != '/')
         snprintf(file, len, "%s/%s", sp.dirName, f);
@@ -879,6 +883,8 @@ static uint32_t source_line(const CUpti_SassMetrics_Data *r, char *file,
         snprintf(file, len, "%s", f);
     free(sp.fileName);
     free(sp.dirName);
+    ic_fnlines_note(&g.fnlines, r->cubinCrc, r->functionIndex,
+                    file[0] || sp.lineNumber);
     return sp.lineNumber;
 }
 

@@ -387,6 +387,77 @@ int ic_status_event(ic_status *s, const char *key, const char *value)
 
 /* A buffered writer on a file descriptor, or (mem != NULL) into memory,
  * truncating. No allocation. */
+/* ---- functions without line information ------------------------------ */
+
+void ic_fnlines_free(ic_fnlines *t)
+{
+    free(t->key);
+    free(t->misses);
+    free(t->used);
+    memset(t, 0, sizeof *t);
+}
+
+static size_t fn_slot(const ic_fnlines *t, uint64_t key)
+{
+    size_t mask = t->nslot - 1;
+    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 17) & mask;
+    while (t->used[i] && t->key[i] != key)
+        i = (i + 1) & mask;
+    return i;
+}
+
+int ic_fnlines_none(const ic_fnlines *t, uint32_t crc, uint32_t fn)
+{
+    if (!t->nslot)
+        return 0;
+    size_t i = fn_slot(t, (uint64_t)crc << 32 | fn);
+    return t->used[i] && t->misses[i] >= IC_NOLINE_AFTER;
+}
+
+static int fn_grow(ic_fnlines *t)
+{
+    if (t->nslot > 2 * (t->n + 1))
+        return 0;
+    ic_fnlines b = {.nslot = t->nslot ? 2 * t->nslot : 256};
+    b.key = calloc(b.nslot, sizeof *b.key);
+    b.misses = calloc(b.nslot, sizeof *b.misses);
+    b.used = calloc(b.nslot, 1);
+    if (!b.key || !b.misses || !b.used) {
+        ic_fnlines_free(&b);
+        return -1;
+    }
+    for (size_t i = 0; i < t->nslot; i++)
+        if (t->used[i]) {
+            size_t j = fn_slot(&b, t->key[i]);
+            b.used[j] = 1;
+            b.key[j] = t->key[i];
+            b.misses[j] = t->misses[i];
+        }
+    b.n = t->n;
+    ic_fnlines_free(t);
+    *t = b;
+    return 0;
+}
+
+int ic_fnlines_note(ic_fnlines *t, uint32_t crc, uint32_t fn, int found)
+{
+    if (fn_grow(t))
+        return -1;
+    uint64_t key = (uint64_t)crc << 32 | fn;
+    size_t i = fn_slot(t, key);
+    if (!t->used[i]) {
+        t->used[i] = 1;
+        t->key[i] = key;
+        t->misses[i] = 0;
+        t->n++;
+    }
+    if (found)
+        t->misses[i] = -1;
+    else if (t->misses[i] >= 0)
+        t->misses[i]++;
+    return 0;
+}
+
 /* ---- per kernel ------------------------------------------------------ */
 
 void ic_kernels_init(ic_kernels *t, uint64_t per_kernel)

@@ -148,6 +148,28 @@ int ic_filter_done(const ic_filter *f);
 /* Parses a non-negative decimal number; 0 on success, -1 otherwise. */
 int ic_parse_u64(const char *s, uint64_t *out);
 
+/* ---- functions without line information ---------------------------- */
+
+/* Per (cubin crc, function index): whether source-line lookups found a
+ * line. A function is taken to have none after IC_NOLINE_AFTER lookups
+ * in a row found none and none ever did: its further instructions are
+ * not looked up (each lookup reads the cubin; a library's kernels have
+ * thousands of instructions and no line information). */
+#define IC_NOLINE_AFTER 32
+typedef struct {
+    uint64_t *key;
+    int32_t *misses; /* -1: a line was found */
+    unsigned char *used;
+    size_t n, nslot;
+} ic_fnlines;
+
+void ic_fnlines_free(ic_fnlines *t);
+/* 1 when the function is taken to have no line information. */
+int ic_fnlines_none(const ic_fnlines *t, uint32_t crc, uint32_t fn);
+/* Says what one lookup found (found: a file and line). 0, or -1 out of
+ * memory (then nothing is remembered: lookups go on). */
+int ic_fnlines_note(ic_fnlines *t, uint32_t crc, uint32_t fn, int found);
+
 /* ---- per kernel (--per-kernel) ------------------------------------- */
 
 typedef struct {

@@ -565,6 +565,35 @@ static void test_per_kernel(void **state)
     ic_kernels_free(&t);
 }
 
+/* A function is taken to have no line information after
+ * IC_NOLINE_AFTER lookups in a row found none, never once one found a
+ * line; functions apart, across the index's growth. */
+static void test_fnlines(void **state)
+{
+    (void)state;
+    ic_fnlines t = {0};
+    assert_int_equal(ic_fnlines_none(&t, 7, 1), 0);
+    for (int i = 0; i < IC_NOLINE_AFTER - 1; i++)
+        assert_int_equal(ic_fnlines_note(&t, 7, 1, 0), 0);
+    assert_int_equal(ic_fnlines_none(&t, 7, 1), 0);
+    assert_int_equal(ic_fnlines_note(&t, 7, 1, 0), 0);
+    assert_int_equal(ic_fnlines_none(&t, 7, 1), 1);
+    /* a line found first: never taken for none */
+    assert_int_equal(ic_fnlines_note(&t, 7, 2, 1), 0);
+    for (int i = 0; i < 3 * IC_NOLINE_AFTER; i++)
+        assert_int_equal(ic_fnlines_note(&t, 7, 2, 0), 0);
+    assert_int_equal(ic_fnlines_none(&t, 7, 2), 0);
+    /* crc 0, function 0 is a key like any other; many functions */
+    for (uint32_t f = 0; f < 2000; f++)
+        for (int i = 0; i < IC_NOLINE_AFTER; i++)
+            assert_int_equal(ic_fnlines_note(&t, 0, f, f % 2), 0);
+    for (uint32_t f = 0; f < 2000; f++)
+        assert_int_equal(ic_fnlines_none(&t, 0, f), f % 2 == 0);
+    assert_int_equal(ic_fnlines_none(&t, 7, 1), 1);
+    assert_int_equal(ic_fnlines_none(&t, 8, 1), 0);
+    ic_fnlines_free(&t);
+}
+
 static void test_kernels_file(void **state)
 {
     const char *dir = *state;
@@ -683,6 +712,7 @@ int main(void)
                                         remove_dir),
         cmocka_unit_test_setup_teardown(test_status, make_dir, remove_dir),
         cmocka_unit_test(test_per_kernel),
+        cmocka_unit_test(test_fnlines),
         cmocka_unit_test_setup_teardown(test_kernels_file, make_dir,
                                         remove_dir),
         cmocka_unit_test_setup_teardown(test_cubin_once, make_dir,
