@@ -21,7 +21,7 @@
 # added per launch is its per-launch us - alone's. Goals (docs/profile.md):
 # train_loop pk3 <= 1.1x, full <= 10x; many full <= 50 us added a launch.
 #
-# Exit 0 with the table; 2 when DIR holds no logs.
+# Exit 0 with the table; 2 when DIR holds neither logs nor runs.txt.
 set -u
 if [ $# -ne 1 ] || [ ! -d "$1" ]; then
     echo "usage: scripts/cost-table.sh DIR (a profilecost folder)" >&2
@@ -34,12 +34,12 @@ for p in train_loop many; do
         [ -f "$dir/$p-$m.log" ] && logs+=("$dir/$p-$m.log")
     done
 done
-if [ ${#logs[@]} -eq 0 ]; then
-    echo "cost-table.sh: no P-MODE.log in $dir" >&2
+runs=/dev/null
+[ -s "$dir/runs.txt" ] && runs=$dir/runs.txt
+if [ ${#logs[@]} -eq 0 ] && [ "$runs" = /dev/null ]; then
+    echo "cost-table.sh: neither P-MODE.log nor runs.txt in $dir" >&2
     exit 2
 fi
-runs=/dev/null
-[ -f "$dir/runs.txt" ] && runs=$dir/runs.txt
 
 prog=$(cat <<'AWK'
 function median(a, n,    i, j, t, b) {   # a[1..n], left as it was
@@ -112,15 +112,17 @@ function value(prog, k) {
 function unit(prog, v) {
     return prog == "train_loop" ? sprintf("%.3f ms", v) : sprintf("%.2f us/launch", v)
 }
-function why(k, m, r) {   # a note on how run k ended
+function why(k, m,    r, w) {   # a note on how run k ended
     r = rc[k]
     if (r == "") return seen[k] ? "" : "no log"
     if (r == "skipped") return "not run: " rnote[k]
-    if (r == 124 || r == 137) return "timed out at " lim[k] " s"
-    if (r == 2 && m == "pk3" && perkernel[k]) return "memprobe rejected --per-kernel (exit 2)"
-    if (r == 127) return "command not found (exit 127)"
-    if (wrong[k]) return "WRONG result (exit " r ")"
-    return r == 0 ? "" : "exit " r
+    if (r == 124 || r == 137) w = "timed out at " lim[k] " s"
+    else if (r == 2 && m == "pk3" && perkernel[k]) w = "memprobe rejected --per-kernel (exit 2)"
+    else if (r == 127) w = "command not found (exit 127)"
+    else if (wrong[k]) w = "WRONG result (exit " r ")"
+    else if (r != 0) w = "exit " r
+    if (k in rnote) w = w (w == "" ? "" : "; ") rnote[k]
+    return w
 }
 function goal(prog, m, ratio, added,    g, v) {
     if (prog == "train_loop" && m == "pk3") g = 1.1

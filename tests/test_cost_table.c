@@ -2,8 +2,8 @@
  * test_cost_table.c - scripts/cost-table.sh, the table of the profilecost
  * step of scripts/gpu-check.sh, on made-up runs: tests/data/cost/ (every
  * mode of both programs: complete runs, a run cut by its time limit
- * before the warm-up ended, a missing profiler, a rejected option, a run
- * not started) and small folders written here. Each figure, ratio and
+ * before the warm-up ended and leaving a process on the GPU, a missing
+ * profiler, a rejected option, a run not started) and small folders written here. Each figure, ratio and
  * added time it prints is checked against the number worked out from the
  * logs' step times, to the printed precision.
  *
@@ -127,7 +127,8 @@ static void test_train_loop(void **state)
     number_is("ncu-src ratio", c[C_RATIO], 540.0 / alone);
     contains("ncu-src reached", c[C_REACHED], "4/8 steps");
     contains("ncu-src from", c[C_FROM], "steps 1-3 (warm-up 5 not reached)");
-    contains("ncu-src note", c[C_NOTE], "timed out at 150 s");
+    contains("ncu-src note", c[C_NOTE],
+             "timed out at 150 s; 1 processes still on the GPU after it");
 
     row(out, "train_loop", "ncu-metrics", buf, sizeof buf, c);
     assert_string_equal(c[C_FIG], "-");
