@@ -182,6 +182,15 @@ $(CPP_APP): tests/profile/real/cpp_app.cu
 	$(NVCC) -O2 -lineinfo -std=c++17 $(GENCODE) --extended-lambda \
 		-o $@ $< -lcublas
 
+# The cost of a profiler per launch of a short kernel (scripts/gpu-check.sh
+# profilecost): 10,000 launches alternating three kernels, timed inside.
+MANY_LAUNCHES := $(BUILD)/tests/profile/many_launches
+all: $(MANY_LAUNCHES)
+$(MANY_LAUNCHES): tests/profile/many_launches.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -lineinfo -std=c++17 $(GENCODE) \
+		-Xcompiler -Wall,-Wextra,-ffp-contract=off -o $@ $<
+
 $(EXPECT_OBJ): CFLAGS += -Itests/profile
 $(BUILD)/tests/test_profile_expect: tests/test_profile_expect.c $(EXPECT_OBJ) $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
@@ -336,7 +345,7 @@ test: $(BIN) $(TESTS)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test.tap),$(TESTS))
 
 # GPU tests: tests/gpu/test_*.c, run on the GPU machine.
-test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP) $(CPP_APP) $(INJECT_SO) $(CLIENT_SO)
+test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP) $(CPP_APP) $(MANY_LAUNCHES) $(INJECT_SO) $(CLIENT_SO)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-gpu.tap),$(GPU_TESTS))
 
 # The fleet scripts (scripts/slurm/) under a real Slurm: a one-node cluster

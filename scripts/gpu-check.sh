@@ -30,6 +30,9 @@
 #                               ncu-check --profile of each
 #   profileci                   --check on PyTorch programs as a CI log
 #                               shows it (docs/profile.md, "In CI")
+#   profilecost                 what memprobe profile and ncu cost a training
+#                               loop and 10,000 short launches, timed inside
+#                               the programs (results/h200/profile/cost/)
 #   gate maketest               the GPU gate (GPU_COMMIT=...), make test there
 #
 # The device tool returns at most 8 files from $OUT, so everything is
@@ -81,6 +84,70 @@ wall() {  # wall LABEL FILE COMMAND...: runs COMMAND, output dropped; "LABEL T s
     echo "$label $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f", b-a}') s" >> "$file"
 }
 
+# profilecost: seconds left to its runs, PROFILECOST_BUDGET_S (default
+# 420) from the step's start (COST_T0), or less where DEADLINE_S ends first.
+cost_left() {
+    local now left d
+    now=$(date +%s)
+    left=$(( ${PROFILECOST_BUDGET_S:-420} - (now - COST_T0) ))
+    if [ -n "${DEADLINE_S:-}" ]; then
+        d=$(( DEADLINE_S - (now - T_START) ))
+        [ "$d" -lt "$left" ] && left=$d
+    fi
+    echo "$left"
+}
+
+# cost_run P MODE LIMIT_S COMMAND...: COMMAND's output into $C/P-MODE.log
+# and "P MODE rc R wall_s S limit_s L [note: ...]" into $C/runs.txt. The
+# limit shrinks to the seconds left; with under 20 s left the run is not
+# started (rc skipped). A run past its limit gets SIGTERM (its whole
+# process group), SIGKILL 10 s later: rc 124 or 137, its lines kept.
+cost_run() {
+    local prog=$1 mode=$2 limit=$3 left t0 rc n note=""
+    shift 3
+    left=$(cost_left)
+    if [ "$left" -lt 20 ]; then
+        echo "$prog $mode rc skipped wall_s - limit_s - note: not started, $left s left of the step's budget (PROFILECOST_BUDGET_S=${PROFILECOST_BUDGET_S:-420}${DEADLINE_S:+, DEADLINE_S=$DEADLINE_S})" >> "$C/runs.txt"
+        return 0
+    fi
+    [ "$left" -lt "$limit" ] && limit=$left
+    echo "=== profilecost $prog $mode (limit $limit s): $*" >> "$W/log.txt"
+    t0=$(date +%s.%N)
+    timeout -k 10 "$limit" "$@" > "$C/$prog-$mode.log" 2>&1
+    rc=$?
+    n=$(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | grep -c '[0-9]')
+    [ "${n:-0}" -gt 0 ] && note=" note: $n processes still on the GPU after it"
+    echo "$prog $mode rc $rc wall_s $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.3f", b - a}') limit_s $limit$note" >> "$C/runs.txt"
+}
+
+# cost_trim DIR: every file's size into DIR/sizes.txt; then ncu's reports
+# and the cubins removed; a log over 8 MB keeps the program's own lines
+# (steps, progress) and of the rest its first and last 2000 lines, another
+# file over 8 MB its first megabyte (NAME.head); the raw folders go if DIR
+# still holds over 60 MB. The tarball must stay within what the device
+# tool returns.
+cost_trim() {
+    local d=$1 f n
+    (cd "$d" && find . -type f ! -name sizes.txt -printf '%12s %p\n' | sort -k2) > "$d/sizes.txt"
+    find "$d" -type f \( -name '*.ncu-rep' -o -name '*.cubin' \) -delete
+    find "$d" -type f -size +8M | while read -r f; do
+        case $f in
+        *.log)
+            n=$(wc -l < "$f")
+            awk -v n="$n" 'NR <= 2000 || NR > n - 2000 || /step [0-9]+ ms |train_loop: |many_launches: /' \
+                "$f" > "$f.cut" && mv "$f.cut" "$f"
+            echo "cut: ${f#"$d"/} (over 8 MB): the program's lines kept, of the rest the first and last 2000" ;;
+        *)
+            head -c 1048576 "$f" > "$f.head" && rm -f "$f"
+            echo "cut: ${f#"$d"/} (over 8 MB): its first MB kept as ${f#"$d"/}.head" ;;
+        esac
+    done >> "$d/sizes.txt"
+    if [ "$(du -sm "$d" | cut -f1)" -gt 60 ]; then
+        rm -rf "$d"/*-raw-*
+        echo "removed: the raw folders (the folder held over 60 MB)" >> "$d/sizes.txt"
+    fi
+}
+
 steady_table() {  # steady_table CSV TXT: config, time CoV, clock note
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
         { printf "%-50s cov %s  %s\n", $c["config"], $c["time_ns_cov"], $c["clock_note"] }' \
@@ -120,8 +187,8 @@ fi
 case $s in
 build)
     step build make -j16 DEPS=.deps memprobe build/tests/profile/app \
-        build/tests/profile/cpp_app build/lib/libmemprobe_inject.so \
-        build/lib/libmemprobe_client.so $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||')
+        build/tests/profile/cpp_app build/tests/profile/many_launches \
+        build/lib/libmemprobe_inject.so build/lib/libmemprobe_client.so $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||')
     METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
 sass)
     # Memory instructions of every probe kernel, counted per kernel and
@@ -671,6 +738,71 @@ profileci)
             { echo "== $n ($how)"; grep -v '^\$' "$P/$n-$how.txt"; } >> "$SUMMARY"
         done
     done ;;
+profilecost)
+    # What a profiler costs a program, timed inside the program (step
+    # times after warm-up; import, start-up and compilation left out): a
+    # PyTorch training loop (tests/profile/real/train_loop.py 20 5: a
+    # transformer encoder layer, forward, backward, AdamW) and 10,000
+    # launches alternating three short kernels
+    # (tests/profile/many_launches.cu). Each program alone 3 times (limit
+    # 60 s), under `memprobe profile` fully and with --per-kernel 3 (an
+    # exit 2 there is recorded: a memprobe without the option), under
+    # `ncu --section SourceCounters` and under `ncu --metrics` of three
+    # SASS metrics (limit 150 s each; a run cut short keeps the step or
+    # progress lines it printed, and they are its measurement). Per run
+    # P-MODE.log and a line of runs.txt (rc, wall s, limit); the programs'
+    # and memprobe's files beside them (cost_trim bounds their size); the
+    # table (scripts/cost-table.sh) into cost-table.md and the summary:
+    # results/h200/profile/cost/. Runs start while PROFILECOST_BUDGET_S
+    # (420) and DEADLINE_S leave 20 s, each limit cut to what is left;
+    # the alone and memprobe runs of both programs come first, then ncu's.
+    # The limits add up to more than 420 s (four ncu runs of up to 150 s):
+    # PROFILECOST_PROGRAMS=train_loop, then =many, in two calls (default
+    # both in one) gives each program all its runs.
+    C=$W/profilecost
+    mkdir -p "$C"
+    COST_T0=$(date +%s)
+    make -j16 DEPS=.deps memprobe build/lib/libmemprobe_inject.so \
+        build/lib/libmemprobe_client.so build/tests/profile/many_launches >> "$W/log.txt" 2>&1
+    { timeout 20 ./memprobe device
+      timeout 20 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv
+      timeout 20 $NCU --version
+      timeout 30 python3 -c 'import torch; print("torch", torch.__version__, torch.version.cuda)'
+    } > "$C/device.txt" 2>&1
+    : > "$C/runs.txt"
+    COSTM=smsp__sass_inst_executed.sum,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum,smsp__sass_sectors_mem_global.sum
+    COSTP=${PROFILECOST_PROGRAMS:-train_loop many}
+    for phase in alone memprobe ncu; do
+        for p in $COSTP; do
+            case $p in
+            train_loop) cmd="python3 tests/profile/real/train_loop.py 20 5" ;;
+            many) cmd="build/tests/profile/many_launches 10000" ;;
+            *) [ $phase = alone ] && echo "profilecost: unknown program '$p' (train_loop, many)" | tee -a "$SUMMARY"
+               continue ;;
+            esac
+            case $phase in
+            alone)
+                for r in 1 2 3; do cost_run "$p" alone-$r 60 $cmd; done ;;
+            memprobe)
+                cost_run "$p" full 150 ./memprobe profile --keep-raw "$C/$p-raw-full" \
+                    -o "$C/$p-full.csv" -- $cmd
+                cost_run "$p" pk3 150 ./memprobe profile --per-kernel 3 --keep-raw "$C/$p-raw-pk3" \
+                    -o "$C/$p-pk3.csv" -- $cmd ;;
+            ncu)
+                cost_run "$p" ncu-src 150 $NCU --clock-control none --section SourceCounters \
+                    -o "$C/$p-ncu-src" -f $cmd
+                cost_run "$p" ncu-metrics 150 $NCU --clock-control none --metrics $COSTM $cmd ;;
+            esac
+        done
+    done
+    awk '{n++; k = $4 == "skipped" ? 4 : $4 == 124 || $4 == 137 ? 3 : $4 == 0 ? 1 : 2; r[k]++}
+        END {printf "profilecost: %d runs: %d exit 0, %d failed, %d timed out, %d not started (profilecost/runs.txt)\n",
+            n, r[1], r[2], r[3], r[4]}' \
+        "$C/runs.txt" | tee -a "$SUMMARY"
+    step profilecost-table bash -c "scripts/cost-table.sh $C > $C/cost-table.md" ||
+        cat "$C/runs.txt" >> "$SUMMARY"
+    cost_trim "$C"
+    cat "$C/cost-table.md" >> "$SUMMARY" ;;
 maketest)
     # The README's test command on the GPU machine :
     # passing skips only, their reasons in maketest.txt.
