@@ -508,7 +508,8 @@ static int judge(const mp_prof_opts *o, const mp_prof_data *d,
                           "memprobe: check: ", stderr, &j);
         library_tail(&j, "line", "not judged", "judges", tail,
                      sizeof tail);
-        if (!j.judged && (none = 1))
+        none = !j.judged;
+        if (none)
             fprintf(stderr, "memprobe: no counts: %s\n",
                     nothing_judged(o, d, &j, why, sizeof why));
         else
