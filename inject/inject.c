@@ -679,10 +679,11 @@ static void on_load_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                || cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile;
     tl_load.image = file || !p ? NULL : p->what;
     tl_load.file = file && p ? p->what : NULL;
-    dbg("%s: %s %s", cb->functionName, file ? "file" : "image at",
-        file ? (tl_load.file ? tl_load.file : "(none)")
-             : object_of(tl_load.image) ? object_of(tl_load.image)
-                                        : "no loaded object");
+    if (!g.debug)
+        return;
+    const char *obj = file ? tl_load.file : object_of(tl_load.image);
+    dbg("%s: %s %s", cb->functionName, file ? "file" : "image in",
+        obj ? obj : file ? "(none)" : "no loaded object");
 }
 
 static void on_module_loaded(const CUpti_ModuleResourceData *md)
