@@ -271,7 +271,7 @@ $(INJECT_SO): $(INJECT_OBJ) $(BUILD)/lib/cupti-libs
 	$(CUPTI_NOTE)
 	$(CC) -shared -fPIC -Wl,--no-undefined -o $@ $(INJECT_OBJ) \
 	    -Wl,--disable-new-dtags,-rpath,'$$ORIGIN' -L$(BUILD)/lib -l:libcupti.so.13 \
-	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread
+	    -L$(CUDA_HOME)/lib64/stubs -lcuda -lpthread -ldl
 
 $(CLIENT_SO): $(BUILD)/inject/client.o
 	@mkdir -p $(dir $@)

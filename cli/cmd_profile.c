@@ -34,6 +34,10 @@ static const char usage[] =
     "  --check SPEC       fail (exit 1) when a source line's measured/ideal\n"
     "                     exceeds its limit: 'shared<=1.0,global<=1.25'\n"
     "                     (1.0 = no excess); one line per offender\n"
+    "  --check-libraries  --check and --baseline judge library kernels\n"
+    "                     too (cuBLAS, cuDNN, PyTorch's libtorch, ...: a\n"
+    "                     module from a shared object of docs/profile.md's\n"
+    "                     list); without it they are counted, not judged\n"
     "  --min-count N      judge only lines of at least N instructions\n"
     "                     executed (default 1)\n"
     "  --baseline OLD.csv fail when a kernel's or a line's measured/ideal\n"
@@ -70,9 +74,9 @@ static const char usage[] =
     "\n"
     "Exit status: 2 bad option, or PROGRAM not found or not executable;\n"
     "4 no counts (the program never used CUDA, profiling refused, no launch\n"
-    "or none matched the filters; never a pass with --check); 1 --check or\n"
-    "--baseline found an offender; else the program's own status (128 +\n"
-    "signal when a signal ended it).\n";
+    "or none matched the filters; with --check: no line judged, never a\n"
+    "pass); 1 --check or --baseline found an offender; else the program's\n"
+    "own status (128 + signal when a signal ended it).\n";
 
 /* A count N: digits only. */
 static int parse_count(const char *opt, const char *v, int positive,
@@ -94,7 +98,7 @@ static int parse_count(const char *opt, const char *v, int positive,
 typedef struct {
     mp_prof_opts o;
     const char *min_count, *tolerance, *check, *opcodes, *level, *fallback;
-    int dashdash, nprog;
+    int dashdash, nprog, check_libraries;
 } profile_args;
 
 /* "--": the rest of argv is the program and its arguments. */
@@ -125,6 +129,8 @@ static void parse(int argc, char **argv, profile_args *a)
         TEXT("launch-count", &o->launch_count),
         TEXT("per-kernel", &o->per_kernel),
         {.name = "check", .kind = MP_OPT_TEXT, .dest = &a->check, .once = 1},
+        {.name = "check-libraries", .kind = MP_OPT_FLAG,
+         .dest = &a->check_libraries, .once = 1, .value_error = 1},
         TEXT("min-count", &a->min_count),
         TEXT("baseline", &o->baseline),
         TEXT("tolerance", &a->tolerance),
@@ -217,6 +223,10 @@ static void check_args(profile_args *a)
         mp_usage_error("--tolerance: only with --baseline");
     if (a->min_count && !o->has_check && !o->baseline)
         mp_usage_error("--min-count: only with --check or --baseline");
+    if (a->check_libraries && !o->has_check && !o->baseline)
+        mp_usage_error("--check-libraries: only with --check or "
+                       "--baseline");
+    o->check_libraries = a->check_libraries != 0;
     if (o->from) {
         if (a->nprog || a->dashdash)
             mp_usage_error("--from: judges an existing profile and runs no "

@@ -5,11 +5,15 @@
  * (CUDA_INJECTION64_PATH) and calls InitializeInjection at the program's
  * first CUDA call. From then on CUPTI callbacks
  *   - resource: context created (SASS metrics configured for its device
- *     and enabled), module loaded (its cubin kept, keyed by CRC), graph
- *     node created (a kernel node's function and shape remembered);
+ *     and enabled), module loaded (its cubin kept, keyed by CRC, and
+ *     where it came from: the object holding its image, the file loaded,
+ *     or the first caller outside the CUDA stack), graph node created (a
+ *     kernel node's function and shape remembered);
  *   - driver API: every kernel launch and graph launch, at its exit:
  *     filters, synchronise, flush the SASS metric records, attribute them
- *     to this launch, add them to the per-instruction table;
+ *     to this launch, add them to the per-instruction table; the calls
+ *     that load a module from memory or a file (their image or file
+ *     remembered while they run);
  *   - NVTX: push and pop of ranges, kept on a per-thread stack;
  * and the raw files of inject/raw.h are written every N launches or T
  * seconds, at NVTX range ends, at exit and from fatal signals.
@@ -32,6 +36,9 @@
 #include <cupti_version.h>
 #include <generated_nvtx_meta.h>
 
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
 #include <pthread.h>
 #include <regex.h>
 #include <signal.h>
@@ -69,6 +76,14 @@ typedef struct { /* cuGraphLaunch, _ptsz */
     CUgraphExec exec;
     CUstream stream;
 } graph_launch_params;
+/* cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary,
+ * cuLibraryLoadData (what: the image) and cuModuleLoad,
+ * cuLibraryLoadFromFile (what: the file name): the handle made, then
+ * what it is loaded from */
+typedef struct {
+    void *handle;
+    const void *what;
+} load_params;
 
 /* what a failed call costs (inject_range.h) */
 enum { QUIET = INJ_QUIET, WARN = INJ_WARN, FATAL = INJ_FATAL };
@@ -127,6 +142,8 @@ static struct {
     int nctx;
     cubin_info *cubins;
     size_t ncubins;
+    ic_modules modules;   /* where each kept cubin came from */
+    char exe[4096];       /* the executable's path (/proc/self/exe) */
     graph_kernel *gk;
     size_t ngk;
 } g;
@@ -138,6 +155,14 @@ static _Thread_local struct {
     char name[NVTX_DEPTH][NVTX_NAME];
     const void *domain[NVTX_DEPTH];
 } tl_nvtx;
+
+/* The module load call this thread is in: a module loaded inside it
+ * comes from its image (a load from memory) or its file. */
+static _Thread_local struct {
+    int depth;
+    const void *image;
+    const char *file;
+} tl_load;
 
 static const int fatal_sigs[] = {SIGINT, SIGTERM, SIGSEGV, SIGABRT};
 static struct sigaction old_actions[4];
@@ -275,7 +300,8 @@ static void write_all(const char *end)
     /* the range pass writes range.PID.csv itself (inject_range.c) */
     if (!ir_on() && (ic_write_launches(g.dir, g.pid, &g.rows) ||
         ic_write_lines(g.dir, g.pid, &g.lines) ||
-        ic_write_kernels(g.dir, g.pid, &g.kernels))) {
+        ic_write_kernels(g.dir, g.pid, &g.kernels) ||
+        ic_write_modules(g.dir, g.pid, &g.modules))) {
         if (!g.write_failed)
             fprintf(stderr, "memprobe-inject: cannot write the raw files "
                     "in %s\n", g.dir);
@@ -341,6 +367,7 @@ static void on_signal(int sig)
             if (!ir_on()) {
                 ic_write_launches(g.dir, g.pid, &g.rows);
                 ic_write_lines(g.dir, g.pid, &g.lines);
+                ic_write_modules(g.dir, g.pid, &g.modules);
             }
             ic_write_status(g.dir, g.pid, &g.status, end);
             pthread_mutex_unlock(&g_lock);
@@ -562,6 +589,126 @@ static cubin_info *find_cubin(uint32_t crc)
     return NULL;
 }
 
+/* ---- where a module comes from (docs/profile-design.md) ------------ */
+
+enum { MAX_FRAMES = 64 };
+
+/* The loaded object holding address p, by its path (the executable's
+ * from /proc/self/exe: dladdr names it by argv[0]); NULL when p lies in
+ * none (the heap). */
+static const char *object_of(const void *p)
+{
+    Dl_info info;
+    struct link_map *map = NULL;
+    if (!p || !dladdr1(p, &info, (void **)&map, RTLD_DL_LINKMAP))
+        return NULL;
+    if (map && !map->l_name[0] && g.exe[0])
+        return g.exe;
+    return info.dli_fname && info.dli_fname[0] ? info.dli_fname : NULL;
+}
+
+/* MEMPROBE_DEBUG: the objects of a module load's call stack, innermost
+ * first, each once in a row, the one taken marked with '*'. */
+static void debug_frames(uint32_t crc, const char *const *objs, int n,
+                         int taken)
+{
+    char chain[900] = "";
+    size_t len = 0;
+    for (int i = 0; i < n && len + 1 < sizeof chain; i++) {
+        const char *o = objs[i] ? objs[i] : "?";
+        if (i && i != taken && objs[i - 1] && objs[i]
+            && !strcmp(objs[i - 1], objs[i]))
+            continue;
+        const char *base = strrchr(o, '/');
+        int w = snprintf(chain + len, sizeof chain - len, "%s%s%s",
+                         i ? " < " : "", i == taken ? "*" : "",
+                         base ? base + 1 : o);
+        if (w > 0)
+            len += (size_t)w;
+    }
+    dbg("module crc %u: backtrace of %d frames: %s", crc, n, chain);
+}
+
+/* The first caller of this module load outside the CUDA stack
+ * (ic_first_own_frame): its object into out; 0 when there is none. */
+static int origin_by_backtrace(uint32_t crc, char *out, size_t len)
+{
+    void *frames[MAX_FRAMES];
+    const char *objs[MAX_FRAMES];
+    int n = backtrace(frames, MAX_FRAMES);
+    for (int i = 0; i < n; i++)   /* a return address: its call is before */
+        objs[i] = object_of((const char *)frames[i] - (i > 0));
+    int k = ic_first_own_frame(objs, n > 0 ? (size_t)n : 0);
+    if (g.debug)
+        debug_frames(crc, objs, n, k);
+    if (k < 0)
+        return 0;
+    snprintf(out, len, "%s", objs[k]);
+    return 1;
+}
+
+/* Where the module being loaded comes from, into out; how it was found
+ * (MP_FOUND_*): its cubin in a loaded object's memory; else the image of
+ * the load-from-memory call it loads in (in no object: compiled at run
+ * time); else the file of a file load; else the first caller outside the
+ * CUDA stack (lazy loading: the launch of the code that owns it). */
+static const char *module_origin(const CUpti_ModuleResourceData *md,
+                                 uint32_t crc, char *out, size_t len)
+{
+    const char *obj = object_of(md->pCubin);
+    if (obj && !ic_cuda_stack_object(obj)) {
+        snprintf(out, len, "%s", obj);
+        return MP_FOUND_CUBIN;
+    }
+    if (tl_load.depth && tl_load.image) {
+        obj = object_of(tl_load.image);
+        snprintf(out, len, "%s", obj ? obj : MP_ORIGIN_RUNTIME);
+        return MP_FOUND_IMAGE;
+    }
+    if (tl_load.depth && tl_load.file) {
+        snprintf(out, len, "%s", tl_load.file);
+        return MP_FOUND_FILE;
+    }
+    if (origin_by_backtrace(crc, out, len))
+        return MP_FOUND_BACKTRACE;
+    snprintf(out, len, "%s", MP_ORIGIN_UNKNOWN);
+    return MP_FOUND_NONE;
+}
+
+/* Records where a newly kept module came from (once per cubin). */
+static void note_origin(const CUpti_ModuleResourceData *md, uint32_t crc)
+{
+    char origin[4096];
+    const char *found = module_origin(md, crc, origin, sizeof origin);
+    if (ic_modules_add(&g.modules, crc, origin, found) < 0)
+        say(MP_RAW_KEY_WARNING, "out of memory keeping a module's origin");
+    dbg("module %u origin: crc %u %s (found by %s)", md->moduleId, crc,
+        origin, found);
+}
+
+/* A module load call's entry and exit: its image or file remembered on
+ * this thread while it runs (nested calls: the outermost one's). */
+static void on_load_call(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
+{
+    if (cb->callbackSite != CUPTI_API_ENTER) {
+        if (tl_load.depth > 0 && --tl_load.depth == 0)
+            tl_load.image = NULL, tl_load.file = NULL;
+        return;
+    }
+    if (tl_load.depth++)
+        return;
+    const load_params *p = cb->functionParams;
+    int file = cbid == CUPTI_DRIVER_TRACE_CBID_cuModuleLoad
+               || cbid == CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile;
+    tl_load.image = file || !p ? NULL : p->what;
+    tl_load.file = file && p ? p->what : NULL;
+    if (!g.debug)
+        return;
+    const char *obj = file ? tl_load.file : object_of(tl_load.image);
+    dbg("%s: %s %s", cb->functionName, file ? "file" : "image in",
+        obj ? obj : file ? "(none)" : "no loaded object");
+}
+
 static void on_module_loaded(const CUpti_ModuleResourceData *md)
 {
     if (!md || !md->pCubin || !md->cubinSize)
@@ -591,6 +738,8 @@ static void on_module_loaded(const CUpti_ModuleResourceData *md)
     g.cubins = v;
     g.cubins[g.ncubins++] = (cubin_info){.crc = cp.cubinCrc, .data = copy,
                                          .size = md->cubinSize};
+    if (!ir_on())   /* the range pass writes no lines to place */
+        note_origin(md, (uint32_t)cp.cubinCrc);
 }
 
 /* The kernel name of a function or library kernel handle. */
@@ -1449,6 +1598,25 @@ static int is_sync_cbid(CUpti_CallbackId cbid)
     return 0;
 }
 
+/* The calls that load a module from memory or from a file: a module that
+ * loads inside one comes from its image or file (on_load_call). */
+static const CUpti_CallbackId load_cbids[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadData,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadDataEx,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoadFatBinary,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadData,
+    CUPTI_DRIVER_TRACE_CBID_cuModuleLoad,
+    CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
+};
+
+static int is_load_cbid(CUpti_CallbackId cbid)
+{
+    for (size_t i = 0; i < sizeof load_cbids / sizeof *load_cbids; i++)
+        if (load_cbids[i] == cbid)
+            return 1;
+    return 0;
+}
+
 static int is_capture_cbid(CUpti_CallbackId cbid)
 {
     for (size_t i = 0; i < ir_ncapture_cbids; i++)
@@ -1459,6 +1627,10 @@ static int is_capture_cbid(CUpti_CallbackId cbid)
 
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
+    if (is_load_cbid(cbid)) {
+        on_load_call(cbid, cb);
+        return;
+    }
     if (is_sync_cbid(cbid)) {
         if (cb->callbackSite == CUPTI_API_ENTER) {
             end_run(1, NULL);
@@ -1660,7 +1832,19 @@ static int start_pass_and_filter(void)
     return 1;
 }
 
-/* start, step 5: subscribes to CUPTI, alone: a second subscriber beside
+/* start, step 5: what module origins need: the executable's path
+ * (dladdr names it by argv[0]), and backtrace's unwinder loaded now: its
+ * first call loads libgcc_s, not a thing to do inside a driver call. */
+static void start_origins(void)
+{
+    ssize_t n = readlink("/proc/self/exe", g.exe, sizeof g.exe - 1);
+    g.exe[n > 0 ? n : 0] = '\0';
+    void *frame[1];
+    backtrace(frame, 1);
+    ic_modules_init(&g.modules);
+}
+
+/* start, step 6: subscribes to CUPTI, alone: a second subscriber beside
  * it (torch.profiler's Kineto, measured on the H200) left the kernels
  * launched in its session unpatched, without counts; the program's own
  * client is refused and told so (inject/client.c). 0 when refused. */
@@ -1688,6 +1872,9 @@ static int start_subscribe(void)
                           sizeof sync_cbids / sizeof sync_cbids[0]) ||
         !enable_callbacks(CUPTI_CB_DOMAIN_NVTX, nvtx_cbids,
                           sizeof nvtx_cbids / sizeof nvtx_cbids[0]) ||
+        (!ir_on() &&
+         !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, load_cbids,
+                           sizeof load_cbids / sizeof load_cbids[0])) ||
         (ir_on() &&
          !enable_callbacks(CUPTI_CB_DOMAIN_DRIVER_API, ir_capture_cbids,
                            ir_ncapture_cbids))) {
@@ -1706,6 +1893,7 @@ static int start(void)
     start_say_process();
     if (!start_read_settings() || !start_pass_and_filter())
         return 0;
+    start_origins();
     dbg("raw dir %s, CUPTI %u, enable at %s, %s patching, write every "
         "%llu launches or %.0f s", g.dir, g.cupti_version,
         g.enable_at_launch ? "launch" : "context", g.lazy ? "lazy" : "eager",

@@ -1,6 +1,7 @@
 /*
  * inject_core.c - what the injection library does without CUDA: the
- * per-instruction table, the launch rows, the filters, the status lines
+ * per-instruction table, the launch rows, the filters, the status lines,
+ * the modules' origins (and which frames of a call stack are CUDA's)
  * and the writers of the raw files (inject_core.h; the files and columns
  * are inject/raw.h's). Tested by tests/test_inject_core.c.
  */
@@ -381,6 +382,74 @@ int ic_status_event(ic_status *s, const char *key, const char *value)
     s->len += (size_t)n;
     s->text[s->len] = '\0';
     return 1;
+}
+
+/* ---- module origins ------------------------------------------------- */
+
+void ic_modules_init(ic_modules *m)
+{
+    memset(m, 0, sizeof *m);
+}
+
+void ic_modules_free(ic_modules *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        free(m->v[i].origin);
+    free(m->v);
+    ic_modules_init(m);
+}
+
+int ic_modules_add(ic_modules *m, uint32_t crc, const char *origin,
+                   const char *found)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->v[i].crc == crc)
+            return 0;
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 16;
+        ic_module *v = realloc(m->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        m->v = v;
+        m->cap = cap;
+    }
+    char *copy = strdup(origin ? origin : "");
+    if (!copy)
+        return -1;
+    ic_module *e = &m->v[m->n++];
+    e->crc = crc;
+    e->origin = copy;
+    snprintf(e->found, sizeof e->found, "%s", found ? found : "");
+    return 1;
+}
+
+/* File-name prefixes of the objects between a program's code and the
+ * module-loaded callback (inject_core.h). "libcuda.so", not "libcuda":
+ * libcudart is listed on its own, and no vendor library is caught. */
+static const char *const cuda_stack[] = {
+    "libcuda.so", "libcudart", "libcudadebugger", "libnvidia-", "libcupti",
+    "libnvperf", "libmemprobe_", "libc.so", "libc-", "libpthread", "libdl",
+    "ld-linux", "ld64.so", "libgcc_s", "libstdc++",
+};
+
+int ic_cuda_stack_object(const char *path)
+{
+    if (!path || !path[0])
+        return 0;
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (size_t i = 0; i < sizeof cuda_stack / sizeof *cuda_stack; i++)
+        if (!strncmp(base, cuda_stack[i], strlen(cuda_stack[i])))
+            return 1;
+    return 0;
+}
+
+int ic_first_own_frame(const char *const *objects, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (objects[i] && objects[i][0] && !ic_cuda_stack_object(objects[i]))
+            return (int)i;
+    return -1;
 }
 
 /* ---- writers -------------------------------------------------------- */
@@ -921,6 +990,25 @@ static void out_cost(ic_out *o, const ic_status *s)
     out_str(o, " records ");
     out_u64(o, s->records);
     out_char(o, '\n');
+}
+
+int ic_write_modules(const char *dir, long pid, const ic_modules *m)
+{
+    char tmp[4096];
+    ic_out o = {.fd = -1};
+    if (open_tmp(tmp, sizeof tmp, dir, MP_RAW_MODULES_FMT, pid, &o))
+        return -1;
+    out_str(&o, MP_RAW_MODULE_COLUMNS "\n");
+    for (size_t i = 0; i < m->n; i++) {
+        out_u64(&o, (uint64_t)pid);
+        out_num(&o, m->v[i].crc);
+        out_char(&o, ',');
+        out_csv(&o, m->v[i].origin);
+        out_char(&o, ',');
+        out_csv(&o, m->v[i].found);
+        out_char(&o, '\n');
+    }
+    return close_rename(&o, tmp, dir, MP_RAW_MODULES_FMT, pid);
 }
 
 int ic_write_status(const char *dir, long pid, const ic_status *s,

@@ -11,6 +11,8 @@
  *   ic_kernels  per kernel, grid and block: launches seen and profiled,
  *               and the --per-kernel decision
  *   ic_status   the status lines: events as they happen, then the counts
+ *   ic_modules  where each kept module came from (modules.PID.csv), and
+ *               which frames of a call stack belong to the CUDA stack
  *   writers     launches.PID.csv appended, lines.PID.csv rewritten through
  *               a .tmp and rename, status.PID rewritten the same way
  *
@@ -220,6 +222,41 @@ typedef struct {
  * already (warnings are said once), -1 when full. */
 int ic_status_event(ic_status *s, const char *key, const char *value);
 
+/* ---- module origins ------------------------------------------------- */
+
+/* One module (cubin) kept: where it came from (raw.h, modules.PID.csv). */
+typedef struct {
+    uint32_t crc;
+    char *origin;    /* owned */
+    char found[12];  /* MP_FOUND_* */
+} ic_module;
+
+typedef struct {
+    ic_module *v;
+    size_t n, cap;
+} ic_modules;
+
+void ic_modules_init(ic_modules *m);
+void ic_modules_free(ic_modules *m);
+/* Records crc's origin (copied) and how it was found, unless crc has one
+ * already (the first load of a cubin names it). 1 added, 0 there
+ * already, -1 out of memory. */
+int ic_modules_add(ic_modules *m, uint32_t crc, const char *origin,
+                   const char *found);
+
+/* 1 when the loaded object at path (its file name decides) is part of
+ * the stack between a program's code and the callback that sees a module
+ * load: the CUDA driver and runtime (libcuda, libcudart, libnvidia-*),
+ * CUPTI and its perf libraries, memprobe's own libraries, and the C and
+ * C++ runtimes (libc, libpthread, libdl, ld-linux, libgcc_s,
+ * libstdc++). The runtime counts as CUDA's also where it is linked
+ * statically: then its frames lie in the object that linked it, which
+ * is that object's code (libcublas, libtorch_cuda, the executable). */
+int ic_cuda_stack_object(const char *path);
+/* The first of n objects (a call stack's frames, innermost first; NULL
+ * for a frame in no object) outside the CUDA stack: its index, or -1. */
+int ic_first_own_frame(const char *const *objects, size_t n);
+
 /* ---- writers (no allocation: callable from a signal handler) -------- */
 
 /* RFC 4180: the field, quoted when it holds a comma, quote, CR or LF,
@@ -235,6 +272,9 @@ int ic_write_launches(const char *dir, long pid, ic_launches *b);
 int ic_write_lines(const char *dir, long pid, const ic_lines *t);
 /* Rewrites DIR/kernels.PID.csv whole (through .tmp). 0 or -1. */
 int ic_write_kernels(const char *dir, long pid, const ic_kernels *t);
+/* Rewrites DIR/modules.PID.csv whole (MP_RAW_MODULE_COLUMNS) through a
+ * .tmp and rename. 0 or -1. */
+int ic_write_modules(const char *dir, long pid, const ic_modules *m);
 /* Rewrites DIR/status.PID: the events, then launches_seen, launches_
  * profiled, the cost line and "end END" (END: "exit", "flush", "signal
  * N"). 0 or -1. */

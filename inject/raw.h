@@ -54,6 +54,7 @@
 #define MP_RAW_CUBIN "cubin."
 #define MP_RAW_RANGE "range."
 #define MP_RAW_KERNELS "kernels."
+#define MP_RAW_MODULES "modules."
 /* ordinal.N: made (O_EXCL) by the N-th process that loaded the library
  * into this raw folder; it holds that process's pid. N, the process's
  * ordinal in start order, is the key that joins the two passes' launches
@@ -66,6 +67,7 @@
 #define MP_RAW_LINES_FMT MP_RAW_LINES "%ld.csv"
 #define MP_RAW_LAUNCH_OPS_FMT MP_RAW_LAUNCH_OPS "%ld.csv"
 #define MP_RAW_KERNELS_FMT MP_RAW_KERNELS "%ld.csv"
+#define MP_RAW_MODULES_FMT MP_RAW_MODULES "%ld.csv"
 /* written to "<lines>.tmp", then renamed over the lines file */
 #define MP_RAW_TMP_SUFFIX ".tmp"
 /* cubin.CRC: the cubin whose records carry cubin_crc CRC (%u, decimal,
@@ -210,6 +212,34 @@
 #define MP_RAW_KERNEL_COLUMNS                                               \
     "pid,mangled,grid_x,grid_y,grid_z,block_x,block_y,block_z,"             \
     "launches_seen,launches_profiled"
+/* ---- modules.PID.csv: where each kept module came from, rewritten ----
+ * One row per module (cubin) the library kept, keyed as lines.PID.csv
+ * keys its instructions (cubin_crc); written with the lines file. The
+ * library records the fact, memprobe decides what it means (own code or
+ * a vendor library: profile/profile_origin.c). origin: the path of the
+ * loaded object (the executable or a shared object) the module came
+ * from; MP_ORIGIN_RUNTIME for an image in no loaded object (compiled at
+ * run time: NVRTC, Triton, XLA, CuPy); MP_ORIGIN_UNKNOWN when nothing
+ * placed it. found: how (MP_FOUND_*; docs/profile-design.md, "Module
+ * origins"). */
+#define MP_RAW_MODULE_COLS(X)                                               \
+    X(PID, "pid") X(CUBIN_CRC, "cubin_crc") X(ORIGIN, "origin")             \
+    X(FOUND, "found")
+#define MP_RAW_MODULE_COLUMNS "pid,cubin_crc,origin,found"
+#define MP_RAW_MODULE_NCOLUMNS 4
+#define MP_ORIGIN_RUNTIME "(run-time compiled)"
+#define MP_ORIGIN_UNKNOWN "(unknown)"
+/* the cubin CUPTI handed over lies in a loaded object's memory */
+#define MP_FOUND_CUBIN "cubin"
+/* loaded inside a load-from-memory call: its image's object, or none */
+#define MP_FOUND_IMAGE "image"
+/* loaded inside cuModuleLoad / cuLibraryLoadFromFile: the file named */
+#define MP_FOUND_FILE "file"
+/* the first caller on the stack outside the CUDA stack (lazy loading:
+ * the module loads inside the launch of the code that owns it) */
+#define MP_FOUND_BACKTRACE "backtrace"
+/* nothing placed it: origin MP_ORIGIN_UNKNOWN */
+#define MP_FOUND_NONE "none"
 
 /* ---- status.PID: lines "KEY VALUE" ---------------------------------- */
 #define MP_RAW_KEY_CUPTI_VERSION "cupti_version"

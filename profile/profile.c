@@ -386,32 +386,60 @@ static const char *no_counts(const mp_prof_status *st, const mp_prof_data *d,
     return NULL;
 }
 
-/* Launches without line counts: a note (with once: how to get their
- * hardware counts, as the program ran once), and with --check a reason
- * for 4 when no instruction row is left to judge. */
-static const char *no_lines(const mp_prof_data *d, int check, int once,
-                            char *buf, size_t len)
+/* The launches without line counts (*n) of all (*all); the first's why. */
+static const char *count_no_lines(const mp_prof_data *d, long *n, long *all)
 {
-    long n = 0, all = 0;
     const char *why = "";
+    *n = *all = 0;
     for (int k = 0; k < d->nl; k++) {
-        all += d->l[k].launches;
-        if (strcmp(d->l[k].line_counts, "exact")) {
-            if (!n)
+        *all += d->l[k].launches;
+        if (strcmp(d->l[k].line_counts, MP_RAW_EXACT)) {
+            if (!*n)
                 why = d->l[k].why;
-            n += d->l[k].launches;
+            *n += d->l[k].launches;
         }
     }
+    return why;
+}
+
+/* Launches without line counts: a note (with once: how to get their
+ * hardware counts, as the program ran once). */
+static void note_no_lines(const mp_prof_data *d, int once)
+{
+    long n, all;
+    const char *why = count_no_lines(d, &n, &all);
     if (n)
         fprintf(stderr, "memprobe: %ld of %ld launch%s without line counts "
                 "(%s)%s\n", n, all, all == 1 ? "" : "es",
                 why[0] ? why : "no reason given", once ? "; --fallback "
                 "rerun runs the program again for their hardware counts"
                 : "");
-    if (!check || d->ni)
-        return NULL;
-    snprintf(buf, len, "--check: no instruction row to judge (%ld of %ld "
-             "launches without line counts)", n, all);
+}
+
+/* Why --check judged no line (exit 4: never a pass), the one place that
+ * says it: no instruction row at all (no launch with line counts), only
+ * library kernels' lines to judge, or none that the spec and --min-count
+ * let in. */
+static const char *nothing_judged(const mp_prof_opts *o,
+                                  const mp_prof_data *d,
+                                  const mp_prof_judged *j, char *buf,
+                                  size_t len)
+{
+    long n, all;
+    count_no_lines(d, &n, &all);
+    if (!d->ni)
+        snprintf(buf, len, "--check: no instruction row to judge (%ld of "
+                 "%ld launches without line counts)", n, all);
+    else if (j->library_left)
+        snprintf(buf, len, "--check: no line of the program's own kernels "
+                 "to judge; %d line%s of library kernels not judged "
+                 "(--check-libraries judges them)", j->library_left,
+                 j->library_left == 1 ? "" : "s");
+    else
+        snprintf(buf, len, "--check: no source line to judge: no line of "
+                 "at least %llu instructions has an ideal count in a class "
+                 "of '%s' (%d instruction rows)", o->min_count,
+                 o->check_text, d->ni);
     return buf;
 }
 
@@ -479,33 +507,62 @@ static void say_cost(const mp_prof_opts *o, const mp_prof_status *st)
             s[MP_PC_ENABLE] + s[MP_PC_DISABLE]);
 }
 
-/* --check and --baseline: 0 or MP_EXIT_FAIL. */
+/* What a judgement left to library kernels, after its summary: "; N
+ * lines of library kernels not judged (--check-libraries judges them)"
+ * (--baseline: "N comparisons ... left out (... makes them)"), or with
+ * --check-libraries "; N of them in library kernels". */
+static void library_tail(const mp_prof_judged *j, const char *what,
+                         const char *done, const char *does, char *buf,
+                         size_t len)
+{
+    buf[0] = '\0';
+    if (j->library_left)
+        snprintf(buf, len, "; %d %s%s of library kernels %s "
+                 "(--check-libraries %s them)", j->library_left, what,
+                 j->library_left == 1 ? "" : "s", done, does);
+    else if (j->library)
+        snprintf(buf, len, "; %d of them in library kernels", j->library);
+}
+
+/* --check and --baseline: 0, MP_EXIT_FAIL, or MP_EXIT_COUNTERS when
+ * --check judged no line (never a pass; nothing_judged says why). */
 static int judge(const mp_prof_opts *o, const mp_prof_data *d,
                  const mp_prof_data *old)
 {
-    int bad = 0, n;
+    int bad = 0, none = 0, n;
+    mp_prof_judged j;
+    char tail[256], why[512];
     if (o->has_check) {
-        int judged;
-        n = mp_prof_check(d, &o->check, o->min_count, "memprobe: check: ",
-                          stderr, &judged);
-        fprintf(stderr, "memprobe: check %s: %d offender%s among %d source "
-                "line%s judged (%s; lines of at least %llu instructions)\n",
-                n ? "failed" : "passed", n, n == 1 ? "" : "s", judged,
-                judged == 1 ? "" : "s", o->check_text, o->min_count);
+        n = mp_prof_check(d, &o->check, o->min_count, o->check_libraries,
+                          "memprobe: check: ", stderr, &j);
+        library_tail(&j, "line", "not judged", "judges", tail,
+                     sizeof tail);
+        none = !j.judged;
+        if (none)
+            fprintf(stderr, "memprobe: no counts: %s\n",
+                    nothing_judged(o, d, &j, why, sizeof why));
+        else
+            fprintf(stderr, "memprobe: check %s: %d offender%s among %d "
+                    "source line%s judged (%s; lines of at least %llu "
+                    "instructions)%s\n", n ? "failed" : "passed", n,
+                    n == 1 ? "" : "s", j.judged, j.judged == 1 ? "" : "s",
+                    o->check_text, o->min_count, tail);
         bad += n;
         unjudged(d);
     }
     if (old) {
-        int compared;
         n = mp_prof_baseline(d, old, o->tolerance, o->min_count,
-                             "memprobe: baseline: ", stderr, &compared);
+                             o->check_libraries, "memprobe: baseline: ",
+                             stderr, &j);
+        library_tail(&j, "comparison", "left out", "makes", tail,
+                     sizeof tail);
         fprintf(stderr, "memprobe: baseline %s: %d grew of %d compared "
-                "(kernels and source lines against %s, tolerance %g)\n",
-                n ? "failed" : "passed", n, compared, o->baseline,
-                o->tolerance);
+                "(kernels and source lines against %s, tolerance %g)%s\n",
+                n ? "failed" : "passed", n, j.judged, o->baseline,
+                o->tolerance, tail);
         bad += n;
     }
-    return bad ? MP_EXIT_FAIL : MP_EXIT_OK;
+    return none ? MP_EXIT_COUNTERS : bad ? MP_EXIT_FAIL : MP_EXIT_OK;
 }
 
 /* --from: judge an existing profile. */
@@ -520,10 +577,8 @@ static int judge_file(const mp_prof_opts *o, const mp_prof_data *old)
         fprintf(stderr, "memprobe: no counts: %s has no profiled launch\n",
                 o->from);
         rc = MP_EXIT_COUNTERS;
-    } else if (no_lines(&d, o->has_check, 0, err, sizeof err)) {
-        fprintf(stderr, "memprobe: no counts: %s\n", err);
-        rc = MP_EXIT_COUNTERS;
     } else {
+        note_no_lines(&d, 0);
         rc = judge(o, &d, old);
     }
     mp_prof_free(&d);
@@ -591,8 +646,7 @@ int mp_prof_run(const mp_prof_opts *o)
             say_cost(o, &st);
             none = no_counts(&st, &d, why, sizeof why);
             if (!none)
-                none = no_lines(&d, o->has_check, runs_once(o), why,
-                                sizeof why);
+                note_no_lines(&d, runs_once(o));
         }
     }
     say_program(o->argv[0], status);
@@ -600,8 +654,9 @@ int mp_prof_run(const mp_prof_opts *o)
     if (none) {
         fprintf(stderr, "memprobe: no counts: %s\n", none);
         rc = MP_EXIT_COUNTERS;
-    } else if ((o->has_check || oldp) && judge(o, &d, oldp)) {
-        rc = MP_EXIT_FAIL;
+    } else if (o->has_check || oldp) {
+        int judged = judge(o, &d, oldp);
+        rc = judged ? judged : rc;
     }
     mp_prof_free(&d);
     mp_prof_free(&old);

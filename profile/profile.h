@@ -20,6 +20,8 @@ typedef struct {
     mp_prof_check_spec check;    /* --check */
     const char *check_text;
     mp_u64 min_count;            /* --min-count, default 1 */
+    int check_libraries;         /* --check-libraries: --check and
+                                  * --baseline judge library kernels too */
     const char *baseline;        /* --baseline OLD.csv, or NULL */
     double tolerance;            /* --tolerance, default 0 */
     const char *from;            /* --from PROFILE.csv: judge, run nothing */

@@ -2,7 +2,8 @@
  * profile_check.c - --check and --baseline of `memprobe profile`
  * (profile_check.h): the spec parser, the per-source-line judgement by
  * measured / ideal, and the comparison with an earlier profile, per
- * kernel and per source line.
+ * kernel and per source line; library kernels' lines judged only when
+ * asked, counted either way.
  */
 #include "profile_check.h"
 
@@ -107,23 +108,47 @@ static void say_src(FILE *out, const char *prefix, const mp_prof_src *l,
     free(at);
 }
 
+/* Whether line l is one to judge under s: an ideal count in a class s
+ * judges. */
+static int judgeable(const mp_prof_src *l, const mp_prof_check_spec *s)
+{
+    for (int c = 0; c < MP_NCLASS; c++)
+        for (int dir = 0; dir < MP_NDIR; dir++)
+            if (s->has[c] && l->ideal[c][dir])
+                return 1;
+    return 0;
+}
+
+/* Counts a line (kernel, comparison) to judge of a library kernel or
+ * not in j: 1 when it is judged, 0 when it is left (a library's, not
+ * asked for). */
+static int take(mp_prof_judged *j, int library, int libraries)
+{
+    if (library && !libraries) {
+        j->library_left++;
+        return 0;
+    }
+    j->judged++;
+    j->library += library;
+    return 1;
+}
+
 int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
-                  mp_u64 min_count, const char *prefix, FILE *out,
-                  int *judged)
+                  mp_u64 min_count, int libraries, const char *prefix,
+                  FILE *out, mp_prof_judged *j)
 {
     int n, bad = 0;
     mp_prof_src *src = mp_prof_sources(d, &n);
-    *judged = 0;
+    memset(j, 0, sizeof *j);
     for (int k = 0; k < n; k++) {
         const mp_prof_src *l = &src[k];
-        if (l->inst < min_count)
+        if (l->inst < min_count || !judgeable(l, s)
+            || !take(j, l->library, libraries))
             continue;
-        int counted = 0;
         for (int c = 0; c < MP_NCLASS; c++)
             for (int dir = 0; dir < MP_NDIR; dir++) {
                 if (!s->has[c] || !l->ideal[c][dir])
                     continue;
-                counted = 1;
                 if ((long double)l->meas[c][dir]
                     <= (long double)s->limit[c]
                            * (long double)l->ideal[c][dir])
@@ -131,7 +156,6 @@ int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
                 say_src(out, prefix, l, c, dir, -1);
                 bad++;
             }
-        *judged += counted;
     }
     free(src);
     return bad;
@@ -148,9 +172,11 @@ static int grew(mp_u64 new_m, mp_u64 new_i, mp_u64 old_m, mp_u64 old_i,
            > (long double)old_m * new_i * (1.0L + tol);
 }
 
-/* Per kernel (mangled name, all processes): the launch sums. */
+/* Per kernel (mangled name, all processes): the launch sums; a library
+ * kernel when all its launches are a library's. */
 typedef struct {
     const char *name, *mangled;
+    int library;
     mp_u64 meas[MP_NCLASS], ideal[MP_NCLASS];
 } kernel_sum;
 
@@ -166,8 +192,10 @@ static kernel_sum *kernel_sums(const mp_prof_data *d, int *n)
         if (j == *n) {
             k[j].name = l->name;
             k[j].mangled = l->mangled;
+            k[j].library = 1;
             (*n)++;
         }
+        k[j].library &= l->library;
         for (int c = 0; c < MP_NCLASS; c++) {
             k[j].meas[c] += l->m[MP_PM_SH + 2 * c];
             k[j].ideal[c] += l->m[MP_PM_SH_IDEAL + 2 * c];
@@ -210,21 +238,22 @@ static const mp_prof_src *find_src(const mp_prof_src *so, int n,
     return NULL;
 }
 
-int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
-                     double tolerance, mp_u64 min_count, const char *prefix,
-                     FILE *out, int *compared)
+/* The kernels of d and old compared (per class): one line per kernel
+ * whose measured / ideal grew. The offenders. */
+static int baseline_kernels(const mp_prof_data *d, const mp_prof_data *old,
+                            double tolerance, int libraries,
+                            const char *prefix, FILE *out, mp_prof_judged *jd)
 {
     int bad = 0, nk, nko;
-    *compared = 0;
     kernel_sum *k = kernel_sums(d, &nk), *ko = kernel_sums(old, &nko);
     for (int i = 0; i < nk; i++)
         for (int j = 0; j < nko; j++) {
             if (strcmp(k[i].mangled, ko[j].mangled))
                 continue;
             for (int c = 0; c < MP_NCLASS; c++) {
-                if (!k[i].ideal[c] || !ko[j].ideal[c])
+                if (!k[i].ideal[c] || !ko[j].ideal[c]
+                    || !take(jd, k[i].library, libraries))
                     continue;
-                (*compared)++;
                 if (!grew(k[i].meas[c], k[i].ideal[c], ko[j].meas[c],
                           ko[j].ideal[c], tolerance))
                     continue;
@@ -239,6 +268,15 @@ int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
         }
     free(k);
     free(ko);
+    return bad;
+}
+
+int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
+                     double tolerance, mp_u64 min_count, int libraries,
+                     const char *prefix, FILE *out, mp_prof_judged *j)
+{
+    memset(j, 0, sizeof *j);
+    int bad = baseline_kernels(d, old, tolerance, libraries, prefix, out, j);
     int n, no;
     mp_prof_src *s = mp_prof_sources(d, &n), *so = mp_prof_sources(old, &no);
     for (int i = 0; i < n; i++) {
@@ -248,9 +286,9 @@ int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
         for (int c = 0; c < MP_NCLASS; c++)
             for (int dir = 0; dir < MP_NDIR; dir++) {
                 const mp_u64 *m = s[i].meas[c], *id = s[i].ideal[c];
-                if (!id[dir] || !o->ideal[c][dir])
+                if (!id[dir] || !o->ideal[c][dir]
+                    || !take(j, s[i].library, libraries))
                     continue;
-                (*compared)++;
                 if (!grew(m[dir], id[dir], o->meas[c][dir],
                           o->ideal[c][dir], tolerance))
                     continue;

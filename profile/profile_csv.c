@@ -22,6 +22,7 @@
 #include "check.h"
 #include "csv_writer.h"
 #include "ncu_csv.h"
+#include "profile_origin.h"
 #include "raw.h"
 #include "report.h"
 #include "stats.h"
@@ -65,11 +66,13 @@ enum { L_PID, L_LAUNCH, L_LAUNCHES, L_KERNEL, L_MANGLED, L_GRID, L_BLOCK, L_DYN,
        L_SH_IDEAL, L_SPLIT_SH, L_GL = L_SPLIT_SH + 4, L_GL_IDEAL,
        L_SPLIT_GL, L_LD = L_SPLIT_GL + 4, L_RANGE,
        L_RANGE_SRC = L_RANGE + MP_RAW_NRANGE_COLS, L_RANGE_WHY, L_RANGE_L2,
-       L_SEEN = L_RANGE_L2 + MP_PR_N - MP_RAW_NRANGE_COLS, L_PROFILED, L_N };
-/* profile.csv before the range columns, and before the L2 counts: still
- * read */
+       L_SEEN = L_RANGE_L2 + MP_PR_N - MP_RAW_NRANGE_COLS, L_PROFILED,
+       L_ORIGIN, L_LIBRARY, L_N };
+/* profile.csv before the range columns, before the L2 counts and before
+ * the per-kernel counts and origins: still read */
 #define L_N_OLD L_RANGE
 #define L_N_NO_L2 L_RANGE_L2
+#define L_N_NO_ORIGIN L_SEEN
 
 /* the column of range value k (the L2 counts come after range_why) */
 static int range_col(int k)
@@ -77,6 +80,17 @@ static int range_col(int k)
     return k < MP_RAW_NRANGE_COLS ? L_RANGE + k
                                   : L_RANGE_L2 + k - MP_RAW_NRANGE_COLS;
 }
+
+#define ORIGIN_DESC                                                     \
+    "where the kernel's module came from: the path of the executable or "  \
+    "shared object that held or loaded it, " MP_ORIGIN_RUNTIME " for "     \
+    "code compiled while the program ran (NVRTC, Triton, XLA, CuPy), "     \
+    MP_ORIGIN_UNKNOWN " when the injection library could not place it"
+#define LIBRARY_DESC                                                    \
+    "1: a vendor library's kernel (origin a shared object whose file "     \
+    "name starts with a prefix of docs/profile.md's list: libcublas, "     \
+    "libcudnn, libtorch, ...): counted, judged by --check and --baseline " \
+    "only with --check-libraries; 0: the program's own"
 
 static const column launch_cols[L_N] = {
     {"pid", "process id of the program (or of a process it forked)"},
@@ -158,10 +172,15 @@ static const column launch_cols[L_N] = {
     {"kernel_launches_profiled", "of them, the launches profiled (the "
      "filters, --per-kernel): the profile's rows of this kernel, grid and "
      "block count these; nothing is scaled to the others"},
+    {"origin", ORIGIN_DESC},
+    {"library", LIBRARY_DESC},
 };
 
 enum { I_PID, I_KERNEL, I_MANGLED, I_FILE, I_LINE, I_OFFSET, I_OPCODE,
-       I_LAUNCHES, I_METRICS, I_RATIO = I_METRICS + MP_PM_N, I_N };
+       I_LAUNCHES, I_METRICS, I_RATIO = I_METRICS + MP_PM_N, I_ORIGIN,
+       I_LIBRARY, I_N };
+/* profile-lines.csv before the origins: still read */
+#define I_N_OLD I_ORIGIN
 
 static const column line_cols[I_N] = {
     {"pid", "process id"},
@@ -184,6 +203,8 @@ static const column line_cols[I_N] = {
      "warp-level load instructions executed (not 0: a load)"},
     {"ratio", "measured / ideal of its shared (else global) count; empty "
               "when the ideal is 0"},
+    {"origin", ORIGIN_DESC},
+    {"library", LIBRARY_DESC},
 };
 
 int mp_prof_launch_ncols(void) { return L_N; }
@@ -228,16 +249,23 @@ static int has_header(const char *path, const column *cols, int n)
     return is;
 }
 
-int mp_prof_is_profile_csv(const char *path)
+/* profile.csv's header, or an older one (still read) */
+static int is_old_profile_csv(const char *path)
 {
-    return has_header(path, launch_cols, L_N)
+    return has_header(path, launch_cols, L_N_NO_ORIGIN)
            || has_header(path, launch_cols, L_N_NO_L2)
            || has_header(path, launch_cols, L_N_OLD);
 }
 
+int mp_prof_is_profile_csv(const char *path)
+{
+    return has_header(path, launch_cols, L_N) || is_old_profile_csv(path);
+}
+
 int mp_prof_is_lines_csv(const char *path)
 {
-    return has_header(path, line_cols, I_N);
+    return has_header(path, line_cols, I_N)
+           || has_header(path, line_cols, I_N_OLD);
 }
 
 /* ---- small helpers --------------------------------------------------- */
@@ -418,12 +446,13 @@ static void free_launch(mp_prof_launch *l)
         free(l->range[k]);
     free(l->range_src), free(l->range_why);
     free(l->seen), free(l->profiled);
+    free(l->range_src), free(l->range_why), free(l->origin);
 }
 
 static void free_line(mp_prof_line *i)
 {
     free(i->kernel), free(i->mangled), free(i->file), free(i->opcode);
-    free(i->cubin);
+    free(i->cubin), free(i->origin);
 }
 
 void mp_prof_free(mp_prof_data *d)
@@ -1190,12 +1219,138 @@ static const mp_prof_line *find_line(const mp_prof_line *const *by_key,
     return NULL;
 }
 
+/* ---- where the kernels came from (modules.PID.csv) ------------------- */
+
+/* One module's origin, as the library recorded it. */
+typedef struct {
+    long pid;
+    char *crc, *origin;
+} raw_module;
+
+typedef struct {
+    raw_module *v;
+    int n;
+} raw_modules;
+
+#define RAW_ID(id, name) RM_##id,
+enum { MP_RAW_MODULE_COLS(RAW_ID) RM_N };
+#undef RAW_ID
+#define RAW_NAME(id, name) name,
+static const char *const raw_module_names[RM_N] = {
+    MP_RAW_MODULE_COLS(RAW_NAME)};
+#undef RAW_NAME
+
+static int add_raw_modules(raw_modules *m, const char *path, char *err,
+                           size_t errlen)
+{
+    mp_ncu_table t;
+    int idx[RM_N] = {0};
+    int rc = read_raw(path, &t, err, errlen);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    for (int k = 0; k < RM_N; k++)
+        if (k != RM_FOUND   /* how it was found: for people, not read */
+            && (idx[k] = need_col(&t, path, raw_module_names[k], err,
+                                  errlen)) < 0) {
+            mp_ncu_free(&t);
+            return -1;
+        }
+    m->v = xrealloc(m->v, (size_t)(m->n + t.nrows) * sizeof *m->v);
+    for (int r = 0; r < t.nrows; r++) {
+        raw_module *x = &m->v[m->n];
+        char **c = t.cells[r];
+        if (parse_long(c[idx[RM_PID]], &x->pid)) {
+            mp_ncu_free(&t);
+            return bad_cell(path, r, "pid", c[idx[RM_PID]], err, errlen);
+        }
+        x->crc = xstrdup(c[idx[RM_CUBIN_CRC]]);
+        x->origin = xstrdup(c[idx[RM_ORIGIN]]);
+        m->n++;
+    }
+    mp_ncu_free(&t);
+    return 0;
+}
+
+static void free_modules(raw_modules *m)
+{
+    for (int k = 0; k < m->n; k++)
+        free(m->v[k].crc), free(m->v[k].origin);
+    free(m->v);
+}
+
+static int cmp_module_key(long pid, const char *crc, const raw_module *m)
+{
+    if (pid != m->pid)
+        return pid < m->pid ? -1 : 1;
+    return strcmp(crc, m->crc);
+}
+
+static int cmp_module(const void *a, const void *b)
+{
+    const raw_module *x = a;
+    return cmp_module_key(x->pid, x->crc, b);
+}
+
+/* Each instruction row gets its module's origin (MP_ORIGIN_UNKNOWN when
+ * none was recorded) and with it library or own. */
+static void origin_lines(mp_prof_data *d, raw_modules *m)
+{
+    mp_sort(m->v, (size_t)m->n, sizeof *m->v, cmp_module);
+    for (int j = 0; j < d->ni; j++) {
+        mp_prof_line *i = &d->i[j];
+        const char *origin = MP_ORIGIN_UNKNOWN;
+        for (int lo = 0, hi = m->n; lo < hi;) {
+            int mid = lo + (hi - lo) / 2;
+            int c = cmp_module_key(i->pid, i->cubin ? i->cubin : "",
+                                   &m->v[mid]);
+            if (!c) {
+                origin = m->v[mid].origin;
+                break;
+            }
+            if (c < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        free(i->origin);
+        i->origin = xstrdup(origin);
+        i->library = mp_prof_origin_library(origin);
+    }
+}
+
+/* A launch's origin: its first memory instruction's (first, or NULL);
+ * without one, that of its kernel's rows in its process (d's lines are
+ * ordered by pid and mangled name: order_and_name); else unknown. */
+static void origin_launch(const mp_prof_data *d, mp_prof_launch *l,
+                          const mp_prof_line *first)
+{
+    const char *origin = first ? first->origin : MP_ORIGIN_UNKNOWN;
+    for (int lo = 0, hi = d->ni; lo < hi && !first;) {
+        int mid = lo + (hi - lo) / 2;
+        const mp_prof_line *i = &d->i[mid];
+        int c = l->pid != i->pid ? (l->pid < i->pid ? -1 : 1)
+                : strcmp(l->mangled, i->mangled);
+        if (!c) {
+            origin = i->origin;
+            break;
+        }
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    free(l->origin);
+    l->origin = xstrdup(origin);
+    l->library = mp_prof_origin_library(origin);
+}
+
 /* Each launch's sums split into loads and stores from its own memory
  * instructions (ops, sorted by pid and launch; d's launches likewise),
  * each a load when it executed load instructions
- * (smsp__sass_inst_executed_op_ld). A launch gets no split when its
- * instructions do not add up to its sums. A graph launch's
- * rows share one launch number: each takes its own kernel's instructions. */
+ * (smsp__sass_inst_executed_op_ld), and its origin from them. A launch
+ * gets no split when its instructions do not add up to its sums. A graph
+ * launch's rows share one launch number: each takes its own kernel's
+ * instructions. */
 static void split_launches(mp_prof_data *d, const raw_ops *ops)
 {
     const mp_prof_line **by_key =
@@ -1210,19 +1365,23 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
         while (first < ops->n && cmp_op_launch(&ops->v[first], &key) < 0)
             first++;
         mp_u64 ls[4][2] = {{0}};
-        int known = 1;
+        const mp_prof_line *own = NULL;   /* its first instruction */
         for (int q = first; q < ops->n && !cmp_op_launch(&ops->v[q], &key);
              q++) {
             const raw_op *o = &ops->v[q];
             const mp_prof_line *i = find_line(by_key, d->ni, o);
             if (i && strcmp(i->mangled, l->mangled))
                 continue;   /* another kernel of the same graph launch */
+            if (i && !own)
+                own = i;
             /* a load executed op_ld instructions; else a store (or an
              * atomic or reduction): SASS metrics, no disassembler */
             int st = o->m[MP_PM_LD] == 0;
             for (int m = 0; m < 4; m++)
                 ls[m][st] += o->m[MP_PM_SH + m];
         }
+        origin_launch(d, l, own);
+        int known = 1;
         for (int m = 0; m < 4; m++)
             if (ls[m][0] + ls[m][1] != l->m[MP_PM_SH + m])
                 known = 0;   /* counts its instructions do not show */
@@ -1240,106 +1399,146 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
     free(by_key);
 }
 
+/* The names in raw_dir (hidden ones left out), sorted; NULL with err
+ * when it cannot be read. */
+static char **list_raw_dir(const char *raw_dir, int *n, char *err,
+                           size_t errlen)
+{
+    DIR *dir = opendir(raw_dir);
+    if (!dir) {
+        mp_reason(err, errlen, "%s: %s", raw_dir, strerror(errno));
+        return NULL;
+    }
+    char **names = mp_xcalloc(1, sizeof *names);
+    struct dirent *e;
+    *n = 0;
+    while ((e = readdir(dir))) {
+        if (e->d_name[0] == '.')
+            continue;
+        names = xrealloc(names, (size_t)(*n + 2) * sizeof *names);
+        names[(*n)++] = xstrdup(e->d_name);
+    }
+    closedir(dir);
+    mp_sort(names, (size_t)*n, sizeof *names, cmp_name);
+    return names;
+}
+
+/* What the raw files of one run hold, besides d's rows and the status. */
+typedef struct {
+    raw_ops ops;
+    raw_modules modules;
+    raw_kernels kernels;
+    char **cubins;   /* the cubin.CRC names (into the dir's names) */
+    int ncubins;
+} raw_extra;
+
+/* Reads each raw file of names (n) in raw_dir into d, st and x. 0, or -1
+ * with err. */
+static int read_raw_files(const char *raw_dir, char **names, int n,
+                          mp_prof_data *d, mp_prof_status *st, raw_extra *x,
+                          char *err, size_t errlen)
+{
+    int rc = 0;
+    for (int k = 0; k < n && !rc; k++) {
+        const char *f = names[k];
+        size_t len = strlen(f);
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", raw_dir, f);
+        int csv = len > 4 && !strcmp(f + len - 4, ".csv");
+#define IS(prefix) (!strncmp(f, prefix, strlen(prefix)))
+        if (IS(MP_RAW_STATUS))
+            read_status(path, f + strlen(MP_RAW_STATUS), st);
+        else if (csv && IS(MP_RAW_LAUNCHES))
+            rc = add_raw_launches(d, path, err, errlen);
+        else if (csv && IS(MP_RAW_LINES))
+            rc = add_raw_lines(d, path, err, errlen);
+        else if (csv && IS(MP_RAW_LAUNCH_OPS))
+            rc = add_raw_ops(&x->ops, path, err, errlen);
+        else if (csv && IS(MP_RAW_MODULES))
+            rc = add_raw_modules(&x->modules, path, err, errlen);
+        else if (csv && IS(MP_RAW_KERNELS))
+            rc = add_raw_kernels(&x->kernels, path, err, errlen);
+        else if (IS(MP_RAW_CUBIN))
+            x->cubins[x->ncubins++] = names[k];
+#undef IS
+    }
+    return rc;
+}
+
+/* The opcodes of d's instructions from the saved cubins (--opcodes; auto:
+ * only modules with an instruction without a source line). */
+static void add_opcodes(const char *raw_dir, mp_prof_data *d, raw_extra *x,
+                        int opcodes)
+{
+    if (opcodes == MP_PROF_OPCODES_AUTO) {
+        int keep = 0;
+        for (int k = 0; k < x->ncubins; k++) {
+            const char *crc = x->cubins[k] + strlen(MP_RAW_CUBIN);
+            int need = 0;
+            for (int j = 0; j < d->ni && !need; j++)
+                need = !d->i[j].file[0] && d->i[j].cubin
+                       && !strcmp(d->i[j].cubin, crc);
+            if (need)
+                x->cubins[keep++] = x->cubins[k];
+        }
+        x->ncubins = keep;
+    }
+    if (!x->ncubins || opcodes == MP_PROF_OPCODES_OFF)
+        return;
+    sass_ops ops = {0};
+    read_opcodes(raw_dir, x->cubins, x->ncubins, &ops);
+    mp_sort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op);
+    for (int j = 0; j < d->ni; j++) {
+        const char *op = find_opcode(&ops, &d->i[j]);
+        if (op) {
+            free(d->i[j].opcode);
+            d->i[j].opcode = xstrdup(op);
+        }
+    }
+    free_opcodes(&ops);
+}
+
 int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
                   mp_prof_data *d, mp_prof_status *st, char *err,
                   size_t errlen)
 {
     memset(d, 0, sizeof *d);
     memset(st, 0, sizeof *st);
-    DIR *dir = opendir(raw_dir);
-    if (!dir) {
-        mp_reason(err, errlen, "%s: %s", raw_dir, strerror(errno));
+    int nnames;
+    char **names = list_raw_dir(raw_dir, &nnames, err, errlen);
+    if (!names)
         return -1;
-    }
-    char **names = NULL;
-    int nnames = 0;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        if (e->d_name[0] == '.')
-            continue;
-        names = xrealloc(names, (size_t)(nnames + 1) * sizeof *names);
-        names[nnames++] = xstrdup(e->d_name);
-    }
-    closedir(dir);
-    mp_sort(names, (size_t)nnames, sizeof *names, cmp_name);
-
-    int rc = 0, ncubins = 0;
-    raw_ops ops = {0};
-    raw_kernels kernels = {0};
-    char **cubins = mp_xcalloc((size_t)nnames + 1, sizeof *cubins);
-    for (int k = 0; k < nnames && !rc; k++) {
-        const char *n = names[k];
-        size_t len = strlen(n);
-        char path[PATH_MAX];
-        snprintf(path, sizeof path, "%s/%s", raw_dir, n);
-        int csv = len > 4 && !strcmp(n + len - 4, ".csv");
-        if (!strncmp(n, MP_RAW_STATUS, strlen(MP_RAW_STATUS)))
-            read_status(path, n + strlen(MP_RAW_STATUS), st);
-        else if (csv && !strncmp(n, MP_RAW_LAUNCHES, strlen(MP_RAW_LAUNCHES)))
-            rc = add_raw_launches(d, path, err, errlen);
-        else if (csv && !strncmp(n, MP_RAW_LINES, strlen(MP_RAW_LINES)))
-            rc = add_raw_lines(d, path, err, errlen);
-        else if (csv && !strncmp(n, MP_RAW_LAUNCH_OPS,
-                                 strlen(MP_RAW_LAUNCH_OPS)))
-            rc = add_raw_ops(&ops, path, err, errlen);
-        else if (csv && !strncmp(n, MP_RAW_KERNELS, strlen(MP_RAW_KERNELS)))
-            rc = add_raw_kernels(&kernels, path, err, errlen);
-        else if (!strncmp(n, MP_RAW_CUBIN, strlen(MP_RAW_CUBIN)))
-            cubins[ncubins++] = names[k];
-    }
-    /* auto: only modules with an instruction without a source line */
-    if (opcodes == MP_PROF_OPCODES_AUTO) {
-        int keep = 0;
-        for (int k = 0; k < ncubins; k++) {
-            const char *crc = cubins[k] + strlen(MP_RAW_CUBIN);
-            int need = 0;
-            for (int j = 0; j < d->ni && !need; j++)
-                need = !d->i[j].file[0] && d->i[j].cubin
-                       && !strcmp(d->i[j].cubin, crc);
-            if (need)
-                cubins[keep++] = cubins[k];
-        }
-        ncubins = keep;
-    }
-    if (!rc && ncubins && opcodes != MP_PROF_OPCODES_OFF) {
-        sass_ops ops = {0};
-        read_opcodes(raw_dir, cubins, ncubins, &ops);
-        mp_sort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op);
-        for (int j = 0; j < d->ni; j++) {
-            const char *op = find_opcode(&ops, &d->i[j]);
-            if (op) {
-                free(d->i[j].opcode);
-                d->i[j].opcode = xstrdup(op);
-            }
-        }
-        free_opcodes(&ops);
-    }
-    free(cubins);
+    raw_extra x = {.cubins = mp_xcalloc((size_t)nnames + 1,
+                                        sizeof *x.cubins)};
+    int rc = read_raw_files(raw_dir, names, nnames, d, st, &x, err, errlen);
+    join_kernels(d, &x.kernels);
+    if (!rc)
+        add_opcodes(raw_dir, d, &x, opcodes);
+    free(x.cubins);
     for (int k = 0; k < nnames; k++)
         free(names[k]);
     free(names);
-    join_kernels(d, &kernels);
-    if (rc) {
-        free_ops(&ops);
-        mp_prof_free(d);
-        return -1;
-    }
-    if (kernel_re) {
-        regex_t re;
-        if (regcomp(&re, kernel_re, REG_EXTENDED | REG_NOSUB)) {
-            mp_reason(err, errlen, "--kernel: bad regular expression");
-            free_ops(&ops);
-            mp_prof_free(d);
-            return -1;
-        }
+    regex_t re;
+    if (!rc && kernel_re && regcomp(&re, kernel_re, REG_EXTENDED | REG_NOSUB)) {
+        mp_reason(err, errlen, "--kernel: bad regular expression");
+        rc = -1;
+    } else if (!rc && kernel_re) {
         keep_matching(d, &re, st);
         regfree(&re);
     }
+    if (rc) {
+        free_ops(&x.ops);
+        free_modules(&x.modules);
+        mp_prof_free(d);
+        return -1;
+    }
     st->kept = d->nl;
     order_and_name(d);
-    mp_sort(ops.v, (size_t)ops.n, sizeof *ops.v, cmp_op_launch);
-    split_launches(d, &ops);
-    free_ops(&ops);
+    origin_lines(d, &x.modules);
+    mp_sort(x.ops.v, (size_t)x.ops.n, sizeof *x.ops.v, cmp_op_launch);
+    split_launches(d, &x.ops);
+    free_ops(&x.ops);
+    free_modules(&x.modules);
     return 0;
 }
 
@@ -1419,6 +1618,7 @@ static int write_launches(const mp_prof_data *d, const char *path,
             c[range_col(k)] = l->range[k];
         c[L_RANGE_SRC] = l->range_src, c[L_RANGE_WHY] = l->range_why;
         c[L_SEEN] = l->seen, c[L_PROFILED] = l->profiled;
+        c[L_ORIGIN] = l->origin, c[L_LIBRARY] = l->library ? "1" : "0";
         if (put_row(&w, c, err, errlen))
             return -1;
     }
@@ -1457,6 +1657,7 @@ static int write_lines(const mp_prof_data *d, const char *path, char *err,
             c[I_METRICS + m] = num(nb[I_METRICS + m], 32, i->m[m]);
         line_ratio(i, nb[I_RATIO], 32);
         c[I_RATIO] = nb[I_RATIO];
+        c[I_ORIGIN] = i->origin, c[I_LIBRARY] = i->library ? "1" : "0";
         if (put_row(&w, c, err, errlen))
             return -1;
     }
@@ -1480,13 +1681,14 @@ int mp_prof_check_output(const char *csv, char *err, size_t errlen)
     char lines[PATH_MAX];
     mp_prof_lines_path(csv, lines, sizeof lines);
     header_of(launch_cols, L_N, names);
-    /* a profile.csv from before the range columns is ours to replace */
-    if (!has_header(csv, launch_cols, L_N_OLD)
-        && !has_header(csv, launch_cols, L_N_NO_L2)
+    /* a profile.csv from before the range columns or the origins is ours
+     * to replace */
+    if (!is_old_profile_csv(csv)
         && mp_csv_check_output(csv, names, L_N, err, errlen))
         return -1;
     header_of(line_cols, I_N, names);
-    return mp_csv_check_output(lines, names, I_N, err, errlen);
+    return has_header(lines, line_cols, I_N_OLD) ? 0
+           : mp_csv_check_output(lines, names, I_N, err, errlen);
 }
 
 /* ---- reading the CSVs back ------------------------------------------- */
@@ -1561,6 +1763,8 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         l->seen = xstrdup(idx[L_SEEN] >= 0 ? c[idx[L_SEEN]] : "");
         l->profiled = xstrdup(idx[L_PROFILED] >= 0 ? c[idx[L_PROFILED]]
                               : "");
+        l->origin = xstrdup(idx[L_ORIGIN] >= 0 ? c[idx[L_ORIGIN]] : "");
+        l->library = idx[L_LIBRARY] >= 0 && !strcmp(c[idx[L_LIBRARY]], "1");
         if (bad)
             return bad_count(&t, path, r, err, errlen);
     }
@@ -1573,8 +1777,10 @@ static int load_lines(const char *path, mp_prof_data *d, char *err,
 {
     mp_ncu_table t;
     int idx[I_N];
-    if (open_csv(path, line_cols, I_N, &t, idx, err, errlen))
+    if (open_csv(path, line_cols, I_N_OLD, &t, idx, err, errlen))
         return -1;
+    for (int k = I_N_OLD; k < I_N; k++)   /* -1: an older file */
+        idx[k] = mp_ncu_column(&t, line_cols[k].name);
     d->i = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->i);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_line *i = &d->i[d->ni++];
@@ -1589,6 +1795,8 @@ static int load_lines(const char *path, mp_prof_data *d, char *err,
         i->mangled = xstrdup(c[idx[I_MANGLED]]);
         i->file = xstrdup(c[idx[I_FILE]]);
         i->opcode = xstrdup(c[idx[I_OPCODE]]);
+        i->origin = xstrdup(idx[I_ORIGIN] >= 0 ? c[idx[I_ORIGIN]] : "");
+        i->library = idx[I_LIBRARY] >= 0 && !strcmp(c[idx[I_LIBRARY]], "1");
         if (bad)
             return bad_count(&t, path, r, err, errlen);
     }
@@ -1678,8 +1886,10 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
             t->file = i->file;
             t->line = i->line;
             t->offset = i->offset;
+            t->library = 1;
         }
         mp_prof_src *t = &s[*n - 1];
+        t->library &= i->library;
         t->inst += i->m[MP_PM_INST];
         for (int c = 0; c < MP_NCLASS; c++) {
             mp_u64 meas = i->m[MP_PM_SH + 2 * c];

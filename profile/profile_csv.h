@@ -79,6 +79,10 @@ typedef struct {
     char *range_why;         /* why unavailable */
     char *seen, *profiled;   /* its kernel's launches seen and profiled,
                               * as text; "" = not known */
+    char *origin;            /* where its kernel's module came from
+                              * (modules.PID.csv); "" = not recorded */
+    int library;             /* 1: a vendor library's kernel
+                              * (mp_prof_origin_library) */
     const char *name;        /* its kernel's name as printed (below) */
 } mp_prof_launch;
 
@@ -87,6 +91,8 @@ typedef struct {
     char *kernel, *mangled, *file, *opcode, *cubin;   /* cubin: raw only */
     long fidx;                                        /* raw only */
     mp_u64 offset, launches, m[MP_PM_N];
+    char *origin;            /* its module's origin, as the launch's */
+    int library;
     const char *name;        /* its kernel's name as printed (below) */
 } mp_prof_line;
 
@@ -127,7 +133,9 @@ typedef struct {
 
 /* Reads every process's raw files in raw_dir into d: status, launches,
  * lines (a partly written last line of a crashed process is dropped),
- * demangles names, keeps the launches and lines whose mangled or
+ * the modules' origins (each line gets its module's, a launch its
+ * instructions'; MP_ORIGIN_UNKNOWN where none was recorded, and library
+ * by mp_prof_origin_library), demangles names, keeps the launches and lines whose mangled or
  * demangled name matches kernel_re (POSIX ERE; NULL: all), looks the
  * opcodes up with cuobjdump when it is found (cubin.CRC files), splits
  * the launch sums by opcode class. 0, or -1 with a reason (a raw file
@@ -166,6 +174,8 @@ typedef struct {
      * load when it executed load instructions, else a store (or an
      * atomic); a class's sum is mp_prof_src_sum's */
     mp_u64 meas[MP_NCLASS][MP_NDIR], ideal[MP_NCLASS][MP_NDIR];
+    int library;              /* 1: every instruction of it is a library
+                               * kernel's (own wins: never hidden) */
     char ops[MP_NCLASS][48];  /* the class's opcodes, "LDS/STS" */
     char dops[MP_NCLASS][MP_NDIR][48];   /* the same by direction */
 } mp_prof_src;

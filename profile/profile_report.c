@@ -3,7 +3,9 @@
  * worst source lines by excess = measured - ideal (shared wavefronts or
  * global sectors), per instruction and as a share of their kernel's
  * excess; the sums per kernel and per NVTX range; and the plot of excess
- * by line for the worst kernels. The tables print through report/'s
+ * by line for the worst kernels. Those are the program's own kernels;
+ * library kernels (mp_prof_origin_library) get their own table after
+ * them, counted, not judged. The tables print through report/'s
  * table printer (mp_rep_table_print), so --format works as for results.
  */
 #include "profile_report.h"
@@ -142,7 +144,7 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
     worst *w = mp_xcalloc((size_t)n * MP_NCLASS + 1, sizeof *w);
     int nw = 0;
     for (int k = 0; k < n; k++)
-        for (int c = 0; c < MP_NCLASS; c++)
+        for (int c = 0; c < MP_NCLASS && !s[k].library; c++)
             if (line_excess(&s[k], c))
                 w[nw++] = (worst){k, c, line_excess(&s[k], c)};
     mp_sort(w, (size_t)nw, sizeof *w, cmp_worst);
@@ -242,6 +244,7 @@ static double l1_weight(const mp_prof_launch *l)
  * the CSV has range values, by what the counts are (CNT_*). */
 typedef struct {
     const char *key, *name;   /* name: the kernel's printed name */
+    const char *origin;       /* the first launch's */
     int counts;
     long launches, measured;   /* measured: with range values */
     mp_u64 m[MP_PM_N];
@@ -284,13 +287,19 @@ static void add_range(group *g, const mp_prof_launch *l)
     }
 }
 
+/* Which launches a table sums: all, the program's own kernels', or the
+ * library kernels'. */
+enum { ALL, OWN, LIBRARY };
+
 static group *group_by(const mp_prof_data *d, int by_nvtx, int split,
-                       int *n)
+                       int which, int *n)
 {
     group *g = mp_xcalloc((size_t)d->nl + 1, sizeof *g);
     *n = 0;
     for (int k = 0; k < d->nl; k++) {
         const mp_prof_launch *l = &d->l[k];
+        if (which != ALL && l->library != (which == LIBRARY))
+            continue;
         const char *key = by_nvtx ? l->nvtx : l->mangled;
         int counts = split ? counts_of(l) : CNT_SASS;
         int j = 0, after = -1;   /* after: the key's last group */
@@ -306,6 +315,7 @@ static group *group_by(const mp_prof_data *d, int by_nvtx, int split,
             }
             g[j].key = key;
             g[j].name = l->name;
+            g[j].origin = l->origin;
             g[j].counts = counts;
             g[j].hw_has[0] = g[j].hw_has[1] = 1;
             (*n)++;
@@ -365,21 +375,34 @@ static void kplus_cells(const group *g, char v[][32])
     fmt_bytes(v[4], sizeof v[4], g->dram[1], g->dram_has[1]);
 }
 
+/* A file name: what follows the last '/'. */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* The sums per kernel (which: OWN, or LIBRARY with the library's file
+ * name as a second key) or per NVTX range (ALL). */
 static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
-                                range_view rv)
+                                int which, range_view rv)
 {
     static const char *const kernel_key[] = {"kernel", "counts"};
     static const char *const nvtx_key[] = {"NVTX range", "counts"};
+    static const char *const library_key[] = {"kernel", "library",
+                                              "counts"};
+    int lib = which == LIBRARY;
     static const char *const subs[] = {
         "launches", "instructions", "shared wavefronts", "ideal",
         "shared x", "global sectors", "ideal", "global x",
         "range launches", "L1 hit %", "L2 hit %", "DRAM read",
         "DRAM written"};
     int n, nsub = rv.kplus ? 13 : 8;
-    group *g = group_by(d, by_nvtx, rv.any, &n);
-    mp_rep_table *t = new_table(by_nvtx ? "nvtx" : "kernels", 1 + rv.any,
-                                by_nvtx ? nvtx_key : kernel_key, nsub, subs,
-                                n);
+    group *g = group_by(d, by_nvtx, rv.any, which, &n);
+    mp_rep_table *t = new_table(by_nvtx ? "nvtx" : lib ? "library_kernels"
+                                : "kernels", 1 + lib + rv.any,
+                                by_nvtx ? nvtx_key : lib ? library_key
+                                : kernel_key, nsub, subs, n);
     for (int k = 0; k < n; k++) {
         char v[13][32];
         const char *key = !by_nvtx ? g[k].name
@@ -387,7 +410,9 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
         snprintf(v[0], sizeof v[0], "%ld", g[k].launches);
         count_cells(&g[k], v + 1);
         kplus_cells(&g[k], v + 8);
-        const char *kv[] = {key, cnt_name[g[k].counts]};
+        const char *kv[3] = {key, cnt_name[g[k].counts]};
+        if (lib)
+            kv[1] = base_name(g[k].origin), kv[2] = cnt_name[g[k].counts];
         const char *vv[13];
         for (int c = 0; c < 13; c++)
             vv[c] = v[c];
@@ -495,6 +520,8 @@ static kernel_rank *rank_kernels(const mp_prof_src *s, int n, int *nk)
     kernel_rank *r = mp_xcalloc((size_t)n + 1, sizeof *r);
     int nr = 0;
     for (int k = 0; k < n; k++) {
+        if (s[k].library)
+            continue;   /* the program's own kernels are plotted */
         int j = 0;
         while (j < nr && strcmp(r[j].mangled, s[k].mangled))
             j++;
@@ -630,6 +657,54 @@ static int write_plot(const mp_prof_src *s, int n, const char *dir,
 
 /* ---- the report -------------------------------------------------------- */
 
+/* The report's tables: the worst lines and the sums per kernel of the
+ * program's own kernels, the library kernels' sums (when there are any),
+ * the sums per NVTX range, then what the counts are. */
+static void print_report(const mp_prof_data *d, const mp_prof_src *s, int n,
+                         const char *csv, mp_rep_format f, FILE *out)
+{
+    int more, libraries = 0;
+    for (int k = 0; k < d->nl; k++)
+        libraries |= d->l[k].library;
+    char title[1024];
+    mp_rep_table *t = worst_table(s, n, &more);
+    snprintf(title, sizeof title, "Worst source lines of %s (%sexcess = "
+             "measured - ideal; share of its kernel's excess)", csv,
+             libraries ? "the program's own kernels; " : "");
+    print_table(t, title, f, 1, out);
+    if (more && f != MP_REP_CSV)
+        fprintf(out, "(%d more line%s with excess)\n", more,
+                more == 1 ? "" : "s");
+    mp_rep_table_free(t);
+    range_view rv = view_of(d);
+    t = sums_table(d, 0, OWN, rv);
+    print_table(t, "Per kernel (x = measured / ideal)", f, 0, out);
+    mp_rep_table_free(t);
+    if (libraries) {
+        t = sums_table(d, 0, LIBRARY, rv);
+        print_table(t, "Library kernels (counted, not judged; "
+                    "--check-libraries judges them)", f, 0, out);
+        mp_rep_table_free(t);
+    }
+    t = sums_table(d, 1, ALL, rv);
+    print_table(t, "Per NVTX range", f, 0, out);
+    mp_rep_table_free(t);
+    long unavailable = 0, launches = 0;
+    for (int k = 0; k < d->nl; k++) {
+        launches += d->l[k].launches;
+        if (strcmp(d->l[k].line_counts, "exact") != 0)
+            unavailable += d->l[k].launches;
+    }
+    if (f != MP_REP_CSV)
+        fprintf(out, "\n%ld launch%s in %d row%s, %d instruction row%s; "
+                "%ld launch%s without line counts.\n", launches,
+                launches == 1 ? "" : "es", d->nl, d->nl == 1 ? "" : "s",
+                d->ni, d->ni == 1 ? "" : "s", unavailable,
+                unavailable == 1 ? "" : "es");
+    if (rv.any && f != MP_REP_CSV)
+        range_notes(d, rv, f, out);
+}
+
 int mp_prof_report(const char *csv, mp_rep_format f, const char *plot_dir,
                    FILE *out, char *err, size_t errlen)
 {
@@ -638,41 +713,10 @@ int mp_prof_report(const char *csv, mp_rep_format f, const char *plot_dir,
         return -1;
     int n, rc = 0;
     mp_prof_src *s = mp_prof_sources(&d, &n);
-    if (plot_dir) {
+    if (plot_dir)
         rc = write_plot(s, n, plot_dir, out, err, errlen);
-    } else {
-        int more;
-        char title[1024];
-        mp_rep_table *t = worst_table(s, n, &more);
-        snprintf(title, sizeof title, "Worst source lines of %s (excess = "
-                 "measured - ideal; share of its kernel's excess)", csv);
-        print_table(t, title, f, 1, out);
-        if (more && f != MP_REP_CSV)
-            fprintf(out, "(%d more line%s with excess)\n", more,
-                    more == 1 ? "" : "s");
-        mp_rep_table_free(t);
-        range_view rv = view_of(&d);
-        t = sums_table(&d, 0, rv);
-        print_table(t, "Per kernel (x = measured / ideal)", f, 0, out);
-        mp_rep_table_free(t);
-        t = sums_table(&d, 1, rv);
-        print_table(t, "Per NVTX range", f, 0, out);
-        mp_rep_table_free(t);
-        long unavailable = 0, launches = 0;
-        for (int k = 0; k < d.nl; k++) {
-            launches += d.l[k].launches;
-            if (strcmp(d.l[k].line_counts, "exact") != 0)
-                unavailable += d.l[k].launches;
-        }
-        if (f != MP_REP_CSV)
-            fprintf(out, "\n%ld launch%s in %d row%s, %d instruction row%s; "
-                    "%ld launch%s without line counts.\n", launches,
-                    launches == 1 ? "" : "es", d.nl, d.nl == 1 ? "" : "s",
-                    d.ni, d.ni == 1 ? "" : "s", unavailable,
-                    unavailable == 1 ? "" : "es");
-        if (rv.any && f != MP_REP_CSV)
-            range_notes(&d, rv, f, out);
-    }
+    else
+        print_report(&d, s, n, csv, f, out);
     free(s);
     mp_prof_free(&d);
     return rc;

@@ -2,9 +2,10 @@
  * test_inject_core.c - CPU tests of the injection library's CUDA-free
  * part (inject/inject_core.c): the per-instruction sums, the filters
  * (kernel regex, NVTX include, launch skip/count) over tables of cases,
- * RFC 4180 quoting, and the raw files: launches appended (never
- * rewritten), lines rewritten whole through a .tmp, status with its
- * counts last, cubins saved once.
+ * RFC 4180 quoting, the modules' origins (which frames of a call stack
+ * are the CUDA stack's, the first frame outside it), and the raw files:
+ * launches appended (never rewritten), lines and modules rewritten whole
+ * through a .tmp, status with its counts last, cubins saved once.
  *
  * File tests run in a fresh mkdtemp directory that is removed afterwards.
  */
@@ -69,6 +70,10 @@ static void test_raw_lists(void **state)
                         "," MP_RAW_LAUNCH_OP_COLUMNS);
     assert_string_equal(MP_RAW_KERNEL_COLS(JOIN_NAME),
                         "," MP_RAW_KERNEL_COLUMNS);
+    assert_string_equal(MP_RAW_MODULE_COLS(JOIN_NAME),
+                        "," MP_RAW_MODULE_COLUMNS);
+    assert_int_equal(cli_count_char(MP_RAW_MODULE_COLUMNS, ',') + 1,
+                     MP_RAW_MODULE_NCOLUMNS);
 }
 #undef JOIN_NAME
 
@@ -615,6 +620,105 @@ static void test_kernels_file(void **state)
     ic_kernels_free(&t);
 }
 
+/* The objects of the CUDA stack, by file name wherever they lie; the
+ * code that owns a module is none of them. */
+static void test_cuda_stack(void **state)
+{
+    (void)state;
+    static const char *const stack[] = {
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+        "/usr/local/cuda/lib64/libcudart.so.13.0.88",
+        "/site-packages/nvidia/cuda_runtime/lib/libcudart.so.12",
+        "/w/build/lib/libcupti.so.13", "/w/build/lib/libnvperf_host.so",
+        "/w/build/lib/libmemprobe_inject.so",
+        "/w/build/lib/libmemprobe_client.so",
+        "/lib/x86_64-linux-gnu/libc.so.6", "/lib64/libc-2.17.so",
+        "/lib/x86_64-linux-gnu/libpthread.so.0",
+        "/lib64/ld-linux-x86-64.so.2", "/lib/x86_64-linux-gnu/libgcc_s.so.1",
+        "/lib/x86_64-linux-gnu/libstdc++.so.6",
+        "/usr/lib/libnvidia-ptxjitcompiler.so.1", "libcuda.so.1",
+    };
+    for (size_t i = 0; i < sizeof stack / sizeof *stack; i++)
+        if (!ic_cuda_stack_object(stack[i]))
+            fail_msg("%s: not taken as the CUDA stack's", stack[i]);
+    static const char *const own[] = {
+        "/w/build/tests/profile/cpp_app", "/usr/bin/python3.12",
+        "/site-packages/nvidia/cublas/lib/libcublasLt.so.13",
+        "/site-packages/torch/lib/libtorch_cuda.so",
+        "/site-packages/nvidia/cudnn/lib/libcudnn_engines_precompiled.so.9",
+        "/opt/app/libcudaext.so", "/opt/libc_helpers.so", "libcudnn.so.9",
+        "/tmp/libcusparse.so", "", NULL,
+    };
+    for (size_t i = 0; i < sizeof own / sizeof *own; i++)
+        if (ic_cuda_stack_object(own[i]))
+            fail_msg("%s: taken as the CUDA stack's", own[i] ? own[i]
+                     : "(null)");
+}
+
+/* The first frame outside the CUDA stack, innermost first; frames in no
+ * object skipped. */
+static void test_first_own_frame(void **state)
+{
+    (void)state;
+    const char *lazy[] = {"/b/libmemprobe_inject.so", "/b/libcupti.so.13",
+                          "/u/libcuda.so.1", NULL, "/u/libcuda.so.1",
+                          "/t/libcudart.so.12", "/t/libtorch_cuda.so",
+                          "/t/libtorch_python.so", "/usr/bin/python3"};
+    assert_int_equal(ic_first_own_frame(lazy, 9), 6);
+    /* static cudart inside the program: its frames are the program's */
+    const char *app[] = {"/b/libmemprobe_inject.so", "/b/libcupti.so.13",
+                         "/u/libcuda.so.1", "/w/cpp_app", "/w/cpp_app",
+                         "/lib/libc.so.6"};
+    assert_int_equal(ic_first_own_frame(app, 6), 3);
+    const char *none[] = {"/b/libmemprobe_inject.so", NULL, "",
+                          "/u/libcuda.so.1", "/lib/libc.so.6"};
+    assert_int_equal(ic_first_own_frame(none, 5), -1);
+    assert_int_equal(ic_first_own_frame(none, 0), -1);
+}
+
+/* modules.PID.csv: one row per module, the first origin of a cubin kept,
+ * paths quoted as RFC 4180 asks, rewritten whole. */
+static void test_modules_written(void **state)
+{
+    const char *dir = *state;
+    ic_modules m;
+    ic_modules_init(&m);
+    assert_int_equal(ic_modules_add(&m, 3735928559u, "/w/cpp_app",
+                                    MP_FOUND_BACKTRACE), 1);
+    assert_int_equal(ic_modules_add(&m, 3735928559u, "/other",
+                                    MP_FOUND_IMAGE), 0);
+    assert_int_equal(ic_modules_add(&m, 12, "/opt/a,\"b\"/libcublasLt.so.13",
+                                    MP_FOUND_CUBIN), 1);
+    assert_int_equal(ic_write_modules(dir, 77, &m), 0);
+    char *text = read_raw(dir, MP_RAW_MODULES_FMT, 77);
+    assert_non_null(text);
+    assert_string_equal(text, MP_RAW_MODULE_COLUMNS "\n"
+                        "77,3735928559,/w/cpp_app,backtrace\n"
+                        "77,12,\"/opt/a,\"\"b\"\"/libcublasLt.so.13\",cubin\n");
+    free(text);
+    assert_int_equal(ic_modules_add(&m, 5, MP_ORIGIN_RUNTIME,
+                                    MP_FOUND_IMAGE), 1);
+    for (uint32_t k = 100; k < 140; k++)   /* the table grows */
+        assert_int_equal(ic_modules_add(&m, k, "/l/libx.so", MP_FOUND_FILE),
+                         1);
+    assert_int_equal(m.n, 43);
+    assert_int_equal(ic_write_modules(dir, 77, &m), 0);
+    text = read_raw(dir, MP_RAW_MODULES_FMT, 77);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\n77,5,(run-time compiled),image\n"
+                                 "77,100,/l/libx.so,file\n"));
+    assert_int_equal(cli_count_char(text, '\n'), 44);
+    free(text);
+    char tmpfmt[64];
+    snprintf(tmpfmt, sizeof tmpfmt, "%s%s", MP_RAW_MODULES_FMT,
+             MP_RAW_TMP_SUFFIX);
+    assert_null(read_raw(dir, tmpfmt, 77));
+    ic_modules_free(&m);
+    assert_int_equal(m.n, 0);
+    /* a folder that cannot be written: -1, no file */
+    assert_int_equal(ic_write_modules("/nonexistent/dir", 77, &m), -1);
+}
+
 static void test_status(void **state)
 {
     const char *dir = *state;
@@ -704,6 +808,10 @@ int main(void)
         cmocka_unit_test(test_filter_bad_values),
         cmocka_unit_test(test_parse_u64),
         cmocka_unit_test(test_csv_field),
+        cmocka_unit_test(test_cuda_stack),
+        cmocka_unit_test(test_first_own_frame),
+        cmocka_unit_test_setup_teardown(test_modules_written, make_dir,
+                                        remove_dir),
         cmocka_unit_test_setup_teardown(test_launches_appended, make_dir,
                                         remove_dir),
         cmocka_unit_test_setup_teardown(test_launch_ops, make_dir,

@@ -9,8 +9,12 @@
  * load/store split, ratios, pid column, a forking program, a crashed
  * one), --check lines and --min-count, --baseline and --tolerance, the
  * filters, SIGTERM forwarded, `columns --profile` against the written
- * headers, the report's worst lines and shares, and the names kernels are
- * printed by (templates, instantiations, lines without line info).
+ * headers, the report's worst lines and shares, the names kernels are
+ * printed by (templates, instantiations, lines without line info), and
+ * library kernels apart (origin and library columns from the modules
+ * file, --check and --baseline judging the program's own kernels unless
+ * --check-libraries, exit 4 when nothing was judged, the report's
+ * heading for library kernels, profiles from before the columns).
  */
 #include "cli_util.h"
 #include "ncu_csv.h"
@@ -1634,6 +1638,317 @@ static void test_report_no_range(void **state)
     }
 }
 
+/* ---- library kernels apart (origins) ----------------------------------- */
+
+#define LIB_PATH "/opt/vendor,x/lib/libcublasLt.so.13"
+#define TORCH_LIB "/site-packages/torch/lib/libtorch_cuda.so"
+#define LIB_TAIL "; 1 line of library kernels not judged (--check-libraries " \
+    "judges them)\n"
+
+/* Every row of csv and its -lines.csv has origin `origin` and library
+ * 0, except the rows whose kernel starts with `other` (want_other launch
+ * rows, two instruction rows each), which have other_origin and
+ * other_library. */
+static void expect_origins(const char *csv, const char *origin,
+                           const char *other, const char *other_origin,
+                           const char *other_library, int want_other)
+{
+    char lines[PATH_MAX];
+    mp_prof_lines_path(csv, lines, sizeof lines);
+    const char *files[2] = {csv, lines};
+    for (int f = 0; f < 2; f++) {
+        mp_ncu_table t;
+        read_csv(files[f], &t);
+        int others = 0;
+        for (int r = 0; r < t.nrows; r++) {
+            int o = other && !strncmp(cell(&t, r, "kernel"), other,
+                                      strlen(other));
+            others += o;
+            expect_cell(&t, r, "origin", o ? other_origin : origin);
+            expect_cell(&t, r, "library", o ? other_library : "0");
+        }
+        /* profile.csv: the kernel's launches; -lines.csv: its rows */
+        assert_int_equal(others, f ? 2 * want_other : want_other);
+        mp_ncu_free(&t);
+    }
+}
+
+/* The origin and library columns, from the modules file: the program's
+ * own path (both CSVs), a vendor library's (a comma in its path), code
+ * compiled at run time, a PyTorch library, and no modules file. */
+static void test_origins_csv(void **state)
+{
+    (void)state;
+    char exe[PATH_MAX];
+    assert_non_null(realpath(app, exe));
+    profile_ok(L("-o", "org.csv"), NONE);
+    expect_origins("org.csv", exe, NULL, NULL, NULL, 0);
+    profile_ok(L("-o", "orglib.csv"), L("--library"));
+    expect_origins("orglib.csv", exe, "copy_kernel", LIB_PATH, "1", 1);
+    profile_ok(L("-o", "orgjit.csv"), L("--jit"));
+    expect_origins("orgjit.csv", "(run-time compiled)", "copy_kernel", exe,
+                   "0", 1);
+    profile_ok(L("-o", "orgnone.csv"), L("--no-modules"));
+    expect_origins("orgnone.csv", "(unknown)", NULL, NULL, NULL, 0);
+    profile_ok(L("-o", "orgtorch.csv"), L("--templates", "--library"));
+    expect_origins("orgtorch.csv", exe, "void at::native::", TORCH_LIB, "1",
+                   1);
+}
+
+/* --check judges the program's own kernels: copy_kernel (cuBLAS's here)
+ * is counted, not judged, unless --check-libraries; the same from the
+ * file. */
+static void test_check_libraries(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "cl.csv", "--check", SPEC), L("--library"), &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 3);
+    assert_null(strstr(r.err, "copy.cu"));
+    cli_must_contain("stderr", r.err, "memprobe: check failed: 3 offenders "
+                     "among 4 source lines judged (" SPEC "; lines of at "
+                     "least 1 instructions)" LIB_TAIL);
+    cli_result_free(&r);
+    const char *from[] = {"profile", "--from", "cl.csv", "--check", SPEC,
+                          NULL};
+    cli_run(from, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 3);
+    cli_must_contain("stderr", r.err, "among 4 source lines judged (" SPEC
+                     "; lines of at least 1 instructions)" LIB_TAIL);
+    cli_result_free(&r);
+    profile(L("-o", "cl2.csv", "--check", SPEC, "--check-libraries"),
+            L("--library"), &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 4);
+    for (size_t k = 0; k < CLI_COUNT(check_lines); k++)
+        cli_must_contain("stderr", r.err, check_lines[k]);
+    cli_must_contain("stderr", r.err, "memprobe: check failed: 4 offenders "
+                     "among 5 source lines judged (" SPEC "; lines of at "
+                     "least 1 instructions); 1 of them in library "
+                     "kernels\n");
+    cli_result_free(&r);
+    const char *from_all[] = {"profile", "--from", "cl.csv", "--check", SPEC,
+                              "--check-libraries", NULL};
+    cli_run(from_all, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 4);
+    cli_must_contain("stderr", r.err, check_lines[0]);
+    cli_result_free(&r);
+    /* loose limits: a pass that says what it left */
+    const char *loose[] = {"profile", "--from", "cl.csv", "--check",
+                           "shared<=32,global<=8", NULL};
+    cli_run(loose, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "memprobe: check passed: 0 offenders "
+                     "among 4 source lines judged (shared<=32,global<=8; "
+                     "lines of at least 1 instructions)" LIB_TAIL);
+    cli_result_free(&r);
+}
+
+/* A --check that judged no line exits 4, never a pass, and one line says
+ * why: only library kernels' lines (naming --check-libraries), or none
+ * with what the spec and --min-count ask. */
+static void test_check_nothing_judged(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile(L("-o", "nj.csv", "--kernel", "copy", "--check", SPEC),
+            L("--library"), &r);
+    cli_expect_status(&r, 4);
+    assert_int_equal(count_lines(r.err, "memprobe: check"), 0);
+    assert_int_equal(count_lines(r.err, "memprobe: no counts: "), 1);
+    cli_must_contain("stderr", r.err, "memprobe: no counts: --check: no "
+                     "line of the program's own kernels to judge; 1 line "
+                     "of library kernels not judged (--check-libraries "
+                     "judges them)\n");
+    cli_result_free(&r);
+    const char *all[] = {"profile", "--from", "nj.csv", "--check", SPEC,
+                         "--check-libraries", NULL};
+    cli_run(all, &r);
+    cli_expect_status(&r, 1);
+    cli_must_contain("stderr", r.err, "memprobe: check failed: 1 offender "
+                     "among 1 source line judged");
+    cli_result_free(&r);
+    /* own code, but nothing the spec judges: copy_kernel has no shared
+     * access */
+    profile(L("-o", "nj2.csv", "--kernel", "copy", "--check",
+              "shared<=1.0"), NONE, &r);
+    cli_expect_status(&r, 4);
+    cli_must_contain("stderr", r.err, "memprobe: no counts: --check: no "
+                     "source line to judge: no line of at least 1 "
+                     "instructions has an ideal count in a class of "
+                     "'shared<=1.0' (2 instruction rows)\n");
+    assert_null(strstr(r.err, "check passed"));
+    cli_result_free(&r);
+    /* --min-count above every line */
+    const char *high[] = {"profile", "--from", "nj2.csv", "--check", SPEC,
+                          "--min-count", "33", NULL};
+    cli_run(high, &r);
+    cli_expect_status(&r, 4);
+    cli_must_contain("stderr", r.err, "no line of at least 33 "
+                     "instructions");
+    cli_result_free(&r);
+}
+
+/* --baseline compares the program's own kernels: every kernel a
+ * library's, a grown conflict passes and says how much it left out;
+ * --check-libraries compares them. */
+static void test_baseline_libraries(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile_ok(L("-o", "bl-base.csv"), L("--conflict", "1",
+                                         "--all-library"));
+    profile(L("-o", "bl-new.csv", "--baseline", "bl-base.csv"),
+            L("--all-library"), &r);
+    cli_expect_status(&r, 0);
+    assert_int_equal(count_lines(r.err, "memprobe: baseline: "), 0);
+    cli_must_contain("stderr", r.err, "memprobe: baseline passed: 0 grew of "
+                     "0 compared (kernels and source lines against "
+                     "bl-base.csv, tolerance 0); 15 comparisons of library "
+                     "kernels left out (--check-libraries makes them)\n");
+    cli_result_free(&r);
+    const char *all[] = {"profile", "--from", "bl-new.csv", "--baseline",
+                         "bl-base.csv", "--check-libraries", NULL};
+    cli_run(all, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: baseline: "), 2);
+    cli_must_contain("stderr", r.err, "memprobe: baseline failed: 2 grew of "
+                     "15 compared (kernels and source lines against "
+                     "bl-base.csv, tolerance 0); 15 of them in library "
+                     "kernels\n");
+    cli_result_free(&r);
+}
+
+/* --check-libraries: only with --check or --baseline, once, no value. */
+static void test_check_libraries_option(void **state)
+{
+    (void)state;
+    cli_result r;
+    const char *alone[] = {"profile", "--check-libraries", "--", app, NULL};
+    cli_run(alone, &r);
+    cli_expect_status(&r, 2);
+    assert_string_equal(r.err, "memprobe: --check-libraries: only with "
+                        "--check or --baseline\n");
+    cli_result_free(&r);
+    const char *twice[] = {"profile", "--check", SPEC, "--check-libraries",
+                           "--check-libraries", "--", app, NULL};
+    cli_run(twice, &r);
+    cli_expect_status(&r, 2);
+    assert_string_equal(r.err, "memprobe: --check-libraries: given twice\n");
+    cli_result_free(&r);
+    const char *value[] = {"profile", "--check", SPEC, "--check-libraries=1",
+                           "--", app, NULL};
+    cli_run(value, &r);
+    cli_expect_status(&r, 2);
+    assert_string_equal(r.err, "memprobe: --check-libraries: takes no "
+                        "value\n");
+    assert_string_equal(r.out, "");
+    cli_result_free(&r);
+}
+
+/* Writes path again with its first `keep` columns only (a CSV of an older
+ * memprobe). */
+static void keep_columns(const char *path, int keep)
+{
+    mp_ncu_table t;
+    read_csv(path, &t);
+    FILE *o = fopen(path, "w");
+    assert_non_null(o);
+    for (int c = 0; c < keep; c++)
+        fprintf(o, "%s%s", c ? "," : "", t.header[c]);
+    fputs("\r\n", o);
+    for (int r = 0; r < t.nrows; r++) {
+        for (int c = 0; c < keep; c++)
+            fprintf(o, "%s\"%s\"", c ? "," : "", t.cells[r][c]);
+        fputs("\r\n", o);
+    }
+    fclose(o);
+    mp_ncu_free(&t);
+}
+
+/* A profile from before the origin columns: still read, its kernels all
+ * the program's own (judged, in the own table); -o may replace it. */
+static void test_origins_old_csv(void **state)
+{
+    (void)state;
+    profile_ok(L("-o", "old.csv"), L("--library"));
+    mp_ncu_table t;
+    read_csv("old.csv", &t);
+    int keep = mp_ncu_column(&t, "origin");
+    assert_int_equal(keep, t.ncols - 2);
+    mp_ncu_free(&t);
+    keep_columns("old.csv", keep);
+    read_csv("old-lines.csv", &t);
+    keep = mp_ncu_column(&t, "origin");
+    assert_int_equal(keep, t.ncols - 2);
+    mp_ncu_free(&t);
+    keep_columns("old-lines.csv", keep);
+    cli_result r;
+    const char *from[] = {"profile", "--from", "old.csv", "--check", SPEC,
+                          NULL};
+    cli_run(from, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(count_lines(r.err, "memprobe: check: "), 4);
+    cli_must_contain("stderr", r.err, "memprobe: check failed: 4 offenders "
+                     "among 5 source lines judged (" SPEC "; lines of at "
+                     "least 1 instructions)\n");
+    cli_result_free(&r);
+    char *out = report_of("old.csv", "csv");
+    cli_must_contain("report", out, "kernels,copy_kernel,1,32,");
+    assert_null(strstr(out, "library_kernels"));
+    free(out);
+    profile_ok(L("-o", "old.csv"), NONE);   /* replaced */
+    read_csv("old-lines.csv", &t);
+    assert_true(mp_ncu_column(&t, "library") > 0);
+    mp_ncu_free(&t);
+}
+
+/* The report: library kernels under their own heading after the
+ * program's own, with the library's file name; out of the worst lines
+ * and the own kernels' table; none without library kernels. */
+static void test_report_libraries(void **state)
+{
+    (void)state;
+    profile_ok(L("-o", "rl.csv"), L("--library"));
+    char *out = report_of("rl.csv", "csv");
+    cli_must_contain("report", out, "table,kernel,library,launches,"
+                     "instructions,shared wavefronts,ideal,shared x,global "
+                     "sectors,ideal,global x\r\nlibrary_kernels,copy_kernel,"
+                     "libcublasLt.so.13,1,32,0,0,,96,64,1.5\r\n");
+    assert_null(strstr(out, "kernels,copy_kernel,1"));
+    assert_null(strstr(out, "copy.cu"));
+    assert_int_equal(count_lines(out, "lines,"), 3);
+    cli_must_contain("report", out, "nvtx,(none),3,12320,");
+    free(out);
+    out = report_of("rl.csv", "txt");
+    char *own = strstr(out, "Per kernel (x = measured / ideal)\n");
+    char *lib = strstr(out, "\nLibrary kernels (counted, not judged; "
+                            "--check-libraries judges them)\nkernel ");
+    char *nvtx = strstr(out, "\nPer NVTX range\n");
+    assert_non_null(own);
+    assert_non_null(lib);
+    assert_non_null(nvtx);
+    assert_true(own < lib && lib < nvtx);
+    cli_must_contain("report", out, "Worst source lines of rl.csv (the "
+                     "program's own kernels; excess");
+    cli_must_contain("report", lib, "copy_kernel  libcublasLt.so.13 ");
+    assert_null(memmem(own, (size_t)(lib - own), "copy_kernel", 11));
+    free(out);
+    out = report_of("rl.csv", "md");
+    cli_must_contain("report md", out, "**Library kernels (counted, not "
+                     "judged; --check-libraries judges them)**\n\n| kernel "
+                     "| library | launches |");
+    free(out);
+    profile_ok(L("-o", "rn-own.csv"), NONE);
+    out = report_of("rn-own.csv", "txt");
+    assert_null(strstr(out, "Library kernels"));
+    assert_null(strstr(out, "the program's own kernels"));
+    free(out);
+}
+
 /* ---- bad input: exit 2 before the program starts ----------------------- */
 
 static const cli_bad_case bad[] = {
@@ -1722,6 +2037,13 @@ int main(void)
         cmocka_unit_test(test_fallback_off),
         cmocka_unit_test(test_fallback_option),
         cmocka_unit_test(test_level_option),
+        cmocka_unit_test(test_origins_csv),
+        cmocka_unit_test(test_check_libraries),
+        cmocka_unit_test(test_check_nothing_judged),
+        cmocka_unit_test(test_baseline_libraries),
+        cmocka_unit_test(test_check_libraries_option),
+        cmocka_unit_test(test_origins_old_csv),
+        cmocka_unit_test(test_report_libraries),
     };
     return CLI_RUN_BAD("profile", bad, tests);
 }

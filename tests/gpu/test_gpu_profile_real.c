@@ -16,6 +16,15 @@
  * instructions, shared wavefronts and global sectors EQUAL; and each
  * kernel's launches, split into loads and stores, add up to their sums
  * and to the sums of its load and store instructions in NAME-lines.csv.
+ * And each kernel's origin and library columns (NAME_origin; both CSVs),
+ * where the kind of kernel says what they must be: cuBLAS's (a mangled
+ * name with "cublas", or sm80_xmma / sm90_xmma) library 1 from
+ * libcublas; PyTorch's at::native kernels library 1 from libtorch;
+ * cpp_app's own (scale, shifted, apply, transpose_tile) library 0 from
+ * the executable cpp_app; Triton's add_kernel, CuPy's RawKernel scale,
+ * ElementwiseKernel sq1 and its own cupy_* kernels, and XLA's kernels
+ * (fusions, wrapped_*) library 0, "(run-time compiled)". A '#' line lists every kernel with its origin, so that a
+ * run shows what the injection library found even where the rule fails.
  *
  * The GPU gate runs the C++ program (build/tests/profile/cpp_app: C++
  * linkage, templates, an anonymous namespace, a lambda, cuBLAS) and
@@ -372,6 +381,111 @@ static int split_matches(const program *p, const int *rows, int n)
     return bad;
 }
 
+/* ---- origins ------------------------------------------------------------ */
+
+/* What a kernel's origin must be. */
+typedef enum { EXP_NONE, EXP_CUBLAS, EXP_TORCH, EXP_EXE, EXP_RUNTIME } expect;
+
+static expect expected_origin(const program *p, const char *mangled,
+                              const char *kernel)
+{
+    if (strstr(mangled, "cublas") || !strncmp(mangled, "sm80_xmma", 9)
+        || !strncmp(mangled, "sm90_xmma", 9))
+        return EXP_CUBLAS;
+    if (strstr(kernel, "at::native::"))
+        return EXP_TORCH;
+    if (!p->script) {   /* cpp_app's own kernels, by their mangled names */
+        static const char *const own[] = {"5scale", "7shifted", "5apply",
+                                          "14transpose_tile"};
+        for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+            if (strstr(mangled, own[k]))
+                return EXP_EXE;
+        return EXP_NONE;
+    }
+    /* compiled while the program runs: Triton's kernel, CuPy's (NVRTC:
+     * the RawKernel, the ElementwiseKernel, its own cupy_*), XLA's */
+    if ((!strcmp(p->name, "triton_add") && !strcmp(mangled, "add_kernel"))
+        || (!strcmp(p->name, "cupy_two")
+            && (!strcmp(mangled, "scale") || !strcmp(mangled, "sq1")
+                || !strncmp(mangled, "cupy_", 5)))
+        || (!strncmp(p->name, "jax_", 4)
+            && (strstr(mangled, "fusion") || !strncmp(mangled, "wrapped_",
+                                                      8))))
+        return EXP_RUNTIME;
+    return EXP_NONE;
+}
+
+/* Whether origin and library are what e asks. */
+static int origin_ok(expect e, const char *origin, const char *library)
+{
+    size_t n = strlen(origin);
+    switch (e) {
+    case EXP_CUBLAS:
+        return !strcmp(library, "1") && strstr(origin, "libcublas");
+    case EXP_TORCH:
+        return !strcmp(library, "1") && strstr(origin, "libtorch");
+    case EXP_EXE:
+        return !strcmp(library, "0") && n >= 7
+               && !strcmp(origin + n - 7, "cpp_app");
+    case EXP_RUNTIME:
+        return !strcmp(library, "0")
+               && !strcmp(origin, "(run-time compiled)");
+    default:
+        return 1;
+    }
+}
+
+/* The rows of t with an expected origin: *checked of them, the number
+ * that are not as expected; each kernel (first row of its mangled name;
+ * all: every kernel, else only rows not as expected) appended to found
+ * as "KERNEL -> ORIGIN [library L]". */
+static int check_origins(const program *p, const mp_ncu_table *t, int all,
+                         int *checked, char *found, size_t len)
+{
+    int wrong = 0;
+    for (int r = 0; r < t->nrows; r++) {
+        const char *m = gpu_cell(t, r, "mangled");
+        const char *k = gpu_cell(t, r, "kernel");
+        const char *o = gpu_cell(t, r, "origin");
+        const char *lib = gpu_cell(t, r, "library");
+        expect e = expected_origin(p, m, k);
+        int ok = origin_ok(e, o, lib);
+        *checked += e != EXP_NONE;
+        wrong += !ok;
+        int first = 1;
+        for (int q = 0; q < r && first; q++)
+            first = strcmp(gpu_cell(t, q, "mangled"), m) != 0;
+        size_t used = strlen(found);
+        if (((first && all) || !ok) && used + 1 < len)
+            snprintf(found + used, len - used, "%s%.60s -> %s [library %s]%s",
+                     used ? "; " : "", k[0] ? k : m, o, lib,
+                     ok ? "" : " WRONG");
+    }
+    return wrong;
+}
+
+/* Each kernel's origin and library (launch rows and instruction rows)
+ * as its kind says (expected_origin); one '#' line lists them all. */
+static void test_origin(void **state)
+{
+    program *p = prog_of(state);
+    int checked = 0, wrong;
+    char *found = calloc(1, 16384);
+    wrong = check_origins(p, &p->prof, 1, &checked, found, 16384);
+    printf("# %s: origins: %s\n", p->name, found);
+    found[0] = '\0';
+    int lines = 0;
+    wrong += check_origins(p, &p->lines, 0, &lines, found, 16384);
+    printf("# %s: %d launch rows and %d instruction rows with an expected "
+           "origin, %d not as expected%s%s\n", p->name, checked, lines,
+           wrong, found[0] ? "; instruction rows: " : "", found);
+    free(found);
+    if (!checked && !strcmp(p->name, "numba_k"))
+        MP_SKIP("no origin is expected of Numba's kernels");
+    assert_true(checked > 0);
+    assert_int_equal(wrong, 0);
+}
+
 /* Every kernel whose launch rows all have a split (a row without one says
  * its instructions did not add up to its sums): their loads and stores
  * against the lines file's. */
@@ -430,8 +544,8 @@ int main(void)
         mkdir(dir, 0777);
         run_all(all != NULL);
     }
-    struct CMUnitTest tests[3 * NPROG];
-    char names[3 * NPROG][64];
+    struct CMUnitTest tests[4 * NPROG];
+    char names[4 * NPROG][64];
     int n = 0;
     for (int k = 0; k < NPROG; k++) {
         if (!progs[k].run)
@@ -439,10 +553,11 @@ int main(void)
         static const struct {
             const char *what;
             CMUnitTestFunction f;
-        } kinds[3] = {{"counted", test_counted},
+        } kinds[4] = {{"counted", test_counted},
                       {"equal_ncu", test_equal_ncu},
-                      {"split", test_split}};
-        for (int j = 0; j < 3; j++, n++) {
+                      {"split", test_split},
+                      {"origin", test_origin}};
+        for (int j = 0; j < 4; j++, n++) {
             snprintf(names[n], sizeof names[n], "%s_%s", progs[k].name,
                      kinds[j].what);
             tests[n] = (struct CMUnitTest){names[n], kinds[j].f, NULL, NULL,

@@ -76,6 +76,14 @@
  * range pass the second has three times the first's traffic (L2: 96 hits
  * of 96 sectors):
  *   copy (2nd)  60,,1536,0,0,0,120,168,48,48,96,96
+ * modules.PID.csv names each cubin's origin as the library does: by
+ * default both are the program's own (its path, /proc/self/exe);
+ * --library makes cubin 12345 (copy_kernel, or PyTorch's copy kernel with
+ * --templates) a vendor library's: LIBRARY_PATH, or TORCH_PATH with
+ * --templates (a comma in the path: quoted in the CSV); --all-library
+ * makes both cubins LIBRARY_PATH's; --jit makes
+ * cubin 3735928559 compiled at run time; --no-modules writes no modules
+ * file (a library from before origins: every module unknown).
  * --print-preload prints its LD_PRELOAD to stdout after its own line.
  * --subscribe calls cuptiSubscribe as a program with its own CUPTI client
  * does (looked up at run time: the preloaded stand-in CUPTI of
@@ -152,9 +160,13 @@ static const char *const metric_names[METRICS] = {
     "smsp__sass_sectors_mem_global_ideal",
     "smsp__sass_inst_executed_op_ld"};
 
+#define LIBRARY_PATH "/opt/vendor,x/lib/libcublasLt.so.13"
+#define TORCH_PATH "/site-packages/torch/lib/libtorch_cuda.so"
+
 static const char *raw;
 static int unavailable, range_pass, nondeterministic, copy_run, print_preload;
 static int cost_line;   /* --cost: a cost line in the status, as the library's */
+static int library, all_library, jit, no_modules;
 static int subscribe;
 static int ordinal = -1;
 enum { NRANGE = 12 };
@@ -329,6 +341,34 @@ static void range_row(FILE *f, int launch, int k, int v)
     fprintf(f, "\n");
 }
 
+/* modules.PID.csv: each cubin's origin (the program's own path, or as
+ * --library and --jit say). */
+static void write_modules(void)
+{
+    if (no_modules)
+        return;
+    char exe[4096], path[4200];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    snprintf(path, sizeof path, "%s/modules.%d.csv", raw, (int)getpid());
+    FILE *f = open_in(path, "w");
+    fprintf(f, "pid,cubin_crc,origin,found\n");
+    if (all_library)
+        fprintf(f, "%d,3735928559,\"" LIBRARY_PATH "\",cubin\n",
+                (int)getpid());
+    else
+        fprintf(f, "%d,3735928559,%s,%s\n", (int)getpid(),
+                jit ? "(run-time compiled)" : exe, jit ? "image"
+                : "backtrace");
+    if (!library && !all_library)
+        fprintf(f, "%d,12345,%s,backtrace\n", (int)getpid(), exe);
+    else if (kernels == template_kernels)
+        fprintf(f, "%d,12345," TORCH_PATH ",backtrace\n", (int)getpid());
+    else
+        fprintf(f, "%d,12345,\"" LIBRARY_PATH "\",cubin\n", (int)getpid());
+    fclose(f);
+}
+
 /* The SASS listing of each module, as cuobjdump -sass prints it. */
 static void write_cubins(void)
 {
@@ -454,6 +494,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
             fflush(f);
             fflush(ops_f);
             write_lines(count);
+            write_modules();
             write_status(NULL, (unsigned long long)l, 2, "flush");
             if (cubins)
                 write_cubins();
@@ -479,6 +520,7 @@ static void run(int nlaunch, int crash, int ignore_filter, int cubins)
     if (has_re)
         regfree(&re);
     write_lines(count);
+    write_modules();
     if (cubins)
         write_cubins();
     write_status(NULL, (unsigned long long)(nlaunch + 2 * copy_run),
@@ -540,6 +582,14 @@ int main(int argc, char **argv)
             print_preload = 1;
         else if (!strcmp(a, "--subscribe"))
             subscribe = 1;
+        else if (!strcmp(a, "--library"))
+            library = 1;
+        else if (!strcmp(a, "--all-library"))
+            all_library = 1;
+        else if (!strcmp(a, "--jit"))
+            jit = 1;
+        else if (!strcmp(a, "--no-modules"))
+            no_modules = 1;
         else {
             fprintf(stderr, "fake_app: unknown argument %s\n", a);
             return 64;

@@ -1,0 +1,55 @@
+/*
+ * profile_origin.c - own or library (profile_origin.h): a kernel's module
+ * is a vendor library's when its origin is a shared object whose file
+ * name starts with a vendor's prefix; everything else is the program's.
+ */
+#include "profile_origin.h"
+
+#include <string.h>
+
+/* Libraries whose kernels the user cannot change: NVIDIA's CUDA
+ * libraries (their static runtime included), and the frameworks and
+ * their kernel libraries that carry prebuilt kernels (PyTorch's libtorch
+ * with CUTLASS inside, FlashAttention, xFormers, Transformer Engine,
+ * TensorRT, ONNX Runtime, TensorFlow, XLA, JAX). */
+static const char *const prefixes[] = {
+    "libcublas", "libcudnn", "libcufft", "libcurand", "libcusparse",
+    "libcusolver", "libnccl", "libnvjpeg", "libcutensor", "libnpp",
+    "libcudart", "libtorch", "libc10_cuda", "libcaffe2", "libflash",
+    "flash_attn", "libxformers", "libtransformer_engine", "libcutlass",
+    "libnvinfer", "libonnxruntime", "libtensorflow", "libxla", "libjax",
+};
+
+int mp_prof_library_nprefixes(void)
+{
+    return (int)(sizeof prefixes / sizeof *prefixes);
+}
+
+const char *mp_prof_library_prefix(int i)
+{
+    return i >= 0 && i < mp_prof_library_nprefixes() ? prefixes[i] : NULL;
+}
+
+/* A shared object's file name: ".so" at its end or before a version. */
+static int shared_object(const char *base)
+{
+    for (const char *so = strstr(base, ".so"); so; so = strstr(so + 1, ".so"))
+        if (!so[3] || so[3] == '.')
+            return 1;
+    return 0;
+}
+
+int mp_prof_origin_library(const char *origin)
+{
+    /* not recorded, "(run-time compiled)", "(unknown)": own */
+    if (!origin || !origin[0] || origin[0] == '(')
+        return 0;
+    const char *base = strrchr(origin, '/');
+    base = base ? base + 1 : origin;
+    if (!shared_object(base))
+        return 0;   /* the executable */
+    for (int i = 0; i < mp_prof_library_nprefixes(); i++)
+        if (!strncmp(base, prefixes[i], strlen(prefixes[i])))
+            return 1;
+    return 0;
+}
