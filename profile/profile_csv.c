@@ -444,9 +444,8 @@ static void free_launch(mp_prof_launch *l)
     free(l->line_counts), free(l->why);
     for (int k = 0; k < MP_PR_N; k++)
         free(l->range[k]);
-    free(l->range_src), free(l->range_why);
-    free(l->seen), free(l->profiled);
     free(l->range_src), free(l->range_why), free(l->origin);
+    free(l->seen), free(l->profiled);
 }
 
 static void free_line(mp_prof_line *i)
