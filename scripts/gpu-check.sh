@@ -748,7 +748,9 @@ profilecost)
     # 60 s), under `memprobe profile` fully and with --per-kernel 3 (an
     # exit 2 there is recorded: a memprobe without the option), under
     # `ncu --section SourceCounters` and under `ncu --metrics` of three
-    # SASS metrics (limit 150 s each; a run cut short keeps the step or
+    # SASS metrics (limit 150 s each, PROFILECOST_FULL_S and
+    # PROFILECOST_NCU_S set the full profile's and ncu's; a run cut short
+    # keeps the step or
     # progress lines it printed, and they are its measurement). Per run
     # P-MODE.log and a line of runs.txt (rc, wall s, limit); the programs'
     # and memprobe's files beside them (cost_trim bounds their size); the
@@ -784,14 +786,15 @@ profilecost)
             alone)
                 for r in 1 2 3; do cost_run "$p" alone-$r 60 $cmd; done ;;
             memprobe)
-                cost_run "$p" full 150 ./memprobe profile --keep-raw "$C/$p-raw-full" \
-                    -o "$C/$p-full.csv" -- $cmd
                 cost_run "$p" pk3 150 ./memprobe profile --per-kernel 3 --keep-raw "$C/$p-raw-pk3" \
-                    -o "$C/$p-pk3.csv" -- $cmd ;;
+                    -o "$C/$p-pk3.csv" -- $cmd
+                cost_run "$p" full ${PROFILECOST_FULL_S:-150} ./memprobe profile \
+                    --keep-raw "$C/$p-raw-full" -o "$C/$p-full.csv" -- $cmd ;;
             ncu)
-                cost_run "$p" ncu-src 150 $NCU --clock-control none --section SourceCounters \
-                    -o "$C/$p-ncu-src" -f $cmd
-                cost_run "$p" ncu-metrics 150 $NCU --clock-control none --metrics $COSTM $cmd ;;
+                cost_run "$p" ncu-src ${PROFILECOST_NCU_S:-150} $NCU --clock-control none \
+                    --section SourceCounters -o "$C/$p-ncu-src" -f $cmd
+                cost_run "$p" ncu-metrics ${PROFILECOST_NCU_S:-150} $NCU --clock-control none \
+                    --metrics $COSTM $cmd ;;
             esac
         done
     done
