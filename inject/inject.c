@@ -1431,16 +1431,17 @@ static void per_kernel_count(int made)
     cur.pk = 0;
 }
 
-/* --per-kernel: once every kernel seen has had its N launches and as
- * many launches in a row as there are kernels seen were not profiled (a
- * loop's whole iteration: a program still meeting new kernels does not
- * switch at each), SASS metrics go off on every context: later launches
- * run unpatched, with nothing to synchronise or flush. A launch still
- * wanted turns them on again on its context (per_kernel_resume). */
+/* --per-kernel: once as many launches in a row as there are kernels seen
+ * were not profiled (a loop's whole iteration: a program still meeting
+ * new kernels does not switch at each), SASS metrics go off on every
+ * context: later launches run unpatched, with nothing to synchronise or
+ * flush. A launch still wanted (its kernel short of N: one launched once
+ * at start stays short for good, so "every kernel has its N" is no
+ * condition) turns them on again on its context (per_kernel_resume). */
 static void per_kernel_pause(void)
 {
-    if (!g.kernels.per_kernel || g.kernels.incomplete || ir_on()
-        || g.stopped || g.pk_streak < g.kernels.n)
+    if (!g.kernels.per_kernel || ir_on() || g.stopped
+        || g.pk_streak < g.kernels.n)
         return;
     int any = 0;
     for (int i = 0; i < g.nctx; i++)
@@ -1590,10 +1591,11 @@ static const CUpti_CallbackId sync_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload,
 };
 
-static int is_sync_cbid(CUpti_CallbackId cbid)
+/* Is cbid one of ids (n)? */
+static int cbid_in(const CUpti_CallbackId *ids, size_t n, CUpti_CallbackId cbid)
 {
-    for (size_t i = 0; i < sizeof sync_cbids / sizeof *sync_cbids; i++)
-        if (sync_cbids[i] == cbid)
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == cbid)
             return 1;
     return 0;
 }
@@ -1609,29 +1611,14 @@ static const CUpti_CallbackId load_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
 };
 
-static int is_load_cbid(CUpti_CallbackId cbid)
-{
-    for (size_t i = 0; i < sizeof load_cbids / sizeof *load_cbids; i++)
-        if (load_cbids[i] == cbid)
-            return 1;
-    return 0;
-}
-
-static int is_capture_cbid(CUpti_CallbackId cbid)
-{
-    for (size_t i = 0; i < ir_ncapture_cbids; i++)
-        if (ir_capture_cbids[i] == cbid)
-            return 1;
-    return 0;
-}
 
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    if (is_load_cbid(cbid)) {
+    if (cbid_in(load_cbids, sizeof load_cbids / sizeof *load_cbids, cbid)) {
         on_load_call(cbid, cb);
         return;
     }
-    if (is_sync_cbid(cbid)) {
+    if (cbid_in(sync_cbids, sizeof sync_cbids / sizeof *sync_cbids, cbid)) {
         if (cb->callbackSite == CUPTI_API_ENTER) {
             end_run(1, NULL);
             /* the range pass: the batch is decoded before the program
@@ -1642,7 +1629,8 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         }
         return;
     }
-    if (is_capture_cbid(cbid)) {   /* subscribed in the range pass only */
+    /* subscribed in the range pass only */
+    if (cbid_in(ir_capture_cbids, ir_ncapture_cbids, cbid)) {
         if (cb->callbackSite == CUPTI_API_ENTER)
             ir_end_batch(cb->context, cb->functionName);
         return;
