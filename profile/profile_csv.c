@@ -1464,8 +1464,19 @@ static int read_raw_files(const char *raw_dir, char **names, int n,
     return rc;
 }
 
+/* 1 when the module of cubin crc came from a vendor library. */
+static int library_cubin(const raw_modules *m, const char *crc)
+{
+    for (int k = 0; k < m->n; k++)
+        if (!strcmp(m->v[k].crc, crc) && mp_prof_origin_library(m->v[k].origin))
+            return 1;
+    return 0;
+}
+
 /* The opcodes of d's instructions from the saved cubins (--opcodes; auto:
- * only modules with an instruction without a source line). */
+ * only the program's own modules with an instruction without a source
+ * line: a library's cubins are large, PyTorch's 118 MB in 27, and their
+ * kernels are not judged unless asked). */
 static void add_opcodes(const char *raw_dir, mp_prof_data *d, raw_extra *x,
                         int opcodes)
 {
@@ -1474,6 +1485,8 @@ static void add_opcodes(const char *raw_dir, mp_prof_data *d, raw_extra *x,
         for (int k = 0; k < x->ncubins; k++) {
             const char *crc = x->cubins[k] + strlen(MP_RAW_CUBIN);
             int need = 0;
+            if (library_cubin(&x->modules, crc))
+                continue;
             for (int j = 0; j < d->ni && !need; j++)
                 need = !d->i[j].file[0] && d->i[j].cubin
                        && !strcmp(d->i[j].cubin, crc);
