@@ -124,7 +124,8 @@ cost_run() {
 # and the cubins removed; a log over 8 MB keeps the program's own lines
 # (steps, progress) and of the rest its first and last 2000 lines, another
 # file over 8 MB its first megabyte (NAME.head); the raw folders go if DIR
-# still holds over 60 MB. The tarball must stay within what the device
+# still holds over 60 MB, their status, kernels and modules files kept
+# beside them. The tarball must stay within what the device
 # tool returns.
 cost_trim() {
     local d=$1 f n
@@ -143,8 +144,13 @@ cost_trim() {
         esac
     done >> "$d/sizes.txt"
     if [ "$(du -sm "$d" | cut -f1)" -gt 60 ]; then
-        rm -rf "$d"/*-raw-*
-        echo "removed: the raw folders (the folder held over 60 MB)" >> "$d/sizes.txt"
+        # the small files stay: the status (its cost line says where the
+        # library's time went), the kernels' and the modules' tables
+        for f in "$d"/*-raw-*/status.* "$d"/*-raw-*/kernels.* "$d"/*-raw-*/modules.*; do
+            [ -f "$f" ] && cp "$f" "$(dirname "$f").$(basename "$f")"
+        done
+        rm -rf "$d"/*-raw-*/
+        echo "removed: the raw folders (the folder held over 60 MB), but for their status, kernels and modules files (RAW.FILE)" >> "$d/sizes.txt"
     fi
 }
 
