@@ -1382,17 +1382,25 @@ static void graph_launch(const CUpti_CallbackData *cb, uint64_t launch,
 
 /* ---- per kernel (--per-kernel) ------------------------------------- */
 
-/* A graph's number in order of first launch: its name in g.kernels. */
+/* A graph's number in order of first launch: its name in g.kernels
+ * (out of memory: every later graph shares the number after the last). */
 static size_t graph_number(CUgraphExec exec)
 {
-    static CUgraphExec seen[1024];
-    static size_t n;
+    static CUgraphExec *seen;
+    static size_t n, cap;
     for (size_t i = 0; i < n; i++)
         if (seen[i] == exec)
             return i;
-    if (n < sizeof seen / sizeof *seen)
-        seen[n++] = exec;
-    return n - 1;
+    if (n == cap) {
+        size_t c = cap ? 2 * cap : 64;
+        CUgraphExec *v = realloc(seen, c * sizeof *v);
+        if (!v)
+            return n;
+        seen = v;
+        cap = c;
+    }
+    seen[n] = exec;
+    return n++;
 }
 
 /* Counts the launch under its kernel, grid and block; with --per-kernel
