@@ -1203,6 +1203,7 @@ static struct {
 static _Thread_local struct {
     int valid, capture;
     size_t pk;      /* its g.kernels entry + 1; 0: none */
+    double t_call;  /* when the library's entry work ended (0: not timed) */
     int pk_profile; /* the decision counted there */
     launch_key key;
     launch_desc ld;
@@ -1482,6 +1483,7 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     cur.valid = 0;
     cur.pk = 0;
+    cur.t_call = 0;
     if (!describe_launch(cbid, cb, &cur.ld))
         return;
     launch_desc *ld = &cur.ld;
@@ -1519,6 +1521,7 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         end_run(1, NULL);
     if (k->profile)
         per_kernel_resume(cb->context);
+    cur.t_call = now_s();
 }
 
 static void on_launch_exit(const CUpti_CallbackData *cb)
@@ -1526,6 +1529,8 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
     if (!cur.valid)
         return;
     cur.valid = 0;
+    if (cur.t_call > 0)   /* the driver's and CUPTI's time in the call */
+        cost(IC_COST_LAUNCH, cur.t_call);
     const launch_desc *ld = &cur.ld;
     const CUresult *ret = cb->functionReturnValue;
     if (ret && *ret != CUDA_SUCCESS) {

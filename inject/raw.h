@@ -261,13 +261,15 @@
  * records flushed). sync: cuCtxSynchronize at the end of a run; flush:
  * reading the records; attribute: adding them to lines and rows; lines:
  * source-line lookups of new instructions; modules: keeping a loaded
- * module's cubin; writes: the raw files; enable/disable: SASS metrics
+ * module's cubin; writes: the raw files; launch: the program's launch
+ * calls from their entry (after the library's own work there) to their
+ * exit, the driver's and CUPTI's time inside them; enable/disable: SASS metrics
  * switched on or off on a context. */
 #define MP_RAW_KEY_COST "cost"
 #define MP_RAW_COST_FIELDS(X)                                               \
     X(SYNC, "sync") X(FLUSH, "flush") X(ATTRIBUTE, "attribute")             \
     X(LINES, "lines") X(MODULES, "modules") X(WRITES, "writes")             \
-    X(ENABLE, "enable") X(DISABLE, "disable")
+    X(ENABLE, "enable") X(DISABLE, "disable") X(LAUNCH, "launch")
 /* last line: "end exit", "end signal N" or "end flush" (still running) */
 #define MP_RAW_KEY_END "end"
 
