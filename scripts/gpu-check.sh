@@ -766,7 +766,10 @@ profilecost)
     # the alone and memprobe runs of both programs come first, then ncu's.
     # The limits add up to more than 420 s (four ncu runs of up to 150 s):
     # PROFILECOST_PROGRAMS=train_loop, then =many, in two calls (default
-    # both in one) gives each program all its runs.
+    # both in one) gives each program all its runs. PROFILECOST_PHASES
+    # (default "alone memprobe ncu") picks phases; "diag" adds runs of
+    # memprobe under inject.c's cost knobs (full-NAME, diag-NAME), to
+    # find where the time goes.
     C=$W/profilecost
     mkdir -p "$C"
     COST_T0=$(date +%s)
@@ -780,7 +783,7 @@ profilecost)
     : > "$C/runs.txt"
     COSTM=smsp__sass_inst_executed.sum,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum,smsp__sass_sectors_mem_global.sum
     COSTP=${PROFILECOST_PROGRAMS:-train_loop many}
-    for phase in alone memprobe ncu; do
+    for phase in ${PROFILECOST_PHASES:-alone memprobe ncu}; do
         for p in $COSTP; do
             case $p in
             train_loop) cmd="python3 tests/profile/real/train_loop.py 20 5" ;;
@@ -796,6 +799,23 @@ profilecost)
                     -o "$C/$p-pk3.csv" -- $cmd
                 cost_run "$p" full ${PROFILECOST_FULL_S:-150} ./memprobe profile \
                     --keep-raw "$C/$p-raw-full" -o "$C/$p-full.csv" -- $cmd ;;
+            diag)
+                # where the time goes (inject.c's knobs): a flush per run,
+                # CUPTI's per-SM and per-SMSP output, and the metrics
+                # alone or in pairs (a cost diagnostic: no counts kept;
+                # none: SASS metrics never on, the callbacks alone)
+                for v in full-batch1:MEMPROBE_BATCH_RUNS=1 \
+                         full-sm:MEMPROBE_SASS_GRANULARITY=sm \
+                         full-smsp:MEMPROBE_SASS_GRANULARITY=smsp \
+                         diag-none:MEMPROBE_SASS_METRICS= \
+                         diag-m0:MEMPROBE_SASS_METRICS=0 \
+                         diag-m12:MEMPROBE_SASS_METRICS=1,2 \
+                         diag-m34:MEMPROBE_SASS_METRICS=3,4 \
+                         diag-m5:MEMPROBE_SASS_METRICS=5; do
+                    cost_run "$p" "${v%%:*}" ${PROFILECOST_FULL_S:-150} env "${v#*:}" \
+                        ./memprobe profile --keep-raw "$C/$p-raw-${v%%:*}" \
+                        -o "$C/$p-${v%%:*}.csv" -- $cmd
+                done ;;
             ncu)
                 cost_run "$p" ncu-src ${PROFILECOST_NCU_S:-150} $NCU --clock-control none \
                     --section SourceCounters -o "$C/$p-ncu-src" -f $cmd

@@ -749,7 +749,8 @@ static void test_status(void **state)
     const char *cost = "cost sync 3 0.012500 flush 3 12.000000 attribute 0 "
                        "0.000000 lines 0 0.000000 modules 0 0.000000 writes "
                        "0 0.000000 enable 0 0.000000 disable 1 0.000001 "
-                       "launch 0 0.000000 records 4200\n";
+                       "launch 0 0.000000 launch_off 0 0.000000 records "
+                       "4200\n";
     char want[1024];
     snprintf(want, sizeof want, "cupti_version 130500\npid 12\n"
              "warning cuCtxSynchronize: an error\n"

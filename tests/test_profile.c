@@ -1156,12 +1156,13 @@ static void test_per_kernel(void **state)
                      "launches profiled, the others ran uninstrumented\n");
     cli_must_contain("stderr", r.err, "memprobe: time in the library's "
                      "calls inside the program: 1.500 s (synchronising "
-                     "0.250 s at 3 run ends; reading records 0.500 s, 77 "
+                     "0.250 s before 3 flushes; reading records 0.500 s, 77 "
                      "records; attributing 0.700 s, source lines 0.600 s "
                      "of it for 10 instructions; keeping modules 0.040 s "
                      "for 2; writing files 0.010 s; SASS metrics on 1, off "
                      "0: 0.000 s); inside the 8 launch calls themselves (the "
-                     "driver's and CUPTI's work) 0.200 s\n");
+                     "driver's and CUPTI's work) 0.200 s with SASS metrics "
+                     "on, 0.030 s in 5 with them off\n");
     cli_result_free(&r);
     read_csv("pk.csv", &t);
     assert_int_equal(t.nrows, 3);
