@@ -59,15 +59,12 @@
  * launch) and lazy patching (1, default) or eager (0). */
 #define ENV_ENABLE_AT "MEMPROBE_ENABLE_AT"
 #define ENV_LAZY "MEMPROBE_LAZY_PATCHING"
-/* And for finding where the time goes: the most runs a flush may wait
- * for (1-64, default 32; 1: a flush per run), CUPTI's output granularity
- * (gpu, the default, sm or smsp: the same sums) and, a cost diagnostic
- * whose counts are not kept, a subset of the six metrics by index
- * ("0,3": smsp__sass_inst_executed and smsp__sass_sectors_mem_global;
- * empty: SASS metrics never enabled). */
+/* And for finding where the time goes (docs/profile-design.md, "What
+ * it costs"): the most runs a flush may wait for (1-64, default 32; 1: a
+ * flush per run) and CUPTI's output granularity (gpu, the default, sm or
+ * smsp: the same sums, at a higher cost). */
 #define ENV_BATCH_RUNS "MEMPROBE_BATCH_RUNS"
 #define ENV_GRANULARITY "MEMPROBE_SASS_GRANULARITY"
-#define ENV_METRICS "MEMPROBE_SASS_METRICS"
 
 /* The parameter blocks CUPTI hands over for the launch calls, as laid out
  * in CUPTI's generated_cuda_meta.h (which does not compile as C against
@@ -147,8 +144,6 @@ static struct {
     uint64_t flush_launches, since_write;
     int batch_runs;       /* ENV_BATCH_RUNS */
     int granularity;      /* ENV_GRANULARITY: a CUpti_SassMetrics_... */
-    int metrics_limited;  /* ENV_METRICS set: */
-    unsigned metric_mask; /* the metrics configured, bit m for metric m */
     double flush_seconds, last_write, t_start;
     device_info devs[MAX_DEVICES];
     context_info ctxs[MAX_CONTEXTS];
@@ -493,8 +488,6 @@ static int setup_device(int dev)
     CUpti_SassMetrics_Config cfg[MP_RAW_NMETRICS];
     size_t ncfg = 0;
     for (int m = 0; m < MP_RAW_NMETRICS; m++) {
-        if (!(g.metric_mask & 1u << m))
-            continue;
         CUpti_SassMetrics_GetProperties_Params pp = {
             .structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE,
             .pChipName = chip, .pMetricName = names[m]};
@@ -550,7 +543,7 @@ static context_info *add_context(CUcontext ctx)
 /* SASS metrics on for this context (once). */
 static void enable_context(context_info *c)
 {
-    if (!c || c->enabled || c->failed || g.stopped || !g.metric_mask)
+    if (!c || c->enabled || c->failed || g.stopped)
         return;
     if (!setup_device(c->dev)) {
         c->failed = 1;
@@ -1264,12 +1257,10 @@ static int batch_ends_before(const launch_key *k, CUcontext ctx, int graph)
         return 1;
     if (batch_extends(k, ctx))
         return 0;
-    if (batch.n >= g.batch_runs)
-        return 1;
+    const char *names[BATCH_MAX];
     for (int i = 0; i < batch.n; i++)
-        if (!strcmp(batch.r[i].key.name, k->name))
-            return 1;
-    return 0;
+        names[i] = batch.r[i].key.name;
+    return !ic_batch_admits(names, batch.n, g.batch_runs, k->name);
 }
 
 static context_info *context_of(CUcontext ctx)
@@ -1374,9 +1365,6 @@ static void end_run(int can_call, const char *lost_why)
         c = find_context(batch.ctx);
         sync_flush(c, &rs, &why);
     }
-    if (!why && g.metrics_limited)
-        why = "counts not kept: SASS metrics limited by " ENV_METRICS
-              " (a cost diagnostic)";
     batch_rows();
     double t0 = now_s();
     size_t unmatched = 0;
@@ -1917,23 +1905,6 @@ static int start_read_settings(void)
         say(MP_RAW_KEY_ERROR, "%s '%s' is not gpu, sm or smsp",
             ENV_GRANULARITY, gr);
         return 0;
-    }
-    const char *ms = getenv(ENV_METRICS);
-    g.metric_mask = (1u << MP_RAW_NMETRICS) - 1;
-    g.metrics_limited = ms != NULL;
-    if (ms) {
-        g.metric_mask = 0;
-        for (const char *p = ms; *p; p++) {
-            if (*p >= '0' && *p < '0' + MP_RAW_NMETRICS)
-                g.metric_mask |= 1u << (*p - '0');
-            else if (*p != ',') {
-                say(MP_RAW_KEY_ERROR, "%s '%s' is not a list of metric "
-                    "indexes 0-%d", ENV_METRICS, ms, MP_RAW_NMETRICS - 1);
-                return 0;
-            }
-        }
-        say(MP_RAW_KEY_WARNING, "%s '%s': a cost diagnostic, no counts "
-            "kept", ENV_METRICS, ms);
     }
     g.flush_seconds = (double)secs;
     g.lazy = lazy != 0;

@@ -156,6 +156,19 @@ int ic_metric_index(const char *name)
     return -1;
 }
 
+/* ---- batches of runs ------------------------------------------------ */
+
+int ic_batch_admits(const char *const *names, int n, int max_runs,
+                    const char *name)
+{
+    if (n >= max_runs)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], name ? name : ""))
+            return 0;
+    return 1;
+}
+
 /* ---- launch rows ---------------------------------------------------- */
 
 void ic_launches_init(ic_launches *b)

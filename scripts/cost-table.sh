@@ -7,7 +7,7 @@
 #
 # DIR holds P-MODE.log per run (P: train_loop, many; MODE: alone-1,
 # alone-2, alone-3, full, pk3, ncu-src, ncu-metrics, and the diagnostic
-# full-NAME and diag-NAME, listed last by name) and runs.txt, one line
+# full-NAME, diag-NAME and pk3-N, listed last by name) and runs.txt, one line
 # a run: "P MODE rc R wall_s S [limit_s L] [note: TEXT]".
 #
 # train_loop (tests/profile/real/train_loop.py) prints "step I ms X" per
@@ -194,7 +194,7 @@ END {
         nd = 0
         for (k in seen) {
             split(k, kk, SUBSEP)
-            if (kk[1] == progs[p] && kk[2] ~ /^(full|diag)-/) extra[++nd] = kk[2]
+            if (kk[1] == progs[p] && kk[2] ~ /^(full|diag|pk3)-/) extra[++nd] = kk[2]
         }
         for (i = 2; i <= nd; i++)
             for (j = i; j > 1 && extra[j - 1] > extra[j]; j--) { t = extra[j]; extra[j] = extra[j - 1]; extra[j - 1] = t }

@@ -800,18 +800,16 @@ profilecost)
                 cost_run "$p" full ${PROFILECOST_FULL_S:-150} ./memprobe profile \
                     --keep-raw "$C/$p-raw-full" -o "$C/$p-full.csv" -- $cmd ;;
             diag)
-                # where the time goes (inject.c's knobs): a flush per run,
-                # CUPTI's per-SM and per-SMSP output, and the metrics
-                # alone or in pairs (a cost diagnostic: no counts kept;
-                # none: SASS metrics never on, the callbacks alone)
+                # --per-kernel 3 twice more, for its spread; then where
+                # the time goes (inject.c's knobs): a flush per run,
+                # CUPTI's per-SM and per-SMSP output
+                for r in 2 3; do
+                    cost_run "$p" pk3-$r 150 ./memprobe profile --per-kernel 3 \
+                        --keep-raw "$C/$p-raw-pk3-$r" -o "$C/$p-pk3-$r.csv" -- $cmd
+                done
                 for v in full-batch1:MEMPROBE_BATCH_RUNS=1 \
                          full-sm:MEMPROBE_SASS_GRANULARITY=sm \
-                         full-smsp:MEMPROBE_SASS_GRANULARITY=smsp \
-                         diag-none:MEMPROBE_SASS_METRICS= \
-                         diag-m0:MEMPROBE_SASS_METRICS=0 \
-                         diag-m12:MEMPROBE_SASS_METRICS=1,2 \
-                         diag-m34:MEMPROBE_SASS_METRICS=3,4 \
-                         diag-m5:MEMPROBE_SASS_METRICS=5; do
+                         full-smsp:MEMPROBE_SASS_GRANULARITY=smsp; do
                     cost_run "$p" "${v%%:*}" ${PROFILECOST_FULL_S:-150} env "${v#*:}" \
                         ./memprobe profile --keep-raw "$C/$p-raw-${v%%:*}" \
                         -o "$C/$p-${v%%:*}.csv" -- $cmd
