@@ -60,9 +60,11 @@
 #define ENV_ENABLE_AT "MEMPROBE_ENABLE_AT"
 #define ENV_LAZY "MEMPROBE_LAZY_PATCHING"
 /* And for finding where the time goes (docs/profile-design.md, "What
- * it costs"): the most runs a flush may wait for (1-64, default 32; 1: a
- * flush per run) and CUPTI's output granularity (gpu, the default, sm or
- * smsp: the same sums, at a higher cost). */
+ * it costs"): the most runs a flush may wait for (1-64; default 1, a
+ * flush per run: with 32 the H200 gave 22 of a training loop's 1369
+ * rows all-zero counts, cause not found yet) and CUPTI's output
+ * granularity (gpu, the default; sm or smsp cost more and their sums
+ * differ). */
 #define ENV_BATCH_RUNS "MEMPROBE_BATCH_RUNS"
 #define ENV_GRANULARITY "MEMPROBE_SASS_GRANULARITY"
 
@@ -1198,7 +1200,9 @@ typedef struct {
 
 /* A batch: the runs launched on one context since the last flush, not
  * synchronised or flushed yet; per-launch flushes cost 30-45 us each on
- * the H200. SASS records name their function, not their launch, so a
+ * the H200. By default a batch is one run (ENV_BATCH_RUNS: larger ones
+ * lost counts on the H200). SASS records name their function, not their
+ * launch, so a
  * batch holds each kernel name in one run only: a launch whose name has
  * another run in the batch ends it first (one synchronisation, one
  * flush, the records shared out to the runs by name). So do a graph
@@ -1887,7 +1891,7 @@ static int start_read_settings(void)
     if (!g.flush_launches)
         g.flush_launches = 1;
     uint64_t runs;
-    if (env_u64(ENV_BATCH_RUNS, 32, &runs))
+    if (env_u64(ENV_BATCH_RUNS, 1, &runs))
         return 0;
     if (runs < 1 || runs > BATCH_MAX) {
         say(MP_RAW_KEY_ERROR, "%s %llu is out of range (1-%d)",
