@@ -59,12 +59,10 @@
  * launch) and lazy patching (1, default) or eager (0). */
 #define ENV_ENABLE_AT "MEMPROBE_ENABLE_AT"
 #define ENV_LAZY "MEMPROBE_LAZY_PATCHING"
-/* And for finding where the time goes (docs/profile-design.md, "What
- * it costs"): the most runs a flush may wait for (1-64; default 1, a
- * flush per run: with 32 the H200 gave 22 of a training loop's 1369
- * rows all-zero counts, cause not found yet) and CUPTI's output
- * granularity (gpu, the default; sm or smsp cost more and their sums
- * differ). */
+/* And for finding where the time goes (docs/profile-design.md): the
+ * most runs a flush may wait for (1-64; default 1, a flush per run) and
+ * CUPTI's output granularity (gpu, the default; sm or smsp cost more and
+ * their sums differ). */
 #define ENV_BATCH_RUNS "MEMPROBE_BATCH_RUNS"
 #define ENV_GRANULARITY "MEMPROBE_SASS_GRANULARITY"
 
@@ -1200,8 +1198,8 @@ typedef struct {
 
 /* A batch: the runs launched on one context since the last flush, not
  * synchronised or flushed yet; per-launch flushes cost 30-45 us each on
- * the H200. By default a batch is one run (ENV_BATCH_RUNS: larger ones
- * lost counts on the H200). SASS records name their function, not their
+ * the H200. By default a batch is one run (ENV_BATCH_RUNS). SASS
+ * records name their function, not their
  * launch, so a
  * batch holds each kernel name in one run only: a launch whose name has
  * another run in the batch ends it first (one synchronisation, one
@@ -1214,7 +1212,9 @@ typedef struct {
     launch_key key;
     uint64_t first, n;
     uint64_t records;   /* of the flush, this run's */
-    ic_launch *row;
+    size_t row;         /* its row's index in g.rows + 1; 0: none (an
+                         * index: making a later run's row may move the
+                         * table) */
 } batch_run;
 
 static struct {
@@ -1331,12 +1331,18 @@ static int batch_run_of(const CUpti_SassMetrics_Data *r, int hint)
     return -1;
 }
 
+/* The run's row, or NULL. */
+static ic_launch *batch_row(const batch_run *b)
+{
+    return b->row ? &g.rows.v[b->row - 1] : NULL;
+}
+
 /* A row for each profiled run of the batch, before its records come. */
 static void batch_rows(void)
 {
     for (int i = 0; i < batch.n; i++) {
         batch_run *b = &batch.r[i];
-        b->row = NULL;
+        b->row = 0;
         b->records = 0;
         if (!b->key.profile)
             continue;
@@ -1348,8 +1354,8 @@ static void batch_rows(void)
             memcpy(r->block, b->key.block, sizeof r->block);
             r->dyn_shared = b->key.shared;
             r->stream = b->key.sid;
+            b->row = (size_t)(r - g.rows.v) + 1;
         }
-        b->row = r;
     }
 }
 
@@ -1386,7 +1392,7 @@ static void end_run(int can_call, const char *lost_why)
         b->records++;
         if (b->row && !no_sass(b->key.name))
             add_record(&rs.d[i], rs.ninst, device_of(c), b->first, b->n,
-                       b->row);
+                       batch_row(b));
     }
     cost(IC_COST_ATTRIBUTE, t0);
     if (unmatched)
@@ -1411,7 +1417,7 @@ static void end_run(int can_call, const char *lost_why)
             w = whybuf;
         }
         if (w)
-            ic_launch_unavailable(b->row, w);
+            ic_launch_unavailable(batch_row(b), w);
     }
     free_records(&rs);
     batch.n = 0;

@@ -70,6 +70,11 @@ static int have_kplus, have_fallback, have_once, rc_kplus, rc_fallback;
 static int rc_once;
 static mp_ncu_table per_kernel;
 static int have_per_kernel, rc_per_kernel;
+/* many_launches 300 (three kernels alternating: 300 rows, the row table
+ * grows inside batches) with a flush per run and with batches of 32 */
+static mp_ncu_table runs1, runs32;
+static int have_runs1, have_runs32, rc_runs1 = -1, rc_runs32 = -1;
+static char many[1024];
 #define NO_SASS_RE "^(transpose_padded|load_aligned)$"
 #define SHORTS 2500   /* app --short: one-warp launches of `tick` */
 static int *marker_line;   /* source line of each expect.c line */
@@ -212,6 +217,19 @@ static void run_all(void)
     unsetenv("MEMPROBE_INJECT_NO_SASS");
     have_fallback = read_csv("fallback.csv", &fallback);
     have_once = read_csv("once.csv", &once);
+    char r1[1200], r32[1200];
+    snprintf(r1, sizeof r1, "%s/many-runs1.csv", dir);
+    snprintf(r32, sizeof r32, "%s/many-runs32.csv", dir);
+    char *a13[] = {mp, "profile", "-o", r1, "--", many, "300", NULL};
+    char *a14[] = {mp, "profile", "-o", r32, "--", many, "300", NULL};
+    if (!access(many, X_OK)) {
+        rc_runs1 = run("many-runs1", a13);
+        setenv("MEMPROBE_BATCH_RUNS", "32", 1);
+        rc_runs32 = run("many-runs32", a14);
+        unsetenv("MEMPROBE_BATCH_RUNS");
+        have_runs1 = read_csv("many-runs1.csv", &runs1);
+        have_runs32 = read_csv("many-runs32.csv", &runs32);
+    }
     char nk[1200];
     snprintf(nk, sizeof nk, "%s/ncu-check-kplus", dir);
     char *a10[] = {mp, "ncu-check", "--dir", nk, "--level", "kernel+",
@@ -819,6 +837,66 @@ static void test_per_kernel(void **state)
                      1);
 }
 
+/* The N of "before N flushes" in the cost line of run name's log; -1. */
+static long flushes(const char *name)
+{
+    char log[1200], line[4096];
+    snprintf(log, sizeof log, "%s/%s.log", dir, name);
+    FILE *f = fopen(log, "r");
+    long n = -1;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "s before ");
+        if (p && strstr(p, " flushes;"))
+            n = strtol(p + strlen("s before "), NULL, 10);
+    }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Batches of up to 32 runs (MEMPROBE_BATCH_RUNS) give the rows of a
+ * flush per run, count for count, across the row table's growth. */
+static void test_batches_equal_runs(void **state)
+{
+    (void)state;
+    NEED_RUNS();
+    if (access(many, X_OK))
+        MP_SKIP("%s not built (make %s)", many, many);
+    static const char *const cols[] = {
+        "launch", "launches", "mangled", "line_counts",
+        "smsp__sass_inst_executed", SH_COL, SH_COL "_ideal", GL_COL,
+        GL_COL "_ideal", "smsp__sass_inst_executed_op_ld"};
+    assert_int_equal(rc_runs1, 0);
+    assert_int_equal(rc_runs32, 0);
+    assert_true(have_runs1 && have_runs32);
+    /* a row a launch: the kernels alternate (300, and a warm-up round) */
+    assert_true(runs1.nrows >= 300);
+    assert_int_equal(runs32.nrows, runs1.nrows);
+    int bad = 0, zero = 0;
+    for (int r = 0; r < runs1.nrows; r++) {
+        zero += gpu_number(&runs32, r, "smsp__sass_inst_executed") == 0;
+        for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+            if (strcmp(gpu_cell(&runs1, r, cols[c]),
+                       gpu_cell(&runs32, r, cols[c]))) {
+                if (bad++ < 5)
+                    printf("# row %d %s: %s with a flush per run, %s in "
+                           "batches\n", r, cols[c],
+                           gpu_cell(&runs1, r, cols[c]),
+                           gpu_cell(&runs32, r, cols[c]));
+            }
+    }
+    printf("# %d rows, %d cells differ, %d batched rows count nothing\n",
+           runs1.nrows, bad, zero);
+    assert_int_equal(zero, 0);
+    assert_int_equal(bad, 0);
+    /* and fewer flushes: a batch ends where a kernel name comes again */
+    long f1 = flushes("many-runs1"), f32 = flushes("many-runs32");
+    printf("# flushes: %ld with a flush per run, %ld in batches\n", f1,
+           f32);
+    assert_true(f1 >= runs1.nrows);
+    assert_true(f32 > 0 && f32 * 2 < f1);
+}
+
 int main(void)
 {
     const char *d = getenv("GPU_TEST_DIR");
@@ -835,6 +913,7 @@ int main(void)
         snprintf(app, sizeof app, "%s/tests/profile/app", build);
     snprintf(source, sizeof source, "%s/tests/profile/app.cu",
              src ? src : ".");
+    snprintf(many, sizeof many, "%s/tests/profile/many_launches", build);
     int n;
     mp_expect_lines(&n);
     marker_line = calloc((size_t)n, sizeof *marker_line);
@@ -865,6 +944,7 @@ int main(void)
         GPU_TEST("fallback_range_counts", test_fallback),
         GPU_TEST("fallback_off_runs_once", test_fallback_once),
         GPU_TEST("per_kernel_first_launches", test_per_kernel),
+        GPU_TEST("batches_equal_runs", test_batches_equal_runs),
     };
     int rc = cmocka_run_group_tests_name("gpu_profile", tests, NULL, NULL);
     if (have_launches)
@@ -879,6 +959,10 @@ int main(void)
         mp_ncu_free(&kplus);
     if (have_per_kernel)
         mp_ncu_free(&per_kernel);
+    if (have_runs1)
+        mp_ncu_free(&runs1);
+    if (have_runs32)
+        mp_ncu_free(&runs32);
     if (have_fallback)
         mp_ncu_free(&fallback);
     if (have_once)
