@@ -46,7 +46,8 @@ BUILD := build
 # it must not reach nvcc, whose C++ headers need the real one.
 # The rooms (docs/architecture.md): cli/ on top, the families in probes/
 # (one folder each) and profile/ (memprobe profile) beside them, report/ and
-# runtime/ below them, model/ at the bottom.
+# runtime/ below them, model/ at the bottom; inject/ and capture/ apart
+# (libraries loaded into a user's program).
 FAMILY_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard probes/*/*.c probes/*/*.cu))))
 INCLUDES := -Icli -Iprofile -Iinject -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
 	-Ireport -I$(CUDA_HOME)/include
@@ -276,6 +277,36 @@ $(INJECT_SO): $(INJECT_OBJ) $(BUILD)/lib/cupti-libs
 $(CLIENT_SO): $(BUILD)/inject/client.o
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -o $@ $< -ldl
+
+# The capture library of `memprobe explain` (capture/): compute-sanitizer's
+# patching API, in the toolkit only where compute-sanitizer is installed
+# (the GPU machine; not the CPU machines' toolkit). `make` builds it there
+# and skips it elsewhere; `make capture` fails with one line where it
+# cannot be built.
+SANITIZER_HOME ?= $(CUDA_HOME)/compute-sanitizer
+CAPTURE_SO := $(BUILD)/lib/libmemprobe_capture.so
+CAPTURE_FATBIN := $(BUILD)/lib/memprobe_capture_patches.fatbin
+HAVE_SANITIZER := $(wildcard $(SANITIZER_HOME)/include/sanitizer_patching.h)
+ifneq ($(HAVE_SANITIZER),)
+all: $(CAPTURE_SO) $(CAPTURE_FATBIN)
+capture: $(CAPTURE_SO) $(CAPTURE_FATBIN)
+else
+capture:
+	@echo "make capture: no compute-sanitizer in $(SANITIZER_HOME) (its include/sanitizer_patching.h): the capture library of memprobe explain is built where the CUDA toolkit has it (SANITIZER_HOME=DIR names another)" >&2; exit 1
+endif
+.PHONY: capture
+$(BUILD)/capture/capture.o: capture/capture.c capture/capture.h
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) -fPIC \
+	    -fvisibility=hidden -Icapture -I$(SANITIZER_HOME)/include -c -o $@ $<
+$(CAPTURE_SO): $(BUILD)/capture/capture.o
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wl,--no-undefined -o $@ $< -L$(SANITIZER_HOME) \
+	    -lsanitizer-public -Wl,--disable-new-dtags,-rpath,$(SANITIZER_HOME) -ldl
+$(CAPTURE_FATBIN): capture/capture_patches.cu capture/capture.h
+	@mkdir -p $(dir $@)
+	$(NVCC) --fatbin --compile-as-tools-patch -I$(SANITIZER_HOME)/include \
+	    -Icapture $(GENCODE) -o $@ -c $<
 
 # make cupti: fetch the CUPTI wheel again (after a failure), then build.
 .PHONY: cupti

@@ -33,6 +33,10 @@
 #   profilecost                 what memprobe profile and ncu cost a training
 #                               loop and 10,000 short launches, timed inside
 #                               the programs (results/h200/profile/cost/)
+#   capture                     the capture library of memprobe explain on
+#                               tests/profile/app: each memory instruction's
+#                               lane addresses in the first launches
+#                               (results/h200/explain/)
 #   gate maketest               the GPU gate (GPU_COMMIT=...), make test there
 #
 # The device tool returns at most 8 files from $OUT, so everything is
@@ -744,6 +748,44 @@ profileci)
             { echo "== $n ($how)"; grep -v '^\$' "$P/$n-$how.txt"; } >> "$SUMMARY"
         done
     done ;;
+capture)
+    # The capture library (capture/) on the test program: the first
+    # launch of each kernel, grid and block profiled (--per-kernel 1);
+    # every instruction with shared or global counts wanted; the program
+    # run with the library; then, where memprobe has explain, the capture
+    # explained against that profile. Into capture/: the profile, want.txt,
+    # cap.csv and cap.csv.status, the logs, sizes.txt.
+    X=$W/capture
+    mkdir -p "$X"
+    step capture-build make -j16 DEPS=.deps memprobe capture build/tests/profile/app \
+        build/lib/libmemprobe_inject.so build/lib/libmemprobe_client.so
+    step capture-profile bash -c "./memprobe profile --per-kernel 1 -o $X/p.csv \
+        -- build/tests/profile/app > $X/profile.log 2>&1"
+    python3 - "$X/p-lines.csv" > "$X/want.txt" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if any(float(r.get(c) or 0) > 0 for c in (
+            "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
+            "smsp__sass_sectors_mem_global")):
+        print("%s,%s" % (r["mangled"], r["function_offset"]))
+PY
+    echo "capture: $(wc -l < "$X/want.txt") instructions wanted" | tee -a "$SUMMARY"
+    t0=$(date +%s.%N)
+    MEMPROBE_CAPTURE_FILE=$X/cap.csv MEMPROBE_CAPTURE_WANT=$X/want.txt \
+        LD_PRELOAD=$PWD/build/lib/libmemprobe_capture.so \
+        timeout -k 10 120 build/tests/profile/app > "$X/app.log" 2>&1
+    echo "capture-run rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}')" | tee -a "$SUMMARY"
+    t0=$(date +%s.%N)
+    timeout 60 build/tests/profile/app > "$X/app-alone.log" 2>&1
+    echo "capture-alone rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}')" | tee -a "$SUMMARY"
+    grep -c . "$X/cap.csv" 2>/dev/null | sed 's/^/capture: rows+header /' | tee -a "$SUMMARY"
+    grep -v '^captured' "$X/cap.csv.status" 2>/dev/null | head -20 | tee -a "$SUMMARY"
+    if ./memprobe explain --help > /dev/null 2>&1; then
+        step capture-explain bash -c "./memprobe explain --capture $X/cap.csv \
+            --from $X/p.csv -o $X/explain.csv > $X/explain.txt 2>&1"
+        head -60 "$X/explain.txt" >> "$SUMMARY"
+    fi
+    (cd "$X" && find . -type f -printf '%12s %p\n' | sort -k2) > "$X/sizes.txt" ;;
 profilecost)
     # What a profiler costs a program, timed inside the program (step
     # times after warm-up; import, start-up and compilation left out): a

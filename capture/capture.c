@@ -1,0 +1,422 @@
+/*
+ * capture.c - the capture library of `memprobe explain`: preloaded into a
+ * CUDA program (LD_PRELOAD), it patches every loaded module's global and
+ * shared memory accesses with compute-sanitizer's patching API
+ * (capture_patches.cu) and records, for the instructions it is told to
+ * want, each warp's execution in the first launch of each kernel, grid
+ * and block: the lanes that ran it and their addresses. Other launches
+ * run the patched code with no capture block (their callbacks return at
+ * once).
+ *
+ * Environment (set by memprobe explain; explain/):
+ *   MEMPROBE_CAPTURE_FILE     the capture CSV to write (the format of
+ *                             docs/explain-design.md; the kernel column is
+ *                             the mangled name), FILE.status beside it
+ *   MEMPROBE_CAPTURE_WANT     a file: "MANGLED,0xOFFSET" a line
+ *   MEMPROBE_CAPTURE_MAX_WARPS  executions kept an instruction (default
+ *                             65536; more are counted and said dropped)
+ *   MEMPROBE_CAPTURE_PATCHES  the patches' fatbin (default: beside this
+ *                             library, memprobe_capture_patches.fatbin)
+ *
+ * The status file says per captured instruction "captured MANGLED 0xOFF
+ * launch L executions N", "dropped MANGLED 0xOFF launch L executions N"
+ * past the cap, and "error TEXT" for a failed call.
+ */
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sanitizer.h>
+
+#include "capture.h"
+
+#define DEFAULT_CAP 65536u
+/* the most device memory one launch's records take: a smaller cap an
+ * instruction when many are wanted (the status file says it) */
+#define MAX_BYTES ((size_t)512 << 20)
+#define PATCHES_NAME "memprobe_capture_patches.fatbin"
+enum { MAX_SEEN = 16384 };
+
+/* an instruction to capture */
+typedef struct {
+    char *mangled;
+    uint32_t offset;
+} want;
+
+/* a kernel, grid and block already captured (its first launch) */
+typedef struct {
+    char *mangled;
+    uint32_t grid[3], block[3];
+} seen_key;
+
+/* the capture of the launch under way, until its end */
+typedef struct {
+    int on;
+    char *mangled;
+    uint64_t launch;
+    CUcontext ctx;
+    Sanitizer_StreamHandle stream;
+    CUfunction function;
+    mp_capture_block host;
+    mp_capture_block *dev;
+    mp_capture_rec *rec;
+} pending;
+
+static struct {
+    FILE *out, *status;
+    char patches[4096];
+    uint32_t cap;
+    want *wants;
+    size_t nwants;
+    seen_key *seen;
+    size_t nseen;
+    uint64_t launches;
+    CUcontext patched_ctx[64];
+    int npatched;
+    pending cur;
+} g;
+
+/* Every sanitizer result through here: 1 when fine, else a status line. */
+static int san_ok(SanitizerResult r, const char *what)
+{
+    if (r == SANITIZER_SUCCESS)
+        return 1;
+    const char *s = NULL;
+    sanitizerGetResultString(r, &s);
+    if (g.status)
+        fprintf(g.status, "error %s: %d %s\n", what, (int)r, s ? s : "");
+    return 0;
+}
+
+static void say_error(const char *what)
+{
+    if (g.status)
+        fprintf(g.status, "error %s\n", what);
+}
+
+/* ---- settings ---------------------------------------------------------- */
+
+/* The wanted instructions from the file's "MANGLED,0xOFFSET" lines. */
+static int read_wants(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[8192];
+    while (fgets(line, sizeof line, f)) {
+        char *comma = strrchr(line, ',');
+        if (!comma)
+            continue;
+        *comma = '\0';
+        char *end;
+        unsigned long off = strtoul(comma + 1, &end, 0);
+        if (end == comma + 1 || !line[0])
+            continue;
+        want *w = realloc(g.wants, (g.nwants + 1) * sizeof *w);
+        char *name = strdup(line);
+        if (!w || !name) {
+            free(name);
+            if (w)
+                g.wants = w;
+            fclose(f);
+            return -1;
+        }
+        g.wants = w;
+        g.wants[g.nwants++] = (want){name, (uint32_t)off};
+    }
+    fclose(f);
+    return 0;
+}
+
+/* The patches' fatbin: MEMPROBE_CAPTURE_PATCHES, else beside this
+ * library. */
+static void find_patches(void)
+{
+    const char *env = getenv("MEMPROBE_CAPTURE_PATCHES");
+    if (env && *env) {
+        snprintf(g.patches, sizeof g.patches, "%s", env);
+        return;
+    }
+    Dl_info info;
+    if (dladdr((void *)find_patches, &info) && info.dli_fname) {
+        const char *slash = strrchr(info.dli_fname, '/');
+        int dir = slash ? (int)(slash - info.dli_fname) : 0;
+        snprintf(g.patches, sizeof g.patches, "%.*s%s" PATCHES_NAME, dir,
+                 info.dli_fname, slash ? "/" : "");
+    } else {
+        snprintf(g.patches, sizeof g.patches, PATCHES_NAME);
+    }
+}
+
+/* ---- modules ----------------------------------------------------------- */
+
+/* The patches loaded into ctx once; every module's accesses patched. */
+static void on_module(const Sanitizer_ResourceModuleData *md)
+{
+    int loaded = 0;
+    for (int i = 0; i < g.npatched; i++)
+        loaded |= g.patched_ctx[i] == md->context;
+    if (!loaded) {
+        if (!san_ok(sanitizerAddPatchesFromFile(g.patches, md->context),
+                    "sanitizerAddPatchesFromFile"))
+            return;
+        if (g.npatched < 64)
+            g.patched_ctx[g.npatched++] = md->context;
+    }
+    san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS,
+                                      md->module, "mp_capture_global"),
+           "sanitizerPatchInstructions global");
+    san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS,
+                                      md->module, "mp_capture_shared"),
+           "sanitizerPatchInstructions shared");
+    san_ok(sanitizerPatchModule(md->module), "sanitizerPatchModule");
+}
+
+/* ---- launches ---------------------------------------------------------- */
+
+/* 1 when this kernel, grid and block had its launch; else noted as had. */
+static int seen_before(const Sanitizer_LaunchData *ld)
+{
+    uint32_t grid[3] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z};
+    uint32_t block[3] = {ld->blockDim_x, ld->blockDim_y, ld->blockDim_z};
+    for (size_t i = 0; i < g.nseen; i++)
+        if (!strcmp(g.seen[i].mangled, ld->functionName)
+            && !memcmp(g.seen[i].grid, grid, sizeof grid)
+            && !memcmp(g.seen[i].block, block, sizeof block))
+            return 1;
+    if (g.nseen < MAX_SEEN) {
+        seen_key *s = realloc(g.seen, (g.nseen + 1) * sizeof *s);
+        char *name = strdup(ld->functionName);
+        if (s)
+            g.seen = s;
+        if (!s || !name) {
+            free(name);
+            return 0;
+        }
+        g.seen[g.nseen] = (seen_key){.mangled = name};
+        memcpy(g.seen[g.nseen].grid, grid, sizeof grid);
+        memcpy(g.seen[g.nseen].block, block, sizeof block);
+        g.nseen++;
+    }
+    return 0;
+}
+
+/* The wanted offsets of kernel `mangled` into b; their number. */
+static uint32_t wanted_offsets(const char *mangled, mp_capture_block *b)
+{
+    uint32_t n = 0;
+    for (size_t i = 0; i < g.nwants && n < MP_CAPTURE_MAX_WANT; i++)
+        if (!strcmp(g.wants[i].mangled, mangled))
+            b->want[n++] = g.wants[i].offset;
+    return n;
+}
+
+/* A capture block for this launch, or none (NULL userdata). */
+static void on_launch_begin(const Sanitizer_LaunchData *ld)
+{
+    uint64_t launch = g.launches++;
+    void *userdata = NULL;
+    memset(&g.cur, 0, sizeof g.cur);
+    const char *name = ld->functionName ? ld->functionName : "";
+    mp_capture_block h = {0};
+    h.nwant = wanted_offsets(name, &h);
+    uint64_t size = 0;
+    if (h.nwant && !seen_before(ld)
+        && san_ok(sanitizerGetFunctionPcAndSize(ld->module, name, &h.base,
+                                                &size),
+                  "sanitizerGetFunctionPcAndSize")) {
+        h.cap = g.cap;
+        size_t per = (size_t)h.nwant * sizeof(mp_capture_rec);
+        if (h.cap * per > MAX_BYTES) {
+            h.cap = (uint32_t)(MAX_BYTES / per);
+            fprintf(g.status, "cap %s launch %llu: %u executions an "
+                    "instruction (%zu MiB for %u instructions)\n", name,
+                    (unsigned long long)launch, h.cap, MAX_BYTES >> 20,
+                    h.nwant);
+        }
+        size_t bytes = h.cap * per;
+        void *rec = NULL, *dev = NULL;
+        if (san_ok(sanitizerAlloc(ld->context, &rec, bytes),
+                   "sanitizerAlloc records")
+            && san_ok(sanitizerAlloc(ld->context, &dev, sizeof h),
+                      "sanitizerAlloc block")) {
+            h.rec = rec;
+            san_ok(sanitizerMemcpyHostToDeviceAsync(dev, &h, sizeof h,
+                                                    ld->hStream),
+                   "sanitizerMemcpyHostToDeviceAsync");
+            g.cur = (pending){.on = 1, .mangled = strdup(name),
+                              .launch = launch, .ctx = ld->context,
+                              .stream = ld->hStream,
+                              .function = ld->function, .host = h,
+                              .dev = dev, .rec = rec};
+            userdata = dev;
+        } else {
+            if (rec)
+                sanitizerFree(ld->context, rec);
+        }
+    }
+    san_ok(sanitizerSetCallbackData(ld->function, userdata),
+           "sanitizerSetCallbackData");
+}
+
+/* One capture row: the format of docs/explain-design.md. */
+static void write_row(const pending *p, uint32_t offset,
+                      const mp_capture_rec *r)
+{
+    int shared = (r->flags & MP_CAPTURE_SHARED) != 0;
+    int store = (r->flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE) != 0;
+    int load = (r->flags & SANITIZER_MEMORY_DEVICE_FLAG_READ) != 0;
+    const char *suffix = r->width == 1 ? ".U8" : r->width == 2 ? ".U16"
+                         : r->width == 8 ? ".64" : r->width == 16 ? ".128"
+                         : "";
+    char opcode[32];
+    if (store && load)   /* an atomic: named, not explained */
+        snprintf(opcode, sizeof opcode, "%s", shared ? "ATOMS" : "ATOMG");
+    else
+        snprintf(opcode, sizeof opcode, "%s%s%s", store ? "ST" : "LD",
+                 shared ? "S" : "G.E", suffix);
+    fprintf(g.out, "%s,0x%x,%llu,%u,%s,%s,%u,%d,0x%08x", p->mangled, offset,
+            (unsigned long long)p->launch, r->warp,
+            shared ? "shared" : "global", opcode, r->width, store,
+            r->active);
+    for (int l = 0; l < 32; l++) {
+        if (r->active >> l & 1u)
+            fprintf(g.out, ",0x%llx", (unsigned long long)r->addr[l]);
+        else
+            fputs(",", g.out);
+    }
+    fputc('\n', g.out);
+}
+
+/* The capture's end: its records to the file, its memory freed, the
+ * kernel's later launches without a block. */
+static void on_launch_end(void)
+{
+    pending *p = &g.cur;
+    if (!p->on)
+        return;
+    p->on = 0;
+    mp_capture_block h;
+    int ok = san_ok(sanitizerStreamSynchronize(p->stream),
+                    "sanitizerStreamSynchronize")
+             && san_ok(sanitizerMemcpyDeviceToHost(&h, p->dev, sizeof h,
+                                                   p->stream),
+                       "sanitizerMemcpyDeviceToHost block");
+    size_t per = p->host.cap;
+    mp_capture_rec *recs = ok ? malloc(sizeof *recs * per) : NULL;
+    for (uint32_t k = 0; recs && k < p->host.nwant; k++) {
+        uint32_t kept = h.count[k] < per ? h.count[k] : (uint32_t)per;
+        if (kept && !san_ok(sanitizerMemcpyDeviceToHost(
+                                recs, p->rec + (size_t)k * per,
+                                kept * sizeof *recs, p->stream),
+                            "sanitizerMemcpyDeviceToHost records"))
+            break;
+        for (uint32_t i = 0; i < kept; i++)
+            write_row(p, p->host.want[k], &recs[i]);
+        fprintf(g.status, "captured %s 0x%x launch %llu executions %u\n",
+                p->mangled, p->host.want[k], (unsigned long long)p->launch,
+                kept);
+        if (h.count[k] > kept)
+            fprintf(g.status, "dropped %s 0x%x launch %llu executions %u\n",
+                    p->mangled, p->host.want[k],
+                    (unsigned long long)p->launch, h.count[k] - kept);
+    }
+    if (ok && !recs)
+        say_error("out of memory reading a capture");
+    free(recs);
+    fflush(g.out);
+    fflush(g.status);
+    sanitizerFree(p->ctx, p->rec);
+    sanitizerFree(p->ctx, p->dev);
+    san_ok(sanitizerSetCallbackData(p->function, NULL),
+           "sanitizerSetCallbackData");
+    free(p->mangled);
+    p->mangled = NULL;
+}
+
+static void SANITIZERAPI on_callback(void *userdata,
+                                     Sanitizer_CallbackDomain domain,
+                                     Sanitizer_CallbackId cbid,
+                                     const void *data)
+{
+    (void)userdata;
+    if (domain == SANITIZER_CB_DOMAIN_RESOURCE
+        && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED)
+        on_module(data);
+    else if (domain == SANITIZER_CB_DOMAIN_LAUNCH
+             && cbid == SANITIZER_CBID_LAUNCH_BEGIN)
+        on_launch_begin(data);
+    else if (domain == SANITIZER_CB_DOMAIN_LAUNCH
+             && cbid == SANITIZER_CBID_LAUNCH_END)
+        on_launch_end();
+}
+
+/* ---- start and end ----------------------------------------------------- */
+
+static void at_exit(void)
+{
+    if (g.out)
+        fclose(g.out);
+    if (g.status)
+        fclose(g.status);
+    g.out = g.status = NULL;
+    for (size_t i = 0; i < g.nwants; i++)
+        free(g.wants[i].mangled);
+    for (size_t i = 0; i < g.nseen; i++)
+        free(g.seen[i].mangled);
+    free(g.wants);
+    free(g.seen);
+}
+
+__attribute__((constructor)) static void start(void)
+{
+    const char *file = getenv("MEMPROBE_CAPTURE_FILE");
+    const char *wantf = getenv("MEMPROBE_CAPTURE_WANT");
+    const char *cap = getenv("MEMPROBE_CAPTURE_MAX_WARPS");
+    if (!file || !*file)
+        return;   /* loaded without memprobe explain: does nothing */
+    char st[4200];
+    snprintf(st, sizeof st, "%s.status", file);
+    g.status = fopen(st, "w");
+    g.out = fopen(file, "w");
+    if (!g.status || !g.out) {
+        if (g.status)
+            say_error("cannot write the capture file");
+        at_exit();
+        return;
+    }
+    atexit(at_exit);
+    g.cap = DEFAULT_CAP;
+    if (cap && *cap) {
+        char *end;
+        unsigned long v = strtoul(cap, &end, 10);
+        if (*end || !v || v > (1ul << 24)) {
+            say_error("MEMPROBE_CAPTURE_MAX_WARPS is not 1-16777216");
+            return;
+        }
+        g.cap = (uint32_t)v;
+    }
+    if (!wantf || read_wants(wantf)) {
+        say_error("MEMPROBE_CAPTURE_WANT names no readable file");
+        return;
+    }
+    find_patches();
+    fputs("kernel,pc_offset,launch,warp,space,opcode,width,is_store,active",
+          g.out);
+    for (int l = 0; l < 32; l++)
+        fprintf(g.out, ",lane%d", l);
+    fputc('\n', g.out);
+    Sanitizer_SubscriberHandle sub;
+    if (!san_ok(sanitizerSubscribe(&sub, on_callback, NULL),
+                "sanitizerSubscribe"))
+        return;
+    san_ok(sanitizerEnableDomain(1, sub, SANITIZER_CB_DOMAIN_RESOURCE),
+           "sanitizerEnableDomain resource");
+    san_ok(sanitizerEnableDomain(1, sub, SANITIZER_CB_DOMAIN_LAUNCH),
+           "sanitizerEnableDomain launch");
+    fprintf(g.status, "start patches %s cap %u wants %zu\n", g.patches,
+            g.cap, g.nwants);
+    fflush(g.status);
+}

@@ -1,0 +1,40 @@
+/*
+ * capture.h - what the capture library (capture/capture.c, host) and its
+ * device patches (capture/capture_patches.cu) share: the block of device
+ * memory each captured launch gets, and the record of one warp's
+ * execution of one wanted instruction. C and CUDA C alike.
+ */
+#ifndef MP_CAPTURE_H
+#define MP_CAPTURE_H
+
+#include <stdint.h>
+
+/* the most instructions one kernel's capture follows */
+#define MP_CAPTURE_MAX_WANT 64
+
+/* One warp's execution of a wanted instruction: each active lane's
+ * address (global: a byte address; shared: the offset in the shared
+ * window), as the patch saw it. */
+typedef struct {
+    uint32_t active;    /* the lanes that executed it */
+    uint32_t warp;      /* the warp's number in the launch */
+    uint32_t width;     /* bytes a lane */
+    uint32_t flags;     /* Sanitizer_DeviceMemoryFlags | MP_CAPTURE_SHARED */
+    uint64_t addr[32];
+} mp_capture_rec;
+
+/* set in mp_capture_rec.flags by the shared-memory patch */
+#define MP_CAPTURE_SHARED 0x80000000u
+
+/* The device block of one captured launch (the patches' userdata). The
+ * records of want[k] are rec[k * cap .. k * cap + cap - 1]; count[k]
+ * executions were seen, those past cap only counted. */
+typedef struct {
+    uint64_t base;                       /* the function's first pc */
+    uint32_t nwant, cap;
+    uint32_t want[MP_CAPTURE_MAX_WANT];  /* pc offsets, from base */
+    uint32_t count[MP_CAPTURE_MAX_WANT];
+    mp_capture_rec *rec;
+} mp_capture_block;
+
+#endif

@@ -1,0 +1,81 @@
+// capture_patches.cu - the device side of the capture library: the
+// callbacks compute-sanitizer's patching API calls before each global and
+// shared memory access of a patched module (built with nvcc --fatbin
+// --compile-as-tools-patch, loaded by capture/capture.c). A launch with a
+// capture block (its userdata) records, for the instructions it wants
+// only, each warp's execution: the lanes that ran it and their addresses;
+// other launches (userdata NULL) return at once.
+#include <sanitizer_patching.h>
+
+#include "capture.h"
+
+static __device__ __forceinline__ unsigned lane_id(void)
+{
+    unsigned l;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+    return l;
+}
+
+// The warp's number in the launch: blocks in x, y, z order, warps of a
+// block by linear thread index.
+static __device__ __forceinline__ unsigned warp_number(void)
+{
+    unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+    unsigned block = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x
+                     + blockIdx.x;
+    unsigned tid = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x
+                   + threadIdx.x;
+    return block * ((threads + 31) / 32) + tid / 32;
+}
+
+static __device__ SanitizerPatchResult record(void *userdata, uint64_t pc,
+                                              uint64_t addr, uint32_t size,
+                                              uint32_t flags)
+{
+    mp_capture_block *b = (mp_capture_block *)userdata;
+    if (!b)
+        return SANITIZER_PATCH_SUCCESS;
+    uint64_t off = pc - b->base;
+    int k = -1;
+    for (unsigned i = 0; i < b->nwant; i++)
+        if (b->want[i] == off)
+            k = (int)i;
+    if (k < 0)
+        return SANITIZER_PATCH_SUCCESS;
+    // the lanes at this instruction now: one record between them
+    unsigned mask = __activemask();
+    unsigned lane = lane_id();
+    unsigned leader = __ffs(mask) - 1;
+    unsigned slot = 0;
+    if (lane == leader)
+        slot = atomicAdd(&b->count[k], 1u);
+    slot = __shfl_sync(mask, slot, leader);
+    if (slot >= b->cap)
+        return SANITIZER_PATCH_SUCCESS;
+    mp_capture_rec *r = &b->rec[(size_t)k * b->cap + slot];
+    r->addr[lane] = addr;
+    if (lane == leader) {
+        r->active = mask;
+        r->warp = warp_number();
+        r->width = size;
+        r->flags = flags;
+    }
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+mp_capture_global(void *userdata, uint64_t pc, void *ptr, uint32_t size,
+                  uint32_t flags, const void *data)
+{
+    (void)data;
+    return record(userdata, pc, (uint64_t)(uintptr_t)ptr, size, flags);
+}
+
+extern "C" __device__ __noinline__ SanitizerPatchResult
+mp_capture_shared(void *userdata, uint64_t pc, void *ptr, uint32_t size,
+                  uint32_t flags, const void *data)
+{
+    (void)data;
+    return record(userdata, pc, (uint64_t)(uintptr_t)ptr, size,
+                  flags | MP_CAPTURE_SHARED);
+}
