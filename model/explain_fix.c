@@ -174,23 +174,22 @@ static int vector_xform(const mp_explain_exec *in, mp_explain_exec *out,
     return 0;
 }
 
-typedef struct {
-    long long size, field;   /* struct bytes, field offset in it */
-} soa_ctx;
-
-/* Field `field` of struct i (at i * size + field) moves to i * width. */
+/* Structure of arrays: the field of struct (a - lowest) / size of the
+ * warp moves to its own array, the warp's first element at the start of
+ * the lowest address's 128-byte line (an aligned array, a warp's first
+ * element a multiple of 32). */
 static int soa_xform(const mp_explain_exec *in, mp_explain_exec *out,
                      const void *ctx)
 {
-    const soa_ctx *c = ctx;
+    long long size = *(const long long *)ctx, lo = lowest(in);
     *out = *in;
     for (int l = 0; l < MP_WARP_SIZE; l++) {
         if (!(in->active >> l & 1u))
             continue;
-        long long a = in->addr[l] - c->field;
-        if (a < 0 || a % c->size)
+        long long a = in->addr[l] - lo;
+        if (a % size)
             return -1;
-        out->addr[l] = a / c->size * in->width;
+        out->addr[l] = lo - lo % 128 + a / size * in->width;
     }
     return 0;
 }
@@ -289,9 +288,9 @@ static void global_fixes(const mp_explain_acc *acc,
                      w / acc->width);
         }
     if (p->regular && p->group == 1 && p->stride_bytes > acc->width) {
-        soa_ctx c = {p->stride_bytes, p->base_bytes % p->stride_bytes};
+        long long size = p->stride_bytes;
         if ((x = add_fix(f, acc, MP_FIX_SOA, acc->width,
-                         count_with(acc, soa_xform, &c, NULL))))
+                         count_with(acc, soa_xform, &size, NULL))))
             snprintf(x->what, sizeof x->what, "structure of arrays (the "
                      "%d-byte field of a %lld-byte struct in its own array)",
                      acc->width, p->stride_bytes);
