@@ -1,5 +1,5 @@
 /*
- * explain.h - the analysis core of `memprobe explain` (issue 40): from the
+ * explain.h - the analysis core of `memprobe explain`: from the
  * lane addresses of one instruction's warp executions to the model's
  * counts, the access pattern in the probes' words, the probe command that
  * measures the same pattern, and fixes ranked by the count the model
