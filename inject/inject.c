@@ -59,6 +59,14 @@
  * launch) and lazy patching (1, default) or eager (0). */
 #define ENV_ENABLE_AT "MEMPROBE_ENABLE_AT"
 #define ENV_LAZY "MEMPROBE_LAZY_PATCHING"
+/* And for finding where the time goes (docs/profile-design.md, "What
+ * it costs"): the most runs a flush may wait for (1-64; default 1, a
+ * flush per run: with 32 the H200 gave 22 of a training loop's 1369
+ * rows all-zero counts, cause not found yet) and CUPTI's output
+ * granularity (gpu, the default; sm or smsp cost more and their sums
+ * differ). */
+#define ENV_BATCH_RUNS "MEMPROBE_BATCH_RUNS"
+#define ENV_GRANULARITY "MEMPROBE_SASS_GRANULARITY"
 
 /* The parameter blocks CUPTI hands over for the launch calls, as laid out
  * in CUPTI's generated_cuda_meta.h (which does not compile as C against
@@ -136,6 +144,8 @@ static struct {
     uint64_t pk_streak;   /* launches in a row not profiled since one was */
     ic_fnlines fnlines;   /* functions without line information */
     uint64_t flush_launches, since_write;
+    int batch_runs;       /* ENV_BATCH_RUNS */
+    int granularity;      /* ENV_GRANULARITY: a CUpti_SassMetrics_... */
     double flush_seconds, last_write, t_start;
     device_info devs[MAX_DEVICES];
     context_info ctxs[MAX_CONTEXTS];
@@ -478,6 +488,7 @@ static int setup_device(int dev)
         write_metric_list(chip);
     static const char *const names[MP_RAW_NMETRICS] = MP_RAW_METRIC_NAMES;
     CUpti_SassMetrics_Config cfg[MP_RAW_NMETRICS];
+    size_t ncfg = 0;
     for (int m = 0; m < MP_RAW_NMETRICS; m++) {
         CUpti_SassMetrics_GetProperties_Params pp = {
             .structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE,
@@ -487,14 +498,14 @@ static int setup_device(int dev)
         if (!cupti_ok(cuptiSassMetricsGetProperties(&pp), what, FATAL))
             return 0;
         d->ids[m] = pp.metric.metricId;
-        cfg[m] = (CUpti_SassMetrics_Config){
+        cfg[ncfg++] = (CUpti_SassMetrics_Config){
             .metricId = pp.metric.metricId,
-            .outputGranularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU};
+            .outputGranularity = (uint8_t)g.granularity};
         dbg("metric %s: id %llu", names[m], (unsigned long long)d->ids[m]);
     }
     CUpti_SassMetricsSetConfig_Params sp = {
         .structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE,
-        .numOfMetricConfig = MP_RAW_NMETRICS, .pConfigs = cfg,
+        .numOfMetricConfig = ncfg, .pConfigs = cfg,
         .deviceIndex = (uint32_t)dev};
     if (!cupti_ok(cuptiSassMetricsSetConfig(&sp), "cuptiSassMetricsSetConfig",
                   FATAL))
@@ -1178,11 +1189,7 @@ static ic_launch *graph_row(size_t first, uint64_t launch, const char *name,
 /* ---- runs of identical launches ------------------------------------ */
 
 /* A run: launches one after another of the same kernel, shape, stream,
- * NVTX stack and filter decision, not synchronised or flushed yet. It ends
- * (one synchronisation, one flush, one row counting its launches) at the
- * next launch that differs, at a graph launch, at a synchronising call of
- * the program, when the context goes, at exit, or at g.flush_launches
- * launches: per-launch flushes cost 30-45 us each on the H200. */
+ * NVTX stack and filter decision; a row counts its launches. */
 typedef struct {
     char name[512];
     unsigned grid[3], block[3], shared;
@@ -1191,18 +1198,39 @@ typedef struct {
     int profile;
 } launch_key;
 
-static struct {
-    int active;
+/* A batch: the runs launched on one context since the last flush, not
+ * synchronised or flushed yet; per-launch flushes cost 30-45 us each on
+ * the H200. By default a batch is one run (ENV_BATCH_RUNS: larger ones
+ * lost counts on the H200). SASS records name their function, not their
+ * launch, so a
+ * batch holds each kernel name in one run only: a launch whose name has
+ * another run in the batch ends it first (one synchronisation, one
+ * flush, the records shared out to the runs by name). So do a graph
+ * launch, a synchronising call of the program, a launch on another
+ * context, the context's end, exit, g.batch_runs runs and
+ * g.flush_launches launches. */
+enum { BATCH_MAX = 64 };
+typedef struct {
     launch_key key;
     uint64_t first, n;
+    uint64_t records;   /* of the flush, this run's */
+    ic_launch *row;
+} batch_run;
+
+static struct {
+    int n;              /* runs; 0: no batch */
+    uint64_t launches;
     CUcontext ctx;
-} run;
+    batch_run r[BATCH_MAX];
+} batch;
 
 /* The launch being made on this thread: described and decided at the
  * launch call's entry, counted at its exit. */
 static _Thread_local struct {
     int valid, capture;
     size_t pk;      /* its g.kernels entry + 1; 0: none */
+    double t_call;  /* when the library's entry work ended (0: not timed) */
+    int t_off;      /* SASS metrics were off on its context then */
     int pk_profile; /* the decision counted there */
     launch_key key;
     launch_desc ld;
@@ -1214,6 +1242,29 @@ static int same_key(const launch_key *a, const launch_key *b)
            sizeof a->grid) && !memcmp(a->block, b->block, sizeof a->block)
            && a->shared == b->shared && a->sid == b->sid
            && !strcmp(a->nvtx, b->nvtx) && a->profile == b->profile;
+}
+
+/* The batch's last run when k extends it; NULL otherwise. */
+static batch_run *batch_extends(const launch_key *k, CUcontext ctx)
+{
+    batch_run *last = batch.n ? &batch.r[batch.n - 1] : NULL;
+    return last && batch.ctx == ctx && same_key(&last->key, k) ? last
+                                                               : NULL;
+}
+
+/* 1 when a launch of k must end the batch before it is queued. */
+static int batch_ends_before(const launch_key *k, CUcontext ctx, int graph)
+{
+    if (!batch.n)
+        return 0;
+    if (graph || batch.ctx != ctx || batch.launches >= g.flush_launches)
+        return 1;
+    if (batch_extends(k, ctx))
+        return 0;
+    const char *names[BATCH_MAX];
+    for (int i = 0; i < batch.n; i++)
+        names[i] = batch.r[i].key.name;
+    return !ic_batch_admits(names, batch.n, g.batch_runs, k->name);
 }
 
 static context_info *context_of(CUcontext ctx)
@@ -1267,67 +1318,116 @@ static int no_sass(const char *mangled)
            && regexec(&g.no_sass, mangled, 0, NULL, 0) == 0;
 }
 
-/* Ends the run: one row for its launches (when profiled) with every
- * record of the flush. can_call 0 (a signal, or exit after CUDA went):
- * no CUDA call, the row says its counts were not flushed. */
+/* The batch's run of a record's function (the last one matched first:
+ * a flush brings a function's records together); -1: none. */
+static int batch_run_of(const CUpti_SassMetrics_Data *r, int hint)
+{
+    const char *fn = r->functionName ? r->functionName : "";
+    if (hint >= 0 && !strcmp(batch.r[hint].key.name, fn))
+        return hint;
+    for (int i = 0; i < batch.n; i++)
+        if (!strcmp(batch.r[i].key.name, fn))
+            return i;
+    return -1;
+}
+
+/* A row for each profiled run of the batch, before its records come. */
+static void batch_rows(void)
+{
+    for (int i = 0; i < batch.n; i++) {
+        batch_run *b = &batch.r[i];
+        b->row = NULL;
+        b->records = 0;
+        if (!b->key.profile)
+            continue;
+        ic_launch *r = ic_launches_add(&g.rows, b->first, b->key.name,
+                                       b->key.nvtx);
+        if (r) {
+            r->launches = b->n;
+            memcpy(r->grid, b->key.grid, sizeof r->grid);
+            memcpy(r->block, b->key.block, sizeof r->block);
+            r->dyn_shared = b->key.shared;
+            r->stream = b->key.sid;
+        }
+        b->row = r;
+    }
+}
+
+/* Ends the batch: one synchronisation and flush, then a row for each
+ * profiled run with the records of its function. can_call 0 (a signal,
+ * or exit after CUDA went): no CUDA call, the rows say their counts were
+ * not flushed. */
 static void end_run(int can_call, const char *lost_why)
 {
-    if (!run.active || in_end_run)
+    if (!batch.n || in_end_run)
         return;
     in_end_run = 1;
-    run.active = 0;
     records rs = {0};
     const char *why = lost_why;
     context_info *c = NULL;
     if (can_call) {
-        c = find_context(run.ctx);
+        c = find_context(batch.ctx);
         sync_flush(c, &rs, &why);
     }
-    if (no_sass(run.key.name)) {
-        free_records(&rs);
-        why = NO_SASS_WHY;
-    }
-    dbg("run of %llu launches of %s from %llu ends: %zu records x %zu "
-        "instances%s", (unsigned long long)run.n, run.key.name,
-        (unsigned long long)run.first, rs.n, rs.ninst,
-        run.key.profile ? "" : " (dropped: filtered out)");
-    if (run.key.profile) {
-        ic_launch *r = ic_launches_add(&g.rows, run.first, run.key.name,
-                                       run.key.nvtx);
-        if (r) {
-            r->launches = run.n;
-            memcpy(r->grid, run.key.grid, sizeof r->grid);
-            memcpy(r->block, run.key.block, sizeof r->block);
-            r->dyn_shared = run.key.shared;
-            r->stream = run.key.sid;
+    batch_rows();
+    double t0 = now_s();
+    size_t unmatched = 0;
+    const char *stray = "";
+    int hint = -1;
+    for (size_t i = 0; !why && i < rs.n; i++) {
+        int k = batch_run_of(&rs.d[i], hint);
+        if (k < 0) {
+            if (!unmatched++ && rs.d[i].functionName)
+                stray = rs.d[i].functionName;
+            continue;
         }
-        double t0 = now_s();
-        for (size_t i = 0; i < rs.n; i++)
-            add_record(&rs.d[i], rs.ninst, device_of(c), run.first, run.n,
-                       r);
-        cost(IC_COST_ATTRIBUTE, t0);
+        hint = k;
+        batch_run *b = &batch.r[k];
+        b->records++;
+        if (b->row && !no_sass(b->key.name))
+            add_record(&rs.d[i], rs.ninst, device_of(c), b->first, b->n,
+                       b->row);
+    }
+    cost(IC_COST_ATTRIBUTE, t0);
+    if (unmatched)
+        say(MP_RAW_KEY_WARNING, "%zu SASS records of a flush named no "
+            "kernel launched since the one before (first: %.200s); not "
+            "counted", unmatched, stray);
+    for (int i = 0; i < batch.n; i++) {
+        batch_run *b = &batch.r[i];
+        dbg("run of %llu launches of %s from %llu ends: %llu records x "
+            "%zu instances%s", (unsigned long long)b->n, b->key.name,
+            (unsigned long long)b->first, (unsigned long long)b->records,
+            rs.ninst, b->key.profile ? "" : " (dropped: filtered out)");
+        if (!b->row)
+            continue;
+        const char *w = why;
         char whybuf[160];
-        if (r && !why && !rs.n) {
+        if (!w && no_sass(b->key.name))
+            w = NO_SASS_WHY;
+        if (!w && !b->records) {
             snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no code for "
                      "this kernel", g.cupti_version);
-            why = whybuf;
+            w = whybuf;
         }
-        if (r && why)
-            ic_launch_unavailable(r, why);
+        if (w)
+            ic_launch_unavailable(b->row, w);
     }
     free_records(&rs);
+    batch.n = 0;
+    batch.launches = 0;
     in_end_run = 0;
 }
 
 /* At exit: a program that ends without synchronising after its last
  * launches (a Python program, often) gets them synchronised and flushed
  * here while its context is alive; only when CUDA is gone already are
- * their counts lost, and their row says so. */
+ * their counts lost, and their rows say so. */
 static void end_run_at_exit(void)
 {
     unsigned version;
-    int alive = run.active
-                && cuCtxGetApiVersion(run.ctx, &version) == CUDA_SUCCESS;
+    int alive = batch.n
+                && cuCtxGetApiVersion(batch.ctx, &version) == CUDA_SUCCESS;
     end_run(alive, alive ? NULL : "the program ended before this run of "
             "launches was flushed, and CUDA was shut down by then");
 }
@@ -1382,17 +1482,25 @@ static void graph_launch(const CUpti_CallbackData *cb, uint64_t launch,
 
 /* ---- per kernel (--per-kernel) ------------------------------------- */
 
-/* A graph's number in order of first launch: its name in g.kernels. */
+/* A graph's number in order of first launch: its name in g.kernels
+ * (out of memory: every later graph shares the number after the last). */
 static size_t graph_number(CUgraphExec exec)
 {
-    static CUgraphExec seen[1024];
-    static size_t n;
+    static CUgraphExec *seen;
+    static size_t n, cap;
     for (size_t i = 0; i < n; i++)
         if (seen[i] == exec)
             return i;
-    if (n < sizeof seen / sizeof *seen)
-        seen[n++] = exec;
-    return n - 1;
+    if (n == cap) {
+        size_t c = cap ? 2 * cap : 64;
+        CUgraphExec *v = realloc(seen, c * sizeof *v);
+        if (!v)
+            return n;
+        seen = v;
+        cap = c;
+    }
+    seen[n] = exec;
+    return n++;
 }
 
 /* Counts the launch under its kernel, grid and block; with --per-kernel
@@ -1431,16 +1539,17 @@ static void per_kernel_count(int made)
     cur.pk = 0;
 }
 
-/* --per-kernel: once every kernel seen has had its N launches and as
- * many launches in a row as there are kernels seen were not profiled (a
- * loop's whole iteration: a program still meeting new kernels does not
- * switch at each), SASS metrics go off on every context: later launches
- * run unpatched, with nothing to synchronise or flush. A launch still
- * wanted turns them on again on its context (per_kernel_resume). */
+/* --per-kernel: once as many launches in a row as there are kernels seen
+ * were not profiled (a loop's whole iteration: a program still meeting
+ * new kernels does not switch at each), SASS metrics go off on every
+ * context: later launches run unpatched, with nothing to synchronise or
+ * flush. A launch still wanted (its kernel short of N: one launched once
+ * at start stays short for good, so "every kernel has its N" is no
+ * condition) turns them on again on its context (per_kernel_resume). */
 static void per_kernel_pause(void)
 {
-    if (!g.kernels.per_kernel || g.kernels.incomplete || ir_on()
-        || g.stopped || g.pk_streak < g.kernels.n)
+    if (!g.kernels.per_kernel || ir_on() || g.stopped
+        || g.pk_streak < g.kernels.n)
         return;
     int any = 0;
     for (int i = 0; i < g.nctx; i++)
@@ -1473,6 +1582,7 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
     cur.valid = 0;
     cur.pk = 0;
+    cur.t_call = 0;
     if (!describe_launch(cbid, cb, &cur.ld))
         return;
     launch_desc *ld = &cur.ld;
@@ -1504,12 +1614,13 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
                          k->profile && ir_wants(ld->name), ld->graph);
         return;
     }
-    if (run.active && (ld->graph || !same_key(&run.key, k)
-                       || run.ctx != cb->context
-                       || run.n >= g.flush_launches))
+    if (batch_ends_before(k, cb->context, ld->graph))
         end_run(1, NULL);
     if (k->profile)
         per_kernel_resume(cb->context);
+    context_info *c = find_context(cb->context);
+    cur.t_off = !c || !c->enabled;
+    cur.t_call = now_s();
 }
 
 static void on_launch_exit(const CUpti_CallbackData *cb)
@@ -1517,6 +1628,8 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
     if (!cur.valid)
         return;
     cur.valid = 0;
+    if (cur.t_call > 0)   /* the driver's and CUPTI's time in the call */
+        cost(cur.t_off ? IC_COST_LAUNCH_OFF : IC_COST_LAUNCH, cur.t_call);
     const launch_desc *ld = &cur.ld;
     const CUresult *ret = cb->functionReturnValue;
     if (ret && *ret != CUDA_SUCCESS) {
@@ -1551,17 +1664,21 @@ static void on_launch_exit(const CUpti_CallbackData *cb)
         }
     } else if (ld->graph) {
         graph_launch(cb, launch, k);
-    } else if (run.active && same_key(&run.key, k)
-               && run.ctx == cb->context) {
-        run.n++;
     } else {
-        end_run(1, NULL);   /* a launch of another thread came between */
-        context_of(cb->context);
-        run.active = 1;
-        run.key = *k;
-        run.first = launch;
-        run.n = 1;
-        run.ctx = cb->context;
+        batch_run *b = batch_extends(k, cb->context);
+        if (!b) {
+            /* a launch of another thread may have come between */
+            if (batch_ends_before(k, cb->context, 0))
+                end_run(1, NULL);
+            context_of(cb->context);
+            b = &batch.r[batch.n++];
+            b->key = *k;
+            b->first = launch;
+            b->n = 0;
+            batch.ctx = cb->context;
+        }
+        b->n++;
+        batch.launches++;
     }
     if (ic_filter_done(&g.filter)) {
         end_run(1, NULL);
@@ -1590,10 +1707,11 @@ static const CUpti_CallbackId sync_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload,
 };
 
-static int is_sync_cbid(CUpti_CallbackId cbid)
+/* Is cbid one of ids (n)? */
+static int cbid_in(const CUpti_CallbackId *ids, size_t n, CUpti_CallbackId cbid)
 {
-    for (size_t i = 0; i < sizeof sync_cbids / sizeof *sync_cbids; i++)
-        if (sync_cbids[i] == cbid)
+    for (size_t i = 0; i < n; i++)
+        if (ids[i] == cbid)
             return 1;
     return 0;
 }
@@ -1609,29 +1727,14 @@ static const CUpti_CallbackId load_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
 };
 
-static int is_load_cbid(CUpti_CallbackId cbid)
-{
-    for (size_t i = 0; i < sizeof load_cbids / sizeof *load_cbids; i++)
-        if (load_cbids[i] == cbid)
-            return 1;
-    return 0;
-}
-
-static int is_capture_cbid(CUpti_CallbackId cbid)
-{
-    for (size_t i = 0; i < ir_ncapture_cbids; i++)
-        if (ir_capture_cbids[i] == cbid)
-            return 1;
-    return 0;
-}
 
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
-    if (is_load_cbid(cbid)) {
+    if (cbid_in(load_cbids, sizeof load_cbids / sizeof *load_cbids, cbid)) {
         on_load_call(cbid, cb);
         return;
     }
-    if (is_sync_cbid(cbid)) {
+    if (cbid_in(sync_cbids, sizeof sync_cbids / sizeof *sync_cbids, cbid)) {
         if (cb->callbackSite == CUPTI_API_ENTER) {
             end_run(1, NULL);
             /* the range pass: the batch is decoded before the program
@@ -1642,7 +1745,8 @@ static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
         }
         return;
     }
-    if (is_capture_cbid(cbid)) {   /* subscribed in the range pass only */
+    /* subscribed in the range pass only */
+    if (cbid_in(ir_capture_cbids, ir_ncapture_cbids, cbid)) {
         if (cb->callbackSite == CUPTI_API_ENTER)
             ir_end_batch(cb->context, cb->functionName);
         return;
@@ -1786,6 +1890,26 @@ static int start_read_settings(void)
     ic_kernels_init(&g.kernels, per_kernel);
     if (!g.flush_launches)
         g.flush_launches = 1;
+    uint64_t runs;
+    if (env_u64(ENV_BATCH_RUNS, 1, &runs))
+        return 0;
+    if (runs < 1 || runs > BATCH_MAX) {
+        say(MP_RAW_KEY_ERROR, "%s %llu is out of range (1-%d)",
+            ENV_BATCH_RUNS, (unsigned long long)runs, BATCH_MAX);
+        return 0;
+    }
+    g.batch_runs = (int)runs;
+    const char *gr = getenv(ENV_GRANULARITY);
+    g.granularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_GPU;
+    if (gr && !strcmp(gr, "sm"))
+        g.granularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SM;
+    else if (gr && !strcmp(gr, "smsp"))
+        g.granularity = CUPTI_SASS_METRICS_OUTPUT_GRANULARITY_SMSP;
+    else if (gr && *gr && strcmp(gr, "gpu")) {
+        say(MP_RAW_KEY_ERROR, "%s '%s' is not gpu, sm or smsp",
+            ENV_GRANULARITY, gr);
+        return 0;
+    }
     g.flush_seconds = (double)secs;
     g.lazy = lazy != 0;
     /* CUPTI 13.0 gave records only when enabled inside a launch; 13.5
@@ -1895,9 +2019,11 @@ static int start(void)
         return 0;
     start_origins();
     dbg("raw dir %s, CUPTI %u, enable at %s, %s patching, write every "
-        "%llu launches or %.0f s", g.dir, g.cupti_version,
+        "%llu launches or %.0f s, flush after up to %d runs, granularity "
+        "%d", g.dir, g.cupti_version,
         g.enable_at_launch ? "launch" : "context", g.lazy ? "lazy" : "eager",
-        (unsigned long long)g.flush_launches, g.flush_seconds);
+        (unsigned long long)g.flush_launches, g.flush_seconds, g.batch_runs,
+        g.granularity);
     return start_subscribe();
 }
 

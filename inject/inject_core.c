@@ -64,22 +64,40 @@ ic_line *ic_lines_get(ic_lines *t, uint32_t crc, uint32_t function_index,
     return s ? &t->v[s - 1] : NULL;
 }
 
+/* An open-addressing index of a table's rows (slot: row + 1, 0 = empty;
+ * nslot a power of two) made ready for one more row: when half full, a
+ * new one of twice the slots (the first: `first`), each of the n rows
+ * placed again at slot_of(t, row) (the table's own lookup, which reads
+ * the new slots). 0, or -1 out of memory (the old index kept). */
+static int index_grow(size_t **slot, size_t *nslot, size_t n, size_t first,
+                      size_t *(*slot_of)(const void *t, size_t row),
+                      const void *t)
+{
+    if (*nslot > 2 * (n + 1))
+        return 0;
+    size_t ns = *nslot ? 2 * *nslot : first;
+    size_t *s = calloc(ns, sizeof *s);
+    if (!s)
+        return -1;
+    free(*slot);
+    *slot = s;
+    *nslot = ns;
+    for (size_t i = 0; i < n; i++)
+        *slot_of(t, i) = i + 1;
+    return 0;
+}
+
+static size_t *line_slot(const void *tbl, size_t row)
+{
+    const ic_lines *t = tbl;
+    const ic_line *l = &t->v[row];
+    return find_slot(t, l->crc, l->function_index, l->pc_offset);
+}
+
 /* Doubles the index (and rehashes) when it is half full. */
 static int grow_index(ic_lines *t)
 {
-    if (t->nslot > 2 * (t->n + 1))
-        return 0;
-    size_t nslot = t->nslot ? 2 * t->nslot : 1024;
-    size_t *slot = calloc(nslot, sizeof *slot);
-    if (!slot)
-        return -1;
-    free(t->slot);
-    t->slot = slot;
-    t->nslot = nslot;
-    for (size_t i = 0; i < t->n; i++)
-        *find_slot(t, t->v[i].crc, t->v[i].function_index,
-                   t->v[i].pc_offset) = i + 1;
-    return 0;
+    return index_grow(&t->slot, &t->nslot, t->n, 1024, line_slot, t);
 }
 
 ic_line *ic_lines_put(ic_lines *t, uint32_t crc, uint32_t function_index,
@@ -136,6 +154,19 @@ int ic_metric_index(const char *name)
         if (strcmp(name, names[m]) == 0)
             return m;
     return -1;
+}
+
+/* ---- batches of runs ------------------------------------------------ */
+
+int ic_batch_admits(const char *const *names, int n, int max_runs,
+                    const char *name)
+{
+    if (n >= max_runs)
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], name ? name : ""))
+            return 0;
+    return 1;
 }
 
 /* ---- launch rows ---------------------------------------------------- */
@@ -572,6 +603,13 @@ static size_t *kernel_slot(const ic_kernels *t, const char *m,
             return &t->slot[i];
 }
 
+static size_t *kernel_row_slot(const void *tbl, size_t row)
+{
+    const ic_kernels *t = tbl;
+    const ic_kernel *k = &t->v[row];
+    return kernel_slot(t, k->mangled, k->grid, k->block);
+}
+
 /* Room for one more entry: the array and, half full, the index doubled. */
 static int kernels_grow(ic_kernels *t)
 {
@@ -583,18 +621,7 @@ static int kernels_grow(ic_kernels *t)
         t->v = v;
         t->cap = cap;
     }
-    if (t->nslot > 2 * (t->n + 1))
-        return 0;
-    size_t nslot = t->nslot ? 2 * t->nslot : 256;
-    size_t *slot = calloc(nslot, sizeof *slot);
-    if (!slot)
-        return -1;
-    free(t->slot);
-    t->slot = slot;
-    t->nslot = nslot;
-    for (size_t i = 0; i < t->n; i++)
-        *kernel_slot(t, t->v[i].mangled, t->v[i].grid, t->v[i].block) = i + 1;
-    return 0;
+    return index_grow(&t->slot, &t->nslot, t->n, 256, kernel_row_slot, t);
 }
 
 ic_kernel *ic_kernels_get(ic_kernels *t, const char *mangled,

@@ -150,6 +150,15 @@ int ic_filter_done(const ic_filter *f);
 /* Parses a non-negative decimal number; 0 on success, -1 otherwise. */
 int ic_parse_u64(const char *s, uint64_t *out);
 
+/* ---- batches of runs ------------------------------------------------ *
+ * SASS records name their function, not their launch: a batch of runs
+ * flushed together holds each kernel name in one run only. 1 when a new
+ * run of kernel `name` may join a batch of n runs named names[0..n-1]
+ * (max_runs at most); 0: the batch ends first. A launch that extends the
+ * batch's last run never asks. */
+int ic_batch_admits(const char *const *names, int n, int max_runs,
+                    const char *name);
+
 /* ---- functions without line information ---------------------------- */
 
 /* Per (cubin crc, function index): whether source-line lookups found a

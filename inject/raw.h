@@ -258,16 +258,21 @@
 #define MP_RAW_KEY_LAUNCHES_PROFILED "launches_profiled"
 /* where the library's time in the program went: "NAME COUNT SECONDS"
  * for each of MP_RAW_COST_FIELDS in order, then "records R" (the SASS
- * records flushed). sync: cuCtxSynchronize at the end of a run; flush:
+ * records flushed). sync: cuCtxSynchronize before a flush; flush:
  * reading the records; attribute: adding them to lines and rows; lines:
  * source-line lookups of new instructions; modules: keeping a loaded
- * module's cubin; writes: the raw files; enable/disable: SASS metrics
- * switched on or off on a context. */
+ * module's cubin; writes: the raw files; launch: the program's launch
+ * calls from their entry (after the library's own work there) to their
+ * exit, the driver's and CUPTI's time inside them, while SASS metrics
+ * are on on their context (launch_off: while off); enable/disable: SASS
+ * metrics switched on or off on a context. sync counts flushes: a flush
+ * ends a batch of runs (inject.c). */
 #define MP_RAW_KEY_COST "cost"
 #define MP_RAW_COST_FIELDS(X)                                               \
     X(SYNC, "sync") X(FLUSH, "flush") X(ATTRIBUTE, "attribute")             \
     X(LINES, "lines") X(MODULES, "modules") X(WRITES, "writes")             \
-    X(ENABLE, "enable") X(DISABLE, "disable")
+    X(ENABLE, "enable") X(DISABLE, "disable") X(LAUNCH, "launch")         \
+    X(LAUNCH_OFF, "launch_off")
 /* last line: "end exit", "end signal N" or "end flush" (still running) */
 #define MP_RAW_KEY_END "end"
 

@@ -493,18 +493,23 @@ static void say_cost(const mp_prof_opts *o, const mp_prof_status *st)
     const double *s = st->cost_s;
     const mp_u64 *n = st->cost_n;
     double total = 0;
-    for (int k = 0; k < MP_PC_N; k++)
-        total += k == MP_PC_LINES ? 0 : s[k];   /* inside attribute */
+    for (int k = 0; k < MP_PC_N; k++)   /* lines: inside attribute */
+        total += k == MP_PC_LINES || k == MP_PC_LAUNCH
+                 || k == MP_PC_LAUNCH_OFF ? 0 : s[k];
     fprintf(stderr, "memprobe: time in the library's calls inside the "
-            "program: %.3f s (synchronising %.3f s at %llu run ends; "
+            "program: %.3f s (synchronising %.3f s before %llu flushes; "
             "reading records %.3f s, %llu records; attributing %.3f s, "
             "source lines %.3f s of it for %llu instructions; keeping "
             "modules %.3f s for %llu; writing files %.3f s; SASS metrics "
-            "on %llu, off %llu: %.3f s)\n", total, s[MP_PC_SYNC],
+            "on %llu, off %llu: %.3f s); inside the %llu launch calls "
+            "themselves (the driver's and CUPTI's work) %.3f s with SASS "
+            "metrics on, %.3f s in %llu with them off\n", total,
+            s[MP_PC_SYNC],
             n[MP_PC_SYNC], s[MP_PC_FLUSH], st->records, s[MP_PC_ATTRIBUTE],
             s[MP_PC_LINES], n[MP_PC_LINES], s[MP_PC_MODULES], n[MP_PC_MODULES],
             s[MP_PC_WRITES], n[MP_PC_ENABLE], n[MP_PC_DISABLE],
-            s[MP_PC_ENABLE] + s[MP_PC_DISABLE]);
+            s[MP_PC_ENABLE] + s[MP_PC_DISABLE], n[MP_PC_LAUNCH],
+            s[MP_PC_LAUNCH], s[MP_PC_LAUNCH_OFF], n[MP_PC_LAUNCH_OFF]);
 }
 
 /* What a judgement left to library kernels, after its summary: "; N

@@ -689,10 +689,10 @@ static const char *const raw_line_names[RI_N] = {MP_RAW_LINE_COLS(RAW_NAME)};
 
 /* The columns `names` (n) and the five metrics of t into idx. */
 static int map_cols(const mp_ncu_table *t, const char *path,
-                    const char *const *names, int n, int *idx, char *err,
-                    size_t errlen)
+                    const char *const *names, int n, int metrics, int *idx,
+                    char *err, size_t errlen)
 {
-    for (int k = 0; k < n + MP_PM_N; k++) {
+    for (int k = 0; k < n + (metrics ? MP_PM_N : 0); k++) {
         idx[k] = need_col(t, path, k < n ? names[k] : metric_names[k - n],
                           err, errlen);
         if (idx[k] < 0)
@@ -701,15 +701,16 @@ static int map_cols(const mp_ncu_table *t, const char *path,
     return 0;
 }
 
-/* A raw file read and its columns (names, n, then the metrics) found:
- * 0 (free t), 1 nothing in it yet, -1 with err. */
+/* A raw file read and its columns (names, n, then the metrics when
+ * `metrics`) found: 0 (free t), 1 nothing in it yet, -1 with err. */
 static int open_raw(const char *path, const char *const *names, int n,
-                    mp_ncu_table *t, int *idx, char *err, size_t errlen)
+                    int metrics, mp_ncu_table *t, int *idx, char *err,
+                    size_t errlen)
 {
     int rc = read_raw(path, t, err, errlen);
     if (rc)
         return rc;
-    if (map_cols(t, path, names, n, idx, err, errlen)) {
+    if (map_cols(t, path, names, n, metrics, idx, err, errlen)) {
         mp_ncu_free(t);
         return -1;
     }
@@ -748,7 +749,7 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
 {
     mp_ncu_table t;
     int idx[RL_N + MP_PM_N];
-    int rc = open_raw(path, raw_launch_names, RL_N, &t, idx, err, errlen);
+    int rc = open_raw(path, raw_launch_names, RL_N, 1, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
     d->l = xrealloc(d->l, (size_t)(d->nl + t.nrows) * sizeof *d->l);
@@ -806,14 +807,10 @@ static int add_raw_kernels(raw_kernels *k, const char *path, char *err,
     static const char *const names[RK_N] = {MP_RAW_KERNEL_COLS(RAW_NAME)};
 #undef RAW_NAME
     mp_ncu_table t;
-    int idx[RK_N], rc = read_raw(path, &t, err, errlen);
+    int idx[RK_N];
+    int rc = open_raw(path, names, RK_N, 0, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    for (int c = 0; c < RK_N; c++)
-        if ((idx[c] = need_col(&t, path, names[c], err, errlen)) < 0) {
-            mp_ncu_free(&t);
-            return -1;
-        }
     k->v = xrealloc(k->v, (size_t)(k->n + t.nrows) * sizeof *k->v);
     for (int r = 0; r < t.nrows; r++) {
         raw_kernel *x = &k->v[k->n];
@@ -837,19 +834,30 @@ static int add_raw_kernels(raw_kernels *k, const char *path, char *err,
     return 0;
 }
 
+/* raw kernels by pid, mangled name, grid and block */
+static int cmp_raw_kernel(const void *a, const void *b)
+{
+    const raw_kernel *x = a, *y = b;
+    int c;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if ((c = strcmp(x->mangled, y->mangled)) || (c = strcmp(x->grid, y->grid)))
+        return c;
+    return strcmp(x->block, y->block);
+}
+
 /* Each launch row gets its kernel's launches seen and profiled (a graph's
  * kernels none: the library counts the graph). Frees k. */
 static void join_kernels(mp_prof_data *d, raw_kernels *k)
 {
+    mp_sort(k->v, (size_t)k->n, sizeof *k->v, cmp_raw_kernel);
     for (int r = 0; r < d->nl; r++) {
         mp_prof_launch *l = &d->l[r];
-        const raw_kernel *hit = NULL;
-        for (int j = 0; j < k->n && !hit && strcmp(l->graph, "1"); j++) {
-            const raw_kernel *x = &k->v[j];
-            if (x->pid == l->pid && !strcmp(x->mangled, l->mangled)
-                && !strcmp(x->grid, l->grid) && !strcmp(x->block, l->block))
-                hit = x;
-        }
+        const raw_kernel key = {.pid = l->pid, .mangled = l->mangled,
+                                .grid = l->grid, .block = l->block};
+        const raw_kernel *hit = k->n && strcmp(l->graph, "1")
+            ? bsearch(&key, k->v, (size_t)k->n, sizeof *k->v, cmp_raw_kernel)
+            : NULL;
         l->seen = xstrdup(hit ? hit->seen : "");
         l->profiled = xstrdup(hit ? hit->profiled : "");
     }
@@ -867,7 +875,7 @@ static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
 {
     mp_ncu_table t;
     int idx[RI_N + MP_PM_N];
-    int rc = open_raw(path, raw_line_names, RI_N, &t, idx, err, errlen);
+    int rc = open_raw(path, raw_line_names, RI_N, 1, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
     d->i = xrealloc(d->i, (size_t)(d->ni + t.nrows) * sizeof *d->i);
@@ -1062,13 +1070,20 @@ static int cmp_launch(const void *a, const void *b)
     return cmp_pid_launch(x->pid, x->launch, y->pid, y->launch);
 }
 
+/* lines by pid and mangled name (a prefix of their order) */
+static int cmp_line_kernel(const void *a, const void *b)
+{
+    const mp_prof_line *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return strcmp(x->mangled, y->mangled);
+}
+
 static int cmp_line(const void *a, const void *b)
 {
     const mp_prof_line *x = a, *y = b;
     int c;
-    if (x->pid != y->pid)
-        return x->pid < y->pid ? -1 : 1;
-    if ((c = strcmp(x->mangled, y->mangled)))
+    if ((c = cmp_line_kernel(a, b)))
         return c;
     if ((c = strcmp(x->cubin ? x->cubin : "", y->cubin ? y->cubin : "")))
         return c;
@@ -1142,7 +1157,7 @@ static int add_raw_ops(raw_ops *o, const char *path, char *err, size_t errlen)
 {
     mp_ncu_table t;
     int idx[RO_N + MP_PM_N];
-    int rc = open_raw(path, raw_op_names, RO_N, &t, idx, err, errlen);
+    int rc = open_raw(path, raw_op_names, RO_N, 1, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
     o->v = xrealloc(o->v, (size_t)(o->n + t.nrows) * sizeof *o->v);
@@ -1243,17 +1258,12 @@ static int add_raw_modules(raw_modules *m, const char *path, char *err,
                            size_t errlen)
 {
     mp_ncu_table t;
-    int idx[RM_N] = {0};
-    int rc = read_raw(path, &t, err, errlen);
+    int idx[RM_N];
+    /* the columns before `found` (how it was found: for people, not read) */
+    int rc = open_raw(path, raw_module_names, RM_FOUND, 0, &t, idx, err,
+                      errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    for (int k = 0; k < RM_N; k++)
-        if (k != RM_FOUND   /* how it was found: for people, not read */
-            && (idx[k] = need_col(&t, path, raw_module_names[k], err,
-                                  errlen)) < 0) {
-            mp_ncu_free(&t);
-            return -1;
-        }
     m->v = xrealloc(m->v, (size_t)(m->n + t.nrows) * sizeof *m->v);
     for (int r = 0; r < t.nrows; r++) {
         raw_module *x = &m->v[m->n];
@@ -1277,17 +1287,13 @@ static void free_modules(raw_modules *m)
     free(m->v);
 }
 
-static int cmp_module_key(long pid, const char *crc, const raw_module *m)
-{
-    if (pid != m->pid)
-        return pid < m->pid ? -1 : 1;
-    return strcmp(crc, m->crc);
-}
 
 static int cmp_module(const void *a, const void *b)
 {
-    const raw_module *x = a;
-    return cmp_module_key(x->pid, x->crc, b);
+    const raw_module *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    return strcmp(x->crc, y->crc);
 }
 
 /* Each instruction row gets its module's origin (MP_ORIGIN_UNKNOWN when
@@ -1297,20 +1303,12 @@ static void origin_lines(mp_prof_data *d, raw_modules *m)
     mp_sort(m->v, (size_t)m->n, sizeof *m->v, cmp_module);
     for (int j = 0; j < d->ni; j++) {
         mp_prof_line *i = &d->i[j];
-        const char *origin = MP_ORIGIN_UNKNOWN;
-        for (int lo = 0, hi = m->n; lo < hi;) {
-            int mid = lo + (hi - lo) / 2;
-            int c = cmp_module_key(i->pid, i->cubin ? i->cubin : "",
-                                   &m->v[mid]);
-            if (!c) {
-                origin = m->v[mid].origin;
-                break;
-            }
-            if (c < 0)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
+        const raw_module key = {.pid = i->pid,
+                                .crc = i->cubin ? i->cubin : ""};
+        const raw_module *hit = m->n ? bsearch(&key, m->v, (size_t)m->n,
+                                               sizeof *m->v, cmp_module)
+                                     : NULL;
+        const char *origin = hit ? hit->origin : MP_ORIGIN_UNKNOWN;
         free(i->origin);
         i->origin = xstrdup(origin);
         i->library = mp_prof_origin_library(origin);
@@ -1323,21 +1321,12 @@ static void origin_lines(mp_prof_data *d, raw_modules *m)
 static void origin_launch(const mp_prof_data *d, mp_prof_launch *l,
                           const mp_prof_line *first)
 {
-    const char *origin = first ? first->origin : MP_ORIGIN_UNKNOWN;
-    for (int lo = 0, hi = d->ni; lo < hi && !first;) {
-        int mid = lo + (hi - lo) / 2;
-        const mp_prof_line *i = &d->i[mid];
-        int c = l->pid != i->pid ? (l->pid < i->pid ? -1 : 1)
-                : strcmp(l->mangled, i->mangled);
-        if (!c) {
-            origin = i->origin;
-            break;
-        }
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
+    if (!first && d->ni) {
+        const mp_prof_line key = {.pid = l->pid, .mangled = l->mangled};
+        first = bsearch(&key, d->i, (size_t)d->ni, sizeof *d->i,
+                        cmp_line_kernel);
     }
+    const char *origin = first ? first->origin : MP_ORIGIN_UNKNOWN;
     free(l->origin);
     l->origin = xstrdup(origin);
     l->library = mp_prof_origin_library(origin);
@@ -1464,8 +1453,19 @@ static int read_raw_files(const char *raw_dir, char **names, int n,
     return rc;
 }
 
+/* 1 when the module of cubin crc came from a vendor library. */
+static int library_cubin(const raw_modules *m, const char *crc)
+{
+    for (int k = 0; k < m->n; k++)
+        if (!strcmp(m->v[k].crc, crc) && mp_prof_origin_library(m->v[k].origin))
+            return 1;
+    return 0;
+}
+
 /* The opcodes of d's instructions from the saved cubins (--opcodes; auto:
- * only modules with an instruction without a source line). */
+ * only the program's own modules with an instruction without a source
+ * line: a library's cubins are large, PyTorch's 118 MB in 27, and their
+ * kernels are not judged unless asked). */
 static void add_opcodes(const char *raw_dir, mp_prof_data *d, raw_extra *x,
                         int opcodes)
 {
@@ -1474,6 +1474,8 @@ static void add_opcodes(const char *raw_dir, mp_prof_data *d, raw_extra *x,
         for (int k = 0; k < x->ncubins; k++) {
             const char *crc = x->cubins[k] + strlen(MP_RAW_CUBIN);
             int need = 0;
+            if (library_cubin(&x->modules, crc))
+                continue;
             for (int j = 0; j < d->ni && !need; j++)
                 need = !d->i[j].file[0] && d->i[j].cubin
                        && !strcmp(d->i[j].cubin, crc);

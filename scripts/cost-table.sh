@@ -6,7 +6,8 @@
 #   scripts/cost-table.sh DIR
 #
 # DIR holds P-MODE.log per run (P: train_loop, many; MODE: alone-1,
-# alone-2, alone-3, full, pk3, ncu-src, ncu-metrics) and runs.txt, one line
+# alone-2, alone-3, full, pk3, ncu-src, ncu-metrics, and the diagnostic
+# full-NAME, diag-NAME and pk3-N, listed last by name) and runs.txt, one line
 # a run: "P MODE rc R wall_s S [limit_s L] [note: TEXT]".
 #
 # train_loop (tests/profile/real/train_loop.py) prints "step I ms X" per
@@ -30,8 +31,8 @@ fi
 dir=$1
 logs=()
 for p in train_loop many; do
-    for m in alone-1 alone-2 alone-3 full pk3 ncu-src ncu-metrics; do
-        [ -f "$dir/$p-$m.log" ] && logs+=("$dir/$p-$m.log")
+    for f in "$dir/$p"-*.log; do
+        [ -f "$f" ] && logs+=("$f")
     done
 done
 runs=/dev/null
@@ -189,6 +190,16 @@ END {
         if (!any) continue
         alone_row(progs[p])
         for (m = 1; m <= nm; m++) mode_row(progs[p], modes[m])
+        # the diagnostic modes (gpu-check.sh profilecost, phase diag), by name
+        nd = 0
+        for (k in seen) {
+            split(k, kk, SUBSEP)
+            if (kk[1] == progs[p] && kk[2] ~ /^(full|diag|pk3)-/) extra[++nd] = kk[2]
+        }
+        for (i = 2; i <= nd; i++)
+            for (j = i; j > 1 && extra[j - 1] > extra[j]; j--) { t = extra[j]; extra[j] = extra[j - 1]; extra[j - 1] = t }
+        for (i = 1; i <= nd; i++) mode_row(progs[p], extra[i])
+        delete extra
     }
 }
 AWK

@@ -124,7 +124,8 @@ cost_run() {
 # and the cubins removed; a log over 8 MB keeps the program's own lines
 # (steps, progress) and of the rest its first and last 2000 lines, another
 # file over 8 MB its first megabyte (NAME.head); the raw folders go if DIR
-# still holds over 60 MB. The tarball must stay within what the device
+# still holds over 60 MB, their status, kernels and modules files kept
+# beside them. The tarball must stay within what the device
 # tool returns.
 cost_trim() {
     local d=$1 f n
@@ -143,8 +144,13 @@ cost_trim() {
         esac
     done >> "$d/sizes.txt"
     if [ "$(du -sm "$d" | cut -f1)" -gt 60 ]; then
-        rm -rf "$d"/*-raw-*
-        echo "removed: the raw folders (the folder held over 60 MB)" >> "$d/sizes.txt"
+        # the small files stay: the status (its cost line says where the
+        # library's time went), the kernels' and the modules' tables
+        for f in "$d"/*-raw-*/status.* "$d"/*-raw-*/kernels.* "$d"/*-raw-*/modules.*; do
+            [ -f "$f" ] && cp "$f" "$(dirname "$f").$(basename "$f")"
+        done
+        rm -rf "$d"/*-raw-*/
+        echo "removed: the raw folders (the folder held over 60 MB), but for their status, kernels and modules files (RAW.FILE)" >> "$d/sizes.txt"
     fi
 }
 
@@ -760,7 +766,10 @@ profilecost)
     # the alone and memprobe runs of both programs come first, then ncu's.
     # The limits add up to more than 420 s (four ncu runs of up to 150 s):
     # PROFILECOST_PROGRAMS=train_loop, then =many, in two calls (default
-    # both in one) gives each program all its runs.
+    # both in one) gives each program all its runs. PROFILECOST_PHASES
+    # (default "alone memprobe ncu") picks phases; "diag" adds runs of
+    # memprobe under inject.c's cost knobs (full-NAME, diag-NAME), to
+    # find where the time goes.
     C=$W/profilecost
     mkdir -p "$C"
     COST_T0=$(date +%s)
@@ -774,7 +783,7 @@ profilecost)
     : > "$C/runs.txt"
     COSTM=smsp__sass_inst_executed.sum,smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared.sum,smsp__sass_sectors_mem_global.sum
     COSTP=${PROFILECOST_PROGRAMS:-train_loop many}
-    for phase in alone memprobe ncu; do
+    for phase in ${PROFILECOST_PHASES:-alone memprobe ncu}; do
         for p in $COSTP; do
             case $p in
             train_loop) cmd="python3 tests/profile/real/train_loop.py 20 5" ;;
@@ -790,6 +799,21 @@ profilecost)
                     -o "$C/$p-pk3.csv" -- $cmd
                 cost_run "$p" full ${PROFILECOST_FULL_S:-150} ./memprobe profile \
                     --keep-raw "$C/$p-raw-full" -o "$C/$p-full.csv" -- $cmd ;;
+            diag)
+                # --per-kernel 3 twice more, for its spread; then where
+                # the time goes (inject.c's knobs): a flush per run,
+                # CUPTI's per-SM and per-SMSP output
+                for r in 2 3; do
+                    cost_run "$p" pk3-$r 150 ./memprobe profile --per-kernel 3 \
+                        --keep-raw "$C/$p-raw-pk3-$r" -o "$C/$p-pk3-$r.csv" -- $cmd
+                done
+                for v in full-batch1:MEMPROBE_BATCH_RUNS=1 \
+                         full-sm:MEMPROBE_SASS_GRANULARITY=sm \
+                         full-smsp:MEMPROBE_SASS_GRANULARITY=smsp; do
+                    cost_run "$p" "${v%%:*}" ${PROFILECOST_FULL_S:-150} env "${v#*:}" \
+                        ./memprobe profile --keep-raw "$C/$p-raw-${v%%:*}" \
+                        -o "$C/$p-${v%%:*}.csv" -- $cmd
+                done ;;
             ncu)
                 cost_run "$p" ncu-src ${PROFILECOST_NCU_S:-150} $NCU --clock-control none \
                     --section SourceCounters -o "$C/$p-ncu-src" -f $cmd

@@ -749,7 +749,8 @@ static void test_status(void **state)
     const char *cost = "cost sync 3 0.012500 flush 3 12.000000 attribute 0 "
                        "0.000000 lines 0 0.000000 modules 0 0.000000 writes "
                        "0 0.000000 enable 0 0.000000 disable 1 0.000001 "
-                       "records 4200\n";
+                       "launch 0 0.000000 launch_off 0 0.000000 records "
+                       "4200\n";
     char want[1024];
     snprintf(want, sizeof want, "cupti_version 130500\npid 12\n"
              "warning cuCtxSynchronize: an error\n"
@@ -795,6 +796,27 @@ static void test_cubin_once(void **state)
     free(data);
 }
 
+/* A batch holds each kernel name once, and max_runs runs at most. */
+static void test_batch_admits(void **state)
+{
+    (void)state;
+    const char *const names[] = {"_Z1av", "_Z1bv", "_Z1cv"};
+    assert_int_equal(ic_batch_admits(names, 0, 32, "_Z1av"), 1);
+    assert_int_equal(ic_batch_admits(names, 3, 32, "_Z1dv"), 1);
+    assert_int_equal(ic_batch_admits(names, 3, 32, "_Z1av"), 0);
+    assert_int_equal(ic_batch_admits(names, 3, 32, "_Z1cv"), 0);
+    /* only the runs in the batch count: c is not in the first two */
+    assert_int_equal(ic_batch_admits(names, 2, 32, "_Z1cv"), 1);
+    assert_int_equal(ic_batch_admits(names, 3, 3, "_Z1dv"), 0);
+    assert_int_equal(ic_batch_admits(names, 2, 3, "_Z1dv"), 1);
+    /* max 1: a flush per run */
+    assert_int_equal(ic_batch_admits(names, 1, 1, "_Z1dv"), 0);
+    /* a launch without a name joins as "" */
+    const char *const unnamed[] = {""};
+    assert_int_equal(ic_batch_admits(unnamed, 1, 32, NULL), 0);
+    assert_int_equal(ic_batch_admits(names, 3, 32, NULL), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -820,6 +842,7 @@ int main(void)
                                         remove_dir),
         cmocka_unit_test_setup_teardown(test_status, make_dir, remove_dir),
         cmocka_unit_test(test_per_kernel),
+        cmocka_unit_test(test_batch_admits),
         cmocka_unit_test(test_fnlines),
         cmocka_unit_test_setup_teardown(test_kernels_file, make_dir,
                                         remove_dir),

@@ -252,6 +252,41 @@ static void test_no_opcodes(void **state)
 }
 
 /* A program that forks: one CSV, both processes' rows by pid. */
+/* --opcodes auto leaves a library's modules alone (PyTorch's copy kernel
+ * with --library), however they lack line information; --opcodes on
+ * disassembles them too. */
+static void test_opcodes_library(void **state)
+{
+    (void)state;
+    static const char *const how[2] = {"auto", "on"};
+    for (int k = 0; k < 2; k++) {
+        cli_result r;
+        char out[32], lines[40];
+        snprintf(out, sizeof out, "ol-%s.csv", how[k]);
+        snprintf(lines, sizeof lines, "ol-%s-lines.csv", how[k]);
+        profile(L("-o", out, "--opcodes", how[k]),
+                L("--templates", "--library"), &r);
+        cli_expect_status(&r, 0);
+        cli_result_free(&r);
+        mp_ncu_table t;
+        read_csv(lines, &t);
+        int lib = 0, own = 0;
+        for (int row = 0; row < t.nrows; row++) {
+            const char *op = cell(&t, row, "opcode");
+            int is_lib = !strcmp(cell(&t, row, "library"), "1");
+            lib += is_lib;
+            own += !is_lib;
+            if (!is_lib || k == 1)
+                assert_true(!strcmp(op, "LDG.E") || !strcmp(op, "STG.E"));
+            else
+                assert_string_equal(op, "");
+        }
+        assert_int_equal(lib, 2);
+        assert_int_equal(own, 4);
+        mp_ncu_free(&t);
+    }
+}
+
 static void test_fork(void **state)
 {
     (void)state;
@@ -1121,11 +1156,13 @@ static void test_per_kernel(void **state)
                      "launches profiled, the others ran uninstrumented\n");
     cli_must_contain("stderr", r.err, "memprobe: time in the library's "
                      "calls inside the program: 1.500 s (synchronising "
-                     "0.250 s at 3 run ends; reading records 0.500 s, 77 "
+                     "0.250 s before 3 flushes; reading records 0.500 s, 77 "
                      "records; attributing 0.700 s, source lines 0.600 s "
                      "of it for 10 instructions; keeping modules 0.040 s "
                      "for 2; writing files 0.010 s; SASS metrics on 1, off "
-                     "0: 0.000 s)\n");
+                     "0: 0.000 s); inside the 8 launch calls themselves (the "
+                     "driver's and CUPTI's work) 0.200 s with SASS metrics "
+                     "on, 0.030 s in 5 with them off\n");
     cli_result_free(&r);
     read_csv("pk.csv", &t);
     assert_int_equal(t.nrows, 3);
@@ -2010,6 +2047,7 @@ int main(void)
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_merged_csv),
         cmocka_unit_test(test_no_opcodes),
+        cmocka_unit_test(test_opcodes_library),
         cmocka_unit_test(test_fork),
         cmocka_unit_test(test_crash),
         cmocka_unit_test(test_columns_match_header),

@@ -247,7 +247,8 @@ static void write_status(const char *extra, unsigned long long seen,
     if (cost_line)
         fprintf(f, "cost sync 3 0.250000 flush 3 0.500000 attribute 3 "
                 "0.700000 lines 10 0.600000 modules 2 0.040000 writes 1 "
-                "0.010000 enable 1 0.000000 disable 0 0.000000 records 77\n");
+                "0.010000 enable 1 0.000000 disable 0 0.000000 launch 8 "
+                "0.200000 launch_off 5 0.030000 records 77\n");
     if (end)
         fprintf(f, "end %s\n", end);
     fclose(f);
