@@ -45,10 +45,11 @@ BUILD := build
 # shim/ holds an empty <string> so that cupti_profiler_host.h compiles as C;
 # it must not reach nvcc, whose C++ headers need the real one.
 # The rooms (docs/architecture.md): cli/ on top, the families in probes/
-# (one folder each) and profile/ (memprobe profile) beside them, report/ and
-# runtime/ below them, model/ at the bottom.
+# (one folder each) and profile/ (memprobe profile) beside them, explain/
+# (memprobe explain) above profile/, report/ and runtime/ below them, model/
+# at the bottom.
 FAMILY_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard probes/*/*.c probes/*/*.cu))))
-INCLUDES := -Icli -Iprofile -Iinject -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
+INCLUDES := -Icli -Iexplain -Iprofile -Iinject -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
 	-Ireport -I$(CUDA_HOME)/include
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ishim $(INCLUDES) -MMD -MP
@@ -110,7 +111,7 @@ endif
 # A family's CPU tests live in its folder (probes/NAME/test_*.c) and build
 # to $(BUILD)/tests/NAME/; the rest are tests/test_*.c.
 FAMILY_TESTS := $(wildcard probes/*/test_*.c)
-LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c profile/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
+LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c explain/*.c profile/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
 LIB_CU := $(wildcard runtime/*.cu probes/*.cu probes/*/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c)) \

@@ -40,6 +40,8 @@ static const struct command {
      "the seeds' reduction bugs under compute-sanitizer (GPU)"},
     {"profile", mp_cmd_profile,
      "wavefronts and sectors per source line of a CUDA program"},
+    {"explain", mp_cmd_explain,
+     "the pattern, model count and fixes of profile's offending lines"},
     {"version", mp_cmd_version, "print the version"},
     {"help", cmd_help, "print this help"},
 };

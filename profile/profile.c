@@ -150,7 +150,7 @@ typedef struct {
  * it: every library that needs libcupti.so.13 then binds to the one the
  * injection library was built for, also in a program that brings an older
  * one of its own and loads it before CUDA starts (PyTorch's wheels). */
-static void preload_first(const char *cupti)
+void mp_prof_preload_first(const char *cupti)
 {
     const char *old = getenv("LD_PRELOAD");
     if (!old || !old[0]) {
@@ -176,11 +176,11 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
     setenv("CUDA_INJECTION64_PATH", lib, 1);
     if (is_file(nvtx)) {
         setenv("NVTX_INJECTION64_PATH", nvtx, 1);
-        preload_first(nvtx);
+        mp_prof_preload_first(nvtx);
     }
     /* before CUPTI: the program's own cuptiSubscribe comes here first */
     if (is_file(client))
-        preload_first(client);
+        mp_prof_preload_first(client);
     setenv("MEMPROBE_RAW_DIR", raw, 1);
     const struct {
         const char *name, *value;

@@ -58,6 +58,10 @@ int mp_prof_find_lib(const char *env_name, const char *lib, char *out,
  * the signal that ended it, or 127 when it could not start. */
 int mp_prof_spawn(const char *prog, void (*exec_fn)(void *ctx), void *ctx);
 
+/* Puts lib first in LD_PRELOAD, the preloads already there after it (in
+ * a child about to exec the program). */
+void mp_prof_preload_first(const char *lib);
+
 /* Removes a folder memprobe made and everything in it. */
 void mp_prof_remove_dir(const char *dir);
 

@@ -1,6 +1,7 @@
 /*
  * explain_capture.c - reader of `memprobe explain`'s lane-address
- * captures (the format: explain_capture.h, docs/explain-design.md).
+ * captures (the format: explain_capture.h, docs/explain-design.md) and of
+ * the capture library's status file beside a capture.
  */
 #include "explain_capture.h"
 
@@ -90,6 +91,25 @@ static mp_capture_inst *find_inst(mp_capture *c, const char *kernel,
     return in;
 }
 
+/* Notes launch among the instruction's distinct launches; 0, or -1 out
+ * of memory. */
+static int note_launch(mp_capture_inst *in, long long launch)
+{
+    for (int i = in->nlaunches - 1; i >= 0; i--)
+        if (in->launch[i] == launch)
+            return 0;
+    if (in->nlaunches == in->caplaunches) {
+        int cap = in->caplaunches ? 2 * in->caplaunches : 4;
+        long long *x = realloc(in->launch, (size_t)cap * sizeof *x);
+        if (!x)
+            return -1;
+        in->launch = x;
+        in->caplaunches = cap;
+    }
+    in->launch[in->nlaunches++] = launch;
+    return 0;
+}
+
 /* The lane addresses of a row into e; 0, or -1 with why. */
 static int lanes(char f[NCOLS][MAX_FIELD], mp_explain_exec *e, char *why,
                  size_t n)
@@ -164,6 +184,8 @@ static int add_row(mp_capture *c, char f[NCOLS][MAX_FIELD], char *why,
                         (unsigned long long)pc, in->opcode), -1;
     in->rows++;
     c->rows++;
+    if (note_launch(in, launch))
+        return snprintf(why, n, "out of memory"), -1;
     if (!in->explained)
         return 0;
     mp_explain_opcode(f[C_OPCODE], &space, &width, NULL);
@@ -285,8 +307,116 @@ void mp_capture_free(mp_capture *c)
 {
     for (int i = 0; i < c->n; i++) {
         free(c->inst[i].kernel);
+        free(c->inst[i].launch);
         mp_explain_free(&c->inst[i].acc);
     }
     free(c->inst);
     memset(c, 0, sizeof *c);
+}
+
+/* ---- the status file ---------------------------------------------------- */
+
+/* "captured|dropped KERNEL PC launch L executions N" into s; 0, or -1. */
+static int status_note(mp_capture_status *s, char *line, int dropped)
+{
+    char *save = NULL, *w[7];
+    int n = 0;
+    for (char *t = strtok_r(line, " \t", &save); t && n < 7;
+         t = strtok_r(NULL, " \t", &save))
+        w[n++] = t;
+    long long pc, launch, execs;
+    if (n != 6 || strcmp(w[2], "launch") || strcmp(w[4], "executions")
+        || integer(w[1], 0, &pc) || integer(w[3], 0, &launch)
+        || integer(w[5], 0, &execs))
+        return -1;
+    if (s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        mp_capture_note *x = realloc(s->note, (size_t)cap * sizeof *x);
+        if (!x)
+            return -1;
+        s->note = x;
+        s->cap = cap;
+    }
+    char *k = strdup(w[0]);
+    if (!k)
+        return -1;
+    s->note[s->n++] = (mp_capture_note){k, pc, launch, execs, dropped};
+    return 0;
+}
+
+/* "error TEXT" into s; 0, or -1 out of memory. */
+static int status_error(mp_capture_status *s, const char *text)
+{
+    char **x = realloc(s->error, (size_t)(s->nerrors + 1) * sizeof *x);
+    if (!x)
+        return -1;
+    s->error = x;
+    if (!(s->error[s->nerrors] = strdup(text)))
+        return -1;
+    s->nerrors++;
+    return 0;
+}
+
+/* One line of a status file (its newline removed); 0, or -1. */
+static int status_line(mp_capture_status *s, char *line)
+{
+    if (!strncmp(line, "captured ", 9))
+        return status_note(s, line + 9, 0);
+    if (!strncmp(line, "dropped ", 8))
+        return status_note(s, line + 8, 1);
+    if (!strncmp(line, "error ", 6))
+        return status_error(s, line + 6);
+    return 0;   /* the library's own notes (start, cap) */
+}
+
+int mp_capture_status_read(const char *path, mp_capture_status *s, char *err,
+                           size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open", path);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    int no = 0, rc = 0;
+    while (rc == 0 && (got = getline(&line, &cap, f)) >= 0) {
+        no++;
+        while (got > 0 && (line[got - 1] == '\n' || line[got - 1] == '\r'))
+            line[--got] = '\0';
+        rc = status_line(s, line);
+    }
+    free(line);
+    fclose(f);
+    if (rc) {
+        snprintf(err, errlen, "%s:%d: not a line of the capture library's "
+                 "status (captured|dropped KERNEL 0xOFFSET launch L "
+                 "executions N)", path, no);
+        mp_capture_status_free(s);
+    }
+    return rc;
+}
+
+long long mp_capture_dropped(const mp_capture_status *s, const char *kernel,
+                             long long pc)
+{
+    long long n = 0;
+    for (int i = 0; i < s->n; i++)
+        if (s->note[i].dropped && s->note[i].pc == pc
+            && !strcmp(s->note[i].kernel, kernel))
+            n += s->note[i].executions;
+    return n;
+}
+
+void mp_capture_status_free(mp_capture_status *s)
+{
+    for (int i = 0; i < s->n; i++)
+        free(s->note[i].kernel);
+    for (int i = 0; i < s->nerrors; i++)
+        free(s->error[i]);
+    free(s->note);
+    free(s->error);
+    memset(s, 0, sizeof *s);
 }

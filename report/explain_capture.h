@@ -33,6 +33,9 @@ typedef struct {
     const char *why;        /* what it is when not explained */
     long long rows;         /* warp executions captured */
     mp_explain_acc acc;     /* explained: the executions */
+    int nlaunches;          /* distinct launch numbers of its rows */
+    int caplaunches;
+    long long *launch;      /* those numbers, in the order first seen */
 } mp_capture_inst;
 
 typedef struct {
@@ -52,5 +55,37 @@ int mp_capture_read(const char *path, mp_capture *c, char *err,
 
 /* Frees *c and leaves it empty; safe twice. */
 void mp_capture_free(mp_capture *c);
+
+/* ---- the status file beside a capture (FILE.status) ---------------- */
+
+/* One "captured MANGLED 0xOFF launch L executions N" or "dropped ..."
+ * line of the capture library. */
+typedef struct {
+    char *kernel;
+    long long pc, launch, executions;
+    int dropped;            /* 1: executions past the cap, not kept */
+} mp_capture_note;
+
+typedef struct {
+    int n, cap;
+    mp_capture_note *note;
+    int nerrors;
+    char **error;           /* the text of each "error TEXT" line */
+} mp_capture_status;
+
+/* Reads a status file: its captured, dropped and error lines (other
+ * lines are the library's own notes and skipped). 0, or -1 with one line
+ * in err when it cannot be read or a captured/dropped line is malformed;
+ * on error *s is empty. */
+int mp_capture_status_read(const char *path, mp_capture_status *s, char *err,
+                           size_t errlen);
+
+/* The executions of instruction (kernel, pc) that the status says were
+ * dropped past the cap, over its launches (0: none). */
+long long mp_capture_dropped(const mp_capture_status *s, const char *kernel,
+                             long long pc);
+
+/* Frees *s and leaves it empty; safe twice. */
+void mp_capture_status_free(mp_capture_status *s);
 
 #endif
