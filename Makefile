@@ -301,6 +301,15 @@ $(BUILD)/tests/profile/fake_cupti.so: tests/profile/fake_cupti.c
 $(BUILD)/tests/test_profile: $(BUILD)/tests/profile/fake_app \
 	$(BUILD)/tests/profile/fake_cupti.so $(CLIENT_SO)
 
+# tests/test_explain_cli.c runs `memprobe explain -- fake_app` with a
+# stand-in capture library preloaded (tests/explain/fake_capture.c), which
+# writes a capture as the real one would.
+$(BUILD)/tests/explain/fake_capture.so: tests/explain/fake_capture.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -o $@ $<
+$(BUILD)/tests/test_explain_cli: $(BUILD)/tests/profile/fake_app \
+	$(BUILD)/tests/explain/fake_capture.so
+
 # The fuzz targets' bodies (tests/fuzz/), linked into the corpus replay
 # test without their libFuzzer entry points.
 FUZZ_SRC := $(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c))

@@ -118,7 +118,8 @@ static void explain_inst(mp_xp_inst *x)
         return;
     x->has_pattern = 1;
     x->addresses = distinct_addresses(&acc->exec[x->p.exec_index]);
-    mp_explain_probe_command(&x->p, acc, x->probe, sizeof x->probe);
+    x->has_probe = mp_explain_probe_command(&x->p, acc, x->probe,
+                                            sizeof x->probe);
     mp_explain_fixes_for(acc, &x->p, &x->fixes);
 }
 

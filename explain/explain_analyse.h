@@ -33,6 +33,7 @@ typedef struct {
     mp_explain_pattern p;
     long long addresses;         /* distinct addresses of p's execution */
     char probe[1024];            /* the probe command, or why none */
+    int has_probe;               /* 1: probe is a command */
     mp_explain_fixes fixes;
     int compare;                 /* MP_XP_* */
     char compare_text[256];      /* "model 128, measured 128: equal" */

@@ -176,16 +176,12 @@ static void field(mp_rep_table *t, const char *name, const char *value)
     mp_rep_table_add(t, kv, NULL);
 }
 
-/* The instruction as a table of fields. */
-static mp_rep_table *inst_table(const mp_xp_inst *x)
+/* The instruction as a table of fields (Markdown: the command as code). */
+static mp_rep_table *inst_table(const mp_xp_inst *x, mp_rep_format f)
 {
     static const char *const keys[] = {"field", "value"};
     mp_rep_table *t = mp_rep_table_new("instruction", 2, keys, 0, NULL, 8);
     char buf[1024];
-    if (!x->has_pattern) {
-        field(t, "model vs measured", x->compare_text);
-        return t;
-    }
     snprintf(buf, sizeof buf, "%s, %d bytes, %s", space_of(x), width_of(x),
              x->p.is_store ? "store" : "load");
     field(t, "space, width", buf);
@@ -194,7 +190,9 @@ static mp_rep_table *inst_table(const mp_xp_inst *x)
     per_request(x, buf, sizeof buf);
     field(t, "per request", buf);
     field(t, "model vs measured", x->compare_text);
-    field(t, "probe", x->probe);
+    snprintf(buf, sizeof buf, f == MP_REP_MD && x->has_probe ? "`%s`"
+             : "%s", x->probe);
+    field(t, "probe", buf);
     return t;
 }
 
@@ -232,9 +230,11 @@ static void print_inst(const mp_xp_inst *x, mp_rep_format f, FILE *out)
     char head[256], note[256];
     inst_heading(x, head, sizeof head);
     fprintf(out, f == MP_REP_MD ? "`%s`\n\n" : "%s\n", head);
-    print_tab(inst_table(x), f, out);
-    if (!x->has_pattern)
+    if (!x->has_pattern) {   /* not captured, or not explained */
+        fprintf(out, "%s\n\n", x->compare_text);
         return;
+    }
+    print_tab(inst_table(x, f), f, out);
     const char *unit = x->p.space == MP_SPACE_SHARED ? "wavefronts"
                                                      : "sectors";
     if (x->fixes.n) {

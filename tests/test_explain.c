@@ -1,7 +1,8 @@
 /*
  * test_explain.c - CPU tests of the analysis core of `memprobe explain`
- * (model/explain*.c) and its capture reader (report/explain_capture.c),
- * numbers against numbers on the seeds' patterns.
+ * (model/explain*.c) and its capture reader (report/explain_capture.c:
+ * the captures, each instruction's launches, the capture library's status
+ * file), numbers against numbers on the seeds' patterns.
  *
  * The fixtures (tests/data/explain/NAME.csv) are written by the generators
  * below; the test checks that the committed files equal what they write
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "explain.h"
 #include "explain_capture.h"
@@ -592,6 +594,80 @@ static void test_bad_captures(void **state)
     free(good);
 }
 
+/* An instruction's distinct launches: launch 0, 3, 0 again is 2. */
+static void test_launches(void **state)
+{
+    (void)state;
+    char *buf = NULL, err[512];
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    static const struct {
+        int pc, launch, warp;
+    } rows[] = {{0x10, 0, 0}, {0x10, 3, 0}, {0x10, 0, 1}, {0x20, 7, 0}};
+    header(m, "one store in launches 0, 3 and 0, another in 7");
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        fprintf(m, "k,0x%x,%d,%d,shared,STS,4,1,0xffffffff", rows[r].pc,
+                rows[r].launch, rows[r].warp);
+        for (int l = 0; l < 32; l++)
+            fprintf(m, ",%d", 4 * l);
+        fputs("\n", m);
+    }
+    fclose(m);
+    mp_capture cap;
+    assert_int_equal(mp_capture_parse(buf, len, "l.csv", &cap, err,
+                                      sizeof err), 0);
+    assert_int_equal(cap.n, 2);
+    assert_int_equal(cap.inst[0].nlaunches, 2);
+    assert_int_equal(cap.inst[0].launch[0], 0);
+    assert_int_equal(cap.inst[0].launch[1], 3);
+    assert_int_equal(cap.inst[0].rows, 3);
+    assert_int_equal(cap.inst[1].nlaunches, 1);
+    assert_int_equal(cap.inst[1].launch[0], 7);
+    mp_capture_free(&cap);
+    free(buf);
+}
+
+/* The capture library's status: captured and dropped lines summed per
+ * instruction, error lines kept, its own notes skipped; a malformed
+ * captured line refused with its line number. */
+static void test_status(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/memprobe-status-XXXXXX", err[512];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("start patches p cap 8 wants 2\n"
+          "cap k launch 0: 8 executions an instruction\n"
+          "captured k 0x10 launch 0 executions 8\n"
+          "dropped k 0x10 launch 0 executions 5\n"
+          "captured k 0x10 launch 3 executions 8\n"
+          "dropped k 0x10 launch 3 executions 2\n"
+          "captured k 0x20 launch 0 executions 1\n"
+          "error sanitizerAlloc records: 2 out of memory\n", f);
+    fclose(f);
+    mp_capture_status st;
+    assert_int_equal(mp_capture_status_read(path, &st, err, sizeof err), 0);
+    assert_int_equal(st.n, 5);
+    assert_int_equal(mp_capture_dropped(&st, "k", 0x10), 7);
+    assert_int_equal(mp_capture_dropped(&st, "k", 0x20), 0);
+    assert_int_equal(mp_capture_dropped(&st, "j", 0x10), 0);
+    assert_int_equal(st.nerrors, 1);
+    assert_string_equal(st.error[0], "sanitizerAlloc records: 2 out of "
+                        "memory");
+    mp_capture_status_free(&st);
+    mp_capture_status_free(&st);   /* safe twice */
+    f = fopen(path, "w");
+    fputs("captured k 0x10 launch 0 executions 8\ncaptured k 0x10\n", f);
+    fclose(f);
+    assert_int_equal(mp_capture_status_read(path, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":2: not a line of the capture library's "
+                                "status"));
+    assert_int_equal(st.n, 0);
+    unlink(path);
+    assert_int_equal(mp_capture_status_read(path, &st, err, sizeof err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -604,6 +680,8 @@ int main(void)
         cmocka_unit_test(test_opcodes),
         cmocka_unit_test(test_irregular),
         cmocka_unit_test(test_bad_captures),
+        cmocka_unit_test(test_launches),
+        cmocka_unit_test(test_status),
     };
     return cmocka_run_group_tests_name("explain", tests, NULL, NULL);
 }
