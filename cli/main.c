@@ -58,8 +58,10 @@ static int cmd_help(int argc, char **argv)
         if (mp_families[i]->probe)
             printf("  %-10s %s\n", mp_families[i]->name,
                    mp_families[i]->summary);
-    printf("\nExit status: 0 ok, 1 a check failed, 2 bad input, 3 no GPU, "
-           "4 counters unavailable (--counters on, profile), 5 CUDA error.\n");
+    printf("\nExit status: 0 ok, 1 a check failed, 2 bad input, 3 no GPU "
+           "(explain: or no capture library), 4 counters unavailable "
+           "(--counters on, profile; explain: nothing to explain), 5 CUDA "
+           "error.\n");
     return MP_EXIT_OK;
 }
 
