@@ -170,6 +170,7 @@ static void inst_heading(const mp_xp_inst *x, char *buf, size_t len)
                x->cap->nlaunches, x->cap->nlaunches == 1 ? "" : "es");
 }
 
+/* A row of the instruction's table. */
 static void field(mp_rep_table *t, const char *name, const char *value)
 {
     const char *kv[] = {name, value};
@@ -225,6 +226,7 @@ static void print_tab(mp_rep_table *t, mp_rep_format f, FILE *out)
     mp_rep_table_free(t);
 }
 
+/* One instruction: its heading, its fields, its ranked fixes. */
 static void print_inst(const mp_xp_inst *x, mp_rep_format f, FILE *out)
 {
     char head[256], note[256];
@@ -272,7 +274,7 @@ void mp_xp_print(const mp_xp_result *r, mp_rep_format f, FILE *out)
     summary(r, out);
 }
 
-/* ---- explain.csv --------------------------------------------------------- */
+/* ---- explain.csv ------------------------------------------------------ */
 
 #define XP_CSV_COLS(X)                                                    \
     X(KERNEL, "kernel") X(MANGLED, "mangled") X(FILE, "file")              \
