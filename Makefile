@@ -45,11 +45,12 @@ BUILD := build
 # shim/ holds an empty <string> so that cupti_profiler_host.h compiles as C;
 # it must not reach nvcc, whose C++ headers need the real one.
 # The rooms (docs/architecture.md): cli/ on top, the families in probes/
-# (one folder each) and profile/ (memprobe profile) beside them, report/ and
-# runtime/ below them, model/ at the bottom; inject/ and capture/ apart
-# (libraries loaded into a user's program).
+# (one folder each) and profile/ (memprobe profile) beside them, explain/
+# (memprobe explain) above profile/, report/ and runtime/ below them, model/
+# at the bottom; inject/ and capture/ apart (libraries loaded into a
+# user's program).
 FAMILY_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard probes/*/*.c probes/*/*.cu))))
-INCLUDES := -Icli -Iprofile -Iinject -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
+INCLUDES := -Icli -Iexplain -Iprofile -Iinject -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
 	-Ireport -I$(CUDA_HOME)/include
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ishim $(INCLUDES) -MMD -MP
@@ -111,7 +112,7 @@ endif
 # A family's CPU tests live in its folder (probes/NAME/test_*.c) and build
 # to $(BUILD)/tests/NAME/; the rest are tests/test_*.c.
 FAMILY_TESTS := $(wildcard probes/*/test_*.c)
-LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c profile/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
+LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c explain/*.c profile/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
 LIB_CU := $(wildcard runtime/*.cu probes/*.cu probes/*/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c)) \
@@ -330,6 +331,15 @@ $(BUILD)/tests/profile/fake_cupti.so: tests/profile/fake_cupti.c
 	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -o $@ $<
 $(BUILD)/tests/test_profile: $(BUILD)/tests/profile/fake_app \
 	$(BUILD)/tests/profile/fake_cupti.so $(CLIENT_SO)
+
+# tests/test_explain_cli.c runs `memprobe explain -- fake_app` with a
+# stand-in capture library preloaded (tests/explain/fake_capture.c), which
+# writes a capture as the real one would.
+$(BUILD)/tests/explain/fake_capture.so: tests/explain/fake_capture.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -o $@ $<
+$(BUILD)/tests/test_explain_cli: $(BUILD)/tests/profile/fake_app \
+	$(BUILD)/tests/explain/fake_capture.so
 
 # The fuzz targets' bodies (tests/fuzz/), linked into the corpus replay
 # test without their libFuzzer entry points.

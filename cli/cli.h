@@ -21,6 +21,7 @@ int mp_cmd_compare(int argc, char **argv);                    /* cmd_compare.c *
 int mp_cmd_hierarchy(int argc, char **argv);                  /* cmd_hierarchy.c */
 int mp_cmd_hazards(int argc, char **argv);                    /* cmd_hazards.c */
 int mp_cmd_profile(int argc, char **argv);                    /* cmd_profile.c */
+int mp_cmd_explain(int argc, char **argv);                    /* cmd_explain.c */
 
 /* Exits 2 with one line naming the parameter unless argv are parameters
  * of p (no run options) whose every configuration passes p's check: what

@@ -40,6 +40,8 @@ static const struct command {
      "the seeds' reduction bugs under compute-sanitizer (GPU)"},
     {"profile", mp_cmd_profile,
      "wavefronts and sectors per source line of a CUDA program"},
+    {"explain", mp_cmd_explain,
+     "the pattern, model count and fixes of profile's offending lines"},
     {"version", mp_cmd_version, "print the version"},
     {"help", cmd_help, "print this help"},
 };
@@ -56,8 +58,10 @@ static int cmd_help(int argc, char **argv)
         if (mp_families[i]->probe)
             printf("  %-10s %s\n", mp_families[i]->name,
                    mp_families[i]->summary);
-    printf("\nExit status: 0 ok, 1 a check failed, 2 bad input, 3 no GPU, "
-           "4 counters unavailable (--counters on, profile), 5 CUDA error.\n");
+    printf("\nExit status: 0 ok, 1 a check failed, 2 bad input, 3 no GPU "
+           "(explain: or no capture library), 4 counters unavailable "
+           "(--counters on, profile; explain: nothing to explain), 5 CUDA "
+           "error.\n");
     return MP_EXIT_OK;
 }
 

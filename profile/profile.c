@@ -31,22 +31,21 @@
 
 /* ---- before the program starts ---------------------------------------- */
 
-/* PROGRAM in PATH or as a path: an executable regular file, else one line
- * and exit 2. */
-static void find_program(const char *name, char *out, size_t len)
+void mp_prof_need_program(const char *cmd, const char *name, char *out,
+                          size_t len)
 {
     if (!name[0])
-        mp_usage_error("profile: empty program name");
+        mp_usage_error("%s: empty program name", cmd);
     if (!mp_prof_find_program(name, NULL, out, len))
         return;
     struct stat st;
     if (!strchr(name, '/'))
-        mp_usage_error("profile: %s: not found in PATH", name);
+        mp_usage_error("%s: %s: not found in PATH", cmd, name);
     if (stat(name, &st))
-        mp_usage_error("profile: %s: %s", name, strerror(errno));
+        mp_usage_error("%s: %s: %s", cmd, name, strerror(errno));
     if (!S_ISREG(st.st_mode))
-        mp_usage_error("profile: %s: not a regular file", name);
-    mp_usage_error("profile: %s: not executable", name);
+        mp_usage_error("%s: %s: not a regular file", cmd, name);
+    mp_usage_error("%s: %s: not executable", cmd, name);
 }
 
 static int is_file(const char *path)
@@ -55,11 +54,10 @@ static int is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The injection library: MEMPROBE_INJECT_LIB, else build/lib/ or lib/
- * beside memprobe. 0 and its absolute path, or -1. */
-static int find_inject_lib(char *out, size_t len)
+int mp_prof_find_lib(const char *env_name, const char *lib, char *out,
+                     size_t len)
 {
-    const char *env = getenv("MEMPROBE_INJECT_LIB");
+    const char *env = getenv(env_name);
     char cand[PATH_MAX + 64];
     if (env && env[0]) {
         snprintf(cand, sizeof cand, "%s", env);
@@ -71,9 +69,9 @@ static int find_inject_lib(char *out, size_t len)
             *slash = '\0';
         else
             snprintf(dir, sizeof dir, ".");
-        snprintf(cand, sizeof cand, "%s/build/lib/%s", dir, INJECT_LIB);
+        snprintf(cand, sizeof cand, "%s/build/lib/%s", dir, lib);
         if (!is_file(cand))
-            snprintf(cand, sizeof cand, "%s/lib/%s", dir, INJECT_LIB);
+            snprintf(cand, sizeof cand, "%s/lib/%s", dir, lib);
     }
     if (!is_file(cand) || !realpath(cand, out)) {
         snprintf(out, len, "%.*s", (int)len - 1, cand);
@@ -110,8 +108,7 @@ static int make_raw_dir(const char *keep, char *out, size_t len, char *err,
     return 0;
 }
 
-/* The raw folder and the range pass's folder in it. */
-static void remove_raw_dir(const char *dir)
+void mp_prof_remove_dir(const char *dir)
 {
     DIR *d = opendir(dir);
     if (d) {
@@ -121,7 +118,7 @@ static void remove_raw_dir(const char *dir)
             if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
                 snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
                 if (unlink(path) && errno == EISDIR)
-                    remove_raw_dir(path);
+                    mp_prof_remove_dir(path);
             }
         closedir(d);
     }
@@ -153,7 +150,7 @@ typedef struct {
  * it: every library that needs libcupti.so.13 then binds to the one the
  * injection library was built for, also in a program that brings an older
  * one of its own and loads it before CUDA starts (PyTorch's wheels). */
-static void preload_first(const char *cupti)
+void mp_prof_preload_first(const char *cupti)
 {
     const char *old = getenv("LD_PRELOAD");
     if (!old || !old[0]) {
@@ -179,11 +176,11 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
     setenv("CUDA_INJECTION64_PATH", lib, 1);
     if (is_file(nvtx)) {
         setenv("NVTX_INJECTION64_PATH", nvtx, 1);
-        preload_first(nvtx);
+        mp_prof_preload_first(nvtx);
     }
     /* before CUPTI: the program's own cuptiSubscribe comes here first */
     if (is_file(client))
-        preload_first(client);
+        mp_prof_preload_first(client);
     setenv("MEMPROBE_RAW_DIR", raw, 1);
     const struct {
         const char *name, *value;
@@ -216,9 +213,7 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
     _exit(127);
 }
 
-/* Starts the program and waits for it: its status (128 + signal). */
-static int run_program(const mp_prof_opts *o, const char *prog,
-                       const char *lib, const char *raw, const run_kind *rk)
+int mp_prof_spawn(const char *prog, void (*exec_fn)(void *ctx), void *ctx)
 {
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
@@ -232,8 +227,10 @@ static int run_program(const mp_prof_opts *o, const char *prog,
                 strerror(errno));
         return 127;
     }
-    if (pid == 0)
-        exec_program(o, prog, lib, raw, rk);
+    if (pid == 0) {
+        exec_fn(ctx);
+        _exit(127);
+    }
     child_pid = pid;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
@@ -246,6 +243,27 @@ static int run_program(const mp_prof_opts *o, const char *prog,
     if (WIFSIGNALED(st))
         return 128 + WTERMSIG(st);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+/* What exec_program needs, through mp_prof_spawn. */
+typedef struct {
+    const mp_prof_opts *o;
+    const char *prog, *lib, *raw;
+    const run_kind *rk;
+} exec_args;
+
+static void exec_spawned(void *ctx)
+{
+    const exec_args *a = ctx;
+    exec_program(a->o, a->prog, a->lib, a->raw, a->rk);
+}
+
+/* Starts the program and waits for it: its status (128 + signal). */
+static int run_program(const mp_prof_opts *o, const char *prog,
+                       const char *lib, const char *raw, const run_kind *rk)
+{
+    exec_args a = {o, prog, lib, raw, rk};
+    return mp_prof_spawn(prog, exec_spawned, &a);
 }
 
 /* ---- the range pass ----------------------------------------------------- */
@@ -604,7 +622,7 @@ int mp_prof_run(const mp_prof_opts *o)
     }
 
     char prog[PATH_MAX], lib[PATH_MAX], raw[PATH_MAX];
-    find_program(o->argv[0], prog, sizeof prog);
+    mp_prof_need_program("profile", o->argv[0], prog, sizeof prog);
     const char *out = o->output ? o->output : "profile.csv";
     if (mp_prof_check_output(out, err, sizeof err)) {
         mp_prof_free(&old);
@@ -614,11 +632,12 @@ int mp_prof_run(const mp_prof_opts *o)
         mp_prof_free(&old);
         mp_usage_error("%s", err);
     }
-    if (find_inject_lib(lib, sizeof lib)) {
+    if (mp_prof_find_lib("MEMPROBE_INJECT_LIB", INJECT_LIB, lib,
+                         sizeof lib)) {
         fprintf(stderr, "memprobe: no counts: the injection library %s is "
                 "missing (build it with make, or set MEMPROBE_INJECT_LIB)\n",
                 lib);
-        remove_raw_dir(raw);
+        mp_prof_remove_dir(raw);
         mp_prof_free(&old);
         return MP_EXIT_COUNTERS;
     }
@@ -668,6 +687,6 @@ int mp_prof_run(const mp_prof_opts *o)
     if (o->keep_raw)
         fprintf(stderr, "memprobe: raw files kept in %s\n", raw);
     else
-        remove_raw_dir(raw);
+        mp_prof_remove_dir(raw);
     return rc;
 }

@@ -39,4 +39,30 @@ typedef struct {
  * status (128 + signal). */
 int mp_prof_run(const mp_prof_opts *o);
 
+/* ---- for memprobe explain, which runs programs the same way ---------- */
+
+/* PROGRAM in PATH or as a path (an executable regular file): its path in
+ * out; else one line "CMD: ..." and exit 2. */
+void mp_prof_need_program(const char *cmd, const char *name, char *out,
+                          size_t len);
+
+/* A library of memprobe's: the file the environment variable env_name
+ * names, else build/lib/LIB or lib/LIB beside the memprobe binary. 0 and
+ * its absolute path in out, or -1 and the path looked at. */
+int mp_prof_find_lib(const char *env_name, const char *lib, char *out,
+                     size_t len);
+
+/* Forks; the child calls exec_fn(ctx), which sets its environment and
+ * execs (the child exits 127 if it returns). SIGINT and SIGTERM sent to
+ * memprobe meanwhile go on to the child. Returns its exit status, 128 +
+ * the signal that ended it, or 127 when it could not start. */
+int mp_prof_spawn(const char *prog, void (*exec_fn)(void *ctx), void *ctx);
+
+/* Puts lib first in LD_PRELOAD, the preloads already there after it (in
+ * a child about to exec the program). */
+void mp_prof_preload_first(const char *lib);
+
+/* Removes a folder memprobe made and everything in it. */
+void mp_prof_remove_dir(const char *dir);
+
 #endif

@@ -78,10 +78,8 @@ static void say(FILE *out, const char *prefix, const char *where,
             where, what, o, r, meas, mp_prof_class_unit[c], ideal);
 }
 
-/* What a line's judgement is about: "shared load (LDS)", or "global
- * store" when the opcodes are not known. */
-static void src_what(const mp_prof_src *l, int c, int dir, char *buf,
-                     size_t len)
+void mp_prof_src_what(const mp_prof_src *l, int c, int dir, char *buf,
+                      size_t len)
 {
     const char *ops = l->dops[c][dir];
     snprintf(buf, len, "%s %s%s%s%s", mp_prof_class_name[c],
@@ -101,7 +99,7 @@ static void say_src(FILE *out, const char *prefix, const mp_prof_src *l,
         sprintf(where, "%s %s", at, l->name);
     else
         sprintf(where, "%s%s", l->name, at);
-    src_what(l, c, dir, what, sizeof what);
+    mp_prof_src_what(l, c, dir, what, sizeof what);
     say(out, prefix, where, what, c, l->meas[c][dir], l->ideal[c][dir],
         old_ratio);
     free(where);
@@ -133,32 +131,52 @@ static int take(mp_prof_judged *j, int library, int libraries)
     return 1;
 }
 
-int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
-                  mp_u64 min_count, int libraries, const char *prefix,
-                  FILE *out, mp_prof_judged *j)
+/* Whether line l's loads or stores (dir) of class c exceed s's limit. */
+static int offends(const mp_prof_src *l, const mp_prof_check_spec *s, int c,
+                   int dir)
 {
-    int n, bad = 0;
-    mp_prof_src *src = mp_prof_sources(d, &n);
+    if (!s->has[c] || !l->ideal[c][dir])
+        return 0;
+    return (long double)l->meas[c][dir]
+           > (long double)s->limit[c] * (long double)l->ideal[c][dir];
+}
+
+mp_prof_offender *mp_prof_offenders(const mp_prof_data *d,
+                                    const mp_prof_check_spec *s,
+                                    mp_u64 min_count, int libraries, int *n,
+                                    mp_prof_judged *j)
+{
+    int ns;
+    mp_prof_src *src = mp_prof_sources(d, &ns);
+    mp_prof_offender *o = mp_xcalloc((size_t)ns * MP_NCLASS * MP_NDIR + 1,
+                                     sizeof *o);
     memset(j, 0, sizeof *j);
-    for (int k = 0; k < n; k++) {
+    *n = 0;
+    for (int k = 0; k < ns; k++) {
         const mp_prof_src *l = &src[k];
         if (l->inst < min_count || !judgeable(l, s)
             || !take(j, l->library, libraries))
             continue;
         for (int c = 0; c < MP_NCLASS; c++)
-            for (int dir = 0; dir < MP_NDIR; dir++) {
-                if (!s->has[c] || !l->ideal[c][dir])
-                    continue;
-                if ((long double)l->meas[c][dir]
-                    <= (long double)s->limit[c]
-                           * (long double)l->ideal[c][dir])
-                    continue;
-                say_src(out, prefix, l, c, dir, -1);
-                bad++;
-            }
+            for (int dir = 0; dir < MP_NDIR; dir++)
+                if (offends(l, s, c, dir))
+                    o[(*n)++] = (mp_prof_offender){*l, c, dir};
     }
     free(src);
-    return bad;
+    return o;
+}
+
+int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
+                  mp_u64 min_count, int libraries, const char *prefix,
+                  FILE *out, mp_prof_judged *j)
+{
+    int n;
+    mp_prof_offender *o = mp_prof_offenders(d, s, min_count, libraries, &n,
+                                            j);
+    for (int k = 0; k < n; k++)
+        say_src(out, prefix, &o[k].src, o[k].cls, o[k].dir, -1);
+    free(o);
+    return n;
 }
 
 /* new_m / new_i > old_m / old_i x (1 + tol), exactly when tol is 0. */

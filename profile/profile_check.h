@@ -45,6 +45,27 @@ int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
                   mp_u64 min_count, int libraries, const char *prefix,
                   FILE *out, mp_prof_judged *j);
 
+/* One offender of --check: a source line's loads (dir MP_DIR_LOAD) or
+ * stores of class cls over the limit; src's strings point into the
+ * profile judged. */
+typedef struct {
+    mp_prof_src src;
+    int cls, dir;
+} mp_prof_offender;
+
+/* mp_prof_check's judgement without printing: its offenders in the order
+ * it prints them (malloc'd; *n of them), *j what was judged. */
+mp_prof_offender *mp_prof_offenders(const mp_prof_data *d,
+                                    const mp_prof_check_spec *s,
+                                    mp_u64 min_count, int libraries, int *n,
+                                    mp_prof_judged *j);
+
+/* What a line's judgement in class c and direction dir is about, as
+ * --check names it: "shared load (LDS)", or "global store" when the
+ * opcodes are not known. */
+void mp_prof_src_what(const mp_prof_src *l, int c, int dir, char *buf,
+                      size_t len);
+
 /* Compares d with the baseline old: one line per kernel (per class) or
  * source line (per class and direction)
  * (min_count as above) whose measured / ideal grew by more than

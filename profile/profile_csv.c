@@ -324,7 +324,7 @@ static int parse_long(const char *s, long *out)
     return 0;
 }
 
-static char *demangle(const char *mangled)
+char *mp_prof_demangle(const char *mangled)
 {
     int status = 0;
     char *d = __cxa_demangle(mangled, NULL, NULL, &status);
@@ -531,9 +531,7 @@ static const char *name_of(const kname *k, int n, const char *mangled)
     return f ? f->name : "";
 }
 
-/* Names d's kernels (mp_prof_data): short names, "#N" after those that
- * kernels of other mangled names share, N by first row. */
-static void name_kernels(mp_prof_data *d)
+void mp_prof_name_kernels(mp_prof_data *d)
 {
     int n;
     kname *k = kernels_of(d, &n);
@@ -769,7 +767,7 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
             return -1;
         }
         l->mangled = xstrdup(c[idx[RL_MANGLED]]);
-        l->kernel = demangle(l->mangled);
+        l->kernel = mp_prof_demangle(l->mangled);
         l->grid = xyz(&t, r, idx, RL_GRID_X);
         l->block = xyz(&t, r, idx, RL_BLOCK_X);
         l->dyn_shared = xstrdup(c[idx[RL_DYN_SHARED]]);
@@ -906,7 +904,7 @@ static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
             return -1;
         }
         i->mangled = xstrdup(c[idx[RI_MANGLED]]);
-        i->kernel = demangle(i->mangled);
+        i->kernel = mp_prof_demangle(i->mangled);
         i->file = xstrdup(c[idx[RI_FILE]]);
         i->cubin = xstrdup(c[idx[RI_CUBIN_CRC]]);
         i->opcode = xstrdup("");
@@ -1095,7 +1093,7 @@ static void order_and_name(mp_prof_data *d)
 {
     mp_sort(d->l, (size_t)d->nl, sizeof *d->l, cmp_launch);
     mp_sort(d->i, (size_t)d->ni, sizeof *d->i, cmp_line);
-    name_kernels(d);
+    mp_prof_name_kernels(d);
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -1826,7 +1824,7 @@ int mp_prof_load(const char *csv, mp_prof_data *d, char *err, size_t errlen)
         mp_prof_free(d);
         return -1;
     }
-    name_kernels(d);
+    mp_prof_name_kernels(d);
     return 0;
 }
 
@@ -1868,6 +1866,25 @@ static void add_op(char *ops, size_t len, const char *op)
     snprintf(ops + used, len - used, "%s%s", used ? "/" : "", op);
 }
 
+/* The direction in which instruction i counts in class c (a load when
+ * it executed load instructions, else a store), or -1 when it has no
+ * count of the class. */
+static int class_dir(const mp_prof_line *i, int c)
+{
+    if (!i->m[MP_PM_SH + 2 * c] && !i->m[MP_PM_SH_IDEAL + 2 * c])
+        return -1;
+    return i->m[MP_PM_LD] ? MP_DIR_LOAD : MP_DIR_STORE;
+}
+
+int mp_prof_line_counts_in(const mp_prof_line *i, const mp_prof_src *s,
+                           int c, int dir)
+{
+    if (strcmp(i->mangled, s->mangled) || strcmp(i->file, s->file)
+        || i->line != s->line || (!s->file[0] && i->offset != s->offset))
+        return 0;
+    return class_dir(i, c) == dir;
+}
+
 mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
 {
     const mp_prof_line **order = mp_xcalloc((size_t)d->ni + 1,
@@ -1893,13 +1910,11 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
         t->library &= i->library;
         t->inst += i->m[MP_PM_INST];
         for (int c = 0; c < MP_NCLASS; c++) {
-            mp_u64 meas = i->m[MP_PM_SH + 2 * c];
-            mp_u64 ideal = i->m[MP_PM_SH_IDEAL + 2 * c];
-            if (!meas && !ideal)
+            int dir = class_dir(i, c);
+            if (dir < 0)
                 continue;
-            int dir = i->m[MP_PM_LD] ? MP_DIR_LOAD : MP_DIR_STORE;
-            t->meas[c][dir] += meas;
-            t->ideal[c][dir] += ideal;
+            t->meas[c][dir] += i->m[MP_PM_SH + 2 * c];
+            t->ideal[c][dir] += i->m[MP_PM_SH_IDEAL + 2 * c];
             t->cinst[c] += i->m[MP_PM_INST];
             /* no opcode: the class and load or store, from the metrics */
             char what[32];

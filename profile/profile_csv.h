@@ -148,6 +148,16 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
                   mp_prof_data *d, mp_prof_status *st, char *err,
                   size_t errlen);
 
+/* Names d's kernels (the rows' `name`, d->names): short names, "#N"
+ * after those that kernels of other mangled names share, N by first row.
+ * mp_prof_merge and mp_prof_load call it; a profile built otherwise (its
+ * rows' strings malloc'd, as mp_prof_free frees them) calls it once. */
+void mp_prof_name_kernels(mp_prof_data *d);
+
+/* The demangled name of a kernel (malloc'd); a name that is not mangled
+ * as it is. */
+char *mp_prof_demangle(const char *mangled);
+
 /* Writes d as csv and its -lines.csv (replacing both). 0 or -1. */
 int mp_prof_write(const mp_prof_data *d, const char *csv, char *err,
                   size_t errlen);
@@ -186,6 +196,12 @@ static inline mp_u64 mp_prof_src_sum(const mp_u64 v[MP_NCLASS][MP_NDIR],
 {
     return v[c][MP_DIR_LOAD] + v[c][MP_DIR_STORE];
 }
+
+/* 1 when instruction i is on source line s (the same kernel, file and
+ * line; without line info the same instruction) and counts in class c
+ * with direction dir there (mp_prof_sources' rule). */
+int mp_prof_line_counts_in(const mp_prof_line *i, const mp_prof_src *s,
+                           int c, int dir);
 
 /* The source lines of d, ordered by kernel, file, line (malloc'd). */
 mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n);

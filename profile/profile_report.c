@@ -30,48 +30,6 @@ static char *dup_text(const char *s)
     return p;
 }
 
-/* An empty table of one device and one unnamed column group, as
- * mp_rep_table_free frees it. */
-static mp_rep_table *new_table(const char *name, int nkeys,
-                               const char *const *keys, int nsub,
-                               const char *const *subs, int cap)
-{
-    mp_rep_table *t = mp_xcalloc(1, sizeof *t);
-    t->name = name;
-    t->title = name;
-    t->nkeys = nkeys;
-    t->key_headers = keys;
-    t->nsub = nsub;
-    t->sub_headers = subs;
-    t->ngroups = 1;
-    t->groups = mp_xcalloc(1, sizeof *t->groups);
-    t->groups[0] = dup_text("");
-    t->group_sort = mp_xcalloc(1, sizeof *t->group_sort);
-    t->ndev = 1;
-    t->devices = mp_xcalloc(1, sizeof *t->devices);
-    t->devices[0] = dup_text("");
-    t->caprows = cap > 0 ? cap : 1;
-    t->rows = mp_xcalloc((size_t)t->caprows, sizeof *t->rows);
-    t->empty = "no rows";
-    return t;
-}
-
-/* Appends a row: nkeys key texts, then nsub value texts. */
-static void add_row(mp_rep_table *t, const char *const *keys,
-                    const char *const *vals)
-{
-    if (t->nrows == t->caprows)
-        return;   /* sized by the caller */
-    mp_rep_trow *r = &t->rows[t->nrows++];
-    r->keys = mp_xcalloc((size_t)t->nkeys, sizeof *r->keys);
-    r->sort = mp_xcalloc((size_t)t->nkeys, sizeof *r->sort);
-    for (int k = 0; k < t->nkeys; k++)
-        r->keys[k] = dup_text(keys[k]);
-    r->cells = mp_xcalloc((size_t)t->nsub, sizeof *r->cells);
-    for (int s = 0; s < t->nsub; s++)
-        r->cells[s].text = dup_text(vals[s]);
-}
-
 static void print_table(const mp_rep_table *t, const char *title,
                         mp_rep_format f, int first, FILE *out)
 {
@@ -150,7 +108,7 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
     mp_sort(w, (size_t)nw, sizeof *w, cmp_worst);
     int shown = nw < MP_PROF_WORST_LINES ? nw : MP_PROF_WORST_LINES;
     *more = nw - shown;
-    mp_rep_table *t = new_table("lines", 5, keys, 4, subs, shown);
+    mp_rep_table *t = mp_rep_table_new("lines", 5, keys, 4, subs, shown);
     for (int k = 0; k < shown; k++) {
         const mp_prof_src *l = &s[w[k].src];
         int c = w[k].cls;
@@ -170,7 +128,7 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
                             l->ops[c][0] ? l->ops[c] : "?",
                             mp_prof_class_unit[c]};
         const char *vv[] = {v[0], v[1], v[2], v[3]};
-        add_row(t, kv, vv);
+        mp_rep_table_add(t, kv, vv);
         free(where);
     }
     free(w);
@@ -399,10 +357,11 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
         "DRAM written"};
     int n, nsub = rv.kplus ? 13 : 8;
     group *g = group_by(d, by_nvtx, rv.any, which, &n);
-    mp_rep_table *t = new_table(by_nvtx ? "nvtx" : lib ? "library_kernels"
-                                : "kernels", 1 + lib + rv.any,
-                                by_nvtx ? nvtx_key : lib ? library_key
-                                : kernel_key, nsub, subs, n);
+    mp_rep_table *t = mp_rep_table_new(by_nvtx ? "nvtx" : lib
+                                       ? "library_kernels" : "kernels",
+                                       1 + lib + rv.any, by_nvtx ? nvtx_key
+                                       : lib ? library_key : kernel_key,
+                                       nsub, subs, n);
     for (int k = 0; k < n; k++) {
         char v[13][32];
         const char *key = !by_nvtx ? g[k].name
@@ -416,7 +375,7 @@ static mp_rep_table *sums_table(const mp_prof_data *d, int by_nvtx,
         const char *vv[13];
         for (int c = 0; c < 13; c++)
             vv[c] = v[c];
-        add_row(t, kv, vv);
+        mp_rep_table_add(t, kv, vv);
     }
     free(g);
     return t;

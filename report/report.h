@@ -222,6 +222,17 @@ const char *mp_rep_table_name(int i);
 mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name);
 void mp_rep_table_free(mp_rep_table *t);
 
+/* A table built row by row outside the report's families (a profile's,
+ * explain's): one device and one unnamed column group, room for cap rows;
+ * name is its name and title. Free with mp_rep_table_free. */
+mp_rep_table *mp_rep_table_new(const char *name, int nkeys,
+                               const char *const *keys, int nsub,
+                               const char *const *subs, int cap);
+/* Appends a row of nkeys key texts and nsub value texts (copied);
+ * nothing past the table's room. */
+void mp_rep_table_add(mp_rep_table *t, const char *const *keys,
+                      const char *const *vals);
+
 /* Drops the rows for which keep(row keys, ctx) is 0 (for the study's
  * excerpts); `files` and `marks` follow. */
 void mp_rep_table_keep(mp_rep_table *t,

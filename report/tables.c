@@ -384,6 +384,45 @@ void mp_rep_table_keep(mp_rep_table *t,
     count_marks(t);
 }
 
+mp_rep_table *mp_rep_table_new(const char *name, int nkeys,
+                               const char *const *keys, int nsub,
+                               const char *const *subs, int cap)
+{
+    mp_rep_table *t = mp_xcalloc(1, sizeof *t);
+    t->name = name;
+    t->title = name;
+    t->nkeys = nkeys;
+    t->key_headers = keys;
+    t->nsub = nsub;
+    t->sub_headers = subs;
+    t->ngroups = 1;
+    t->groups = mp_xcalloc(1, sizeof *t->groups);
+    t->groups[0] = xstrdup("");
+    t->group_sort = mp_xcalloc(1, sizeof *t->group_sort);
+    t->ndev = 1;
+    t->devices = mp_xcalloc(1, sizeof *t->devices);
+    t->devices[0] = xstrdup("");
+    t->caprows = cap > 0 ? cap : 1;
+    t->rows = mp_xcalloc((size_t)t->caprows, sizeof *t->rows);
+    t->empty = "no rows";
+    return t;
+}
+
+void mp_rep_table_add(mp_rep_table *t, const char *const *keys,
+                      const char *const *vals)
+{
+    if (t->nrows == t->caprows)
+        return;   /* sized by the caller */
+    mp_rep_trow *r = &t->rows[t->nrows++];
+    r->keys = mp_xcalloc((size_t)t->nkeys + 1, sizeof *r->keys);
+    r->sort = mp_xcalloc((size_t)t->nkeys + 1, sizeof *r->sort);
+    for (int k = 0; k < t->nkeys; k++)
+        r->keys[k] = xstrdup(keys[k]);
+    r->cells = mp_xcalloc((size_t)t->nsub + 1, sizeof *r->cells);
+    for (int s = 0; s < t->nsub; s++)
+        r->cells[s].text = xstrdup(vals[s]);
+}
+
 void mp_rep_table_free(mp_rep_table *t)
 {
     if (!t)

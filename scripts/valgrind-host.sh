@@ -3,8 +3,9 @@
 # valgrind's memcheck (errors and definite or indirect leaks fail): the
 # report and the study on the committed CSVs, plot data, every sweep file
 # listed and predicted, --resume against a CSV of another schema, every
-# family's prediction, compare, report --merge, hierarchy, bad input, and
-# the no-GPU exit. `make valgrind` runs it; so does .ci/run.
+# family's prediction, compare, report --merge, hierarchy, profile's and
+# explain's host paths, bad input, and the no-GPU exit. `make valgrind`
+# runs it; so does .ci/run.
 #
 #   scripts/valgrind-host.sh [MEMPROBE]
 set -u
@@ -69,6 +70,16 @@ check 1 "$MP" profile --check 'shared<=1.0,global<=1.0' --from "$P"
 check 0 "$MP" profile --baseline "$P" --from "$P"
 check 0 "$MP" columns --profile
 check 2 "$MP" profile -- "$tmp/no-such-program"
+# memprobe explain's host paths: a recorded capture with and without a
+# profile, each output, nothing to explain, bad input, and a program
+# without the capture library
+X=tests/data/explain
+check 0 "$MP" explain --capture "$X/transpose_naive.csv" --from "$X/transpose_profile.csv" -o "$tmp/explain.csv"
+check 0 "$MP" explain --capture "$X/transpose_naive.csv" --from "$X/transpose_profile.csv" --format md
+check 0 "$MP" explain --capture "$X/aos.csv" --format csv
+check 4 "$MP" explain --capture "$X/transpose_padded.csv"
+check 2 "$MP" explain --capture "$tmp/missing.csv"
+MEMPROBE_CAPTURE_LIB=/no/such/lib.so check 3 "$MP" explain -- true
 check 2 "$MP" hierarchy --format md results/h200/study/study.csv "$tmp/missing.csv"
 check 2 "$MP" hierarchy --format pdf results/h200/study/study.csv
 check 3 "$MP" bank --stride 4 -o "$tmp/none.csv"

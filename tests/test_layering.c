@@ -6,10 +6,13 @@
  *   probes/, probes/NAME/ the families: probes/ (family.h and the shared
  *                         helpers), their own folder, report/, runtime/,
  *                         model/; never another family's folder
+ *   explain/              memprobe explain: profile/ (its judging and
+ *                         its runs of a program), report/, runtime/,
+ *                         model/; only cli/ uses it
  *   profile/              memprobe profile, beside probes/: report/,
  *                         runtime/, model/, and inject/'s headers (only
  *                         included: the library is another binary); only
- *                         cli/ uses it
+ *                         cli/ and explain/ use it
  *   report/               report/, runtime/, model/
  *   runtime/              runtime/, model/
  *   model/                model/ only
@@ -44,24 +47,26 @@
 
 /* Rooms from the top down; a room may use itself and those below it, as
  * its rule says. */
-enum { CLI, PROBES, PROFILE, REPORT, RUNTIME, MODEL, INJECT, NROOMS };
-static const char *const room_names[] = {"cli", "probes", "profile",
-                                         "report", "runtime", "model",
-                                         "inject"};
+enum { CLI, EXPLAIN, PROBES, PROFILE, REPORT, RUNTIME, MODEL, INJECT,
+       NROOMS };
+static const char *const room_names[] = {"cli", "explain", "probes",
+                                         "profile", "report", "runtime",
+                                         "model", "inject"};
 
 /* may[a][b]: room a may include from and call into room b (1), or only
  * include its headers (INC: profile/ reads the raw files whose names
  * inject/raw.h gives, and calls nothing of the library). */
 enum { INC = 2 };
 static const int may[NROOMS][NROOMS] = {
-    /*           cli probes profile report runtime model inject */
-    [CLI] =     {1,  1,     1,      1,     1,      1,    0},
-    [PROBES] =  {0,  1,     0,      1,     1,      1,    0},
-    [PROFILE] = {0,  0,     1,      1,     1,      1,    INC},
-    [REPORT] =  {0,  0,     0,      1,     1,      1,    0},
-    [RUNTIME] = {0,  0,     0,      0,     1,      1,    0},
-    [MODEL] =   {0,  0,     0,      0,     0,      1,    0},
-    [INJECT] =  {0,  0,     0,      0,     0,      0,    1},
+    /*           cli explain probes profile report runtime model inject */
+    [CLI] =     {1,  1,      1,     1,      1,     1,      1,    0},
+    [EXPLAIN] = {0,  1,      0,     1,      1,     1,      1,    0},
+    [PROBES] =  {0,  0,      1,     0,      1,     1,      1,    0},
+    [PROFILE] = {0,  0,      0,     1,      1,     1,      1,    INC},
+    [REPORT] =  {0,  0,      0,     0,      1,     1,      1,    0},
+    [RUNTIME] = {0,  0,      0,     0,      0,     1,      1,    0},
+    [MODEL] =   {0,  0,      0,     0,      0,     0,      1,    0},
+    [INJECT] =  {0,  0,      0,     0,      0,     0,      0,    1},
 };
 
 /* A source folder: its room, and for a family folder its path. */
@@ -80,12 +85,13 @@ static void add_folder(const char *dir, int room)
     folders[nfolders++].room = room;
 }
 
-/* The rooms' folders: cli, probes and each probes/NAME, profile, report,
- * runtime, model, inject. */
+/* The rooms' folders: cli, explain, probes and each probes/NAME, profile,
+ * report, runtime, model, inject. */
 static void find_folders(void)
 {
     nfolders = 0;
     add_folder("cli", CLI);
+    add_folder("explain", EXPLAIN);
     add_folder("probes", PROBES);
     glob_t g;
     if (glob("probes/*/", 0, NULL, &g) == 0) {
@@ -263,7 +269,8 @@ static const include_case include_cases[] = {
      "#include \"bank_model.h\"\n#include \"runner.h\"\n#include "
      "\"part.h\"\n#include \"family.h\"\n#include \"bank.h\"\n", 0},
     {"probes/bank", "p.c", "#include \"cli.h\"\n#include \"reduce.h\"\n", 2},
-    /* profile/: only cli/ may use it; it uses report/ and below */
+    /* profile/: only cli/ and explain/ may use it; it uses report/ and
+     * below */
     {"cli", "c.c", "#include \"profile.h\"\n", 0},
     {"profile", "p.c",
      "#include \"report.h\"\n#include \"ncu_csv.h\"\n#include "
@@ -275,6 +282,13 @@ static const include_case include_cases[] = {
     {"inject", "i.c", "#include \"check.h\"\n", 1},
     {"profile", "p.c", "#include \"raw.h\"\n", 0},
     {"cli", "c.c", "#include \"raw.h\"\n", 1},
+    /* explain/: above profile/, used by cli/ only */
+    {"explain", "x.c",
+     "#include \"profile.h\"\n#include \"explain_capture.h\"\n#include "
+     "\"explain.h\"\n#include \"device.h\"\n", 0},
+    {"cli", "c.c", "#include \"explain_run.h\"\n", 0},
+    {"profile", "p.c", "#include \"explain_run.h\"\n", 1},
+    {"explain", "x.c", "#include \"cli.h\"\n#include \"bank.h\"\n", 2},
 };
 
 static void test_checker_catches_breaks(void **state)
@@ -501,6 +515,23 @@ static void test_call_checker_catches_breaks(void **state)
     assert_int_equal(check_calls(p, 4, bad, sizeof bad), 1);
     assert_non_null(strstr(bad, "profile/profile_report.o calls up into "
                                 "inject/inject.o"));
+    /* explain/ calls profile/; profile/ may not call explain/ (a call
+     * up, and with the call down a circle) */
+    object x[2] = {
+        {"explain/explain_verdict.o", EXPLAIN, "\nmp_xp_explain\n",
+         "\nmp_prof_offenders\n"},
+        {"profile/profile_check.o", PROFILE, "\nmp_prof_offenders\n",
+         "\nmp_xp_explain\n"},
+    };
+    bad[0] = '\0';
+    assert_int_equal(check_calls(x, 2, bad, sizeof bad), 2);
+    assert_non_null(strstr(bad, "profile/profile_check.o calls up into "
+                                "explain/explain_verdict.o"));
+    assert_non_null(strstr(bad, "explain/explain_verdict.o <-> "
+                                "profile/profile_check.o"));
+    x[1].undefined = "\n";
+    bad[0] = '\0';
+    assert_int_equal(check_calls(x, 2, bad, sizeof bad), 0);
 }
 
 int main(void)

@@ -7,8 +7,8 @@
  *   docs/NAME.md and README.md               (test docs_and_readme)
  *   every README* under results/             (test results_readmes)
  *   Makefile, .ci/run, scripts/, configs/    (test build_files_and_scripts)
- *   the .c .h .cu .sh .gp .mk .conf .py files of cli probes profile inject
- *   runtime model report tests shim, less tests/fuzz/corpus/ (fuzz inputs)
+ *   the .c .h .cu .sh .gp .mk .conf .py files of cli explain probes profile
+ *   inject runtime model report tests shim, less tests/fuzz/corpus/ (fuzz inputs)
  *                                            (test sources)
  *
  * A comment says what a rule, measurement or commit is; the notes of the
@@ -408,13 +408,13 @@ static void test_sources(void **state)
     findings f = {0};
     static const char *const exts[] = {".c", ".h", ".cu", ".sh", ".gp",
                                        ".mk", ".conf", ".py", NULL};
-    static const char *const dirs[] = {"cli", "probes", "profile", "inject",
-                                       "runtime", "model", "report",
-                                       "tests", "shim"};
+    static const char *const dirs[] = {"cli", "explain", "probes",
+                                       "profile", "inject", "runtime",
+                                       "model", "report", "tests", "shim"};
     for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++)
         check_tree(&f, dirs[i], exts, 0);
-    verdict(&f, "the sources of cli probes profile inject runtime model "
-                "report tests shim");
+    verdict(&f, "the sources of cli explain probes profile inject runtime "
+                "model report tests shim");
 }
 
 /* ---- the matcher on made-up lines ------------------------------------ */

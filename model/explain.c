@@ -1,0 +1,219 @@
+/*
+ * explain.c - the accumulator of an instruction's warp executions, the
+ * opcode classes, the pattern inference and the probe command of
+ * `memprobe explain` (see explain.h; the fixes are in explain_fix.c).
+ */
+#include "explain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bank_model.h"
+#include "sector_model.h"
+
+void mp_explain_init(mp_explain_acc *acc)
+{
+    memset(acc, 0, sizeof *acc);
+}
+
+void mp_explain_free(mp_explain_acc *acc)
+{
+    free(acc->exec);
+    mp_explain_init(acc);
+}
+
+long long mp_explain_exec_count(const mp_explain_exec *e, long long *ideal)
+{
+    if (e->space == MP_SPACE_SHARED) {
+        mp_warp_access a;
+        mp_bank_prediction p;
+        a.width = e->width;
+        a.is_store = e->is_store;
+        a.active = e->active;
+        memcpy(a.offset, e->addr, sizeof a.offset);
+        mp_bank_predict(&a, &p);
+        if (ideal)
+            *ideal = p.ideal;
+        return p.wavefronts;
+    }
+    mp_global_access g;
+    mp_sector_prediction s;
+    g.width = e->width;
+    g.is_store = e->is_store;
+    g.active = e->active;
+    memcpy(g.addr, e->addr, sizeof g.addr);
+    mp_sector_predict(&g, &s);
+    if (ideal)
+        *ideal = s.ideal_sectors;
+    return s.sectors;
+}
+
+/* Checks e against the model's domain; 0, or -1 with a reason. */
+static int exec_valid(const mp_explain_exec *e, char *err, size_t errlen)
+{
+    int w = e->width;
+    if (e->space != MP_SPACE_SHARED && e->space != MP_SPACE_GLOBAL) {
+        snprintf(err, errlen, "space %d is neither shared nor global",
+                 e->space);
+        return -1;
+    }
+    if (e->space == MP_SPACE_SHARED
+            ? !(w == 1 || w == 2 || w == 4 || w == 8 || w == 16)
+            : (w < 1 || w > MP_GLOBAL_MAX_WIDTH)) {
+        snprintf(err, errlen, "width %d bytes is not one the %s model "
+                 "takes", w, e->space == MP_SPACE_SHARED ? "bank" : "sector");
+        return -1;
+    }
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        if (!(e->active >> l & 1u))
+            continue;
+        if (e->addr[l] < 0) {
+            snprintf(err, errlen, "lane %d: negative address %lld", l,
+                     e->addr[l]);
+            return -1;
+        }
+        if (e->space == MP_SPACE_SHARED && w >= 4 && e->addr[l] % w) {
+            snprintf(err, errlen, "lane %d: shared offset %lld is not a "
+                     "multiple of the width %d", l, e->addr[l], w);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Shared accesses of 1 or 2 bytes become their 4-byte word; inactive
+ * lanes get address 0. */
+static void normalise(mp_explain_exec *e)
+{
+    int narrow = e->space == MP_SPACE_SHARED && e->width < 4;
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        if (!(e->active >> l & 1u))
+            e->addr[l] = 0;
+        else if (narrow)
+            e->addr[l] &= ~3LL;
+    }
+    if (narrow)
+        e->width = 4;
+}
+
+int mp_explain_add(mp_explain_acc *acc, const mp_explain_exec *e,
+                   char *err, size_t errlen)
+{
+    if (exec_valid(e, err, errlen))
+        return -1;
+    mp_explain_exec n = *e;
+    normalise(&n);
+    if (acc->nexec > 0 && (n.space != acc->space || n.width != acc->width
+                           || n.is_store != acc->is_store)) {
+        snprintf(err, errlen, "an execution of another space, width or "
+                 "direction than the instruction's first");
+        return -1;
+    }
+    if (acc->nexec == acc->cap) {
+        int cap = acc->cap ? 2 * acc->cap : 16;
+        mp_explain_exec *x = realloc(acc->exec, (size_t)cap * sizeof *x);
+        if (!x) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        acc->exec = x;
+        acc->cap = cap;
+    }
+    if (acc->nexec == 0) {
+        acc->space = n.space;
+        acc->width = n.width;
+        acc->is_store = n.is_store;
+    }
+    acc->exec[acc->nexec++] = n;
+    acc->executions++;
+    if (n.active == 0)
+        return 0;
+    long long ideal = 0;
+    acc->count += mp_explain_exec_count(&n, &ideal);
+    acc->ideal += ideal;
+    if (n.space == MP_SPACE_GLOBAL) {
+        mp_global_access g = {n.width, n.is_store, n.active, {0}};
+        mp_sector_prediction s;
+        memcpy(g.addr, n.addr, sizeof g.addr);
+        mp_sector_predict(&g, &s);
+        acc->requests += s.requests;
+    }
+    return 0;
+}
+
+/* ---- opcodes ------------------------------------------------------------ */
+
+/* The width a SASS opcode's modifiers give (.U8 .S8 -> 1, .U16 .S16 -> 2,
+ * .64 -> 8, .128 -> 16, else 4). */
+static int opcode_width(const char *op)
+{
+    for (const char *d = strchr(op, '.'); d; d = strchr(d + 1, '.')) {
+        const char *m = d + 1;
+        size_t n = strcspn(m, ". ");
+        if ((n == 2 && (!strncmp(m, "U8", 2) || !strncmp(m, "S8", 2))))
+            return 1;
+        if (n == 3 && (!strncmp(m, "U16", 3) || !strncmp(m, "S16", 3)))
+            return 2;
+        if (n == 2 && !strncmp(m, "64", 2))
+            return 8;
+        if (n == 3 && !strncmp(m, "128", 3))
+            return 16;
+    }
+    return 4;
+}
+
+/* Opcodes the model does not explain, by mnemonic prefix, and why. */
+static const struct {
+    const char *prefix;
+    const char *why;
+} not_explained[] = {
+    {"LDGSTS", "asynchronous copy LDGSTS (global to shared)"},
+    {"LDGDEPBAR", "asynchronous copy barrier"},
+    {"LDSM", "matrix load LDSM (ldmatrix)"},
+    {"STSM", "matrix store STSM (stmatrix)"},
+    {"UTMA", "tensor memory access (TMA)"},
+    {"UBLKCP", "bulk copy (TMA)"},
+    {"ATOM", "atomic"},
+    {"RED", "reduction (atomic without result)"},
+    {"LDL", "local memory"},
+    {"STL", "local memory"},
+    {"LDC", "constant memory"},
+    {"TEX", "texture"},
+    {"TLD", "texture"},
+    {"SULD", "surface"},
+    {"SUST", "surface"},
+};
+
+int mp_explain_opcode(const char *opcode, int *space, int *width,
+                      const char **why)
+{
+    static const char *const plain[] = {"LDS", "STS", "LDG", "STG",
+                                        "LD", "ST"};
+    static const int plain_space[] = {MP_SPACE_SHARED, MP_SPACE_SHARED,
+                                      MP_SPACE_GLOBAL, MP_SPACE_GLOBAL,
+                                      -1, -1};
+    size_t n = strcspn(opcode, ". ");
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
+        if (n == strlen(plain[i]) && !strncmp(opcode, plain[i], n)) {
+            if (space)
+                *space = plain_space[i];
+            if (width)
+                *width = opcode_width(opcode);
+            if (why)
+                *why = "plain load or store";
+            return 1;
+        }
+    }
+    if (why) {
+        *why = "not a plain load or store";
+        for (size_t i = 0; i < sizeof not_explained / sizeof not_explained[0];
+             i++)
+            if (!strncmp(opcode, not_explained[i].prefix,
+                         strlen(not_explained[i].prefix))) {
+                *why = not_explained[i].why;
+                break;
+            }
+    }
+    return 0;
+}

@@ -1,0 +1,673 @@
+/*
+ * test_explain_cli.c - `memprobe explain` without a GPU, by running the
+ * binary:
+ *
+ *   --capture with the transpose fixture (tests/data/explain/
+ *   transpose_naive.csv) and --from a profile of it counted by hand
+ *   (transpose_profile.csv and its -lines.csv: the column-walk LDS at
+ *   0x180, 4 warp executions of 32 wavefronts, ideal 1 each): the table
+ *   and Markdown outputs whole, explain.csv cell by cell and --format csv
+ *   equal to it; a measured count that differs ("differ"), launches that
+ *   differ and a capture cut at its cap ("not compared"), an opcode the
+ *   model does not explain, the capture library's error lines; a capture
+ *   alone (judged on its own counts); exit 4 with no offender and with no
+ *   row of any offender; bad input (exit 2, one line naming the
+ *   parameter); `-- PROGRAM` without the capture library or without a GPU
+ *   (exit 3, nothing written);
+ *
+ *   and the `-- PROGRAM` flow end to end on tests/profile/fake_app: the
+ *   profile engine's run (MEMPROBE_INJECT_LIB naming any file, as in
+ *   tests/test_profile.c), then fake_app again with the stand-in capture
+ *   library tests/explain/fake_capture.so preloaded (MEMPROBE_CAPTURE_LIB)
+ *   and the fake-device hook instead of a GPU: the want file, model equal
+ *   to measured for the instructions captured, not captured for the
+ *   others, --max-warps cutting the capture, --conflict 16 making the
+ *   measured count differ, --from skipping the first run, and a library
+ *   that wrote nothing (exit 4).
+ */
+#include "cli_util.h"
+#include "ncu_csv.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char app[PATH_MAX + 320], fake_lib[PATH_MAX + 320];
+
+#define L(...) ((const char *const[]){__VA_ARGS__, NULL})
+#define FIX(name) cli_in_repo("tests/data/explain/" name)
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* `memprobe explain ARGS` with one expected exit status; the result. */
+static void explain(const char *const *args, int status, cli_result *r)
+{
+    const char *argv[CLI_MAXARGS + 2];
+    int n = 0;
+    argv[n++] = "explain";
+    for (int i = 0; args[i]; i++)
+        argv[n++] = args[i];
+    argv[n] = NULL;
+    assert_true(n <= CLI_MAXARGS);
+    cli_run(argv, r);
+    cli_expect_status(r, status);
+}
+
+/* Lines of text (newlines). */
+static int nlines(const char *text)
+{
+    return cli_count_char(text, '\n');
+}
+
+static void read_csv(const char *path, mp_ncu_table *t)
+{
+    char err[1024];
+    if (mp_csv_table_read(path, t, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static void expect_cell(const mp_ncu_table *t, int row, const char *col,
+                        const char *want)
+{
+    int c = mp_ncu_column(t, col);
+    if (c < 0)
+        fail_msg("no column %s", col);
+    assert_true(row < t->nrows);
+    if (strcmp(t->cells[row][c], want))
+        fail_msg("row %d, %s: '%s', want '%s'", row, col, t->cells[row][c],
+                 want);
+}
+
+/* The hand-counted profile, with the LDS row's measured count, launches
+ * and opcode replaced, under name (and name-lines.csv). */
+static void profile_variant(const char *name, const char *sh,
+                            const char *launches)
+{
+    size_t len;
+    char *p = cli_read_file(FIX("transpose_profile.csv"), &len);
+    char path[256];
+    snprintf(path, sizeof path, "%s.csv", name);
+    cli_write_file(path, p);
+    free(p);
+    char *lines = cli_read_file(FIX("transpose_profile-lines.csv"), &len);
+    const char *old = "0x180,LDS,1,4,128,4,";
+    char *at = strstr(lines, old), row[128], *out = malloc(len + 64);
+    assert_non_null(at);
+    assert_non_null(out);
+    snprintf(row, sizeof row, "0x180,LDS,%s,4,%s,4,", launches, sh);
+    snprintf(out, len + 64, "%.*s%s%s", (int)(at - lines), lines, row,
+             at + strlen(old));
+    snprintf(path, sizeof path, "%s-lines.csv", name);
+    cli_write_file(path, out);
+    free(out);
+    free(lines);
+}
+
+/* ---- a recorded capture and a profile ---------------------------------- */
+
+static const char table_text[] =
+    "transpose_naive transpose.cu:21: shared load (LDS): 32.0x ideal (128 "
+    "wavefronts, ideal 4)\n"
+    "\n"
+    "+0x180 LDS: 4 warp executions in 1 launch\n"
+    "field              value\n"
+    "space, width       shared, 4 bytes, load\n"
+    "pattern            stride 32 words (128 bytes); 32 distinct addresses; "
+    "a column of a tile of 32-word rows\n"
+    "per request        32-way (128 wavefronts, ideal 4)\n"
+    "model vs measured  model 128, measured 128: equal\n"
+    "probe              memprobe bank --op ld --width 4 --stride 32\n"
+    "\n"
+    "fixes, ranked by the wavefronts the model predicts for the same "
+    "addresses:\n"
+    "#  fix                                                   predicted  "
+    "reaches the ideal\n"
+    "1  pad each 32-word row by 1 word                                4  "
+    "yes\n"
+    "2  XOR swizzle: column ^ (row % 32) in each 32-word row          4  "
+    "yes\n"
+    "\n"
+    "1 offending line, 1 instruction: 1 captured, 1 explained; model equal "
+    "to measured for 1, differing for 0, not compared for 0.\n";
+
+/* The column walk's LDS: 4 executions x 32 wavefronts = 128 measured and
+ * modelled, ideal 4; padding or the swizzle 4. */
+static void test_table(void **state)
+{
+    (void)state;
+    cli_result r;
+    explain(L("--capture", FIX("transpose_naive.csv"), "--from",
+              FIX("transpose_profile.csv")), 0, &r);
+    assert_string_equal(r.out, table_text);
+    assert_string_equal(r.err, "");
+    cli_result_free(&r);
+}
+
+static const char md_text[] =
+    "### transpose_naive transpose.cu:21: shared load (LDS): 32.0x ideal "
+    "(128 wavefronts, ideal 4)\n"
+    "\n"
+    "`+0x180 LDS: 4 warp executions in 1 launch`\n"
+    "\n"
+    "| field | value |\n"
+    "| --- | --- |\n"
+    "| space, width | shared, 4 bytes, load |\n"
+    "| pattern | stride 32 words (128 bytes); 32 distinct addresses; a "
+    "column of a tile of 32-word rows |\n"
+    "| per request | 32-way (128 wavefronts, ideal 4) |\n"
+    "| model vs measured | model 128, measured 128: equal |\n"
+    "| probe | `memprobe bank --op ld --width 4 --stride 32` |\n"
+    "\n"
+    "fixes, ranked by the wavefronts the model predicts for the same "
+    "addresses:\n"
+    "\n"
+    "| # | fix | predicted | reaches the ideal |\n"
+    "| ---: | --- | ---: | --- |\n"
+    "| 1 | pad each 32-word row by 1 word | 4 | yes |\n"
+    "| 2 | XOR swizzle: column ^ (row % 32) in each 32-word row | 4 | yes |\n"
+    "\n"
+    "1 offending line, 1 instruction: 1 captured, 1 explained; model equal "
+    "to measured for 1, differing for 0, not compared for 0.\n";
+
+static void test_markdown(void **state)
+{
+    (void)state;
+    cli_result r;
+    explain(L("--capture", FIX("transpose_naive.csv"), "--from",
+              FIX("transpose_profile.csv"), "--format", "md"), 0, &r);
+    assert_string_equal(r.out, md_text);
+    cli_result_free(&r);
+}
+
+/* explain.csv: one row per fix, the pattern's and the counts' cells; the
+ * same bytes on stdout with --format csv. */
+static void test_csv(void **state)
+{
+    (void)state;
+    cli_result r;
+    explain(L("--capture", FIX("transpose_naive.csv"), "--from",
+              FIX("transpose_profile.csv"), "--format", "csv", "-o",
+              "x.csv"), 0, &r);
+    cli_must_contain("stderr", r.err, "memprobe: wrote x.csv (1 instruction "
+                     "of 1 offending line)");
+    size_t len;
+    char *file = cli_read_file("x.csv", &len);
+    assert_string_equal(r.out, file);
+    free(file);
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("x.csv", &t);
+    assert_int_equal(t.nrows, 2);
+    static const char *const both[][2] = {
+        {"kernel", "transpose_naive"}, {"mangled", "transpose_naive"},
+        {"file", "/src/transpose.cu"}, {"line", "21"},
+        {"function_offset", "0x180"}, {"opcode", "LDS"}, {"space", "shared"},
+        {"width", "4"}, {"direction", "load"}, {"explained", "yes"},
+        {"regular", "1"}, {"stride_bytes", "128"}, {"stride_words", "32"},
+        {"stride_elements", "32"}, {"group", "1"}, {"period", "32"},
+        {"base_bytes", "0"}, {"broadcast_groups", "32"}, {"n_way", "32"},
+        {"tile_row_words", "32"}, {"misalign_bytes", ""},
+        {"sectors_per_request", ""}, {"executions", "4"},
+        {"launches_profiled", "1"}, {"launches_captured", "1"},
+        {"measured", "128"}, {"measured_ideal", "4"}, {"model", "128"},
+        {"model_ideal", "4"}, {"equal", "yes"}, {"why_not_compared", ""},
+        {"predicted", "4"}, {"reaches_ideal", "yes"},
+        {"probe_command", "memprobe bank --op ld --width 4 --stride 32"},
+    };
+    for (int row = 0; row < 2; row++)
+        for (size_t k = 0; k < CLI_COUNT(both); k++)
+            expect_cell(&t, row, both[k][0], both[k][1]);
+    expect_cell(&t, 0, "fix_rank", "1");
+    expect_cell(&t, 0, "fix", "pad each 32-word row by 1 word");
+    expect_cell(&t, 1, "fix_rank", "2");
+    expect_cell(&t, 1, "fix", "XOR swizzle: column ^ (row % 32) in each "
+                "32-word row");
+    mp_ncu_free(&t);
+}
+
+/* The profile measured 132 where the model counts 128: a finding, shown,
+ * exit 0. */
+static void test_differ(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile_variant("differ", "132", "1");
+    explain(L("--capture", FIX("transpose_naive.csv"), "--from",
+              "differ.csv", "-o", "d.csv"), 0, &r);
+    cli_must_contain("stdout", r.out, "\nmodel vs measured  model 128, "
+                     "measured 132: differ\n");
+    cli_must_contain("stdout", r.out, "model equal to measured for 0, "
+                     "differing for 1, not compared for 0.");
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("d.csv", &t);
+    expect_cell(&t, 0, "measured", "132");
+    expect_cell(&t, 0, "model", "128");
+    expect_cell(&t, 0, "equal", "no");
+    mp_ncu_free(&t);
+}
+
+/* A profile of 2 launches against a capture of 1: not compared, the model
+ * figure kept. */
+static void test_launches_differ(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile_variant("two", "256", "2");
+    explain(L("--capture", FIX("transpose_naive.csv"), "--from", "two.csv",
+              "-o", "n.csv"), 0, &r);
+    cli_must_contain("stdout", r.out, "\nmodel vs measured  model 128, "
+                     "measured 256; not compared: the profile counted 2 "
+                     "launches, the capture 1\n");
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("n.csv", &t);
+    expect_cell(&t, 0, "equal", "not compared");
+    expect_cell(&t, 0, "why_not_compared", "the profile counted 2 launches, "
+                "the capture 1");
+    expect_cell(&t, 0, "launches_profiled", "2");
+    expect_cell(&t, 0, "launches_captured", "1");
+    mp_ncu_free(&t);
+}
+
+/* The capture's rows of the LDS (launch 0) again as launch 5: 2 launches
+ * of 8 executions, as a profile of 2 launches counting 256. */
+static void two_launch_capture(const char *path)
+{
+    size_t len;
+    char *c = cli_read_file(FIX("transpose_naive.csv"), &len);
+    char *out = malloc(2 * len + 1), *o = out;
+    assert_non_null(out);
+    o += sprintf(o, "%s", c);
+    for (char *line = c; *line;) {
+        char *nl = strchr(line, '\n');
+        size_t n = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        if (!strncmp(line, "transpose_naive,0x180,0,", 24))
+            o += sprintf(o, "transpose_naive,0x180,5,%.*s", (int)n - 24,
+                         line + 24);
+        line += n;
+    }
+    cli_write_file(path, out);
+    free(out);
+    free(c);
+}
+
+/* Two launches on both sides: compared again; the status beside the
+ * capture says 8 executions were dropped past the cap: not compared; its
+ * error line is said. */
+static void test_status_dropped(void **state)
+{
+    (void)state;
+    cli_result r;
+    profile_variant("two", "256", "2");
+    two_launch_capture("cap2.csv");
+    explain(L("--capture", "cap2.csv", "--from", "two.csv"), 0, &r);
+    cli_must_contain("stdout", r.out, "+0x180 LDS: 8 warp executions in 2 "
+                     "launches\n");
+    cli_must_contain("stdout", r.out, "model 256, measured 256: equal\n");
+    cli_result_free(&r);
+    cli_write_file("cap2.csv.status",
+                   "start patches x cap 4 wants 1\n"
+                   "captured transpose_naive 0x180 launch 0 executions 4\n"
+                   "dropped transpose_naive 0x180 launch 0 executions 3\n"
+                   "captured transpose_naive 0x180 launch 5 executions 4\n"
+                   "dropped transpose_naive 0x180 launch 5 executions 5\n"
+                   "error sanitizerPatchModule: 3 not ready\n");
+    explain(L("--capture", "cap2.csv", "--from", "two.csv"), 0, &r);
+    cli_must_contain("stdout", r.out, "model 256, measured 256; not "
+                     "compared: the capture kept 8 of 16 executions (the "
+                     "cap, --max-warps)\n");
+    assert_string_equal(r.err, "memprobe: capture library: error "
+                        "sanitizerPatchModule: 3 not ready\n");
+    cli_result_free(&r);
+}
+
+/* A capture alone: its instructions judged on the model's own counts;
+ * the misaligned loads, 5 sectors a request where 4 would do. */
+static void test_capture_alone(void **state)
+{
+    (void)state;
+    cli_result r;
+    explain(L("--capture", FIX("misaligned.csv")), 0, &r);
+    static const char *const want[] = {
+        "offset_copy+0x80: global load (LDG.E): 1.25x ideal (20 sectors, "
+        "ideal 16)\n",
+        "\npattern            stride 1 element of 4 bytes (4 bytes); 32 "
+        "distinct addresses; first lane 4 bytes past a sector (4 into its "
+        "128-byte line)\n",
+        "\nper request        5 sectors a request (20 sectors, ideal 16)\n",
+        "\nmodel vs measured  model 20; not compared: no profile to compare "
+        "with (--from, or a program run)\n",
+        "\nprobe              memprobe coalesce --op ld --width 4 --offset 4 "
+        "--stride 1\n",
+        "\n1  align to a 32-byte sector (the first lane 4 bytes off)",
+    };
+    for (size_t k = 0; k < CLI_COUNT(want); k++)
+        cli_must_contain("stdout", r.out, want[k]);
+    cli_result_free(&r);
+}
+
+/* An opcode the model does not explain: said what it is; nothing
+ * explained is exit 4. */
+static void test_not_explained(void **state)
+{
+    (void)state;
+    cli_result r;
+    char text[2048] = "kernel,pc_offset,launch,warp,space,opcode,width,"
+                      "is_store,active";
+    for (int l = 0; l < 32; l++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ",lane%d",
+                 l);
+    strcat(text, "\ntranspose_naive,0x180,0,0,shared,ATOMS.ADD,4,1,"
+                 "0x00000001,0");
+    for (int l = 1; l < 32; l++)
+        strcat(text, ",");
+    strcat(text, "\n");
+    cli_write_file("atoms.csv", text);
+    explain(L("--capture", "atoms.csv", "--from",
+              FIX("transpose_profile.csv")), 4, &r);
+    cli_must_contain("stdout", r.out, "+0x180 ATOMS.ADD: 1 warp execution "
+                     "in 1 launch\nnot explained (atomic)\n");
+    assert_string_equal(r.err, "memprobe: nothing explained: the offenders' "
+                        "captured instructions are all of opcodes the model "
+                        "does not explain\n");
+    cli_result_free(&r);
+}
+
+/* Nothing to explain: no offender (the padded tile), or no capture row
+ * of any offender: exit 4, one line, nothing on stdout, no -o file. */
+static void test_nothing(void **state)
+{
+    (void)state;
+    cli_result r;
+    explain(L("--capture", FIX("transpose_padded.csv"), "-o", "none.csv"),
+            4, &r);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "memprobe: nothing to explain: --check "
+                        "'shared<=1.0,global<=1.0' found no offender among "
+                        "2 captured instructions judged\n");
+    assert_false(cli_path_exists("none.csv"));
+    cli_result_free(&r);
+    explain(L("--capture", FIX("misaligned.csv"), "--from",
+              FIX("transpose_profile.csv"), "-o", "none.csv"), 4, &r);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "memprobe: nothing captured: the capture "
+                        "holds no row of the 1 instruction of the 1 "
+                        "offending line (the first: transpose_naive+0x180)"
+                        "\n");
+    assert_false(cli_path_exists("none.csv"));
+    cli_result_free(&r);
+    /* a limit the LDS keeps to */
+    explain(L("--capture", FIX("transpose_naive.csv"), "--from",
+              FIX("transpose_profile.csv"), "--check", "shared<=32"), 4, &r);
+    cli_must_contain("stderr", r.err, "found no offender among 2 source "
+                     "lines judged");
+    cli_result_free(&r);
+}
+
+/* ---- bad input: exit 2, one line naming the parameter ------------------- */
+
+static const cli_bad_case bad[] = {
+    {{"explain"}, "no program given and no --capture"},
+    {{"explain", "--"}, "no program after '--'"},
+    {{"explain", "--nosuch", "--", "true"}, "--nosuch"},
+    {{"explain", "--format", "pdf", "--", "true"}, "--format"},
+    {{"explain", "--format", "", "--", "true"}, "--format"},
+    {{"explain", "--max-warps", "0", "--", "true"}, "--max-warps"},
+    {{"explain", "--max-warps", "abc", "--", "true"}, "--max-warps"},
+    {{"explain", "--max-warps", "16777217", "--", "true"}, "--max-warps"},
+    {{"explain", "--max-warps", "99999999999999999999", "--", "true"},
+     "--max-warps"},
+    {{"explain", "--check", "shared<1", "--", "true"}, "--check"},
+    {{"explain", "--check", "local<=1", "--", "true"}, "local"},
+    {{"explain", "--check-libraries=yes", "--", "true"},
+     "--check-libraries"},
+    {{"explain", "-o", "-", "--", "true"}, "-o"},
+    {{"explain", "-o", "no/such/folder/e.csv", "--", "true"}, "-o"},
+    {{"explain", "--capture", "missing.csv"}, "--capture: missing.csv"},
+    {{"explain", "--capture", "x.csv", "--", "true"}, "--capture"},
+    {{"explain", "--capture", "x.csv", "--max-warps", "8"}, "--max-warps"},
+    {{"explain", "--from", "missing.csv", "--", "true"}, "--from"},
+    {{"explain", "--", "/no/such/program"}, "/no/such/program"},
+    {{"explain", "--", "no-such-program-xyz"}, "not found in PATH"},
+};
+
+/* The bad files: a malformed capture, a malformed status beside a good
+ * capture, a results CSV as --from, and -o naming a CSV of another kind
+ * (left as it was). */
+static void test_bad_files(void **state)
+{
+    (void)state;
+    static const char results[] = "tool_version,config\r\nx,y\r\n";
+    cli_write_file("bad.csv", "kernel,pc_offset\nx,1\n");
+    cli_write_file("results.csv", results);
+    size_t len;
+    char *good = cli_read_file(FIX("transpose_naive.csv"), &len);
+    cli_write_file("good.csv", good);
+    free(good);
+    cli_write_file("good.csv.status", "captured transpose_naive 0x180\n");
+    cli_expect_usage_error(L("explain", "--capture", "bad.csv"),
+                           "--capture: bad.csv:1: not the capture header");
+    cli_expect_usage_error(L("explain", "--capture", "good.csv"),
+                           "--capture: good.csv.status:1");
+    cli_expect_usage_error(L("explain", "--capture",
+                             FIX("transpose_naive.csv"), "--from",
+                             "results.csv"), "--from: results.csv");
+    cli_expect_usage_error(L("explain", "--capture",
+                             FIX("transpose_naive.csv"), "-o",
+                             "results.csv"), "-o: ");
+    char *kept = cli_read_file("results.csv", &len);
+    assert_string_equal(kept, results);
+    free(kept);
+}
+
+/* ---- a program, without the capture library or a GPU ------------------ */
+
+/* Nothing of -o's files after a refused run. */
+static void expect_nothing_written(void)
+{
+    static const char *const files[] = {"out.csv", "out-profile.csv",
+                                        "out-capture.csv", "out-want.txt"};
+    for (size_t k = 0; k < CLI_COUNT(files); k++)
+        if (cli_path_exists(files[k]))
+            fail_msg("%s written by a refused run", files[k]);
+}
+
+/* MEMPROBE_CAPTURE_LIB naming no file, or no library beside memprobe:
+ * exit 3, one line saying what is missing, nothing written. */
+static void test_no_capture_lib(void **state)
+{
+    (void)state;
+    cli_result r;
+    setenv("MEMPROBE_CAPTURE_LIB", "/no/such/libmemprobe_capture.so", 1);
+    explain(L("-o", "out.csv", "--", "true"), 3, &r);
+    assert_string_equal(r.out, "");
+    assert_int_equal(nlines(r.err), 1);
+    cli_must_contain("stderr", r.err, "memprobe: explain needs the capture "
+                     "library, and MEMPROBE_CAPTURE_LIB names /no/such/"
+                     "libmemprobe_capture.so: no such file");
+    cli_result_free(&r);
+    expect_nothing_written();
+    unsetenv("MEMPROBE_CAPTURE_LIB");
+    char beside[PATH_MAX + 64];
+    const char *exe = cli_exe(), *slash = strrchr(exe, '/');
+    snprintf(beside, sizeof beside, "%.*s/build/lib/libmemprobe_capture.so",
+             slash ? (int)(slash - exe) : 1, slash ? exe : ".");
+    if (cli_path_exists(beside))
+        return;   /* built here: the next case is the GPU's */
+    explain(L("-o", "out.csv", "--", "true"), 3, &r);
+    assert_int_equal(nlines(r.err), 1);
+    cli_must_contain("stderr", r.err, "memprobe: explain needs build/lib/"
+                     "libmemprobe_capture.so beside memprobe (built where "
+                     "the CUDA toolkit has compute-sanitizer: make capture");
+    cli_result_free(&r);
+    expect_nothing_written();
+}
+
+/* A capture library but no GPU: exit 3, one line, nothing written. */
+static void test_no_gpu(void **state)
+{
+    (void)state;
+    cli_skip_if_gpu();
+    cli_result r;
+    setenv("MEMPROBE_CAPTURE_LIB", fake_lib, 1);
+    explain(L("-o", "out.csv", "--", "true"), 3, &r);
+    unsetenv("MEMPROBE_CAPTURE_LIB");
+    assert_string_equal(r.out, "");
+    assert_int_equal(nlines(r.err), 1);
+    if (!strstr(r.err, "no NVIDIA driver found")
+        && !strstr(r.err, "no GPU visible"))
+        fail_msg("stderr names no missing GPU: %s", r.err);
+    cli_must_contain("stderr", r.err, "(explain runs true on the GPU)");
+    cli_result_free(&r);
+    expect_nothing_written();
+}
+
+/* ---- the program flow end to end, on the stand-ins ---------------------- */
+
+/* The stand-ins' environment on (a GPU replaced by the fake-device hook)
+ * or off. */
+static void stand_ins(int on)
+{
+    if (on) {
+        setenv("MEMPROBE_CAPTURE_LIB", fake_lib, 1);
+        setenv("MEMPROBE_FAKE_DEVICE", "1", 1);
+    } else {
+        unsetenv("MEMPROBE_CAPTURE_LIB");
+        unsetenv("MEMPROBE_FAKE_DEVICE");
+        unsetenv("FAKE_CAPTURE_NONE");
+    }
+}
+
+static const char want_text[] =
+    "copy_kernel,0x80\n"
+    "copy_kernel,0x90\n"
+    "_Z15transpose_naivePfPKfi,0x110\n"
+    "_Z15transpose_naivePfPKfi,0x100\n"
+    "_Z15transpose_naivePfPKfi,0x210\n";
+
+/* fake_app's five offending lines: the STS (32 x 1024 wavefronts) and the
+ * STG.E (32768 sectors) captured, model equal to measured; the others
+ * not captured. */
+static void test_program(void **state)
+{
+    (void)state;
+    cli_result r;
+    stand_ins(1);
+    explain(L("-o", "e.csv", "--", app), 0, &r);
+    stand_ins(0);
+    static const char *const want[] = {
+        "transpose_naive app.cu:19: shared store: 32.0x ideal (32768 "
+        "wavefronts, ideal 1024)\n\n+0x110 STS: 1024 warp executions in 1 "
+        "launch\n",
+        "\nmodel vs measured  model 32768, measured 32768: equal\n"
+        "probe              memprobe bank --op st --width 4 --stride 32\n",
+        "transpose_naive app.cu:21: global store: 8.0x ideal (32768 "
+        "sectors, ideal 4096)\n\n+0x210 STG.E: 1024 warp executions in 1 "
+        "launch\n",
+        "\nper request        32 sectors a request (32768 sectors, ideal "
+        "4096)\nmodel vs measured  model 32768, measured 32768: equal\n",
+        "transpose_naive app.cu:19: global load: 1.5x ideal (6144 sectors, "
+        "ideal 4096)\n\n+0x100\nnot captured: the capture holds no row of "
+        "it\n",
+        "5 offending lines, 5 instructions: 2 captured, 2 explained; model "
+        "equal to measured for 2, differing for 0, not compared for 0.\n",
+    };
+    for (size_t k = 0; k < CLI_COUNT(want); k++)
+        cli_must_contain("stdout", r.out, want[k]);
+    cli_must_contain("stderr", r.err, "memprobe: explain: run 1 of 2");
+    cli_must_contain("stderr", r.err, "memprobe: explain: run 2 of 2, the "
+                     "addresses: ");
+    cli_must_contain("stderr", r.err, "5 instructions of 5 offending lines "
+                     "wanted\n");
+    cli_result_free(&r);
+    size_t len;
+    char *w = cli_read_file("e-want.txt", &len);
+    assert_string_equal(w, want_text);
+    free(w);
+    assert_true(cli_path_exists("e-profile.csv"));
+    assert_true(cli_path_exists("e-profile-lines.csv"));
+    assert_true(cli_path_exists("e-capture.csv.status"));
+    mp_ncu_table t;
+    read_csv("e.csv", &t);
+    assert_int_equal(t.nrows, 3 + 2 + 3);   /* STS 2 fixes, STG.E 3 */
+    mp_ncu_free(&t);
+}
+
+/* --max-warps 512: half of each instruction's 1024 executions kept, not
+ * compared; --conflict 16: the measured STS count halves, differs; --from
+ * the first profile: only the capture run. */
+static void test_program_cap_differ_from(void **state)
+{
+    (void)state;
+    cli_result r;
+    stand_ins(1);
+    explain(L("--max-warps", "512", "-o", "m.csv", "--", app), 0, &r);
+    cli_must_contain("stdout", r.out, "model 16384, measured 32768; not "
+                     "compared: the capture kept 512 of 1024 executions "
+                     "(the cap, --max-warps)\n");
+    cli_result_free(&r);
+    explain(L("--", app, "--conflict", "16"), 0, &r);
+    cli_must_contain("stdout", r.out, "model 32768, measured 16384: "
+                     "differ\n");
+    cli_result_free(&r);
+    explain(L("--from", "m-profile.csv", "--", app), 0, &r);
+    assert_null(strstr(r.err, "run 1 of 2"));
+    cli_must_contain("stdout", r.out, "model 32768, measured 32768: "
+                     "equal\n");
+    cli_result_free(&r);
+    stand_ins(0);
+}
+
+/* A library that wrote nothing: nothing captured, exit 4. */
+static void test_program_nothing_captured(void **state)
+{
+    (void)state;
+    cli_result r;
+    stand_ins(1);
+    setenv("FAKE_CAPTURE_NONE", "1", 1);
+    explain(L("--", app), 4, &r);
+    stand_ins(0);
+    cli_must_contain("stderr", r.err, "memprobe: nothing captured: the "
+                     "capture library wrote no ");
+    cli_must_contain("stderr", r.err, "(it did not start in the program)\n");
+    assert_null(strstr(r.out, "model vs measured"));
+    cli_result_free(&r);
+}
+
+int main(void)
+{
+    char repo[PATH_MAX], build[256];
+    if (!getcwd(repo, sizeof repo))
+        return 1;
+    cli_build_dir(build, sizeof build);
+    snprintf(app, sizeof app, "%s/%s/tests/profile/fake_app", repo, build);
+    snprintf(fake_lib, sizeof fake_lib, "%s/%s/tests/explain/"
+             "fake_capture.so", repo, build);
+    /* any existing file lets the profile engine start without its
+     * library (tests/test_profile.c) */
+    setenv("MEMPROBE_INJECT_LIB", app, 1);
+    unsetenv("MEMPROBE_CAPTURE_LIB");
+    unsetenv("MEMPROBE_FAKE_DEVICE");
+    unsetenv("MEMPROBE_KERNEL");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_table),
+        cmocka_unit_test(test_markdown),
+        cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_differ),
+        cmocka_unit_test(test_launches_differ),
+        cmocka_unit_test(test_status_dropped),
+        cmocka_unit_test(test_capture_alone),
+        cmocka_unit_test(test_not_explained),
+        cmocka_unit_test(test_nothing),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_no_capture_lib),
+        cmocka_unit_test(test_no_gpu),
+        cmocka_unit_test(test_program),
+        cmocka_unit_test(test_program_cap_differ_from),
+        cmocka_unit_test(test_program_nothing_captured),
+    };
+    return CLI_RUN_BAD("explain", bad, tests);
+}
