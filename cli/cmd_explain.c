@@ -61,22 +61,8 @@ static const char usage[] =
 typedef struct {
     mp_xp_opts o;
     const char *check, *format;
-    int dashdash, nprog;
+    mp_opt_program prog;
 } explain_args;
-
-/* "--": the rest of argv is the program and its arguments. */
-static int take_program(int argc, char **argv, int *i, void *dest, char *err,
-                        size_t errlen)
-{
-    explain_args *a = dest;
-    (void)err;
-    (void)errlen;
-    a->dashdash = 1;
-    a->o.argv = argv + *i + 1;
-    a->nprog = argc - *i - 1;
-    *i = argc;
-    return 0;
-}
 
 static void parse(int argc, char **argv, explain_args *a)
 {
@@ -93,8 +79,8 @@ static void parse(int argc, char **argv, explain_args *a)
         TEXT("capture", &o->capture),
         TEXT("format", &a->format),
         TEXT("max-warps", &o->max_warps),
-        {.name = "", .kind = MP_OPT_ARGV, .dest = a,
-         .argv_fn = take_program},
+        {.name = "", .kind = MP_OPT_ARGV, .dest = &a->prog,
+         .argv_fn = mp_opt_take_program},
     };
 #undef TEXT
     const mp_opts_spec spec = {
@@ -102,6 +88,7 @@ static void parse(int argc, char **argv, explain_args *a)
         .dashes = MP_OPTS_DASH_ONE, .usage = usage,
         .unexpected_tail = " (the program goes after '--')"};
     mp_opts_parse(&spec, argc, argv, NULL);
+    o->argv = a->prog.argv;
 }
 
 /* --format's word. */
@@ -132,7 +119,7 @@ static void check_source(const explain_args *a)
 {
     const mp_xp_opts *o = &a->o;
     if (o->capture) {
-        if (a->dashdash)
+        if (a->prog.seen)
             mp_usage_error("--capture: explains a recorded capture and runs "
                            "no program");
         if (o->max_warps)
@@ -140,10 +127,10 @@ static void check_source(const explain_args *a)
                            "with --capture)");
         return;
     }
-    if (!a->dashdash)
+    if (!a->prog.seen)
         mp_usage_error("explain: no program given and no --capture "
                        "(memprobe explain [options] -- PROGRAM [ARGS...])");
-    if (!a->nprog)
+    if (!a->prog.n)
         mp_usage_error("explain: no program after '--'");
 }
 

@@ -98,22 +98,9 @@ static int parse_count(const char *opt, const char *v, int positive,
 typedef struct {
     mp_prof_opts o;
     const char *min_count, *tolerance, *check, *opcodes, *level, *fallback;
-    int dashdash, nprog, check_libraries;
+    mp_opt_program prog;
+    int check_libraries;
 } profile_args;
-
-/* "--": the rest of argv is the program and its arguments. */
-static int take_program(int argc, char **argv, int *i, void *dest, char *err,
-                        size_t errlen)
-{
-    profile_args *a = dest;
-    (void)err;
-    (void)errlen;
-    a->dashdash = 1;
-    a->o.argv = argv + *i + 1;
-    a->nprog = argc - *i - 1;
-    *i = argc;
-    return 0;
-}
 
 static void parse(int argc, char **argv, profile_args *a)
 {
@@ -139,8 +126,8 @@ static void parse(int argc, char **argv, profile_args *a)
         TEXT("opcodes", &a->opcodes),
         TEXT("level", &a->level),
         TEXT("fallback", &a->fallback),
-        {.name = "", .kind = MP_OPT_ARGV, .dest = a,
-         .argv_fn = take_program},
+        {.name = "", .kind = MP_OPT_ARGV, .dest = &a->prog,
+         .argv_fn = mp_opt_take_program},
     };
 #undef TEXT
     const mp_opts_spec spec = {
@@ -148,6 +135,7 @@ static void parse(int argc, char **argv, profile_args *a)
         .dashes = MP_OPTS_DASH_ONE, .usage = usage,
         .unexpected_tail = " (the program goes after '--')"};
     mp_opts_parse(&spec, argc, argv, NULL);
+    o->argv = a->prog.argv;
 }
 
 /* The values, and the options that go together. */
@@ -228,7 +216,7 @@ static void check_args(profile_args *a)
                        "--baseline");
     o->check_libraries = a->check_libraries != 0;
     if (o->from) {
-        if (a->nprog || a->dashdash)
+        if (a->prog.n || a->prog.seen)
             mp_usage_error("--from: judges an existing profile and runs no "
                            "program");
         if (!o->has_check && !o->baseline)
@@ -244,10 +232,10 @@ static void check_args(profile_args *a)
                            "--from)", run_only);
         return;
     }
-    if (!a->dashdash)
+    if (!a->prog.seen)
         mp_usage_error("profile: no program given (memprobe profile "
                        "[options] -- PROGRAM [ARGS...])");
-    if (!a->nprog)
+    if (!a->prog.n)
         mp_usage_error("profile: no program after '--'");
     if (o->output && !strcmp(o->output, "-"))
         mp_usage_error("-o: '-' is not a file: the profile is two CSVs");

@@ -4,6 +4,7 @@
  * the capture library's status file beside a capture.
  */
 #include "explain_capture.h"
+#include "readfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -271,33 +272,10 @@ int mp_capture_read(const char *path, mp_capture *c, char *err,
                     size_t errlen)
 {
     memset(c, 0, sizeof *c);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        snprintf(err, errlen, "%s: cannot open", path);
+    size_t len;
+    char *buf = mp_read_file(path, &len, err, errlen);
+    if (!buf)
         return -1;
-    }
-    size_t cap = 1 << 16, len = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + len, 1, cap - len, fp)) > 0) {
-        len += got;
-        if (len == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = b;
-            cap *= 2;
-        }
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!buf || bad) {
-        free(buf);
-        snprintf(err, errlen, "%s: %s", path,
-                 bad ? "cannot read" : "out of memory");
-        return -1;
-    }
     int rc = mp_capture_parse(buf, len, path, c, err, errlen);
     free(buf);
     return rc;

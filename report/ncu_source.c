@@ -4,6 +4,7 @@
  * "Kernel Name" lines, headers and instruction rows.
  */
 #include "ncu_source.h"
+#include "readfile.h"
 
 #include <csv.h>
 #include <stdarg.h>
@@ -315,35 +316,10 @@ int mp_ncu_source_read(const char *path, mp_ncu_source *s, char *err,
                        size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open", path);
+    size_t len;
+    char *buf = mp_read_file(path, &len, err, errlen);
+    if (!buf)
         return -1;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b;
-            cap *= 2;
-        }
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) {
-        free(buf);
-        snprintf(err, errlen, "%s: %s", path,
-                 bad ? "cannot read" : "out of memory");
-        return -1;
-    }
     int rc = mp_ncu_source_parse(buf, len, path, s, err, errlen);
     free(buf);
     return rc;

@@ -157,6 +157,19 @@ int mp_opts_read(const mp_opts_spec *s, int argc, char **argv, int *given,
     return MP_OPTS_OK;
 }
 
+int mp_opt_take_program(int argc, char **argv, int *i, void *dest,
+                        char *err, size_t errlen)
+{
+    mp_opt_program *p = dest;
+    (void)err;
+    (void)errlen;
+    p->seen = 1;
+    p->argv = argv + *i + 1;
+    p->n = argc - *i - 1;
+    *i = argc;
+    return 0;
+}
+
 void mp_opts_parse(const mp_opts_spec *s, int argc, char **argv, int *given)
 {
     char err[1024];

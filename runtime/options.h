@@ -49,6 +49,18 @@ typedef struct mp_opt {
                             option */
 } mp_opt;
 
+/* What "--" took: the rest of argv, a program and its arguments. */
+typedef struct {
+    int seen;      /* "--" was given */
+    char **argv;   /* its first word (argv's NULL-terminated tail) */
+    int n;         /* how many words */
+} mp_opt_program;
+
+/* The argv_fn of a row {.name = "", .kind = MP_OPT_ARGV} for "--": the
+ * rest of argv into dest, an mp_opt_program. */
+int mp_opt_take_program(int argc, char **argv, int *i, void *dest,
+                        char *err, size_t errlen);
+
 /* Which unmatched arguments are unknown options; the others are
  * positional arguments. */
 typedef enum {

@@ -33,36 +33,8 @@
 #include "check.h"
 #include "device.h"
 #include "subprocess.h"
+#include "readfile.h"
 #include "sweep_devices.h"
-
-/* The whole file (NUL-terminated, malloc'd) or NULL when it cannot be
- * read; *len its size. */
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = mp_xmalloc(cap + 1);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            char *more = realloc(buf, cap + 1);
-            if (!more) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = more;
-        }
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
 
 static int write_all(int fd, const char *p, size_t n)
 {
@@ -89,7 +61,7 @@ int mp_csv_append_rows(const char *out, const char *part, int remove_part,
 {
     *rows = 0;
     size_t plen;
-    char *p = slurp(part, &plen);
+    char *p = mp_read_file(part, &plen, NULL, 0);
     if (!p)
         return 0;   /* no part file: nothing to merge */
     char *eol = strchr(p, '\n');
@@ -102,7 +74,7 @@ int mp_csv_append_rows(const char *out, const char *part, int remove_part,
     }
     size_t hlen = (size_t)(eol - p) + 1;
     size_t olen = 0;
-    char *o = slurp(out, &olen);
+    char *o = mp_read_file(out, &olen, NULL, 0);
     int fd = open(out, O_WRONLY | O_CREAT | O_APPEND, 0666);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", out, strerror(errno));
