@@ -303,7 +303,8 @@ $(BUILD)/capture/capture.o: capture/capture.c capture/capture.h
 $(CAPTURE_SO): $(BUILD)/capture/capture.o
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wl,--no-undefined -o $@ $< -L$(SANITIZER_HOME) \
-	    -lsanitizer-public -Wl,--disable-new-dtags,-rpath,$(SANITIZER_HOME) -ldl
+	    -lsanitizer-public -Wl,--disable-new-dtags,-rpath,$(SANITIZER_HOME) -ldl \
+	    -lpthread
 $(CAPTURE_FATBIN): capture/capture_patches.cu capture/capture.h
 	@mkdir -p $(dir $@)
 	$(NVCC) --fatbin --compile-as-tools-patch -I$(SANITIZER_HOME)/include \

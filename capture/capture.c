@@ -5,8 +5,10 @@
  * (capture_patches.cu) and records, for the instructions it is told to
  * want, each warp's execution in the first launch of each kernel, grid
  * and block: the lanes that ran it and their addresses. Other launches
- * run the patched code with no capture block (their callbacks return at
- * once).
+ * of those modules run the patched code with no capture block (their
+ * callbacks return at once); modules without a wanted kernel's name in
+ * their cubin are not patched. One capture at a time: a wanted launch
+ * made while another thread's is under way is said "busy" and left.
  *
  * Environment (set by memprobe explain; explain/):
  *   MEMPROBE_CAPTURE_FILE     the capture CSV to write (the format of
@@ -23,6 +25,7 @@
  * past the cap, and "error TEXT" for a failed call.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,9 +155,25 @@ static void find_patches(void)
 
 /* ---- modules ----------------------------------------------------------- */
 
-/* The patches loaded into ctx once; every module's accesses patched. */
+/* 1 when the module's cubin holds a wanted kernel's name: only those
+ * modules are patched (a library's modules run as they are). */
+static int module_wanted(const Sanitizer_ResourceModuleData *md)
+{
+    if (!md->pCubin || !md->cubinSize)
+        return 1;   /* nothing to look in: patched, to be safe */
+    for (size_t i = 0; i < g.nwants; i++)
+        if (memmem(md->pCubin, md->cubinSize, g.wants[i].mangled,
+                   strlen(g.wants[i].mangled) + 1))
+            return 1;
+    return 0;
+}
+
+/* The patches loaded into ctx once; the global and shared accesses of a
+ * module with a wanted kernel patched. */
 static void on_module(const Sanitizer_ResourceModuleData *md)
 {
+    if (!module_wanted(md))
+        return;
     int loaded = 0;
     for (int i = 0; i < g.npatched; i++)
         loaded |= g.patched_ctx[i] == md->context;
@@ -218,6 +237,14 @@ static void on_launch_begin(const Sanitizer_LaunchData *ld)
 {
     uint64_t launch = g.launches++;
     void *userdata = NULL;
+    if (g.cur.on) {   /* another thread's capture still under way */
+        fprintf(g.status, "busy %s launch %llu: not captured\n",
+                ld->functionName ? ld->functionName : "",
+                (unsigned long long)launch);
+        san_ok(sanitizerSetCallbackData(ld->function, NULL),
+               "sanitizerSetCallbackData");
+        return;
+    }
     memset(&g.cur, 0, sizeof g.cur);
     const char *name = ld->functionName ? ld->functionName : "";
     mp_capture_block h = {0};
@@ -336,12 +363,17 @@ static void on_launch_end(void)
     p->mangled = NULL;
 }
 
+/* The callbacks one at a time: the patching calls must not run
+ * concurrently, and the capture under way is one. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void SANITIZERAPI on_callback(void *userdata,
                                      Sanitizer_CallbackDomain domain,
                                      Sanitizer_CallbackId cbid,
                                      const void *data)
 {
     (void)userdata;
+    pthread_mutex_lock(&lock);
     if (domain == SANITIZER_CB_DOMAIN_RESOURCE
         && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED)
         on_module(data);
@@ -351,6 +383,7 @@ static void SANITIZERAPI on_callback(void *userdata,
     else if (domain == SANITIZER_CB_DOMAIN_LAUNCH
              && cbid == SANITIZER_CBID_LAUNCH_END)
         on_launch_end();
+    pthread_mutex_unlock(&lock);
 }
 
 /* ---- start and end ----------------------------------------------------- */
