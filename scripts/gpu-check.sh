@@ -850,6 +850,7 @@ profilecost)
                         --keep-raw "$C/$p-raw-pk3-$r" -o "$C/$p-pk3-$r.csv" -- $cmd
                 done
                 for v in full-batch1:MEMPROBE_BATCH_RUNS=1 \
+                         full-batch32:MEMPROBE_BATCH_RUNS=32 \
                          full-sm:MEMPROBE_SASS_GRANULARITY=sm \
                          full-smsp:MEMPROBE_SASS_GRANULARITY=smsp; do
                     cost_run "$p" "${v%%:*}" ${PROFILECOST_FULL_S:-150} env "${v#*:}" \
