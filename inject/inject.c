@@ -729,6 +729,7 @@ static void on_module_loaded(const CUpti_ModuleResourceData *md)
     if (!cupti_ok(cuptiGetCubinCrc(&cp), "cuptiGetCubinCrc", WARN))
         return;
     cost(IC_COST_MODULES, t0);
+    t0 = now_s();   /* the copy's time joins the same count */
     dbg("module %u loaded: %zu bytes, cubin crc %llu", md->moduleId,
         md->cubinSize, (unsigned long long)cp.cubinCrc);
     if (find_cubin((uint32_t)cp.cubinCrc))
@@ -1319,9 +1320,13 @@ static int no_sass(const char *mangled)
 }
 
 /* The batch's run of a record's function (the last one matched first:
- * a flush brings a function's records together); -1: none. */
+ * a flush brings a function's records together); -1: none. A batch of
+ * one run takes every record, whatever name CUPTI gives it (as a flush
+ * per run always did). */
 static int batch_run_of(const CUpti_SassMetrics_Data *r, int hint)
 {
+    if (batch.n == 1)
+        return 0;
     const char *fn = r->functionName ? r->functionName : "";
     if (hint >= 0 && !strcmp(batch.r[hint].key.name, fn))
         return hint;
