@@ -167,12 +167,15 @@ $(BUILD)/tests/%: probes/%.c $(CLI_UTIL) $(BUILD)/libmemprobe.a
 # it builds without a GPU too): a CUDA program of its own, with -lineinfo
 # so that memprobe profile names its source lines. Its expectations
 # (tests/profile/expect.c, from the models) link into the tests of it.
+# Without --threads: nvlink's device-link step of this program lost its
+# temporary file to a parallel architecture's clean-up on the H200
+# machine (twice, "Could not read file /tmp/tmpxft_..._app_dlink.reg.c").
 PROFILE_APP := $(BUILD)/tests/profile/app
 EXPECT_OBJ := $(BUILD)/tests/profile/expect.o
 all: $(PROFILE_APP)
 $(PROFILE_APP): tests/profile/app.cu tests/profile/app_shape.h
 	@mkdir -p $(dir $@)
-	$(NVCC) -O3 -lineinfo -std=c++17 $(GENCODE) --threads 0 -Itests/profile \
+	$(NVCC) -O3 -lineinfo -std=c++17 $(GENCODE) -Itests/profile \
 		-Xcompiler -Wall,-Wextra -o $@ $< -ldl
 
 # The C++ program of the real-program tests (tests/gpu/test_gpu_profile_real.c):
@@ -198,7 +201,7 @@ $(BUILD)/tests/test_profile_expect: tests/test_profile_expect.c $(EXPECT_OBJ) $(
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Itests/profile -o $@ $< $(EXPECT_OBJ) $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
-$(BUILD)/tests/gpu/test_gpu_profile: tests/gpu/test_gpu_profile.c $(GPU_UTIL) $(EXPECT_OBJ) $(BUILD)/libmemprobe.a
+$(BUILD)/tests/gpu/test_gpu_profile $(BUILD)/tests/gpu/test_gpu_explain: $(BUILD)/tests/gpu/%: tests/gpu/%.c $(GPU_UTIL) $(EXPECT_OBJ) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests/gpu -Itests/profile -o $@ $< $(GPU_UTIL) $(EXPECT_OBJ) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
@@ -291,6 +294,7 @@ HAVE_SANITIZER := $(wildcard $(SANITIZER_HOME)/include/sanitizer_patching.h)
 ifneq ($(HAVE_SANITIZER),)
 all: $(CAPTURE_SO) $(CAPTURE_FATBIN)
 capture: $(CAPTURE_SO) $(CAPTURE_FATBIN)
+test-gpu: $(CAPTURE_SO) $(CAPTURE_FATBIN)
 else
 capture:
 	@echo "make capture: no compute-sanitizer in $(SANITIZER_HOME) (its include/sanitizer_patching.h): the capture library of memprobe explain is built where the CUDA toolkit has it (SANITIZER_HOME=DIR names another)" >&2; exit 1

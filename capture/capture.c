@@ -4,7 +4,9 @@
  * shared memory accesses with compute-sanitizer's patching API
  * (capture_patches.cu) and records, for the instructions it is told to
  * want, each warp's execution in the first launch of each kernel, grid
- * and block: the lanes that ran it and their addresses. Other launches
+ * and block (a graph's kernel node apart from a stream launch, as
+ * memprobe profile counts them): the lanes that ran it and their
+ * addresses. Other launches
  * of those modules run the patched code with no capture block (their
  * callbacks return at once); modules without a wanted kernel's name in
  * their cubin are not patched. One capture at a time: a wanted launch
@@ -19,6 +21,7 @@
  *                             65536; more are counted and said dropped)
  *   MEMPROBE_CAPTURE_PATCHES  the patches' fatbin (default: beside this
  *                             library, memprobe_capture_patches.fatbin)
+ *   MEMPROBE_CAPTURE_TRACE    1: a "trace" status line at every callback
  *
  * The status file says per captured instruction "captured MANGLED 0xOFF
  * launch L executions N", "dropped MANGLED 0xOFF launch L executions N"
@@ -48,15 +51,19 @@ typedef struct {
     uint32_t offset;
 } want;
 
-/* a kernel, grid and block already captured (its first launch) */
+/* a kernel, grid and block already captured (its first launch), apart
+ * for a graph's kernel node (as memprobe profile keys them) */
 typedef struct {
     char *mangled;
     uint32_t grid[3], block[3];
+    int graph;
 } seen_key;
 
 /* the capture of the launch under way, until its end */
 typedef struct {
     int on;
+    int graph;          /* a graph's kernel node: read at the graph
+                           launch's end, on the graph's stream */
     char *mangled;
     uint64_t launch;
     CUcontext ctx;
@@ -196,14 +203,15 @@ static void on_module(const Sanitizer_ResourceModuleData *md)
 /* ---- launches ---------------------------------------------------------- */
 
 /* 1 when this kernel, grid and block had its launch; else noted as had. */
-static int seen_before(const Sanitizer_LaunchData *ld)
+static int seen_before(const Sanitizer_LaunchData *ld, int graph)
 {
     uint32_t grid[3] = {ld->gridDim_x, ld->gridDim_y, ld->gridDim_z};
     uint32_t block[3] = {ld->blockDim_x, ld->blockDim_y, ld->blockDim_z};
     for (size_t i = 0; i < g.nseen; i++)
         if (!strcmp(g.seen[i].mangled, ld->functionName)
             && !memcmp(g.seen[i].grid, grid, sizeof grid)
-            && !memcmp(g.seen[i].block, block, sizeof block))
+            && !memcmp(g.seen[i].block, block, sizeof block)
+            && g.seen[i].graph == graph)
             return 1;
     if (g.nseen < MAX_SEEN) {
         seen_key *s = realloc(g.seen, (g.nseen + 1) * sizeof *s);
@@ -214,7 +222,7 @@ static int seen_before(const Sanitizer_LaunchData *ld)
             free(name);
             return 0;
         }
-        g.seen[g.nseen] = (seen_key){.mangled = name};
+        g.seen[g.nseen] = (seen_key){.mangled = name, .graph = graph};
         memcpy(g.seen[g.nseen].grid, grid, sizeof grid);
         memcpy(g.seen[g.nseen].block, block, sizeof block);
         g.nseen++;
@@ -232,8 +240,9 @@ static uint32_t wanted_offsets(const char *mangled, mp_capture_block *b)
     return n;
 }
 
-/* A capture block for this launch, or none (NULL userdata). */
-static void on_launch_begin(const Sanitizer_LaunchData *ld)
+/* A capture block for this launch (graph: a graph's kernel node), or
+ * none (NULL userdata). */
+static void on_launch_begin(const Sanitizer_LaunchData *ld, int graph)
 {
     uint64_t launch = g.launches++;
     void *userdata = NULL;
@@ -250,7 +259,7 @@ static void on_launch_begin(const Sanitizer_LaunchData *ld)
     mp_capture_block h = {0};
     h.nwant = wanted_offsets(name, &h);
     uint64_t size = 0;
-    if (h.nwant && !seen_before(ld)
+    if (h.nwant && !seen_before(ld, graph)
         && san_ok(sanitizerGetFunctionPcAndSize(ld->module, name, &h.base,
                                                 &size),
                   "sanitizerGetFunctionPcAndSize")) {
@@ -273,7 +282,8 @@ static void on_launch_begin(const Sanitizer_LaunchData *ld)
             san_ok(sanitizerMemcpyHostToDeviceAsync(dev, &h, sizeof h,
                                                     ld->hStream),
                    "sanitizerMemcpyHostToDeviceAsync");
-            g.cur = (pending){.on = 1, .mangled = strdup(name),
+            g.cur = (pending){.on = 1, .graph = graph,
+                              .mangled = strdup(name),
                               .launch = launch, .ctx = ld->context,
                               .stream = ld->hStream,
                               .function = ld->function, .host = h,
@@ -318,12 +328,15 @@ static void write_row(const pending *p, uint32_t offset,
 }
 
 /* The capture's end: its records to the file, its memory freed, the
- * kernel's later launches without a block. */
-static void on_launch_end(void)
+ * kernel's later launches without a block. A graph's node ends with the
+ * graph's launch: graph is 1 there, and stream the graph's. */
+static void on_launch_end(int graph, Sanitizer_StreamHandle stream)
 {
     pending *p = &g.cur;
-    if (!p->on)
+    if (!p->on || p->graph != graph)
         return;
+    if (graph)
+        p->stream = stream;
     p->on = 0;
     mp_capture_block h;
     int ok = san_ok(sanitizerStreamSynchronize(p->stream),
@@ -363,8 +376,37 @@ static void on_launch_end(void)
     p->mangled = NULL;
 }
 
+/* MEMPROBE_CAPTURE_TRACE=1: a status line at each callback, written at
+ * once, to see where a program stops. */
+static int tracing;
+static _Thread_local int in_callback;   /* this thread's callback depth */
+
+static void trace(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
+                  const void *data)
+{
+    if (!tracing)
+        return;
+    const char *name = "";
+    if (domain == SANITIZER_CB_DOMAIN_LAUNCH) {
+        const Sanitizer_LaunchData *ld = data;
+        name = ld->functionName ? ld->functionName : "";
+    } else if (domain == SANITIZER_CB_DOMAIN_GRAPHS
+               && cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN) {
+        const Sanitizer_GraphNodeLaunchData *nd = data;
+        if (nd->nodeType == CU_GRAPH_NODE_TYPE_KERNEL)
+            name = nd->launchData.functionName ? nd->launchData.functionName
+                                               : "";
+    }
+    fprintf(g.status, "trace domain %d cbid %d depth %d %s\n", (int)domain,
+            (int)cbid, in_callback, name);
+    fflush(g.status);
+}
+
 /* The callbacks one at a time: the patching calls must not run
- * concurrently, and the capture under way is one. */
+ * concurrently, and the capture under way is one. A callback made
+ * inside another on the same thread (loading the patches loads a
+ * module) runs under the lock its caller holds: a second lock there
+ * would never return. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void SANITIZERAPI on_callback(void *userdata,
@@ -373,17 +415,34 @@ static void SANITIZERAPI on_callback(void *userdata,
                                      const void *data)
 {
     (void)userdata;
-    pthread_mutex_lock(&lock);
+    int outer = !in_callback;
+    if (outer)
+        pthread_mutex_lock(&lock);
+    in_callback++;
+    trace(domain, cbid, data);
     if (domain == SANITIZER_CB_DOMAIN_RESOURCE
         && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED)
         on_module(data);
     else if (domain == SANITIZER_CB_DOMAIN_LAUNCH
              && cbid == SANITIZER_CBID_LAUNCH_BEGIN)
-        on_launch_begin(data);
+        on_launch_begin(data, 0);
     else if (domain == SANITIZER_CB_DOMAIN_LAUNCH
              && cbid == SANITIZER_CBID_LAUNCH_END)
-        on_launch_end();
-    pthread_mutex_unlock(&lock);
+        on_launch_end(0, NULL);
+    else if (domain == SANITIZER_CB_DOMAIN_GRAPHS
+             && cbid == SANITIZER_CBID_GRAPHS_NODE_LAUNCH_BEGIN) {
+        const Sanitizer_GraphNodeLaunchData *nd = data;
+        if (nd->nodeType == CU_GRAPH_NODE_TYPE_KERNEL && !nd->isGraphUpload)
+            on_launch_begin(&nd->launchData, 1);
+    } else if (domain == SANITIZER_CB_DOMAIN_GRAPHS
+               && cbid == SANITIZER_CBID_GRAPHS_LAUNCH_END) {
+        const Sanitizer_GraphLaunchData *gd = data;
+        if (!gd->isGraphUpload)
+            on_launch_end(1, gd->hStream);
+    }
+    in_callback--;
+    if (outer)
+        pthread_mutex_unlock(&lock);
 }
 
 /* ---- start and end ----------------------------------------------------- */
@@ -436,6 +495,8 @@ __attribute__((constructor)) static void start(void)
         return;
     }
     find_patches();
+    const char *tr = getenv("MEMPROBE_CAPTURE_TRACE");
+    tracing = tr && *tr == '1';
     fputs("kernel,pc_offset,launch,warp,space,opcode,width,is_store,active",
           g.out);
     for (int l = 0; l < 32; l++)
@@ -449,6 +510,8 @@ __attribute__((constructor)) static void start(void)
            "sanitizerEnableDomain resource");
     san_ok(sanitizerEnableDomain(1, sub, SANITIZER_CB_DOMAIN_LAUNCH),
            "sanitizerEnableDomain launch");
+    san_ok(sanitizerEnableDomain(1, sub, SANITIZER_CB_DOMAIN_GRAPHS),
+           "sanitizerEnableDomain graphs");
     fprintf(g.status, "start patches %s cap %u wants %zu\n", g.patches,
             g.cap, g.nwants);
     fflush(g.status);

@@ -104,6 +104,8 @@ enum {
     MP_FIX_PAD,        /* shared: pad each tile row by `param` words */
     MP_FIX_XOR,        /* shared: XOR the column by the row (row % 32) */
     MP_FIX_WIDTH,      /* shared: `param`-byte accesses, same bytes */
+    MP_FIX_COMPACT,    /* shared: the active lanes on consecutive
+                          elements (sequential addressing) */
     MP_FIX_ALIGN,      /* global: shift down by `param` bytes */
     MP_FIX_VECTOR,     /* global: `param`-byte vector accesses */
     MP_FIX_SOA,        /* global: structure of arrays, field of `param` B */

@@ -1,8 +1,9 @@
 /*
  * explain_fix.c - the fixes of `memprobe explain` (see explain.h): each
  * transforms the SAME captured addresses of every execution (padding,
- * XOR swizzle, another width, alignment, vector width, structure of
- * arrays, staging through shared memory) and counts them again with the
+ * XOR swizzle, another width, sequential addressing, alignment, vector
+ * width, structure of arrays, staging through shared memory) and counts
+ * them again with the
  * bank or sector model; ranked by the predicted count.
  */
 #include "explain.h"
@@ -111,6 +112,22 @@ static int xor_xform(const mp_explain_exec *in, mp_explain_exec *out,
         long long e = (c / w4) ^ (r % k);
         out->addr[l] = (r * row + e * w4 + c % w4) * 4 + in->addr[l] % 4;
     }
+    return 0;
+}
+
+/* Sequential addressing: the k-th active lane (in lane order) takes the
+ * k-th element from the execution's lowest address, as a reduction
+ * indexed `c[tid] += c[tid + s]` does where `c[2 s tid]` spread the
+ * same threads 2s words apart. */
+static int compact_xform(const mp_explain_exec *in, mp_explain_exec *out,
+                         const void *ctx)
+{
+    (void)ctx;
+    long long lo = lowest(in), k = 0;
+    *out = *in;
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        if (in->active >> l & 1u)
+            out->addr[l] = lo + k++ * in->width;
     return 0;
 }
 
@@ -232,6 +249,17 @@ static void shared_fixes(const mp_explain_acc *acc,
         snprintf(x->what, sizeof x->what, "XOR swizzle: column ^ (row %% "
                  "%d) in each %lld-word row", MP_WARP_SIZE / (acc->width / 4),
                  row);
+    /* not for a full warp down a column of 32 words or more: a tile's
+     * column, whose fixes are the padding and the swizzle above (its
+     * consecutive words would be reading rows, another algorithm) */
+    int column = p->full && p->stride_bytes >= 128;
+    if (!f->already_ideal && p->regular && p->group == 1 && !column
+        && p->stride_bytes > acc->width
+        && (x = add_fix(f, acc, MP_FIX_COMPACT, 0,
+                        count_with(acc, compact_xform, NULL, NULL))))
+        snprintf(x->what, sizeof x->what, "sequential addressing: the "
+                 "active lanes on consecutive %d-byte elements (not %lld "
+                 "bytes apart)", acc->width, p->stride_bytes);
     for (int w = acc->width / 2; w >= 4; w /= 2) {
         if ((x = add_fix(f, acc, MP_FIX_WIDTH, w, split_count(acc, w, &id)))) {
             x->instructions = acc->executions * (acc->width / w);

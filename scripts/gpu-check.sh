@@ -749,43 +749,70 @@ profileci)
         done
     done ;;
 capture)
-    # The capture library (capture/) on the test program: the first
-    # launch of each kernel, grid and block profiled (--per-kernel 1);
-    # every instruction with shared or global counts wanted; the program
-    # run with the library; then, where memprobe has explain, the capture
-    # explained against that profile. Into capture/: the profile, want.txt,
-    # cap.csv and cap.csv.status, the logs, sizes.txt.
+    # memprobe explain (explain/, the capture library capture/) on the
+    # test program, then on real programs (C++ with cuBLAS, a Triton
+    # kernel, PyTorch eager with its library kernels judged): each
+    # `memprobe explain -o NAME.csv -- PROGRAM` (its profile, want file
+    # and capture kept beside), then the program timed alone twice and
+    # with the capture library on the same want file (the capture run's
+    # cost; CAPTURE_TRACE=1 traces the library's callbacks). Into
+    # capture/: the GPU test of explain (test_gpu_explain.tap), per
+    # program NAME.txt (the output), NAME-cost.txt, and cost.txt.
     X=$W/capture
     mkdir -p "$X"
     step capture-build make -j16 DEPS=.deps memprobe capture build/tests/profile/app \
+        build/tests/profile/cpp_app build/tests/gpu/test_gpu_explain \
         build/lib/libmemprobe_inject.so build/lib/libmemprobe_client.so
-    step capture-profile bash -c "./memprobe profile --per-kernel 1 -o $X/p.csv \
-        -- build/tests/profile/app > $X/profile.log 2>&1"
-    python3 - "$X/p-lines.csv" > "$X/want.txt" <<'PY'
-import csv, sys
-for r in csv.DictReader(open(sys.argv[1])):
-    if any(float(r.get(c) or 0) > 0 for c in (
-            "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared",
-            "smsp__sass_sectors_mem_global")):
-        print("%s,%s" % (r["mangled"], r["function_offset"]))
-PY
-    echo "capture: $(wc -l < "$X/want.txt") instructions wanted" | tee -a "$SUMMARY"
+    # first a traced run on the test program, 90 s at most: a library
+    # that hangs the program stops the step here
     t0=$(date +%s.%N)
-    MEMPROBE_CAPTURE_FILE=$X/cap.csv MEMPROBE_CAPTURE_WANT=$X/want.txt \
-        LD_PRELOAD=$PWD/build/lib/libmemprobe_capture.so \
-        timeout -k 10 120 build/tests/profile/app > "$X/app.log" 2>&1
-    echo "capture-run rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}')" | tee -a "$SUMMARY"
-    t0=$(date +%s.%N)
-    timeout 60 build/tests/profile/app > "$X/app-alone.log" 2>&1
-    echo "capture-alone rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}')" | tee -a "$SUMMARY"
-    grep -c . "$X/cap.csv" 2>/dev/null | sed 's/^/capture: rows+header /' | tee -a "$SUMMARY"
-    grep -v '^captured' "$X/cap.csv.status" 2>/dev/null | head -20 | tee -a "$SUMMARY"
-    if ./memprobe explain --help > /dev/null 2>&1; then
-        step capture-explain bash -c "./memprobe explain --capture $X/cap.csv \
-            --from $X/p.csv -o $X/explain.csv > $X/explain.txt 2>&1"
-        head -60 "$X/explain.txt" >> "$SUMMARY"
+    MEMPROBE_CAPTURE_TRACE=1 timeout -k 10 90 ./memprobe explain -o "$X/first.csv" \
+        -- build/tests/profile/app > "$X/first.txt" 2>&1
+    rc=$?
+    echo "explain-first rc=$rc $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}')" | tee -a "$SUMMARY"
+    grep -v '^trace' "$X/first-capture.csv.status" 2>/dev/null | head -8 | tee -a "$SUMMARY"
+    grep '^trace' "$X/first-capture.csv.status" 2>/dev/null | head -40 > "$X/first-trace.txt"
+    tail -5 "$X/first.txt" >> "$SUMMARY"
+    if [ $rc = 124 ] || [ $rc = 137 ]; then
+        tail -20 "$X/first-trace.txt" >> "$SUMMARY"
+        continue
     fi
-    (cd "$X" && find . -type f -printf '%12s %p\n' | sort -k2) > "$X/sizes.txt" ;;
+    step explain-test bash -c "CMOCKA_MESSAGE_OUTPUT=TAP MEMPROBE=./memprobe \
+        GPU_TEST_DIR=$X scripts/tap-run.sh build/tests/gpu/test_gpu_explain \
+        > $X/test_gpu_explain.tap 2>&1"
+    grep -E '^(not )?ok|^# .*(MISMATCH|offending lines|predicted)' "$X/test_gpu_explain.tap" \
+        | head -40 | tee -a "$SUMMARY"
+    : > "$X/cost.txt"
+    for n in app cpp_app triton_offender torch_eager; do
+        extra=
+        case $n in app) cmd=build/tests/profile/app ;;
+                   cpp_app) cmd=build/tests/profile/cpp_app ;;
+                   torch_eager) cmd="python3 tests/profile/real/$n.py"; extra=--check-libraries ;;
+                   *) cmd="python3 tests/profile/real/$n.py" ;; esac
+        t0=$(date +%s.%N)
+        timeout -k 10 240 ./memprobe explain $extra -o "$X/$n.csv" -- $cmd > "$X/$n.txt" 2>&1
+        echo "explain-$n rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}')" \
+            | tee -a "$X/cost.txt"
+        for r in 1 2; do
+            t0=$(date +%s.%N)
+            timeout -k 10 120 $cmd > "$X/$n-alone-$r.log" 2>&1
+            echo "$n alone-$r rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}')" \
+                | tee -a "$X/cost.txt"
+        done
+        if [ -s "$X/$n-want.txt" ]; then
+            t0=$(date +%s.%N)
+            MEMPROBE_CAPTURE_TRACE=${CAPTURE_TRACE:-0} MEMPROBE_CAPTURE_FILE=$X/$n-cost-capture.csv \
+                MEMPROBE_CAPTURE_WANT=$X/$n-want.txt LD_PRELOAD=$PWD/build/lib/libmemprobe_capture.so \
+                timeout -k 10 240 $cmd > "$X/$n-capture.log" 2>&1
+            echo "$n capture rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}') $(wc -l < "$X/$n-want.txt") instructions wanted, $(($(wc -l < "$X/$n-cost-capture.csv") - 1)) rows" \
+                | tee -a "$X/cost.txt"
+            head -c 20000 "$X/$n-cost-capture.csv.status" > "$X/$n-cost-status.txt"
+            rm -f "$X/$n-cost-capture.csv" "$X/$n-cost-capture.csv.status"
+        fi
+        { echo "== explain $n"; grep -E 'offending line|^memprobe|x ideal' "$X/$n.txt" | head -12; } >> "$SUMMARY"
+    done
+    cat "$X/cost.txt" >> "$SUMMARY"
+    (cd "$X" && find . -type f -size +20M -delete; find . -type f -printf '%12s %p\n' | sort -k2) > "$X/sizes.txt" ;;
 profilecost)
     # What a profiler costs a program, timed inside the program (step
     # times after warm-up; import, start-up and compilation left out): a

@@ -326,17 +326,57 @@ static void test_float2_stride2(void **state)
     assert_int_equal(x.p.row_words, 4);
     assert_true(x.p.ways == 2.0);
     assert_string_equal(x.cmd, "memprobe bank --op ld --width 8 --stride 2");
-    assert_int_equal(x.f.n, 2);
+    assert_int_equal(x.f.n, 3);
     assert_int_equal(x.f.fix[0].kind, MP_FIX_PAD);
     assert_int_equal(x.f.fix[0].param, 2);
     assert_int_equal(x.f.fix[0].count, 4);
     assert_true(x.f.fix[0].reaches_ideal);
-    assert_int_equal(x.f.fix[1].kind, MP_FIX_WIDTH);
-    assert_int_equal(x.f.fix[1].param, 4);
-    assert_int_equal(x.f.fix[1].count, 2 * 8);
-    assert_int_equal(x.f.fix[1].instructions, 4);
-    assert_false(x.f.fix[1].reaches_ideal);
+    /* consecutive float2s: 256 bytes a warp, 2 wavefronts (a tie with
+     * the pad, listed after it) */
+    assert_int_equal(x.f.fix[1].kind, MP_FIX_COMPACT);
+    assert_int_equal(x.f.fix[1].count, 4);
+    assert_true(x.f.fix[1].reaches_ideal);
+    assert_int_equal(x.f.fix[2].kind, MP_FIX_WIDTH);
+    assert_int_equal(x.f.fix[2].param, 4);
+    assert_int_equal(x.f.fix[2].count, 2 * 8);
+    assert_int_equal(x.f.fix[2].instructions, 4);
+    assert_false(x.f.fix[2].reaches_ideal);
     mp_capture_free(&c);
+}
+
+/* The strided reduction's late steps: lanes 0..n-1 at words 2s l, s =
+ * 32 / n (the test program's reduce_strided, s = 16, 32, 64): n-way;
+ * sequential addressing, words l, is one wavefront: the count of its
+ * reduce_sequential. The same stride on a full warp is a tile's column:
+ * padded or swizzled, not offered sequential addressing. */
+static void test_sequential_addressing(void **state)
+{
+    (void)state;
+    for (int n = 2; n <= 32; n *= 2) {
+        mp_explain_acc acc;
+        mp_explain_init(&acc);
+        mp_explain_exec e = {.space = MP_SPACE_SHARED, .width = 4};
+        e.active = n == 32 ? 0xffffffffu : (1u << n) - 1u;
+        for (int l = 0; l < n; l++)
+            e.addr[l] = 4LL * 64 * l;
+        char err[128];
+        assert_int_equal(mp_explain_add(&acc, &e, err, sizeof err), 0);
+        assert_int_equal(acc.count, n);
+        assert_int_equal(acc.ideal, 1);
+        mp_explain_pattern p;
+        mp_explain_fixes f;
+        assert_int_equal(mp_explain_infer(&acc, &p), 0);
+        mp_explain_fixes_for(&acc, &p, &f);
+        int found = 0;
+        for (int i = 0; i < f.n; i++)
+            if (f.fix[i].kind == MP_FIX_COMPACT) {
+                found++;
+                assert_int_equal(f.fix[i].count, 1);
+                assert_true(f.fix[i].reaches_ideal);
+            }
+        assert_int_equal(found, n < 32);
+        mp_explain_free(&acc);
+    }
 }
 
 /* Float loads 4 bytes past a line: warp w reads bytes 0x10004 + 128 w ..
@@ -403,10 +443,13 @@ static void test_reduce(void **state)
         snprintf(want, sizeof want, "memprobe bank --op ld --width 4 "
                  "--stride %d", 2 * s);
         assert_string_equal(x.cmd, want);
-        assert_int_equal(x.f.n, 1);
+        assert_int_equal(x.f.n, 2);
         assert_int_equal(x.f.fix[0].kind, MP_FIX_PAD);
         assert_int_equal(x.f.fix[0].param, 1);
         assert_int_equal(x.f.fix[0].count, 2);
+        /* sequential addressing: the same lanes on consecutive words */
+        assert_int_equal(x.f.fix[1].kind, MP_FIX_COMPACT);
+        assert_int_equal(x.f.fix[1].count, 2);
         assert_true(x.f.any_ideal);
     }
     mp_capture_inst *dv = inst_at(&c, 0x300);
@@ -676,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_float2_stride2),
         cmocka_unit_test(test_misaligned),
         cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_sequential_addressing),
         cmocka_unit_test(test_aos),
         cmocka_unit_test(test_opcodes),
         cmocka_unit_test(test_irregular),

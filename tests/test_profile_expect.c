@@ -110,6 +110,10 @@ static void test_reduction_steps(void **state)
                                        {6, 6},   {3, 3}};
     static const long long si[8][2] = {{24, 12}, {24, 6}, {24, 3}, {24, 3},
                                        {24, 3},  {12, 3}, {6, 3},  {3, 3}};
+    /* sequential step s: the threads tid < s, consecutive words: ideal
+     * (s=128 4 warps x 3, 64 2 warps, 32 and under one warp) */
+    static const long long sq[8][2] = {{3, 3},  {3, 3},  {3, 3},   {3, 3},
+                                       {3, 3},  {3, 3},  {6, 6},   {12, 12}};
     const long long b = APP_RED_BLOCKS;
     for (int s = 0; s < 8; s++) {
         char name[32];
@@ -119,28 +123,35 @@ static void test_reduction_steps(void **state)
         snprintf(name, sizeof name, "red_si_%s", steps[s]);
         figure g = {name, si[s][0] * b, si[s][1] * b};
         check(&g, 1);
+        snprintf(name, sizeof name, "red_sq_%s", steps[s]);
+        figure h = {name, sq[s][0] * b, sq[s][1] * b};
+        check(&h, 1);
     }
     static const figure ends[] = {
         {"red_il_in", 4 * 8 * 64, 4 * 8 * 64}, {"red_il_sts", 8 * 64, 8 * 64},
         {"red_il_lds", 64, 64},                {"red_il_out", 64, 64},
         {"red_si_in", 4 * 8 * 64, 4 * 8 * 64}, {"red_si_sts", 8 * 64, 8 * 64},
         {"red_si_lds", 64, 64},                {"red_si_out", 64, 64},
+        {"red_sq_in", 4 * 8 * 64, 4 * 8 * 64}, {"red_sq_sts", 8 * 64, 8 * 64},
+        {"red_sq_lds", 64, 64},                {"red_sq_out", 64, 64},
     };
     check(ends, sizeof ends / sizeof ends[0]);
 }
 
 /* The reduction lines of one kernel, summed, are the reduce probe's block
  * model (docs/reduce.md: interleaved 95 load and 55 store wavefronts,
- * strided 95 and 55 on 25 LDS and 20 STS) times the blocks. */
+ * strided 95 and 55 on 25 LDS and 20 STS, sequential 25 and 20 on the
+ * same instructions) times the blocks. */
 static void test_reduction_matches_block_model(void **state)
 {
     (void)state;
     static const struct {
         int kernel, variant;
-        long long lds, sts;
-    } k[] = {{APP_K_RED_INTERLEAVED, MP_RED_TREE_INTERLEAVED, 95, 55},
-             {APP_K_RED_STRIDED, MP_RED_TREE_STRIDED, 25, 20}};
-    for (int v = 0; v < 2; v++) {
+        long long lds, sts, ld_wf, st_wf;
+    } k[] = {{APP_K_RED_INTERLEAVED, MP_RED_TREE_INTERLEAVED, 95, 55, 95, 55},
+             {APP_K_RED_STRIDED, MP_RED_TREE_STRIDED, 25, 20, 95, 55},
+             {APP_K_RED_SEQUENTIAL, MP_RED_TREE_SEQUENTIAL, 25, 20, 25, 20}};
+    for (int v = 0; v < 3; v++) {
         int n;
         const mp_expect_line *lines = mp_expect_lines(&n);
         long long ld = 0, st = 0, req = 0;
@@ -158,8 +169,8 @@ static void test_reduction_matches_block_model(void **state)
         mp_red_block_model(k[v].variant, APP_RED_T, &m);
         assert_int_equal(ld, (long long)m.ld.wavefronts * APP_RED_BLOCKS);
         assert_int_equal(st, (long long)m.st.wavefronts * APP_RED_BLOCKS);
-        assert_int_equal(ld, 95 * APP_RED_BLOCKS);
-        assert_int_equal(st, 55 * APP_RED_BLOCKS);
+        assert_int_equal(ld, k[v].ld_wf * APP_RED_BLOCKS);
+        assert_int_equal(st, k[v].st_wf * APP_RED_BLOCKS);
         assert_int_equal(req, (k[v].lds + k[v].sts) * APP_RED_BLOCKS);
     }
 }

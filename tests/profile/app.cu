@@ -14,6 +14,8 @@
  *   load_stride2       8-byte loads 16 bytes apart: 16 sectors for 8 (2x)
  *   reduce_interleaved the seeds' tree `if (tid % (2s) == 0)`, one line a step
  *   reduce_strided     Harris's strided index, one line a step: 2..8-way
+ *   reduce_sequential  sequential addressing, the strided one's fix (the
+ *                      seeds' and Harris's): conflict-free at every step
  *
  * Also: a CUDA graph (stream capture, cudaGraphLaunch) running a
  * transpose, nested NVTX ranges (nvtx3, header-only) around launches, two
@@ -142,6 +144,7 @@ extern "C" __global__ void load_stride2(const float2 *in, float *out)
 
 #define IL(s) STEP(tid % (2 * (s)) == 0, c[tid] += c[tid + (s)]); __syncthreads()
 #define SI(s) STEP(2 * (s) * tid < APP_RED_T, c[2 * (s) * tid] += c[2 * (s) * tid + (s)]); __syncthreads()
+#define SQ(s) STEP(tid < (s), c[tid] += c[tid + (s)]); __syncthreads()
 
 /* The short launch of --short: one warp counts it, one store. */
 extern "C" __global__ void tick(unsigned *count)
@@ -192,6 +195,32 @@ extern "C" __global__ void reduce_strided(const unsigned *in, unsigned *out)
     if (tid == 0) {
         unsigned r = c[0]; // MP_EXPECT red_si_lds (shared ld, thread 0, c[0])
         out[blockIdx.x] = r; // MP_EXPECT red_si_out (global st, thread 0)
+        __syncwarp(1u);   /* a branch, not predicated LDS/STG: see STEP */
+    }
+}
+
+/* Sequential addressing: step s of the strided kernel had the threads
+ * tid < T / (2s) add words 2 s tid and 2 s tid + s; here the same threads
+ * (s' = T / (2s)) add words tid and tid + s', consecutive in a warp. */
+extern "C" __global__ void reduce_sequential(const unsigned *in, unsigned *out)
+{
+    __shared__ unsigned cache[APP_RED_T];
+    volatile unsigned *c = cache;
+    const unsigned tid = threadIdx.x;
+    unsigned v = in[blockIdx.x * APP_RED_T + tid]; // MP_EXPECT red_sq_in (global ld, 4 B)
+    c[tid] = v; // MP_EXPECT red_sq_sts (shared st, 4 B, c[tid])
+    __syncthreads();
+    SQ(128); // MP_EXPECT red_sq_s128 (2 LDS + 1 STS, tid < 128)
+    SQ(64); // MP_EXPECT red_sq_s64
+    SQ(32); // MP_EXPECT red_sq_s32
+    SQ(16); // MP_EXPECT red_sq_s16
+    SQ(8); // MP_EXPECT red_sq_s8
+    SQ(4); // MP_EXPECT red_sq_s4
+    SQ(2); // MP_EXPECT red_sq_s2
+    SQ(1); // MP_EXPECT red_sq_s1
+    if (tid == 0) {
+        unsigned r = c[0]; // MP_EXPECT red_sq_lds (shared ld, thread 0, c[0])
+        out[blockIdx.x] = r; // MP_EXPECT red_sq_out (global st, thread 0)
         __syncwarp(1u);   /* a branch, not predicated LDS/STG: see STEP */
     }
 }
@@ -249,6 +278,9 @@ static void launch(const buffers *b, int k, cudaStream_t s, float *tr_out)
         break;
     case APP_K_RED_STRIDED:
         reduce_strided<<<grid, block, 0, s>>>(b->red_in, b->red_out[k]);
+        break;
+    case APP_K_RED_SEQUENTIAL:
+        reduce_sequential<<<grid, block, 0, s>>>(b->red_in, b->red_out[k]);
         break;
     }
     APP_CHECK(cudaGetLastError());
@@ -312,7 +344,8 @@ static int verify(const buffers *b, int mode)
                                  cudaMemcpyDeviceToHost));
             bad += compare(app_kernel_names[k], got, want, APP_LD_N);
         }
-        if (k == APP_K_RED_INTERLEAVED || k == APP_K_RED_STRIDED) {
+        if (k == APP_K_RED_INTERLEAVED || k == APP_K_RED_STRIDED
+            || k == APP_K_RED_SEQUENTIAL) {
             APP_CHECK(cudaMemcpy(rgot, b->red_out[k], sizeof rgot,
                                  cudaMemcpyDeviceToHost));
             for (int blk = 0; blk < APP_RED_BLOCKS; blk++) {
@@ -499,7 +532,8 @@ int main(int argc, char **argv)
                    b.tr_graph_out, b.ld_in, b.ld_in2, b.red_in,
                    b.ld_out[APP_K_LD_ALIGNED], b.ld_out[APP_K_LD_SHIFTED],
                    b.ld_out[APP_K_LD_STRIDE2], b.red_out[APP_K_RED_INTERLEAVED],
-                   b.red_out[APP_K_RED_STRIDED]};
+                   b.red_out[APP_K_RED_STRIDED],
+                   b.red_out[APP_K_RED_SEQUENTIAL]};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         APP_CHECK(cudaFree(all[i]));
     if (bad) {

@@ -32,12 +32,15 @@ enum {
     APP_K_LD_STRIDE2,       /* out[i] = in2[2 i].x + .y, 8-byte float2 */
     APP_K_RED_INTERLEAVED,  /* if (tid % (2s) == 0) c[tid] += c[tid + s] */
     APP_K_RED_STRIDED,      /* i = 2 s tid; if (i < T) c[i] += c[i + s] */
+    APP_K_RED_SEQUENTIAL,   /* if (tid < s) c[tid] += c[tid + s]: the
+                               strided one's fix, conflict-free */
     APP_KERNELS
 };
 
 static const char *const app_kernel_names[APP_KERNELS] = {
     "transpose_naive", "transpose_padded", "load_aligned", "load_shifted",
     "load_stride2", "reduce_interleaved", "reduce_strided",
+    "reduce_sequential",
 };
 
 /* Launch shape of each kernel: grid x, y and block x, y (z = 1). */
@@ -47,6 +50,7 @@ static const int app_kernel_shape[APP_KERNELS][4] = {
     {APP_LD_N / APP_LD_BLOCK, 1, APP_LD_BLOCK, 1},
     {APP_LD_N / APP_LD_BLOCK, 1, APP_LD_BLOCK, 1},
     {APP_LD_N / APP_LD_BLOCK, 1, APP_LD_BLOCK, 1},
+    {APP_RED_BLOCKS, 1, APP_RED_T, 1},
     {APP_RED_BLOCKS, 1, APP_RED_T, 1},
     {APP_RED_BLOCKS, 1, APP_RED_T, 1},
 };
@@ -74,6 +78,7 @@ static const app_step app_sequence[] = {
     {APP_K_LD_STRIDE2, 1, 0, APP_MODE_FULL, "loads"},
     {APP_K_RED_INTERLEAVED, 0, 0, APP_MODE_FULL, NULL},
     {APP_K_RED_STRIDED, 0, 0, APP_MODE_FULL, NULL},
+    {APP_K_RED_SEQUENTIAL, 0, 0, APP_MODE_FULL, NULL},
     {APP_K_TR_NAIVE, 1, 1, APP_MODE_FULL, "graph"},
     {APP_K_TR_PADDED, 1, 1, APP_MODE_PADDED, "graph"},
 };

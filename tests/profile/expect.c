@@ -45,6 +45,17 @@
     {pfx "_lds", k, MP_EXPECT_SHARED, 1, {RLD(MP_RED_ACC_THREAD0, 0, 0)}}, \
     {pfx "_out", k, MP_EXPECT_GLOBAL, 1, {ST(4, MP_FORM_BLOCK0, 4, 0)}}
 
+/* The sequential tree: the same lines, its steps from s = T/2 down. */
+#define RED_DOWN(k, pfx, kind)                                            \
+    {pfx "_in", k, MP_EXPECT_GLOBAL, 1, {LD(4, MP_FORM_LINEAR, 4, 0)}},   \
+    {pfx "_sts", k, MP_EXPECT_SHARED, 1, {RST(MP_RED_ACC_ALL, 0, 0)}},    \
+    RSTEP(pfx "_s128", k, kind, 128), RSTEP(pfx "_s64", k, kind, 64),     \
+    RSTEP(pfx "_s32", k, kind, 32), RSTEP(pfx "_s16", k, kind, 16),       \
+    RSTEP(pfx "_s8", k, kind, 8), RSTEP(pfx "_s4", k, kind, 4),           \
+    RSTEP(pfx "_s2", k, kind, 2), RSTEP(pfx "_s1", k, kind, 1),           \
+    {pfx "_lds", k, MP_EXPECT_SHARED, 1, {RLD(MP_RED_ACC_THREAD0, 0, 0)}}, \
+    {pfx "_out", k, MP_EXPECT_GLOBAL, 1, {ST(4, MP_FORM_BLOCK0, 4, 0)}}
+
 static const mp_expect_line lines[] = {
     TR(APP_K_TR_NAIVE, "tr_naive", APP_TILE),
     TR(APP_K_TR_PADDED, "tr_padded", APP_TILE + 1),
@@ -62,6 +73,7 @@ static const mp_expect_line lines[] = {
      {ST(4, MP_FORM_LINEAR, 4, 0)}},
     RED(APP_K_RED_INTERLEAVED, "red_il", MP_RED_ACC_INTERLEAVED),
     RED(APP_K_RED_STRIDED, "red_si", MP_RED_ACC_STRIDED),
+    RED_DOWN(APP_K_RED_SEQUENTIAL, "red_sq", MP_RED_ACC_SEQUENTIAL),
 };
 
 #define NLINES ((int)(sizeof lines / sizeof lines[0]))
