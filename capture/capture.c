@@ -45,6 +45,8 @@
 #define PATCHES_NAME "memprobe_capture_patches.fatbin"
 enum { MAX_SEEN = 16384 };
 
+static int tracing;   /* MEMPROBE_CAPTURE_TRACE=1 */
+
 /* an instruction to capture */
 typedef struct {
     char *mangled;
@@ -85,6 +87,8 @@ static struct {
     uint64_t launches;
     CUcontext patched_ctx[64];
     int npatched;
+    CUmodule *mods;     /* the modules patched */
+    size_t nmods;
     pending cur;
 } g;
 
@@ -162,8 +166,10 @@ static void find_patches(void)
 
 /* ---- modules ----------------------------------------------------------- */
 
-/* 1 when the module's cubin holds a wanted kernel's name: only those
- * modules are patched (a library's modules run as they are). */
+/* 1 when the module holds a wanted kernel: only those modules are
+ * patched (a library's other modules run as they are). Its cubin names
+ * it, or, where the image does not show the name (a library's
+ * compressed image), the module has a function of that name. */
 static int module_wanted(const Sanitizer_ResourceModuleData *md)
 {
     if (!md->pCubin || !md->cubinSize)
@@ -172,6 +178,16 @@ static int module_wanted(const Sanitizer_ResourceModuleData *md)
         if (memmem(md->pCubin, md->cubinSize, g.wants[i].mangled,
                    strlen(g.wants[i].mangled) + 1))
             return 1;
+    for (size_t i = 0; i < g.nwants; i++) {
+        uint64_t pc = 0, size = 0;
+        if (sanitizerGetFunctionPcAndSize(md->module, g.wants[i].mangled,
+                                          &pc, &size) == SANITIZER_SUCCESS)
+            return 1;
+    }
+    if (tracing)
+        fprintf(g.status, "trace module %p (%zu bytes) not patched: no "
+                "wanted kernel in it\n", (void *)md->module,
+                (size_t)md->cubinSize);
     return 0;
 }
 
@@ -197,7 +213,22 @@ static void on_module(const Sanitizer_ResourceModuleData *md)
     san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS,
                                       md->module, "mp_capture_shared"),
            "sanitizerPatchInstructions shared");
-    san_ok(sanitizerPatchModule(md->module), "sanitizerPatchModule");
+    if (san_ok(sanitizerPatchModule(md->module), "sanitizerPatchModule")) {
+        CUmodule *m = realloc(g.mods, (g.nmods + 1) * sizeof *m);
+        if (m) {
+            g.mods = m;
+            g.mods[g.nmods++] = md->module;
+        }
+    }
+}
+
+/* 1 when module was patched. */
+static int module_patched(CUmodule module)
+{
+    for (size_t i = 0; i < g.nmods; i++)
+        if (g.mods[i] == module)
+            return 1;
+    return 0;
 }
 
 /* ---- launches ---------------------------------------------------------- */
@@ -259,7 +290,14 @@ static void on_launch_begin(const Sanitizer_LaunchData *ld, int graph)
     mp_capture_block h = {0};
     h.nwant = wanted_offsets(name, &h);
     uint64_t size = 0;
-    if (h.nwant && !seen_before(ld, graph)
+    int first = h.nwant && !seen_before(ld, graph);
+    if (first && !module_patched(ld->module)) {
+        fprintf(g.status, "error %s launch %llu: its module was not "
+                "patched (no wanted kernel found in it when it loaded)\n",
+                name, (unsigned long long)launch);
+        first = 0;
+    }
+    if (first
         && san_ok(sanitizerGetFunctionPcAndSize(ld->module, name, &h.base,
                                                 &size),
                   "sanitizerGetFunctionPcAndSize")) {
@@ -378,7 +416,6 @@ static void on_launch_end(int graph, Sanitizer_StreamHandle stream)
 
 /* MEMPROBE_CAPTURE_TRACE=1: a status line at each callback, written at
  * once, to see where a program stops. */
-static int tracing;
 static _Thread_local int in_callback;   /* this thread's callback depth */
 
 static void trace(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
@@ -460,6 +497,8 @@ static void at_exit(void)
         free(g.seen[i].mangled);
     free(g.wants);
     free(g.seen);
+    free(g.mods);
+    g.mods = NULL;
 }
 
 __attribute__((constructor)) static void start(void)

@@ -472,7 +472,7 @@ int main(int argc, char **argv)
     b.tr_graph_out = (float *)device_copy(NULL, sizeof(float) * trn);
     for (int k = APP_K_LD_ALIGNED; k <= APP_K_LD_STRIDE2; k++)
         b.ld_out[k] = (float *)device_copy(NULL, sizeof(float) * APP_LD_N);
-    for (int k = APP_K_RED_INTERLEAVED; k <= APP_K_RED_STRIDED; k++)
+    for (int k = APP_K_RED_INTERLEAVED; k <= APP_K_RED_SEQUENTIAL; k++)
         b.red_out[k] = (unsigned *)device_copy(NULL, sizeof(unsigned) * APP_RED_BLOCKS);
 
     cudaStream_t streams[2];
