@@ -198,7 +198,8 @@ case $s in
 build)
     step build make -j16 DEPS=.deps memprobe build/tests/profile/app \
         build/tests/profile/cpp_app build/tests/profile/many_launches \
-        build/lib/libmemprobe_inject.so build/lib/libmemprobe_client.so $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||')
+        build/lib/libmemprobe_inject.so build/lib/libmemprobe_client.so $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||') \
+        $([ -f "${CUDA_HOME:-/usr/local/cuda}/compute-sanitizer/include/sanitizer_patching.h" ] && echo capture)
     METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
 sass)
     # Memory instructions of every probe kernel, counted per kernel and
