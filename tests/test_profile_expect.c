@@ -202,14 +202,10 @@ static void test_markers(void **state)
 {
     (void)state;
     int n;
-    mp_expect_lines(&n);
-    int *at = calloc((size_t)n, sizeof *at);
     char err[512] = "";
     const char *dir = getenv("MP_TEST_SOURCE");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/profile/app.cu", dir ? dir : ".");
-    int rc = mp_expect_marker_lines(path, at, err, sizeof err);
-    if (rc)
+    int *at = mp_expect_marker_table(dir ? dir : ".", err, sizeof err);
+    if (!at || err[0])
         fail_msg("%s", err);
     const mp_expect_line *lines = mp_expect_lines(&n);
     for (int i = 1; i < n; i++)

@@ -83,6 +83,23 @@ void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
     }
 }
 
+int gpu_read_csv(const char *dir, const char *name, mp_ncu_table *t)
+{
+    char path[2048], err[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (mp_csv_table_read(path, t, err, sizeof err)) {
+        printf("# %s\n", err);
+        return 0;
+    }
+    return 1;
+}
+
+const char *gpu_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
 const char *gpu_cell(const mp_ncu_table *t, int row, const char *col)
 {
     int c = mp_ncu_column(t, col);

@@ -36,6 +36,14 @@ typedef struct {
 void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
                     mp_ncu_table *tables, int *rc);
 
+/* ---- files ----------------------------------------------------------- */
+
+/* Reads DIR/NAME into t: 1, or 0 after a "# why" line. */
+int gpu_read_csv(const char *dir, const char *name, mp_ncu_table *t);
+
+/* The file name of path, after its last '/'. */
+const char *gpu_base_name(const char *path);
+
 /* ---- cells and rows --------------------------------------------------- */
 
 /* Cell text / number of column `col` in `row`; a missing column or a

@@ -40,7 +40,7 @@
 #define SH_COL "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
 #define GL_COL "smsp__sass_sectors_mem_global"
 
-static char dir[1024], app[1024], source[1024], capture_lib[1024];
+static char dir[1024], app[1024], capture_lib[1024];
 static char skip_why[4096];
 static int rc_explain = -1;
 static mp_ncu_table xp, plines;
@@ -48,22 +48,14 @@ static int have_xp, have_plines;
 static int *marker_line;
 static char marker_err[512];
 
+/* The run, and app.cu's marker lines, that every test needs. */
 #define NEED_RUN()                                                        \
     do {                                                                  \
         if (skip_why[0])                                                  \
             MP_SKIP("%s", skip_why);                                      \
+        if (marker_err[0])                                                \
+            fail_msg("%s", marker_err);                                   \
     } while (0)
-
-static int read_csv(const char *name, mp_ncu_table *t)
-{
-    char path[1200], err[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (mp_csv_table_read(path, t, err, sizeof err)) {
-        printf("# %s\n", err);
-        return 0;
-    }
-    return 1;
-}
 
 static void find_skip(void)
 {
@@ -93,34 +85,24 @@ static void run_explain(void)
     rc_explain = mp_spawn_wait_timeout(argv, log, 120);
     printf("# memprobe explain -o %s -- %s -> exit %d (log %s)\n", out, app,
            rc_explain, log);
-    have_xp = read_csv("explain.csv", &xp);
-    have_plines = read_csv("explain-profile-lines.csv", &plines);
+    have_xp = gpu_read_csv(dir, "explain.csv", &xp);
+    have_plines = gpu_read_csv(dir, "explain-profile-lines.csv", &plines);
 }
 
 /* ---- the rows ---------------------------------------------------------- */
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* 1 when row r of t is on app.cu line `line`. */
 static int on_line(const mp_ncu_table *t, int r, int line)
 {
-    return !strcmp(base_name(gpu_cell(t, r, "file")), "app.cu")
+    return !strcmp(gpu_base_name(gpu_cell(t, r, "file")), "app.cu")
            && gpu_number(t, r, "line") == (double)line;
 }
 
-/* The source line of expect.c's marker, or 0. */
+/* The source line of expect.c's marker (a line of its table). */
 static int line_of(const char *marker)
 {
     int n;
-    const mp_expect_line *l = mp_expect_lines(&n);
-    for (int i = 0; i < n; i++)
-        if (!strcmp(l[i].marker, marker))
-            return marker_line[i];
-    return 0;
+    return marker_line[mp_expect_find(marker) - mp_expect_lines(&n)];
 }
 
 /* 1 when row r is its instruction's first (rows repeat per fix). */
@@ -139,8 +121,6 @@ static void test_runs(void **state)
 {
     (void)state;
     NEED_RUN();
-    if (marker_err[0])
-        fail_msg("%s", marker_err);
     assert_int_equal(rc_explain, 0);
     assert_true(have_xp);
     assert_true(have_plines);
@@ -282,16 +262,8 @@ int main(void)
         snprintf(app, sizeof app, "%s/tests/profile/app", gpu_build_dir());
     snprintf(capture_lib, sizeof capture_lib,
              "%s/lib/libmemprobe_capture.so", gpu_build_dir());
-    snprintf(source, sizeof source, "%s/tests/profile/app.cu",
-             src ? src : ".");
-    int n;
-    mp_expect_lines(&n);
-    marker_line = calloc((size_t)n, sizeof *marker_line);
-    if (!marker_line)
-        snprintf(marker_err, sizeof marker_err, "out of memory");
-    else if (mp_expect_marker_lines(source, marker_line, marker_err,
-                                    sizeof marker_err) == 0)
-        marker_err[0] = '\0';
+    marker_line = mp_expect_marker_table(src ? src : ".", marker_err,
+                                         sizeof marker_err);
     find_skip();
     if (!skip_why[0]) {
         mkdir("results", 0777);

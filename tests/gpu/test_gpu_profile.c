@@ -56,7 +56,7 @@
 static char skip_why[3072];
 #define SH_COL "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
 #define GL_COL "smsp__sass_sectors_mem_global"
-static char dir[1024], app[1024], source[1024], inject[1024];
+static char dir[1024], app[1024], inject[1024];
 static mp_ncu_table launches, lines, crash, shorts, forked, forked_lines;
 static int have_launches, have_lines, have_crash, have_shorts, have_forked;
 static int rc_fork;
@@ -107,17 +107,6 @@ static int log_lines(const char *name, const char *part)
     if (f)
         fclose(f);
     return n;
-}
-
-static int read_csv(const char *name, mp_ncu_table *t)
-{
-    char path[1200], err[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (mp_csv_table_read(path, t, err, sizeof err)) {
-        printf("# %s\n", err);
-        return 0;
-    }
-    return 1;
 }
 
 static int on_path(const char *prog)
@@ -180,17 +169,17 @@ static void run_all(void)
     snprintf(fk, sizeof fk, "%s/fork.csv", dir);
     char *a7[] = {mp, "profile", "-o", fk, "--", app, "--fork", NULL};
     rc_main = run("profile", a1);
-    have_launches = read_csv("p.csv", &launches);
-    have_lines = read_csv("p-lines.csv", &lines);
+    have_launches = gpu_read_csv(dir, "p.csv", &launches);
+    have_lines = gpu_read_csv(dir, "p-lines.csv", &lines);
     rc_check_bad = run("check-app", a2);
     rc_check_good = run("check-padded", a3);
     rc_crash = run("crash", a4);
-    have_crash = read_csv("crash.csv", &crash);
+    have_crash = gpu_read_csv(dir, "crash.csv", &crash);
     rc_short = run("short", a6);
-    have_shorts = read_csv("short.csv", &shorts);
+    have_shorts = gpu_read_csv(dir, "short.csv", &shorts);
     rc_fork = run("fork", a7);
-    have_forked = read_csv("fork.csv", &forked);
-    if (have_forked && !read_csv("fork-lines.csv", &forked_lines)) {
+    have_forked = gpu_read_csv(dir, "fork.csv", &forked);
+    if (have_forked && !gpu_read_csv(dir, "fork-lines.csv", &forked_lines)) {
         mp_ncu_free(&forked);
         have_forked = 0;
     }
@@ -208,15 +197,15 @@ static void run_all(void)
     char *a12[] = {mp, "profile", "--per-kernel", "1", "-o", pk, "--", app,
                    "--launches", "3", "--tail", "4", NULL};
     rc_per_kernel = run("per-kernel", a12);
-    have_per_kernel = read_csv("per-kernel.csv", &per_kernel);
+    have_per_kernel = gpu_read_csv(dir, "per-kernel.csv", &per_kernel);
     rc_kplus = run("kplus", a8);
-    have_kplus = read_csv("kplus.csv", &kplus);
+    have_kplus = gpu_read_csv(dir, "kplus.csv", &kplus);
     setenv("MEMPROBE_INJECT_NO_SASS", NO_SASS_RE, 1);
     rc_fallback = run("fallback", a9);
     rc_once = run("once", a11);
     unsetenv("MEMPROBE_INJECT_NO_SASS");
-    have_fallback = read_csv("fallback.csv", &fallback);
-    have_once = read_csv("once.csv", &once);
+    have_fallback = gpu_read_csv(dir, "fallback.csv", &fallback);
+    have_once = gpu_read_csv(dir, "once.csv", &once);
     char r1[1200], r32[1200];
     snprintf(r1, sizeof r1, "%s/many-runs1.csv", dir);
     snprintf(r32, sizeof r32, "%s/many-runs32.csv", dir);
@@ -227,8 +216,8 @@ static void run_all(void)
         setenv("MEMPROBE_BATCH_RUNS", "32", 1);
         rc_runs32 = run("many-runs32", a14);
         unsetenv("MEMPROBE_BATCH_RUNS");
-        have_runs1 = read_csv("many-runs1.csv", &runs1);
-        have_runs32 = read_csv("many-runs32.csv", &runs32);
+        have_runs1 = gpu_read_csv(dir, "many-runs1.csv", &runs1);
+        have_runs32 = gpu_read_csv(dir, "many-runs32.csv", &runs32);
     }
     char nk[1200];
     snprintf(nk, sizeof nk, "%s/ncu-check-kplus", dir);
@@ -248,12 +237,6 @@ static void run_all(void)
 
 /* ---- the lines ------------------------------------------------------- */
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* Sums of the rows of kernel k on app.cu line `line`. */
 typedef struct {
     double shared, shared_ideal, global, global_ideal;
@@ -265,7 +248,7 @@ static line_sum sum_line(const char *kernel, long line)
 {
     line_sum s = {0, 0, 0, 0, -1, 0};
     for (int r = 0; r < lines.nrows; r++) {
-        if (strcmp(base_name(gpu_cell(&lines, r, "file")), "app.cu")
+        if (strcmp(gpu_base_name(gpu_cell(&lines, r, "file")), "app.cu")
             || gpu_number(&lines, r, "line") != (double)line
             || (kernel && strcmp(gpu_cell(&lines, r, "kernel"), kernel)))
             continue;
@@ -345,7 +328,7 @@ static void test_no_unmarked_line(void **state)
     int n, bad = 0;
     mp_expect_lines(&n);
     for (int r = 0; r < lines.nrows; r++) {
-        if (strcmp(base_name(gpu_cell(&lines, r, "file")), "app.cu"))
+        if (strcmp(gpu_base_name(gpu_cell(&lines, r, "file")), "app.cu"))
             continue;
         double line = gpu_number(&lines, r, "line");
         int marked = 0;
@@ -918,15 +901,9 @@ int main(void)
         snprintf(app, sizeof app, "%s", a);
     else
         snprintf(app, sizeof app, "%s/tests/profile/app", build);
-    snprintf(source, sizeof source, "%s/tests/profile/app.cu",
-             src ? src : ".");
     snprintf(many, sizeof many, "%s/tests/profile/many_launches", build);
-    int n;
-    mp_expect_lines(&n);
-    marker_line = calloc((size_t)n, sizeof *marker_line);
-    if (mp_expect_marker_lines(source, marker_line, marker_err,
-                               sizeof marker_err) == 0)
-        marker_err[0] = '\0';
+    marker_line = mp_expect_marker_table(src ? src : ".", marker_err,
+                                         sizeof marker_err);
 
     find_skip();
     if (!skip_why[0]) {

@@ -255,3 +255,15 @@ int mp_expect_marker_lines(const char *path, int *out, char *err,
         }
     return rc;
 }
+
+int *mp_expect_marker_table(const char *root, char *err, size_t errlen)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/tests/profile/app.cu", root);
+    int *out = calloc((size_t)NLINES, sizeof *out);
+    if (!out)
+        snprintf(err, errlen, "out of memory");
+    else if (mp_expect_marker_lines(path, out, err, errlen) == 0)
+        err[0] = '\0';
+    return out;
+}

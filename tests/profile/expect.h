@@ -81,4 +81,10 @@ int mp_expect_kernel(const char *name);
 int mp_expect_marker_lines(const char *path, int *lines, char *err,
                            size_t errlen);
 
+/* mp_expect_marker_lines of ROOT/tests/profile/app.cu (root: the
+ * repository's folder) into a new array, one entry per line of the
+ * table (free() it); err is "" when every marker was found, else the
+ * reason. NULL, with err set, when out of memory. */
+int *mp_expect_marker_table(const char *root, char *err, size_t errlen);
+
 #endif
