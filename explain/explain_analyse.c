@@ -221,12 +221,6 @@ void mp_xp_result_free(mp_xp_result *r)
 
 /* ---- the capture's own counts as a profile ----------------------------- */
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    return memcpy(mp_xmalloc(n), s, n);
-}
-
 /* Instruction in's model counts as a profile row. */
 static void capture_row(const mp_capture_inst *in, mp_prof_line *i)
 {
@@ -234,10 +228,10 @@ static void capture_row(const mp_capture_inst *in, mp_prof_line *i)
     int c = acc->space == MP_SPACE_SHARED ? MP_CLASS_SHARED : MP_CLASS_GLOBAL;
     memset(i, 0, sizeof *i);
     i->kernel = mp_prof_demangle(in->kernel);
-    i->mangled = xstrdup(in->kernel);
-    i->file = xstrdup("");
-    i->opcode = xstrdup(in->opcode);
-    i->origin = xstrdup("");
+    i->mangled = mp_xstrdup(in->kernel);
+    i->file = mp_xstrdup("");
+    i->opcode = mp_xstrdup(in->opcode);
+    i->origin = mp_xstrdup("");
     i->offset = (mp_u64)in->pc;
     i->launches = (mp_u64)in->nlaunches;
     i->m[MP_PM_INST] = (mp_u64)acc->executions;

@@ -270,24 +270,6 @@ int mp_prof_is_lines_csv(const char *path)
 
 /* ---- small helpers --------------------------------------------------- */
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s ? s : "") + 1;
-    char *p = mp_xmalloc(n);
-    memcpy(p, s ? s : "", n);
-    return p;
-}
-
-static void *xrealloc(void *p, size_t bytes)
-{
-    void *q = realloc(p, bytes ? bytes : 1);
-    if (!q) {
-        fputs("memprobe: out of memory\n", stderr);
-        exit(MP_EXIT_FAIL);
-    }
-    return q;
-}
-
 /* A count: digits only (empty = 0). 0, or -1. */
 static int parse_u64(const char *s, mp_u64 *out)
 {
@@ -331,7 +313,7 @@ char *mp_prof_demangle(const char *mangled)
     if (d && status == 0)
         return d;
     free(d);
-    return xstrdup(mangled);
+    return mp_xstrdup(mangled);
 }
 
 /* The length of what at d[i] stands for itself, no bracket opening or
@@ -513,7 +495,7 @@ static kname *kernels_of(const mp_prof_data *d, int *n)
         k[j].name = mp_prof_short_name(k[j].kernel);
         if (!k[j].name[0]) {   /* no demangled name: the mangled one */
             free(k[j].name);
-            k[j].name = xstrdup(k[j].mangled);
+            k[j].name = mp_xstrdup(k[j].mangled);
         }
     }
     return k;
@@ -739,7 +721,7 @@ static char *xyz(const mp_ncu_table *t, int r, const int *idx, int first)
     char buf[256];
     snprintf(buf, sizeof buf, "%s,%s,%s", t->cells[r][idx[first]],
              t->cells[r][idx[first + 1]], t->cells[r][idx[first + 2]]);
-    return xstrdup(buf);
+    return mp_xstrdup(buf);
 }
 
 static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
@@ -750,7 +732,7 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
     int rc = open_raw(path, raw_launch_names, RL_N, 1, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    d->l = xrealloc(d->l, (size_t)(d->nl + t.nrows) * sizeof *d->l);
+    d->l = mp_xrealloc(d->l, (size_t)(d->nl + t.nrows) * sizeof *d->l);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_launch *l = &d->l[d->nl];
         memset(l, 0, sizeof *l);
@@ -766,16 +748,16 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
             mp_ncu_free(&t);
             return -1;
         }
-        l->mangled = xstrdup(c[idx[RL_MANGLED]]);
+        l->mangled = mp_xstrdup(c[idx[RL_MANGLED]]);
         l->kernel = mp_prof_demangle(l->mangled);
         l->grid = xyz(&t, r, idx, RL_GRID_X);
         l->block = xyz(&t, r, idx, RL_BLOCK_X);
-        l->dyn_shared = xstrdup(c[idx[RL_DYN_SHARED]]);
-        l->stream = xstrdup(c[idx[RL_STREAM]]);
-        l->nvtx = xstrdup(c[idx[RL_NVTX]]);
-        l->graph = xstrdup(c[idx[RL_GRAPH]]);
-        l->line_counts = xstrdup(c[idx[RL_LINE_COUNTS]]);
-        l->why = xstrdup(c[idx[RL_WHY]]);
+        l->dyn_shared = mp_xstrdup(c[idx[RL_DYN_SHARED]]);
+        l->stream = mp_xstrdup(c[idx[RL_STREAM]]);
+        l->nvtx = mp_xstrdup(c[idx[RL_NVTX]]);
+        l->graph = mp_xstrdup(c[idx[RL_GRAPH]]);
+        l->line_counts = mp_xstrdup(c[idx[RL_LINE_COUNTS]]);
+        l->why = mp_xstrdup(c[idx[RL_WHY]]);
         d->nl++;
     }
     mp_ncu_free(&t);
@@ -809,7 +791,7 @@ static int add_raw_kernels(raw_kernels *k, const char *path, char *err,
     int rc = open_raw(path, names, RK_N, 0, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    k->v = xrealloc(k->v, (size_t)(k->n + t.nrows) * sizeof *k->v);
+    k->v = mp_xrealloc(k->v, (size_t)(k->n + t.nrows) * sizeof *k->v);
     for (int r = 0; r < t.nrows; r++) {
         raw_kernel *x = &k->v[k->n];
         char **c = t.cells[r];
@@ -821,11 +803,11 @@ static int add_raw_kernels(raw_kernels *k, const char *path, char *err,
             return bad_cell(path, r, "pid or launches", c[idx[RK_PID]], err,
                             errlen);
         }
-        x->mangled = xstrdup(c[idx[RK_MANGLED]]);
+        x->mangled = mp_xstrdup(c[idx[RK_MANGLED]]);
         x->grid = xyz(&t, r, idx, RK_GRID_X);
         x->block = xyz(&t, r, idx, RK_BLOCK_X);
-        x->seen = xstrdup(c[idx[RK_SEEN]]);
-        x->profiled = xstrdup(c[idx[RK_PROFILED]]);
+        x->seen = mp_xstrdup(c[idx[RK_SEEN]]);
+        x->profiled = mp_xstrdup(c[idx[RK_PROFILED]]);
         k->n++;
     }
     mp_ncu_free(&t);
@@ -856,8 +838,8 @@ static void join_kernels(mp_prof_data *d, raw_kernels *k)
         const raw_kernel *hit = k->n && strcmp(l->graph, "1")
             ? bsearch(&key, k->v, (size_t)k->n, sizeof *k->v, cmp_raw_kernel)
             : NULL;
-        l->seen = xstrdup(hit ? hit->seen : "");
-        l->profiled = xstrdup(hit ? hit->profiled : "");
+        l->seen = mp_xstrdup(hit ? hit->seen : "");
+        l->profiled = mp_xstrdup(hit ? hit->profiled : "");
     }
     for (int j = 0; j < k->n; j++) {
         raw_kernel *x = &k->v[j];
@@ -876,7 +858,7 @@ static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
     int rc = open_raw(path, raw_line_names, RI_N, 1, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    d->i = xrealloc(d->i, (size_t)(d->ni + t.nrows) * sizeof *d->i);
+    d->i = mp_xrealloc(d->i, (size_t)(d->ni + t.nrows) * sizeof *d->i);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_line *i = &d->i[d->ni];
         memset(i, 0, sizeof *i);
@@ -903,11 +885,11 @@ static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
             mp_ncu_free(&t);
             return -1;
         }
-        i->mangled = xstrdup(c[idx[RI_MANGLED]]);
+        i->mangled = mp_xstrdup(c[idx[RI_MANGLED]]);
         i->kernel = mp_prof_demangle(i->mangled);
-        i->file = xstrdup(c[idx[RI_FILE]]);
-        i->cubin = xstrdup(c[idx[RI_CUBIN_CRC]]);
-        i->opcode = xstrdup("");
+        i->file = mp_xstrdup(c[idx[RI_FILE]]);
+        i->cubin = mp_xstrdup(c[idx[RI_CUBIN_CRC]]);
+        i->opcode = mp_xstrdup("");
         d->ni++;
     }
     mp_ncu_free(&t);
@@ -965,10 +947,10 @@ static void sass_line(char *line, const char *crc, char *function,
     size_t n = strcspn(s, " \t;");
     if (!n)
         return;
-    ops->v = xrealloc(ops->v, (size_t)(ops->n + 1) * sizeof *ops->v);
+    ops->v = mp_xrealloc(ops->v, (size_t)(ops->n + 1) * sizeof *ops->v);
     sass_op *o = &ops->v[ops->n++];
-    o->cubin = xstrdup(crc);
-    o->function = xstrdup(function);
+    o->cubin = mp_xstrdup(crc);
+    o->function = mp_xstrdup(function);
     o->offset = off;
     o->opcode = mp_xmalloc(n + 1);
     memcpy(o->opcode, s, n);
@@ -1158,7 +1140,7 @@ static int add_raw_ops(raw_ops *o, const char *path, char *err, size_t errlen)
     int rc = open_raw(path, raw_op_names, RO_N, 1, &t, idx, err, errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    o->v = xrealloc(o->v, (size_t)(o->n + t.nrows) * sizeof *o->v);
+    o->v = mp_xrealloc(o->v, (size_t)(o->n + t.nrows) * sizeof *o->v);
     for (int r = 0; r < t.nrows; r++) {
         raw_op *x = &o->v[o->n];
         char **c = t.cells[r];
@@ -1174,7 +1156,7 @@ static int add_raw_ops(raw_ops *o, const char *path, char *err, size_t errlen)
             mp_ncu_free(&t);
             return -1;
         }
-        x->cubin = xstrdup(c[idx[RO_CUBIN_CRC]]);
+        x->cubin = mp_xstrdup(c[idx[RO_CUBIN_CRC]]);
         o->n++;
     }
     mp_ncu_free(&t);
@@ -1262,7 +1244,7 @@ static int add_raw_modules(raw_modules *m, const char *path, char *err,
                       errlen);
     if (rc)
         return rc < 0 ? -1 : 0;
-    m->v = xrealloc(m->v, (size_t)(m->n + t.nrows) * sizeof *m->v);
+    m->v = mp_xrealloc(m->v, (size_t)(m->n + t.nrows) * sizeof *m->v);
     for (int r = 0; r < t.nrows; r++) {
         raw_module *x = &m->v[m->n];
         char **c = t.cells[r];
@@ -1270,8 +1252,8 @@ static int add_raw_modules(raw_modules *m, const char *path, char *err,
             mp_ncu_free(&t);
             return bad_cell(path, r, "pid", c[idx[RM_PID]], err, errlen);
         }
-        x->crc = xstrdup(c[idx[RM_CUBIN_CRC]]);
-        x->origin = xstrdup(c[idx[RM_ORIGIN]]);
+        x->crc = mp_xstrdup(c[idx[RM_CUBIN_CRC]]);
+        x->origin = mp_xstrdup(c[idx[RM_ORIGIN]]);
         m->n++;
     }
     mp_ncu_free(&t);
@@ -1308,7 +1290,7 @@ static void origin_lines(mp_prof_data *d, raw_modules *m)
                                      : NULL;
         const char *origin = hit ? hit->origin : MP_ORIGIN_UNKNOWN;
         free(i->origin);
-        i->origin = xstrdup(origin);
+        i->origin = mp_xstrdup(origin);
         i->library = mp_prof_origin_library(origin);
     }
 }
@@ -1326,7 +1308,7 @@ static void origin_launch(const mp_prof_data *d, mp_prof_launch *l,
     }
     const char *origin = first ? first->origin : MP_ORIGIN_UNKNOWN;
     free(l->origin);
-    l->origin = xstrdup(origin);
+    l->origin = mp_xstrdup(origin);
     l->library = mp_prof_origin_library(origin);
 }
 
@@ -1401,8 +1383,8 @@ static char **list_raw_dir(const char *raw_dir, int *n, char *err,
     while ((e = readdir(dir))) {
         if (e->d_name[0] == '.')
             continue;
-        names = xrealloc(names, (size_t)(*n + 2) * sizeof *names);
-        names[(*n)++] = xstrdup(e->d_name);
+        names = mp_xrealloc(names, (size_t)(*n + 2) * sizeof *names);
+        names[(*n)++] = mp_xstrdup(e->d_name);
     }
     closedir(dir);
     mp_sort(names, (size_t)*n, sizeof *names, cmp_name);
@@ -1491,7 +1473,7 @@ static void add_opcodes(const char *raw_dir, mp_prof_data *d, raw_extra *x,
         const char *op = find_opcode(&ops, &d->i[j]);
         if (op) {
             free(d->i[j].opcode);
-            d->i[j].opcode = xstrdup(op);
+            d->i[j].opcode = mp_xstrdup(op);
         }
     }
     free_opcodes(&ops);
@@ -1742,27 +1724,27 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         for (int s = 0; s < 4; s++)
             bad |= parse_u64(c[idx[L_SPLIT_SH + s]], &l->split[s])
                    | parse_u64(c[idx[L_SPLIT_GL + s]], &l->split[4 + s]);
-        l->kernel = xstrdup(c[idx[L_KERNEL]]);
-        l->mangled = xstrdup(c[idx[L_MANGLED]]);
-        l->grid = xstrdup(c[idx[L_GRID]]);
-        l->block = xstrdup(c[idx[L_BLOCK]]);
-        l->dyn_shared = xstrdup(c[idx[L_DYN]]);
-        l->stream = xstrdup(c[idx[L_STREAM]]);
-        l->nvtx = xstrdup(c[idx[L_NVTX]]);
-        l->graph = xstrdup(c[idx[L_GRAPH]]);
-        l->line_counts = xstrdup(c[idx[L_LINE_COUNTS]]);
-        l->why = xstrdup(c[idx[L_WHY]]);
+        l->kernel = mp_xstrdup(c[idx[L_KERNEL]]);
+        l->mangled = mp_xstrdup(c[idx[L_MANGLED]]);
+        l->grid = mp_xstrdup(c[idx[L_GRID]]);
+        l->block = mp_xstrdup(c[idx[L_BLOCK]]);
+        l->dyn_shared = mp_xstrdup(c[idx[L_DYN]]);
+        l->stream = mp_xstrdup(c[idx[L_STREAM]]);
+        l->nvtx = mp_xstrdup(c[idx[L_NVTX]]);
+        l->graph = mp_xstrdup(c[idx[L_GRAPH]]);
+        l->line_counts = mp_xstrdup(c[idx[L_LINE_COUNTS]]);
+        l->why = mp_xstrdup(c[idx[L_WHY]]);
         for (int k = 0; k < MP_PR_N; k++)
-            l->range[k] = xstrdup(idx[range_col(k)] >= 0
+            l->range[k] = mp_xstrdup(idx[range_col(k)] >= 0
                                   ? c[idx[range_col(k)]] : "");
-        l->range_src = xstrdup(idx[L_RANGE_SRC] >= 0 ? c[idx[L_RANGE_SRC]]
+        l->range_src = mp_xstrdup(idx[L_RANGE_SRC] >= 0 ? c[idx[L_RANGE_SRC]]
                                : "");
-        l->range_why = xstrdup(idx[L_RANGE_WHY] >= 0 ? c[idx[L_RANGE_WHY]]
+        l->range_why = mp_xstrdup(idx[L_RANGE_WHY] >= 0 ? c[idx[L_RANGE_WHY]]
                                : "");
-        l->seen = xstrdup(idx[L_SEEN] >= 0 ? c[idx[L_SEEN]] : "");
-        l->profiled = xstrdup(idx[L_PROFILED] >= 0 ? c[idx[L_PROFILED]]
+        l->seen = mp_xstrdup(idx[L_SEEN] >= 0 ? c[idx[L_SEEN]] : "");
+        l->profiled = mp_xstrdup(idx[L_PROFILED] >= 0 ? c[idx[L_PROFILED]]
                               : "");
-        l->origin = xstrdup(idx[L_ORIGIN] >= 0 ? c[idx[L_ORIGIN]] : "");
+        l->origin = mp_xstrdup(idx[L_ORIGIN] >= 0 ? c[idx[L_ORIGIN]] : "");
         l->library = idx[L_LIBRARY] >= 0 && !strcmp(c[idx[L_LIBRARY]], "1");
         if (bad)
             return bad_count(&t, path, r, err, errlen);
@@ -1790,11 +1772,11 @@ static int load_lines(const char *path, mp_prof_data *d, char *err,
                   || parse_u64(c[idx[I_LAUNCHES]], &i->launches);
         for (int m = 0; m < MP_PM_N; m++)
             bad |= parse_u64(c[idx[I_METRICS + m]], &i->m[m]);
-        i->kernel = xstrdup(c[idx[I_KERNEL]]);
-        i->mangled = xstrdup(c[idx[I_MANGLED]]);
-        i->file = xstrdup(c[idx[I_FILE]]);
-        i->opcode = xstrdup(c[idx[I_OPCODE]]);
-        i->origin = xstrdup(idx[I_ORIGIN] >= 0 ? c[idx[I_ORIGIN]] : "");
+        i->kernel = mp_xstrdup(c[idx[I_KERNEL]]);
+        i->mangled = mp_xstrdup(c[idx[I_MANGLED]]);
+        i->file = mp_xstrdup(c[idx[I_FILE]]);
+        i->opcode = mp_xstrdup(c[idx[I_OPCODE]]);
+        i->origin = mp_xstrdup(idx[I_ORIGIN] >= 0 ? c[idx[I_ORIGIN]] : "");
         i->library = idx[I_LIBRARY] >= 0 && !strcmp(c[idx[I_LIBRARY]], "1");
         if (bad)
             return bad_count(&t, path, r, err, errlen);

@@ -22,14 +22,6 @@
 
 /* ---- tables through report/'s printer ---------------------------------- */
 
-static char *dup_text(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = mp_xmalloc(n);
-    memcpy(p, s, n);
-    return p;
-}
-
 static void print_table(const mp_rep_table *t, const char *title,
                         mp_rep_format f, int first, FILE *out)
 {
@@ -552,7 +544,7 @@ static int write_excess_script(const kernel_rank *r, int nk,
         fprintf(f, "set label 1 \"no excess\" at graph 0.5, 0.5 center\n"
                 "plot [0:1] [0:1] NaN notitle\n");
     for (int j = 0; j < nk; j++) {
-        char *name = dup_text(r[j].name);
+        char *name = mp_xstrdup(r[j].name);
         for (char *p = name; *p; p++)
             if (*p == '"' || *p == '\\')
                 *p = '\'';

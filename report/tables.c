@@ -107,14 +107,6 @@ static void *xrealloc(void *p, size_t bytes)
     return q;
 }
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = mp_xmalloc(n);
-    memcpy(p, s, n);
-    return p;
-}
-
 static int find_group(const mp_rep_table *t, const char *label)
 {
     for (int g = 0; g < t->ngroups; g++)
@@ -129,7 +121,7 @@ static void add_file(mp_rep_table *t, const char *base)
         if (!strcmp(t->files[i], base))
             return;
     t->files = xrealloc(t->files, (size_t)(t->nfiles + 1) * sizeof *t->files);
-    t->files[t->nfiles++] = xstrdup(base);
+    t->files[t->nfiles++] = mp_xstrdup(base);
 }
 
 /* The table row with these keys, appended if new. */
@@ -151,13 +143,13 @@ static mp_rep_trow *row_for(mp_rep_table *t, char k[][KEYLEN])
     r->keys = mp_xcalloc((size_t)t->nkeys, sizeof *r->keys);
     r->sort = mp_xcalloc((size_t)t->nkeys, sizeof *r->sort);
     for (int j = 0; j < t->nkeys; j++) {
-        r->keys[j] = xstrdup(k[j]);
+        r->keys[j] = mp_xstrdup(k[j]);
         r->sort[j] = sort_value(k[j]);
     }
     size_t ncells = (size_t)t->ndev * t->ngroups * t->nsub;
     r->cells = mp_xcalloc(ncells, sizeof *r->cells);
     for (size_t c = 0; c < ncells; c++)
-        r->cells[c].text = xstrdup("");
+        r->cells[c].text = mp_xstrdup("");
     return r;
 }
 
@@ -259,7 +251,7 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
     t->ndev = d->ndev;
     t->devices = mp_xcalloc(d->ndev ? (size_t)d->ndev : 1, sizeof *t->devices);
     for (int i = 0; i < d->ndev; i++)
-        t->devices[i] = xstrdup(d->devices[i]);
+        t->devices[i] = mp_xstrdup(d->devices[i]);
 
     /* Pass 1: the column groups. */
     char label[KEYLEN];
@@ -274,7 +266,7 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
                              * sizeof *t->groups);
         t->group_sort = xrealloc(t->group_sort, (size_t)(t->ngroups + 1)
                                  * sizeof *t->group_sort);
-        t->groups[t->ngroups] = xstrdup(label);
+        t->groups[t->ngroups] = mp_xstrdup(label);
         t->group_sort[t->ngroups++] = s;
     }
     sort_groups(t);
@@ -305,7 +297,7 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
         sp->values(d, r, vals, marks);
         for (int s = 0; s < t->nsub; s++) {
             free(c[s].text);
-            c[s].text = xstrdup(vals[s]);
+            c[s].text = mp_xstrdup(vals[s]);
             c[s].mark = marks[s];
         }
         add_file(t, d->files[r->file].base);
@@ -397,11 +389,11 @@ mp_rep_table *mp_rep_table_new(const char *name, int nkeys,
     t->sub_headers = subs;
     t->ngroups = 1;
     t->groups = mp_xcalloc(1, sizeof *t->groups);
-    t->groups[0] = xstrdup("");
+    t->groups[0] = mp_xstrdup("");
     t->group_sort = mp_xcalloc(1, sizeof *t->group_sort);
     t->ndev = 1;
     t->devices = mp_xcalloc(1, sizeof *t->devices);
-    t->devices[0] = xstrdup("");
+    t->devices[0] = mp_xstrdup("");
     t->caprows = cap > 0 ? cap : 1;
     t->rows = mp_xcalloc((size_t)t->caprows, sizeof *t->rows);
     t->empty = "no rows";
@@ -417,10 +409,10 @@ void mp_rep_table_add(mp_rep_table *t, const char *const *keys,
     r->keys = mp_xcalloc((size_t)t->nkeys + 1, sizeof *r->keys);
     r->sort = mp_xcalloc((size_t)t->nkeys + 1, sizeof *r->sort);
     for (int k = 0; k < t->nkeys; k++)
-        r->keys[k] = xstrdup(keys[k]);
+        r->keys[k] = mp_xstrdup(keys[k]);
     r->cells = mp_xcalloc((size_t)t->nsub + 1, sizeof *r->cells);
     for (int s = 0; s < t->nsub; s++)
-        r->cells[s].text = xstrdup(vals[s]);
+        r->cells[s].text = mp_xstrdup(vals[s]);
 }
 
 void mp_rep_table_free(mp_rep_table *t)

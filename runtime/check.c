@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void mp_check_cuda(int code, const char *call, const char *file, int line)
 {
@@ -68,6 +69,12 @@ void *mp_xrealloc(void *p, size_t bytes)
     if (!q)
         out_of_memory();
     return q;
+}
+
+char *mp_xstrdup(const char *s)
+{
+    size_t n = strlen(s ? s : "") + 1;
+    return memcpy(mp_xmalloc(n), s ? s : "", n);
 }
 
 void mp_reason(char *why, size_t whylen, const char *fmt, ...)

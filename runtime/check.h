@@ -47,6 +47,8 @@ void mp_reason(char *why, size_t whylen, const char *fmt, ...)
 void *mp_xmalloc(size_t bytes);
 void *mp_xcalloc(size_t count, size_t size);
 void *mp_xrealloc(void *p, size_t bytes);
+/* A copy of s (of "" for NULL), ending memprobe the same way. */
+char *mp_xstrdup(const char *s);
 
 /* One-line usage error naming the parameter: prints
  * "memprobe: <fmt...>" and exits with MP_EXIT_USAGE. */
