@@ -186,26 +186,17 @@ static int read_capture(const work_files *w, mp_capture *c,
     return 0;
 }
 
-/* Run 2, the addresses: the want file of d's offenders, the program with
- * the capture library, its capture and status read into c and st. 0, -1
- * (nothing to explain or captured, said; *rc its status) or 1 when there
- * is no offender (mp_xp_explain says so). */
+/* Run 2, the addresses: the want file of d's n offenders, the program
+ * with the capture library, its capture and status read into c and st.
+ * 0, or -1 (nothing captured, said). */
 static int capture_run(const mp_xp_opts *o, const char *prog,
                        const char *lib, const work_files *w,
-                       const mp_prof_data *d, mp_capture *c,
-                       mp_capture_status *st)
+                       const mp_prof_data *d, const mp_prof_offender *off,
+                       int n, mp_capture *c, mp_capture_status *st)
 {
-    int n, nwant;
-    mp_prof_judged j;
+    int nwant;
     char err[1024];
-    mp_prof_offender *off = mp_prof_offenders(d, &o->check, 1,
-                                              o->check_libraries, &n, &j);
-    int bad = n && mp_xp_write_want(d, off, n, w->want, &nwant, err,
-                                    sizeof err);
-    free(off);
-    if (!n)
-        return 1;
-    if (bad) {
+    if (mp_xp_write_want(d, off, n, w->want, &nwant, err, sizeof err)) {
         fprintf(stderr, "memprobe: nothing captured: %s\n", err);
         return -1;
     }
@@ -230,9 +221,14 @@ static int addresses_and_verdict(const mp_xp_opts *o, const mp_prof_data *d,
 {
     mp_capture c = {0};
     mp_capture_status st = {0};
+    int n;
+    mp_prof_judged j;
+    mp_prof_offender *off = mp_xp_offenders(o, d, &n, &j);
     int rc = MP_EXIT_COUNTERS;
-    if (capture_run(o, prog, lib, w, d, &c, &st) >= 0)
-        rc = mp_xp_explain(o, d, 1, &c, &st);   /* no offender: it says so */
+    /* with no offender the program is not run again: the verdict says so */
+    if (!n || capture_run(o, prog, lib, w, d, off, n, &c, &st) == 0)
+        rc = mp_xp_explain_offenders(o, d, 1, off, n, &j, &c, &st);
+    free(off);
     mp_capture_status_free(&st);
     mp_capture_free(&c);
     return rc;

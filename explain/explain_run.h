@@ -50,6 +50,18 @@ int mp_xp_run(const mp_xp_opts *o);
  * or NULL to make one by running the program. */
 int mp_xp_run_program(const mp_xp_opts *o, const mp_prof_data *d_from);
 
+/* The offenders of d by o's --check (free() them): their number in *n,
+ * what was judged in *j. */
+mp_prof_offender *mp_xp_offenders(const mp_xp_opts *o,
+                                  const mp_prof_data *d, int *n,
+                                  mp_prof_judged *j);
+
+/* mp_xp_explain on offenders already judged (mp_xp_offenders). */
+int mp_xp_explain_offenders(const mp_xp_opts *o, const mp_prof_data *d,
+                            int measured, const mp_prof_offender *off, int n,
+                            const mp_prof_judged *j, const mp_capture *c,
+                            const mp_capture_status *st);
+
 /* Judges d's offenders with o's --check, explains them from capture c
  * (st: its status, may be NULL), prints and writes what o asks;
  * measured: d is a profile (else the capture's own counts). The exit

@@ -78,16 +78,20 @@ static int output(const mp_xp_opts *o, const mp_xp_result *r)
     return 0;
 }
 
-int mp_xp_explain(const mp_xp_opts *o, const mp_prof_data *d, int measured,
-                  const mp_capture *c, const mp_capture_status *st)
+mp_prof_offender *mp_xp_offenders(const mp_xp_opts *o,
+                                  const mp_prof_data *d, int *n,
+                                  mp_prof_judged *j)
 {
-    int n;
-    mp_prof_judged j;
-    mp_prof_offender *off = mp_prof_offenders(d, &o->check, 1,
-                                              o->check_libraries, &n, &j);
+    return mp_prof_offenders(d, &o->check, 1, o->check_libraries, n, j);
+}
+
+int mp_xp_explain_offenders(const mp_xp_opts *o, const mp_prof_data *d,
+                            int measured, const mp_prof_offender *off, int n,
+                            const mp_prof_judged *j, const mp_capture *c,
+                            const mp_capture_status *st)
+{
     if (!n) {
-        say_no_offender(o, &j, measured);
-        free(off);
+        say_no_offender(o, j, measured);
         return MP_EXIT_COUNTERS;
     }
     mp_xp_result r;
@@ -106,6 +110,16 @@ int mp_xp_explain(const mp_xp_opts *o, const mp_prof_data *d, int measured,
         }
     }
     mp_xp_result_free(&r);
+    return rc;
+}
+
+int mp_xp_explain(const mp_xp_opts *o, const mp_prof_data *d, int measured,
+                  const mp_capture *c, const mp_capture_status *st)
+{
+    int n;
+    mp_prof_judged j;
+    mp_prof_offender *off = mp_xp_offenders(o, d, &n, &j);
+    int rc = mp_xp_explain_offenders(o, d, measured, off, n, &j, c, st);
     free(off);
     return rc;
 }
