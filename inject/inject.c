@@ -486,7 +486,6 @@ static int setup_device(int dev)
         write_metric_list(chip);
     static const char *const names[MP_RAW_NMETRICS] = MP_RAW_METRIC_NAMES;
     CUpti_SassMetrics_Config cfg[MP_RAW_NMETRICS];
-    size_t ncfg = 0;
     for (int m = 0; m < MP_RAW_NMETRICS; m++) {
         CUpti_SassMetrics_GetProperties_Params pp = {
             .structSize = CUpti_SassMetrics_GetProperties_Params_STRUCT_SIZE,
@@ -496,14 +495,14 @@ static int setup_device(int dev)
         if (!cupti_ok(cuptiSassMetricsGetProperties(&pp), what, FATAL))
             return 0;
         d->ids[m] = pp.metric.metricId;
-        cfg[ncfg++] = (CUpti_SassMetrics_Config){
+        cfg[m] = (CUpti_SassMetrics_Config){
             .metricId = pp.metric.metricId,
             .outputGranularity = (uint8_t)g.granularity};
         dbg("metric %s: id %llu", names[m], (unsigned long long)d->ids[m]);
     }
     CUpti_SassMetricsSetConfig_Params sp = {
         .structSize = CUpti_SassMetricsSetConfig_Params_STRUCT_SIZE,
-        .numOfMetricConfig = ncfg, .pConfigs = cfg,
+        .numOfMetricConfig = MP_RAW_NMETRICS, .pConfigs = cfg,
         .deviceIndex = (uint32_t)dev};
     if (!cupti_ok(cuptiSassMetricsSetConfig(&sp), "cuptiSassMetricsSetConfig",
                   FATAL))
@@ -1216,6 +1215,7 @@ typedef struct {
     size_t row;         /* its row's index in g.rows + 1; 0: none (an
                          * index: making a later run's row may move the
                          * table) */
+    int no_sass;        /* the test hook drops its SASS counts */
 } batch_run;
 
 static struct {
@@ -1349,6 +1349,7 @@ static void batch_rows(void)
         batch_run *b = &batch.r[i];
         b->row = 0;
         b->records = 0;
+        b->no_sass = no_sass(b->key.name);
         if (!b->key.profile)
             continue;
         ic_launch *r = ic_launches_add(&g.rows, b->first, b->key.name,
@@ -1395,7 +1396,7 @@ static void end_run(int can_call, const char *lost_why)
         hint = k;
         batch_run *b = &batch.r[k];
         b->records++;
-        if (b->row && !no_sass(b->key.name))
+        if (b->row && !b->no_sass)
             add_record(&rs.d[i], rs.ninst, device_of(c), b->first, b->n,
                        batch_row(b));
     }
@@ -1414,7 +1415,7 @@ static void end_run(int can_call, const char *lost_why)
             continue;
         const char *w = why;
         char whybuf[160];
-        if (!w && no_sass(b->key.name))
+        if (!w && b->no_sass)
             w = NO_SASS_WHY;
         if (!w && !b->records) {
             snprintf(whybuf, sizeof whybuf, "CUPTI %u patched no code for "
@@ -1577,12 +1578,11 @@ static void per_kernel_pause(void)
         }
 }
 
-static void per_kernel_resume(CUcontext ctx)
+static void per_kernel_resume(context_info *c)
 {
-    context_info *c = find_context(ctx);
     if (c && c->paused) {
         dbg("--per-kernel: a launch to profile: SASS metrics on again on "
-            "context %p", (void *)ctx);
+            "context %p", (void *)c->ctx);
         enable_context(c);
     }
 }
@@ -1627,9 +1627,9 @@ static void on_launch_enter(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
     }
     if (batch_ends_before(k, cb->context, ld->graph))
         end_run(1, NULL);
-    if (k->profile)
-        per_kernel_resume(cb->context);
     context_info *c = find_context(cb->context);
+    if (k->profile)
+        per_kernel_resume(c);
     cur.t_off = !c || !c->enabled;
     cur.t_call = now_s();
 }
