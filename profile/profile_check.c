@@ -146,10 +146,9 @@ mp_prof_offender *mp_prof_offenders(const mp_prof_data *d,
                                     mp_u64 min_count, int libraries, int *n,
                                     mp_prof_judged *j)
 {
-    int ns;
+    int ns, cap = 0;
     mp_prof_src *src = mp_prof_sources(d, &ns);
-    mp_prof_offender *o = mp_xcalloc((size_t)ns * MP_NCLASS * MP_NDIR + 1,
-                                     sizeof *o);
+    mp_prof_offender *o = NULL;
     memset(j, 0, sizeof *j);
     *n = 0;
     for (int k = 0; k < ns; k++) {
@@ -159,8 +158,13 @@ mp_prof_offender *mp_prof_offenders(const mp_prof_data *d,
             continue;
         for (int c = 0; c < MP_NCLASS; c++)
             for (int dir = 0; dir < MP_NDIR; dir++)
-                if (offends(l, s, c, dir))
+                if (offends(l, s, c, dir)) {
+                    if (*n == cap) {
+                        cap = cap ? 2 * cap : 16;
+                        o = mp_xrealloc(o, (size_t)cap * sizeof *o);
+                    }
                     o[(*n)++] = (mp_prof_offender){*l, c, dir};
+                }
     }
     free(src);
     return o;

@@ -54,7 +54,8 @@ typedef struct {
 } mp_prof_offender;
 
 /* mp_prof_check's judgement without printing: its offenders in the order
- * it prints them (malloc'd; *n of them), *j what was judged. */
+ * it prints them (malloc'd, NULL when none; *n of them), *j what was
+ * judged. */
 mp_prof_offender *mp_prof_offenders(const mp_prof_data *d,
                                     const mp_prof_check_spec *s,
                                     mp_u64 min_count, int libraries, int *n,

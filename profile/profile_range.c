@@ -41,14 +41,6 @@ typedef struct {
     int fallback_only;   /* this run measured launches without line counts */
 } range_data;
 
-static char *dup(const char *s)
-{
-    size_t n = strlen(s ? s : "") + 1;
-    char *p = mp_xmalloc(n);
-    memcpy(p, s ? s : "", n);
-    return p;
-}
-
 int mp_prof_range_wanted(const mp_prof_launch *l, int kplus)
 {
     return kplus || strcmp(l->line_counts, MP_RAW_EXACT) != 0;
@@ -168,16 +160,16 @@ static int read_range_file(const char *path, range_data *rd, char *err,
         char buf[128];
         x->ordinal = ordinal_of(rd, pid);
         x->launch = launch;
-        x->mangled = dup(cell[c[2]]);
+        x->mangled = mp_xstrdup(cell[c[2]]);
         snprintf(buf, sizeof buf, "%s,%s,%s", cell[c[3]], cell[c[4]],
                  cell[c[5]]);
-        x->grid = dup(buf);
+        x->grid = mp_xstrdup(buf);
         snprintf(buf, sizeof buf, "%s,%s,%s", cell[c[6]], cell[c[7]],
                  cell[c[8]]);
-        x->block = dup(buf);
-        x->why = dup(cell[c[9]]);
+        x->block = mp_xstrdup(buf);
+        x->why = mp_xstrdup(cell[c[9]]);
         for (int k = 0; k < MP_PR_N; k++)
-            x->v[k] = dup(cell[v[k]]);
+            x->v[k] = mp_xstrdup(cell[v[k]]);
     }
     mp_ncu_free(&t);
     return 0;
@@ -243,12 +235,12 @@ static void set(mp_prof_launch *l, const char *src, const char *why,
         if (v && have[k])
             snprintf(buf, sizeof buf, "%.15g", v[k]);
         free(l->range[k]);
-        l->range[k] = dup(buf);
+        l->range[k] = mp_xstrdup(buf);
     }
     free(l->range_src);
     free(l->range_why);
-    l->range_src = dup(src);
-    l->range_why = dup(why);
+    l->range_src = mp_xstrdup(src);
+    l->range_why = mp_xstrdup(why);
 }
 
 void mp_prof_range_none(mp_prof_data *d, int kplus, const char *why)

@@ -95,18 +95,6 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 /* ------------------------------------------------------------------ */
 /* Building                                                           */
 
-/* realloc that ends memprobe with "out of memory" like mp_xmalloc. */
-static void *xrealloc(void *p, size_t bytes)
-{
-    void *q = realloc(p, bytes ? bytes : 1);
-    if (!q) {
-        fflush(stdout);
-        fputs("memprobe: out of memory\n", stderr);
-        exit(MP_EXIT_FAIL);
-    }
-    return q;
-}
-
 static int find_group(const mp_rep_table *t, const char *label)
 {
     for (int g = 0; g < t->ngroups; g++)
@@ -120,7 +108,7 @@ static void add_file(mp_rep_table *t, const char *base)
     for (int i = 0; i < t->nfiles; i++)
         if (!strcmp(t->files[i], base))
             return;
-    t->files = xrealloc(t->files, (size_t)(t->nfiles + 1) * sizeof *t->files);
+    t->files = mp_xrealloc(t->files, (size_t)(t->nfiles + 1) * sizeof *t->files);
     t->files[t->nfiles++] = mp_xstrdup(base);
 }
 
@@ -136,7 +124,7 @@ static mp_rep_trow *row_for(mp_rep_table *t, char k[][KEYLEN])
     }
     if (t->nrows == t->caprows) {
         int cap = t->caprows ? 2 * t->caprows : 32;
-        t->rows = xrealloc(t->rows, (size_t)cap * sizeof *t->rows);
+        t->rows = mp_xrealloc(t->rows, (size_t)cap * sizeof *t->rows);
         t->caprows = cap;
     }
     mp_rep_trow *r = &t->rows[t->nrows++];
@@ -262,9 +250,9 @@ mp_rep_table *mp_rep_table_build(const mp_rep_data *d, const char *name)
         double s = sp->group(d, r, label);
         if (find_group(t, label) >= 0)
             continue;
-        t->groups = xrealloc(t->groups, (size_t)(t->ngroups + 1)
+        t->groups = mp_xrealloc(t->groups, (size_t)(t->ngroups + 1)
                              * sizeof *t->groups);
-        t->group_sort = xrealloc(t->group_sort, (size_t)(t->ngroups + 1)
+        t->group_sort = mp_xrealloc(t->group_sort, (size_t)(t->ngroups + 1)
                                  * sizeof *t->group_sort);
         t->groups[t->ngroups] = mp_xstrdup(label);
         t->group_sort[t->ngroups++] = s;
