@@ -20,6 +20,7 @@ int mp_cmd_report(int argc, char **argv);                     /* cmd_report.c */
 int mp_cmd_compare(int argc, char **argv);                    /* cmd_compare.c */
 int mp_cmd_hierarchy(int argc, char **argv);                  /* cmd_hierarchy.c */
 int mp_cmd_hazards(int argc, char **argv);                    /* cmd_hazards.c */
+int mp_cmd_l2map(int argc, char **argv);                      /* cmd_l2map.c */
 int mp_cmd_profile(int argc, char **argv);                    /* cmd_profile.c */
 int mp_cmd_explain(int argc, char **argv);                    /* cmd_explain.c */
 

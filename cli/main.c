@@ -36,6 +36,8 @@ static const struct command {
      "counters of two result CSVs within tolerance (no GPU)"},
     {"hierarchy", mp_cmd_hierarchy,
      "latency, capacities, granularity, TLB reach from latency CSVs"},
+    {"l2map", mp_cmd_l2map,
+     "the L2's two halves from every SM: near, far, copies, TLB (GPU)"},
     {"hazards", mp_cmd_hazards,
      "the seeds' reduction bugs under compute-sanitizer (GPU)"},
     {"profile", mp_cmd_profile,

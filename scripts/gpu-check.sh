@@ -37,6 +37,10 @@
 #                               tests/profile/app: each memory instruction's
 #                               lane addresses in the first launches
 #                               (results/h200/explain/)
+#   l2map                       the L2's two halves from every SM, the
+#                               plateau chases and the TLB sweep, again
+#                               on four SMs for the repeat spread
+#                               (results/h200/latency/partitions/)
 #   gate maketest               the GPU gate (GPU_COMMIT=...), make test there
 #
 # The device tool returns at most 8 files from $OUT, so everything is
@@ -510,6 +514,12 @@ async)
             $W/sass-$f-full.txt | sed 's/^[^ ]*${f}_probe/${f}_probe/' | sort | uniq -c > $W/sass-$f.txt; cat $W/sass-$f.txt"
     done
     cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+l2map)
+    step l2map bash -c "./memprobe l2map --plateau --tlb --format md -o $W/l2map.csv | tee $W/l2map.md"
+    step l2map-repeat bash -c "for r in 1 2 3; do ./memprobe l2map --sm 0,2,66,131 -o $W/l2map-repeat.csv > /dev/null || exit 1; done"
+    step l2map-sass bash -c "cuobjdump --dump-sass build/probes/latency/l2map.cu.o > $W/sass-l2map-full.txt &&
+        awk '/Function :/{f=\$3} /(LDG|CS2R|S2R|ATOM)/{print f, \$0}' $W/sass-l2map-full.txt > $W/sass-l2map.txt;
+        awk '{print \$1, \$3}' $W/sass-l2map.txt | sort | uniq -c" ;;
 latsweep)
     # the latency sweep after the chase walks its whole chain before
     # timing (results/h200/latency/latency.csv: 0 rows off the model), the

@@ -29,6 +29,7 @@
  */
 #include <cuda_runtime.h>
 
+#include "chain.cuh"
 #include "latency.h"
 #include "latency_model.h"
 
@@ -36,20 +37,8 @@ namespace {
 
 __constant__ unsigned cbank[MP_LAT_CONST_BYTES / 4];
 
-/* One load of each chain: the next position from this one. */
-template <bool CG> struct global_chain {
-    static __device__ __forceinline__ unsigned long long
-    load(unsigned long long p)
-    {
-        unsigned long long v;
-        if (CG)
-            asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p));
-        else
-            asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p));
-        return v;
-    }
-};
-
+/* One load of each chain: the next position from this one (global:
+ * chain.cuh, shared with the L2 map's walks). */
 struct shared_chain {
     static __device__ __forceinline__ unsigned load(unsigned a)
     {
