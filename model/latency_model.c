@@ -217,3 +217,64 @@ int mp_lat_build_chain(uint32_t *next, uint32_t *order, long long n,
         free(succ);
     return 0;
 }
+
+void mp_lat_partitions_h200(mp_lat_partitions *p)
+{
+    /* `memprobe l2map --plateau --tlb` on every SM and its repeats
+     * (results/h200/latency/partitions/, README there). */
+    static const mp_lat_partitions h200 = {
+        .near_hit = {0, 0, 0},
+        .copy_hit = {0, 0, 0},
+        .far_hit = {0, 0, 0},
+        .dram_near = {0, 0, 0},
+        .dram_far = {0, 0, 0},
+        .repeat = 0,
+        .half_bytes = 30 * MIB,
+        .tlb_reach_bytes = 256 * MIB,
+        .tlb_cycles = 0,
+    };
+    *p = h200;
+}
+
+/* The three regimes' values with every figure's least (hi = 0) or
+ * greatest (hi = 1). */
+static double regime(const mp_lat_partitions *p, int which, int hi)
+{
+#define PICK(s) (hi ? (s).hi : (s).lo)
+    switch (which) {
+    case 0: return (PICK(p->near_hit) + PICK(p->copy_hit)) / 2;
+    case 1: return (PICK(p->dram_near) + PICK(p->far_hit)) / 2;
+    default: return (PICK(p->dram_near) + PICK(p->dram_far)) / 2;
+    }
+#undef PICK
+}
+
+int mp_lat_cycles(const mp_lat_partitions *p, long long footprint,
+                  long long stride, double *lo, double *hi)
+{
+    if (stride < MP_LAT_LINE_BYTES || footprint < MIB)
+        return -1;
+    long long f = mp_lat_cached_bytes(footprint, stride);
+    long long h = p->half_bytes, l2 = 2 * p->half_bytes;
+    int first, last;   /* the regimes the footprint may be in */
+    if (10 * f <= 9 * h)
+        first = last = 0;
+    else if (10 * f < 11 * h)
+        first = 0, last = 1;
+    else if (10 * f <= 9 * l2)
+        first = last = 1;
+    else if (10 * f < 11 * l2)
+        first = 1, last = 2;
+    else
+        first = last = 2;
+    double a = regime(p, first, 0), b = regime(p, last, 0);
+    double c = regime(p, first, 1), d = regime(p, last, 1);
+    *lo = (a < b ? a : b) - p->repeat;
+    *hi = (c > d ? c : d) + p->repeat;
+    if (p->tlb_reach_bytes > 0 && footprint > p->tlb_reach_bytes) {
+        if (footprint >= 4 * p->tlb_reach_bytes)
+            *lo += p->tlb_cycles;
+        *hi += p->tlb_cycles;
+    }
+    return 0;
+}

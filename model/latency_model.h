@@ -4,8 +4,11 @@
  * the device's capacities, and the chain the chase follows (built on the
  * host, so the CPU can walk the same chain the GPU walks).
  *
- * The model is the level only. It knows capacities, not latencies: the
- * cycles each level takes are what the probe measures.
+ * The level model knows capacities, not latencies. Beside it, the
+ * partition model (mp_lat_cycles) gives the cycles per load of a chase
+ * beyond the L1 on a two-partition L2 from what `memprobe l2map`
+ * measured: hits in the SM's own half, in its copies of the other half's
+ * lines and in the far partition, device memory near and far, the TLB.
  */
 #ifndef MP_LATENCY_MODEL_H
 #define MP_LATENCY_MODEL_H
@@ -124,5 +127,47 @@ int mp_lat_build_chain(uint32_t *next, uint32_t *order, long long n,
 
 /* The seed every chase uses: fixed, so a run can be repeated. */
 #define MP_LAT_SEED 0x9e3779b97f4a7c15ull
+
+/* One figure of the L2 map over the SMs: median, least and greatest. */
+typedef struct {
+    double med, lo, hi;
+} mp_lat_span;
+
+/* The L2 map's figures (probes/latency/l2map.h), cycles per load of one
+ * thread's ld.global.cg chase, and what follows from them. */
+typedef struct {
+    mp_lat_span near_hit;   /* a line homed in the SM's half, in the L2 */
+    mp_lat_span copy_hit;   /* homed in the other half, copied into ours */
+    mp_lat_span far_hit;    /* homed in the other half, only there */
+    mp_lat_span dram_near, dram_far;  /* not in the L2 */
+    double repeat;          /* the widest spread of one SM's figure over
+                               repeated maps */
+    long long half_bytes;   /* one partition: half the L2 */
+    long long tlb_reach_bytes;  /* the pages a chase may touch before its
+                                   loads slow (2 MiB pages, one line each) */
+    double tlb_cycles;      /* what four times the reach and more add */
+} mp_lat_partitions;
+
+/* The H200's, from results/h200/latency/partitions/l2map.csv. */
+void mp_lat_partitions_h200(mp_lat_partitions *p);
+
+/* Cycles per load [*lo, *hi] of a chase with one element per line
+ * (stride >= 128 bytes), random or sequential, footprint beyond the L1,
+ * on an SM the caller does not choose: half its lines are homed in each
+ * half of the L2, so
+ *   - footprint <= 0.9 x half_bytes: the lines stay in the SM's partition
+ *     (its own and copies): (near_hit + copy_hit) / 2;
+ *   - 1.1 x half_bytes .. 0.9 x the L2: the SM's partition cannot keep
+ *     them, the far partition keeps its own half: (dram_near + far_hit)
+ *     / 2;
+ *   - from 1.1 x the L2: (dram_near + dram_far) / 2;
+ *   - within 10% of either capacity, both neighbours' bands;
+ *   - beyond the TLB reach up to 4 times it, up to tlb_cycles more; from
+ *     4 times it, tlb_cycles more.
+ * lo takes every figure's least, hi its greatest; both widen by
+ * `repeat`. Returns 0, or -1 (nothing written) for a stride under a line
+ * or a footprint under 1 MiB. */
+int mp_lat_cycles(const mp_lat_partitions *p, long long footprint,
+                  long long stride, double *lo, double *hi);
 
 #endif

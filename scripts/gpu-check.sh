@@ -228,7 +228,7 @@ arch)
         sed 's/.*\\.\\(sm_[0-9]*\\)\\.cubin.*/\\1/' $W/arch-elf.txt | sort | uniq -c;
         awk '{n[\$2]++} END{for (a in n) print a, n[a], \"kernel x opcode lines\"}' $W/sass-archs.txt | sort -V" ;;
 device)
-    step device bash -c "./memprobe device > $W/device.txt; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $W/device.txt" ;;
+    step device bash -c "./memprobe device > $W/device.txt; nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.mem,clocks.max.sm --format=csv >> $W/device.txt" ;;
 main)
     step main-s4 make probe-bank STRIDE=4 OUT=$W/main.csv
     step main-s17 make probe-bank STRIDE=17 OUT=$W/main.csv ;;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "clock_watch.h"
 #include "csv_writer.h"
 #include "device.h"
 #include "latency_model.h"
@@ -320,84 +321,68 @@ static int row_write(csv_out *c)
 #define CELL(c, col, ...) \
     snprintf((c)->cell[col], sizeof (c)->cell[0], __VA_ARGS__)
 
-static int map_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
-                     FILE *out)
+/* One SM's row: the walks of both homes' cycles idx[h] (m[h] lines),
+ * `other` the SM of the half SM 0 is not in. */
+static void map_sm(gpu *g, unsigned long long *buf, unsigned *const idx[2],
+                   const unsigned m[2], int s, int other, mp_l2map_row *r)
 {
-    unsigned n = (unsigned)o->lines;
-    unsigned long long *buf = self_lines(n);
-    signed char *home = mp_xmalloc(n);
-    unsigned count[2], *idx[2];
-    int other = sort_lines(g, buf, n, home, count);
-    if (other < 0) {
-        fprintf(stderr, "memprobe: l2map: no SM's first loads split the "
-                "lines into two homes against SM 0's (margin %d cycles): "
-                "one half, nothing to map\n", MP_L2MAP_MARGIN);
-        free(home);
-        CHECK_CUDA(cudaFree(buf));
-        return MP_EXIT_FAIL;
-    }
-    unsigned m[2];
+    double dram[2], steady[2], after[2];
+    unsigned long long end;
+    int ok = 1;
     for (int h = 0; h < 2; h++) {
-        idx[h] = mp_xmalloc((size_t)n * sizeof *idx[h]);
-        m[h] = link_home(buf, home, n, h, n, idx[h]);
+        unsigned long long start = line_addr(buf, idx[h][0]);
+        empty_l2(g);
+        dram[h] = walk(g, start, m[h], s, &end);
+        ok = ok && end == start;
+        steady[h] = walk(g, start, m[h], s, &end);
+        ok = ok && end == start;
     }
-    int nsm = o->nsms ? o->nsms : g->dev.sm_count;
-    mp_l2map_row *rows = mp_xcalloc((size_t)nsm, sizeof *rows);
-    int rc = MP_EXIT_OK;
-    for (int k = 0; k < nsm; k++) {
-        mp_l2map_row *r = &rows[k];
-        int s = o->nsms ? o->sms[k] : k, ok = 1;
-        double dram[2], steady[2], after[2];
-        unsigned long long end;
-        for (int h = 0; h < 2; h++) {
-            unsigned long long start = line_addr(buf, idx[h][0]);
-            empty_l2(g);
-            dram[h] = walk(g, start, m[h], s, &end);
-            ok = ok && end == start;
-            steady[h] = walk(g, start, m[h], s, &end);
-            ok = ok && end == start;
-        }
-        r->sm = s;
-        r->half = dram[1] < dram[0];
-        r->helper = r->half ? 0 : other;
-        for (int h = 0; h < 2; h++) {
-            unsigned long long start = line_addr(buf, idx[h][0]);
-            empty_l2(g);
-            walk(g, start, m[h], r->helper, &end);
-            after[h] = walk(g, start, m[h], s, &end);
-            ok = ok && end == start;
-        }
-        int near = r->half, far = !r->half;
-        r->lines_near = m[near];
-        r->lines_far = m[far];
-        r->dram_near = dram[near];
-        r->dram_far = dram[far];
-        r->near_hit = steady[near];
-        r->copy_hit = steady[far];
-        r->far_hit = after[far];
-        r->verified = ok;
-        if (!ok)
-            rc = MP_EXIT_FAIL;
-        row_start(csv, g, "map");
-        CELL(csv, C_SM, "%d", s);
-        CELL(csv, C_HALF, "%d", r->half);
-        CELL(csv, C_HELPER, "%d", r->helper);
-        CELL(csv, C_LINES_NEAR, "%u", r->lines_near);
-        CELL(csv, C_LINES_FAR, "%u", r->lines_far);
-        CELL(csv, C_DRAM_NEAR, "%.2f", r->dram_near);
-        CELL(csv, C_DRAM_FAR, "%.2f", r->dram_far);
-        CELL(csv, C_NEAR_HIT, "%.2f", r->near_hit);
-        CELL(csv, C_COPY_HIT, "%.2f", r->copy_hit);
-        CELL(csv, C_FAR_HIT, "%.2f", r->far_hit);
-        CELL(csv, C_VERIFIED, "%s", ok ? "yes" : "no");
-        if (row_write(csv))
-            rc = MP_EXIT_FAIL;
+    r->sm = s;
+    r->half = dram[1] < dram[0];
+    r->helper = r->half ? 0 : other;
+    for (int h = 0; h < 2; h++) {
+        unsigned long long start = line_addr(buf, idx[h][0]);
+        empty_l2(g);
+        walk(g, start, m[h], r->helper, &end);
+        after[h] = walk(g, start, m[h], s, &end);
+        ok = ok && end == start;
     }
-    const char *sep = o->md ? " | " : " ";
-    fprintf(out, "%sL2 map: cycles per load, %u lines homed in SM 0's "
-            "half and %u in the other's (SM %d)%s\n", o->md ? "" : "",
-            m[0], m[1], other, o->md ? "\n" : "");
-    if (o->md)
+    int near = r->half, far = !r->half;
+    r->lines_near = m[near];
+    r->lines_far = m[far];
+    r->dram_near = dram[near];
+    r->dram_far = dram[far];
+    r->near_hit = steady[near];
+    r->copy_hit = steady[far];
+    r->far_hit = after[far];
+    r->verified = ok;
+}
+
+static int map_csv_row(const gpu *g, const mp_l2map_row *r, csv_out *csv)
+{
+    row_start(csv, g, "map");
+    CELL(csv, C_SM, "%d", r->sm);
+    CELL(csv, C_HALF, "%d", r->half);
+    CELL(csv, C_HELPER, "%d", r->helper);
+    CELL(csv, C_LINES_NEAR, "%u", r->lines_near);
+    CELL(csv, C_LINES_FAR, "%u", r->lines_far);
+    CELL(csv, C_DRAM_NEAR, "%.2f", r->dram_near);
+    CELL(csv, C_DRAM_FAR, "%.2f", r->dram_far);
+    CELL(csv, C_NEAR_HIT, "%.2f", r->near_hit);
+    CELL(csv, C_COPY_HIT, "%.2f", r->copy_hit);
+    CELL(csv, C_FAR_HIT, "%.2f", r->far_hit);
+    CELL(csv, C_VERIFIED, "%s", r->verified ? "yes" : "no");
+    return row_write(csv);
+}
+
+static void print_map(const mp_l2map_row *rows, int nsm, const unsigned m[2],
+                      int other, int md, FILE *out)
+{
+    const char *sep = md ? " | " : " ";
+    fprintf(out, "L2 map: cycles per load, %u lines homed in SM 0's half "
+            "and %u in the other's (SM %d)%s\n", m[0], m[1], other,
+            md ? "\n" : "");
+    if (md)
         fprintf(out, "| SM | half | dram_near | dram_far | near_hit | "
                 "copy_hit | far_hit | verified |\n| --- | --- | --- | --- "
                 "| --- | --- | --- | --- |\n");
@@ -408,19 +393,18 @@ static int map_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
     for (int k = 0; k < nsm; k++) {
         const mp_l2map_row *r = &rows[k];
         fprintf(out, "%s%4d%s%4d%s%9.1f%s%9.1f%s%9.1f%s%9.1f%s%9.1f%s%s%s\n",
-                o->md ? "| " : "", r->sm, sep, r->half, sep, r->dram_near,
-                sep, r->dram_far, sep, r->near_hit, sep, r->copy_hit, sep,
-                r->far_hit, sep, r->verified ? "yes" : "NO",
-                o->md ? " |" : "");
+                md ? "| " : "", r->sm, sep, r->half, sep, r->dram_near, sep,
+                r->dram_far, sep, r->near_hit, sep, r->copy_hit, sep,
+                r->far_hit, sep, r->verified ? "yes" : "NO", md ? " |" : "");
     }
     fprintf(out, "%shalf: median [least, greatest] over its SMs%s\n",
-            o->md ? "\n" : "", o->md ? "\n" : "");
+            md ? "\n" : "", md ? "\n" : "");
     for (int h = -1; h < 2; h++) {
         double med = 0, lo = 0, hi = 0;
         int k = mp_l2map_summary(rows, nsm, h, 0, &med, &lo, &hi);
         if (!k)
             continue;
-        fprintf(out, "%s%s (%d SMs):", o->md ? "- " : "  ",
+        fprintf(out, "%s%s (%d SMs):", md ? "- " : "  ",
                 h < 0 ? "all" : h ? "half 1" : "half 0", k);
         for (int f = 0; f < MP_L2MAP_FIELDS; f++) {
             mp_l2map_summary(rows, nsm, h, (mp_l2map_field)f, &med, &lo,
@@ -430,7 +414,37 @@ static int map_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
         }
         fprintf(out, "\n");
     }
+}
+
+static int map_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
+                     FILE *out)
+{
+    unsigned n = (unsigned)o->lines;
+    unsigned long long *buf = self_lines(n);
+    signed char *home = mp_xmalloc(n);
+    unsigned count[2], *idx[2] = {NULL, NULL}, m[2];
+    int rc = MP_EXIT_OK, other = sort_lines(g, buf, n, home, count);
+    if (other < 0) {
+        fprintf(stderr, "memprobe: l2map: no SM's first loads split the "
+                "lines into two homes against SM 0's (margin %d cycles): "
+                "one half, nothing to map\n", MP_L2MAP_MARGIN);
+        rc = MP_EXIT_FAIL;
+        goto done;
+    }
+    for (int h = 0; h < 2; h++) {
+        idx[h] = mp_xmalloc((size_t)n * sizeof *idx[h]);
+        m[h] = link_home(buf, home, n, h, n, idx[h]);
+    }
+    int nsm = o->nsms ? o->nsms : g->dev.sm_count;
+    mp_l2map_row *rows = mp_xcalloc((size_t)nsm, sizeof *rows);
+    for (int k = 0; k < nsm; k++) {
+        map_sm(g, buf, idx, m, o->nsms ? o->sms[k] : k, other, &rows[k]);
+        if (!rows[k].verified || map_csv_row(g, &rows[k], csv))
+            rc = MP_EXIT_FAIL;
+    }
+    print_map(rows, nsm, m, other, o->md, out);
     free(rows);
+done:
     free(home);
     free(idx[0]);
     free(idx[1]);
@@ -600,9 +614,10 @@ int mp_l2map_run(const mp_l2map_options *o, FILE *out, char *why,
         csv.open = 1;
     }
     gpu_open(&g);
-    fprintf(out, "%s%s, %d SMs, %.0f MiB L2, SM clock %d MHz\n",
-            o->md ? "" : "", g.dev.name, g.dev.sm_count,
-            g.dev.l2_bytes / 1048576.0, g.dev.sm_clock_khz / 1000);
+    int clock_before = mp_sm_clock_mhz(0);
+    fprintf(out, "%s, %d SMs, %.0f MiB L2, SM clock %d MHz (now: %d)\n",
+            g.dev.name, g.dev.sm_count, g.dev.l2_bytes / 1048576.0,
+            g.dev.sm_clock_khz / 1000, clock_before);
     int rc = map_table(&g, o, &csv, out);
     if (o->plateau) {
         int r = plateau_table(&g, o, &csv, out);
@@ -613,6 +628,12 @@ int mp_l2map_run(const mp_l2map_options *o, FILE *out, char *why,
         rc = rc ? rc : r;
     }
     gpu_close(&g);
+    char note[128];
+    mp_clock_note(clock_before, mp_sm_clock_mhz(0), g.dev.sm_clock_khz / 1000,
+                  note, sizeof note);
+    if (note[0])
+        fprintf(out, "\nNote: %s (cycles counted at the clock of the "
+                "moment)\n", note);
     if (csv.open && mp_csv_close(&csv.w)) {
         fprintf(stderr, "memprobe: l2map: closing %s failed\n", o->output);
         rc = rc ? rc : MP_EXIT_FAIL;

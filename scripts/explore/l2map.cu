@@ -339,6 +339,46 @@ static void do_halves(int lines)
     CK(cudaFree(d)); CK(cudaFree(d_out));
 }
 
+/* One block of one thread, as memprobe latency launches its chase: the
+ * SM it landed on and the cycles of `loads` loads after `warm`. */
+__global__ void chase1(u64 start, long long warm, long long loads, u64 *out)
+{
+    u64 q = start;
+    for (long long i = 0; i < warm; i++) q = ldcg(q);
+    long long t0 = clock_after(q);
+#pragma unroll 8
+    for (long long i = 0; i < loads; i++) q = ldcg(q);
+    out[0] = (u64)(clock_after(q) - t0);
+    out[1] = smid();
+    out[2] = q;
+}
+
+/* A random chain through a contiguous buffer of MIB MiB, chased by a
+ * <<<1, 1>>> block five times (its SM printed) and by claimed blocks on
+ * SMs 0 and the block's SM. */
+static void do_single(int mib)
+{
+    size_t lines = ((size_t)mib << 20) / 128;
+    u64 *d, *d_out, h[3];
+    CK(cudaMalloc(&d, lines * 128));
+    CK(cudaMalloc(&d_out, 32));
+    size_t *idx = (size_t *)malloc(lines * sizeof(size_t));
+    for (size_t i = 0; i < lines; i++) idx[i] = i * 16;
+    double claimed0 = chase_cycle(d, idx, lines, 0, 4096, d_out);
+    int sm = -1;
+    for (int r = 0; r < 5; r++) {
+        chase1<<<1, 1>>>((u64)(d + idx[r]), r ? 4096 : 2 * (long long)lines, 4096, d_out);
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(h, d_out, sizeof h, cudaMemcpyDeviceToHost));
+        sm = (int)h[1];
+        printf("single,%d,run %d,sm %d,%.2f\n", mib, r, sm, h[0] / 4096.0);
+    }
+    double claimed = chase_cycle(d, idx, lines, (unsigned)sm, 4096, d_out);
+    printf("single,%d,claimed sm 0 %.2f,claimed sm %d %.2f\n", mib, claimed0, sm, claimed);
+    free(idx);
+    CK(cudaFree(d)); CK(cudaFree(d_out));
+}
+
 /* One line per page: random cycles through 8..16384 pages of 2 MiB and
  * 64 KiB from SM 0 (the lines at varied offsets in their pages). */
 static void do_tlb(void)
@@ -444,7 +484,9 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&d_scratch, scratch_words * 8));
     CK(cudaMemset(d_scratch, 0, scratch_words * 8));
     CK(cudaMalloc(&d_sink, 8));
-    if (argc >= 3 && !strcmp(argv[1], "halves"))
+    if (argc >= 3 && !strcmp(argv[1], "single"))
+        do_single(atoi(argv[2]));
+    else if (argc >= 3 && !strcmp(argv[1], "halves"))
         do_halves(atoi(argv[2]));
     else if (argc >= 2 && !strcmp(argv[1], "tlb"))
         do_tlb();
