@@ -40,9 +40,9 @@ void mp_lat_caps_of(int cc_major, int cc_minor, long long smem_per_sm,
     c->l2_bytes = l2_bytes;
     c->l2_reach_bytes = split_l2(cc_major, cc_minor) ? l2_bytes / 2
                                                      : l2_bytes;
-    /* Measured on the H200 only (results/h200/latency/latency.csv,
-     * latency.tlb). */
-    c->tlb_reach_bytes = cc_major == 9 ? 1024 * 2 * MIB : 0;
+    /* Measured on the H200 only: `memprobe l2map --tlb`, one line per
+     * 2 MiB page through L2 hits (results/h200/latency/partitions/). */
+    c->tlb_reach_bytes = cc_major == 9 ? 128 * 2 * MIB : 0;
 }
 
 int mp_lat_element_bytes(mp_lat_space space)
@@ -223,15 +223,15 @@ void mp_lat_partitions_h200(mp_lat_partitions *p)
     /* `memprobe l2map --plateau --tlb` on every SM and its repeats
      * (results/h200/latency/partitions/, README there). */
     static const mp_lat_partitions h200 = {
-        .near_hit = {0, 0, 0},
-        .copy_hit = {0, 0, 0},
-        .far_hit = {0, 0, 0},
-        .dram_near = {0, 0, 0},
-        .dram_far = {0, 0, 0},
-        .repeat = 0,
+        .near_hit = {279.40, 269.18, 292.08},
+        .copy_hit = {285.16, 275.08, 297.65},
+        .far_hit = {440.645, 430.31, 453.07},
+        .dram_near = {612.98, 599.52, 627.47},
+        .dram_far = {757.60, 747.06, 770.86},
+        .repeat = 4.71,
         .half_bytes = 30 * MIB,
         .tlb_reach_bytes = 256 * MIB,
-        .tlb_cycles = 0,
+        .tlb_cycles = 9.83,
     };
     *p = h200;
 }

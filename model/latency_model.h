@@ -40,17 +40,18 @@ typedef struct {
                                   falls through 40% between 28 and 32 MiB
                                   of a 60 MiB L2; results/h200/latency/
                                   latency.csv) */
-    long long tlb_reach_bytes; /* bytes of 2 MiB pages the TLBs map at once
-                                  (H200: 1024 pages fit, 2048 do not);
-                                  0 = unknown. Beyond it every load also
-                                  waits for a translation: its latency
-                                  rises, the level that serves it does
-                                  not change. */
+    long long tlb_reach_bytes; /* bytes of 2 MiB pages a chase may touch
+                                  before its loads slow (H200: 128 pages
+                                  cost nothing, 256 add 4.6 cycles, 512
+                                  and more 8-10, measured up to 16384
+                                  pages through L2 hits); 0 = unknown.
+                                  Beyond it the latency rises, the level
+                                  that serves it does not change. */
 } mp_lat_caps;
 
 /* The H200's (GH100, sm_90): 256 KiB unified L1/shared per SM, 60 MiB of
  * L2 (62914560 bytes, results/h200/device/device.txt), 30 MiB of it
- * reached from one SM, 2 GiB of TLB reach. */
+ * reached from one SM, 256 MiB of TLB reach. */
 void mp_lat_caps_h200(mp_lat_caps *c);
 
 /* From a device: the unified L1/shared size of its compute capability

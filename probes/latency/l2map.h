@@ -30,6 +30,8 @@ extern "C" {
 
 /* Bytes of one line: one chain element per line. */
 #define MP_L2MAP_LINE 128
+/* Threads of the block that streams lines for the bandwidth. */
+#define MP_L2MAP_THREADS 1024
 /* Two homes differ by at least this many cycles for a line to be sorted;
  * the H200's differ by about 190, their spreads by less than 40. */
 #define MP_L2MAP_MARGIN 80
@@ -44,6 +46,9 @@ int mp_l2map_walk(unsigned long long start, unsigned n, unsigned sm,
 int mp_l2map_first_loads(unsigned long long base, unsigned nlines,
                          unsigned sm, unsigned blocks, int *claimed,
                          unsigned *cyc, unsigned *bad);
+int mp_l2map_stream(unsigned long long base, const unsigned *idx,
+                    unsigned n, unsigned sm, unsigned blocks,
+                    unsigned threads, int *claimed, unsigned long long *out);
 int mp_l2map_flush(const unsigned long long *scratch, size_t words,
                    unsigned blocks, unsigned long long *sink);
 int mp_l2map_link(unsigned long long *base, const unsigned *idx,
@@ -66,14 +71,22 @@ typedef struct {
     double dram_near, dram_far;   /* after the L2 was emptied */
     double near_hit, copy_hit;    /* the second walk */
     double far_hit;     /* the first walk after the helper's */
+    /* Bandwidth, bytes per cycle: a block of MP_L2MAP_THREADS on the SM
+     * reading every line of a home whole, at the same moments as the
+     * walks above. */
+    double bw_dram_near, bw_dram_far, bw_near_hit, bw_copy_hit, bw_far_hit;
     int verified;       /* every walk ended where the chain says */
 } mp_l2map_row;
 
 /* Median, least and greatest of one field over the rows of a half (-1:
  * every row). Returns how many rows; 0 leaves *med, *lo, *hi alone. */
 typedef enum { MP_L2MAP_DRAM_NEAR, MP_L2MAP_DRAM_FAR, MP_L2MAP_NEAR_HIT,
-               MP_L2MAP_COPY_HIT, MP_L2MAP_FAR_HIT,
+               MP_L2MAP_COPY_HIT, MP_L2MAP_FAR_HIT, MP_L2MAP_BW_DRAM_NEAR,
+               MP_L2MAP_BW_DRAM_FAR, MP_L2MAP_BW_NEAR_HIT,
+               MP_L2MAP_BW_COPY_HIT, MP_L2MAP_BW_FAR_HIT,
                MP_L2MAP_FIELDS } mp_l2map_field;
+/* The latency fields are the first five. */
+#define MP_L2MAP_LATENCY_FIELDS 5
 int mp_l2map_summary(const mp_l2map_row *rows, int n, int half,
                      mp_l2map_field f, double *med, double *lo, double *hi);
 /* The field's name in the CSV and tables ("dram_near"...). */

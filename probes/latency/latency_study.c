@@ -11,11 +11,16 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "hierarchy.h"
+#include "l2map.h"
+#include "latency_model.h"
 
 #define LATENCY_CSV "latency/latency.csv"
+#define L2MAP_CSV "latency/partitions/l2map.csv"
 
 /* Loads DIR/latency/latency.csv into h (t keeps the cells). 0, or -1
  * with the reason in missing. */
@@ -122,6 +127,80 @@ int mp_study_latency_shared(const char *dir, char *m, char *why, size_t len,
     return MP_STUDY_PARTLY;
 }
 
+/* "### The L2's two halves": DIR/latency/partitions/l2map.csv's figures
+ * over the SMs, its plateau chases beside the partition model, and the
+ * heatmap; nothing without the CSV. */
+static void halves_section(const char *dir, FILE *out)
+{
+    char path[4096], err[512];
+    mp_ncu_table t;
+    snprintf(path, sizeof path, "%s/%s", dir, L2MAP_CSV);
+    if (mp_csv_table_read(path, &t, err, sizeof err))
+        return;
+    int kind = mp_ncu_column(&t, "kind"), sm = mp_ncu_column(&t, "sm");
+    int half = mp_ncu_column(&t, "half"), set = mp_ncu_column(&t, "set");
+    int fp = mp_ncu_column(&t, "footprint_bytes");
+    int cyc = mp_ncu_column(&t, "cycles_per_load");
+    static const char *const cols[MP_L2MAP_LATENCY_FIELDS] = {
+        "dram_near", "dram_far", "near_hit", "copy_hit", "far_hit"};
+    static const char *const what[MP_L2MAP_LATENCY_FIELDS] = {
+        "device memory, line homed in the SM's half",
+        "device memory, homed in the other half",
+        "L2 hit in the SM's own partition",
+        "L2 hit on its copy of a line homed in the other half",
+        "L2 hit in the far partition (the line only there)"};
+    mp_l2map_row *rows = mp_xcalloc((size_t)(t.nrows + 1), sizeof *rows);
+    int n = 0;
+    for (int r = 0; r < t.nrows && kind >= 0 && sm >= 0 && half >= 0; r++) {
+        if (strcmp(t.cells[r][kind], "map"))
+            continue;
+        double v[MP_L2MAP_LATENCY_FIELDS], x;
+        int ok = 1;
+        for (int f = 0; f < MP_L2MAP_LATENCY_FIELDS; f++)
+            ok = ok && !mp_ncu_number(&t, r, mp_ncu_column(&t, cols[f]),
+                                      &v[f]);
+        if (!ok || mp_ncu_number(&t, r, sm, &x))
+            continue;
+        rows[n] = (mp_l2map_row){.sm = (int)x, .half = atoi(t.cells[r][half]),
+                                 .dram_near = v[0], .dram_far = v[1],
+                                 .near_hit = v[2], .copy_hit = v[3],
+                                 .far_hit = v[4], .verified = 1};
+        n++;
+    }
+    if (n > 0) {
+        fprintf(out, "\n### The L2's two halves\n\n`memprobe l2map --plateau "
+                "--tlb` (`%s`, docs/latency.md): cycles per load of one "
+                "thread's ld.global.cg chase from each of %d SMs.\n\n"
+                "| load served by | median | least | greatest |\n"
+                "| --- | --- | --- | --- |\n", L2MAP_CSV, n);
+        for (int f = 0; f < MP_L2MAP_LATENCY_FIELDS; f++) {
+            double med, lo, hi;
+            mp_l2map_summary(rows, n, -1, (mp_l2map_field)f, &med, &lo, &hi);
+            fprintf(out, "| %s | %.1f | %.1f | %.1f |\n", what[f], med, lo,
+                    hi);
+        }
+        fprintf(out, "\n![the L2 map](plots/l2map-heatmap.svg)\n");
+    }
+    mp_lat_partitions p;
+    mp_lat_partitions_h200(&p);
+    int header = 0;
+    for (int r = 0; r < t.nrows && kind >= 0 && set >= 0 && fp >= 0
+                    && cyc >= 0; r++) {
+        double f, c, lo, hi;
+        if (strcmp(t.cells[r][kind], "plateau") || strcmp(t.cells[r][set], "all")
+            || mp_ncu_number(&t, r, fp, &f) || mp_ncu_number(&t, r, cyc, &c)
+            || mp_lat_cycles(&p, (long long)f, 128, &lo, &hi))
+            continue;
+        if (!header++)
+            fprintf(out, "\nRandom chases from SM 0 through lines of both "
+                    "halves, against the partition model (its band over the "
+                    "SMs):\n\n| MiB | cycles | model |\n| --- | --- | --- |\n");
+        fprintf(out, "| %.0f | %.1f | %.0f..%.0f |\n", f / 1048576, c, lo, hi);
+    }
+    free(rows);
+    mp_ncu_free(&t);
+}
+
 void mp_study_latency_section(const char *dir, FILE *out)
 {
     mp_ncu_table t;
@@ -153,6 +232,7 @@ void mp_study_latency_section(const char *dir, FILE *out)
                 "configs/bandwidth-footprint.conf): ![bandwidth against "
                 "footprint](plots/bandwidth-footprint.svg)\n");
     }
+    halves_section(dir, out);
     mp_hier_free(&h);
     mp_ncu_free(&t);
 }

@@ -3,10 +3,13 @@
  * (every element once per cycle, random order one single cycle, seeded
  * and reproducible), the level model against the H200's capacities, and
  * the command line: bad input exits 2 naming the parameter, predict
- * prints model_level, no GPU exits 3 with the prediction.
+ * prints model_level, no GPU exits 3 with the prediction. The partition
+ * model: its H200 figures are the committed L2 map's, and the latency
+ * sweep measured in the same call lies in its bands.
  */
 #include "cli_util.h"
 #include "latency_model.h"
+#include "ncu_csv.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +108,7 @@ static void test_caps(void **state)
     assert_int_equal(h.l1_bytes, 256 * 1024);
     assert_int_equal(h.l2_bytes, 62914560);
     assert_int_equal(h.l2_reach_bytes, 62914560 / 2);   /* two partitions */
-    assert_int_equal(h.tlb_reach_bytes, 1024LL * 2 * 1024 * 1024);
+    assert_int_equal(h.tlb_reach_bytes, 128LL * 2 * 1024 * 1024);
     /* The H200 as results/h200/device/device.txt reports it. */
     mp_lat_caps_of(9, 0, 233472, 62914560, &d);
     assert_int_equal(d.l1_bytes, h.l1_bytes);
@@ -282,6 +285,166 @@ static void test_predict_spaces(void **state)
                    NULL);
 }
 
+/* ---- the partition model ---------------------------------------------- */
+
+#define PART_DIR "results/h200/latency/partitions/"
+
+static void read_table(const char *rel, mp_ncu_table *t)
+{
+    char err[512];
+    if (mp_csv_table_read(cli_in_repo(rel), t, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static double cell(const mp_ncu_table *t, int row, const char *col)
+{
+    double x;
+    int c = mp_ncu_column(t, col);
+    assert_true(c >= 0);
+    assert_int_equal(mp_ncu_number(t, row, c, &x), 0);
+    return x;
+}
+
+static int is_kind(const mp_ncu_table *t, int row, const char *kind)
+{
+    return strcmp(t->cells[row][mp_ncu_column(t, "kind")], kind) == 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Each figure's median, least and greatest over the map's rows, the
+ * repeat spread and the TLB's reach and rise: the model's own. */
+static void test_partitions_are_the_map(void **state)
+{
+    (void)state;
+    mp_lat_partitions p;
+    mp_lat_partitions_h200(&p);
+    mp_ncu_table t, rep;
+    read_table(PART_DIR "l2map.csv", &t);
+    read_table(PART_DIR "l2map-repeat.csv", &rep);
+    static const char *const names[] = {"near_hit", "copy_hit", "far_hit",
+                                        "dram_near", "dram_far"};
+    const mp_lat_span *spans[] = {&p.near_hit, &p.copy_hit, &p.far_hit,
+                                  &p.dram_near, &p.dram_far};
+    double *v = malloc((size_t)t.nrows * sizeof *v), spread = 0;
+    for (int f = 0; f < 5; f++) {
+        int n = 0;
+        for (int r = 0; r < t.nrows; r++)
+            if (is_kind(&t, r, "map")) {
+                assert_string_equal(
+                    t.cells[r][mp_ncu_column(&t, "verified")], "yes");
+                v[n++] = cell(&t, r, names[f]);
+            }
+        assert_int_equal(n, 132);           /* every SM of the H200 */
+        qsort(v, (size_t)n, sizeof *v, cmp_dbl);
+        double med = (v[n / 2 - 1] + v[n / 2]) / 2;
+        assert_float_equal(spans[f]->med, med, 0.006);
+        assert_float_equal(spans[f]->lo, v[0], 0.006);
+        assert_float_equal(spans[f]->hi, v[n - 1], 0.006);
+        /* the repeats: each SM's figure in every run, the full map's too */
+        for (int a = 0; a < rep.nrows; a++) {
+            double sm = cell(&rep, a, "sm"), lo = cell(&rep, a, names[f]);
+            double hi = lo;
+            for (int b = 0; b < rep.nrows; b++)
+                if (cell(&rep, b, "sm") == sm) {
+                    double x = cell(&rep, b, names[f]);
+                    lo = x < lo ? x : lo;
+                    hi = x > hi ? x : hi;
+                }
+            for (int r = 0; r < t.nrows; r++)
+                if (is_kind(&t, r, "map") && cell(&t, r, "sm") == sm) {
+                    double x = cell(&t, r, names[f]);
+                    lo = x < lo ? x : lo;
+                    hi = x > hi ? x : hi;
+                }
+            spread = hi - lo > spread ? hi - lo : spread;
+        }
+    }
+    assert_float_equal(p.repeat, spread, 0.006);
+    /* TLB: the rise is the last row's over the median of 32..128 pages;
+     * the reach the most pages still within a quarter of it */
+    double base[3], last = 0, reach = 0;
+    int nb = 0;
+    for (int r = 0; r < t.nrows; r++)
+        if (is_kind(&t, r, "tlb")) {
+            double pages = cell(&t, r, "lines");
+            if (pages >= 32 && pages <= 128)
+                base[nb++] = cell(&t, r, "cycles_per_load");
+            last = cell(&t, r, "cycles_per_load");
+        }
+    assert_int_equal(nb, 3);
+    qsort(base, 3, sizeof *base, cmp_dbl);
+    double rise = last - base[1];
+    assert_float_equal(p.tlb_cycles, rise, 0.006);
+    for (int r = 0; r < t.nrows; r++)
+        if (is_kind(&t, r, "tlb") && cell(&t, r, "lines") >= 32
+            && cell(&t, r, "cycles_per_load") - base[1] < rise / 4)
+            reach = cell(&t, r, "footprint_bytes");
+    assert_true(p.tlb_reach_bytes == (long long)reach);
+    free(v);
+    mp_ncu_free(&t);
+    mp_ncu_free(&rep);
+}
+
+/* The bands tell the regimes apart (else the next test could not fail),
+ * and refuse what they do not model. */
+static void test_partition_bands(void **state)
+{
+    (void)state;
+    mp_lat_partitions p;
+    mp_lat_partitions_h200(&p);
+    double lo[3], hi[3], a, b;
+    const long long mib = 1 << 20, f[3] = {16 * mib, 48 * mib, 128 * mib};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(mp_lat_cycles(&p, f[i], 128, &lo[i], &hi[i]), 0);
+    assert_true(hi[0] < lo[1] && hi[1] < lo[2]);
+    /* an edge holds both neighbours */
+    assert_int_equal(mp_lat_cycles(&p, 32 * mib, 128, &a, &b), 0);
+    assert_true(a <= lo[0] && b >= hi[1]);
+    /* beyond four times the TLB reach: the rise on both ends */
+    assert_int_equal(mp_lat_cycles(&p, 1024 * mib, 128, &a, &b), 0);
+    assert_float_equal(a, lo[2] + p.tlb_cycles, 1e-9);
+    assert_float_equal(b, hi[2] + p.tlb_cycles, 1e-9);
+    assert_int_equal(mp_lat_cycles(&p, 16 * mib, 64, &a, &b), -1);
+    assert_int_equal(mp_lat_cycles(&p, mib / 2, 128, &a, &b), -1);
+}
+
+/* Every global chase of the sweep measured beside the map, one element
+ * per line, 1 MiB .. 1 GiB, random and sequential, through L1 or not,
+ * inside the model's band. */
+static void test_partition_model_on_sweep(void **state)
+{
+    (void)state;
+    mp_lat_partitions p;
+    mp_lat_partitions_h200(&p);
+    mp_ncu_table t;
+    read_table(PART_DIR "latency.csv", &t);
+    int checked = 0, regimes[3] = {0, 0, 0};
+    for (int r = 0; r < t.nrows; r++) {
+        if (strcmp(t.cells[r][mp_ncu_column(&t, "space")], "global"))
+            continue;
+        double fp = cell(&t, r, "footprint_bytes");
+        double stride = cell(&t, r, "stride_bytes");
+        if (stride != 128 || fp < 1048576 || fp > 1073741824.0)
+            continue;
+        double lo, hi, c = cell(&t, r, "cycles_per_load");
+        assert_int_equal(mp_lat_cycles(&p, (long long)fp, 128, &lo, &hi),
+                         0);
+        if (c < lo || c > hi)
+            fail_msg("%s: %.1f cycles, the model %.1f..%.1f",
+                     t.cells[r][mp_ncu_column(&t, "config")], c, lo, hi);
+        checked++;
+        regimes[fp <= 24 * 1048576.0 ? 0 : fp < 64 * 1048576.0 ? 1 : 2]++;
+    }
+    assert_int_equal(checked, 70);
+    assert_true(regimes[0] > 0 && regimes[1] > 0 && regimes[2] > 0);
+    mp_ncu_free(&t);
+}
+
 static void test_no_gpu(void **state)
 {
     (void)state;
@@ -303,6 +466,9 @@ int main(void)
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_predict_levels),
         cmocka_unit_test(test_predict_spaces),
+        cmocka_unit_test(test_partitions_are_the_map),
+        cmocka_unit_test(test_partition_bands),
+        cmocka_unit_test(test_partition_model_on_sweep),
         cmocka_unit_test(test_no_gpu),
     };
     return CLI_RUN_BAD("latency", bad_cases, fixed);
