@@ -16,9 +16,11 @@
  *                  the latency reaches 90% of the largest stride's, for a
  *                  footprint between 2 x L1 and L2/8 (L1's fetch) and one
  *                  >= 4 x L2 (what the L2 fetches from DRAM);
- *   TLB reach      stride 2 MiB (one load per page), sequential: the first
- *                  page count at which the latency rises 10% (and 20
- *                  cycles) above the fewest pages' latency;
+ *   TLB reach      stride 2 MiB (one load per page), cache cg (L2 hits
+ *                  whatever the page count; through L1 the lines would
+ *                  fill the L1 first), sequential: the first page count
+ *                  at which the latency rises 2% (and 5 cycles) above
+ *                  the fewest pages' latency;
  *   shared, constant  space shared (median), constant (smallest and
  *                  largest footprint).
  * Medians where several rows qualify (several files, seq and random).
@@ -354,15 +356,15 @@ int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
     granularity(&f[6], h, 2 * l1, l2 / 8, lat.l1);
     granularity(&f[7], h, 4 * l2, 1e30, lat.l2);
 
-    filter ft = {"global", NULL, "seq", 2 * MIB, 0, 1e30};
+    filter ft = {"global", "cg", "seq", 2 * MIB, 0, 1e30};
     n = curve(h, &ft, 0, pts, 128);
     if (n == 0) {
         ft.order = NULL;
         n = curve(h, &ft, 0, pts, 128);
     }
     for (int i = 1; i < n; i++) {
-        if (pts[i].cycles > 1.1 * pts[0].cycles
-            && pts[i].cycles > pts[0].cycles + 20) {
+        if (pts[i].cycles > 1.02 * pts[0].cycles
+            && pts[i].cycles > pts[0].cycles + 5) {
             snprintf(f[8].value, sizeof f[8].value, "%.0f pages (%.0f MiB: "
                      "%.1f cycles) fit, %.0f pages (%.1f cycles) do not; "
                      "%.0f pages: %.1f cycles", pts[i - 1].x / (2 * MIB),
@@ -376,7 +378,7 @@ int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
     }
     if (n > 1 && !f[8].value[0]) {
         snprintf(f[8].value, sizeof f[8].value, "beyond %.0f pages (no rise "
-                 "of 10%%: %.1f to %.1f cycles)", pts[n - 1].x / (2 * MIB),
+                 "of 2%%: %.1f to %.1f cycles)", pts[n - 1].x / (2 * MIB),
                  pts[0].cycles, pts[n - 1].cycles);
         snprintf(f[8].from, sizeof f[8].from, "%s .. %s (%s)", pts[0].config,
                  pts[n - 1].config, pts[0].file);

@@ -50,11 +50,16 @@ static void write_csv(void)
         row(f, 2097152, strides[i], "seq", "default", "global", cyc2m[i]);
         row(f, 268435456, strides[i], "seq", "default", "global", cycdr[i]);
     }
-    /* TLB: one load per 2 MiB page, 8 .. 128 pages. */
+    /* TLB: one load per 2 MiB page, 8 .. 128 pages, through L2 (cg);
+     * through L1 the same pages are the L1's, not the TLB's, and no
+     * figure of it. */
     static const double tlb[] = {262, 263, 262, 330, 420};
-    for (int i = 0; i < 5; i++)
-        row(f, 16777216.0 * (1 << i), 2097152, "seq", "default", "global",
+    for (int i = 0; i < 5; i++) {
+        row(f, 16777216.0 * (1 << i), 2097152, "seq", "cg", "global",
             tlb[i]);
+        row(f, 16777216.0 * (1 << i), 2097152, "seq", "default", "global",
+            i < 2 ? 32 : 262);
+    }
     row(f, 16384, 64, "random", "default", "shared", 30);
     row(f, 4096, 64, "random", "default", "shared", 31);
     row(f, 256, 64, "random", "default", "constant", 20);
@@ -98,8 +103,8 @@ static void test_figures(void **state)
     mp_hier h;
     mp_ncu_table t;
     load(&h, &t);
-    /* 18 x 2 staircase + 12 strides + 5 TLB + 4 spaces. */
-    assert_int_equal(h.n, 36 + 12 + 5 + 4);
+    /* 18 x 2 staircase + 12 strides + 5 x 2 TLB + 4 spaces. */
+    assert_int_equal(h.n, 36 + 12 + 10 + 4);
     mp_hier_figure f[MP_HIER_FIGURES];
     int n = mp_hier_derive(&h, f);
     assert_int_equal(n, MP_HIER_FIGURES);
