@@ -39,7 +39,9 @@ int mp_l2map_two_halves(const unsigned count[2], unsigned n)
 }
 
 static const char *const field_names[MP_L2MAP_FIELDS] = {
-    "dram_near", "dram_far", "near_hit", "copy_hit", "far_hit"};
+    "dram_near", "dram_far", "near_hit", "copy_hit", "far_hit",
+    "bw_dram_near", "bw_dram_far", "bw_near_hit", "bw_copy_hit",
+    "bw_far_hit"};
 
 const char *mp_l2map_field_name(mp_l2map_field f)
 {
@@ -53,7 +55,12 @@ static double field(const mp_l2map_row *r, mp_l2map_field f)
     case MP_L2MAP_DRAM_FAR: return r->dram_far;
     case MP_L2MAP_NEAR_HIT: return r->near_hit;
     case MP_L2MAP_COPY_HIT: return r->copy_hit;
-    default: return r->far_hit;
+    case MP_L2MAP_FAR_HIT: return r->far_hit;
+    case MP_L2MAP_BW_DRAM_NEAR: return r->bw_dram_near;
+    case MP_L2MAP_BW_DRAM_FAR: return r->bw_dram_far;
+    case MP_L2MAP_BW_NEAR_HIT: return r->bw_near_hit;
+    case MP_L2MAP_BW_COPY_HIT: return r->bw_copy_hit;
+    default: return r->bw_far_hit;
     }
 }
 
@@ -144,6 +151,22 @@ static double walk(gpu *g, unsigned long long start, unsigned n, int sm,
     CHECK_CUDA(cudaMemcpy(r, g->out, sizeof r, cudaMemcpyDeviceToHost));
     *end = r[1];
     return (double)r[0] / n;
+}
+
+/* A block on SM sm reads the n lines d_idx names whole: bytes per
+ * cycle. */
+static double stream(gpu *g, unsigned long long *buf, const unsigned *d_idx,
+                     unsigned n, int sm)
+{
+    unsigned long long r[2];
+    CHECK_CUDA(cudaMemset(g->claimed, 0, sizeof(int)));
+    CHECK_CUDA(mp_l2map_stream((unsigned long long)buf, d_idx, n,
+                               (unsigned)sm, (unsigned)g->dev.sm_count * 2,
+                               MP_L2MAP_THREADS, g->claimed, g->out));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    check_claimed(g, sm);
+    CHECK_CUDA(cudaMemcpy(r, g->out, sizeof r, cudaMemcpyDeviceToHost));
+    return r[0] ? (double)n * MP_L2MAP_LINE / (double)r[0] : 0;
 }
 
 /* Every line's first load from SM sm after the L2 is emptied: cyc[]
@@ -277,12 +300,14 @@ static double chase(gpu *g, unsigned long long *buf, const unsigned *idx,
 
 enum { C_KIND, C_DEVICE, C_CLOCK, C_SM, C_HALF, C_HELPER, C_LINES_NEAR,
        C_LINES_FAR, C_DRAM_NEAR, C_DRAM_FAR, C_NEAR_HIT, C_COPY_HIT,
-       C_FAR_HIT, C_SET, C_FOOTPRINT, C_STRIDE, C_LINES, C_CYCLES,
+       C_FAR_HIT, C_BW_DRAM_NEAR, C_BW_DRAM_FAR, C_BW_NEAR_HIT,
+       C_BW_COPY_HIT, C_BW_FAR_HIT, C_SET, C_FOOTPRINT, C_STRIDE, C_LINES, C_CYCLES,
        C_VERIFIED, C_NCOLS };
 static const char *const header[C_NCOLS] = {
     "kind", "device_name", "sm_clock_mhz", "sm", "half", "helper",
     "lines_near", "lines_far", "dram_near", "dram_far", "near_hit",
-    "copy_hit", "far_hit", "set", "footprint_bytes", "stride_bytes",
+    "copy_hit", "far_hit", "bw_dram_near", "bw_dram_far", "bw_near_hit",
+    "bw_copy_hit", "bw_far_hit", "set", "footprint_bytes", "stride_bytes",
     "lines", "cycles_per_load", "verified"};
 
 int mp_l2map_check_output(const char *path, char *why, size_t whylen)
@@ -324,9 +349,10 @@ static int row_write(csv_out *c)
 /* One SM's row: the walks of both homes' cycles idx[h] (m[h] lines),
  * `other` the SM of the half SM 0 is not in. */
 static void map_sm(gpu *g, unsigned long long *buf, unsigned *const idx[2],
-                   const unsigned m[2], int s, int other, mp_l2map_row *r)
+                   unsigned *const d_idx[2], const unsigned m[2], int s,
+                   int other, mp_l2map_row *r)
 {
-    double dram[2], steady[2], after[2];
+    double dram[2], steady[2], after[2], bw[3][2];
     unsigned long long end;
     int ok = 1;
     for (int h = 0; h < 2; h++) {
@@ -346,8 +372,20 @@ static void map_sm(gpu *g, unsigned long long *buf, unsigned *const idx[2],
         walk(g, start, m[h], r->helper, &end);
         after[h] = walk(g, start, m[h], s, &end);
         ok = ok && end == start;
+        /* the same three moments for a whole block's reads */
+        empty_l2(g);
+        bw[0][h] = stream(g, buf, d_idx[h], m[h], s);
+        bw[1][h] = stream(g, buf, d_idx[h], m[h], s);
+        empty_l2(g);
+        walk(g, start, m[h], r->helper, &end);
+        bw[2][h] = stream(g, buf, d_idx[h], m[h], s);
     }
     int near = r->half, far = !r->half;
+    r->bw_dram_near = bw[0][near];
+    r->bw_dram_far = bw[0][far];
+    r->bw_near_hit = bw[1][near];
+    r->bw_copy_hit = bw[1][far];
+    r->bw_far_hit = bw[2][far];
     r->lines_near = m[near];
     r->lines_far = m[far];
     r->dram_near = dram[near];
@@ -371,6 +409,11 @@ static int map_csv_row(const gpu *g, const mp_l2map_row *r, csv_out *csv)
     CELL(csv, C_NEAR_HIT, "%.2f", r->near_hit);
     CELL(csv, C_COPY_HIT, "%.2f", r->copy_hit);
     CELL(csv, C_FAR_HIT, "%.2f", r->far_hit);
+    CELL(csv, C_BW_DRAM_NEAR, "%.2f", r->bw_dram_near);
+    CELL(csv, C_BW_DRAM_FAR, "%.2f", r->bw_dram_far);
+    CELL(csv, C_BW_NEAR_HIT, "%.2f", r->bw_near_hit);
+    CELL(csv, C_BW_COPY_HIT, "%.2f", r->bw_copy_hit);
+    CELL(csv, C_BW_FAR_HIT, "%.2f", r->bw_far_hit);
     CELL(csv, C_VERIFIED, "%s", r->verified ? "yes" : "no");
     return row_write(csv);
 }
@@ -397,8 +440,9 @@ static void print_map(const mp_l2map_row *rows, int nsm, const unsigned m[2],
                 r->dram_far, sep, r->near_hit, sep, r->copy_hit, sep,
                 r->far_hit, sep, r->verified ? "yes" : "NO", md ? " |" : "");
     }
-    fprintf(out, "%shalf: median [least, greatest] over its SMs%s\n",
-            md ? "\n" : "", md ? "\n" : "");
+    fprintf(out, "%shalf: median [least, greatest] over its SMs (cycles "
+            "per load; bw_: bytes per cycle of a %d-thread block)%s\n",
+            md ? "\n" : "", MP_L2MAP_THREADS, md ? "\n" : "");
     for (int h = -1; h < 2; h++) {
         double med = 0, lo = 0, hi = 0;
         int k = mp_l2map_summary(rows, nsm, h, 0, &med, &lo, &hi);
@@ -409,8 +453,10 @@ static void print_map(const mp_l2map_row *rows, int nsm, const unsigned m[2],
         for (int f = 0; f < MP_L2MAP_FIELDS; f++) {
             mp_l2map_summary(rows, nsm, h, (mp_l2map_field)f, &med, &lo,
                              &hi);
-            fprintf(out, " %s %.1f [%.1f, %.1f]%s", field_names[f], med, lo,
-                    hi, f + 1 < MP_L2MAP_FIELDS ? ";" : "");
+            fprintf(out, "%s %s %.1f [%.1f, %.1f]%s",
+                    f == MP_L2MAP_LATENCY_FIELDS ? "\n   " : "",
+                    field_names[f], med, lo, hi,
+                    f + 1 < MP_L2MAP_FIELDS ? ";" : "");
         }
         fprintf(out, "\n");
     }
@@ -422,7 +468,8 @@ static int map_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
     unsigned n = (unsigned)o->lines;
     unsigned long long *buf = self_lines(n);
     signed char *home = mp_xmalloc(n);
-    unsigned count[2], *idx[2] = {NULL, NULL}, m[2];
+    unsigned count[2], *idx[2] = {NULL, NULL}, *d_idx[2] = {NULL, NULL};
+    unsigned m[2];
     int rc = MP_EXIT_OK, other = sort_lines(g, buf, n, home, count);
     if (other < 0) {
         fprintf(stderr, "memprobe: l2map: no SM's first loads split the "
@@ -434,11 +481,16 @@ static int map_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
     for (int h = 0; h < 2; h++) {
         idx[h] = mp_xmalloc((size_t)n * sizeof *idx[h]);
         m[h] = link_home(buf, home, n, h, n, idx[h]);
+        CHECK_CUDA(cudaMalloc((void **)&d_idx[h], (size_t)m[h] * sizeof
+                              *d_idx[h]));
+        CHECK_CUDA(cudaMemcpy(d_idx[h], idx[h], (size_t)m[h] * sizeof
+                              *idx[h], cudaMemcpyHostToDevice));
     }
     int nsm = o->nsms ? o->nsms : g->dev.sm_count;
     mp_l2map_row *rows = mp_xcalloc((size_t)nsm, sizeof *rows);
     for (int k = 0; k < nsm; k++) {
-        map_sm(g, buf, idx, m, o->nsms ? o->sms[k] : k, other, &rows[k]);
+        map_sm(g, buf, idx, d_idx, m, o->nsms ? o->sms[k] : k, other,
+               &rows[k]);
         if (!rows[k].verified || map_csv_row(g, &rows[k], csv))
             rc = MP_EXIT_FAIL;
     }
@@ -448,6 +500,8 @@ done:
     free(home);
     free(idx[0]);
     free(idx[1]);
+    CHECK_CUDA(cudaFree(d_idx[0]));
+    CHECK_CUDA(cudaFree(d_idx[1]));
     CHECK_CUDA(cudaFree(buf));
     return rc;
 }

@@ -3,8 +3,9 @@
  * chosen SM walks a chain of dependent ld.global.cg loads (chain.cuh) and
  * times the walk with clock64; a read of scratch memory by every SM
  * empties the L2 of the chains; a grid writes a chain through given
- * lines. The SM is chosen by launching many one-warp blocks: the first
- * block whose %smid is the target claims the work, every other returns.
+ * lines; a whole block streams lines for the bandwidth. The SM is chosen
+ * by launching many blocks: the first block whose %smid is the target
+ * claims the work, every other returns.
  * Plus the extern "C" launchers.
  */
 #include <cuda_runtime.h>
@@ -77,6 +78,45 @@ __global__ void first_loads(unsigned long long base, unsigned nlines,
     *bad = wrong;
 }
 
+/* Every thread of the first block on SM `sm` (the others return): its
+ * warps read lines base + 128 * idx[i] whole (a 4-byte ld.global.cg per
+ * lane, four lines in flight per warp) between two clocks of thread 0,
+ * the second after every thread has its data: out[0] the cycles. */
+__global__ void stream(unsigned long long base, const unsigned *idx,
+                       unsigned n, unsigned sm, int *claimed,
+                       unsigned long long *out)
+{
+    __shared__ int go;
+    if (threadIdx.x == 0)
+        go = claim(sm, claimed);
+    __syncthreads();
+    if (!go)
+        return;
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned nw = blockDim.x >> 5;
+    unsigned sum = 0;
+    long long t0 = clock64();
+    for (unsigned i = warp; i < n; i += 4 * nw) {
+        unsigned v[4] = {0, 0, 0, 0};
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            if (i + k * nw < n) {
+                unsigned long long a = base
+                    + (unsigned long long)idx[i + k * nw] * MP_L2MAP_LINE
+                    + lane * 4;
+                asm volatile("ld.global.cg.u32 %0, [%1];"
+                             : "=r"(v[k]) : "l"(a));
+            }
+        sum += v[0] + v[1] + v[2] + v[3];
+    }
+    /* the barrier's predicate waits for every thread's loads */
+    int any = __syncthreads_or(sum == 0x9e3779b9u);
+    if (threadIdx.x == 0) {
+        out[0] = (unsigned long long)(clock64() - t0);
+        out[1] = (unsigned long long)any;
+    }
+}
+
 /* Reads `words` of scratch with every thread of the grid. */
 __global__ void flush(const unsigned long long *scratch, size_t words,
                       unsigned long long *sink)
@@ -117,6 +157,15 @@ extern "C" int mp_l2map_first_loads(unsigned long long base,
                                     unsigned *cyc, unsigned *bad)
 {
     first_loads<<<blocks, 32>>>(base, nlines, sm, claimed, cyc, bad);
+    return (int)cudaGetLastError();
+}
+
+extern "C" int mp_l2map_stream(unsigned long long base, const unsigned *idx,
+                               unsigned n, unsigned sm, unsigned blocks,
+                               unsigned threads, int *claimed,
+                               unsigned long long *out)
+{
+    stream<<<blocks, threads>>>(base, idx, n, sm, claimed, out);
     return (int)cudaGetLastError();
 }
 
