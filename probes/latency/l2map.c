@@ -159,6 +159,8 @@ static double stream(gpu *g, unsigned long long *buf, const unsigned *d_idx,
                      unsigned n, int sm)
 {
     unsigned long long r[2];
+    if (n > MP_L2MAP_STREAM_LINES)
+        n = MP_L2MAP_STREAM_LINES;
     CHECK_CUDA(cudaMemset(g->claimed, 0, sizeof(int)));
     CHECK_CUDA(mp_l2map_stream((unsigned long long)buf, d_idx, n,
                                (unsigned)sm, (unsigned)g->dev.sm_count * 2,

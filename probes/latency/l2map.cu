@@ -78,36 +78,45 @@ __global__ void first_loads(unsigned long long base, unsigned nlines,
     *bad = wrong;
 }
 
-/* Every thread of the first block on SM `sm` (the others return): its
- * warps read lines base + 128 * idx[i] whole (a 4-byte ld.global.cg per
- * lane, four lines in flight per warp) between two clocks of thread 0,
- * the second after every thread has its data: out[0] the cycles. */
+/* Every thread of the first block on SM `sm` (the others return): the
+ * line numbers idx[0..n) go to shared memory, then its warps read lines
+ * base + 128 * idx[i] whole (a 4-byte ld.global.cg per lane, eight lines
+ * in flight per warp) between two clocks of thread 0, the second after
+ * every thread has its data: out[0] the cycles. */
 __global__ void stream(unsigned long long base, const unsigned *idx,
                        unsigned n, unsigned sm, int *claimed,
                        unsigned long long *out)
 {
+    extern __shared__ unsigned lines[];
     __shared__ int go;
     if (threadIdx.x == 0)
         go = claim(sm, claimed);
     __syncthreads();
     if (!go)
         return;
+    for (unsigned i = threadIdx.x; i < n; i += blockDim.x)
+        lines[i] = idx[i];
+    __syncthreads();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const unsigned nw = blockDim.x >> 5;
     unsigned sum = 0;
     long long t0 = clock64();
-    for (unsigned i = warp; i < n; i += 4 * nw) {
-        unsigned v[4] = {0, 0, 0, 0};
+    for (unsigned i = warp; i < n; i += 8 * nw) {
+        unsigned v[8];
 #pragma unroll
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 8; k++) {
+            v[k] = 0;
             if (i + k * nw < n) {
                 unsigned long long a = base
-                    + (unsigned long long)idx[i + k * nw] * MP_L2MAP_LINE
+                    + (unsigned long long)lines[i + k * nw] * MP_L2MAP_LINE
                     + lane * 4;
                 asm volatile("ld.global.cg.u32 %0, [%1];"
                              : "=r"(v[k]) : "l"(a));
             }
-        sum += v[0] + v[1] + v[2] + v[3];
+        }
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            sum += v[k];
     }
     /* the barrier's predicate waits for every thread's loads */
     int any = __syncthreads_or(sum == 0x9e3779b9u);
@@ -165,7 +174,8 @@ extern "C" int mp_l2map_stream(unsigned long long base, const unsigned *idx,
                                unsigned threads, int *claimed,
                                unsigned long long *out)
 {
-    stream<<<blocks, threads>>>(base, idx, n, sm, claimed, out);
+    stream<<<blocks, threads, n * sizeof(unsigned)>>>(base, idx, n, sm,
+                                                      claimed, out);
     return (int)cudaGetLastError();
 }
 

@@ -30,8 +30,10 @@ extern "C" {
 
 /* Bytes of one line: one chain element per line. */
 #define MP_L2MAP_LINE 128
-/* Threads of the block that streams lines for the bandwidth. */
+/* Threads of the block that streams lines for the bandwidth, and the
+ * most lines it reads (their numbers sit in its shared memory). */
 #define MP_L2MAP_THREADS 1024
+#define MP_L2MAP_STREAM_LINES 8192
 /* Two homes differ by at least this many cycles for a line to be sorted;
  * the H200's differ by about 190, their spreads by less than 40. */
 #define MP_L2MAP_MARGIN 80
@@ -72,8 +74,8 @@ typedef struct {
     double near_hit, copy_hit;    /* the second walk */
     double far_hit;     /* the first walk after the helper's */
     /* Bandwidth, bytes per cycle: a block of MP_L2MAP_THREADS on the SM
-     * reading every line of a home whole, at the same moments as the
-     * walks above. */
+     * reading the lines of a home whole (the first STREAM_LINES), at the
+     * same moments as the walks above. */
     double bw_dram_near, bw_dram_far, bw_near_hit, bw_copy_hit, bw_far_hit;
     int verified;       /* every walk ended where the chain says */
 } mp_l2map_row;
