@@ -22,7 +22,8 @@ static const char usage[] =
     "                       [--device NAME] [--plot-data DIR]\n"
     "       memprobe report --study OUT.md [--results DIR] [--plot-data DIR]\n"
     "       memprobe report --merge -o MERGED.csv SHARD.csv... [--format F]\n"
-    "       memprobe report PROFILE.csv [--format F] [--plot-data DIR]\n"
+    "       memprobe report PROFILE.csv [EXPLAIN.csv] [--format F] "
+    "[--plot-data DIR]\n"
     "\n"
     "Tables from memprobe's result CSVs: bank conflicts (stride x width, ld\n"
     "and st), padding, ldmatrix/stmatrix (pitch x swizzle, and which swizzle\n"
@@ -35,7 +36,10 @@ static const char usage[] =
     "first row with counters. Nsight Compute's CSVs among the files are\n"
     "skipped with a note. A CSV of memprobe profile (known by its header)\n"
     "gets its own report: the worst source lines by excess over the ideal,\n"
-    "the sums per kernel and per NVTX range (docs/profile.md).\n"
+    "the sums per kernel and per NVTX range (docs/profile.md); a CSV of\n"
+    "memprobe explain of the same program after it adds, beside the worst\n"
+    "lines, their explained instructions: model against measured, the best\n"
+    "fix and its predicted count (docs/explain.md).\n"
     "\n"
     "  --format F      txt (aligned text, default), md (Markdown) or csv\n"
     "                  (one block per table, its first column 'table')\n"
@@ -249,9 +253,23 @@ static void print_tables(const report_args *a, mp_rep_data *d)
                    others ? " and the other files" : "", probes);
 }
 
-/* A CSV of memprobe profile, reported alone: its worst lines, kernels
- * and NVTX ranges (profile/profile_report.c). */
-static int report_profile(report_args *a)
+/* Whether path's first line names memprobe explain's columns. */
+static int is_explain_csv(const char *path)
+{
+    char line[2048] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    int yes = fgets(line, sizeof line, f) && strstr(line, "function_offset")
+              && strstr(line, "fix_rank");
+    fclose(f);
+    return yes;
+}
+
+/* A CSV of memprobe profile, reported alone (or with memprobe explain's
+ * CSV of the same program): its worst lines, kernels and NVTX ranges
+ * (profile/profile_report.c). */
+static int report_profile(report_args *a, const char *explain)
 {
     char err[1024] = "";
     if (a->table || a->device || a->study || a->merge || a->results)
@@ -261,7 +279,9 @@ static int report_profile(report_args *a)
     if (a->plot_dir && a->format)
         mp_usage_error("--plot-data: takes no --format");
     check_format_and_table(a);
-    if (mp_prof_report(a->files[0], a->f, a->plot_dir, stdout, err,
+    if (explain && a->plot_dir)
+        mp_usage_error("--plot-data: not with an explain CSV");
+    if (mp_prof_report(a->files[0], explain, a->f, a->plot_dir, stdout, err,
                        sizeof err))
         mp_usage_error("report: %s", err);
     if (fflush(stdout) != 0) {
@@ -278,7 +298,10 @@ int mp_cmd_report(int argc, char **argv)
     char err[1024] = "";
     parse_args(argc, argv, &a);
     if (a.nfiles == 1 && mp_prof_is_profile_csv(a.files[0]))
-        return report_profile(&a);
+        return report_profile(&a, NULL);
+    if (a.nfiles == 2 && mp_prof_is_profile_csv(a.files[0])
+        && is_explain_csv(a.files[1]))
+        return report_profile(&a, a.files[1]);
     /* Among several files (a results folder's glob), the CSVs of memprobe
      * profile are left out, each said: they are reported one at a time. */
     int kept = 0, left = 0;

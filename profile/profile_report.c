@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "ncu_csv.h"
 #include "profile_csv.h"
 #include "stats.h"
 #include "subprocess.h"
@@ -84,6 +85,20 @@ static void fmt_ratio_cell(char *buf, size_t len, mp_u64 m, mp_u64 i)
         mp_rep_fmt(buf, len, (double)m / (double)i, 2);
 }
 
+/* Every line with excess of the program's own kernels, worst first (one
+ * entry per class); *nw how many. */
+static worst *worst_lines(const mp_prof_src *s, int n, int *nw)
+{
+    worst *w = mp_xcalloc((size_t)n * MP_NCLASS + 1, sizeof *w);
+    *nw = 0;
+    for (int k = 0; k < n; k++)
+        for (int c = 0; c < MP_NCLASS && !s[k].library; c++)
+            if (line_excess(&s[k], c))
+                w[(*nw)++] = (worst){k, c, line_excess(&s[k], c)};
+    mp_sort(w, (size_t)*nw, sizeof *w, cmp_worst);
+    return w;
+}
+
 /* The worst lines (by excess, each class on its own row). */
 static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
 {
@@ -91,13 +106,8 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
                                        "unit"};
     static const char *const subs[] = {"per inst", "ideal per inst",
                                        "excess", "share of kernel"};
-    worst *w = mp_xcalloc((size_t)n * MP_NCLASS + 1, sizeof *w);
-    int nw = 0;
-    for (int k = 0; k < n; k++)
-        for (int c = 0; c < MP_NCLASS && !s[k].library; c++)
-            if (line_excess(&s[k], c))
-                w[nw++] = (worst){k, c, line_excess(&s[k], c)};
-    mp_sort(w, (size_t)nw, sizeof *w, cmp_worst);
+    int nw;
+    worst *w = worst_lines(s, n, &nw);
     int shown = nw < MP_PROF_WORST_LINES ? nw : MP_PROF_WORST_LINES;
     *more = nw - shown;
     mp_rep_table *t = mp_rep_table_new("lines", 5, keys, 4, subs, shown);
@@ -125,6 +135,111 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
     }
     free(w);
     return t;
+}
+
+/* ---- memprobe explain's rows beside the worst lines ------------------ */
+
+/* The columns of explain.csv the report reads (explain/explain_out.c). */
+static const char *const xp_cols[] = {
+    "mangled", "file", "line", "function_offset", "opcode", "measured",
+    "model", "equal", "why_not_compared", "fix_rank", "fix", "predicted",
+    "reaches_ideal"};
+enum { XP_MANGLED, XP_FILE, XP_LINE, XP_OFFSET, XP_OPCODE, XP_MEASURED,
+       XP_MODEL, XP_EQUAL, XP_WHY, XP_RANK, XP_FIX, XP_PREDICTED,
+       XP_REACHES, XP_NCOLS };
+
+/* The row of instruction x's rows (those from `first` on that share its
+ * kernel and offset) to show: the fix ranked 1, else the first. */
+static int best_row(const mp_ncu_table *x, const int *c, int first)
+{
+    for (int r = first; r < x->nrows; r++) {
+        if (strcmp(x->cells[r][c[XP_MANGLED]], x->cells[first][c[XP_MANGLED]])
+            || strcmp(x->cells[r][c[XP_OFFSET]],
+                      x->cells[first][c[XP_OFFSET]]))
+            break;
+        if (!strcmp(x->cells[r][c[XP_RANK]], "1"))
+            return r;
+    }
+    return first;
+}
+
+/* Whether explain row r is on source line l. */
+static int on_line(const mp_ncu_table *x, const int *c, int r,
+                   const mp_prof_src *l)
+{
+    return l->file[0] && !strcmp(x->cells[r][c[XP_MANGLED]], l->mangled)
+           && !strcmp(x->cells[r][c[XP_FILE]], l->file)
+           && atol(x->cells[r][c[XP_LINE]]) == l->line;
+}
+
+/* One row per explained instruction of a line with excess, in the worst
+ * lines' order: its counts, the model's, and the best fix. *shown: the
+ * instructions listed; *all: those explain.csv holds. */
+static mp_rep_table *explained_table(const mp_prof_src *s, int n,
+                                     const mp_ncu_table *x, const int *c,
+                                     int *shown, int *all)
+{
+    static const char *const keys[] = {"#", "line", "opcode", "offset",
+                                       "equal", "best fix"};
+    static const char *const subs[] = {"measured", "model", "predicted",
+                                       "reaches ideal"};
+    int nw;
+    worst *w = worst_lines(s, n, &nw);
+    mp_rep_table *t = mp_rep_table_new("explained", 6, keys, 4, subs,
+                                       x->nrows);
+    *shown = *all = 0;
+    for (int r = 0; r < x->nrows; r++)
+        *all += r == 0 || strcmp(x->cells[r][c[XP_OFFSET]],
+                                 x->cells[r - 1][c[XP_OFFSET]])
+                || strcmp(x->cells[r][c[XP_MANGLED]],
+                          x->cells[r - 1][c[XP_MANGLED]]);
+    for (int k = 0; k < nw; k++) {
+        const mp_prof_src *l = &s[w[k].src];
+        if (k > 0 && w[k - 1].src == w[k].src)
+            continue;   /* a line's second class: its rows are listed */
+        for (int r = 0; r < x->nrows; r++) {
+            if (!on_line(x, c, r, l) || (r > 0 && on_line(x, c, r - 1, l)
+                && !strcmp(x->cells[r][c[XP_OFFSET]],
+                           x->cells[r - 1][c[XP_OFFSET]])))
+                continue;
+            int b = best_row(x, c, r);
+            char rank[16];
+            snprintf(rank, sizeof rank, "%d", k + 1);
+            char *where = mp_prof_src_where(l);
+            const char *eq = x->cells[b][c[XP_EQUAL]][0]
+                                 ? x->cells[b][c[XP_EQUAL]]
+                                 : x->cells[b][c[XP_WHY]];
+            const char *kv[] = {rank, where, x->cells[b][c[XP_OPCODE]],
+                                x->cells[b][c[XP_OFFSET]], eq,
+                                x->cells[b][c[XP_FIX]][0]
+                                    ? x->cells[b][c[XP_FIX]] : "-"};
+            const char *vv[] = {x->cells[b][c[XP_MEASURED]],
+                                x->cells[b][c[XP_MODEL]],
+                                x->cells[b][c[XP_PREDICTED]],
+                                x->cells[b][c[XP_REACHES]]};
+            mp_rep_table_add(t, kv, vv);
+            free(where);
+            (*shown)++;
+        }
+    }
+    free(w);
+    return t;
+}
+
+/* Reads explain.csv into x and its columns into c: 0, or -1 with why. */
+static int read_explain(const char *path, mp_ncu_table *x, int *c,
+                        char *err, size_t errlen)
+{
+    if (mp_csv_table_read(path, x, err, errlen))
+        return -1;
+    for (int i = 0; i < XP_NCOLS; i++)
+        if ((c[i] = mp_ncu_column(x, xp_cols[i])) < 0) {
+            snprintf(err, errlen, "%s: no column %s: not a CSV of memprobe "
+                     "explain (-o)", path, xp_cols[i]);
+            mp_ncu_free(x);
+            return -1;
+        }
+    return 0;
 }
 
 /* ---- the range pass's values (docs/profile.md, the second run) ------- */
@@ -612,7 +727,9 @@ static int write_plot(const mp_prof_src *s, int n, const char *dir,
  * program's own kernels, the library kernels' sums (when there are any),
  * the sums per NVTX range, then what the counts are. */
 static void print_report(const mp_prof_data *d, const mp_prof_src *s, int n,
-                         const char *csv, mp_rep_format f, FILE *out)
+                         const char *csv, const mp_ncu_table *x,
+                         const int *xc, const char *xcsv, mp_rep_format f,
+                         FILE *out)
 {
     int more, libraries = 0;
     for (int k = 0; k < d->nl; k++)
@@ -627,6 +744,17 @@ static void print_report(const mp_prof_data *d, const mp_prof_src *s, int n,
         fprintf(out, "(%d more line%s with excess)\n", more,
                 more == 1 ? "" : "s");
     mp_rep_table_free(t);
+    if (x) {
+        int shown, all;
+        t = explained_table(s, n, x, xc, &shown, &all);
+        snprintf(title, sizeof title, "Explained by %s: the worst lines' "
+                 "instructions, model against measured, the best fix and "
+                 "its predicted count, in the launch explain captured (%d "
+                 "of its %d instruction%s)", xcsv, shown, all,
+                 all == 1 ? "" : "s");
+        print_table(t, title, f, 0, out);
+        mp_rep_table_free(t);
+    }
     range_view rv = view_of(d);
     t = sums_table(d, 0, OWN, rv);
     print_table(t, "Per kernel (x = measured / ideal)", f, 0, out);
@@ -656,18 +784,46 @@ static void print_report(const mp_prof_data *d, const mp_prof_src *s, int n,
         range_notes(d, rv, f, out);
 }
 
-int mp_prof_report(const char *csv, mp_rep_format f, const char *plot_dir,
-                   FILE *out, char *err, size_t errlen)
+/* Whether explain.csv x has an instruction on one of s's lines with
+ * excess. */
+static int explains_any(const mp_prof_src *s, int n, const mp_ncu_table *x,
+                        const int *c)
+{
+    int nw, any = 0;
+    worst *w = worst_lines(s, n, &nw);
+    for (int k = 0; k < nw && !any; k++)
+        for (int r = 0; r < x->nrows && !any; r++)
+            any = on_line(x, c, r, &s[w[k].src]);
+    free(w);
+    return any;
+}
+
+int mp_prof_report(const char *csv, const char *explain_csv,
+                   mp_rep_format f, const char *plot_dir, FILE *out,
+                   char *err, size_t errlen)
 {
     mp_prof_data d;
+    mp_ncu_table x;
+    int xc[XP_NCOLS];
     if (mp_prof_load(csv, &d, err, errlen))
         return -1;
+    if (explain_csv && read_explain(explain_csv, &x, xc, err, errlen)) {
+        mp_prof_free(&d);
+        return -1;
+    }
     int n, rc = 0;
     mp_prof_src *s = mp_prof_sources(&d, &n);
-    if (plot_dir)
+    if (explain_csv && !explains_any(s, n, &x, xc)) {
+        snprintf(err, errlen, "%s: none of its %d rows is an instruction of "
+                 "a line with excess in %s", explain_csv, x.nrows, csv);
+        rc = -1;
+    } else if (plot_dir)
         rc = write_plot(s, n, plot_dir, out, err, errlen);
     else
-        print_report(&d, s, n, csv, f, out);
+        print_report(&d, s, n, csv, explain_csv ? &x : NULL, xc,
+                     explain_csv, f, out);
+    if (explain_csv)
+        mp_ncu_free(&x);
     free(s);
     mp_prof_free(&d);
     return rc;

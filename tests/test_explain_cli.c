@@ -7,7 +7,7 @@
  *   (transpose_profile.csv and its -lines.csv: the column-walk LDS at
  *   0x180, 4 warp executions of 32 wavefronts, ideal 1 each): the table
  *   and Markdown outputs whole, explain.csv cell by cell and --format csv
- *   equal to it; a measured count that differs ("differ"), launches that
+ *   equal to it; `memprobe report PROFILE.csv EXPLAIN.csv`; a measured count that differs ("differ"), launches that
  *   differ and a capture cut at its cap ("not compared"), an opcode the
  *   model does not explain, the capture library's error lines; a capture
  *   alone (judged on its own counts); exit 4 with no offender and with no
@@ -225,6 +225,72 @@ static void test_csv(void **state)
     expect_cell(&t, 1, "fix", "XOR swizzle: column ^ (row % 32) in each "
                 "32-word row");
     mp_ncu_free(&t);
+}
+
+/* `memprobe report PROFILE.csv EXPLAIN.csv`: the explained instruction
+ * beside the worst line, its counts and the best fix of the two; the
+ * same in Markdown; an explain CSV of other lines is refused, and one
+ * whose columns are not explain's. */
+static void test_report_beside(void **state)
+{
+    (void)state;
+    cli_result r;
+    explain(L("--capture", FIX("transpose_naive.csv"), "--from",
+              FIX("transpose_profile.csv"), "-o", "rx.csv"), 0, &r);
+    cli_result_free(&r);
+    const char *args[] = {"report", FIX("transpose_profile.csv"), "rx.csv",
+                          NULL};
+    cli_run_ok(args, &r);
+    cli_must_contain("stdout", r.out, "Explained by rx.csv");
+    cli_must_contain("stdout", r.out, "(1 of its 1 instruction)");
+    /* rank, line, opcode, offset, equal, the fix ranked 1, measured,
+     * model, predicted, reaches ideal */
+    const char *title = strstr(r.out, "Explained by");
+    assert_non_null(title);
+    const char *row = strstr(title, "\n1  transpose.cu:21");
+    assert_non_null(row);
+    row++;
+    char rank[8], where[64], op[16], off[16], eq[8], reaches[8];
+    long measured, model, predicted;
+    assert_int_equal(sscanf(row, "%7s %63s %15s %15s %7s", rank, where, op,
+                            off, eq), 5);
+    assert_string_equal(off, "0x180");
+    assert_string_equal(eq, "yes");
+    const char *fix = strstr(row, "pad each 32-word row by 1 word");
+    assert_true(fix && fix < strchr(row, '\n'));
+    assert_int_equal(sscanf(fix + strlen("pad each 32-word row by 1 word"),
+                            "%ld %ld %ld %7s", &measured, &model,
+                            &predicted, reaches), 4);
+    assert_int_equal(measured, 128);
+    assert_int_equal(model, 128);
+    assert_int_equal(predicted, 4);
+    assert_string_equal(reaches, "yes");
+    /* the Explained table comes after the worst lines, before the kernels */
+    assert_true(strstr(r.out, "Worst source lines") < row);
+    assert_true(row < strstr(r.out, "Per kernel"));
+    cli_result_free(&r);
+    const char *md[] = {"report", FIX("transpose_profile.csv"), "rx.csv",
+                        "--format", "md", NULL};
+    cli_run_expect(md, -1, "**Explained by rx.csv",
+                   "| 1 | transpose.cu:21 | LDS | 0x180 | yes | pad each "
+                   "32-word row by 1 word | 128 | 128 | 4 | yes |", NULL);
+    /* an explain CSV whose instruction is on no line of this profile */
+    size_t xlen;
+    char *x = cli_read_file("rx.csv", &xlen);
+    int moved = 0;
+    for (char *at = strstr(x, ",21,0x180,"); at;
+         at = strstr(at, ",21,0x180,"), moved++)
+        memcpy(at, ",22,", 4);
+    assert_int_equal(moved, 2);     /* both fixes' rows */
+    cli_write_file("other.csv", x);
+    free(x);
+    const char *other[] = {"report", FIX("transpose_profile.csv"),
+                           "other.csv", NULL};
+    cli_expect_usage_error(other, "none of its 2 rows");
+    cli_write_file("bad.csv", "kernel,function_offset,fix_rank\r\nk,0x0,1\r\n");
+    const char *bad[] = {"report", FIX("transpose_profile.csv"), "bad.csv",
+                         NULL};
+    cli_expect_usage_error(bad, "not a CSV of memprobe explain");
 }
 
 /* The profile measured 132 where the model counts 128: a finding, shown,
@@ -656,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_markdown),
         cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_report_beside),
         cmocka_unit_test(test_differ),
         cmocka_unit_test(test_launches_differ),
         cmocka_unit_test(test_status_dropped),
