@@ -5,6 +5,7 @@
  * measurement; the capture's own counts as a profile; the want file.
  */
 #include "explain_analyse.h"
+#include "explain_h200.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -110,6 +111,22 @@ static long long distinct_addresses(const mp_explain_exec *e)
     return n;
 }
 
+/* The committed H200 measurement of x's probe command, in x->h200. */
+static void committed(mp_xp_inst *x)
+{
+    char config[320];
+    int rc = mp_xp_h200(x->probe, config, sizeof config,
+                        &x->h200_per_request, x->h200_file,
+                        sizeof x->h200_file);
+    x->has_h200 = rc == 1;
+    if (rc == 1)
+        snprintf(x->h200, sizeof x->h200, "%.2f %s a request (%s, %s)",
+                 x->h200_per_request, x->p.space == MP_SPACE_SHARED
+                 ? "wavefronts" : "sectors", x->h200_file, config);
+    else if (rc == 0)
+        snprintf(x->h200, sizeof x->h200, "none committed (%s)", config);
+}
+
 /* The core's explanation: pattern, probe command, fixes. */
 static void explain_inst(mp_xp_inst *x)
 {
@@ -120,6 +137,8 @@ static void explain_inst(mp_xp_inst *x)
     x->addresses = distinct_addresses(&acc->exec[x->p.exec_index]);
     x->has_probe = mp_explain_probe_command(&x->p, acc, x->probe,
                                             sizeof x->probe);
+    if (x->has_probe)
+        committed(x);
     mp_explain_fixes_for(acc, &x->p, &x->fixes);
 }
 

@@ -34,6 +34,12 @@ typedef struct {
     long long addresses;         /* distinct addresses of p's execution */
     char probe[1024];            /* the probe command, or why none */
     int has_probe;               /* 1: probe is a command */
+    char h200[1200];             /* the committed H200 row of the probe's
+                                    configuration, or that none is; ""
+                                    without a probe command */
+    double h200_per_request;     /* its count per request */
+    int has_h200;                /* 1: a row is committed */
+    char h200_file[320];         /* its file, from results/ on */
     mp_explain_fixes fixes;
     int compare;                 /* MP_XP_* */
     char compare_text[256];      /* "model 128, measured 128: equal" */

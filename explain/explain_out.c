@@ -194,6 +194,8 @@ static mp_rep_table *inst_table(const mp_xp_inst *x, mp_rep_format f)
     snprintf(buf, sizeof buf, f == MP_REP_MD && x->has_probe ? "`%s`"
              : "%s", x->probe);
     field(t, "probe", buf);
+    if (x->h200[0])
+        field(t, "H200", x->h200);
     return t;
 }
 
@@ -292,7 +294,8 @@ void mp_xp_print(const mp_xp_result *r, mp_rep_format f, FILE *out)
     X(MODEL, "model") X(MODEL_IDEAL, "model_ideal") X(EQUAL, "equal")      \
     X(WHY_NOT, "why_not_compared") X(RANK, "fix_rank") X(FIX, "fix")       \
     X(PREDICTED, "predicted") X(REACHES, "reaches_ideal")                  \
-    X(PROBE, "probe_command")
+    X(PROBE, "probe_command") X(H200, "h200_per_request")                 \
+    X(H200_FILE, "h200_file")
 
 #define XP_ID(id, name) XC_##id,
 enum { XP_CSV_COLS(XP_ID) XC_N };
@@ -389,6 +392,10 @@ static void inst_cells(const mp_xp_inst *x, csv_row *row)
     if (x->why_not)
         set(row, XC_WHY_NOT, "%s", x->why_not);
     set(row, XC_PROBE, "%s", x->probe);
+    if (x->has_h200) {
+        set(row, XC_H200, "%.2f", x->h200_per_request);
+        set(row, XC_H200_FILE, "%s", x->h200_file);
+    }
 }
 
 /* Fix k's columns (k < 0: none). */

@@ -119,6 +119,8 @@ static const char table_text[] =
     "per request        32-way (128 wavefronts, ideal 4)\n"
     "model vs measured  model 128, measured 128: equal\n"
     "probe              memprobe bank --op ld --width 4 --stride 32\n"
+    "H200               32.00 wavefronts a request (results/h200/bank/"
+    "bank-pads.csv, bank/ld/w4/s32/b0/g1/p32)\n"
     "\n"
     "fixes, ranked by the wavefronts the model predicts for the same "
     "addresses:\n"
@@ -159,6 +161,8 @@ static const char md_text[] =
     "| per request | 32-way (128 wavefronts, ideal 4) |\n"
     "| model vs measured | model 128, measured 128: equal |\n"
     "| probe | `memprobe bank --op ld --width 4 --stride 32` |\n"
+    "| H200 | 32.00 wavefronts a request (results/h200/bank/bank-pads.csv, "
+    "bank/ld/w4/s32/b0/g1/p32) |\n"
     "\n"
     "fixes, ranked by the wavefronts the model predicts for the same "
     "addresses:\n"
@@ -221,6 +225,23 @@ static void test_csv(void **state)
             expect_cell(&t, row, both[k][0], both[k][1]);
     expect_cell(&t, 0, "fix_rank", "1");
     expect_cell(&t, 0, "fix", "pad each 32-word row by 1 word");
+    /* the H200's count quoted is the committed row's */
+    expect_cell(&t, 0, "h200_file", "results/h200/bank/bank-pads.csv");
+    mp_ncu_table h;
+    read_csv(cli_in_repo("results/h200/bank/bank-pads.csv"), &h);
+    int hc = mp_ncu_column(&h, "config"), found = 0;
+    for (int r = 0; r < h.nrows && !found; r++)
+        if (!strcmp(h.cells[r][hc], "bank/ld/w4/s32/b0/g1/p32")) {
+            char want[32];
+            double v;
+            assert_int_equal(mp_ncu_number(&h, r, mp_ncu_column(
+                                 &h, "wavefronts_per_request"), &v), 0);
+            snprintf(want, sizeof want, "%.2f", v);
+            expect_cell(&t, 0, "h200_per_request", want);
+            found = 1;
+        }
+    assert_true(found);
+    mp_ncu_free(&h);
     expect_cell(&t, 1, "fix_rank", "2");
     expect_cell(&t, 1, "fix", "XOR swizzle: column ^ (row % 32) in each "
                 "32-word row");
