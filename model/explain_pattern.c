@@ -171,8 +171,10 @@ static int bank_command(const mp_explain_pattern *p, const mp_explain_exec *e,
                  (unsigned)p->active);
         return 0;
     }
+    /* Only the banks matter: the base within one 128-byte row of banks
+     * (a tile 281 words into the shared window is at --base 25). */
     long long base = p->base;
-    if (base > 65535)   /* the same banks, 32 words on */
+    if (base > 0)
         base %= 128 / p->width;
     if (p->regular && p->whole_elements && p->stride >= 0
         && p->stride <= 4096 && base >= 0) {

@@ -547,6 +547,40 @@ static void test_opcodes(void **state)
     assert_string_equal(why, "tensor memory access (TMA)");
 }
 
+/* A tile's column 281 words into the shared window: the probe command
+ * keeps the banks, base 281 mod 32 = 25 words, and the bank model counts
+ * the same wavefronts for the two bases; 8-byte lanes at element 300:
+ * 300 mod 16 = 12. */
+static void test_base_banks(void **state)
+{
+    (void)state;
+    static const struct { int width; long long base, stride; const char *want; } c[] = {
+        {4, 281, 32, "memprobe bank --op ld --width 4 --stride 32 --base 25"},
+        {4, 256, 2, "memprobe bank --op ld --width 4 --stride 2"},
+        {8, 300, 1, "memprobe bank --op ld --width 8 --stride 1 --base 12"},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        long long counts[2];
+        for (int k = 0; k < 2; k++) {
+            mp_explain_acc acc;
+            mp_explain_exec e = {MP_SPACE_SHARED, c[i].width, 0, FULL, {0}};
+            mp_explain_pattern p;
+            char cmd[1024], err[256];
+            long long base = k ? c[i].base % (128 / c[i].width) : c[i].base;
+            for (int l = 0; l < 32; l++)
+                e.addr[l] = (long long)c[i].width * (base + c[i].stride * l);
+            mp_explain_init(&acc);
+            assert_int_equal(mp_explain_add(&acc, &e, err, sizeof err), 0);
+            assert_int_equal(mp_explain_infer(&acc, &p), 0);
+            assert_true(mp_explain_probe_command(&p, &acc, cmd, sizeof cmd));
+            assert_string_equal(cmd, c[i].want);
+            counts[k] = acc.count;
+            mp_explain_free(&acc);
+        }
+        assert_int_equal(counts[0], counts[1]);
+    }
+}
+
 /* Lanes on a permutation of 32 words: not base + stride k; the bank
  * probe replays them by --offsets (1 wavefront). Lanes on a permutation
  * of one bank's words: 32-way, and with no tile row to pad, no listed fix
@@ -723,6 +757,7 @@ int main(void)
         cmocka_unit_test(test_aos),
         cmocka_unit_test(test_opcodes),
         cmocka_unit_test(test_irregular),
+        cmocka_unit_test(test_base_banks),
         cmocka_unit_test(test_bad_captures),
         cmocka_unit_test(test_launches),
         cmocka_unit_test(test_status),
