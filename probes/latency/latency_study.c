@@ -127,6 +127,33 @@ int mp_study_latency_shared(const char *dir, char *m, char *why, size_t len,
     return MP_STUDY_PARTLY;
 }
 
+/* The map's TLB rows (one line per 2 MiB page from SM 0, L2 hits) as a
+ * table: pages, footprint and cycles per load, and the reach the model
+ * takes. */
+static void tlb_rows(const mp_ncu_table *t, FILE *out)
+{
+    int kind = mp_ncu_column(t, "kind"), pages = mp_ncu_column(t, "lines");
+    int fp = mp_ncu_column(t, "footprint_bytes");
+    int cyc = mp_ncu_column(t, "cycles_per_load"), header = 0;
+    for (int r = 0; r < t->nrows && kind >= 0 && pages >= 0 && fp >= 0
+                    && cyc >= 0; r++) {
+        double n, f, c;
+        if (strcmp(t->cells[r][kind], "tlb") || mp_ncu_number(t, r, pages, &n)
+            || mp_ncu_number(t, r, fp, &f) || mp_ncu_number(t, r, cyc, &c))
+            continue;
+        if (!header++) {
+            mp_lat_partitions p;
+            mp_lat_partitions_h200(&p);
+            fprintf(out, "\nThe TLB: one line per 2 MiB page, a random "
+                    "cycle from SM 0 through L2 hits. The model takes a reach "
+                    "of %.0f MiB and %.1f cycles more from four times it."
+                    "\n\n| pages | MiB | cycles |\n| --- | --- | --- |\n",
+                    p.tlb_reach_bytes / 1048576.0, p.tlb_cycles);
+        }
+        fprintf(out, "| %.0f | %.0f | %.1f |\n", n, f / 1048576, c);
+    }
+}
+
 /* "### The L2's two halves": DIR/latency/partitions/l2map.csv's figures
  * over the SMs, its plateau chases beside the partition model, and the
  * heatmap; nothing without the CSV. */
@@ -197,6 +224,7 @@ static void halves_section(const char *dir, FILE *out)
                     "SMs):\n\n| MiB | cycles | model |\n| --- | --- | --- |\n");
         fprintf(out, "| %.0f | %.1f | %.0f..%.0f |\n", f / 1048576, c, lo, hi);
     }
+    tlb_rows(&t, out);
     free(rows);
     mp_ncu_free(&t);
 }
