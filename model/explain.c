@@ -23,7 +23,10 @@ void mp_explain_free(mp_explain_acc *acc)
     mp_explain_init(acc);
 }
 
-long long mp_explain_exec_count(const mp_explain_exec *e, long long *ideal)
+/* The model's count of one execution, its ideal and, global, the
+ * requests it takes (*requests, when given; shared: left alone). */
+static long long exec_predict(const mp_explain_exec *e, long long *ideal,
+                              long long *requests)
 {
     if (e->space == MP_SPACE_SHARED) {
         mp_warp_access a;
@@ -46,7 +49,14 @@ long long mp_explain_exec_count(const mp_explain_exec *e, long long *ideal)
     mp_sector_predict(&g, &s);
     if (ideal)
         *ideal = s.ideal_sectors;
+    if (requests)
+        *requests = s.requests;
     return s.sectors;
+}
+
+long long mp_explain_exec_count(const mp_explain_exec *e, long long *ideal)
+{
+    return exec_predict(e, ideal, NULL);
 }
 
 /* Checks e against the model's domain; 0, or -1 with a reason. */
@@ -129,16 +139,10 @@ int mp_explain_add(mp_explain_acc *acc, const mp_explain_exec *e,
     acc->executions++;
     if (n.active == 0)
         return 0;
-    long long ideal = 0;
-    acc->count += mp_explain_exec_count(&n, &ideal);
+    long long ideal = 0, requests = 0;
+    acc->count += exec_predict(&n, &ideal, &requests);
     acc->ideal += ideal;
-    if (n.space == MP_SPACE_GLOBAL) {
-        mp_global_access g = {n.width, n.is_store, n.active, {0}};
-        mp_sector_prediction s;
-        memcpy(g.addr, n.addr, sizeof g.addr);
-        mp_sector_predict(&g, &s);
-        acc->requests += s.requests;
-    }
+    acc->requests += requests;
     return 0;
 }
 

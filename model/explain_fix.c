@@ -133,6 +133,23 @@ static int compact_xform(const mp_explain_exec *in, mp_explain_exec *out,
 
 /* ---- another width ------------------------------------------------------ */
 
+typedef struct {
+    int w, j;   /* bytes of a part, which part */
+} split_ctx;
+
+/* Part j of every lane's access: its w bytes from j * w on. */
+static int split_xform(const mp_explain_exec *in, mp_explain_exec *out,
+                       const void *ctx)
+{
+    const split_ctx *c = ctx;
+    *out = *in;
+    out->width = c->w;
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        if (in->active >> l & 1u)
+            out->addr[l] += (long long)c->j * c->w;
+    return 0;
+}
+
 /* The count of acc's executions each split into width / w accesses of w
  * bytes (the same bytes: instruction j takes bytes j*w .. j*w+w-1 of
  * every lane's access). */
@@ -140,19 +157,11 @@ static long long split_count(const mp_explain_acc *acc, int w,
                              long long *ideal)
 {
     long long count = 0, id = 0;
-    for (int i = 0; i < acc->nexec; i++) {
-        for (int j = 0; j < acc->width / w; j++) {
-            mp_explain_exec t = acc->exec[i];
-            t.width = w;
-            for (int l = 0; l < MP_WARP_SIZE; l++)
-                if (t.active >> l & 1u)
-                    t.addr[l] += (long long)j * w;
-            if (!t.active)
-                continue;
-            long long one = 0;
-            count += mp_explain_exec_count(&t, &one);
-            id += one;
-        }
+    for (int j = 0; j < acc->width / w; j++) {
+        split_ctx c = {w, j};
+        long long one = 0;
+        count += count_with(acc, split_xform, &c, &one);
+        id += one;
     }
     *ideal = id;
     return count;
