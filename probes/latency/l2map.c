@@ -6,7 +6,7 @@
 #include "l2map.h"
 
 #include <cuda_runtime.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,20 +48,22 @@ const char *mp_l2map_field_name(mp_l2map_field f)
     return f >= 0 && f < MP_L2MAP_FIELDS ? field_names[f] : NULL;
 }
 
+/* Where each field sits in a row, in mp_l2map_field's order. */
+static const size_t field_offsets[MP_L2MAP_FIELDS] = {
+    offsetof(mp_l2map_row, dram_near), offsetof(mp_l2map_row, dram_far),
+    offsetof(mp_l2map_row, near_hit), offsetof(mp_l2map_row, copy_hit),
+    offsetof(mp_l2map_row, far_hit), offsetof(mp_l2map_row, bw_dram_near),
+    offsetof(mp_l2map_row, bw_dram_far), offsetof(mp_l2map_row, bw_near_hit),
+    offsetof(mp_l2map_row, bw_copy_hit), offsetof(mp_l2map_row, bw_far_hit)};
+
+double *mp_l2map_field_ref(mp_l2map_row *r, mp_l2map_field f)
+{
+    return (double *)((char *)r + field_offsets[f]);
+}
+
 static double field(const mp_l2map_row *r, mp_l2map_field f)
 {
-    switch (f) {
-    case MP_L2MAP_DRAM_NEAR: return r->dram_near;
-    case MP_L2MAP_DRAM_FAR: return r->dram_far;
-    case MP_L2MAP_NEAR_HIT: return r->near_hit;
-    case MP_L2MAP_COPY_HIT: return r->copy_hit;
-    case MP_L2MAP_FAR_HIT: return r->far_hit;
-    case MP_L2MAP_BW_DRAM_NEAR: return r->bw_dram_near;
-    case MP_L2MAP_BW_DRAM_FAR: return r->bw_dram_far;
-    case MP_L2MAP_BW_NEAR_HIT: return r->bw_near_hit;
-    case MP_L2MAP_BW_COPY_HIT: return r->bw_copy_hit;
-    default: return r->bw_far_hit;
-    }
+    return *(const double *)((const char *)r + field_offsets[f]);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -126,10 +128,12 @@ static void empty_l2(gpu *g)
     CHECK_CUDA(cudaDeviceSynchronize());
 }
 
-/* Stops with exit 5 when no block ran on SM sm. */
+/* Waits for the claimed launch; stops with exit 5 when no block ran on
+ * SM sm. */
 static void check_claimed(gpu *g, int sm)
 {
     int c = 0;
+    CHECK_CUDA(cudaDeviceSynchronize());
     CHECK_CUDA(cudaMemcpy(&c, g->claimed, sizeof c, cudaMemcpyDeviceToHost));
     if (!c) {
         fprintf(stderr, "memprobe: l2map: none of %u blocks ran on SM %d\n",
@@ -146,7 +150,6 @@ static double walk(gpu *g, unsigned long long start, unsigned n, int sm,
     CHECK_CUDA(cudaMemset(g->claimed, 0, sizeof(int)));
     CHECK_CUDA(mp_l2map_walk(start, n, (unsigned)sm, g->blocks, g->claimed,
                              g->out));
-    CHECK_CUDA(cudaDeviceSynchronize());
     check_claimed(g, sm);
     CHECK_CUDA(cudaMemcpy(r, g->out, sizeof r, cudaMemcpyDeviceToHost));
     *end = r[1];
@@ -165,7 +168,6 @@ static double stream(gpu *g, unsigned long long *buf, const unsigned *d_idx,
     CHECK_CUDA(mp_l2map_stream((unsigned long long)buf, d_idx, n,
                                (unsigned)sm, (unsigned)g->dev.sm_count * 2,
                                MP_L2MAP_THREADS, g->claimed, g->out));
-    CHECK_CUDA(cudaDeviceSynchronize());
     check_claimed(g, sm);
     CHECK_CUDA(cudaMemcpy(r, g->out, sizeof r, cudaMemcpyDeviceToHost));
     return r[0] ? (double)n * MP_L2MAP_LINE / (double)r[0] : 0;
@@ -183,7 +185,6 @@ static unsigned first_loads(gpu *g, unsigned long long *buf, unsigned n,
     CHECK_CUDA(cudaMemset(g->claimed, 0, sizeof(int)));
     CHECK_CUDA(mp_l2map_first_loads((unsigned long long)buf, n, (unsigned)sm,
                                     g->blocks, g->claimed, d_cyc, d_bad));
-    CHECK_CUDA(cudaDeviceSynchronize());
     check_claimed(g, sm);
     CHECK_CUDA(cudaMemcpy(cyc, d_cyc, (size_t)n * sizeof *cyc,
                           cudaMemcpyDeviceToHost));
@@ -193,6 +194,11 @@ static unsigned first_loads(gpu *g, unsigned long long *buf, unsigned n,
     return bad;
 }
 
+static unsigned long long line_addr(unsigned long long *buf, unsigned line)
+{
+    return (unsigned long long)(buf + (size_t)line * (MP_L2MAP_LINE / 8));
+}
+
 /* n lines of 128 bytes, each first word pointing to itself. */
 static unsigned long long *self_lines(unsigned n)
 {
@@ -200,9 +206,8 @@ static unsigned long long *self_lines(unsigned n)
     size_t words = (size_t)n * (MP_L2MAP_LINE / 8);
     CHECK_CUDA(cudaMalloc((void **)&d, words * 8));
     unsigned long long *h = mp_xcalloc(words, 8);
-    for (size_t i = 0; i < n; i++)
-        h[i * (MP_L2MAP_LINE / 8)] =
-            (unsigned long long)(d + i * (MP_L2MAP_LINE / 8));
+    for (unsigned i = 0; i < n; i++)
+        h[(size_t)i * (MP_L2MAP_LINE / 8)] = line_addr(d, i);
     CHECK_CUDA(cudaMemcpy(d, h, words * 8, cudaMemcpyHostToDevice));
     free(h);
     return d;
@@ -237,19 +242,12 @@ static int sort_lines(gpu *g, unsigned long long *buf, unsigned n,
     return other;
 }
 
-/* A random cycle through the lines of one home (all when want < 0):
- * idx[] (host, line numbers in visiting order), linked on the device.
- * Returns its length. */
-static unsigned link_home(unsigned long long *buf, const signed char *home,
-                          unsigned n, int want, unsigned limit,
-                          unsigned *idx)
+/* Shuffles idx[0..m) into one seeded random cycle and links the lines
+ * it names on the device. *keep, when given, gets the device copy of
+ * the shuffled idx (the caller frees it). */
+static void link_cycle(unsigned long long *buf, unsigned *idx, unsigned m,
+                       unsigned **keep)
 {
-    unsigned m = 0;
-    for (unsigned i = 0; i < n && m < limit; i++)
-        if (want < 0 || home[i] == want)
-            idx[m++] = i;
-    if (m < 2)
-        return m;
     uint32_t *order = mp_xmalloc((size_t)m * sizeof *order);
     unsigned *tmp = mp_xmalloc((size_t)m * sizeof *tmp);
     if (mp_lat_build_chain(NULL, order, m, 1, MP_LAT_SEED))
@@ -263,15 +261,29 @@ static unsigned link_home(unsigned long long *buf, const signed char *home,
                           cudaMemcpyHostToDevice));
     CHECK_CUDA(mp_l2map_link(buf, d_idx, m));
     CHECK_CUDA(cudaDeviceSynchronize());
-    CHECK_CUDA(cudaFree(d_idx));
+    if (keep)
+        *keep = d_idx;
+    else
+        CHECK_CUDA(cudaFree(d_idx));
     free(order);
     free(tmp);
-    return m;
 }
 
-static unsigned long long line_addr(unsigned long long *buf, unsigned line)
+/* A random cycle through the first `limit` lines of one home (all when
+ * want < 0): idx[] (host, line numbers in visiting order), linked on the
+ * device (link_cycle; keep as there). Returns its length; under 2 lines
+ * nothing is linked. */
+static unsigned link_home(unsigned long long *buf, const signed char *home,
+                          unsigned n, int want, unsigned limit,
+                          unsigned *idx, unsigned **keep)
 {
-    return (unsigned long long)(buf + (size_t)line * (MP_L2MAP_LINE / 8));
+    unsigned m = 0;
+    for (unsigned i = 0; i < n && m < limit; i++)
+        if (want < 0 || home[i] == want)
+            idx[m++] = i;
+    if (m >= 2)
+        link_cycle(buf, idx, m, keep);
+    return m;
 }
 
 /* Times `loads` loads of the cycle idx[0..m) from SM sm after `warm`
@@ -311,6 +323,10 @@ static const char *const header[C_NCOLS] = {
     "copy_hit", "far_hit", "bw_dram_near", "bw_dram_far", "bw_near_hit",
     "bw_copy_hit", "bw_far_hit", "set", "footprint_bytes", "stride_bytes",
     "lines", "cycles_per_load", "verified"};
+
+/* The fields' columns stand in mp_l2map_field's order. */
+_Static_assert(C_BW_FAR_HIT - C_DRAM_NEAR + 1 == MP_L2MAP_FIELDS,
+               "one column per field, in order");
 
 int mp_l2map_check_output(const char *path, char *why, size_t whylen)
 {
@@ -406,16 +422,8 @@ static int map_csv_row(const gpu *g, const mp_l2map_row *r, csv_out *csv)
     CELL(csv, C_HELPER, "%d", r->helper);
     CELL(csv, C_LINES_NEAR, "%u", r->lines_near);
     CELL(csv, C_LINES_FAR, "%u", r->lines_far);
-    CELL(csv, C_DRAM_NEAR, "%.2f", r->dram_near);
-    CELL(csv, C_DRAM_FAR, "%.2f", r->dram_far);
-    CELL(csv, C_NEAR_HIT, "%.2f", r->near_hit);
-    CELL(csv, C_COPY_HIT, "%.2f", r->copy_hit);
-    CELL(csv, C_FAR_HIT, "%.2f", r->far_hit);
-    CELL(csv, C_BW_DRAM_NEAR, "%.2f", r->bw_dram_near);
-    CELL(csv, C_BW_DRAM_FAR, "%.2f", r->bw_dram_far);
-    CELL(csv, C_BW_NEAR_HIT, "%.2f", r->bw_near_hit);
-    CELL(csv, C_BW_COPY_HIT, "%.2f", r->bw_copy_hit);
-    CELL(csv, C_BW_FAR_HIT, "%.2f", r->bw_far_hit);
+    for (int f = 0; f < MP_L2MAP_FIELDS; f++)   /* the columns' order */
+        CELL(csv, C_DRAM_NEAR + f, "%.2f", field(r, (mp_l2map_field)f));
     CELL(csv, C_VERIFIED, "%s", r->verified ? "yes" : "no");
     return row_write(csv);
 }
@@ -482,11 +490,7 @@ static int map_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
     }
     for (int h = 0; h < 2; h++) {
         idx[h] = mp_xmalloc((size_t)n * sizeof *idx[h]);
-        m[h] = link_home(buf, home, n, h, n, idx[h]);
-        CHECK_CUDA(cudaMalloc((void **)&d_idx[h], (size_t)m[h] * sizeof
-                              *d_idx[h]));
-        CHECK_CUDA(cudaMemcpy(d_idx[h], idx[h], (size_t)m[h] * sizeof
-                              *idx[h], cudaMemcpyHostToDevice));
+        m[h] = link_home(buf, home, n, h, n, idx[h], &d_idx[h]);
     }
     int nsm = o->nsms ? o->nsms : g->dev.sm_count;
     mp_l2map_row *rows = mp_xcalloc((size_t)nsm, sizeof *rows);
@@ -528,9 +532,8 @@ static int plateau_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
         rc = MP_EXIT_FAIL;
         goto done;
     }
-    fprintf(out, "%sPlateau: random chases from SM 0, cycles per load "
-            "(lines of 128 bytes)%s\n", o->md ? "\n" : "\n",
-            o->md ? "\n" : "");
+    fprintf(out, "\nPlateau: random chases from SM 0, cycles per load "
+            "(lines of 128 bytes)%s\n", o->md ? "\n" : "");
     if (o->md)
         fprintf(out, "| MiB | near | far | all |\n| --- | --- | --- | --- |\n");
     else
@@ -541,7 +544,8 @@ static int plateau_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
         int have[3];
         for (int s = 0; s < 3; s++) {
             have[s] = 0;
-            unsigned m = link_home(buf, home, n, s == 2 ? -1 : s, want, idx);
+            unsigned m = link_home(buf, home, n, s == 2 ? -1 : s, want, idx,
+                                   NULL);
             if (m < want)
                 continue;
             int ok = 1;
@@ -560,9 +564,6 @@ static int plateau_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
             CELL(csv, C_VERIFIED, "%s", ok ? "yes" : "no");
             if (!ok || row_write(csv))
                 rc = MP_EXIT_FAIL;
-            /* the chain is undone so the next set starts from self
-             * pointers only where it needs them: link_home rewrites
-             * every line it uses */
         }
         fprintf(out, o->md ? "| %d" : "%6d", mib[f]);
         for (int s = 0; s < 3; s++) {
@@ -594,11 +595,9 @@ static int tlb_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
     unsigned long long *buf;
     CHECK_CUDA(cudaMalloc((void **)&buf, (size_t)(pages_max * stride)));
     unsigned *idx = mp_xmalloc((size_t)pages_max * sizeof *idx);
-    unsigned *line = mp_xmalloc((size_t)pages_max * sizeof *line);
-    uint32_t *order = mp_xmalloc((size_t)pages_max * sizeof *order);
     int rc = MP_EXIT_OK;
-    fprintf(out, "%sTLB: one line per 2 MiB page, random, from SM 0%s\n",
-            "\n", o->md ? "\n" : "");
+    fprintf(out, "\nTLB: one line per 2 MiB page, random, from SM 0%s\n",
+            o->md ? "\n" : "");
     if (o->md)
         fprintf(out, "| pages | footprint MiB | cycles per load |\n"
                 "| --- | --- | --- |\n");
@@ -607,19 +606,9 @@ static int tlb_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
     for (long long p = 8; p <= pages_max; p *= 2) {
         const unsigned lines_per_page = (unsigned)(stride / MP_L2MAP_LINE);
         for (long long i = 0; i < p; i++)  /* varied offsets: every slice */
-            line[i] = (unsigned)(i * lines_per_page
-                                 + (unsigned)(i * 37) % lines_per_page);
-        if (mp_lat_build_chain(NULL, order, p, 1, MP_LAT_SEED))
-            abort();
-        for (long long k = 0; k < p; k++)
-            idx[k] = line[order[k]];
-        unsigned *d_idx;
-        CHECK_CUDA(cudaMalloc((void **)&d_idx, (size_t)p * sizeof *d_idx));
-        CHECK_CUDA(cudaMemcpy(d_idx, idx, (size_t)p * sizeof *idx,
-                              cudaMemcpyHostToDevice));
-        CHECK_CUDA(mp_l2map_link(buf, d_idx, (unsigned)p));
-        CHECK_CUDA(cudaDeviceSynchronize());
-        CHECK_CUDA(cudaFree(d_idx));
+            idx[i] = (unsigned)(i * lines_per_page
+                                + (unsigned)(i * 37) % lines_per_page);
+        link_cycle(buf, idx, (unsigned)p, NULL);
         int ok = 1;
         double c = chase(g, buf, idx, (unsigned)p, 2 * (unsigned long long)p,
                          8192, 0, &ok);
@@ -637,8 +626,6 @@ static int tlb_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
                 p, p * stride >> 20, c, ok ? "" : " NOT VERIFIED");
     }
     free(idx);
-    free(line);
-    free(order);
     CHECK_CUDA(cudaFree(buf));
     return rc;
 }

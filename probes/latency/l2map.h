@@ -91,6 +91,8 @@ typedef enum { MP_L2MAP_DRAM_NEAR, MP_L2MAP_DRAM_FAR, MP_L2MAP_NEAR_HIT,
 #define MP_L2MAP_LATENCY_FIELDS 5
 int mp_l2map_summary(const mp_l2map_row *rows, int n, int half,
                      mp_l2map_field f, double *med, double *lo, double *hi);
+/* Where field f of row r is (for filling a row field by field). */
+double *mp_l2map_field_ref(mp_l2map_row *r, mp_l2map_field f);
 /* The field's name in the CSV and tables ("dram_near"...). */
 const char *mp_l2map_field_name(mp_l2map_field f);
 

@@ -168,8 +168,6 @@ static void halves_section(const char *dir, FILE *out)
     int half = mp_ncu_column(&t, "half"), set = mp_ncu_column(&t, "set");
     int fp = mp_ncu_column(&t, "footprint_bytes");
     int cyc = mp_ncu_column(&t, "cycles_per_load");
-    static const char *const cols[MP_L2MAP_LATENCY_FIELDS] = {
-        "dram_near", "dram_far", "near_hit", "copy_hit", "far_hit"};
     static const char *const what[MP_L2MAP_LATENCY_FIELDS] = {
         "device memory, line homed in the SM's half",
         "device memory, homed in the other half",
@@ -181,17 +179,18 @@ static void halves_section(const char *dir, FILE *out)
     for (int r = 0; r < t.nrows && kind >= 0 && sm >= 0 && half >= 0; r++) {
         if (strcmp(t.cells[r][kind], "map"))
             continue;
-        double v[MP_L2MAP_LATENCY_FIELDS], x;
-        int ok = 1;
-        for (int f = 0; f < MP_L2MAP_LATENCY_FIELDS; f++)
-            ok = ok && !mp_ncu_number(&t, r, mp_ncu_column(&t, cols[f]),
-                                      &v[f]);
-        if (!ok || mp_ncu_number(&t, r, sm, &x))
+        mp_l2map_row *row = &rows[n];
+        double x;
+        int ok = !mp_ncu_number(&t, r, sm, &x);
+        for (int f = 0; f < MP_L2MAP_LATENCY_FIELDS && ok; f++)
+            ok = !mp_ncu_number(&t, r, mp_ncu_column(&t, mp_l2map_field_name(
+                                    (mp_l2map_field)f)),
+                                mp_l2map_field_ref(row, (mp_l2map_field)f));
+        if (!ok)
             continue;
-        rows[n] = (mp_l2map_row){.sm = (int)x, .half = atoi(t.cells[r][half]),
-                                 .dram_near = v[0], .dram_far = v[1],
-                                 .near_hit = v[2], .copy_hit = v[3],
-                                 .far_hit = v[4], .verified = 1};
+        row->sm = (int)x;
+        row->half = atoi(t.cells[r][half]);
+        row->verified = 1;
         n++;
     }
     if (n > 0) {
