@@ -229,11 +229,14 @@ void mp_lat_partitions_h200(mp_lat_partitions *p)
         .dram_near = {612.98, 599.52, 627.47},
         .dram_far = {757.60, 747.06, 770.86},
         .repeat = 4.71,
-        .half_bytes = 30 * MIB,
-        .tlb_reach_bytes = 256 * MIB,
         .tlb_cycles = 9.83,
     };
+    /* one partition and the TLB reach: the capacities' own figures */
+    mp_lat_caps c;
+    mp_lat_caps_h200(&c);
     *p = h200;
+    p->half_bytes = c.l2_reach_bytes;
+    p->tlb_reach_bytes = c.tlb_reach_bytes;
 }
 
 /* The three regimes' values with every figure's least (hi = 0) or
