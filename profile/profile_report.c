@@ -99,15 +99,14 @@ static worst *worst_lines(const mp_prof_src *s, int n, int *nw)
     return w;
 }
 
-/* The worst lines (by excess, each class on its own row). */
-static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
+/* The worst lines (w, nw from worst_lines; each class on its own row). */
+static mp_rep_table *worst_table(const mp_prof_src *s, int n,
+                                 const worst *w, int nw, int *more)
 {
     static const char *const keys[] = {"#", "line", "kernel", "opcode",
                                        "unit"};
     static const char *const subs[] = {"per inst", "ideal per inst",
                                        "excess", "share of kernel"};
-    int nw;
-    worst *w = worst_lines(s, n, &nw);
     int shown = nw < MP_PROF_WORST_LINES ? nw : MP_PROF_WORST_LINES;
     *more = nw - shown;
     mp_rep_table *t = mp_rep_table_new("lines", 5, keys, 4, subs, shown);
@@ -133,7 +132,6 @@ static mp_rep_table *worst_table(const mp_prof_src *s, int n, int *more)
         mp_rep_table_add(t, kv, vv);
         free(where);
     }
-    free(w);
     return t;
 }
 
@@ -172,19 +170,17 @@ static int on_line(const mp_ncu_table *x, const int *c, int r,
            && atol(x->cells[r][c[XP_LINE]]) == l->line;
 }
 
-/* One row per explained instruction of a line with excess, in the worst
- * lines' order: its counts, the model's, and the best fix. *shown: the
- * instructions listed; *all: those explain.csv holds. */
-static mp_rep_table *explained_table(const mp_prof_src *s, int n,
-                                     const mp_ncu_table *x, const int *c,
-                                     int *shown, int *all)
+/* One row per explained instruction of a line with excess (w, nw), in
+ * the worst lines' order: its counts, the model's, and the best fix.
+ * *shown: the instructions listed; *all: those explain.csv holds. */
+static mp_rep_table *explained_table(const mp_prof_src *s, const worst *w,
+                                     int nw, const mp_ncu_table *x,
+                                     const int *c, int *shown, int *all)
 {
     static const char *const keys[] = {"#", "line", "opcode", "offset",
                                        "equal", "best fix"};
     static const char *const subs[] = {"measured", "model", "predicted",
                                        "reaches ideal"};
-    int nw;
-    worst *w = worst_lines(s, n, &nw);
     mp_rep_table *t = mp_rep_table_new("explained", 6, keys, 4, subs,
                                        x->nrows);
     *shown = *all = 0;
@@ -222,7 +218,6 @@ static mp_rep_table *explained_table(const mp_prof_src *s, int n,
             (*shown)++;
         }
     }
-    free(w);
     return t;
 }
 
@@ -723,19 +718,26 @@ static int write_plot(const mp_prof_src *s, int n, const char *dir,
 
 /* ---- the report -------------------------------------------------------- */
 
-/* The report's tables: the worst lines and the sums per kernel of the
- * program's own kernels, the library kernels' sums (when there are any),
- * the sums per NVTX range, then what the counts are. */
+/* explain.csv's table beside the worst lines (t NULL: none given). */
+typedef struct {
+    mp_rep_table *t;
+    const char *csv;
+    int shown, all;
+} explained;
+
+/* The report's tables: the worst lines (w, nw) and the sums per kernel
+ * of the program's own kernels, explain.csv's instructions of those lines
+ * (when given), the library kernels' sums (when there are any), the sums
+ * per NVTX range, then what the counts are. */
 static void print_report(const mp_prof_data *d, const mp_prof_src *s, int n,
-                         const char *csv, const mp_ncu_table *x,
-                         const int *xc, const char *xcsv, mp_rep_format f,
-                         FILE *out)
+                         const worst *w, int nw, const char *csv,
+                         const explained *xp, mp_rep_format f, FILE *out)
 {
     int more, libraries = 0;
     for (int k = 0; k < d->nl; k++)
         libraries |= d->l[k].library;
     char title[1024];
-    mp_rep_table *t = worst_table(s, n, &more);
+    mp_rep_table *t = worst_table(s, n, w, nw, &more);
     snprintf(title, sizeof title, "Worst source lines of %s (%sexcess = "
              "measured - ideal; share of its kernel's excess)", csv,
              libraries ? "the program's own kernels; " : "");
@@ -744,16 +746,13 @@ static void print_report(const mp_prof_data *d, const mp_prof_src *s, int n,
         fprintf(out, "(%d more line%s with excess)\n", more,
                 more == 1 ? "" : "s");
     mp_rep_table_free(t);
-    if (x) {
-        int shown, all;
-        t = explained_table(s, n, x, xc, &shown, &all);
+    if (xp->t) {
         snprintf(title, sizeof title, "Explained by %s: the worst lines' "
                  "instructions, model against measured, the best fix and "
                  "its predicted count, in the launch explain captured (%d "
-                 "of its %d instruction%s)", xcsv, shown, all,
-                 all == 1 ? "" : "s");
-        print_table(t, title, f, 0, out);
-        mp_rep_table_free(t);
+                 "of its %d instruction%s)", xp->csv, xp->shown, xp->all,
+                 xp->all == 1 ? "" : "s");
+        print_table(xp->t, title, f, 0, out);
     }
     range_view rv = view_of(d);
     t = sums_table(d, 0, OWN, rv);
@@ -784,20 +783,6 @@ static void print_report(const mp_prof_data *d, const mp_prof_src *s, int n,
         range_notes(d, rv, f, out);
 }
 
-/* Whether explain.csv x has an instruction on one of s's lines with
- * excess. */
-static int explains_any(const mp_prof_src *s, int n, const mp_ncu_table *x,
-                        const int *c)
-{
-    int nw, any = 0;
-    worst *w = worst_lines(s, n, &nw);
-    for (int k = 0; k < nw && !any; k++)
-        for (int r = 0; r < x->nrows && !any; r++)
-            any = on_line(x, c, r, &s[w[k].src]);
-    free(w);
-    return any;
-}
-
 int mp_prof_report(const char *csv, const char *explain_csv,
                    mp_rep_format f, const char *plot_dir, FILE *out,
                    char *err, size_t errlen)
@@ -811,17 +796,23 @@ int mp_prof_report(const char *csv, const char *explain_csv,
         mp_prof_free(&d);
         return -1;
     }
-    int n, rc = 0;
+    int n, nw, rc = 0;
     mp_prof_src *s = mp_prof_sources(&d, &n);
-    if (explain_csv && !explains_any(s, n, &x, xc)) {
+    worst *w = worst_lines(s, n, &nw);
+    explained xp = {NULL, explain_csv, 0, 0};
+    if (explain_csv)
+        xp.t = explained_table(s, w, nw, &x, xc, &xp.shown, &xp.all);
+    if (explain_csv && !xp.shown) {
         snprintf(err, errlen, "%s: none of its %d rows is an instruction of "
                  "a line with excess in %s", explain_csv, x.nrows, csv);
         rc = -1;
     } else if (plot_dir)
         rc = write_plot(s, n, plot_dir, out, err, errlen);
     else
-        print_report(&d, s, n, csv, explain_csv ? &x : NULL, xc,
-                     explain_csv, f, out);
+        print_report(&d, s, n, w, nw, csv, &xp, f, out);
+    if (xp.t)
+        mp_rep_table_free(xp.t);
+    free(w);
     if (explain_csv)
         mp_ncu_free(&x);
     free(s);
