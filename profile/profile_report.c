@@ -173,9 +173,10 @@ static int on_line(const mp_ncu_table *x, const int *c, int r,
 /* One row per explained instruction of a line with excess (w, nw), in
  * the worst lines' order: its counts, the model's, and the best fix.
  * *shown: the instructions listed; *all: those explain.csv holds. */
-static mp_rep_table *explained_table(const mp_prof_src *s, const worst *w,
-                                     int nw, const mp_ncu_table *x,
-                                     const int *c, int *shown, int *all)
+static mp_rep_table *explained_table(const mp_prof_src *s, int n,
+                                     const worst *w, int nw,
+                                     const mp_ncu_table *x, const int *c,
+                                     int *shown, int *all)
 {
     static const char *const keys[] = {"#", "line", "opcode", "offset",
                                        "equal", "best fix"};
@@ -189,10 +190,11 @@ static mp_rep_table *explained_table(const mp_prof_src *s, const worst *w,
                                  x->cells[r - 1][c[XP_OFFSET]])
                 || strcmp(x->cells[r][c[XP_MANGLED]],
                           x->cells[r - 1][c[XP_MANGLED]]);
+    unsigned char *listed = mp_xcalloc((size_t)n + 1, 1);
     for (int k = 0; k < nw; k++) {
         const mp_prof_src *l = &s[w[k].src];
-        if (k > 0 && w[k - 1].src == w[k].src)
-            continue;   /* a line's second class: its rows are listed */
+        if (listed[w[k].src]++)
+            continue;   /* a line's other class: its rows are listed */
         for (int r = 0; r < x->nrows; r++) {
             if (!on_line(x, c, r, l) || (r > 0 && on_line(x, c, r - 1, l)
                 && !strcmp(x->cells[r][c[XP_OFFSET]],
@@ -218,6 +220,7 @@ static mp_rep_table *explained_table(const mp_prof_src *s, const worst *w,
             (*shown)++;
         }
     }
+    free(listed);
     return t;
 }
 
@@ -801,7 +804,7 @@ int mp_prof_report(const char *csv, const char *explain_csv,
     worst *w = worst_lines(s, n, &nw);
     explained xp = {NULL, explain_csv, 0, 0};
     if (explain_csv)
-        xp.t = explained_table(s, w, nw, &x, xc, &xp.shown, &xp.all);
+        xp.t = explained_table(s, n, w, nw, &x, xc, &xp.shown, &xp.all);
     if (explain_csv && !xp.shown) {
         snprintf(err, errlen, "%s: none of its %d rows is an instruction of "
                  "a line with excess in %s", explain_csv, x.nrows, csv);

@@ -308,6 +308,34 @@ static void test_report_beside(void **state)
     const char *other[] = {"report", FIX("transpose_profile.csv"),
                            "other.csv", NULL};
     cli_expect_usage_error(other, "none of its 2 rows");
+    /* A line with excess in two classes, another line's between them in
+     * the worst order (21 shared 124, 23 shared 60, 21 global 4): line
+     * 21's instruction is listed once, at its first rank. */
+    size_t plen;
+    char *prof = cli_read_file(FIX("transpose_profile.csv"), &plen);
+    cli_write_file("two.csv", prof);
+    free(prof);
+    cli_write_file("two-lines.csv",
+        "pid,kernel,mangled,file,line,function_offset,opcode,launches,"
+        "smsp__sass_inst_executed,"
+        "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared,"
+        "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal,"
+        "smsp__sass_sectors_mem_global,smsp__sass_sectors_mem_global_ideal,"
+        "smsp__sass_inst_executed_op_ld,ratio,origin,library\n"
+        "4242,transpose_naive,transpose_naive,/src/transpose.cu,21,0x180,"
+        "LDS,1,4,128,4,0,0,4,32,/src/transpose,0\n"
+        "4242,transpose_naive,transpose_naive,/src/transpose.cu,21,0x190,"
+        "STG.E,1,4,0,0,20,16,0,1,/src/transpose,0\n"
+        "4242,transpose_naive,transpose_naive,/src/transpose.cu,23,0x1a0,"
+        "LDS,1,4,64,4,0,0,4,16,/src/transpose,0\n");
+    const char *two[] = {"report", "two.csv", "rx.csv", NULL};
+    cli_run_ok(two, &r);
+    cli_must_contain("stdout", r.out, "(1 of its 1 instruction)");
+    title = strstr(r.out, "Explained by");
+    assert_non_null(title);
+    assert_non_null(strstr(title, "\n1  transpose.cu:21"));
+    assert_null(strstr(title, "\n3  transpose.cu:21"));
+    cli_result_free(&r);
     cli_write_file("bad.csv", "kernel,function_offset,fix_rank\r\nk,0x0,1\r\n");
     const char *bad[] = {"report", FIX("transpose_profile.csv"), "bad.csv",
                          NULL};
