@@ -115,14 +115,16 @@ static long long distinct_addresses(const mp_explain_exec *e)
 static void committed(mp_xp_inst *x)
 {
     char config[320];
-    int rc = mp_xp_h200(x->probe, config, sizeof config,
-                        &x->h200_per_request, x->h200_file,
-                        sizeof x->h200_file);
+    int shared = x->p.space == MP_SPACE_SHARED;
+    int rc = mp_xp_h200(x->probe, shared ? "wavefronts_per_request"
+                                         : "sectors_per_request",
+                        config, sizeof config, &x->h200_per_request,
+                        x->h200_file, sizeof x->h200_file);
     x->has_h200 = rc == 1;
     if (rc == 1)
         snprintf(x->h200, sizeof x->h200, "%.2f %s a request (%s, %s)",
-                 x->h200_per_request, x->p.space == MP_SPACE_SHARED
-                 ? "wavefronts" : "sectors", x->h200_file, config);
+                 x->h200_per_request, shared ? "wavefronts" : "sectors",
+                 x->h200_file, config);
     else if (rc == 0)
         snprintf(x->h200, sizeof x->h200, "none committed (%s)", config);
 }

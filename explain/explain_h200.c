@@ -76,18 +76,17 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The first verified row of `config` in csv with a count per request. */
-static int row_of(const char *csv, const char *config, double *v)
+/* The first verified row of `config` in csv with a number in column
+ * `count`. */
+static int row_of(const char *csv, const char *config, const char *count,
+                  double *v)
 {
     mp_ncu_table t;
     char err[512];
     if (mp_csv_table_read(csv, &t, err, sizeof err))
         return 0;
     int c = mp_ncu_column(&t, "config"), ok = mp_ncu_column(&t, "verified");
-    int m = mp_ncu_column(&t, "wavefronts_per_request");
-    if (m < 0 || (c >= 0 && !strncmp(config, "coalesce", 8)))
-        m = mp_ncu_column(&t, "sectors_per_request");
-    int found = 0;
+    int m = mp_ncu_column(&t, count), found = 0;
     for (int r = 0; r < t.nrows && c >= 0 && ok >= 0 && m >= 0 && !found;
          r++)
         found = !strcmp(t.cells[r][c], config)
@@ -97,8 +96,8 @@ static int row_of(const char *csv, const char *config, double *v)
     return found;
 }
 
-int mp_xp_h200(const char *command, char *config, size_t clen,
-               double *per_request, char *file, size_t flen)
+int mp_xp_h200(const char *command, const char *count, char *config,
+               size_t clen, double *per_request, char *file, size_t flen)
 {
     const mp_probe *p = NULL;
     char dir[4096];
@@ -123,7 +122,7 @@ int mp_xp_h200(const char *command, char *config, size_t clen,
     for (int i = 0; i < n; i++) {
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        if (!found && row_of(path, config, per_request)) {
+        if (!found && row_of(path, config, count, per_request)) {
             snprintf(file, flen, "results/h200/%s/%s", p->name, names[i]);
             found = 1;
         }
