@@ -29,6 +29,18 @@ const char *gpu_test_dir(void)
     return d ? d : "results/gpu-test";
 }
 
+void gpu_test_subdir(const char *name, char *dir, size_t len)
+{
+    snprintf(dir, len, "%s/%s", gpu_test_dir(), name);
+}
+
+void gpu_make_test_dirs(const char *dir)
+{
+    mkdir("results", 0777);
+    mkdir(gpu_test_dir(), 0777);
+    mkdir(dir, 0777);
+}
+
 const char *gpu_build_dir(void)
 {
     static char build[960];

@@ -7,6 +7,8 @@
 #ifndef MP_GPU_UTIL_H
 #define MP_GPU_UTIL_H
 
+#include <stddef.h>
+
 #include "ncu_csv.h"
 
 struct CMUnitTest;
@@ -14,6 +16,11 @@ struct CMUnitTest;
 /* $MEMPROBE or ./memprobe; $GPU_TEST_DIR or results/gpu-test. */
 const char *gpu_memprobe(void);
 const char *gpu_test_dir(void);
+/* A test's own folder, gpu_test_dir()/NAME, into dir. */
+void gpu_test_subdir(const char *name, char *dir, size_t len);
+/* Makes results/, gpu_test_dir() and dir (a gpu_test_subdir), as far
+ * as they are missing. */
+void gpu_make_test_dirs(const char *dir);
 /* The build folder: the folder of $MEMPROBE, or build for ./memprobe. */
 const char *gpu_build_dir(void);
 

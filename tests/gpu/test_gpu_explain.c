@@ -252,10 +252,9 @@ static void test_fixes_measured(void **state)
 
 int main(void)
 {
-    const char *d = getenv("GPU_TEST_DIR");
     const char *a = getenv("MP_PROFILE_APP");
     const char *src = getenv("MP_TEST_SOURCE");
-    snprintf(dir, sizeof dir, "%s/explain", d ? d : "results/gpu-test");
+    gpu_test_subdir("explain", dir, sizeof dir);
     if (a)
         snprintf(app, sizeof app, "%s", a);
     else
@@ -266,9 +265,7 @@ int main(void)
                                          sizeof marker_err);
     find_skip();
     if (!skip_why[0]) {
-        mkdir("results", 0777);
-        mkdir(d ? d : "results/gpu-test", 0777);
-        mkdir(dir, 0777);
+        gpu_make_test_dirs(dir);
         run_explain();
     }
     static const struct CMUnitTest tests[] = {

@@ -129,11 +129,8 @@ static void test_model_holds_the_chase(void **state)
 
 int main(void)
 {
-    const char *d = getenv("GPU_TEST_DIR");
-    snprintf(dir, sizeof dir, "%s/l2map", d ? d : "results/gpu-test");
-    mkdir("results", 0777);
-    mkdir(d ? d : "results/gpu-test", 0777);
-    mkdir(dir, 0777);
+    gpu_test_subdir("l2map", dir, sizeof dir);
+    gpu_make_test_dirs(dir);
     measure();
     static const struct CMUnitTest tests[] = {
         GPU_TEST("map_rows", test_map_rows),

@@ -889,13 +889,12 @@ static void test_batches_equal_runs(void **state)
 
 int main(void)
 {
-    const char *d = getenv("GPU_TEST_DIR");
     const char *a = getenv("MP_PROFILE_APP");
     const char *src = getenv("MP_TEST_SOURCE");
     /* The build folder: beside memprobe, or build/ for ./memprobe. */
     char build[960];
     snprintf(build, sizeof build, "%s", gpu_build_dir());
-    snprintf(dir, sizeof dir, "%s/profile", d ? d : "results/gpu-test");
+    gpu_test_subdir("profile", dir, sizeof dir);
     snprintf(inject, sizeof inject, "%s/lib/libmemprobe_inject.so", build);
     if (a)
         snprintf(app, sizeof app, "%s", a);
@@ -907,9 +906,7 @@ int main(void)
 
     find_skip();
     if (!skip_why[0]) {
-        mkdir("results", 0777);
-        mkdir(d ? d : "results/gpu-test", 0777);
-        mkdir(dir, 0777);
+        gpu_make_test_dirs(dir);
         run_all();
     }
     static const struct CMUnitTest tests[] = {

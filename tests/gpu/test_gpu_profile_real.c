@@ -522,10 +522,9 @@ static void test_split(void **state)
 
 int main(void)
 {
-    const char *d = getenv("GPU_TEST_DIR");
     const char *all = getenv("MEMPROBE_PROFILE_REAL");
     snprintf(build, sizeof build, "%s", gpu_build_dir());
-    snprintf(dir, sizeof dir, "%s/profile-real", d ? d : "results/gpu-test");
+    gpu_test_subdir("profile-real", dir, sizeof dir);
     if (choose(all))
         return 2;
     char need[2048];
@@ -539,9 +538,7 @@ int main(void)
     else if (mp_spawn_wait(which, "/dev/null") != 0)
         snprintf(skip_all, sizeof skip_all, "ncu not found");
     if (!skip_all[0]) {
-        mkdir("results", 0777);
-        mkdir(d ? d : "results/gpu-test", 0777);
-        mkdir(dir, 0777);
+        gpu_make_test_dirs(dir);
         run_all(all != NULL);
     }
     struct CMUnitTest tests[4 * NPROG];
