@@ -19,8 +19,9 @@
  *   TLB reach      stride 2 MiB (one load per page), cache cg (L2 hits
  *                  whatever the page count; through L1 the lines would
  *                  fill the L1 first), sequential: the first page count
- *                  at which the latency rises 2% (and 5 cycles) above
- *                  the fewest pages' latency;
+ *                  from which every row lies above all rows of fewer
+ *                  pages and 2% (and 5 cycles) above their median; else
+ *                  "no step" with the rows' range;
  *   shared, constant  space shared (median), constant (smallest and
  *                  largest footprint).
  * Medians where several rows qualify (several files, seq and random).
@@ -281,6 +282,45 @@ static void granularity(mp_hier_figure *fig, const mp_hier *h, double fmin,
     }
 }
 
+/* The TLB reach from the cg chases at one load per 2 MiB page (pts, by
+ * page count): the first page count from which every row lies above
+ * every row of fewer pages and 2% (and 5 cycles) above their median. A
+ * curve without such a step says so with its range: which L2 half homes
+ * each page's line moves a chase by more than the TLB does (l2map --tlb
+ * keeps the homes apart). */
+static void tlb_reach(mp_hier_figure *fig, const point *pts, int n)
+{
+    if (n < 2)
+        return;
+    double lo = pts[0].cycles, hi = pts[0].cycles;
+    for (int i = 1; i < n; i++) {
+        double after = pts[i].cycles, before[128];
+        for (int k = i; k < n; k++)
+            after = fmin(after, pts[k].cycles);
+        for (int k = 0; k < i; k++)
+            before[k] = pts[k].cycles;
+        double m = mp_median(before, (size_t)i);
+        if (after > hi && after > 1.02 * m && after > m + 5) {
+            snprintf(fig->value, sizeof fig->value, "%.0f pages (%.0f MiB: "
+                     "%.1f cycles) fit, %.0f pages (%.1f cycles) do not; "
+                     "%.0f pages: %.1f cycles", pts[i - 1].x / (2 * MIB),
+                     pts[i - 1].x / MIB, pts[i - 1].cycles,
+                     pts[i].x / (2 * MIB), pts[i].cycles,
+                     pts[n - 1].x / (2 * MIB), pts[n - 1].cycles);
+            break;
+        }
+        lo = fmin(lo, pts[i].cycles);
+        hi = fmax(hi, pts[i].cycles);
+    }
+    if (!fig->value[0])
+        snprintf(fig->value, sizeof fig->value, "no step from %.0f to %.0f "
+                 "pages: %.1f-%.1f cycles, the L2 homes' spread (memprobe "
+                 "l2map --tlb)", pts[0].x / (2 * MIB),
+                 pts[n - 1].x / (2 * MIB), lo, hi);
+    snprintf(fig->from, sizeof fig->from, "%s .. %s (%s)", pts[0].config,
+             pts[n - 1].config, pts[0].file);
+}
+
 /* A figure from a median of cycles x (none when NAN) and its rows. */
 static void median_figure(mp_hier_figure *fig, double x, const char *from)
 {
@@ -362,27 +402,7 @@ int mp_hier_derive(const mp_hier *h, mp_hier_figure *f)
         ft.order = NULL;
         n = curve(h, &ft, 0, pts, 128);
     }
-    for (int i = 1; i < n; i++) {
-        if (pts[i].cycles > 1.02 * pts[0].cycles
-            && pts[i].cycles > pts[0].cycles + 5) {
-            snprintf(f[8].value, sizeof f[8].value, "%.0f pages (%.0f MiB: "
-                     "%.1f cycles) fit, %.0f pages (%.1f cycles) do not; "
-                     "%.0f pages: %.1f cycles", pts[i - 1].x / (2 * MIB),
-                     pts[i - 1].x / MIB, pts[i - 1].cycles,
-                     pts[i].x / (2 * MIB), pts[i].cycles,
-                     pts[n - 1].x / (2 * MIB), pts[n - 1].cycles);
-            snprintf(f[8].from, sizeof f[8].from, "%s .. %s (%s)",
-                     pts[0].config, pts[n - 1].config, pts[0].file);
-            break;
-        }
-    }
-    if (n > 1 && !f[8].value[0]) {
-        snprintf(f[8].value, sizeof f[8].value, "beyond %.0f pages (no rise "
-                 "of 2%%: %.1f to %.1f cycles)", pts[n - 1].x / (2 * MIB),
-                 pts[0].cycles, pts[n - 1].cycles);
-        snprintf(f[8].from, sizeof f[8].from, "%s .. %s (%s)", pts[0].config,
-                 pts[n - 1].config, pts[0].file);
-    }
+    tlb_reach(&f[8], pts, n);
     filter fs = {"shared", NULL, NULL, 0, 0, 1e30};
     x = median_of(h, &fs, from, sizeof from);
     median_figure(&f[9], x, from);

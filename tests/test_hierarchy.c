@@ -97,6 +97,57 @@ static void expect(const mp_hier_figure *f, int n, const char *name,
     assert_true(x->from[0] != '\0');
 }
 
+/* The TLB rows alone, as the H200's sweep measured them (one line at the
+ * start of each page from one SM, cg): the lines' L2 homes spread the
+ * rows by 11 cycles with no step, read as such rather than as a reach
+ * beyond the last page count; a step after noise of its own size is
+ * not one, and a step above all rows before it (270 .. 277, then 290)
+ * is. */
+static void tlb_figure(const double *cycles, int n, char *value,
+                       size_t size)
+{
+    FILE *f = fopen(CSV, "w");
+    assert_non_null(f);
+    fprintf(f, "probe,config,verified,footprint_bytes,stride_bytes,order,"
+            "cache,space,cycles_per_load,ns_per_load\r\n");
+    for (int i = 0; i < n; i++)
+        row(f, 16777216.0 * (1 << i), 2097152, "seq", "cg", "global",
+            cycles[i]);
+    fclose(f);
+    mp_ncu_table t;
+    char err[256];
+    assert_int_equal(mp_csv_table_read(CSV, &t, err, sizeof err), 0);
+    mp_hier h;
+    memset(&h, 0, sizeof h);
+    mp_hier_add(&h, &t, CSV);
+    mp_hier_figure fig[MP_HIER_FIGURES];
+    int k = mp_hier_derive(&h, fig);
+    snprintf(value, size, "%s", figure(fig, k, "TLB reach (2 MiB pages)")->value);
+    mp_hier_free(&h);
+    mp_ncu_free(&t);
+}
+
+static void test_tlb_step(void **state)
+{
+    (void)state;
+    char v[160];
+    static const double h200[] = {291.14, 287.16, 288.30, 284.07, 283.09,
+                                  280.10, 281.34, 281.45, 280.66, 281.10,
+                                  280.90};
+    tlb_figure(h200, 11, v, sizeof v);
+    assert_string_equal(v, "no step from 8 to 8192 pages: 280.1-291.1 "
+                        "cycles, the L2 homes' spread (memprobe l2map --tlb)");
+    /* 300 is 2% above the median 277 but not above 302 before it. */
+    static const double noisy[] = {272, 302, 277, 300, 301};
+    tlb_figure(noisy, 5, v, sizeof v);
+    assert_string_equal(v, "no step from 8 to 128 pages: 272.0-302.0 "
+                        "cycles, the L2 homes' spread (memprobe l2map --tlb)");
+    static const double step[] = {270, 277, 272, 290, 291, 295};
+    tlb_figure(step, 6, v, sizeof v);
+    assert_string_equal(v, "32 pages (64 MiB: 272.0 cycles) fit, 64 pages "
+                        "(290.0 cycles) do not; 256 pages: 295.0 cycles");
+}
+
 static void test_figures(void **state)
 {
     (void)state;
@@ -303,6 +354,7 @@ int main(void)
 {
     static const struct CMUnitTest fixed[] = {
         cmocka_unit_test(test_figures),
+        cmocka_unit_test(test_tlb_step),
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_command),
         cmocka_unit_test(test_study),
