@@ -769,6 +769,8 @@ capture)
     # cost; CAPTURE_TRACE=1 traces the library's callbacks). Into
     # capture/: the GPU test of explain (test_gpu_explain.tap), per
     # program NAME.txt (the output), NAME-cost.txt, and cost.txt.
+    # CAPTURE_PROGRAMS names the programs (default: app cpp_app
+    # triton_offender torch_eager; tests/profile/real/NAME.py for others).
     X=$W/capture
     mkdir -p "$X"
     step capture-build make -j16 DEPS=.deps memprobe capture build/tests/profile/app \
@@ -794,7 +796,7 @@ capture)
     grep -E '^(not )?ok|^# .*(MISMATCH|offending lines|predicted)' "$X/test_gpu_explain.tap" \
         | head -40 | tee -a "$SUMMARY"
     : > "$X/cost.txt"
-    for n in app cpp_app triton_offender torch_eager; do
+    for n in ${CAPTURE_PROGRAMS:-app cpp_app triton_offender torch_eager}; do
         extra=
         case $n in app) cmd=build/tests/profile/app ;;
                    cpp_app) cmd=build/tests/profile/cpp_app ;;
@@ -847,7 +849,9 @@ profilecost)
     # The limits add up to more than 420 s (four ncu runs of up to 150 s):
     # PROFILECOST_PROGRAMS=train_loop, then =many, in two calls (default
     # both in one) gives each program all its runs. PROFILECOST_PHASES
-    # (default "alone memprobe ncu") picks phases; "diag" adds runs of
+    # (default "alone memprobe ncu") picks phases; "batch" runs the full
+    # profile with batches of 32 runs and twice with a flush per run and
+    # compares their rows; "diag" adds runs of
     # memprobe under inject.c's cost knobs (full-NAME, diag-NAME), to
     # find where the time goes.
     C=$W/profilecost
@@ -894,6 +898,21 @@ profilecost)
                     cost_run "$p" "${v%%:*}" ${PROFILECOST_FULL_S:-150} env "${v#*:}" \
                         ./memprobe profile --keep-raw "$C/$p-raw-${v%%:*}" \
                         -o "$C/$p-${v%%:*}.csv" -- $cmd
+                done ;;
+            batch)
+                # batches of 32 runs against a flush per run, the flush
+                # per run twice (two runs of a program differ by
+                # themselves), every row compared (scripts/profile-compare.sh)
+                for v in full-batch1:1 full-batch1-again:1 full-batch32:32; do
+                    cost_run "$p" "${v%%:*}" ${PROFILECOST_FULL_S:-150} env MEMPROBE_BATCH_RUNS=${v#*:} \
+                        ./memprobe profile --keep-raw "$C/$p-raw-${v%%:*}" \
+                        -o "$C/$p-${v%%:*}.csv" -- $cmd
+                done
+                for m in full-batch1-again full-batch32; do
+                    scripts/profile-compare.sh "$C/$p-full-batch1.csv" "$C/$p-$m.csv" \
+                        > "$C/$p-compare-$m.txt" 2>&1
+                    echo "profilecost $p full-batch1 against $m: $(tail -1 "$C/$p-compare-$m.txt")" \
+                        | tee -a "$SUMMARY"
                 done ;;
             ncu)
                 cost_run "$p" ncu-src ${PROFILECOST_NCU_S:-150} $NCU --clock-control none \
