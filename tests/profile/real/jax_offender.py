@@ -1,7 +1,12 @@
 # jax_offender.py - a JAX program whose jitted function reads every
 # eighth column of a matrix (XLA's fused kernel loads floats 32 bytes
 # apart: a sector a lane) and scales it. Checked against NumPy.
+import os
 import sys
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+# autotuning off: the two runs of explain (counts, addresses) launch the
+# same work
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " --xla_gpu_autotune_level=0").strip()
 import numpy as np
 import jax
 import jax.numpy as jnp
