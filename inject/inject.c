@@ -1198,16 +1198,18 @@ typedef struct {
 
 /* A batch: the runs launched on one context since the last flush, not
  * synchronised or flushed yet; per-launch flushes cost 30-45 us each on
- * the H200. By default a batch is one run (ENV_BATCH_RUNS). SASS
- * records name their function, not their
- * launch, so a
- * batch holds each kernel name in one run only: a launch whose name has
- * another run in the batch ends it first (one synchronisation, one
- * flush, the records shared out to the runs by name). So do a graph
- * launch, a synchronising call of the program, a launch on another
- * context, the context's end, exit, g.batch_runs runs and
- * g.flush_launches launches. */
-enum { BATCH_MAX = 64 };
+ * the H200. By default a batch is up to 32 runs (ENV_BATCH_RUNS): 39 us
+ * added to a short launch against 55 with a flush per run, and a
+ * training loop's rows no further from a flush per run's than two runs
+ * of a flush per run are from each other
+ * (results/h200/profile/cost/batches/). SASS records name their
+ * function, not their launch, so a batch holds each kernel name in one
+ * run only: a launch whose name has another run in the batch ends it
+ * first (one synchronisation, one flush, the records shared out to the
+ * runs by name). So do a graph launch, a synchronising call of the
+ * program, a launch on another context, the context's end, exit,
+ * g.batch_runs runs and g.flush_launches launches. */
+enum { BATCH_MAX = 64, BATCH_RUNS_DEFAULT = 32 };
 typedef struct {
     launch_key key;
     uint64_t first, n;
@@ -1902,7 +1904,7 @@ static int start_read_settings(void)
     if (!g.flush_launches)
         g.flush_launches = 1;
     uint64_t runs;
-    if (env_u64(ENV_BATCH_RUNS, 1, &runs))
+    if (env_u64(ENV_BATCH_RUNS, BATCH_RUNS_DEFAULT, &runs))
         return 0;
     if (runs < 1 || runs > BATCH_MAX) {
         say(MP_RAW_KEY_ERROR, "%s %llu is out of range (1-%d)",
