@@ -191,8 +191,8 @@ static int module_wanted(const Sanitizer_ResourceModuleData *md)
     return 0;
 }
 
-/* The patches loaded into ctx once; the global and shared accesses of a
- * module with a wanted kernel patched. */
+/* The patches loaded into ctx once; the global and shared accesses and
+ * the asynchronous copies of a module with a wanted kernel patched. */
 static void on_module(const Sanitizer_ResourceModuleData *md)
 {
     if (!module_wanted(md))
@@ -213,6 +213,9 @@ static void on_module(const Sanitizer_ResourceModuleData *md)
     san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS,
                                       md->module, "mp_capture_shared"),
            "sanitizerPatchInstructions shared");
+    san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC,
+                                      md->module, "mp_capture_memcpy_async"),
+           "sanitizerPatchInstructions memcpy async");
     if (san_ok(sanitizerPatchModule(md->module), "sanitizerPatchModule")) {
         CUmodule *m = realloc(g.mods, (g.nmods + 1) * sizeof *m);
         if (m) {
@@ -347,7 +350,9 @@ static void write_row(const pending *p, uint32_t offset,
                          : r->width == 8 ? ".64" : r->width == 16 ? ".128"
                          : "";
     char opcode[32];
-    if (store && load)   /* an atomic: named, not explained */
+    if (r->flags & MP_CAPTURE_ASYNC)   /* LDGSTS: its shared store */
+        snprintf(opcode, sizeof opcode, "LDGSTS%s", suffix);
+    else if (store && load)   /* an atomic: named, not explained */
         snprintf(opcode, sizeof opcode, "%s", shared ? "ATOMS" : "ATOMG");
     else
         snprintf(opcode, sizeof opcode, "%s%s%s", store ? "ST" : "LD",

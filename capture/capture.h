@@ -25,6 +25,9 @@ typedef struct {
 
 /* set in mp_capture_rec.flags by the shared-memory patch */
 #define MP_CAPTURE_SHARED 0x80000000u
+/* set with MP_CAPTURE_SHARED by the asynchronous-copy patch (LDGSTS: its
+ * shared-memory destination is recorded) */
+#define MP_CAPTURE_ASYNC 0x40000000u
 
 /* The device block of one captured launch (the patches' userdata). The
  * records of want[k] are rec[k * cap .. k * cap + cap - 1]; count[k]

@@ -1,6 +1,7 @@
 // capture_patches.cu - the device side of the capture library: the
 // callbacks compute-sanitizer's patching API calls before each global and
-// shared memory access of a patched module (built with nvcc --fatbin
+// shared memory access and each asynchronous copy (LDGSTS) of a patched
+// module (built with nvcc --fatbin
 // --compile-as-tools-patch, loaded by capture/capture.c). A launch with a
 // capture block (its userdata) records, for the instructions it wants
 // only, each warp's execution: the lanes that ran it and their addresses;
@@ -69,6 +70,19 @@ mp_capture_global(void *userdata, uint64_t pc, void *ptr, uint32_t size,
 {
     (void)data;
     return record(userdata, pc, (uint64_t)(uintptr_t)ptr, size, flags);
+}
+
+// An asynchronous copy (LDGSTS): its store into shared memory, at dst (an
+// offset in the shared window) of accessSize bytes; the global source is
+// not recorded.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+mp_capture_memcpy_async(void *userdata, uint64_t pc, void *src, uint32_t dst,
+                        uint32_t accessSize)
+{
+    (void)src;
+    return record(userdata, pc, dst, accessSize,
+                  SANITIZER_MEMORY_DEVICE_FLAG_WRITE | MP_CAPTURE_SHARED
+                  | MP_CAPTURE_ASYNC);
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult

@@ -172,7 +172,6 @@ static const struct {
     const char *prefix;
     const char *why;
 } not_explained[] = {
-    {"LDGSTS", "asynchronous copy LDGSTS (global to shared)"},
     {"LDGDEPBAR", "asynchronous copy barrier"},
     {"LDSM", "matrix load LDSM (ldmatrix)"},
     {"STSM", "matrix store STSM (stmatrix)"},
@@ -192,11 +191,13 @@ static const struct {
 int mp_explain_opcode(const char *opcode, int *space, int *width,
                       const char **why)
 {
+    /* LDGSTS: its store into shared memory, the shared side of the copy
+     * (the capture records its destination) */
     static const char *const plain[] = {"LDS", "STS", "LDG", "STG",
-                                        "LD", "ST"};
+                                        "LD", "ST", "LDGSTS"};
     static const int plain_space[] = {MP_SPACE_SHARED, MP_SPACE_SHARED,
                                       MP_SPACE_GLOBAL, MP_SPACE_GLOBAL,
-                                      -1, -1};
+                                      -1, -1, MP_SPACE_SHARED};
     size_t n = strcspn(opcode, ". ");
     for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++) {
         if (n == strlen(plain[i]) && !strncmp(opcode, plain[i], n)) {
@@ -205,7 +206,8 @@ int mp_explain_opcode(const char *opcode, int *space, int *width,
             if (width)
                 *width = opcode_width(opcode);
             if (why)
-                *why = "plain load or store";
+                *why = i == 6 ? "asynchronous copy: its shared-memory store"
+                             : "plain load or store";
             return 1;
         }
     }
