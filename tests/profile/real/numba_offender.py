@@ -3,6 +3,10 @@
 # the tile's 32-way bank conflict on a Python line. Checked against NumPy.
 import sys
 import numpy as np
+# numba-cuda on the H200's image names np.row_stack, which that image's
+# NumPy no longer has, when it compiles this kernel: the alias NumPy had
+if not hasattr(np, "row_stack"):
+    np.row_stack = np.vstack
 from numba import cuda, float32
 
 @cuda.jit(lineinfo=True)
