@@ -770,7 +770,9 @@ capture)
     # capture/: the GPU test of explain (test_gpu_explain.tap), per
     # program NAME.txt (the output), NAME-cost.txt, and cost.txt.
     # CAPTURE_PROGRAMS names the programs (default: app cpp_app
-    # triton_offender torch_eager; tests/profile/real/NAME.py for others).
+    # triton_offender torch_eager; train_loop runs 3 steps;
+    # tests/profile/real/NAME.py for others); CAPTURE_LIMIT_S (240) bounds
+    # each explain and capture run.
     X=$W/capture
     mkdir -p "$X"
     step capture-build make -j16 DEPS=.deps memprobe capture build/tests/profile/app \
@@ -801,9 +803,10 @@ capture)
         case $n in app) cmd=build/tests/profile/app ;;
                    cpp_app) cmd=build/tests/profile/cpp_app ;;
                    torch_eager) cmd="python3 tests/profile/real/$n.py"; extra=--check-libraries ;;
+                   train_loop) cmd="python3 tests/profile/real/$n.py 3 1"; extra=--check-libraries ;;
                    *) cmd="python3 tests/profile/real/$n.py" ;; esac
         t0=$(date +%s.%N)
-        timeout -k 10 240 ./memprobe explain $extra -o "$X/$n.csv" -- $cmd > "$X/$n.txt" 2>&1
+        timeout -k 10 ${CAPTURE_LIMIT_S:-240} ./memprobe explain $extra -o "$X/$n.csv" -- $cmd > "$X/$n.txt" 2>&1
         echo "explain-$n rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}')" \
             | tee -a "$X/cost.txt"
         for r in 1 2; do
@@ -816,7 +819,7 @@ capture)
             t0=$(date +%s.%N)
             MEMPROBE_CAPTURE_TRACE=${CAPTURE_TRACE:-0} MEMPROBE_CAPTURE_FILE=$X/$n-cost-capture.csv \
                 MEMPROBE_CAPTURE_WANT=$X/$n-want.txt LD_PRELOAD=$PWD/build/lib/libmemprobe_capture.so \
-                timeout -k 10 240 $cmd > "$X/$n-capture.log" 2>&1
+                timeout -k 10 ${CAPTURE_LIMIT_S:-240} $cmd > "$X/$n-capture.log" 2>&1
             echo "$n capture rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}') $(wc -l < "$X/$n-want.txt") instructions wanted, $(($(wc -l < "$X/$n-cost-capture.csv") - 1)) rows" \
                 | tee -a "$X/cost.txt"
             head -c 20000 "$X/$n-cost-capture.csv.status" > "$X/$n-cost-status.txt"
