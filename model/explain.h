@@ -57,11 +57,11 @@ long long mp_explain_exec_count(const mp_explain_exec *e, long long *ideal);
 
 /* Classifies a SASS opcode ("LDS.U.128", "LDG.E.64", "STG.E", "LD.E",
  * "LDGSTS.E.BYPASS.128", "UTMALDG.2D", "ATOMS.ADD", ...): 1 when the
- * model explains it (plain LDS, STS, LDG, STG, LD, ST, and LDGSTS as the
- * shared-memory store it makes), with *space (shared, global, or -1 for
- * generic LD/ST) and *width (bytes, from .U8, .S16, .64, .128 ...; 4 by
- * default) when not NULL; 0 when not explained, with *why saying what it
- * is ("matrix load LDSM (ldmatrix)"). */
+ * model explains it (plain LDS, STS, LDG, STG, LD, ST), with *space
+ * (shared, global, or -1 for generic LD/ST) and *width (bytes, from .U8,
+ * .S16, .64, .128 ...; 4 by default) when not NULL; 0 when not
+ * explained, with *why saying what it is ("matrix load LDSM
+ * (ldmatrix)"). */
 int mp_explain_opcode(const char *opcode, int *space, int *width,
                       const char **why);
 
