@@ -362,7 +362,7 @@ static void verdict(findings *f, const char *area)
         fail_msg("no file of %s read (run from the repository root)", area);
 }
 
-/* docs/*.md, the folder itself only */
+/* the .md files of docs/, the folder itself only */
 static int docs_visit(const char *path, const char *name, int is_dir,
                       void *ctx)
 {
