@@ -292,15 +292,15 @@ static void tlb_reach(mp_hier_figure *fig, const point *pts, int n)
 {
     if (n < 2)
         return;
-    double lo = pts[0].cycles, hi = pts[0].cycles;
+    double lo = pts[0].cycles, hi = pts[0].cycles, after[128], before[128];
+    after[n - 1] = pts[n - 1].cycles;   /* the least from each row on */
+    for (int k = n - 2; k >= 0; k--)
+        after[k] = fmin(after[k + 1], pts[k].cycles);
     for (int i = 1; i < n; i++) {
-        double after = pts[i].cycles, before[128];
-        for (int k = i; k < n; k++)
-            after = fmin(after, pts[k].cycles);
-        for (int k = 0; k < i; k++)
+        for (int k = 0; k < i; k++)   /* mp_median sorts its input */
             before[k] = pts[k].cycles;
         double m = mp_median(before, (size_t)i);
-        if (after > hi && after > 1.02 * m && after > m + 5) {
+        if (after[i] > hi && after[i] > 1.02 * m && after[i] > m + 5) {
             snprintf(fig->value, sizeof fig->value, "%.0f pages (%.0f MiB: "
                      "%.1f cycles) fit, %.0f pages (%.1f cycles) do not; "
                      "%.0f pages: %.1f cycles", pts[i - 1].x / (2 * MIB),
