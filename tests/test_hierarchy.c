@@ -25,12 +25,18 @@ static void row(FILE *f, double fp, double stride, const char *order,
             order, cache, space, cycles, cycles / 1.98);
 }
 
+/* The latency columns the figures read. */
+static void header(FILE *f)
+{
+    fprintf(f, "probe,config,verified,footprint_bytes,stride_bytes,order,"
+            "cache,space,cycles_per_load,ns_per_load\r\n");
+}
+
 static void write_csv(void)
 {
     FILE *f = fopen(CSV, "w");
     assert_non_null(f);
-    fprintf(f, "probe,config,verified,footprint_bytes,stride_bytes,order,"
-            "cache,space,cycles_per_load,ns_per_load\r\n");
+    header(f);
     /* Staircase, random, stride 128, default and cg. */
     for (double fp = 8192; fp <= 1073741824.0; fp *= 2) {
         double l1 = fp <= 196608 ? 33 : fp < 524288 ? 150 : 260;
@@ -108,8 +114,7 @@ static void tlb_figure(const double *cycles, int n, char *value,
 {
     FILE *f = fopen(CSV, "w");
     assert_non_null(f);
-    fprintf(f, "probe,config,verified,footprint_bytes,stride_bytes,order,"
-            "cache,space,cycles_per_load,ns_per_load\r\n");
+    header(f);
     for (int i = 0; i < n; i++)
         row(f, 16777216.0 * (1 << i), 2097152, "seq", "cg", "global",
             cycles[i]);
