@@ -550,7 +550,7 @@ static int plateau_table(gpu *g, const mp_l2map_options *o, csv_out *csv,
                 continue;
             int ok = 1;
             unsigned long long warm = (unsigned long long)m
-                * (2 * (long long)m * MP_L2MAP_LINE <= 3 * g->dev.l2_bytes
+                * (2ULL * m * MP_L2MAP_LINE <= 3ULL * g->dev.l2_bytes
                        ? 2 : 1);
             c[s] = chase(g, buf, idx, m, warm, 32768, 0, &ok);
             have[s] = 1;
