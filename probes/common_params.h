@@ -23,8 +23,9 @@
 /* The address-pattern parameters of the bank and coalesce probes (a
  * warp's lanes over shared or global memory). widths: {4, 8, 16}. */
 #define MP_PARAM_LANE_WIDTH(widths)                                      \
-    {"width", MP_PARAM_INT, 4, 4, 16, (widths), 3, NULL,                 \
-     "bytes per lane: 4 (int), 8 (int2/double), 16 (int4)"}
+    {.name = "width", .kind = MP_PARAM_INT, .def = 4, .min = 4,          \
+     .max = 16, .allowed = (widths), .nallowed = 3,                      \
+     .help = "bytes per lane: 4 (int), 8 (int2/double), 16 (int4)"}
 #define MP_PARAM_GROUP                                                   \
     MP_INT_PARAM("group", 1, 1, 32,                                      \
                  "consecutive lanes sharing one address (32 = broadcast)")

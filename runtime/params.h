@@ -52,10 +52,12 @@ typedef struct {
  * among names (NULL-terminated; def is an index into them). A row with
  * a list of allowed values, per-choice needs or a text form spells out
  * the struct. */
-#define MP_INT_PARAM(name, def, min, max, help)                          \
-    {(name), MP_PARAM_INT, (def), (min), (max), NULL, 0, NULL, (help)}
-#define MP_CHOICE_PARAM(name, def, choices, help)                        \
-    {(name), MP_PARAM_CHOICE, (def), 0, 0, NULL, 0, (choices), (help)}
+#define MP_INT_PARAM(name_, def_, min_, max_, help_)                     \
+    {.name = (name_), .kind = MP_PARAM_INT, .def = (def_), .min = (min_), \
+     .max = (max_), .help = (help_)}
+#define MP_CHOICE_PARAM(name_, def_, choices_, help_)                     \
+    {.name = (name_), .kind = MP_PARAM_CHOICE, .def = (def_),             \
+     .choices = (choices_), .help = (help_)}
 
 typedef struct {
     long long v[MP_MAX_LIST];

@@ -122,8 +122,8 @@ static void no_parameters(void **state)
 {
     (void)state;
     static const char *const same[] = {
-        "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_"
-        "warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas",
+        ("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_"
+         "warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas"),
         "loop_add_fusion", "wrapped_dynamic_slice",
         "cupy_is_close__float32_float32_float_float_bool_bool",
         "add_kernel", "transpose_naive"};

@@ -55,18 +55,23 @@ static const long long tiles[] = {1024, 2048, 4096, 8192, 16384, 32768,
 static const int method_cc[] = {0, MP_CC_CP_ASYNC, MP_CC_TMA, MP_CC_TMA};
 
 static const mp_param_def async_params[P_COUNT] = {
-    [P_METHOD] = {"method", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, method_names,
-                  "staged (LDG + STS), cpasync (LDGSTS, sm_80), bulk "
-                  "(cp.async.bulk, sm_90) or tensor (TMA, sm_90)", method_cc},
-    [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
-                 "bytes per thread copy (staged, cpasync); 16 for bulk, "
-                 "tensor"},
+    [P_METHOD] = {.name = "method", .kind = MP_PARAM_CHOICE, .def = 0,
+                  .choices = method_names,
+                  .help = "staged (LDG + STS), cpasync (LDGSTS, sm_80), "
+                          "bulk (cp.async.bulk, sm_90) or tensor (TMA, "
+                          "sm_90)",
+                  .choice_cc = method_cc},
+    [P_WIDTH] = {.name = "width", .kind = MP_PARAM_INT, .def = 16, .min = 4,
+                 .max = 16, .allowed = widths, .nallowed = 3,
+                 .help = "bytes per thread copy (staged, cpasync); 16 for "
+                         "bulk, tensor"},
     [P_CACHE] = MP_CHOICE_PARAM("cache", 0, cache_names,
         "ca or cg (cp.async.cg needs width 16; staged: __ldcg)"),
     [P_SWIZZLE] = MP_CHOICE_PARAM("swizzle", 0, swizzle_names,
         "tensor map swizzle: none, 32, 64, 128 bytes (tensor only)"),
-    [P_TILE] = {"tile", MP_PARAM_INT, 16384, 1024, 131072, tiles, 8, NULL,
-                "bytes of the shared tile one block copies at a time"},
+    [P_TILE] = {.name = "tile", .kind = MP_PARAM_INT, .def = 16384,
+                .min = 1024, .max = 131072, .allowed = tiles, .nallowed = 8,
+                .help = "bytes of the shared tile one block copies at a time"},
     [P_BYTES] = MP_INT_PARAM("bytes", 268435456, 65536, 17179869184LL,
         "bytes of the source array, a multiple of the tile"),
     [P_PASSES] = MP_INT_PARAM("passes", 1, 1, 65536,

@@ -86,25 +86,34 @@ static const long long inflights[] = {1, 2, 4, 8};
 #define MEMCPY_RUNS 10
 
 static const mp_param_def bw_params[P_COUNT] = {
-    [P_KERNEL] = {"kernel", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, kernel_names,
-                  "read (XOR-reduce), write (pattern), copy (dst = src) or "
-                  "copy-bulk (copy by cp.async.bulk via shared memory; "
-                  "--inflight stages per warp, --tile bytes each)",
-                  kernel_cc},
-    [P_WIDTH] = {"width", MP_PARAM_INT, 16, 4, 16, widths, 3, NULL,
-                 "bytes per lane access: 4 (u32), 8 (v2.u32), 16 (v4.u32)"},
+    [P_KERNEL] = {.name = "kernel", .kind = MP_PARAM_CHOICE, .def = 0,
+                  .choices = kernel_names,
+                  .help = "read (XOR-reduce), write (pattern), copy (dst = "
+                          "src) or copy-bulk (copy by cp.async.bulk via "
+                          "shared memory; --inflight stages per warp, "
+                          "--tile bytes each)",
+                  .choice_cc = kernel_cc},
+    [P_WIDTH] = {.name = "width", .kind = MP_PARAM_INT, .def = 16, .min = 4,
+                 .max = 16, .allowed = widths, .nallowed = 3,
+                 .help = "bytes per lane access: 4 (u32), 8 (v2.u32), 16 "
+                         "(v4.u32)"},
     [P_OFFSET] = MP_INT_PARAM("offset", 0, 0, 4096,
         "bytes from the aligned base to element 0; a multiple of --width"),
     [P_STRIDE] = MP_INT_PARAM("stride", 1, 1, 64,
         "elements between neighbouring threads (stride passes)"),
     [P_BYTES] = MP_INT_PARAM("bytes", GIB, BYTES_MIN, BYTES_MAX,
         "bytes per array, a multiple of 16 (1 GiB = 17x L2)"),
-    [P_INFLIGHT] = {"inflight", MP_PARAM_INT, 4, 1, 8, inflights, 4, NULL,
-                    "independent accesses each thread issues per step"},
-    [P_CACHE] = {"cache", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, cache_names,
-                 "PTX cache operator: default, cs (streaming), na (L1 "
-                 "no-allocate), pf256 (na + L2 256-byte prefetch), auto "
-                 "(the fastest, searched)", cache_cc},
+    [P_INFLIGHT] = {.name = "inflight", .kind = MP_PARAM_INT, .def = 4,
+                    .min = 1, .max = 8, .allowed = inflights,
+                    .nallowed = 4,
+                    .help = "independent accesses each thread issues per "
+                            "step"},
+    [P_CACHE] = {.name = "cache", .kind = MP_PARAM_CHOICE, .def = 0,
+                 .choices = cache_names,
+                 .help = "PTX cache operator: default, cs (streaming), na "
+                         "(L1 no-allocate), pf256 (na + L2 256-byte "
+                         "prefetch), auto (the fastest, searched)",
+                 .choice_cc = cache_cc},
     [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = MP_INT_PARAM("blocks", 0, 0, 65536,
         "blocks; 0 = fill the GPU once (SMs x resident blocks)"),
@@ -114,8 +123,9 @@ static const mp_param_def bw_params[P_COUNT] = {
     [P_GRID] = MP_CHOICE_PARAM("grid", 0, grid_names,
         "persistent (one full wave, grid-stride loop) or oneshot (one step "
         "of --inflight accesses per thread, many waves; width 16)"),
-    [P_TILE] = {"tile", MP_PARAM_INT, TILE_DEFAULT, 1024, 32768, tiles, 6,
-                NULL, "copy-bulk: bytes per shared-memory stage"},
+    [P_TILE] = {.name = "tile", .kind = MP_PARAM_INT, .def = TILE_DEFAULT,
+                .min = 1024, .max = 32768, .allowed = tiles, .nallowed = 6,
+                .help = "copy-bulk: bytes per shared-memory stage"},
 };
 
 /* The kernel a configuration runs (MP_BW_READ, _WRITE, _COPY: copy-bulk

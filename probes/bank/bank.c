@@ -99,9 +99,10 @@ static const char *const index_names[] = {"lane", "xy", "yx", "xy-mirror",
                                           "yx-mirror", NULL};
 
 static const mp_param_def bank_params[P_COUNT] = {
-    [P_OP] = {"op", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, op_names,
-              "ld (LDS), st (STS), ldsm (ldmatrix) or stsm (stmatrix)",
-              op_cc, NULL, NULL},
+    [P_OP] = {.name = "op", .kind = MP_PARAM_CHOICE, .def = 0,
+              .choices = op_names,
+              .help = "ld (LDS), st (STS), ldsm (ldmatrix) or stsm (stmatrix)",
+              .choice_cc = op_cc},
     [P_WIDTH] = MP_PARAM_LANE_WIDTH(widths),
     [P_STRIDE] = MP_INT_PARAM("stride", 1, 0, 4096,
         "elements between address groups (seeds: data[base+k*tid])"),
@@ -121,8 +122,10 @@ static const mp_param_def bank_params[P_COUNT] = {
         "2D block: threads along x (with --index)"),
     [P_BLOCK_Y] = MP_INT_PARAM("block-y", 16, 1, 1024,
         "2D block: threads along y (with --index)"),
-    [P_MATRICES] = {"matrices", MP_PARAM_INT, 4, 1, 4, matrix_counts, 3,
-                    NULL, "ldsm/stsm: 8x8 matrices per instruction (.xN)"},
+    [P_MATRICES] = {.name = "matrices", .kind = MP_PARAM_INT, .def = 4,
+                    .min = 1, .max = 4, .allowed = matrix_counts,
+                    .nallowed = 3,
+                    .help = "ldsm/stsm: 8x8 matrices per instruction (.xN)"},
     [P_TRANS] = MP_INT_PARAM("trans", 0, 0, 1, "ldsm/stsm: 1 = .trans"),
     [P_PITCH] = MP_INT_PARAM("pitch", 16, 0, 65536,
         "ldsm/stsm: bytes between tile rows, a multiple of 16"),
@@ -131,10 +134,12 @@ static const mp_param_def bank_params[P_COUNT] = {
         "16x16 MMA tile (mma)"),
     [P_SWIZZLE] = MP_CHOICE_PARAM("swizzle", 0, swizzle_names,
         "ldsm/stsm: TMA swizzle (Swizzle<1|2|3,4,3>)"),
-    [P_OFFSETS] = {"offsets", MP_PARAM_TEXT, 0, 0, 0, NULL, 0, NULL,
-                   "32 byte offsets, one per lane, replacing the pattern "
-                   "(ldsm/stsm: lane i = row i%8 of matrix i/8)", NULL,
-                   "o0;o1;...;o31", offsets_check},
+    [P_OFFSETS] = {.name = "offsets", .kind = MP_PARAM_TEXT, .def = 0,
+                   .help = "32 byte offsets, one per lane, replacing the "
+                           "pattern (ldsm/stsm: lane i = row i%8 of matrix "
+                           "i/8)",
+                   .text_form = "o0;o1;...;o31",
+                   .text_check = offsets_check},
 };
 
 static int is_matrix(const long long *v)
