@@ -300,13 +300,18 @@ capture:
 	@echo "make capture: no compute-sanitizer in $(SANITIZER_HOME) (its include/sanitizer_patching.h): the capture library of memprobe explain is built where the CUDA toolkit has it (SANITIZER_HOME=DIR names another)" >&2; exit 1
 endif
 .PHONY: capture
-$(BUILD)/capture/capture.o: capture/capture.c capture/capture.h
+$(BUILD)/capture/capture.o: capture/capture.c capture/capture.h capture/capture_row.h
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) -fPIC \
 	    -fvisibility=hidden -Icapture -I$(SANITIZER_HOME)/include -c -o $@ $<
-$(CAPTURE_SO): $(BUILD)/capture/capture.o
+# the rows' writer: also in the CPU tests' stand-in library, built anywhere
+$(BUILD)/capture/capture_row.o: capture/capture_row.c capture/capture_row.h capture/capture.h
 	@mkdir -p $(dir $@)
-	$(CC) -shared -fPIC -Wl,--no-undefined -o $@ $< -L$(SANITIZER_HOME) \
+	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) -fPIC \
+	    -fvisibility=hidden -Icapture -c -o $@ $<
+$(CAPTURE_SO): $(BUILD)/capture/capture.o $(BUILD)/capture/capture_row.o
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -Wl,--no-undefined -o $@ $^ -L$(SANITIZER_HOME) \
 	    -lsanitizer-public -Wl,--disable-new-dtags,-rpath,$(SANITIZER_HOME) -ldl \
 	    -lpthread
 $(CAPTURE_FATBIN): capture/capture_patches.cu capture/capture.h
@@ -340,9 +345,13 @@ $(BUILD)/tests/test_profile: $(BUILD)/tests/profile/fake_app \
 # tests/test_explain_cli.c runs `memprobe explain -- fake_app` with a
 # stand-in capture library preloaded (tests/explain/fake_capture.c), which
 # writes a capture as the real one would.
-$(BUILD)/tests/explain/fake_capture.so: tests/explain/fake_capture.c
+$(BUILD)/tests/test_capture_row: tests/test_capture_row.c $(BUILD)/capture/capture_row.o $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -o $@ $<
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Icapture -o $@ $< $(BUILD)/capture/capture_row.o $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+
+$(BUILD)/tests/explain/fake_capture.so: tests/explain/fake_capture.c capture/capture_row.c capture/capture_row.h capture/capture.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -Icapture -o $@ $< capture/capture_row.c
 $(BUILD)/tests/test_explain_cli: $(BUILD)/tests/profile/fake_app \
 	$(BUILD)/tests/explain/fake_capture.so
 

@@ -17,11 +17,15 @@
  *                32768, ideal 4096)
  * Every other instruction wanted is left out (not captured).
  * FAKE_CAPTURE_ERROR=TEXT adds the line "error TEXT" to the status;
+ * FAKE_CAPTURE_LEFT=1 says 0x100 (when wanted) "left" past the library's
+ * instructions a kernel;
  * FAKE_CAPTURE_NONE=1 writes nothing (a library that did not start).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "capture_row.h"
 
 #define NAIVE "_Z15transpose_naivePfPKfi"
 #define EXECS 1024
@@ -42,18 +46,20 @@ static int wanted(const char *path, unsigned off)
     return found;
 }
 
-/* Execution k of the instruction at off: its row. */
+/* Execution k of the instruction at off: its row, written by the capture
+ * library's own row writer (capture/capture_row.c). */
 static void row(FILE *out, unsigned off, int k)
 {
     int sts = off == 0x110;
-    fprintf(out, "%s,0x%x,0,%d,%s,%s,4,1,0xffffffff", NAIVE, off, k,
-            sts ? "shared" : "global", sts ? "STS" : "STG.E");
-    for (int l = 0; l < 32; l++) {
-        unsigned long long a = sts ? 4ULL * (32 * l + k % 32)
-                                   : 0x7f0000000000ULL + 4096ULL * l + 4 * k;
-        fprintf(out, ",0x%llx", a);
-    }
-    fputc('\n', out);
+    mp_capture_rec r = {.active = 0xffffffffu, .warp = (uint32_t)k,
+                        .width = 4,
+                        .flags = MP_CAPTURE_WRITE
+                                 | (sts ? MP_CAPTURE_SHARED : 0)};
+    for (int l = 0; l < 32; l++)
+        r.addr[l] = sts ? 4ULL * (32 * l + k % 32)
+                        : 0x7f0000000000ULL + 4096ULL * l + 4 * k;
+    char line[MP_CAPTURE_ROW_MAX(sizeof NAIVE)];
+    fwrite(line, 1, mp_capture_row(line, NAIVE, off, 0, &r), out);
 }
 
 /* The rows of the instruction at off, at most cap, and its status. */
@@ -76,6 +82,7 @@ __attribute__((constructor)) static void start(void)
     const char *max = getenv("MEMPROBE_CAPTURE_MAX_WARPS");
     const char *none = getenv("FAKE_CAPTURE_NONE");
     const char *error = getenv("FAKE_CAPTURE_ERROR");
+    const char *left = getenv("FAKE_CAPTURE_LEFT");
     if (!file || !file[0] || (none && none[0] == '1'))
         return;
     char path[4200];
@@ -84,15 +91,15 @@ __attribute__((constructor)) static void start(void)
     long cap = max && max[0] ? strtol(max, NULL, 10) : 65536;
     if (status && out) {
         fprintf(status, "start patches fake cap %ld\n", cap);
-        fputs("kernel,pc_offset,launch,warp,space,opcode,width,is_store,"
-              "active", out);
-        for (int l = 0; l < 32; l++)
-            fprintf(out, ",lane%d", l);
-        fputc('\n', out);
+        char header[MP_CAPTURE_ROW_MAX(0)];
+        fwrite(header, 1, mp_capture_header(header), out);
         static const unsigned offs[] = {0x110, 0x210};
         for (int i = 0; i < 2; i++)
             if (want && wanted(want, offs[i]))
                 capture(out, status, offs[i], cap);
+        if (left && left[0] == '1' && want && wanted(want, 0x100))
+            fprintf(status, "left %s 0x100: past the 1024 instructions one "
+                    "kernel's capture follows\n", NAIVE);
         if (error && error[0])
             fprintf(status, "error %s\n", error);
     }
