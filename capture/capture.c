@@ -25,7 +25,9 @@
  *
  * The status file says per captured instruction "captured MANGLED 0xOFF
  * launch L executions N", "dropped MANGLED 0xOFF launch L executions N"
- * past the cap, and "error TEXT" for a failed call.
+ * past the cap, "left MANGLED 0xOFF: WHY" for a want past the
+ * MP_CAPTURE_MAX_WANT of its kernel, "error TEXT" for a failed call, and
+ * at the end where the run's time went ("time ...").
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -33,10 +35,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sanitizer.h>
 
 #include "capture.h"
+#include "capture_row.h"
+
+_Static_assert(MP_CAPTURE_READ == SANITIZER_MEMORY_DEVICE_FLAG_READ
+               && MP_CAPTURE_WRITE == SANITIZER_MEMORY_DEVICE_FLAG_WRITE,
+               "capture_row.h's access flags are the sanitizer's");
 
 #define DEFAULT_CAP 65536u
 /* the most device memory one launch's records take: a smaller cap an
@@ -51,6 +59,7 @@ static int tracing;   /* MEMPROBE_CAPTURE_TRACE=1 */
 typedef struct {
     char *mangled;
     uint32_t offset;
+    int first;          /* the first want of its kernel (they are ordered) */
 } want;
 
 /* a kernel, grid and block already captured (its first launch), apart
@@ -74,7 +83,17 @@ typedef struct {
     mp_capture_block host;
     mp_capture_block *dev;
     mp_capture_rec *rec;
+    double t0;          /* when its launch began (now()) */
 } pending;
+
+/* Where a capture run's time went, said at the end ("time ..."). */
+typedef struct {
+    double scan, patch, run, write;   /* seconds: looking for wanted
+                                         kernels in modules; patching
+                                         them; captured launches, begin
+                                         to end; their rows */
+    unsigned long long scanned, modules, launches, rows;
+} timing;
 
 static struct {
     FILE *out, *status;
@@ -90,7 +109,15 @@ static struct {
     CUmodule *mods;     /* the modules patched */
     size_t nmods;
     pending cur;
+    timing t;
 } g;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* Every sanitizer result through here: 1 when fine, else a status line. */
 static int san_ok(SanitizerResult r, const char *what)
@@ -138,10 +165,48 @@ static int read_wants(const char *path)
             return -1;
         }
         g.wants = w;
-        g.wants[g.nwants++] = (want){name, (uint32_t)off};
+        g.wants[g.nwants++] = (want){name, (uint32_t)off, 0};
     }
     fclose(f);
     return 0;
+}
+
+static int want_order(const void *a, const void *b)
+{
+    const want *x = a, *y = b;
+    int c = strcmp(x->mangled, y->mangled);
+    return c ? c : (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* The wants sorted by kernel and offset, each once (a kernel's offsets
+ * go to the device in ascending order); those of a kernel past the
+ * MP_CAPTURE_MAX_WANT it follows are said "left" in the status file and
+ * dropped. */
+static void order_wants(void)
+{
+    if (!g.nwants)
+        return;
+    qsort(g.wants, g.nwants, sizeof *g.wants, want_order);
+    size_t n = 0, of_kernel = 0;
+    for (size_t i = 0; i < g.nwants; i++) {
+        want *w = &g.wants[i];
+        int same_kernel = n && !strcmp(g.wants[n - 1].mangled, w->mangled);
+        if (same_kernel && g.wants[n - 1].offset == w->offset) {
+            free(w->mangled);
+            continue;
+        }
+        of_kernel = same_kernel ? of_kernel + 1 : 1;
+        if (of_kernel > MP_CAPTURE_MAX_WANT) {
+            fprintf(g.status, "left %s 0x%x: past the %d instructions one "
+                    "kernel's capture follows\n", w->mangled, w->offset,
+                    MP_CAPTURE_MAX_WANT);
+            free(w->mangled);
+            continue;
+        }
+        w->first = of_kernel == 1;
+        g.wants[n++] = *w;
+    }
+    g.nwants = n;
 }
 
 /* The patches' fatbin: MEMPROBE_CAPTURE_PATCHES, else beside this
@@ -174,14 +239,16 @@ static int module_wanted(const Sanitizer_ResourceModuleData *md)
 {
     if (!md->pCubin || !md->cubinSize)
         return 1;   /* nothing to look in: patched, to be safe */
-    for (size_t i = 0; i < g.nwants; i++)
-        if (memmem(md->pCubin, md->cubinSize, g.wants[i].mangled,
-                   strlen(g.wants[i].mangled) + 1))
+    for (size_t i = 0; i < g.nwants; i++)   /* each kernel once */
+        if (g.wants[i].first
+            && memmem(md->pCubin, md->cubinSize, g.wants[i].mangled,
+                      strlen(g.wants[i].mangled) + 1))
             return 1;
     for (size_t i = 0; i < g.nwants; i++) {
         uint64_t pc = 0, size = 0;
-        if (sanitizerGetFunctionPcAndSize(md->module, g.wants[i].mangled,
-                                          &pc, &size) == SANITIZER_SUCCESS)
+        if (g.wants[i].first
+            && sanitizerGetFunctionPcAndSize(md->module, g.wants[i].mangled,
+                                             &pc, &size) == SANITIZER_SUCCESS)
             return 1;
     }
     if (tracing)
@@ -195,8 +262,13 @@ static int module_wanted(const Sanitizer_ResourceModuleData *md)
  * the asynchronous copies of a module with a wanted kernel patched. */
 static void on_module(const Sanitizer_ResourceModuleData *md)
 {
-    if (!module_wanted(md))
+    double t0 = now();
+    int wanted = module_wanted(md);
+    g.t.scan += now() - t0;
+    g.t.scanned++;
+    if (!wanted)
         return;
+    t0 = now();
     int loaded = 0;
     for (int i = 0; i < g.npatched; i++)
         loaded |= g.patched_ctx[i] == md->context;
@@ -223,6 +295,8 @@ static void on_module(const Sanitizer_ResourceModuleData *md)
             g.mods[g.nmods++] = md->module;
         }
     }
+    g.t.patch += now() - t0;
+    g.t.modules++;
 }
 
 /* 1 when module was patched. */
@@ -264,7 +338,8 @@ static int seen_before(const Sanitizer_LaunchData *ld, int graph)
     return 0;
 }
 
-/* The wanted offsets of kernel `mangled` into b; their number. */
+/* The wanted offsets of kernel `mangled` into b (ascending: the wants
+ * are ordered); their number. */
 static uint32_t wanted_offsets(const char *mangled, mp_capture_block *b)
 {
     uint32_t n = 0;
@@ -320,15 +395,16 @@ static void on_launch_begin(const Sanitizer_LaunchData *ld, int graph)
             && san_ok(sanitizerAlloc(ld->context, &dev, sizeof h),
                       "sanitizerAlloc block")) {
             h.rec = rec;
-            san_ok(sanitizerMemcpyHostToDeviceAsync(dev, &h, sizeof h,
-                                                    ld->hStream),
-                   "sanitizerMemcpyHostToDeviceAsync");
             g.cur = (pending){.on = 1, .graph = graph,
                               .mangled = strdup(name),
                               .launch = launch, .ctx = ld->context,
                               .stream = ld->hStream,
                               .function = ld->function, .host = h,
-                              .dev = dev, .rec = rec};
+                              .dev = dev, .rec = rec, .t0 = now()};
+            /* from g.cur, which outlives the copy (h does not) */
+            san_ok(sanitizerMemcpyHostToDeviceAsync(dev, &g.cur.host,
+                                                    sizeof h, ld->hStream),
+                   "sanitizerMemcpyHostToDeviceAsync");
             userdata = dev;
         } else {
             if (rec)
@@ -337,37 +413,6 @@ static void on_launch_begin(const Sanitizer_LaunchData *ld, int graph)
     }
     san_ok(sanitizerSetCallbackData(ld->function, userdata),
            "sanitizerSetCallbackData");
-}
-
-/* One capture row: the format of docs/explain-design.md. */
-static void write_row(const pending *p, uint32_t offset,
-                      const mp_capture_rec *r)
-{
-    int shared = (r->flags & MP_CAPTURE_SHARED) != 0;
-    int store = (r->flags & SANITIZER_MEMORY_DEVICE_FLAG_WRITE) != 0;
-    int load = (r->flags & SANITIZER_MEMORY_DEVICE_FLAG_READ) != 0;
-    const char *suffix = r->width == 1 ? ".U8" : r->width == 2 ? ".U16"
-                         : r->width == 8 ? ".64" : r->width == 16 ? ".128"
-                         : "";
-    char opcode[32];
-    if (r->flags & MP_CAPTURE_ASYNC)   /* LDGSTS: its shared store */
-        snprintf(opcode, sizeof opcode, "LDGSTS%s", suffix);
-    else if (store && load)   /* an atomic: named, not explained */
-        snprintf(opcode, sizeof opcode, "%s", shared ? "ATOMS" : "ATOMG");
-    else
-        snprintf(opcode, sizeof opcode, "%s%s%s", store ? "ST" : "LD",
-                 shared ? "S" : "G.E", suffix);
-    fprintf(g.out, "%s,0x%x,%llu,%u,%s,%s,%u,%d,0x%08x", p->mangled, offset,
-            (unsigned long long)p->launch, r->warp,
-            shared ? "shared" : "global", opcode, r->width, store,
-            r->active);
-    for (int l = 0; l < 32; l++) {
-        if (r->active >> l & 1u)
-            fprintf(g.out, ",0x%llx", (unsigned long long)r->addr[l]);
-        else
-            fputs(",", g.out);
-    }
-    fputc('\n', g.out);
 }
 
 /* The capture's end: its records to the file, its memory freed, the
@@ -387,8 +432,18 @@ static void on_launch_end(int graph, Sanitizer_StreamHandle stream)
              && san_ok(sanitizerMemcpyDeviceToHost(&h, p->dev, sizeof h,
                                                    p->stream),
                        "sanitizerMemcpyDeviceToHost block");
+    double t1 = now();
+    g.t.run += t1 - p->t0;
+    g.t.launches++;
     size_t per = p->host.cap;
     mp_capture_rec *recs = ok ? malloc(sizeof *recs * per) : NULL;
+    char *line = ok && p->mangled
+                     ? malloc(MP_CAPTURE_ROW_MAX(strlen(p->mangled)))
+                     : NULL;
+    if (!line) {
+        free(recs);
+        recs = NULL;
+    }
     for (uint32_t k = 0; recs && k < p->host.nwant; k++) {
         uint32_t kept = h.count[k] < per ? h.count[k] : (uint32_t)per;
         if (kept && !san_ok(sanitizerMemcpyDeviceToHost(
@@ -397,7 +452,10 @@ static void on_launch_end(int graph, Sanitizer_StreamHandle stream)
                             "sanitizerMemcpyDeviceToHost records"))
             break;
         for (uint32_t i = 0; i < kept; i++)
-            write_row(p, p->host.want[k], &recs[i]);
+            fwrite(line, 1, mp_capture_row(line, p->mangled,
+                                           p->host.want[k], p->launch,
+                                           &recs[i]), g.out);
+        g.t.rows += kept;
         fprintf(g.status, "captured %s 0x%x launch %llu executions %u\n",
                 p->mangled, p->host.want[k], (unsigned long long)p->launch,
                 kept);
@@ -409,8 +467,10 @@ static void on_launch_end(int graph, Sanitizer_StreamHandle stream)
     if (ok && !recs)
         say_error("out of memory reading a capture");
     free(recs);
+    free(line);
     fflush(g.out);
     fflush(g.status);
+    g.t.write += now() - t1;
     sanitizerFree(p->ctx, p->rec);
     sanitizerFree(p->ctx, p->dev);
     san_ok(sanitizerSetCallbackData(p->function, NULL),
@@ -491,6 +551,12 @@ static void SANITIZERAPI on_callback(void *userdata,
 
 static void at_exit(void)
 {
+    if (g.status)
+        fprintf(g.status, "time scanning %.3f s (%llu modules), patching "
+                "%.3f s (%llu modules), captured launches %.3f s (%llu), "
+                "reading and writing their rows %.3f s (%llu rows)\n",
+                g.t.scan, g.t.scanned, g.t.patch, g.t.modules, g.t.run,
+                g.t.launches, g.t.write, g.t.rows);
     if (g.out)
         fclose(g.out);
     if (g.status)
@@ -524,6 +590,7 @@ __attribute__((constructor)) static void start(void)
         return;
     }
     atexit(at_exit);
+    setvbuf(g.out, NULL, _IOFBF, (size_t)1 << 20);   /* rows in large writes */
     g.cap = DEFAULT_CAP;
     if (cap && *cap) {
         char *end;
@@ -538,14 +605,12 @@ __attribute__((constructor)) static void start(void)
         say_error("MEMPROBE_CAPTURE_WANT names no readable file");
         return;
     }
+    order_wants();
     find_patches();
     const char *tr = getenv("MEMPROBE_CAPTURE_TRACE");
     tracing = tr && *tr == '1';
-    fputs("kernel,pc_offset,launch,warp,space,opcode,width,is_store,active",
-          g.out);
-    for (int l = 0; l < 32; l++)
-        fprintf(g.out, ",lane%d", l);
-    fputc('\n', g.out);
+    char header[MP_CAPTURE_ROW_MAX(0)];
+    fwrite(header, 1, mp_capture_header(header), g.out);
     Sanitizer_SubscriberHandle sub;
     if (!san_ok(sanitizerSubscribe(&sub, on_callback, NULL),
                 "sanitizerSubscribe"))

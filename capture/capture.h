@@ -9,8 +9,10 @@
 
 #include <stdint.h>
 
-/* the most instructions one kernel's capture follows */
-#define MP_CAPTURE_MAX_WANT 64
+/* the most instructions one kernel's capture follows (CUTLASS's
+ * attention backward kernel in PyTorch offends with 276); the rest are
+ * said "left" in the status file */
+#define MP_CAPTURE_MAX_WANT 1024
 
 /* One warp's execution of a wanted instruction: each active lane's
  * address (global: a byte address; shared: the offset in the shared
@@ -35,7 +37,8 @@ typedef struct {
 typedef struct {
     uint64_t base;                       /* the function's first pc */
     uint32_t nwant, cap;
-    uint32_t want[MP_CAPTURE_MAX_WANT];  /* pc offsets, from base */
+    uint32_t want[MP_CAPTURE_MAX_WANT];  /* pc offsets from base,
+                                            ascending, each once */
     uint32_t count[MP_CAPTURE_MAX_WANT];
     mp_capture_rec *rec;
 } mp_capture_block;

@@ -37,10 +37,18 @@ static __device__ SanitizerPatchResult record(void *userdata, uint64_t pc,
     if (!b)
         return SANITIZER_PATCH_SUCCESS;
     uint64_t off = pc - b->base;
-    int k = -1;
-    for (unsigned i = 0; i < b->nwant; i++)
-        if (b->want[i] == off)
-            k = (int)i;
+    int k = -1, lo = 0, hi = (int)b->nwant - 1;
+    while (lo <= hi) {   // want[] ascends: a binary search
+        int mid = (lo + hi) / 2;
+        if (b->want[mid] == off) {
+            k = mid;
+            break;
+        }
+        if (b->want[mid] < off)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
     if (k < 0)
         return SANITIZER_PATCH_SUCCESS;
     // the lanes at this instruction now: one record between them

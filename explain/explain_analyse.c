@@ -199,8 +199,10 @@ static void analyse_inst(mp_xp_inst *x, const mp_capture *c,
     x->compare = MP_XP_NOT_COMPARED;
     x->cap = captured(c, x->mangled, x->offset);
     if (!x->cap) {
+        const char *left = mp_capture_left(st, x->mangled,
+                                           (long long)x->offset);
         snprintf(x->compare_text, sizeof x->compare_text, "not captured: "
-                 "the capture holds no row of it");
+                 "%s", left ? left : "the capture holds no row of it");
         return;
     }
     r->captured++;

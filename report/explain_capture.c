@@ -294,6 +294,30 @@ void mp_capture_free(mp_capture *c)
 
 /* ---- the status file ---------------------------------------------------- */
 
+/* n (its strings just duplicated: NULL there is out of memory; a left
+ * note has launch -1 and its why) onto s's notes; 0, or -1 (n's strings
+ * freed). */
+static int push_note(mp_capture_status *s, mp_capture_note n)
+{
+    int fail = !n.kernel || (n.launch < 0 && !n.left);
+    if (!fail && s->n == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        mp_capture_note *x = realloc(s->note, (size_t)cap * sizeof *x);
+        if (x) {
+            s->note = x;
+            s->cap = cap;
+        }
+        fail = !x;
+    }
+    if (fail) {
+        free(n.kernel);
+        free(n.left);
+        return -1;
+    }
+    s->note[s->n++] = n;
+    return 0;
+}
+
 /* "captured|dropped KERNEL PC launch L executions N" into s; 0, or -1. */
 static int status_note(mp_capture_status *s, char *line, int dropped)
 {
@@ -307,19 +331,23 @@ static int status_note(mp_capture_status *s, char *line, int dropped)
         || integer(w[1], 0, &pc) || integer(w[3], 0, &launch)
         || integer(w[5], 0, &execs))
         return -1;
-    if (s->n == s->cap) {
-        int cap = s->cap ? 2 * s->cap : 16;
-        mp_capture_note *x = realloc(s->note, (size_t)cap * sizeof *x);
-        if (!x)
-            return -1;
-        s->note = x;
-        s->cap = cap;
-    }
-    char *k = strdup(w[0]);
-    if (!k)
+    return push_note(s, (mp_capture_note){strdup(w[0]), pc, launch, execs,
+                                          dropped, NULL});
+}
+
+/* "left KERNEL 0xOFF: WHY" into s; 0, or -1. */
+static int status_left(mp_capture_status *s, char *line)
+{
+    char *sp = strchr(line, ' ');
+    char *colon = sp ? strstr(sp + 1, ": ") : NULL;
+    if (!sp || !colon)
         return -1;
-    s->note[s->n++] = (mp_capture_note){k, pc, launch, execs, dropped};
-    return 0;
+    *sp = *colon = '\0';
+    long long pc;
+    if (!line[0] || integer(sp + 1, 0, &pc))
+        return -1;
+    return push_note(s, (mp_capture_note){strdup(line), pc, -1, 0, 0,
+                                          strdup(colon + 2)});
 }
 
 /* "error TEXT" into s; 0, or -1 out of memory. */
@@ -342,6 +370,8 @@ static int status_line(mp_capture_status *s, char *line)
         return status_note(s, line + 9, 0);
     if (!strncmp(line, "dropped ", 8))
         return status_note(s, line + 8, 1);
+    if (!strncmp(line, "left ", 5))
+        return status_left(s, line + 5);
     if (!strncmp(line, "error ", 6))
         return status_error(s, line + 6);
     return 0;   /* the library's own notes (start, cap) */
@@ -371,7 +401,7 @@ int mp_capture_status_read(const char *path, mp_capture_status *s, char *err,
     if (rc) {
         snprintf(err, errlen, "%s:%d: not a line of the capture library's "
                  "status (captured|dropped KERNEL 0xOFFSET launch L "
-                 "executions N)", path, no);
+                 "executions N, or left KERNEL 0xOFFSET: WHY)", path, no);
         mp_capture_status_free(s);
     }
     return rc;
@@ -388,10 +418,22 @@ long long mp_capture_dropped(const mp_capture_status *s, const char *kernel,
     return n;
 }
 
+const char *mp_capture_left(const mp_capture_status *s, const char *kernel,
+                            long long pc)
+{
+    for (int i = 0; s && i < s->n; i++)
+        if (s->note[i].left && s->note[i].pc == pc
+            && !strcmp(s->note[i].kernel, kernel))
+            return s->note[i].left;
+    return NULL;
+}
+
 void mp_capture_status_free(mp_capture_status *s)
 {
-    for (int i = 0; i < s->n; i++)
+    for (int i = 0; i < s->n; i++) {
         free(s->note[i].kernel);
+        free(s->note[i].left);
+    }
     for (int i = 0; i < s->nerrors; i++)
         free(s->error[i]);
     free(s->note);

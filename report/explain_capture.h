@@ -59,11 +59,13 @@ void mp_capture_free(mp_capture *c);
 /* ---- the status file beside a capture (FILE.status) ---------------- */
 
 /* One "captured MANGLED 0xOFF launch L executions N" or "dropped ..."
- * line of the capture library. */
+ * line of the capture library, or "left MANGLED 0xOFF: WHY" for an
+ * instruction it did not follow. */
 typedef struct {
     char *kernel;
     long long pc, launch, executions;
     int dropped;            /* 1: executions past the cap, not kept */
+    char *left;             /* a left instruction: why; else NULL */
 } mp_capture_note;
 
 typedef struct {
@@ -84,6 +86,10 @@ int mp_capture_status_read(const char *path, mp_capture_status *s, char *err,
  * dropped past the cap, over its launches (0: none). */
 long long mp_capture_dropped(const mp_capture_status *s, const char *kernel,
                              long long pc);
+
+/* Why the library left instruction (kernel, pc) unfollowed, or NULL. */
+const char *mp_capture_left(const mp_capture_status *s, const char *kernel,
+                            long long pc);
 
 /* Frees *s and leaves it empty; safe twice. */
 void mp_capture_status_free(mp_capture_status *s);

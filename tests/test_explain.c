@@ -714,8 +714,9 @@ static void test_launches(void **state)
 }
 
 /* The capture library's status: captured and dropped lines summed per
- * instruction, error lines kept, its own notes skipped; a malformed
- * captured line refused with its line number. */
+ * instruction, left lines with their why, error lines kept, its own
+ * notes skipped; a malformed captured or left line refused with its line
+ * number. */
 static void test_status(void **state)
 {
     (void)state;
@@ -730,11 +731,19 @@ static void test_status(void **state)
           "captured k 0x10 launch 3 executions 8\n"
           "dropped k 0x10 launch 3 executions 2\n"
           "captured k 0x20 launch 0 executions 1\n"
+          "left k 0x30: past the 2 instructions one kernel's capture "
+          "follows\n"
+          "time patching 0.5 s\n"
           "error sanitizerAlloc records: 2 out of memory\n", f);
     fclose(f);
     mp_capture_status st;
     assert_int_equal(mp_capture_status_read(path, &st, err, sizeof err), 0);
-    assert_int_equal(st.n, 5);
+    assert_int_equal(st.n, 6);
+    assert_string_equal(mp_capture_left(&st, "k", 0x30), "past the 2 "
+                        "instructions one kernel's capture follows");
+    assert_null(mp_capture_left(&st, "k", 0x10));
+    assert_null(mp_capture_left(&st, "j", 0x30));
+    assert_int_equal(mp_capture_dropped(&st, "k", 0x30), 0);
     assert_int_equal(mp_capture_dropped(&st, "k", 0x10), 7);
     assert_int_equal(mp_capture_dropped(&st, "k", 0x20), 0);
     assert_int_equal(mp_capture_dropped(&st, "j", 0x10), 0);
@@ -750,6 +759,11 @@ static void test_status(void **state)
     assert_non_null(strstr(err, ":2: not a line of the capture library's "
                                 "status"));
     assert_int_equal(st.n, 0);
+    f = fopen(path, "w");
+    fputs("left k 0x30 no reason\n", f);
+    fclose(f);
+    assert_int_equal(mp_capture_status_read(path, &st, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":1: not a line"));
     unlink(path);
     assert_int_equal(mp_capture_status_read(path, &st, err, sizeof err), -1);
 }

@@ -711,6 +711,24 @@ static void test_program(void **state)
     mp_ncu_free(&t);
 }
 
+/* An instruction the library left (past the instructions a kernel's
+ * capture follows) is not captured with the library's why. */
+static void test_program_left(void **state)
+{
+    (void)state;
+    cli_result r;
+    stand_ins(1);
+    setenv("FAKE_CAPTURE_LEFT", "1", 1);
+    explain(L("-o", "e.csv", "--", app), 0, &r);
+    unsetenv("FAKE_CAPTURE_LEFT");
+    stand_ins(0);
+    cli_must_contain("stdout", r.out, "+0x100\nnot captured: past the 1024 "
+                     "instructions one kernel's capture follows\n");
+    cli_must_contain("stdout", r.out, "5 instructions: 2 captured, 2 "
+                     "explained; model equal to measured for 2");
+    cli_result_free(&r);
+}
+
 /* --max-warps 512: half of each instruction's 1024 executions kept, not
  * compared; --conflict 16: the measured STS count halves, differs; --from
  * the first profile: only the capture run. */
@@ -782,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_no_capture_lib),
         cmocka_unit_test(test_no_gpu),
         cmocka_unit_test(test_program),
+        cmocka_unit_test(test_program_left),
         cmocka_unit_test(test_program_cap_differ_from),
         cmocka_unit_test(test_program_nothing_captured),
     };
