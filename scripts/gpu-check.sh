@@ -822,6 +822,7 @@ capture)
                 timeout -k 10 ${CAPTURE_LIMIT_S:-240} $cmd > "$X/$n-capture.log" 2>&1
             echo "$n capture rc=$? $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.2f s", b-a}') $(wc -l < "$X/$n-want.txt") instructions wanted, $(($(wc -l < "$X/$n-cost-capture.csv") - 1)) rows" \
                 | tee -a "$X/cost.txt"
+            grep '^time' "$X/$n-cost-capture.csv.status" | tee -a "$X/cost.txt"
             head -c 20000 "$X/$n-cost-capture.csv.status" > "$X/$n-cost-status.txt"
             rm -f "$X/$n-cost-capture.csv" "$X/$n-cost-capture.csv.status"
         fi
