@@ -47,9 +47,11 @@ _Static_assert(MP_CAPTURE_READ == SANITIZER_MEMORY_DEVICE_FLAG_READ
                "capture_row.h's access flags are the sanitizer's");
 
 #define DEFAULT_CAP 65536u
-/* the most device memory one launch's records take: a smaller cap an
- * instruction when many are wanted (the status file says it) */
-#define MAX_BYTES ((size_t)512 << 20)
+/* the most device memory one launch's records take (a pool the
+ * instructions share: one with fewer executions leaves room to another),
+ * and the least tried when the device has less free */
+#define MAX_BYTES ((size_t)2 << 30)
+#define MIN_BYTES ((size_t)64 << 20)
 #define PATCHES_NAME "memprobe_capture_patches.fatbin"
 enum { MAX_SEEN = 16384 };
 
@@ -349,6 +351,35 @@ static uint32_t wanted_offsets(const char *mangled, mp_capture_block *b)
     return n;
 }
 
+/* The records' pool of a capture of n instructions of up to cap
+ * executions each: as many as they may take, at most MAX_BYTES, less
+ * (halving down to MIN_BYTES) when the device has not that much free.
+ * Its bytes and *rec, or 0 and *rec NULL (an error line said why). A
+ * pool smaller than the instructions may take is said in a "cap" line. */
+static size_t alloc_pool(CUcontext ctx, const char *name, uint64_t launch,
+                         uint32_t n, uint32_t cap, void **rec)
+{
+    size_t most = (size_t)n * cap * sizeof(mp_capture_rec);
+    size_t bytes = most < MAX_BYTES ? most : MAX_BYTES;
+    *rec = NULL;
+    while (sanitizerAlloc(ctx, rec, bytes) != SANITIZER_SUCCESS) {
+        *rec = NULL;
+        if (bytes <= MIN_BYTES) {
+            fprintf(g.status, "error %s launch %llu: no %zu MiB of device "
+                    "memory for its records\n", name,
+                    (unsigned long long)launch, bytes >> 20);
+            return 0;
+        }
+        bytes /= 2;
+    }
+    if (bytes < most)
+        fprintf(g.status, "cap %s launch %llu: %zu records (%zu MiB) for %u "
+                "instructions of up to %u executions each\n", name,
+                (unsigned long long)launch, bytes / sizeof(mp_capture_rec),
+                bytes >> 20, n, cap);
+    return bytes;
+}
+
 /* A capture block for this launch (graph: a graph's kernel node), or
  * none (NULL userdata). */
 static void on_launch_begin(const Sanitizer_LaunchData *ld, int graph)
@@ -380,18 +411,12 @@ static void on_launch_begin(const Sanitizer_LaunchData *ld, int graph)
                                                 &size),
                   "sanitizerGetFunctionPcAndSize")) {
         h.cap = g.cap;
-        size_t per = (size_t)h.nwant * sizeof(mp_capture_rec);
-        if (h.cap * per > MAX_BYTES) {
-            h.cap = (uint32_t)(MAX_BYTES / per);
-            fprintf(g.status, "cap %s launch %llu: %u executions an "
-                    "instruction (%zu MiB for %u instructions)\n", name,
-                    (unsigned long long)launch, h.cap, MAX_BYTES >> 20,
-                    h.nwant);
-        }
-        size_t bytes = h.cap * per;
-        void *rec = NULL, *dev = NULL;
-        if (san_ok(sanitizerAlloc(ld->context, &rec, bytes),
-                   "sanitizerAlloc records")
+        void *rec = NULL;
+        size_t bytes = alloc_pool(ld->context, name, launch, h.nwant, h.cap,
+                                  &rec);
+        h.pool = (uint32_t)(bytes / sizeof(mp_capture_rec));
+        void *dev = NULL;
+        if (rec
             && san_ok(sanitizerAlloc(ld->context, &dev, sizeof h),
                       "sanitizerAlloc block")) {
             h.rec = rec;
@@ -415,6 +440,58 @@ static void on_launch_begin(const Sanitizer_LaunchData *ld, int graph)
            "sanitizerSetCallbackData");
 }
 
+/* The records of capture p (its block read back in h) to the file,
+ * grouped by instruction (they lie in the pool in the order taken), and
+ * each instruction's "captured" and "dropped" lines. */
+static void write_records(const pending *p, const mp_capture_block *h)
+{
+    uint32_t n = h->used < p->host.pool ? h->used : p->host.pool;
+    const uint32_t nwant = p->host.nwant;
+    static uint32_t start[MP_CAPTURE_MAX_WANT + 1], at[MP_CAPTURE_MAX_WANT];
+    mp_capture_rec *recs = n ? malloc(sizeof *recs * n) : NULL;
+    uint32_t *order = n ? malloc(sizeof *order * n) : NULL;
+    char *line = p->mangled ? malloc(MP_CAPTURE_ROW_MAX(strlen(p->mangled)))
+                            : NULL;
+    if ((n && (!recs || !order)) || !line) {
+        say_error("out of memory reading a capture");
+        n = 0;   /* every execution said dropped */
+    } else if (n && !san_ok(sanitizerMemcpyDeviceToHost(recs, p->rec,
+                                                        sizeof *recs * n,
+                                                        p->stream),
+                            "sanitizerMemcpyDeviceToHost records")) {
+        n = 0;
+    }
+    /* a counting sort by instruction: start[k] its first in order[] */
+    memset(start, 0, sizeof start);
+    for (uint32_t i = 0; i < n; i++)
+        if (recs[i].want < nwant)
+            start[recs[i].want + 1]++;
+    for (uint32_t k = 0; k < nwant; k++)
+        start[k + 1] += start[k];
+    memcpy(at, start, sizeof at);
+    for (uint32_t i = 0; i < n; i++)
+        if (recs[i].want < nwant)
+            order[at[recs[i].want]++] = i;
+    for (uint32_t k = 0; k < nwant; k++) {
+        uint32_t kept = start[k + 1] - start[k];
+        for (uint32_t i = start[k]; i < start[k + 1]; i++)
+            fwrite(line, 1, mp_capture_row(line, p->mangled,
+                                           p->host.want[k], p->launch,
+                                           &recs[order[i]]), g.out);
+        g.t.rows += kept;
+        fprintf(g.status, "captured %s 0x%x launch %llu executions %u\n",
+                p->mangled, p->host.want[k], (unsigned long long)p->launch,
+                kept);
+        if (h->count[k] > kept)
+            fprintf(g.status, "dropped %s 0x%x launch %llu executions %u\n",
+                    p->mangled, p->host.want[k],
+                    (unsigned long long)p->launch, h->count[k] - kept);
+    }
+    free(recs);
+    free(order);
+    free(line);
+}
+
 /* The capture's end: its records to the file, its memory freed, the
  * kernel's later launches without a block. A graph's node ends with the
  * graph's launch: graph is 1 there, and stream the graph's. */
@@ -435,39 +512,8 @@ static void on_launch_end(int graph, Sanitizer_StreamHandle stream)
     double t1 = now();
     g.t.run += t1 - p->t0;
     g.t.launches++;
-    size_t per = p->host.cap;
-    mp_capture_rec *recs = ok ? malloc(sizeof *recs * per) : NULL;
-    char *line = ok && p->mangled
-                     ? malloc(MP_CAPTURE_ROW_MAX(strlen(p->mangled)))
-                     : NULL;
-    if (!line) {
-        free(recs);
-        recs = NULL;
-    }
-    for (uint32_t k = 0; recs && k < p->host.nwant; k++) {
-        uint32_t kept = h.count[k] < per ? h.count[k] : (uint32_t)per;
-        if (kept && !san_ok(sanitizerMemcpyDeviceToHost(
-                                recs, p->rec + (size_t)k * per,
-                                kept * sizeof *recs, p->stream),
-                            "sanitizerMemcpyDeviceToHost records"))
-            break;
-        for (uint32_t i = 0; i < kept; i++)
-            fwrite(line, 1, mp_capture_row(line, p->mangled,
-                                           p->host.want[k], p->launch,
-                                           &recs[i]), g.out);
-        g.t.rows += kept;
-        fprintf(g.status, "captured %s 0x%x launch %llu executions %u\n",
-                p->mangled, p->host.want[k], (unsigned long long)p->launch,
-                kept);
-        if (h.count[k] > kept)
-            fprintf(g.status, "dropped %s 0x%x launch %llu executions %u\n",
-                    p->mangled, p->host.want[k],
-                    (unsigned long long)p->launch, h.count[k] - kept);
-    }
-    if (ok && !recs)
-        say_error("out of memory reading a capture");
-    free(recs);
-    free(line);
+    if (ok)
+        write_records(p, &h);
     fflush(g.out);
     fflush(g.status);
     g.t.write += now() - t1;

@@ -22,6 +22,8 @@ typedef struct {
     uint32_t warp;      /* the warp's number in the launch */
     uint32_t width;     /* bytes a lane */
     uint32_t flags;     /* Sanitizer_DeviceMemoryFlags | MP_CAPTURE_SHARED */
+    uint32_t want;      /* its instruction: an index into the block's want */
+    uint32_t unused;
     uint64_t addr[32];
 } mp_capture_rec;
 
@@ -31,12 +33,14 @@ typedef struct {
  * shared-memory destination is recorded) */
 #define MP_CAPTURE_ASYNC 0x40000000u
 
-/* The device block of one captured launch (the patches' userdata). The
- * records of want[k] are rec[k * cap .. k * cap + cap - 1]; count[k]
- * executions were seen, those past cap only counted. */
+/* The device block of one captured launch (the patches' userdata). Each
+ * execution of want[k] is counted in count[k]; the first cap of them take
+ * a record each from the pool rec[0 .. pool - 1] while it lasts (used:
+ * records taken, or wanted past its end). */
 typedef struct {
     uint64_t base;                       /* the function's first pc */
     uint32_t nwant, cap;
+    uint32_t pool, used;
     uint32_t want[MP_CAPTURE_MAX_WANT];  /* pc offsets from base,
                                             ascending, each once */
     uint32_t count[MP_CAPTURE_MAX_WANT];

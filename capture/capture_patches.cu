@@ -55,19 +55,20 @@ static __device__ SanitizerPatchResult record(void *userdata, uint64_t pc,
     unsigned mask = __activemask();
     unsigned lane = lane_id();
     unsigned leader = __ffs(mask) - 1;
-    unsigned slot = 0;
-    if (lane == leader)
-        slot = atomicAdd(&b->count[k], 1u);
+    unsigned slot = 0xffffffffu;
+    if (lane == leader && atomicAdd(&b->count[k], 1u) < b->cap)
+        slot = atomicAdd(&b->used, 1u);
     slot = __shfl_sync(mask, slot, leader);
-    if (slot >= b->cap)
+    if (slot >= b->pool)   // past the cap, or the pool is spent
         return SANITIZER_PATCH_SUCCESS;
-    mp_capture_rec *r = &b->rec[(size_t)k * b->cap + slot];
+    mp_capture_rec *r = &b->rec[slot];
     r->addr[lane] = addr;
     if (lane == leader) {
         r->active = mask;
         r->warp = warp_number();
         r->width = size;
         r->flags = flags;
+        r->want = (uint32_t)k;
     }
     return SANITIZER_PATCH_SUCCESS;
 }
