@@ -10,7 +10,9 @@
  * of those modules run the patched code with no capture block (their
  * callbacks return at once); modules without a wanted kernel's name in
  * their cubin are not patched. One capture at a time: a wanted launch
- * made while another thread's is under way is said "busy" and left.
+ * made while another thread's is under way is said "busy" and left. The
+ * files are made at the process's first CUDA callback, and only by the
+ * first process of the run to get there (open_files).
  *
  * Environment (set by memprobe explain; explain/):
  *   MEMPROBE_CAPTURE_FILE     the capture CSV to write (the format of
@@ -30,12 +32,14 @@
  * at the end where the run's time went ("time ...").
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sanitizer.h>
 
@@ -98,6 +102,7 @@ typedef struct {
 } timing;
 
 static struct {
+    char file[4096];    /* MEMPROBE_CAPTURE_FILE */
     FILE *out, *status;
     char patches[4096];
     uint32_t cap;
@@ -557,6 +562,8 @@ static void trace(Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
  * would never return. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+static int open_files(void);
+
 static void SANITIZERAPI on_callback(void *userdata,
                                      Sanitizer_CallbackDomain domain,
                                      Sanitizer_CallbackId cbid,
@@ -567,6 +574,8 @@ static void SANITIZERAPI on_callback(void *userdata,
     if (outer)
         pthread_mutex_lock(&lock);
     in_callback++;
+    if (!open_files())
+        goto out;
     trace(domain, cbid, data);
     if (domain == SANITIZER_CB_DOMAIN_RESOURCE
         && cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED)
@@ -588,6 +597,7 @@ static void SANITIZERAPI on_callback(void *userdata,
         if (!gd->isGraphUpload)
             on_launch_end(1, gd->hStream);
     }
+out:
     in_callback--;
     if (outer)
         pthread_mutex_unlock(&lock);
@@ -615,7 +625,61 @@ static void at_exit(void)
     free(g.wants);
     free(g.seen);
     free(g.mods);
+    g.wants = NULL;
+    g.seen = NULL;
     g.mods = NULL;
+    g.nwants = g.nseen = g.nmods = 0;
+}
+
+/* path created anew for writing: NULL when it exists already (another
+ * process of the run has it) or cannot be made. */
+static FILE *create(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (fd >= 0 && !f)
+        close(fd);
+    return f;
+}
+
+/* The capture file and its status, made at this process's first CUDA
+ * callback (or at once to say a setting's error), and only when they do
+ * not exist yet (memprobe explain removes them before the run): the
+ * helpers a program runs (ldconfig, a compiler, a CUDA worker) load this
+ * library too, and opening the files in each of them truncated the ones
+ * the first CUDA process was writing. Such a later process captures
+ * nothing. 1 when open. */
+static int open_files(void)
+{
+    static int tried;
+    if (tried)
+        return g.out != NULL;
+    tried = 1;
+    char st[sizeof g.file + 8];
+    snprintf(st, sizeof st, "%s.status", g.file);
+    g.status = create(st);
+    g.out = g.status ? create(g.file) : NULL;
+    if (!g.status || !g.out) {
+        if (g.status)
+            say_error("cannot make the capture file");
+        at_exit();
+        return 0;
+    }
+    setvbuf(g.out, NULL, _IOFBF, (size_t)1 << 20);   /* rows in large writes */
+    char header[MP_CAPTURE_ROW_MAX(0)];
+    fwrite(header, 1, mp_capture_header(header), g.out);
+    fprintf(g.status, "start patches %s cap %u wants %zu\n", g.patches,
+            g.cap, g.nwants);
+    order_wants();
+    fflush(g.status);
+    return 1;
+}
+
+/* A setting's error: the files opened to say it; the library stays off. */
+static void start_error(const char *what)
+{
+    if (open_files())
+        say_error(what);
 }
 
 __attribute__((constructor)) static void start(void)
@@ -625,49 +689,38 @@ __attribute__((constructor)) static void start(void)
     const char *cap = getenv("MEMPROBE_CAPTURE_MAX_WARPS");
     if (!file || !*file)
         return;   /* loaded without memprobe explain: does nothing */
-    char st[4200];
-    snprintf(st, sizeof st, "%s.status", file);
-    g.status = fopen(st, "w");
-    g.out = fopen(file, "w");
-    if (!g.status || !g.out) {
-        if (g.status)
-            say_error("cannot write the capture file");
-        at_exit();
-        return;
-    }
+    snprintf(g.file, sizeof g.file, "%s", file);
     atexit(at_exit);
-    setvbuf(g.out, NULL, _IOFBF, (size_t)1 << 20);   /* rows in large writes */
+    find_patches();
     g.cap = DEFAULT_CAP;
     if (cap && *cap) {
         char *end;
         unsigned long v = strtoul(cap, &end, 10);
         if (*end || !v || v > (1ul << 24)) {
-            say_error("MEMPROBE_CAPTURE_MAX_WARPS is not 1-16777216");
+            start_error("MEMPROBE_CAPTURE_MAX_WARPS is not 1-16777216");
             return;
         }
         g.cap = (uint32_t)v;
     }
     if (!wantf || read_wants(wantf)) {
-        say_error("MEMPROBE_CAPTURE_WANT names no readable file");
+        start_error("MEMPROBE_CAPTURE_WANT names no readable file");
         return;
     }
-    order_wants();
-    find_patches();
     const char *tr = getenv("MEMPROBE_CAPTURE_TRACE");
     tracing = tr && *tr == '1';
-    char header[MP_CAPTURE_ROW_MAX(0)];
-    fwrite(header, 1, mp_capture_header(header), g.out);
     Sanitizer_SubscriberHandle sub;
-    if (!san_ok(sanitizerSubscribe(&sub, on_callback, NULL),
-                "sanitizerSubscribe"))
+    SanitizerResult r = sanitizerSubscribe(&sub, on_callback, NULL);
+    if (r != SANITIZER_SUCCESS) {
+        if (open_files())
+            san_ok(r, "sanitizerSubscribe");
         return;
-    san_ok(sanitizerEnableDomain(1, sub, SANITIZER_CB_DOMAIN_RESOURCE),
-           "sanitizerEnableDomain resource");
-    san_ok(sanitizerEnableDomain(1, sub, SANITIZER_CB_DOMAIN_LAUNCH),
-           "sanitizerEnableDomain launch");
-    san_ok(sanitizerEnableDomain(1, sub, SANITIZER_CB_DOMAIN_GRAPHS),
-           "sanitizerEnableDomain graphs");
-    fprintf(g.status, "start patches %s cap %u wants %zu\n", g.patches,
-            g.cap, g.nwants);
-    fflush(g.status);
+    }
+    static const Sanitizer_CallbackDomain domains[] = {
+        SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CB_DOMAIN_LAUNCH,
+        SANITIZER_CB_DOMAIN_GRAPHS};
+    for (size_t i = 0; i < sizeof domains / sizeof domains[0]; i++) {
+        r = sanitizerEnableDomain(1, sub, domains[i]);
+        if (r != SANITIZER_SUCCESS && open_files())
+            san_ok(r, "sanitizerEnableDomain");
+    }
 }
