@@ -63,13 +63,15 @@ int mp_prof_check_parse(const char *text, mp_prof_check_spec *s, char *err,
 }
 
 /* One judgement as printed: "WHERE WHAT: R.Rx ideal (M UNIT, ideal I)",
- * WHERE naming the kernel; old_ratio >= 0 adds "O.Ox -> " before it. */
+ * WHERE naming the kernel, R with the digits that show it above `limit`
+ * (the check's limit, or the old ratio); old_ratio >= 0 adds "O.Ox -> "
+ * before it. */
 static void say(FILE *out, const char *prefix, const char *where,
                 const char *what, int c, mp_u64 meas, mp_u64 ideal,
-                double old_ratio)
+                double old_ratio, double limit)
 {
     char r[32], o[32] = "";
-    mp_prof_fmt_ratio((double)meas / (double)ideal, r, sizeof r);
+    mp_prof_fmt_ratio_from((double)meas / (double)ideal, limit, r, sizeof r);
     if (old_ratio >= 0) {
         mp_prof_fmt_ratio(old_ratio, o, sizeof o - 4);
         strcat(o, "x -> ");
@@ -90,7 +92,7 @@ void mp_prof_src_what(const mp_prof_src *l, int c, int dir, char *buf,
 /* Prints the judgement of line l's loads or stores of class c, the line
  * named "file:line KERNEL", or "KERNEL+0xOFF" without line info. */
 static void say_src(FILE *out, const char *prefix, const mp_prof_src *l,
-                    int c, int dir, double old_ratio)
+                    int c, int dir, double old_ratio, double limit)
 {
     char what[128];
     char *at = mp_prof_src_where(l);
@@ -101,7 +103,7 @@ static void say_src(FILE *out, const char *prefix, const mp_prof_src *l,
         sprintf(where, "%s%s", l->name, at);
     mp_prof_src_what(l, c, dir, what, sizeof what);
     say(out, prefix, where, what, c, l->meas[c][dir], l->ideal[c][dir],
-        old_ratio);
+        old_ratio, limit);
     free(where);
     free(at);
 }
@@ -178,7 +180,8 @@ int mp_prof_check(const mp_prof_data *d, const mp_prof_check_spec *s,
     mp_prof_offender *o = mp_prof_offenders(d, s, min_count, libraries, &n,
                                             j);
     for (int k = 0; k < n; k++)
-        say_src(out, prefix, &o[k].src, o[k].cls, o[k].dir, -1);
+        say_src(out, prefix, &o[k].src, o[k].cls, o[k].dir, -1,
+                s->limit[o[k].cls]);
     free(o);
     return n;
 }
@@ -281,9 +284,9 @@ static int baseline_kernels(const mp_prof_data *d, const mp_prof_data *old,
                     continue;
                 char *where = mp_xmalloc(strlen(k[i].name) + 8);
                 sprintf(where, "kernel %s", k[i].name);
+                double was = (double)ko[j].meas[c] / (double)ko[j].ideal[c];
                 say(out, prefix, where, mp_prof_class_name[c], c,
-                    k[i].meas[c], k[i].ideal[c],
-                    (double)ko[j].meas[c] / (double)ko[j].ideal[c]);
+                    k[i].meas[c], k[i].ideal[c], was, was);
                 free(where);
                 bad++;
             }
@@ -314,8 +317,9 @@ int mp_prof_baseline(const mp_prof_data *d, const mp_prof_data *old,
                 if (!grew(m[dir], id[dir], o->meas[c][dir],
                           o->ideal[c][dir], tolerance))
                     continue;
-                say_src(out, prefix, &s[i], c, dir,
-                        (double)o->meas[c][dir] / (double)o->ideal[c][dir]);
+                double was = (double)o->meas[c][dir]
+                             / (double)o->ideal[c][dir];
+                say_src(out, prefix, &s[i], c, dir, was, was);
                 bad++;
             }
     }

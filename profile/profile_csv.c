@@ -8,7 +8,6 @@
  */
 #include "profile_csv.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -27,10 +26,6 @@
 #include "report.h"
 #include "stats.h"
 #include "subprocess.h"
-
-/* The C++ runtime's demangler (memprobe links libstdc++). */
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len,
-                            int *status);
 
 #define METRIC_NAME(id, name) name,
 static const char *const metric_names[MP_PM_N] = {
@@ -306,92 +301,25 @@ static int parse_long(const char *s, long *out)
     return 0;
 }
 
-char *mp_prof_demangle(const char *mangled)
+void mp_prof_fmt_ratio_from(double r, double from, char *buf, size_t len)
 {
-    int status = 0;
-    char *d = __cxa_demangle(mangled, NULL, NULL, &status);
-    if (d && status == 0)
-        return d;
-    free(d);
-    return mp_xstrdup(mangled);
-}
-
-/* The length of what at d[i] stands for itself, no bracket opening or
- * closing: "(anonymous namespace)", or an operator's name with its
- * symbol ("operator<", "operator()"); else 0. */
-static size_t plain_token(const char *d, size_t i)
-{
-    static const char anon[] = "(anonymous namespace)";
-    if (!strncmp(d + i, anon, sizeof anon - 1))
-        return sizeof anon - 1;
-    int word = !i || !(isalnum((unsigned char)d[i - 1]) || d[i - 1] == '_');
-    if (!word || strncmp(d + i, "operator", 8))
-        return 0;
-    const char *p = d + i + 8;
-    if (isalnum((unsigned char)*p) || *p == '_')
-        return 0;   /* "operators" */
-    if (!strncmp(p, "()", 2))
-        return 10;
-    return 8 + strspn(p, "<>=!+-*/%^&|~");
-}
-
-static int opens(char c) { return c && strchr("<({[", c) != NULL; }
-static int closes(char c) { return c && strchr(">)}]", c) != NULL; }
-
-char *mp_prof_short_name(const char *d)
-{
-    /* the qualified name: after the last blank before it (a return type)
-     * and before the parameter list, both outside any brackets */
-    size_t start = 0, end = strlen(d), t;
-    int depth = 0;
-    for (size_t i = 0; d[i]; i += t ? t : 1) {
-        if ((t = plain_token(d, i)))
-            continue;
-        if (d[i] == '(' && !depth) {
-            end = i;
-            break;
-        }
-        if (opens(d[i]))
-            depth++;
-        else if (closes(d[i]) && depth > 0)
-            depth--;
-        else if (d[i] == ' ' && !depth && d[i + 1] != '<')
-            start = i + 1;   /* not "operator<< <int>" */
+    int d = 2;
+    snprintf(buf, len, "%.*f", d, r);
+    /* more digits while the printed ratio hides which side of from r
+     * lies on: 1.0001 is not "1.0" */
+    double p = strtod(buf, NULL);
+    while (d < 12 && (p > from) - (p < from) != (r > from) - (r < from)) {
+        snprintf(buf, len, "%.*f", ++d, r);
+        p = strtod(buf, NULL);
     }
-    /* copied without its template argument lists, at any depth */
-    char *out = mp_xmalloc(end - start + 1);
-    size_t n = 0;
-    int skip = -1;   /* the depth at which the dropped "<" opened */
-    depth = 0;
-    for (size_t i = start; i < end; i += t) {
-        t = plain_token(d, i);
-        if (!t) {
-            t = 1;
-            if (opens(d[i])) {
-                if (d[i] == '<' && skip < 0)
-                    skip = depth;
-                depth++;
-            } else if (closes(d[i]) && depth > 0 && --depth == skip) {
-                skip = -1;
-                continue;
-            }
-        }
-        if (skip < 0)
-            for (size_t k = 0; k < t && i + k < end; k++)
-                out[n++] = d[i + k];
-    }
-    while (n && out[n - 1] == ' ')
-        n--;
-    out[n] = '\0';
-    return out;
+    size_t n = strlen(buf);
+    if (d == 2 && n > 3 && buf[n - 1] == '0' && buf[n - 3] == '.')
+        buf[n - 1] = '\0';
 }
 
 void mp_prof_fmt_ratio(double r, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.2f", r);
-    size_t n = strlen(buf);
-    if (n > 3 && buf[n - 1] == '0' && buf[n - 3] == '.')
-        buf[n - 1] = '\0';
+    mp_prof_fmt_ratio_from(r, 1.0, buf, len);
 }
 
 int mp_prof_find_program(const char *name, const char *dir, char *out,
@@ -448,98 +376,6 @@ void mp_prof_free(mp_prof_data *d)
     free(d->i);
     free(d->names);
     memset(d, 0, sizeof *d);
-}
-
-/* ---- the kernels' printed names ------------------------------------- */
-
-/* A kernel of a profile: its names and its first row (launch rows, then
- * instruction rows, numbered on). */
-typedef struct {
-    const char *mangled, *kernel;
-    char *name;
-    long first;
-} kname;
-
-static int cmp_kname_mangled(const void *a, const void *b)
-{
-    const kname *x = a, *y = b;
-    int c = strcmp(x->mangled, y->mangled);
-    return c ? c : (x->first > y->first) - (x->first < y->first);
-}
-
-static int cmp_kname_name(const void *a, const void *b)
-{
-    const kname *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->first > y->first) - (x->first < y->first);
-}
-
-/* The kernels of d, each once (its first row's), by mangled name; *n of
- * them, each with its short name. */
-static kname *kernels_of(const mp_prof_data *d, int *n)
-{
-    long rows = (long)d->nl + d->ni;
-    kname *k = mp_xcalloc((size_t)rows + 1, sizeof *k);
-    for (long r = 0; r < rows; r++) {
-        int launch = r < d->nl;
-        k[r].mangled = launch ? d->l[r].mangled : d->i[r - d->nl].mangled;
-        k[r].kernel = launch ? d->l[r].kernel : d->i[r - d->nl].kernel;
-        k[r].first = r;
-    }
-    mp_sort(k, (size_t)rows, sizeof *k, cmp_kname_mangled);
-    *n = 0;
-    for (long r = 0; r < rows; r++)
-        if (!*n || strcmp(k[*n - 1].mangled, k[r].mangled))
-            k[(*n)++] = k[r];
-    for (int j = 0; j < *n; j++) {
-        k[j].name = mp_prof_short_name(k[j].kernel);
-        if (!k[j].name[0]) {   /* no demangled name: the mangled one */
-            free(k[j].name);
-            k[j].name = mp_xstrdup(k[j].mangled);
-        }
-    }
-    return k;
-}
-
-static int cmp_kname_key(const void *key, const void *b)
-{
-    return strcmp(key, ((const kname *)b)->mangled);
-}
-
-static const char *name_of(const kname *k, int n, const char *mangled)
-{
-    const kname *f = bsearch(mangled, k, (size_t)n, sizeof *k,
-                             cmp_kname_key);
-    return f ? f->name : "";
-}
-
-void mp_prof_name_kernels(mp_prof_data *d)
-{
-    int n;
-    kname *k = kernels_of(d, &n);
-    mp_sort(k, (size_t)n, sizeof *k, cmp_kname_name);
-    for (int j = 0; j < n;) {
-        int same = 1;
-        while (j + same < n && !strcmp(k[j].name, k[j + same].name))
-            same++;
-        for (int s = 0; s < same && same > 1; s++) {
-            char *num = mp_xmalloc(strlen(k[j + s].name) + 24);
-            sprintf(num, "%s#%d", k[j + s].name, s + 1);
-            free(k[j + s].name);
-            k[j + s].name = num;
-        }
-        j += same;
-    }
-    mp_sort(k, (size_t)n, sizeof *k, cmp_kname_mangled);
-    d->names = mp_xcalloc((size_t)n + 1, sizeof *d->names);
-    d->nnames = n;
-    for (int j = 0; j < n; j++)
-        d->names[j] = k[j].name;
-    for (int r = 0; r < d->nl; r++)
-        d->l[r].name = name_of(k, n, d->l[r].mangled);
-    for (int r = 0; r < d->ni; r++)
-        d->i[r].name = name_of(k, n, d->i[r].mangled);
-    free(k);
 }
 
 /* ---- reading CSV tables ---------------------------------------------- */
@@ -1291,15 +1127,19 @@ static void origin_lines(mp_prof_data *d, raw_modules *m)
         const char *origin = hit ? hit->origin : MP_ORIGIN_UNKNOWN;
         free(i->origin);
         i->origin = mp_xstrdup(origin);
-        i->library = mp_prof_origin_library(origin);
+        i->library = mp_prof_origin_library(origin)
+                     || mp_prof_toolkit_file(i->file);
     }
 }
 
 /* A launch's origin: its first memory instruction's (first, or NULL);
  * without one, that of its kernel's rows in its process (d's lines are
- * ordered by pid and mangled name: order_and_name); else unknown. */
+ * ordered by pid and mangled name: order_and_name); else unknown. A
+ * library's launch when that origin is a library's, or when its
+ * instructions (all_lib) are all lines of the CUDA toolkit's headers
+ * (CUB's and Thrust's kernels compiled into the program). */
 static void origin_launch(const mp_prof_data *d, mp_prof_launch *l,
-                          const mp_prof_line *first)
+                          const mp_prof_line *first, int all_lib)
 {
     if (!first && d->ni) {
         const mp_prof_line key = {.pid = l->pid, .mangled = l->mangled};
@@ -1309,7 +1149,7 @@ static void origin_launch(const mp_prof_data *d, mp_prof_launch *l,
     const char *origin = first ? first->origin : MP_ORIGIN_UNKNOWN;
     free(l->origin);
     l->origin = mp_xstrdup(origin);
-    l->library = mp_prof_origin_library(origin);
+    l->library = mp_prof_origin_library(origin) || (first && all_lib);
 }
 
 /* Each launch's sums split into loads and stores from its own memory
@@ -1334,6 +1174,7 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
             first++;
         mp_u64 ls[4][2] = {{0}};
         const mp_prof_line *own = NULL;   /* its first instruction */
+        int all_lib = 1;   /* its instructions all library lines */
         for (int q = first; q < ops->n && !cmp_op_launch(&ops->v[q], &key);
              q++) {
             const raw_op *o = &ops->v[q];
@@ -1342,13 +1183,14 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
                 continue;   /* another kernel of the same graph launch */
             if (i && !own)
                 own = i;
+            all_lib &= !i || i->library;
             /* a load executed op_ld instructions; else a store (or an
              * atomic or reduction): SASS metrics, no disassembler */
             int st = o->m[MP_PM_LD] == 0;
             for (int m = 0; m < 4; m++)
                 ls[m][st] += o->m[MP_PM_SH + m];
         }
-        origin_launch(d, l, own);
+        origin_launch(d, l, own, all_lib);
         int known = 1;
         for (int m = 0; m < 4; m++)
             if (ls[m][0] + ls[m][1] != l->m[MP_PM_SH + m])

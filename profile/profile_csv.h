@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "profile_names.h"
 #include "raw.h"
 
 typedef unsigned long long mp_u64;
@@ -100,8 +101,9 @@ typedef struct {
  * its instruction rows. Each kernel (mangled name) has the name that
  * messages and the report print it by: its short name
  * (mp_prof_short_name), and when kernels of different mangled names share
- * one, "#N" after it, N from 1 in the order of their first row (launches
- * before instruction rows): "scale#1", "scale#2". Set by mp_prof_merge
+ * one, the template arguments (or parameters) that tell them apart
+ * (mp_prof_tell_apart, in the order of their first row, launches before
+ * instruction rows): "scale<float>", "scale<double>". Set by mp_prof_merge
  * and mp_prof_load; the rows' `name` point into `names`. */
 typedef struct {
     mp_prof_launch *l;
@@ -148,15 +150,12 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
                   mp_prof_data *d, mp_prof_status *st, char *err,
                   size_t errlen);
 
-/* Names d's kernels (the rows' `name`, d->names): short names, "#N"
- * after those that kernels of other mangled names share, N by first row.
+/* Names d's kernels (the rows' `name`, d->names): short names, told
+ * apart where kernels of other mangled names share them (profile_names.c).
  * mp_prof_merge and mp_prof_load call it; a profile built otherwise (its
  * rows' strings malloc'd, as mp_prof_free frees them) calls it once. */
 void mp_prof_name_kernels(mp_prof_data *d);
 
-/* The demangled name of a kernel (malloc'd); a name that is not mangled
- * as it is. */
-char *mp_prof_demangle(const char *mangled);
 
 /* Writes d as csv and its -lines.csv (replacing both). 0 or -1. */
 int mp_prof_write(const mp_prof_data *d, const char *csv, char *err,
@@ -211,15 +210,13 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n);
  * (malloc'd). */
 char *mp_prof_src_where(const mp_prof_src *s);
 
-/* The short name of a demangled kernel (malloc'd, whole): its qualified
- * name, namespaces kept ("(anonymous namespace)" too), without the return
- * type, the parameter list and every template argument list
- * ("void ns::f<32, g<int>(float)>(float*)" -> "ns::f"); a name without
- * any of them as it is. */
-char *mp_prof_short_name(const char *demangled);
 
 /* A ratio as printed: two decimals, a second zero dropped ("32.0",
- * "1.26", "1.5"). */
+ * "1.26", "1.5"); more (up to 12) while those hide that r is above or
+ * below `from`: 1.0001 against 1 is "1.0001", not "1.0". */
+void mp_prof_fmt_ratio_from(double r, double from, char *buf, size_t len);
+
+/* mp_prof_fmt_ratio_from against 1: a ratio to its ideal. */
 void mp_prof_fmt_ratio(double r, char *buf, size_t len);
 
 /* The executable `name` in dir (if dir) or in PATH: 0 and its path, or

@@ -972,9 +972,9 @@ static void test_baseline(void **state)
 static const char *const template_check[] = {
     "memprobe: check: at::native::elementwise_kernel+0x13c0 global load "
     "(LDG.E): 6.0x ideal (192 sectors, ideal 32)\n",
-    "memprobe: check: scale#2+0x90 global store (STG.E): 4.0x ideal (256 "
+    "memprobe: check: scale<double>+0x90 global store (STG.E): 4.0x ideal (256 "
     "sectors, ideal 64)\n",
-    "memprobe: check: scale.cu:7 scale#1 global load (LDG.E): 2.0x ideal "
+    "memprobe: check: scale.cu:7 scale<float> global load (LDG.E): 2.0x ideal "
     "(128 sectors, ideal 64)\n",
 };
 
@@ -990,7 +990,7 @@ static void lines_shorter(const char *text, const char *prefix, size_t max)
 }
 
 /* The check names a kernel by its short name, told apart from another
- * instantiation by #N in the order of first launch, and a line without
+ * instantiation by its template arguments, and a line without
  * line info KERNEL+0xOFF (the name once); the CSVs keep the full names. */
 static void test_names_check(void **state)
 {
@@ -1053,23 +1053,23 @@ static void test_names_baseline_report(void **state)
             L("--templates"), &r);
     cli_expect_status(&r, 1);
     assert_int_equal(count_lines(r.err, "memprobe: baseline: "), 2);
-    cli_must_contain("stderr", r.err, "memprobe: baseline: kernel scale#2 "
+    cli_must_contain("stderr", r.err, "memprobe: baseline: kernel scale<double> "
                      "global: 1.0x -> 2.5x ideal (320 sectors, ideal 128)\n");
-    cli_must_contain("stderr", r.err, "memprobe: baseline: scale#2+0x90 "
+    cli_must_contain("stderr", r.err, "memprobe: baseline: scale<double>+0x90 "
                      "global store (STG.E): 1.0x -> 4.0x ideal (256 sectors, "
                      "ideal 64)\n");
     cli_result_free(&r);
     const char *csv[] = {"report", "tpl-new.csv", "--format", "csv", NULL};
     cli_run_ok(csv, &r);
     cli_must_contain("report --format csv", r.out,
-                     "lines,1,+0x90,scale#2,STG.E,sectors,16,4,192,100%\r\n"
+                     "lines,1,+0x90,scale<double>,STG.E,sectors,16,4,192,100%\r\n"
                      "lines,2,+0x13c0,at::native::elementwise_kernel,LDG.E,"
                      "sectors,12,2,160,100%\r\n"
-                     "lines,3,scale.cu:7,scale#1,LDG.E/STG.E,sectors,3,2,64,"
+                     "lines,3,scale.cu:7,scale<float>,LDG.E/STG.E,sectors,3,2,64,"
                      "100%\r\n");
     cli_must_contain("report --format csv", r.out,
-                     "kernels,scale#1,2,64,0,0,,192,128,1.5\r\n"
-                     "kernels,scale#2,1,32,0,0,,320,128,2.5\r\n"
+                     "kernels,scale<float>,2,64,0,0,,192,128,1.5\r\n"
+                     "kernels,scale<double>,1,32,0,0,,320,128,2.5\r\n"
                      "kernels,at::native::elementwise_kernel,1,32,0,0,,224,"
                      "64,3.5\r\n");
     cli_result_free(&r);
@@ -1084,13 +1084,13 @@ static void test_names_baseline_report(void **state)
     cli_result_free(&r);
     size_t len;
     char *gp = cli_read_file("tpl-pd/profile-excess.gp", &len);
-    cli_must_contain("plot script", gp, "index 0 using 1:3 title \"scale#2 "
+    cli_must_contain("plot script", gp, "index 0 using 1:3 title \"scale<double> "
                      "global\"");
     cli_must_contain("plot script", gp, "index 1 using 1:3 title "
                      "\"at::native::elementwise_kernel global\"");
     free(gp);
     char *dat = cli_read_file("tpl-pd/profile-excess.dat", &len);
-    cli_must_contain("plot data", dat, "# kernel 2: scale#1\n7 0 64\n");
+    cli_must_contain("plot data", dat, "# kernel 2: scale<float>\n7 0 64\n");
     free(dat);
 }
 

@@ -4,8 +4,10 @@
  * demangled kernel name, on real names from the H200's profiles of
  * PyTorch, JAX, CuPy, cuBLAS and a C++ program
  * (results/h200/profile/real/, real-offender/) and on the corners of the
- * demangler's grammar (operators, unbalanced brackets, an empty name).
- * Pure functions, no program run.
+ * demangler's grammar (operators, unbalanced brackets, an empty name);
+ * the names that tell apart kernels of one short name
+ * (mp_prof_tell_apart), and ratios printed with the digits that show an
+ * excess (mp_prof_fmt_ratio_from). Pure functions, no program run.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -165,6 +167,111 @@ static void corners(void **state)
     expect_short("void ", "");
 }
 
+/* Names of the n kernels of `in` as mp_prof_tell_apart gives them. */
+static void expect_apart(const char *const *in, const char *const *want,
+                         int n)
+{
+    char *out[8];
+    mp_prof_tell_apart(in, n, out);
+    for (int k = 0; k < n; k++) {
+        if (strcmp(out[k], want[k]))
+            fail_msg("kernel %d of %d: '%s', want '%s'", k, n, out[k],
+                     want[k]);
+        free(out[k]);
+    }
+}
+
+/* Two instantiations of one template: their template arguments, not
+ * "#1" and "#2"; a short list whole, a long one with the arguments they
+ * share as "..." and the long ones cut. */
+static void templates_apart(void **state)
+{
+    (void)state;
+    const char *tile[] = {"void tile_t<float, 32>(float const*, float*, int)",
+                          "void tile_t<int, 16>(int const*, int*, int)"};
+    const char *tile_want[] = {"tile_t<float, 32>", "tile_t<int, 16>"};
+    expect_apart(tile, tile_want, 2);
+    const char *scale[] = {
+        "void scale<float>(float const*, float*, int, float)",
+        "void scale<double>(double const*, double*, int, double)"};
+    const char *scale_want[] = {"scale<float>", "scale<double>"};
+    expect_apart(scale, scale_want, 2);
+    const char *ew[] = {
+        "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_"
+        "impl<at::native::AddFunctor<float> >(at::TensorIteratorBase&)::{lam"
+        "bda(int)#1}>(int, at::native::gpu_kernel_impl<at::native::AddFuncto"
+        "r<float> >(at::TensorIteratorBase&)::{lambda(int)#1})",
+        "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_"
+        "impl<at::native::AddFunctor<float> >(at::TensorIteratorBase&)::{lam"
+        "bda(int)#1}>(int, at::native::gpu_kernel_impl<at::native::AddFuncto"
+        "r<float> >(at::TensorIteratorBase&)::{lambda(int)#1})",
+        "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_"
+        "impl<at::native::MulFunctor<float> >(at::TensorIteratorBase&)::{lam"
+        "bda(int)#1}>(int, at::native::gpu_kernel_impl<at::native::MulFuncto"
+        "r<float> >(at::TensorIteratorBase&)::{lambda(int)#1})"};
+    const char *ew_want[] = {
+        "at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<"
+        "at::native::AddFunctor<float>...>",
+        "at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<"
+        "at::native::AddFunctor<float>...>",
+        "at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<"
+        "at::native::MulFunctor<float>...>"};
+    expect_apart(ew, ew_want, 3);
+}
+
+/* Numba's ABI tags dropped; kernels alike but for their parameters told
+ * apart by those; names that nothing tells apart numbered. */
+static void parameters_and_numbers(void **state)
+{
+    (void)state;
+    static const char numba[] =
+        "__main__::tile_transpose[abi:v1,cw51cXTLSUwv1sCUt9Uw1VEw0NRRQPKiLTj0"
+        "gIGIFp_2b2oLQFEYYkHSQB1OQAk0Bynm21OizQ1K0UoIGvDpQE8oxrNQE_3d_3d](Arr"
+        "ay<float, 2, C, mutable, aligned>, Array<float, 2, C, mutable, align"
+        "ed>)";
+    expect_short(numba, "__main__::tile_transpose");
+    expect_short("void f[abi:cxx11]<int>(int)", "f");
+    const char *nb[] = {
+        "__main__::k[abi:v1,cw51](Array<float, 1, C, mutable, aligned>, int)",
+        "__main__::k[abi:v1,cw51](Array<int, 1, C, mutable, aligned>, int)"};
+    const char *nb_want[] = {
+        "__main__::k(Array<float, 1, C, mutable, aligned>, int)",
+        "__main__::k(Array<int, 1, C, mutable, aligned>, int)"};
+    expect_apart(nb, nb_want, 2);
+    const char *same[] = {"void g(int)", "g(int)", "void h<1>(float)"};
+    const char *same_want[] = {"g#1", "g#2", "h<1>"};
+    expect_apart(same, same_want, 2);
+}
+
+static void expect_ratio(double r, double from, const char *want)
+{
+    char buf[32];
+    mp_prof_fmt_ratio_from(r, from, buf, sizeof buf);
+    if (strcmp(buf, want))
+        fail_msg("ratio %.15g against %g: '%s', want '%s'", r, from, buf,
+                 want);
+}
+
+/* Two decimals (a second zero dropped) unless they hide the side of
+ * `from` the ratio lies on. */
+static void ratio_digits(void **state)
+{
+    (void)state;
+    expect_ratio(32.0, 1.0, "32.0");
+    expect_ratio(1.5, 1.0, "1.5");
+    expect_ratio(1.26, 1.0, "1.26");
+    expect_ratio(1.0, 1.0, "1.0");
+    expect_ratio(1.0001, 1.0, "1.0001");      /* not "1.0" */
+    expect_ratio(10001.0 / 10000.0, 1.0, "1.0001");
+    expect_ratio(0.9999, 1.0, "0.9999");
+    expect_ratio(1.2501, 1.25, "1.2501");     /* above a limit of 1.25 */
+    expect_ratio(1.004, 1.0, "1.004");         /* "1.00" would hide it */
+    expect_ratio(1.006, 1.0, "1.01");          /* shows the excess already */
+    char buf[32];
+    mp_prof_fmt_ratio(1.00002, buf, sizeof buf);
+    assert_string_equal(buf, "1.00002");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -174,6 +281,9 @@ int main(void)
         cmocka_unit_test(no_parameters),
         cmocka_unit_test(namespaces),
         cmocka_unit_test(corners),
+        cmocka_unit_test(templates_apart),
+        cmocka_unit_test(parameters_and_numbers),
+        cmocka_unit_test(ratio_digits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
