@@ -53,3 +53,29 @@ int mp_prof_origin_library(const char *origin)
             return 1;
     return 0;
 }
+
+/* libcu++'s headers under include/cuda/: "std/...", "__name/...", or a
+ * header without an extension ("barrier", "pipeline"). */
+static int libcudacxx(const char *rest)
+{
+    size_t n = strcspn(rest, "/");
+    return !strncmp(rest, "std/", 4) || !strncmp(rest, "__", 2)
+           || (!rest[n] && !memchr(rest, '.', n) && n);
+}
+
+int mp_prof_toolkit_file(const char *path)
+{
+    static const char *const cccl[] = {"cub/", "thrust/", "nv/", "cccl/"};
+    if (!path)
+        return 0;
+    for (const char *inc = strstr(path, "/include/"); inc;
+         inc = strstr(inc + 1, "/include/")) {
+        const char *rest = inc + 9;
+        for (size_t k = 0; k < sizeof cccl / sizeof *cccl; k++)
+            if (!strncmp(rest, cccl[k], strlen(cccl[k])))
+                return 1;
+        if (!strncmp(rest, "cuda/", 5) && libcudacxx(rest + 5))
+            return 1;
+    }
+    return 0;
+}

@@ -5,7 +5,8 @@
  * inject/raw.h). The program's own kernels are judged by --check and
  * --baseline; a library's are counted and reported under their own
  * heading, and judged only with --check-libraries (docs/profile.md, "In
- * CI", says the rule and the list).
+ * CI", says the rule and the list). A line of CUB's, Thrust's or
+ * libcu++'s headers is a library's too (mp_prof_toolkit_file).
  */
 #ifndef MP_PROFILE_ORIGIN_H
 #define MP_PROFILE_ORIGIN_H
@@ -19,6 +20,17 @@
  * placed) and an origin not recorded (NULL or "": a profile from before
  * origins). */
 int mp_prof_origin_library(const char *origin);
+
+/* 1 when a source line's file is a header of the CUDA toolkit's
+ * header-only libraries: CUB, Thrust or libcu++ (a path with
+ * "include/cub/", "include/thrust/", "include/nv/", "include/cccl/", or
+ * "include/cuda/" and then "std/", "__..." or a header without an
+ * extension). Code the program compiled in but did not write, as CUB's
+ * radix sort inside Thrust's sort: a library's line. The toolkit's other
+ * headers (sm_30_intrinsics.hpp, the atomic functions, cuda_fp16.hpp)
+ * wrap one instruction each where the program calls them: their lines
+ * stay the program's. */
+int mp_prof_toolkit_file(const char *path);
 
 /* The prefixes, in the order docs/profile.md lists them. */
 int mp_prof_library_nprefixes(void);

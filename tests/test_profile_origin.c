@@ -74,6 +74,38 @@ static void test_origin_rule(void **state)
 
 /* Every prefix makes a library of its own shared object, not of a file
  * that only contains it. */
+/* Lines of CUB's, Thrust's and libcu++'s headers are a library's,
+ * wherever the toolkit lies; the toolkit's intrinsic headers and the
+ * program's own files are not. */
+static void test_toolkit_headers(void **state)
+{
+    (void)state;
+    static const char *const library[] = {
+        "/usr/local/cuda/bin/../targets/x86_64-linux/include/cub/agent/"
+        "agent_radix_sort_onesweep.cuh",
+        "/usr/local/cuda-13.0/include/thrust/system/cuda/detail/sort.h",
+        "/opt/conda/targets/x86_64-linux/include/cuda/std/__algorithm/"
+        "copy.h",
+        "/usr/local/cuda/include/cuda/pipeline",
+        "/usr/local/cuda/include/cuda/__barrier/barrier.h",
+        "/home/u/.venv/nvidia/cu13/include/cccl/cub/block/block_load.cuh",
+        "/usr/local/cuda/include/nv/target",
+    };
+    static const char *const own[] = {
+        "/usr/local/cuda/targets/x86_64-linux/include/sm_30_intrinsics.hpp",
+        "/usr/local/cuda/include/cuda_fp16.hpp",
+        "/home/u/project/include/cuda/kernels.cuh",
+        "/home/u/cub/main.cu", "/work/tests/profile/real/thrust_sort.cu",
+        "", NULL,
+    };
+    for (size_t k = 0; k < sizeof library / sizeof *library; k++)
+        if (!mp_prof_toolkit_file(library[k]))
+            fail_msg("'%s' should be a library's line", library[k]);
+    for (size_t k = 0; k < sizeof own / sizeof *own; k++)
+        if (mp_prof_toolkit_file(own[k]))
+            fail_msg("'%s' should be the program's line", own[k]);
+}
+
 static void test_every_prefix(void **state)
 {
     (void)state;
@@ -114,6 +146,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_origin_rule),
+        cmocka_unit_test(test_toolkit_headers),
         cmocka_unit_test(test_every_prefix),
         cmocka_unit_test(test_prefixes_documented),
     };
