@@ -95,7 +95,7 @@ typedef struct {
 enum { QUIET = INJ_QUIET, WARN = INJ_WARN, FATAL = INJ_FATAL };
 #define RANGE_WRITE_S 0.1
 enum { MAX_DEVICES = 64, MAX_CONTEXTS = 256, NVTX_DEPTH = 32,
-       NVTX_NAME = 96 };
+       NVTX_NAME = IC_NVTX_NAME };
 
 typedef struct {
     int tried, ok;
@@ -163,6 +163,10 @@ static _Thread_local struct {
     char name[NVTX_DEPTH][NVTX_NAME];
     const void *domain[NVTX_DEPTH];
 } tl_nvtx;
+
+/* The strings the program registered with NVTX (a range named by a
+ * registered string gives only its handle), kept under the lock. */
+static ic_nvtx nvtx_strings;
 
 /* The module load call this thread is in: a module loaded inside it
  * comes from its image (a load from memory) or its file. */
@@ -850,16 +854,19 @@ static void nvtx_push(const char *ascii, const wchar_t *wide,
     int d = tl_nvtx.depth++;
     if (d >= NVTX_DEPTH)
         return;
-    char *out = tl_nvtx.name[d];
-    size_t n = 0;
-    if (ascii)
-        for (; ascii[n] && n < NVTX_NAME - 1; n++)
-            out[n] = ascii[n];
-    else if (wide) /* wide names: ASCII kept, the rest as '?' */
-        for (; wide[n] && n < NVTX_NAME - 1; n++)
-            out[n] = wide[n] > 0 && wide[n] < 128 ? (char)wide[n] : '?';
-    out[n] = '\0';
+    ic_nvtx_name(tl_nvtx.name[d], ascii, wide);
     tl_nvtx.domain[d] = domain;
+}
+
+/* nvtxDomainRegisterString{A,W}: the handle NVTX returned (CUPTI hands
+ * its address to the callback) and the string, kept for the ranges that
+ * name it. */
+static void nvtx_register(const CUpti_NvtxData *nd, const char *ascii,
+                          const wchar_t *wide)
+{
+    const void *const *handle = nd->functionReturnValue;
+    if (handle)
+        ic_nvtx_register(&nvtx_strings, *handle, ascii, wide);
 }
 
 /* Pops the innermost range of this domain (NULL: the default domain;
@@ -890,9 +897,12 @@ static void nvtx_push_attr(const nvtxEventAttributes_t *a, const void *domain)
         nvtx_push(a->message.ascii, NULL, domain);
     else if (a && a->messageType == NVTX_MESSAGE_TYPE_UNICODE)
         nvtx_push(NULL, a->message.unicode, domain);
-    else /* registered strings are not looked up */
-        nvtx_push(a && a->messageType == NVTX_MESSAGE_TYPE_REGISTERED
-                      ? "(registered string)" : "", NULL, domain);
+    else if (a && a->messageType == NVTX_MESSAGE_TYPE_REGISTERED) {
+        const char *r = ic_nvtx_lookup(&nvtx_strings,
+                                       a->message.registered);
+        nvtx_push(r ? r : "(registered string)", NULL, domain);
+    } else
+        nvtx_push("", NULL, domain);
 }
 
 static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *nd)
@@ -920,6 +930,16 @@ static void on_nvtx(CUpti_CallbackId cbid, const CUpti_NvtxData *nd)
     case CUPTI_CBID_NVTX_nvtxDomainRangePop:
         nvtx_pop(((const nvtxDomainRangePop_params *)p)->domain);
         break;
+    case CUPTI_CBID_NVTX_nvtxDomainRegisterStringA:
+        nvtx_register(nd, ((const nvtxDomainRegisterStringA_params *)p)
+                              ->string, NULL);
+        return;
+    case CUPTI_CBID_NVTX_nvtxDomainRegisterStringW:
+        /* CUPTI's header types the string char *; NVTX's is wchar_t * */
+        nvtx_register(nd, NULL, (const wchar_t *)(const void *)(
+                          (const nvtxDomainRegisterStringW_params *)p)
+                          ->string);
+        return;
     default:
         return;
     }
@@ -1818,6 +1838,8 @@ static const CUpti_CallbackId nvtx_cbids[] = {
     CUPTI_CBID_NVTX_nvtxRangePushA,       CUPTI_CBID_NVTX_nvtxRangePushW,
     CUPTI_CBID_NVTX_nvtxRangePushEx,      CUPTI_CBID_NVTX_nvtxRangePop,
     CUPTI_CBID_NVTX_nvtxDomainRangePushEx, CUPTI_CBID_NVTX_nvtxDomainRangePop,
+    CUPTI_CBID_NVTX_nvtxDomainRegisterStringA,
+    CUPTI_CBID_NVTX_nvtxDomainRegisterStringW,
 };
 
 static int enable_callbacks(CUpti_CallbackDomain domain,

@@ -1085,3 +1085,41 @@ int ic_write_cubin(const char *dir, uint32_t crc, const void *data,
     }
     return close(fd) ? -1 : 0;
 }
+
+/* ---- NVTX registered strings --------------------------------------- */
+
+void ic_nvtx_name(char *out, const char *ascii, const wchar_t *wide)
+{
+    size_t n = 0;
+    if (ascii)
+        for (; ascii[n] && n < IC_NVTX_NAME - 1; n++)
+            out[n] = ascii[n];
+    else if (wide)
+        for (; wide[n] && n < IC_NVTX_NAME - 1; n++)
+            out[n] = wide[n] > 0 && wide[n] < 128 ? (char)wide[n] : '?';
+    out[n] = '\0';
+}
+
+void ic_nvtx_register(ic_nvtx *t, const void *handle, const char *ascii,
+                      const wchar_t *wide)
+{
+    if (!handle)
+        return;
+    int k = 0;
+    while (k < t->n && t->v[k].handle != handle)
+        k++;
+    if (k == IC_NVTX_STRINGS)
+        return;
+    t->v[k].handle = handle;
+    ic_nvtx_name(t->v[k].name, ascii, wide);
+    if (k == t->n)
+        t->n++;
+}
+
+const char *ic_nvtx_lookup(const ic_nvtx *t, const void *handle)
+{
+    for (int k = 0; k < t->n; k++)
+        if (t->v[k].handle == handle)
+            return t->v[k].name;
+    return NULL;
+}

@@ -13,6 +13,7 @@
  *   ic_status   the status lines: events as they happen, then the counts
  *   ic_modules  where each kept module came from (modules.PID.csv), and
  *               which frames of a call stack belong to the CUDA stack
+ *   ic_nvtx     the strings the program registered with NVTX, by handle
  *   writers     launches.PID.csv appended, lines.PID.csv rewritten through
  *               a .tmp and rename, status.PID rewritten the same way
  *
@@ -26,6 +27,7 @@
 #include <regex.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <wchar.h>
 
 #include "raw.h"
 
@@ -289,6 +291,33 @@ int ic_write_modules(const char *dir, long pid, const ic_modules *m);
  * N"). 0 or -1. */
 int ic_write_status(const char *dir, long pid, const ic_status *s,
                     const char *end);
+/* ---- NVTX registered strings --------------------------------------- */
+
+enum { IC_NVTX_NAME = 96, IC_NVTX_STRINGS = 1024 };
+
+/* A range name into out (IC_NVTX_NAME bytes): ascii, else wide with its
+ * ASCII kept and the rest as '?' (NULL both: ""), cut to IC_NVTX_NAME - 1
+ * bytes. */
+void ic_nvtx_name(char *out, const char *ascii, const wchar_t *wide);
+
+/* The first IC_NVTX_STRINGS strings registered (nvtxDomainRegisterString),
+ * each by the handle NVTX returned for it. */
+typedef struct {
+    struct {
+        const void *handle;
+        char name[IC_NVTX_NAME];
+    } v[IC_NVTX_STRINGS];
+    int n;
+} ic_nvtx;
+
+/* Keeps handle's string (ascii or wide, as ic_nvtx_name); a NULL handle
+ * or a full table keeps nothing. A handle registered again names its
+ * newest string. */
+void ic_nvtx_register(ic_nvtx *t, const void *handle, const char *ascii,
+                      const wchar_t *wide);
+/* The string of handle, or NULL when it was not registered. */
+const char *ic_nvtx_lookup(const ic_nvtx *t, const void *handle);
+
 /* ---- the range pass (range.PID.csv) ---------------------------------- */
 
 /* One launch the range pass profiled: its values as text ("" = not

@@ -620,6 +620,35 @@ static void test_kernels_file(void **state)
     ic_kernels_free(&t);
 }
 
+/* NVTX's registered strings by handle: kept, looked up, renamed, cut,
+ * wide ones as ASCII; an unknown handle has none. */
+static void test_nvtx_strings(void **state)
+{
+    (void)state;
+    static ic_nvtx t;
+    int a = 0, b = 0, c = 0;
+    char longname[200];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    ic_nvtx_register(&t, &a, "sort keys", NULL);
+    ic_nvtx_register(&t, &b, NULL, L"transpose tiles \u00e9");
+    ic_nvtx_register(&t, NULL, "nothing", NULL);
+    assert_string_equal(ic_nvtx_lookup(&t, &a), "sort keys");
+    assert_string_equal(ic_nvtx_lookup(&t, &b), "transpose tiles ?");
+    assert_null(ic_nvtx_lookup(&t, &c));
+    assert_null(ic_nvtx_lookup(&t, NULL));
+    ic_nvtx_register(&t, &a, longname, NULL);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(strlen(ic_nvtx_lookup(&t, &a)), IC_NVTX_NAME - 1);
+    /* a full table keeps what it has */
+    static char many[IC_NVTX_STRINGS + 1];
+    for (int k = 0; t.n < IC_NVTX_STRINGS; k++)
+        ic_nvtx_register(&t, &many[k], "r", NULL);
+    ic_nvtx_register(&t, &many[IC_NVTX_STRINGS], "late", NULL);
+    assert_null(ic_nvtx_lookup(&t, &many[IC_NVTX_STRINGS]));
+    assert_string_equal(ic_nvtx_lookup(&t, &b), "transpose tiles ?");
+}
+
 /* The objects of the CUDA stack, by file name wherever they lie; the
  * code that owns a module is none of them. */
 static void test_cuda_stack(void **state)
@@ -830,6 +859,7 @@ int main(void)
         cmocka_unit_test(test_filter_bad_values),
         cmocka_unit_test(test_parse_u64),
         cmocka_unit_test(test_csv_field),
+        cmocka_unit_test(test_nvtx_strings),
         cmocka_unit_test(test_cuda_stack),
         cmocka_unit_test(test_first_own_frame),
         cmocka_unit_test_setup_teardown(test_modules_written, make_dir,
