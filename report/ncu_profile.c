@@ -59,7 +59,7 @@ int mp_ncu_profile_same_kernel(const char *ncu, const char *kernel,
 typedef struct {
     int kernel;           /* index into the kernel list */
     long long offset;
-    int side;             /* 0 memprobe, 1 ncu */
+    int side;             /* 0 memprobe, 1 ncu, 2 memprobe's repeat */
     const char *text;     /* opcode or SASS text, for the messages */
     double value[MP_SRC_VALUES];
 } entry;
@@ -77,8 +77,10 @@ static int by_instruction(const void *pa, const void *pb)
 typedef struct {
     const char **names;   /* memprobe's kernels, then ncu's unmatched */
     const char **mangled;
-    int *seen;            /* bit 0 memprobe, bit 1 ncu */
+    int *seen;            /* bit 0 memprobe, bit 1 ncu, bit 2 the repeat */
     double *launches;     /* memprobe's launches of it (most on a line) */
+    double *launches2;    /* the same in memprobe's repeat */
+    int *varies;          /* its counts differ between memprobe's runs */
     int *tables, *last;   /* ncu's tables of it; the last one counted */
     int n;
 } kernels;
@@ -120,9 +122,11 @@ static int parse_offset(const char *text, long long *out)
     return *end ? -1 : 0;
 }
 
-/* Reads memprobe's rows into e; -1 with err on a bad table. */
-static int read_memprobe(const mp_ncu_table *t, kernels *k, entry *e,
-                         int *ne, int *has_inst, char *err, size_t errlen)
+/* Reads memprobe's rows into e as side 0 (its run) or 2 (its repeat);
+ * -1 with err on a bad table. */
+static int read_memprobe(const mp_ncu_table *t, int side, kernels *k,
+                         entry *e, int *ne, int *has_inst, char *err,
+                         size_t errlen)
 {
     static const char who[] = "profile lines CSV";
     int cm = mp_ncu_column(t, "mangled"), cop = mp_ncu_column(t, "opcode");
@@ -147,13 +151,14 @@ static int read_memprobe(const mp_ncu_table *t, kernels *k, entry *e,
         memset(x, 0, sizeof *x);
         x->kernel = kernel_of_memprobe(k, t->cells[r][ck],
                                        cm >= 0 ? t->cells[r][cm] : "");
-        k->seen[x->kernel] |= 1;
-        x->side = 0;
+        k->seen[x->kernel] |= side ? 4 : 1;
+        x->side = side;
+        double *most = side ? k->launches2 : k->launches;
         x->text = cop >= 0 ? t->cells[r][cop] : "";
         double launches = 0;
         if (cl >= 0 && !mp_ncu_parse_number(t->cells[r][cl], &launches)
-            && launches > k->launches[x->kernel])
-            k->launches[x->kernel] = launches;
+            && launches > most[x->kernel])
+            most[x->kernel] = launches;
         if (parse_offset(t->cells[r][co], &x->offset)) {
             mp_reason(err, errlen, "profile lines CSV: data row %d: "
                       "function_offset '%s' is not a number", r + 1,
@@ -186,13 +191,18 @@ static int entries_alloc(entries *x, int total)
 {
     x->e = calloc((size_t)(total ? total : 1), sizeof *x->e);
     size_t nk = (size_t)(total ? total : 1);
-    kernels k = {calloc(nk, sizeof(char *)), calloc(nk, sizeof(char *)),
-                 calloc(nk, sizeof(int)), calloc(nk, sizeof(double)),
-                 calloc(nk, sizeof(int)), calloc(nk, sizeof(int)), 0};
+    kernels k = {.names = calloc(nk, sizeof(char *)),
+                 .mangled = calloc(nk, sizeof(char *)),
+                 .seen = calloc(nk, sizeof(int)),
+                 .launches = calloc(nk, sizeof(double)),
+                 .launches2 = calloc(nk, sizeof(double)),
+                 .varies = calloc(nk, sizeof(int)),
+                 .tables = calloc(nk, sizeof(int)),
+                 .last = calloc(nk, sizeof(int))};
     x->k = k;
     x->ne = 0;
     return !x->e || !k.names || !k.mangled || !k.seen || !k.launches
-           || !k.tables || !k.last ? -1 : 0;
+           || !k.launches2 || !k.varies || !k.tables || !k.last ? -1 : 0;
 }
 
 static void entries_free(entries *x)
@@ -202,6 +212,8 @@ static void entries_free(entries *x)
     free(x->k.mangled);
     free(x->k.seen);
     free(x->k.launches);
+    free(x->k.launches2);
+    free(x->k.varies);
     free(x->k.tables);
     free(x->k.last);
 }
@@ -227,9 +239,10 @@ static void read_ncu(const mp_ncu_source *ncu, entries *x, int nmemprobe)
     }
 }
 
-/* The counts of the comparison. */
+/* The counts of the comparison: `varying` of the differences are in
+ * kernels whose counts differ between memprobe's two runs. */
 typedef struct {
-    long compared, equal, shown, unpaired;
+    long compared, equal, shown, unpaired, varying;
 } tally;
 
 /* One instruction, the sorted entries [i, j) of one kernel and offset:
@@ -238,7 +251,7 @@ typedef struct {
  * launches and ncu's tables of the kernel; first: the first value
  * compared. */
 static void show_difference(const entries *x, int i, const char *text,
-                            double sum[2][MP_SRC_VALUES], double nl,
+                            double sum[3][MP_SRC_VALUES], double nl,
                             double nt, int first, tally *t, int show,
                             FILE *out)
 {
@@ -258,25 +271,61 @@ static void show_difference(const entries *x, int i, const char *text,
     fputc('\n', out);
 }
 
+/* The end of the sorted entries of e[i]'s instruction (kernel and
+ * offset), each side's values summed into sum, its text (ncu's first)
+ * into *text. */
+static int group(const entries *x, int i, double sum[3][MP_SRC_VALUES],
+                 const char **text)
+{
+    const entry *e = x->e;
+    int j = i;
+    memset(sum, 0, 3 * sizeof *sum);
+    *text = "";
+    for (; j < x->ne && e[j].kernel == e[i].kernel
+           && e[j].offset == e[i].offset; j++) {
+        for (int v = 0; v < MP_SRC_VALUES; v++)
+            sum[e[j].side][v] += e[j].value[v];
+        if (e[j].text[0] && (!(*text)[0] || e[j].side == 1))
+            *text = e[j].text;
+    }
+    return j;
+}
+
+/* With memprobe's repeat: a kernel varies when the two runs differ at
+ * one of its instructions (per launch), or only one of them has it. */
+static void mark_varying(const entries *x)
+{
+    const kernels *k = &x->k;
+    for (int i = 0; i < k->n; i++)
+        k->varies[i] = (k->seen[i] & 1) != ((k->seen[i] >> 2) & 1)
+                       && (k->seen[i] & 5);
+    for (int i = 0; i < x->ne;) {
+        double sum[3][MP_SRC_VALUES];
+        const char *text;
+        int j = group(x, i, sum, &text), kn = x->e[i].kernel;
+        double a = k->launches[kn], b = k->launches2[kn];
+        if (!(a > 0 && b > 0))
+            a = b = 1;
+        for (int v = 0; v < MP_SRC_VALUES; v++)
+            if (sum[0][v] * b != sum[2][v] * a)
+                k->varies[kn] = 1;
+        i = j;
+    }
+}
+
 /* Compares the sorted entries instruction by instruction (kernel and
  * offset), both sides summed, into t; shows the first `show`
- * differences. */
+ * differences, those of kernels that vary from run to run counted
+ * apart. */
 static void compare_entries(const entries *x, int compare_inst, int show,
                             tally *t, FILE *out)
 {
     const entry *e = x->e;
     for (int i = 0; i < x->ne;) {
-        double sum[2][MP_SRC_VALUES] = {{0}};
-        const char *text = "";
-        int j = i;
-        for (; j < x->ne && e[j].kernel == e[i].kernel
-               && e[j].offset == e[i].offset; j++) {
-            for (int v = 0; v < MP_SRC_VALUES; v++)
-                sum[e[j].side][v] += e[j].value[v];
-            if (e[j].text[0] && (!text[0] || e[j].side == 1))
-                text = e[j].text;
-        }
-        if (x->k.seen[e[i].kernel] != 3) {   /* a kernel on one side only */
+        double sum[3][MP_SRC_VALUES];
+        const char *text;
+        int j = group(x, i, sum, &text);
+        if ((x->k.seen[e[i].kernel] & 3) != 3) {   /* on one side only */
             t->unpaired++;
             i = j;
             continue;
@@ -294,6 +343,8 @@ static void compare_entries(const entries *x, int compare_inst, int show,
                 same = 0;
         if (same)
             t->equal++;
+        else if (x->k.varies[e[i].kernel])
+            t->varying++;
         else
             show_difference(x, i, text, sum, nl, nt, compare_inst ? 0 : 1,
                             t, show, out);
@@ -301,21 +352,33 @@ static void compare_entries(const entries *x, int compare_inst, int show,
     }
 }
 
-/* The kernels on one side only, and those compared per launch; returns
- * how many kernels are on both sides. */
-static int say_kernels(const kernels *k, FILE *out)
+/* The kernels on one side only, those that vary from run to run and
+ * those compared per launch (a kernel of memprobe's repeat alone is
+ * none of them); returns how many kernels are on both sides, and the
+ * number of kernels of either side in *nk. */
+static int say_kernels(const kernels *k, int *nk, FILE *out)
 {
+    *nk = 0;
     for (int i = 0; i < k->n; i++)
-        if (k->seen[i] != 3)
+        *nk += (k->seen[i] & 3) != 0;
+    for (int i = 0; i < k->n; i++)
+        if (!(k->seen[i] & 3))
+            continue;
+        else if ((k->seen[i] & 3) != 3)
             fprintf(out, "kernel %s: only in %s\n", k->names[i],
-                    k->seen[i] == 1 ? "memprobe's profile" : "ncu's report");
+                    k->seen[i] & 1 ? "memprobe's profile" : "ncu's report");
+        else if (k->varies[i])
+            fprintf(out, "kernel %s: its counts vary from run to run "
+                    "(memprobe's two runs of the program differ): its "
+                    "differences from ncu's run are not disagreements\n",
+                    k->names[i]);
         else if (k->launches[i] != k->tables[i])
             fprintf(out, "kernel %s: %.0f launches in memprobe's profile, %d "
                     "tables in ncu's report (compared per launch)\n",
                     k->names[i], k->launches[i], k->tables[i]);
     int paired = 0;
     for (int i = 0; i < k->n; i++)
-        paired += k->seen[i] == 3;
+        paired += (k->seen[i] & 3) == 3;
     return paired;
 }
 
@@ -328,7 +391,10 @@ static void say_summary(const tally *t, int paired, int nkernels,
             t->compared, paired, nkernels, compare_inst ? "executed "
             "instructions, shared wavefronts and global sectors with their "
             "ideal" : "shared wavefronts and global sectors with their ideal",
-            t->equal, t->compared - t->equal);
+            t->equal, t->compared - t->equal - t->varying);
+    if (t->varying)
+        fprintf(out, ", %ld in kernels whose counts vary from run to run",
+                t->varying);
     if (t->unpaired)
         fprintf(out, "; %ld instructions of kernels on one side only not "
                 "compared", t->unpaired);
@@ -340,32 +406,41 @@ static void say_summary(const tally *t, int paired, int nkernels,
 }
 
 int mp_ncu_profile_compare(const mp_ncu_source *ncu,
-                           const mp_ncu_table *lines, FILE *out, int show,
+                           const mp_ncu_table *lines,
+                           const mp_ncu_table *repeat, FILE *out, int show,
                            char *err, size_t errlen)
 {
     entries x;
-    int has_inst = 0, rc = 0;
-    if (entries_alloc(&x, lines->nrows + ncu->nrows)) {
+    int has_inst = 0, has2 = 0, rc = 0;
+    if (entries_alloc(&x, lines->nrows + ncu->nrows
+                              + (repeat ? repeat->nrows : 0))) {
         mp_reason(err, errlen, "out of memory");
         rc = MP_EXIT_USAGE;
         goto done;
     }
-    if (read_memprobe(lines, &x.k, x.e, &x.ne, &has_inst, err, errlen)) {
+    if (read_memprobe(lines, 0, &x.k, x.e, &x.ne, &has_inst, err, errlen)
+        || (repeat && read_memprobe(repeat, 2, &x.k, x.e, &x.ne, &has2, err,
+                                    errlen))) {
         rc = MP_EXIT_USAGE;
         goto done;
     }
-    read_ncu(ncu, &x, x.k.n);
+    int nmemprobe = x.k.n;
+    read_ncu(ncu, &x, nmemprobe);
     int compare_inst = has_inst && ncu->has[MP_SRC_INST];
     mp_sort(x.e, (size_t)x.ne, sizeof *x.e, by_instruction);
+    if (repeat)
+        mark_varying(&x);
 
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0};
     compare_entries(&x, compare_inst, show, &t, out);
-    int paired = say_kernels(&x.k, out);
-    say_summary(&t, paired, x.k.n, compare_inst, out);
-    /* comparing nothing, or leaving a kernel out, is no pass */
-    rc = !paired && !x.k.n ? MP_EXIT_COUNTERS
-         : paired == x.k.n && t.equal == t.compared ? MP_EXIT_OK
-                                                    : MP_EXIT_FAIL;
+    int nk;
+    int paired = say_kernels(&x.k, &nk, out);
+    say_summary(&t, paired, nk, compare_inst, out);
+    /* comparing nothing, or leaving a kernel out, is no pass; differences
+     * in kernels that vary from run to run are none */
+    rc = !paired && !nk ? MP_EXIT_COUNTERS
+         : paired == nk && t.equal + t.varying == t.compared
+           ? MP_EXIT_OK : MP_EXIT_FAIL;
 done:
     entries_free(&x);
     return rc;
@@ -403,11 +478,84 @@ int mp_ncu_profile_memprobe(const char *level, const char *csv,
     return rc == MP_EXIT_USAGE || rc == MP_EXIT_COUNTERS ? rc : MP_EXIT_FAIL;
 }
 
+/* What mp_ncu_profile_check's comparison reads: ncu's source page and
+ * memprobe's lines CSV in dir, and the program to run again. */
+typedef struct {
+    const char *dir, *page, *lines;
+    char *const *argv;
+} runs;
+
+/* Reads and compares (repeat: memprobe's repeat lines CSV, or NULL)
+ * into out: the comparison's status, 1 when a file cannot be read. */
+static int compare_files(const runs *r, const char *repeat, FILE *out)
+{
+    mp_ncu_source src;
+    mp_ncu_table t, t2;
+    char err[1024];
+    if (mp_ncu_source_read(r->page, &src, err, sizeof err)) {
+        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
+        return MP_EXIT_FAIL;
+    }
+    if (mp_table_read_or_say(mp_csv_table_read, r->lines, &t, "ncu-check")) {
+        mp_ncu_source_free(&src);
+        return MP_EXIT_FAIL;
+    }
+    if (repeat
+        && mp_table_read_or_say(mp_csv_table_read, repeat, &t2, "ncu-check")) {
+        mp_ncu_free(&t);
+        mp_ncu_source_free(&src);
+        return MP_EXIT_FAIL;
+    }
+    int rc = mp_ncu_profile_compare(&src, &t, repeat ? &t2 : NULL, out, 20,
+                                    err, sizeof err);
+    if (rc == MP_EXIT_USAGE) {
+        fprintf(stderr, "memprobe: ncu-check: %s: %s\n", r->lines, err);
+        rc = MP_EXIT_FAIL;
+    }
+    if (repeat)
+        mp_ncu_free(&t2);
+    mp_ncu_free(&t);
+    mp_ncu_source_free(&src);
+    return rc;
+}
+
+/* The comparison; where memprobe and ncu differ, memprobe profiles the
+ * program again, and the kernels whose counts differ between its two
+ * runs (CUB's onesweep radix sort spins on a look-back) are said to
+ * vary from run to run instead of disagreeing. */
+static int compare_runs(const runs *r, FILE *out)
+{
+    FILE *first = tmpfile();
+    int rc = compare_files(r, NULL, first ? first : out);
+    if (rc != MP_EXIT_FAIL || !first) {
+        if (first) {   /* no difference: the comparison as it is */
+            rewind(first);
+            int c;
+            while ((c = getc(first)) != EOF)
+                putc(c, out);
+            fclose(first);
+        }
+        return rc;
+    }
+    fclose(first);
+    char csv2[4096], lines2[4096], plog2[4096];
+    mp_ncu_check_fresh_path(csv2, sizeof csv2, r->dir, "profile-repeat.csv");
+    mp_ncu_check_fresh_path(lines2, sizeof lines2, r->dir,
+                            "profile-repeat-lines.csv");
+    mp_ncu_check_fresh_path(plog2, sizeof plog2, r->dir, "profile-repeat.log");
+    fprintf(out, "ncu-check --profile: memprobe and ncu differ: memprobe "
+            "profile -- %s again, to find the kernels whose counts vary "
+            "from run to run\n", r->argv[0]);
+    if (mp_ncu_profile_memprobe(NULL, csv2, r->argv, plog2))
+        return compare_files(r, NULL, out);
+    return compare_files(r, lines2, out);
+}
+
 int mp_ncu_profile_check(const char *ncu, const char *dir,
                          char *const *argv, FILE *out)
 {
     char csv[4096], lines[4096], rep[4096], rep_file[4096], page[4096];
-    char plog[4096], nlog[4096], err[1024];
+    char plog[4096], nlog[4096];
     snprintf(rep, sizeof rep, "%s/source", dir);   /* ncu adds .ncu-rep */
     mp_ncu_check_fresh_path(csv, sizeof csv, dir, "profile.csv");
     mp_ncu_check_fresh_path(lines, sizeof lines, dir, "profile-lines.csv");
@@ -443,22 +591,6 @@ int mp_ncu_profile_check(const char *ncu, const char *dir,
         return rc == 127 ? MP_EXIT_USAGE : MP_EXIT_FAIL;
     }
 
-    mp_ncu_source src;
-    mp_ncu_table t;
-    if (mp_ncu_source_read(page, &src, err, sizeof err)) {
-        fprintf(stderr, "memprobe: ncu-check: %s\n", err);
-        return MP_EXIT_FAIL;
-    }
-    if (mp_table_read_or_say(mp_csv_table_read, lines, &t, "ncu-check")) {
-        mp_ncu_source_free(&src);
-        return MP_EXIT_FAIL;
-    }
-    rc = mp_ncu_profile_compare(&src, &t, out, 20, err, sizeof err);
-    if (rc == MP_EXIT_USAGE) {
-        fprintf(stderr, "memprobe: ncu-check: %s: %s\n", lines, err);
-        rc = MP_EXIT_FAIL;
-    }
-    mp_ncu_free(&t);
-    mp_ncu_source_free(&src);
-    return rc;
+    const runs r = {dir, page, lines, argv};
+    return compare_runs(&r, out);
 }

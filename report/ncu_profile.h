@@ -28,14 +28,19 @@ int mp_ncu_profile_same_kernel(const char *ncu, const char *kernel,
  * launches, memprobe's rows processes - and compares the shared
  * wavefronts, shared ideal, global sectors and global ideal, and the
  * executed instructions where both have them; an instruction missing on
- * one side counts as all zeros there. Prints a summary line ("N
- * instructions compared, E equal, D different"), kernels seen on one
- * side only, and the first `show` differences to out. Returns 0 when all
- * are equal, 1 when one differs, 4 when nothing was compared; 2 with a
- * one-line reason in err when `lines` lacks a column it needs or a cell
- * is not a number. */
+ * one side counts as all zeros there. With `repeat` (the lines of a
+ * second memprobe run of the same program, or NULL), a kernel whose
+ * counts differ between memprobe's two runs (per launch) varies from run
+ * to run: its differences from ncu are counted apart and fail nothing.
+ * Prints a summary line ("N instructions compared, E equal, D
+ * different[, V in kernels whose counts vary from run to run]"), kernels
+ * seen on one side only or varying, and the first `show` differences to
+ * out. Returns 0 when all are equal (or vary), 1 when one differs, 4 when
+ * nothing was compared; 2 with a one-line reason in err when a table
+ * lacks a column it needs or a cell is not a number. */
 int mp_ncu_profile_compare(const mp_ncu_source *ncu,
-                           const mp_ncu_table *lines, FILE *out, int show,
+                           const mp_ncu_table *lines,
+                           const mp_ncu_table *repeat, FILE *out, int show,
                            char *err, size_t errlen);
 
 /* argv of `head... program args...` (both NULL-terminated), for
@@ -56,7 +61,10 @@ int mp_ncu_profile_memprobe(const char *level, const char *csv,
  *       PROGRAM ARGS
  *   NCU -i DIR/source.ncu-rep --page source --csv --print-source sass
  *       (to DIR/source.csv)
- * then mp_ncu_profile_compare, showing 20 differences. program is
+ * then mp_ncu_profile_compare, showing 20 differences; where they
+ * differ, memprobe profile again (DIR/profile-repeat.csv) and the
+ * comparison with that repeat, which tells kernels that vary from run to
+ * run (only the second comparison is printed). program is
  * argv[0] of the NULL-terminated argv. Returns the comparison's status;
  * 2 when ncu is not found or memprobe profile refused the program (2),
  * 4 when memprobe profile collected nothing (4), 1 when a run failed
