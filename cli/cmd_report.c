@@ -1,7 +1,7 @@
 /*
- * report.c - `memprobe report`: tables, plot data and the study document
- * from memprobe's result CSVs. The work is done in data.c,
- * tables.c, plotdata.c and study.c (see report.h); this file is the
+ * cmd_report.c - `memprobe report`: tables, plot data and the study
+ * document from memprobe's result CSVs. The work is done in report/data.c,
+ * tables.c, plotdata.c and study.c (see report/report.h); this file is the
  * command line.
  */
 #include "report.h"
