@@ -133,8 +133,7 @@ cost_run() {
 # (steps, progress) and of the rest its first and last 2000 lines, another
 # file over 8 MB its first megabyte (NAME.head); the raw folders go if DIR
 # still holds over 60 MB, their status, kernels and modules files kept
-# beside them. The tarball must stay within what the device
-# tool returns.
+# beside them, so that the tarball stays small enough to copy back.
 cost_trim() {
     local d=$1 f n
     (cd "$d" && find . -type f ! -name sizes.txt -printf '%12s %p\n' | sort -k2) > "$d/sizes.txt"
