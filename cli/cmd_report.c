@@ -1,7 +1,7 @@
 /*
- * report.c - `memprobe report`: tables, plot data and the study document
- * from memprobe's result CSVs. The work is done in data.c,
- * tables.c, plotdata.c and study.c (see report.h); this file is the
+ * cmd_report.c - `memprobe report`: tables, plot data and the study
+ * document from memprobe's result CSVs. The work is done in report/data.c,
+ * tables.c, plotdata.c and study.c (see report/report.h); this file is the
  * command line.
  */
 #include "report.h"
@@ -47,7 +47,7 @@ static const char usage[] =
     "                  bitmap, coalesce, layouts, bandwidth, const, texture,\n"
     "                  reduction, transfers, peers, async or cluster\n"
     "  --device NAME   only rows whose device_name contains NAME\n"
-    "  --plot-data DIR write the data files of scripts/plots/*.gp into DIR\n"
+    "  --plot-data DIR write the data files of probes/*/*.gp into DIR\n"
     "                  (first device) instead of printing tables\n"
     "  --merge         append the rows of every FILE (the shards of a sweep,\n"
     "                  from a Slurm array or several nodes) to the new file\n"

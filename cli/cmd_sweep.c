@@ -1,5 +1,5 @@
 /*
- * sweep.c - `memprobe sweep FILE`: runs every configuration of a sweep
+ * cmd_sweep.c - `memprobe sweep FILE`: runs every configuration of a sweep
  * file (runtime/sweep_file.h, docs/sweep-files.md) as one run: one device,
  * one CSV file, a collector session per metric set, and a progress line on
  * stderr when it is a terminal. --resume skips what the CSV already holds;

@@ -1,18 +1,17 @@
 /*
- * plotdata.c - the data files that the gnuplot scripts in scripts/plots/
- * read (see report.h). Plain whitespace-separated columns with '#'
- * comments, so that gnuplot needs no CSV settings:
+ * plotdata.c - the data files that the gnuplot scripts (the .gp files of
+ * probes/NAME/) read (see report.h). Plain whitespace-separated columns with '#'
+ * comments, so that gnuplot needs no CSV settings. The families write
+ * their own (report/part.h):
  *
- *   bank-heatmap.dat   op (0 ld, 1 st), stride, log2(width), wavefronts
- *                      per request, model, cycles per request
- *   bank-cycles.dat    op, width, conflict ways (model), cycles per
- *                      request, wavefronts per request
- *   bandwidth-offset.dat  one block per series (kernel, width, size; stride
- *                      1): a title line, then offset and GB/s
- *   bandwidth-stride.dat  the same over the stride (offset 0)
- *   transfer-bandwidth.dat  plotdata_transfer.c
- *   matrix-swizzle.dat  plotdata_matrix.c: wavefronts per ldmatrix .x4
- *                      against the row pitch, per swizzle and row layout
+ *   bank-heatmap.dat, bank-cycles.dat    probes/bank/bank_plotdata.c
+ *   matrix-swizzle.dat                   probes/bank/matrix_plotdata.c
+ *   bandwidth-offset.dat, bandwidth-stride.dat
+ *                                        probes/bandwidth/bandwidth_plotdata.c
+ *   transfer-bandwidth.dat               probes/transfer/transfer_plotdata.c
+ *
+ * and this file latency-footprint.dat and bandwidth-footprint.dat
+ * (report/hierarchy.c reads the rows).
  *
  * Only the first device of the data is written (`--device` picks another).
  */

@@ -6,16 +6,20 @@
  *   data.c     reads CSVs (libcsv, through ncu_csv.h), checks that every
  *              column a table needs is there, keeps one row per device and
  *              configuration, and lists the devices;
+ *   part.c     the families' parts (part.h), registered by the layer above:
+ *              their tables, claims, study sections and plot data;
  *   tables.c   builds the student's tables (bank, padding, coalesce,
  *              bandwidth, layouts, const, texture, reduction) and prints them
  *              as aligned text, Markdown or CSV, one column group per device;
- *              each table's spec is in tables_<topic>.c (table_spec.h);
- *   plotdata.c writes the data files the gnuplot scripts in scripts/plots/
- *              read;
+ *              each table's spec is in its family's
+ *              probes/NAME/NAME_tables.c (table_spec.h);
+ *   plotdata.c writes the data files the gnuplot scripts (the .gp files of
+ *              probes/NAME/) read, most through the families'
+ *              probes/NAME/NAME_plotdata.c;
  *   study.c    writes docs/study.md: the tables, the plots and the seeds'
- *              claims beside what was measured; the claims are in
- *              study_<topic>.c (claims.h);
- *   report.c   the command line.
+ *              claims beside what was measured; the claims are in the
+ *              families' probes/NAME/NAME_study.c (claims.h, claims.c).
+ * The command line is cli/cmd_report.c.
  *
  * Nothing here needs a GPU. Everything is deterministic: the same CSVs give
  * byte-identical output.

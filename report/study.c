@@ -248,7 +248,7 @@ static void write_plot_links(FILE *out)
 {
     fprintf(out, "\n## The plots\n\n"
             "Drawn by gnuplot from the same CSVs (`make study-report`; "
-            "`scripts/plots/*.gp`); each also as PNG next to the SVG.\n\n"
+            "`probes/*/*.gp`); each also as PNG next to the SVG.\n\n"
             "- Wavefronts per request over stride and width, loads and "
             "stores: ![bank conflicts](plots/bank-heatmap.svg)\n"
             "- Time per request against the conflict degree: ![cycles "

@@ -1,10 +1,11 @@
 /*
- * tables.c - the report's tables (see report.h): the registry of tables,
- * building a table from its spec, and the three ways to print a table
- * (aligned text, Markdown, CSV). Which rows each table takes, its row keys,
- * column groups and values are its spec, in one file per memory space
- * (probes/bank/bank_tables.c, tables_global.c, tables_const_texture.c,
- * tables_reduce.c; report/table_spec.h).
+ * tables.c - the report's tables (see report.h): building a table from its
+ * spec, and the three ways to print a table (aligned text, Markdown, CSV);
+ * the families register their tables through report/part.c. Which rows
+ * each table takes, its row keys, column groups and values are its spec,
+ * in one file per family (probes/NAME/NAME_tables.c, for example
+ * probes/bank/bank_tables.c and probes/reduce/reduce_tables.c;
+ * report/table_spec.h).
  *
  * Every table is built the same way from a `spec`: a row of the data goes
  * into the table row named by its keys (say op and stride), into the column

@@ -20,7 +20,7 @@
  * means what `--stride 0..64:4` means. Lines are read by inih.
  *
  * Every error is one line naming the file and, where there is one, the
- * line: "configs/x.conf:4: --stride: 'abc' is not a whole number (allowed:
+ * line: "configs/bank.conf:4: --stride: 'abc' is not a whole number (allowed:
  * 0..4096)".
  */
 #ifndef MP_SWEEP_FILE_H

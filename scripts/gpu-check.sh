@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# gpu-check.sh - everything memprobe does on a GPU, in one call of the
-# device tool: build, SASS check, the main job, GPU tests (which run the
+# gpu-check.sh - everything memprobe does on a GPU, in one run on the GPU
+# machine: build, SASS check, the main job, GPU tests (which run the
 # sweeps with counters and `memprobe ncu-check`), ncu over the full sweep,
 # the collector cost benchmark and compute-sanitizer. Prints a summary last.
 #
@@ -43,8 +43,8 @@
 #                               (results/h200/latency/partitions/)
 #   gate maketest               the GPU gate (GPU_COMMIT=...), make test there
 #
-# The device tool returns at most 8 files from $OUT, so everything is
-# written to a temporary folder and packed into $OUT/gpu-results.tar.gz.
+# Everything is written to a temporary folder and packed into
+# $OUT/gpu-results.tar.gz, with the summary copied beside it.
 # Never changes the GPU's clocks or settings: ncu runs with
 # --clock-control none.
 set -u
@@ -54,15 +54,15 @@ FINAL_OUT=$OUT
 W=$(mktemp -d)
 STEPS=${*:-build sass arch device main tests ncu repeat bench nocounters sanitize}
 # Without steps: the build and the bank family's checks; name the steps
-# a call needs (for example: build sass device main probes sanitize).
+# a run needs (for example: build sass device main probes sanitize).
 SUMMARY=$W/summary.txt
 : > "$SUMMARY"
 NCU=${NCU:-ncu}
 export GPU_TEST_DIR=$W/gpu-test
 METRICS=$(./memprobe columns 2>/dev/null | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}')
 
-# Pack whatever the steps wrote, also when the run is cut short (the
-# device tool's time limit sends a signal): a partial run still comes back.
+# Pack whatever the steps wrote, also when the run is cut short (a time
+# limit sends a signal): a partial run still leaves its tarball.
 pack() {
     tar -C "$W" -czf "$FINAL_OUT/gpu-results.tar.gz" .
     cp "$SUMMARY" "$FINAL_OUT/summary.txt"
@@ -133,8 +133,7 @@ cost_run() {
 # (steps, progress) and of the rest its first and last 2000 lines, another
 # file over 8 MB its first megabyte (NAME.head); the raw folders go if DIR
 # still holds over 60 MB, their status, kernels and modules files kept
-# beside them. The tarball must stay within what the device
-# tool returns.
+# beside them, so that the tarball stays small enough to copy back.
 cost_trim() {
     local d=$1 f n
     (cd "$d" && find . -type f ! -name sizes.txt -printf '%12s %p\n' | sort -k2) > "$d/sizes.txt"
@@ -187,7 +186,7 @@ SWEEP="--op ld,st --width 4,8,16 --stride 0..64"
 CHECKSET="--op ld,st --width 4,8,16 --stride 0,1,2,3,4,8,16,17,32,33 --group 1,2 --iterations 256"
 
 # DEADLINE_S=n: no step (and no ncurepeat run) starts after n seconds, so
-# that a call fits the device tool's limit and still packs its results.
+# that a run fits a time limit and still packs its results.
 T_START=$(date +%s)
 past_deadline() {
     [ -n "${DEADLINE_S:-}" ] && [ $(( $(date +%s) - T_START )) -ge "$DEADLINE_S" ]

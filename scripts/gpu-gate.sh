@@ -5,8 +5,9 @@
 #   commit: <40-hex>   result: PASS|FAIL   duration_s: N
 #   tests: N ok, N not ok, N skipped       skip: <test> <why> (one a skip)
 #
-#   scripts/gpu-gate.sh commit   prints HEAD's hash for the device call
-#                                (GPU_COMMIT=...), refusing a dirty tree
+#   scripts/gpu-gate.sh commit   prints HEAD's hash for the gate run on
+#                                the GPU machine (GPU_COMMIT=...),
+#                                refusing a dirty tree
 #   scripts/gpu-gate.sh check    exit 0 when the record says PASS for a
 #                                commit of HEAD's history and nothing but
 #                                docs/, results/ and *.md changed since;

@@ -1,6 +1,6 @@
 /*
  * test_csv.c - CPU tests of the result-writing path: the RFC 4180 writer
- * (runtime/csv.c), the timing statistics (runtime/stats.c) and the
+ * (runtime/csv_writer.c), the timing statistics (runtime/stats.c) and the
  * configuration cross product (runtime/configs.c) on the bank probe.
  *
  * File tests run in a fresh mkdtemp directory that is removed afterwards.

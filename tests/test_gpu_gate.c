@@ -147,7 +147,7 @@ static void gate(void **state)
     /* A gate of the new HEAD covers it again. */
     head(other);
     expect_gate_on(other, "PASS", "2412 ok, 0 not ok, 0 skipped", 0, NULL);
-    /* The hash for the device call: HEAD, only from a clean tree. */
+    /* The hash for the gate run: HEAD, only from a clean tree. */
     assert_int_equal(sh(NULL, 0, GIT "add -A && " GIT "commit -q --allow-empty -m rec3"), 0);
     head(other);
     assert_int_equal(sh(out, sizeof out, "'%s' commit", script), 0);

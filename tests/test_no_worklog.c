@@ -1,7 +1,9 @@
 /*
  * test_no_worklog.c - the tree speaks about the software, not about how it
- * was made: no issue numbers, no numbered rounds or sessions of work and
- * no names of work-in-progress branches (the patterns below show what each
+ * was made: no issue numbers, no numbered rounds or sessions of work, no
+ * names of work-in-progress branches, and none of the words of the
+ * environment memprobe was built in: the docs say how a developer runs
+ * scripts/gpu-check.sh on a GPU machine (the patterns below show what each
  * finds) in
  *
  *   docs/NAME.md and README.md               (test docs_and_readme)
@@ -19,9 +21,11 @@
  * so "the collector session", "range profiler sessions", "the first round
  * of the shape search" and "rounds to even" pass, and "issues 4 TEX
  * requests" (issue as a verb, then a count of something the hardware
- * does) passes too. A mention broken across two lines is found at its
- * first line. Only this file's own pattern text (between the off and on
- * marker lines below) is left out.
+ * does) passes too. A call with a number counts as a unit of work unless
+ * a count of something a program does follows ("calls 3 kernels"), and a
+ * name ending in "call" (can_call 0) is no mention. A mention broken
+ * across two lines is found at its first line. Only this file's own
+ * pattern text (between the off and on marker lines below) is left out.
  *
  * MP_WORKLOG_SKIP="PREFIX ..." leaves out the files whose path starts
  * with one of the prefixes (e.g. "docs/ README.md results/"); a test
@@ -91,6 +95,26 @@ static rule rules[] = {
     {"work-in-progress branch", W "branch `", "^main`", {0}, {0}},
     {"work-in-progress branch", W "[Oo]n branch ",
      "^(`|main([^A-Za-z0-9_-]|$))", {0}, {0}},
+    /* the environment memprobe was built in: "the device tool", "device
+     * budget", "one device call", "carry: [\".deps\"]", "the lent H200",
+     * "this session", "measured in call 2", "calls 3-5"; not "calls 3
+     * kernels", "a call 1 launch long", "can_call 0" */
+    {"the environment's device tool", W "[Dd]evice[ -]tools?([^A-Za-z]|$)",
+     NULL, {0}, {0}},
+    {"the environment's device budget", W "[Dd]evice budgets?", NULL, {0},
+     {0}},
+    {"a call of the environment's device tool",
+     W "[Dd]evice calls?([^A-Za-z]|$)", NULL, {0}, {0}},
+    {"a folder carried by the environment", W "carry:", NULL, {0}, {0}},
+    {"the environment's lent GPU", W "[Ll]ent (NVIDIA )?[A-Z]+[0-9]+",
+     NULL, {0}, {0}},
+    {"a session of work", W "[Tt]his session([^A-Za-z]|$)", NULL, {0}, {0}},
+    {"numbered call of work", W "[Cc]alls? ?#?[0-9]+",
+     "^ (([a-z]+) )?"
+     "(times?|kernels?|launch(es)?|functions?|arguments?|args?|threads?|"
+     "warps?|blocks?|bytes?|records?|ranges?|passes?|instructions?|"
+     "requests?|loads?|stores?|copies|cop(y|ies)|seconds?|us|ms|ns|"
+     "lines?|rows?|levels?|deep|long)([^A-Za-z]|$)", {0}, {0}},
 };
 /* worklog-check: on */
 #define NRULES (sizeof rules / sizeof *rules)
@@ -341,8 +365,9 @@ static void verdict(findings *f, const char *area)
 {
     if (f->hits) {
         print_message("# %d mention(s) of issues, rounds or sessions of "
-                      "work or work-in-progress branches in %s:\n", f->hits,
-                      area);
+                      "work, work-in-progress branches or the words of the "
+                      "environment memprobe was built in, in %s:\n",
+                      f->hits, area);
         for (const char *s = f->list; *s;) {
             const char *e = strchr(s, '\n');
             print_message("#   %.*s\n", (int)(e - s), s);
@@ -470,6 +495,30 @@ static const line_case line_cases[] = {
     {"merged into branch `main`", 0},
     {"the first run's process (range run 1 of 2)", 0},
     {"the session\n * ends: 4 passes", 0},
+    /* the environment's words: mentions */
+    {"The device tool returns at most 8 files from", 1},
+    {"# device tool: build, SASS check", 1},
+    {"within the device budget", 1},
+    {"Everything goes through one device call:", 1},
+    {"and pass `carry: [\".deps\"]` with every call", 1},
+    {"# one device call, carry: .deps", 1},
+    {"The numbers measured on the lent NVIDIA H200", 1},
+    {"what the lent H200 measured", 1},
+    {"`ncu/`: the first call of this session, with ncu", 1},
+    {"measured in call 2 at 665077e", 1},
+    {"(call 4)", 1},
+    {"calls 3-5 of the gate", 1},
+    {"Call 7's build failed", 1},
+    {"measured in call\n * 3 of the day", 1},
+    /* legitimate text */
+    {"it calls 3 kernels per launch", 0},
+    {"a call 1 launch long", 0},
+    {"can_call 0 (a signal, a crash)", 0},
+    {"the wrapper calls 2 functions", 0},
+    {"on a GPU machine: OUT=dir scripts/gpu-check.sh build gate", 0},
+    {"the device's tools (ncu, compute-sanitizer)", 0},
+    {"excellent H200 numbers", 0},
+    {"the collector session profiles the group", 0},
 };
 /* A text of four lines and the list of its two mentions. */
 static const char list_text[] = "ok\n/* issue 7 */\nok\nsession 3\n";

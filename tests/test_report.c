@@ -1,6 +1,7 @@
 /*
  * test_report.c - CPU tests of `memprobe report` (report/data.c, tables.c,
- * plotdata.c, report.c) and of the gnuplot scripts in scripts/plots.
+ * plotdata.c, cli/cmd_report.c) and of the gnuplot scripts (the .gp files
+ * of probes/NAME/).
  *
  * Small CSVs written by the tests check the table cells, the marks on
  * values that differ from the model, two devices side by side, the choice

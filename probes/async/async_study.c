@@ -1,5 +1,5 @@
 /*
- * study_async.c - the study's section on the async and cluster probes: do
+ * async_study.c - the study's section on the async and cluster probes: do
  * cp.async and the TMA fill shared memory faster than the seeds' register
  * staging, and do their shared stores avoid conflicts; and what a load or
  * store to another block's shared memory (a cluster's distributed shared

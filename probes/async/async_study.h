@@ -1,5 +1,5 @@
 /*
- * study_async.h - the study's section on async copies into shared memory
+ * async_study.h - the study's section on async copies into shared memory
  * and distributed shared memory, from
  * results_dir/async/async.csv and results_dir/cluster/cluster.csv.
  */

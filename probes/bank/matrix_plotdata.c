@@ -1,5 +1,5 @@
 /*
- * plotdata_matrix.c - matrix-swizzle.dat for probes/bank/matrix-swizzle.gp:
+ * matrix_plotdata.c - matrix-swizzle.dat for probes/bank/matrix-swizzle.gp:
  * wavefronts per ldmatrix .x4 (no .trans) against the row pitch, the first
  * device of the data. One line per row layout and pitch:
  *

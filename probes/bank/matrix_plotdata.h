@@ -1,5 +1,5 @@
 /*
- * plotdata_matrix.h - the ldmatrix plot's data (plotdata_matrix.c).
+ * matrix_plotdata.h - the ldmatrix plot's data (matrix_plotdata.c).
  */
 #ifndef MP_PLOTDATA_MATRIX_H
 #define MP_PLOTDATA_MATRIX_H

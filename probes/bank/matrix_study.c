@@ -1,5 +1,5 @@
 /*
- * study_matrix.c - the study's section "Which swizzle makes this
+ * matrix_study.c - the study's section "Which swizzle makes this
  * conflict-free": wavefronts per ldmatrix .x4 for every row pitch
  * x swizzle mode, plain rows and the MMA fragment's quadrants, measured
  * beside the bank probe's model, which is called through the generic probe

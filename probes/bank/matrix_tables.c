@@ -1,5 +1,5 @@
 /*
- * tables_matrix.c - the report tables of the bank probe's matrix ops
+ * matrix_tables.c - the report tables of the bank probe's matrix ops
  * (ldmatrix / stmatrix, `--op ldsm|stsm`):
  *
  *   matrix       wavefronts per LDSM / STSM, measured beside the model,

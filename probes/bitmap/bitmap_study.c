@@ -1,5 +1,5 @@
 /*
- * study_bitmap.c - the study's claim on seed 004's 2D shared buffer (the
+ * bitmap_study.c - the study's claim on seed 004's 2D shared buffer (the
  * bitmap probe). report/claims.h says what a claim group holds;
  * report/study.c writes the document.
  */

@@ -1,5 +1,5 @@
 /*
- * tables_bitmap.c - the report table of the bitmap probe (seed 004's 2D
+ * bitmap_tables.c - the report table of the bitmap probe (seed 004's 2D
  * shared buffer): shared-memory wavefronts per instruction, measured and
  * the model's, and the kernel's median time (CUDA events: the seed's
  * kernel has no clock code and memprobe adds none), by layout and image

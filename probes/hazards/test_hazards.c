@@ -4,7 +4,7 @@
  *  - option parsing: defaults, good lines, and every kind of bad input
  *    (one-line message naming the option);
  *  - `memprobe hazards` itself, run in a forked child of this test (so it
- *    works before runtime/main.c lists the command): exit 2 with one stderr
+ *    works before cli/main.c lists the command): exit 2 with one stderr
  *    line, --help, and exit 3 without a GPU; and through the built binary
  *    once main.c has the command;
  *  - the compute-sanitizer output parser on the samples in

@@ -1,5 +1,5 @@
 /*
- * study_latency_claims.c - seed 000's two latency claims as a claim group
+ * latency_claims.c - seed 000's two latency claims as a claim group
  * of the study: the measurements and verdicts are computed by
  * probes/latency/latency_study.c (which also writes the memory-hierarchy section);
  * this file adapts them to report/claims.h.

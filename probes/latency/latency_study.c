@@ -1,8 +1,8 @@
 /*
- * study_latency.c - the study's memory-hierarchy part: seed 000's
+ * latency_study.c - the study's memory-hierarchy part: seed 000's
  * two latency claims checked against results/h200/latency/latency.csv, and
- * the hierarchy table and staircase plot for docs/study.md. study.c calls in
- * here; the figures come from report/hierarchy.c.
+ * the hierarchy table and staircase plot for docs/study.md. report/study.c
+ * calls in here; the figures come from report/hierarchy.c.
  *
  * Without the CSV every claim is "not measured" and the section says that
  * no H200 measurement is committed yet.

@@ -1,5 +1,5 @@
 /*
- * study_latency.h - the study's memory-hierarchy claims and section
+ * latency_study.h - the study's memory-hierarchy claims and section
  * (probes/latency/latency_study.c), called from report/study.c.
  */
 #ifndef MP_STUDY_LATENCY_H

@@ -5,7 +5,7 @@
  * the command line: bad input exits 2 naming the parameter, predict
  * prints model_level, no GPU exits 3 with the prediction. The partition
  * model: its H200 figures are the committed L2 map's, and the latency
- * sweep measured in the same call lies in its bands.
+ * sweep measured in the same run lies in its bands.
  */
 #include "cli_util.h"
 #include "latency_model.h"

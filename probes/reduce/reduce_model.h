@@ -1,5 +1,5 @@
 /*
- * reduce_model.h - the CPU model of the reduction probe (probes/reduce.*):
+ * reduce_model.h - the CPU model of the reduction probe (probes/reduce/):
  * which shared-memory requests each variant's block reduction makes and
  * how many wavefronts each costs (model/bank_model.c on the lanes'
  * addresses of every step), and the rounding-error bound that the float

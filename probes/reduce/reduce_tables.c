@@ -1,5 +1,5 @@
 /*
- * tables_reduce.c - the reduction ladder's table. report/table_spec.h says
+ * reduce_tables.c - the reduction ladder's table. report/table_spec.h says
  * what a table's spec holds; report/tables.c builds and prints the tables.
  */
 #include "part.h"

@@ -1,5 +1,5 @@
 /*
- * plotdata_transfer.c - transfer-bandwidth.dat for
+ * transfer_plotdata.c - transfer-bandwidth.dat for
  * probes/transfer/transfer-bandwidth.gp: bandwidth against copy size, one
  * block per series (direction and memory kind, copy engines; the first
  * device of the data): a title line, then bytes and GB/s. Without

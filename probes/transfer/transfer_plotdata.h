@@ -1,6 +1,6 @@
 /*
- * plotdata_transfer.h - the transfer probe's plot data (see
- * plotdata_transfer.c) and study section (study_transfer.c).
+ * transfer_plotdata.h - the transfer probe's plot data (see
+ * transfer_plotdata.c) and study section (transfer_study.c).
  */
 #ifndef MP_PLOTDATA_TRANSFER_H
 #define MP_PLOTDATA_TRANSFER_H

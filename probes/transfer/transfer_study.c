@@ -1,5 +1,5 @@
 /*
- * study_transfer.c - the study's section on host transfers (pinned, pageable,
+ * transfer_study.c - the study's section on host transfers (pinned, pageable,
  * mapped, managed memory) and peer access, computed from
  * results/h200/transfer/transfer.csv (one GPU) and
  * results/h200x2/transfer-p2p.csv (two GPUs) when they are committed;

@@ -1,5 +1,5 @@
 /*
- * tables_transfer.c - the report tables of the transfer probe:
+ * transfer_tables.c - the report tables of the transfer probe:
  *
  *   transfers  host <-> device and device copies: GB/s, % of the link's
  *              ceiling and the median time of one copy, by direction,

@@ -30,7 +30,7 @@ run() {  # run NAME COMMAND...: alone, under memprobe profile, under ncu
     t1=$(date +%s.%N); echo "$n alone $(awk -v a=$t0 -v b=$t1 'BEGIN{printf "%.2f", b-a}') s" >> "$D/times.txt"
     t0=$(date +%s.%N)
     # raw files (cubins included) only with KEEP_RAW=1: they can be larger
-    # than the device tool brings back
+    # than the results tarball should be
     local keep=()
     [ "${KEEP_RAW:-0}" = 1 ] && keep=(--keep-raw "$D/$n-raw")
     MEMPROBE_DEBUG=1 timeout 180 ./memprobe profile "${keep[@]}" -o "$D/$n.csv" \

@@ -4,7 +4,7 @@
 # scripts/, `git worktree add oldtree b1618e4`) for sm_90, then times the same
 # bank sweep and repeats the texture column walk 4 times with each binary, to
 # show the family move changed neither (results/h200/texture/noise-2026-12-02/).
-# Run through the device tool with OUT set; needs .deps carried.
+# Run on a GPU machine with OUT set and .deps/ in the checkout.
 set -u
 cd "$(dirname "$0")/../.."
 R=$OUT; mkdir -p $R

@@ -1,7 +1,7 @@
 #!/bin/sh
 # fake-compute-sanitizer.sh - stands in for `compute-sanitizer --tool TOOL
-# --error-exitcode N PROGRAM ARGS...` in tests/test_hazards.c (no GPU): runs
-# the program (with FAKE_TOOL set) and prints canned reports in
+# --error-exitcode N PROGRAM ARGS...` in probes/hazards/test_hazards.c (no
+# GPU): runs the program (with FAKE_TOOL set) and prints canned reports in
 # compute-sanitizer's format: racecheck finds missing-barrier, synccheck
 # sync-in-divergent-if, initcheck result-by-thread-2 at 2 threads; memcheck
 # hangs on halving-shift-2 (a tool run that never ends). FAKE_DIRTY=1 makes

@@ -1,9 +1,9 @@
 #!/bin/sh
 # fake-memprobe.sh - stands in for `memprobe hazards --run NAME --threads T
-# --timeout S [--ignore-result]` in tests/test_hazards.c (no GPU): prints
-# the result line the real child prints, with the outcomes docs/hazards.md
-# expects, and hangs for sync-in-divergent-if when no tool runs it (a
-# deadlock).
+# --timeout S [--ignore-result]` in probes/hazards/test_hazards.c (no
+# GPU): prints the result line the real child prints, with the outcomes
+# docs/hazards.md expects, and hangs for sync-in-divergent-if when no
+# tool runs it (a deadlock).
 name=$3 threads=$5 ignore=$8
 want=202744 got=202744
 case $name in

@@ -10,7 +10,7 @@
  *   - staged / cpasync: the copy instructions (STS / LDGSTS) equal the
  *     model's requests exactly; shared-store wavefronts per request within
  *     0.5 of the model (32 x width / 128; stores next to other warps'
- *     LDS carry arbitration excess, see docs/notes.md);
+ *     LDS carry arbitration excess, see docs/findings.md);
  *   - bulk / tensor: no STS or LDGSTS, and the TMA received the bytes the
  *     model says (1%).
  * Then a table of GB/s per method ("# " lines) and a claim test: the
