@@ -187,6 +187,18 @@ $(CPP_APP): tests/profile/real/cpp_app.cu
 	$(NVCC) -O2 -lineinfo -std=c++17 $(GENCODE) --extended-lambda \
 		-o $@ $< -lcublas
 
+# More C++ programs of the real-program checks (scripts/gpu-check.sh
+# profilereal, opcodes): Thrust's sort with CUB's kernels compiled in, a
+# kernel template instantiated twice and NVTX ranges named by registered
+# strings; histograms with shared and global atomics.
+# Built on demand (Thrust for every architecture is slow): make real-cpp.
+REAL_CPP := $(BUILD)/tests/profile/thrust_sort $(BUILD)/tests/profile/histogram
+.PHONY: real-cpp
+real-cpp: $(REAL_CPP)
+$(REAL_CPP): $(BUILD)/tests/profile/%: tests/profile/real/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -lineinfo -std=c++17 $(GENCODE) --threads 0 -o $@ $<
+
 # The cost of a profiler per launch of a short kernel (scripts/gpu-check.sh
 # profilecost): 10,000 launches alternating three kernels, timed inside.
 MANY_LAUNCHES := $(BUILD)/tests/profile/many_launches
@@ -400,7 +412,7 @@ test: $(BIN) $(TESTS)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test.tap),$(TESTS))
 
 # GPU tests: tests/gpu/test_*.c, run on the GPU machine.
-test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP) $(CPP_APP) $(MANY_LAUNCHES) $(INJECT_SO) $(CLIENT_SO)
+test-gpu: $(BIN) $(GPU_TESTS) $(PROFILE_APP) $(CPP_APP) $(REAL_CPP) $(MANY_LAUNCHES) $(INJECT_SO) $(CLIENT_SO)
 	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-gpu.tap),$(GPU_TESTS))
 
 # The fleet scripts (scripts/slurm/) under a real Slurm: a one-node cluster

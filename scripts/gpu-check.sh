@@ -33,6 +33,11 @@
 #   profilecost                 what memprobe profile and ncu cost a training
 #                               loop and 10,000 short launches, timed inside
 #                               the programs (results/h200/profile/cost/)
+#   names                       memprobe profile's names and verdicts on
+#                               Thrust's sort, templates, registered NVTX
+#                               strings and Numba
+#   opcodes                     the memory opcodes real programs offend
+#                               with, per program and opcode
 #   capture                     the capture library of memprobe explain on
 #                               tests/profile/app: each memory instruction's
 #                               lane addresses in the first launches
@@ -200,7 +205,7 @@ fi
 case $s in
 build)
     step build make -j16 DEPS=.deps memprobe build/tests/profile/app \
-        build/tests/profile/cpp_app build/tests/profile/many_launches \
+        build/tests/profile/cpp_app build/tests/profile/many_launches real-cpp \
         build/lib/libmemprobe_inject.so build/lib/libmemprobe_client.so $(ls tests/gpu/test_*.c | sed 's|^tests/|build/tests/|; s|\.c$||') \
         $([ -f "${CUDA_HOME:-/usr/local/cuda}/compute-sanitizer/include/sanitizer_patching.h" ] && echo capture)
     METRICS=$(./memprobe columns | awk '/^(l1tex__data|smsp__sass_inst_executed_op_shared|gpu__time)/{printf "%s%s", s, $1; s=","}') ;;
@@ -829,6 +834,57 @@ capture)
     done
     cat "$X/cost.txt" >> "$SUMMARY"
     (cd "$X" && find . -type f -size +20M -delete; find . -type f -printf '%12s %p\n' | sort -k2) > "$X/sizes.txt" ;;
+names)
+    # The names and verdicts memprobe profile gives programs nobody here
+    # wrote the way they did: Thrust's sort with CUB compiled in, a
+    # template instantiated twice and registered NVTX strings
+    # (thrust_sort), Numba's ABI-tagged names (numba_offender), and
+    # ncu-check --profile on the sort, whose CUB kernels count
+    # differently from run to run (results/h200/profile/names/).
+    P=$W/names; mkdir -p "$P"
+    make -j16 DEPS=.deps real-cpp >> "$W/log.txt" 2>&1
+    step names-thrust bash -c "./memprobe profile --check 'shared<=1.0,global<=1.0' \
+        -o $P/thrust_sort.csv -- build/tests/profile/thrust_sort > $P/thrust_sort.txt 2>&1;
+        echo exit \$? >> $P/thrust_sort.txt"
+    ./memprobe report "$P/thrust_sort.csv" > "$P/thrust_sort-report.txt" 2>&1
+    step names-numba bash -c "./memprobe profile --check 'shared<=1.0' -o $P/numba_offender.csv \
+        -- python3 tests/profile/real/numba_offender.py > $P/numba_offender.txt 2>&1;
+        echo exit \$? >> $P/numba_offender.txt"
+    step names-ncucheck bash -c "timeout -k 10 ${NAMES_LIMIT_S:-200} ./memprobe ncu-check \
+        --dir $P/ncucheck-thrust_sort --profile -- build/tests/profile/thrust_sort \
+        > $P/ncucheck-thrust_sort.txt 2>&1; echo exit \$? >> $P/ncucheck-thrust_sort.txt"
+    rm -f "$P"/ncucheck-thrust_sort/*.ncu-rep "$P"/ncucheck-thrust_sort/*.cubin
+    grep -h -E '^memprobe: check|^exit' "$P/thrust_sort.txt" "$P/numba_offender.txt" >> "$SUMMARY"
+    grep -h -E 'instructions compared|vary|^exit' "$P/ncucheck-thrust_sort.txt" >> "$SUMMARY" ;;
+opcodes)
+    # The memory opcodes that real programs offend with: memprobe
+    # profile --check-libraries --opcodes on of each program of
+    # OPCODE_PROGRAMS (default: the training loop for 3 steps, a Triton
+    # matrix product, PyTorch's scaled_dot_product_attention, histograms
+    # with atomics and Thrust's sort), each bounded by OPCODE_LIMIT_S
+    # (240 s); opcode-table.sh turns their -lines.csv files into
+    # opcodes.md; the SASS of the Triton kernels they built into
+    # triton-sass.txt (results/h200/explain/opcodes/).
+    P=$W/opcodes; mkdir -p "$P"
+    make -j16 DEPS=.deps real-cpp >> "$W/log.txt" 2>&1
+    export TRITON_CACHE_DIR=$P/triton-cache
+    for n in ${OPCODE_PROGRAMS:-train_loop triton_matmul torch_sdpa histogram thrust_sort}; do
+        case $n in
+            train_loop) cmd="python3 tests/profile/real/$n.py 3 1" ;;
+            histogram|thrust_sort) cmd=build/tests/profile/$n ;;
+            *) cmd="python3 tests/profile/real/$n.py" ;;
+        esac
+        step "opcodes-$n" timeout -k 10 "${OPCODE_LIMIT_S:-240}" ./memprobe profile \
+            --check-libraries --check 'shared<=1.0,global<=1.0' --opcodes on \
+            -o "$P/$n.csv" -- $cmd > "$P/$n.txt" 2>&1
+        ./memprobe report "$P/$n.csv" > "$P/$n-report.txt" 2>&1
+    done
+    scripts/opcode-table.sh "$P"/*-lines.csv > "$P/opcodes.md" 2>> "$W/log.txt"
+    for c in $(find "$TRITON_CACHE_DIR" -name '*.cubin' 2>/dev/null); do
+        echo "== $c"; cuobjdump --dump-sass "$c" | grep -oE '(LDGSTS|LDSM|STSM|HGMMA|UTMALDG|UTMASTG|UBLKCP|ATOMS|ATOMG|ATOM|RED|LDS|STS|LDG|STG)[.A-Z0-9_]*' | sort | uniq -c
+    done > "$P/triton-sass.txt" 2>&1
+    rm -rf "$TRITON_CACHE_DIR"
+    cat "$P/opcodes.md" >> "$SUMMARY" ;;
 profilecost)
     # What a profiler costs a program, timed inside the program (step
     # times after warm-up; import, start-up and compilation left out): a
