@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "device.h"
 #include "explain_analyse.h"
 #include "profile.h"
 
@@ -88,24 +87,6 @@ static int find_capture_lib(char *lib, size_t len)
     return -1;
 }
 
-/* A GPU for the program, else one line and exit 3 (the fake-device test
- * hook lets a stand-in program run, with a warning). */
-static int gpu_ready(const char *prog)
-{
-    char why[512];
-    const char *fake = getenv(MP_FAKE_DEVICE_ENV);
-    if (fake && fake[0]) {
-        fprintf(stderr, "memprobe: warning: %s is set: the GPU is not "
-                "looked for\n", MP_FAKE_DEVICE_ENV);
-        return 0;
-    }
-    if (!mp_device_available(why, sizeof why))
-        return 0;
-    fprintf(stderr, "memprobe: %s (explain runs %s on the GPU)\n", why,
-            prog);
-    return -1;
-}
-
 /* Run 1, the counts: the profile engine with --per-kernel 1 into
  * w->profile, read back into d. 0, or -1 (nothing to explain, said). */
 static int counts_run(const mp_xp_opts *o, const work_files *w,
@@ -119,10 +100,18 @@ static int counts_run(const mp_xp_opts *o, const work_files *w,
     po.min_count = 1;
     po.opcodes = MP_PROF_OPCODES_AUTO;
     po.argv = o->argv;
+    po.gpu_checked = 1;
+    int written = 0;
+    po.written = &written;
     fprintf(stderr, "memprobe: explain: run 1 of 2, the counts: %s under "
             "the profile engine, the first launch of each kernel, grid and "
             "block (--per-kernel 1)\n", o->argv[0]);
     mp_prof_run(&po);
+    if (!written) {   /* an earlier run's profile is not this one's */
+        fprintf(stderr, "memprobe: nothing to explain: run 1 collected no "
+                "counts\n");
+        return -1;
+    }
     if (mp_prof_load(w->profile, d, err, sizeof err)) {
         fprintf(stderr, "memprobe: nothing to explain: no profile: %s\n",
                 err);
@@ -255,7 +244,7 @@ int mp_xp_run_program(const mp_xp_opts *o, const mp_prof_data *d_from)
     mp_prof_need_program("explain", o->argv[0], prog, sizeof prog);
     if (o->output)
         files_beside_output(o->output, &w);
-    if (find_capture_lib(lib, sizeof lib) || gpu_ready(o->argv[0]))
+    if (find_capture_lib(lib, sizeof lib) || mp_prof_gpu_ready("explain", o->argv[0]))
         return MP_EXIT_NOGPU;
     if (!o->output && temporary_files(&w))
         return MP_EXIT_FAIL;
