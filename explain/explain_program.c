@@ -21,6 +21,7 @@
 #include "check.h"
 #include "explain_analyse.h"
 #include "profile.h"
+#include "replace.h"
 
 /* The files of the two runs: beside -o X.csv as X-profile.csv (and its
  * -lines.csv), X-capture.csv (and .status) and X-want.txt, kept; else in
@@ -177,30 +178,47 @@ static int read_capture(const work_files *w, mp_capture *c,
 
 /* Run 2, the addresses: the want file of d's n offenders, the program
  * with the capture library, its capture and status read into c and st.
+ * The three files are written beside their names and replace them only
+ * when something was captured; else the last ones are left as they were.
  * 0, or -1 (nothing captured, said). */
 static int capture_run(const mp_xp_opts *o, const char *prog,
                        const char *lib, const work_files *w,
                        const mp_prof_data *d, const mp_prof_offender *off,
                        int n, mp_capture *c, mp_capture_status *st)
 {
-    int nwant;
+    int nwant, rc = -1;
     char err[1024];
-    if (mp_xp_write_want(d, off, n, w->want, &nwant, err, sizeof err)) {
+    work_files t = *w;   /* the new files, beside w's */
+    mp_replace_set set = {0};
+    snprintf(t.want, sizeof t.want, "%s", mp_replace_add(&set, w->want));
+    snprintf(t.capture, sizeof t.capture, "%s",
+             mp_replace_add(&set, w->capture));
+    snprintf(t.status, sizeof t.status, "%s.status", t.capture);
+    mp_replace_add_temp(&set, w->status, t.status);
+    if (mp_xp_write_want(d, off, n, t.want, &nwant, err, sizeof err)) {
         fprintf(stderr, "memprobe: nothing captured: %s\n", err);
+        mp_replace_drop(&set, 1);
         return -1;
     }
     fprintf(stderr, "memprobe: explain: run 2 of 2, the addresses: %s with "
             "the capture library, %d instruction%s of %d offending line%s "
             "wanted\n", o->argv[0], nwant, nwant == 1 ? "" : "s", n,
             n == 1 ? "" : "s");
-    unlink(w->capture);
-    unlink(w->status);
-    capture_args a = {o, prog, lib, w};
+    capture_args a = {o, prog, lib, &t};
     int status = mp_prof_spawn(prog, exec_capture, &a);
     if (status)
         fprintf(stderr, "memprobe: %s ended with status %d in the capture "
                 "run\n", o->argv[0], status);
-    return read_capture(w, c, st);
+    if (read_capture(&t, c, st)) {
+        mp_replace_drop(&set, 1);
+    } else if (mp_replace_commit(&set, err, sizeof err)) {
+        fprintf(stderr, "memprobe: nothing captured: %s\n", err);
+        mp_capture_status_free(st);
+        mp_capture_free(c);
+    } else {
+        rc = 0;
+    }
+    return rc;
 }
 
 /* Run 2 and the explanation of d's offenders: the status. */

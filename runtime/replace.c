@@ -79,19 +79,25 @@ int mp_replace_commit_one(const char *temp, const char *target, char *err,
     return -1;
 }
 
-const char *mp_replace_add(mp_replace_set *s, const char *target)
+const char *mp_replace_add_temp(mp_replace_set *s, const char *target,
+                                const char *temp)
 {
     if (s->n >= MP_REPLACE_MAX) {   /* a programming error */
         fprintf(stderr, "memprobe: more than %d files replaced together\n",
                 MP_REPLACE_MAX);
         abort();
     }
-    char temp[PATH_MAX + 32];
-    mp_replace_temp_name(target, temp, sizeof temp);
     unlink(temp);
     s->target[s->n] = mp_xstrdup(target);
     s->temp[s->n] = mp_xstrdup(temp);
     return s->temp[s->n++];
+}
+
+const char *mp_replace_add(mp_replace_set *s, const char *target)
+{
+    char temp[PATH_MAX + 32];
+    mp_replace_temp_name(target, temp, sizeof temp);
+    return mp_replace_add_temp(s, target, temp);
 }
 
 static void empty(mp_replace_set *s)

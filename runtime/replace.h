@@ -36,6 +36,11 @@ typedef struct {
  * a stale file of that name is removed. */
 const char *mp_replace_add(mp_replace_set *s, const char *target);
 
+/* The same with the temp's name given (a file another program names
+ * after one of s's temps, in target's folder). */
+const char *mp_replace_add_temp(mp_replace_set *s, const char *target,
+                                const char *temp);
+
 /* Every written temp of s renamed over its target (a temp never written
  * leaves its target as it is): 0, or -1 with the reason in err, the
  * temps left removed. s is emptied. */
