@@ -36,6 +36,7 @@
 #include "check.h"
 #include "latency_model.h"
 #include "params.h"
+#include "report.h"
 #include "stats.h"
 
 #define KIB 1024.0
@@ -430,12 +431,11 @@ void mp_hier_print(const mp_hier_figure *f, int n, int md, FILE *out)
     }
 }
 
-/* DIR/name opened for writing (NULL when it cannot be). */
+/* DIR/name's new file opened for writing (NULL when it cannot be),
+ * renamed over it by mp_rep_plot_close. */
 static FILE *create_in(const char *dir, const char *name)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    return fopen(path, "w");
+    return mp_rep_plot_open(dir, name, NULL, 0);
 }
 
 int mp_hier_plot_data(const mp_hier *h, const char *dir)
@@ -459,7 +459,7 @@ int mp_hier_plot_data(const mp_hier *h, const char *dir)
             for (int i = 0; i < n; i++)
                 fprintf(out, "%.6g %.2f\n", pts[i].x / KIB, pts[i].cycles);
         }
-    return fclose(out) ? -1 : 0;
+    return mp_rep_plot_close(out, dir, "latency-footprint.dat", NULL, 0);
 }
 
 /* A bandwidth configuration of repeated walks: a "/r<digits>" segment
@@ -520,7 +520,7 @@ int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
         for (int i = 0; i < np; i++)
             fprintf(out, "%.6g %.1f\n", pts[i].x / KIB, pts[i].cycles);
     }
-    return fclose(out) ? -1 : 0;
+    return mp_rep_plot_close(out, dir, "bandwidth-footprint.dat", NULL, 0);
 }
 
 /* ---- memprobe hierarchy --------------------------------------------- */

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -2148,6 +2149,44 @@ static void test_no_gpu(void **state)
     cli_files_unchanged(&f);
 }
 
+/* report --plot-data whose write fails midway (a file-size limit of 512
+ * bytes, profile-excess.gp being larger): the last plot files are left
+ * byte for byte, and the line says so. */
+static void test_plot_data_kept(void **state)
+{
+    (void)state;
+    profile_ok(L("-o", "plot.csv"), NONE);
+    const char *const argv[] = {"report", "plot.csv", "--plot-data", "pd",
+                                NULL};
+    cli_result r;
+    cli_run(argv, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    static const char *const files[] = {"pd/profile-excess.dat",
+                                        "pd/profile-excess.gp", NULL};
+    cli_files f;
+    cli_files_read(&f, files);
+    assert_true(f.len[1] > 512);
+    char cmd[PATH_MAX + 200];
+    snprintf(cmd, sizeof cmd, "exec %s report plot.csv --plot-data pd 2>&1",
+             cli_exe());
+    struct rlimit was, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    small = was;
+    small.rlim_cur = 512;
+    void (*old)(int) = signal(SIGXFSZ, SIG_IGN);   /* write: EFBIG */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int status;
+    char *out = cli_sh_out(cmd, &status, NULL);   /* a pipe: no limit */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, old);
+    assert_int_not_equal(status, 0);
+    cli_must_contain("stderr", out, "pd/profile-excess.gp: write failed (an "
+                     "existing file is left unchanged)");
+    free(out);
+    cli_files_unchanged(&f);
+}
+
 int main(void)
 {
     char repo[PATH_MAX], cuda[PATH_MAX + 32];
@@ -2205,6 +2244,7 @@ int main(void)
         cmocka_unit_test(test_failed_run_keeps_profile),
         cmocka_unit_test(test_baseline_is_output),
         cmocka_unit_test(test_no_gpu),
+        cmocka_unit_test(test_plot_data_kept),
     };
     return CLI_RUN_BAD("profile", bad, tests);
 }
