@@ -707,15 +707,16 @@ int mp_prof_run(const mp_prof_opts *o)
         mp_prof_free(&old);
         mp_usage_error("-o: %s", err);
     }
-    if (!o->gpu_checked && mp_prof_gpu_ready("profile", o->argv[0])) {
-        mp_prof_free(&old);
-        return MP_EXIT_NOGPU;
-    }
-    say_output_is_baseline(o, out);
     if (make_raw_dir(o->keep_raw, raw, sizeof raw, err, sizeof err)) {
         mp_prof_free(&old);
         mp_usage_error("%s", err);
     }
+    if (!o->gpu_checked && mp_prof_gpu_ready("profile", o->argv[0])) {
+        mp_prof_remove_dir(raw);   /* made just now */
+        mp_prof_free(&old);
+        return MP_EXIT_NOGPU;
+    }
+    say_output_is_baseline(o, out);
     if (mp_prof_find_lib("MEMPROBE_INJECT_LIB", INJECT_LIB, lib,
                          sizeof lib)) {
         fprintf(stderr, "memprobe: no counts: the injection library %s is "
