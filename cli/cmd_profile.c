@@ -73,10 +73,13 @@ static const char usage[] =
     "                     it again anyway and measures them there\n"
     "\n"
     "Exit status: 2 bad option, or PROGRAM not found or not executable;\n"
-    "4 no counts (the program never used CUDA, profiling refused, no launch\n"
-    "or none matched the filters; with --check: no line judged, never a\n"
-    "pass); 1 --check or --baseline found an offender; else the program's\n"
-    "own status (128 + signal when a signal ended it).\n";
+    "3 no GPU (no NVIDIA driver, or none visible); 4 no counts (the program\n"
+    "never used CUDA, profiling refused, no launch or none matched the\n"
+    "filters; with --check: no line judged, never a pass); 1 --check or\n"
+    "--baseline found an offender; else the program's own status (128 +\n"
+    "signal when a signal ended it). The CSVs are replaced only when\n"
+    "launches were collected: on 2, 3 or 4 for no counts they are left as\n"
+    "they were.\n";
 
 /* A count N: digits only. */
 static int parse_count(const char *opt, const char *v, int positive,

@@ -6,13 +6,16 @@
  */
 #include "explain_out.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "csv_writer.h"
+#include "replace.h"
 
 /* ---- words -------------------------------------------------------------- */
 
@@ -443,14 +446,13 @@ int mp_xp_csv_write(const mp_xp_result *r, const char *path, char *err,
                     size_t errlen)
 {
     mp_csv_writer w;
-    if (strcmp(path, "-")) {
-        FILE *f = fopen(path, "w");   /* replaced, not appended to */
-        if (!f || fclose(f)) {
-            snprintf(err, errlen, "%s: cannot write", path);
-            return -1;
-        }
+    char temp[PATH_MAX + 32];   /* beside path, renamed over it when done */
+    int file = strcmp(path, "-") != 0;
+    if (file) {
+        mp_replace_temp_name(path, temp, sizeof temp);
+        unlink(temp);
     }
-    if (mp_csv_open(&w, path, csv_cols, XC_N, err, errlen))
+    if (mp_csv_open(&w, file ? temp : "-", csv_cols, XC_N, err, errlen))
         return -1;
     csv_row *row = mp_xmalloc(sizeof *row);
     int rc = 0;
@@ -461,5 +463,9 @@ int mp_xp_csv_write(const mp_xp_result *r, const char *path, char *err,
         snprintf(err, errlen, "%s: cannot close", path);
         rc = -1;
     }
+    if (file && rc)
+        unlink(temp);   /* path as it was */
+    else if (file)
+        rc = mp_replace_commit_one(temp, path, err, errlen);
     return rc;
 }

@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "device.h"
 #include "explain_analyse.h"
 #include "profile.h"
+#include "replace.h"
 
 /* The files of the two runs: beside -o X.csv as X-profile.csv (and its
  * -lines.csv), X-capture.csv (and .status) and X-want.txt, kept; else in
@@ -88,24 +88,6 @@ static int find_capture_lib(char *lib, size_t len)
     return -1;
 }
 
-/* A GPU for the program, else one line and exit 3 (the fake-device test
- * hook lets a stand-in program run, with a warning). */
-static int gpu_ready(const char *prog)
-{
-    char why[512];
-    const char *fake = getenv(MP_FAKE_DEVICE_ENV);
-    if (fake && fake[0]) {
-        fprintf(stderr, "memprobe: warning: %s is set: the GPU is not "
-                "looked for\n", MP_FAKE_DEVICE_ENV);
-        return 0;
-    }
-    if (!mp_device_available(why, sizeof why))
-        return 0;
-    fprintf(stderr, "memprobe: %s (explain runs %s on the GPU)\n", why,
-            prog);
-    return -1;
-}
-
 /* Run 1, the counts: the profile engine with --per-kernel 1 into
  * w->profile, read back into d. 0, or -1 (nothing to explain, said). */
 static int counts_run(const mp_xp_opts *o, const work_files *w,
@@ -119,10 +101,18 @@ static int counts_run(const mp_xp_opts *o, const work_files *w,
     po.min_count = 1;
     po.opcodes = MP_PROF_OPCODES_AUTO;
     po.argv = o->argv;
+    po.gpu_checked = 1;
+    int written = 0;
+    po.written = &written;
     fprintf(stderr, "memprobe: explain: run 1 of 2, the counts: %s under "
             "the profile engine, the first launch of each kernel, grid and "
             "block (--per-kernel 1)\n", o->argv[0]);
     mp_prof_run(&po);
+    if (!written) {   /* an earlier run's profile is not this one's */
+        fprintf(stderr, "memprobe: nothing to explain: run 1 collected no "
+                "counts\n");
+        return -1;
+    }
     if (mp_prof_load(w->profile, d, err, sizeof err)) {
         fprintf(stderr, "memprobe: nothing to explain: no profile: %s\n",
                 err);
@@ -188,30 +178,47 @@ static int read_capture(const work_files *w, mp_capture *c,
 
 /* Run 2, the addresses: the want file of d's n offenders, the program
  * with the capture library, its capture and status read into c and st.
+ * The three files are written beside their names and replace them only
+ * when something was captured; else the last ones are left as they were.
  * 0, or -1 (nothing captured, said). */
 static int capture_run(const mp_xp_opts *o, const char *prog,
                        const char *lib, const work_files *w,
                        const mp_prof_data *d, const mp_prof_offender *off,
                        int n, mp_capture *c, mp_capture_status *st)
 {
-    int nwant;
+    int nwant, rc = -1;
     char err[1024];
-    if (mp_xp_write_want(d, off, n, w->want, &nwant, err, sizeof err)) {
+    work_files t = *w;   /* the new files, beside w's */
+    mp_replace_set set = {0};
+    snprintf(t.want, sizeof t.want, "%s", mp_replace_add(&set, w->want));
+    snprintf(t.capture, sizeof t.capture, "%s",
+             mp_replace_add(&set, w->capture));
+    snprintf(t.status, sizeof t.status, "%s.status", t.capture);
+    mp_replace_add_temp(&set, w->status, t.status);
+    if (mp_xp_write_want(d, off, n, t.want, &nwant, err, sizeof err)) {
         fprintf(stderr, "memprobe: nothing captured: %s\n", err);
+        mp_replace_drop(&set, 1);
         return -1;
     }
     fprintf(stderr, "memprobe: explain: run 2 of 2, the addresses: %s with "
             "the capture library, %d instruction%s of %d offending line%s "
             "wanted\n", o->argv[0], nwant, nwant == 1 ? "" : "s", n,
             n == 1 ? "" : "s");
-    unlink(w->capture);
-    unlink(w->status);
-    capture_args a = {o, prog, lib, w};
+    capture_args a = {o, prog, lib, &t};
     int status = mp_prof_spawn(prog, exec_capture, &a);
     if (status)
         fprintf(stderr, "memprobe: %s ended with status %d in the capture "
                 "run\n", o->argv[0], status);
-    return read_capture(w, c, st);
+    if (read_capture(&t, c, st)) {
+        mp_replace_drop(&set, 1);
+    } else if (mp_replace_commit(&set, err, sizeof err)) {
+        fprintf(stderr, "memprobe: nothing captured: %s\n", err);
+        mp_capture_status_free(st);
+        mp_capture_free(c);
+    } else {
+        rc = 0;
+    }
+    return rc;
 }
 
 /* Run 2 and the explanation of d's offenders: the status. */
@@ -255,7 +262,7 @@ int mp_xp_run_program(const mp_xp_opts *o, const mp_prof_data *d_from)
     mp_prof_need_program("explain", o->argv[0], prog, sizeof prog);
     if (o->output)
         files_beside_output(o->output, &w);
-    if (find_capture_lib(lib, sizeof lib) || gpu_ready(o->argv[0]))
+    if (find_capture_lib(lib, sizeof lib) || mp_prof_gpu_ready("explain", o->argv[0]))
         return MP_EXIT_NOGPU;
     if (!o->output && temporary_files(&w))
         return MP_EXIT_FAIL;

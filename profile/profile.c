@@ -21,8 +21,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "device.h"
 #include "profile_range.h"
 #include "raw.h"
+#include "replace.h"
 #include "subprocess.h"
 
 #define INJECT_LIB "libmemprobe_inject.so"
@@ -46,6 +48,22 @@ void mp_prof_need_program(const char *cmd, const char *name, char *out,
     if (!S_ISREG(st.st_mode))
         mp_usage_error("%s: %s: not a regular file", cmd, name);
     mp_usage_error("%s: %s: not executable", cmd, name);
+}
+
+int mp_prof_gpu_ready(const char *cmd, const char *prog)
+{
+    char why[512];
+    const char *fake = getenv(MP_FAKE_DEVICE_ENV);
+    if (fake && fake[0]) {
+        fprintf(stderr, "memprobe: warning: %s is set: the GPU is not "
+                "looked for\n", MP_FAKE_DEVICE_ENV);
+        return 0;
+    }
+    if (!mp_device_available(why, sizeof why))
+        return 0;
+    fprintf(stderr, "memprobe: %s (%s runs %s on the GPU)\n", why, cmd,
+            prog);
+    return -1;
 }
 
 static int is_file(const char *path)
@@ -608,6 +626,67 @@ static int judge_file(const mp_prof_opts *o, const mp_prof_data *old)
     return rc;
 }
 
+/* -o names the file --baseline read (the same device and inode, under
+ * any name): said, as a run that collects launches replaces it. */
+static void say_output_is_baseline(const mp_prof_opts *o, const char *out)
+{
+    struct stat a, b;
+    if (o->baseline && !stat(out, &a) && !stat(o->baseline, &b)
+        && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        fprintf(stderr, "memprobe: -o %s is the baseline %s: read before "
+                "the run, replaced only when the run collects launches\n",
+                out, o->baseline);
+}
+
+/* The raw files merged, the range pass run, and d written beside out and
+ * its -lines.csv (into set); d and st filled. NULL, or why no counts
+ * were collected (in why), and then nothing is written. */
+static const char *collect(const mp_prof_opts *o, const char *prog,
+                           const char *lib, const char *raw, int status,
+                           mp_prof_data *d, mp_prof_status *st,
+                           mp_replace_set *set, char *why, size_t len)
+{
+    char err[1024];
+    if (mp_prof_merge(raw, o->kernel, o->opcodes, d, st, err, sizeof err)) {
+        snprintf(why, len, "the raw files cannot be read: %s", err);
+        return why;
+    }
+    range_pass(o, prog, lib, raw, status, d);
+    say_cost(o, st);
+    const char *none = no_counts(st, d, why, len);
+    if (none)
+        return none;
+    if (mp_prof_write(d, set->temp[0], set->temp[1], err, sizeof err)) {
+        snprintf(why, len, "cannot write the profile: %s", err);
+        return why;
+    }
+    note_no_lines(d, runs_once(o));
+    return NULL;
+}
+
+/* profile.csv and its -lines.csv replaced together by the new files
+ * beside them (the run collected launches): 0, or -1 when they could not
+ * be (said; the old ones are left). */
+static int replace_files(mp_replace_set *set, const mp_prof_data *d)
+{
+    char err[1024], out[PATH_MAX], lines[PATH_MAX];
+    snprintf(out, sizeof out, "%s", set->target[0]);
+    snprintf(lines, sizeof lines, "%s", set->target[1]);
+    if (mp_replace_commit(set, err, sizeof err)) {
+        fprintf(stderr, "memprobe: no counts: cannot write the profile: "
+                "%s\n", err);
+        return -1;
+    }
+    long launches = 0;
+    for (int k = 0; k < d->nl; k++)
+        launches += d->l[k].launches;
+    fprintf(stderr, "memprobe: wrote %s (%ld launch%s in %d row%s) and %s "
+            "(%d instruction row%s)\n", out, launches,
+            launches == 1 ? "" : "es", d->nl, d->nl == 1 ? "" : "s", lines,
+            d->ni, d->ni == 1 ? "" : "s");
+    return 0;
+}
+
 int mp_prof_run(const mp_prof_opts *o)
 {
     char err[1024];
@@ -621,7 +700,7 @@ int mp_prof_run(const mp_prof_opts *o)
         return rc;
     }
 
-    char prog[PATH_MAX], lib[PATH_MAX], raw[PATH_MAX];
+    char prog[PATH_MAX], lib[PATH_MAX], raw[PATH_MAX], lines[PATH_MAX];
     mp_prof_need_program("profile", o->argv[0], prog, sizeof prog);
     const char *out = o->output ? o->output : "profile.csv";
     if (mp_prof_check_output(out, err, sizeof err)) {
@@ -632,6 +711,12 @@ int mp_prof_run(const mp_prof_opts *o)
         mp_prof_free(&old);
         mp_usage_error("%s", err);
     }
+    if (!o->gpu_checked && mp_prof_gpu_ready("profile", o->argv[0])) {
+        mp_prof_remove_dir(raw);   /* made just now */
+        mp_prof_free(&old);
+        return MP_EXIT_NOGPU;
+    }
+    say_output_is_baseline(o, out);
     if (mp_prof_find_lib("MEMPROBE_INJECT_LIB", INJECT_LIB, lib,
                          sizeof lib)) {
         fprintf(stderr, "memprobe: no counts: the injection library %s is "
@@ -645,43 +730,30 @@ int mp_prof_run(const mp_prof_opts *o)
     const run_kind first = {0};
     int status = run_program(o, prog, lib, raw, &first);
 
-    mp_prof_data d;
+    mp_prof_data d = {0};
     mp_prof_status st;
+    mp_replace_set set = {0};
     char why[1200];
-    const char *none = NULL;
-    if (mp_prof_merge(raw, o->kernel, o->opcodes, &d, &st, err, sizeof err)) {
-        snprintf(why, sizeof why, "the raw files cannot be read: %s", err);
-        none = why;
-    } else {
-        range_pass(o, prog, lib, raw, status, &d);
-        if (mp_prof_write(&d, out, err, sizeof err)) {
-            snprintf(why, sizeof why, "cannot write the profile: %s", err);
-            none = why;
-        } else {
-            char lines[PATH_MAX];
-            mp_prof_lines_path(out, lines, sizeof lines);
-            long launches = 0;
-            for (int k = 0; k < d.nl; k++)
-                launches += d.l[k].launches;
-            fprintf(stderr, "memprobe: wrote %s (%ld launch%s in %d row%s) "
-                    "and %s (%d instruction row%s)\n", out, launches,
-                    launches == 1 ? "" : "es", d.nl, d.nl == 1 ? "" : "s",
-                    lines, d.ni, d.ni == 1 ? "" : "s");
-            say_cost(o, &st);
-            none = no_counts(&st, &d, why, sizeof why);
-            if (!none)
-                note_no_lines(&d, runs_once(o));
-        }
-    }
+    mp_prof_lines_path(out, lines, sizeof lines);
+    mp_replace_add(&set, out);
+    mp_replace_add(&set, lines);
+    const char *none = collect(o, prog, lib, raw, status, &d, &st, &set,
+                               why, sizeof why);
+    int lost = none ? 0 : replace_files(&set, &d);
     say_program(o->argv[0], status);
     int rc = status;
     if (none) {
         fprintf(stderr, "memprobe: no counts: %s\n", none);
+        mp_replace_drop(&set, 1);   /* the last profile, as it was */
+        rc = MP_EXIT_COUNTERS;
+    } else if (lost) {
         rc = MP_EXIT_COUNTERS;
     } else if (o->has_check || oldp) {
         int judged = judge(o, &d, oldp);
         rc = judged ? judged : rc;
     }
+    if (o->written)
+        *o->written = !none && !lost;
     mp_prof_free(&d);
     mp_prof_free(&old);
     if (o->keep_raw)

@@ -31,15 +31,27 @@ typedef struct {
     int fallback_rerun;          /* --fallback rerun: run again for the
                                   * launches without line counts */
     char **argv;                 /* PROGRAM ARGS..., NULL-terminated */
+    int gpu_checked;             /* the caller looked for the GPU */
+    int *written;                /* when not NULL: set to 1 when the run
+                                  * replaced the two CSVs, else 0 */
 } mp_prof_opts;
 
 /* Runs it all; returns the exit status (docs/profile.md): 2 program not
  * found / not executable / a bad output or baseline (one line, before the
- * program starts), 4 no counts, 1 an offender, else the program's own
- * status (128 + signal). */
+ * program starts), 3 no GPU (mp_prof_gpu_ready), 4 no counts, 1 an
+ * offender, else the program's own status (128 + signal). The two CSVs
+ * are written beside their names and replace them only when the run
+ * collected launches (replace.h); else they are left as they were. */
 int mp_prof_run(const mp_prof_opts *o);
 
 /* ---- for memprobe explain, which runs programs the same way ---------- */
+
+/* The GPU that PROGRAM runs on, looked for before it starts: 0, or -1
+ * with one line "memprobe: no NVIDIA driver found ... (CMD runs PROG on
+ * the GPU)" (mp_device_available's reason). Under the fake-device hook
+ * (MEMPROBE_FAKE_DEVICE, the stand-in programs of the tests) not looked
+ * for, with a warning. */
+int mp_prof_gpu_ready(const char *cmd, const char *prog);
 
 /* PROGRAM in PATH or as a path (an executable regular file): its path in
  * out; else one line "CMD: ..." and exit 2. */

@@ -1378,7 +1378,7 @@ static int open_out(mp_csv_writer *w, const char *path, const column *cols,
 {
     const char *names[64];
     header_of(cols, n, names);
-    FILE *f = fopen(path, "w");   /* a profile replaces the last one */
+    FILE *f = fopen(path, "w");   /* a new file beside the last profile */
     if (!f) {
         mp_reason(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
@@ -1487,11 +1487,9 @@ static int write_lines(const mp_prof_data *d, const char *path, char *err,
     return close_out(&w, path, err, errlen);
 }
 
-int mp_prof_write(const mp_prof_data *d, const char *csv, char *err,
-                  size_t errlen)
+int mp_prof_write(const mp_prof_data *d, const char *csv, const char *lines,
+                  char *err, size_t errlen)
 {
-    char lines[PATH_MAX];
-    mp_prof_lines_path(csv, lines, sizeof lines);
     if (write_launches(d, csv, err, errlen)
         || write_lines(d, lines, err, errlen))
         return -1;

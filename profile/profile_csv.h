@@ -157,12 +157,14 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
 void mp_prof_name_kernels(mp_prof_data *d);
 
 
-/* Writes d as csv and its -lines.csv (replacing both). 0 or -1. */
-int mp_prof_write(const mp_prof_data *d, const char *csv, char *err,
-                  size_t errlen);
+/* Writes d's launches to csv and its instructions to lines (the files
+ * beside profile.csv and its -lines.csv that replace them, replace.h).
+ * 0 or -1. */
+int mp_prof_write(const mp_prof_data *d, const char *csv, const char *lines,
+                  char *err, size_t errlen);
 
-/* Whether mp_prof_write(csv) would be refused (a missing folder, a
- * folder, another CSV's header): 0, or -1 with the reason. */
+/* Whether writing csv and its -lines.csv would be refused (a missing
+ * folder, a folder, another CSV's header): 0, or -1 with the reason. */
 int mp_prof_check_output(const char *csv, char *err, size_t errlen);
 
 /* Reads profile.csv and its -lines.csv back. 0 or -1 with a reason. */

@@ -32,10 +32,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "latency_model.h"
 #include "params.h"
+#include "replace.h"
 #include "stats.h"
 
 #define KIB 1024.0
@@ -430,12 +432,27 @@ void mp_hier_print(const mp_hier_figure *f, int n, int md, FILE *out)
     }
 }
 
-/* DIR/name opened for writing (NULL when it cannot be). */
+/* DIR/name's new file beside it, opened for writing (NULL when it
+ * cannot be). */
 static FILE *create_in(const char *dir, const char *name)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    return fopen(path, "w");
+    return mp_replace_open(path, NULL, 0);
+}
+
+/* out closed and renamed over DIR/name: 0, or -1 with DIR/name left as
+ * it was. */
+static int close_in(FILE *out, const char *dir, const char *name)
+{
+    char path[4096], temp[4096 + 32];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    mp_replace_temp_name(path, temp, sizeof temp);
+    if (ferror(out) | (fclose(out) != 0)) {
+        unlink(temp);
+        return -1;
+    }
+    return mp_replace_commit_one(temp, path, NULL, 0);
 }
 
 int mp_hier_plot_data(const mp_hier *h, const char *dir)
@@ -459,7 +476,7 @@ int mp_hier_plot_data(const mp_hier *h, const char *dir)
             for (int i = 0; i < n; i++)
                 fprintf(out, "%.6g %.2f\n", pts[i].x / KIB, pts[i].cycles);
         }
-    return fclose(out) ? -1 : 0;
+    return close_in(out, dir, "latency-footprint.dat");
 }
 
 /* A bandwidth configuration of repeated walks: a "/r<digits>" segment
@@ -520,7 +537,7 @@ int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
         for (int i = 0; i < np; i++)
             fprintf(out, "%.6g %.1f\n", pts[i].x / KIB, pts[i].cycles);
     }
-    return fclose(out) ? -1 : 0;
+    return close_in(out, dir, "bandwidth-footprint.dat");
 }
 
 /* ---- memprobe hierarchy --------------------------------------------- */

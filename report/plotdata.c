@@ -19,32 +19,36 @@
 #include "report.h"
 #include "check.h"
 #include "part.h"
+#include "replace.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 FILE *mp_rep_plot_open(const char *dir, const char *name, char *err,
                        size_t errlen)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        mp_reason(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-    return f;
+    return mp_replace_open(path, err, errlen);
 }
 
 int mp_rep_plot_close(FILE *f, const char *dir, const char *name, char *err,
                       size_t errlen)
 {
+    char path[4096], temp[4096 + 32];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    mp_replace_temp_name(path, temp, sizeof temp);
     if (ferror(f) | (fclose(f) != 0)) {
-        mp_reason(err, errlen, "%s/%s: write failed", dir, name);
+        unlink(temp);   /* the last file of that name, as it was */
+        mp_reason(err, errlen, "%s/%s: write failed (an existing file is "
+                  "left unchanged)", dir, name);
         return -1;
     }
-    return 0;
+    return mp_replace_commit_one(temp, path, err, errlen);
 }
 
 int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,

@@ -268,9 +268,11 @@ int mp_rep_print_all(const mp_rep_data *d, const char *only,
 /* Plot data and the study                                            */
 
 
-/* Opens dir/name for writing a plot data file: the stream, or NULL with
- * a one-line reason. mp_rep_plot_close closes it: 0, or -1 with a reason
- * when a write or the close failed. */
+/* Opens a plot data file's new file beside dir/name (runtime/replace.h)
+ * for writing: the stream, or NULL with a one-line reason.
+ * mp_rep_plot_close closes it and renames it over dir/name: 0, or -1
+ * with a reason when a write, the close or the rename failed (dir/name
+ * then left as it was). */
 FILE *mp_rep_plot_open(const char *dir, const char *name, char *err,
                        size_t errlen);
 int mp_rep_plot_close(FILE *f, const char *dir, const char *name, char *err,

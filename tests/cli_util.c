@@ -167,6 +167,34 @@ char *cli_read_file(const char *path, size_t *len)
     return s;
 }
 
+void cli_files_read(cli_files *f, const char *const *paths)
+{
+    f->n = 0;
+    for (; paths[f->n]; f->n++) {
+        assert_true(f->n < 8);
+        f->path[f->n] = paths[f->n];
+        f->bytes[f->n] = cli_read_file(paths[f->n], &f->len[f->n]);
+    }
+}
+
+void cli_files_unchanged(cli_files *f)
+{
+    for (int k = 0; k < f->n; k++) {
+        if (!cli_path_exists(f->path[k]))
+            fail_msg("%s was removed", f->path[k]);
+        size_t len;
+        char *now = cli_read_file(f->path[k], &len);
+        int same = len == f->len[k] && !memcmp(now, f->bytes[k], len);
+        free(now);
+        if (!same)
+            fail_msg("%s changed (%zu bytes, was %zu)", f->path[k], len,
+                     f->len[k]);
+    }
+    for (int k = 0; k < f->n; k++)
+        free(f->bytes[k]);
+    f->n = 0;
+}
+
 /* ---- small checks ---------------------------------------------------- */
 
 int cli_count_char(const char *s, char c)

@@ -62,6 +62,18 @@ const char *cli_in_repo(const char *rel);
 
 /* The whole file at path, NUL-terminated (malloc'd); *len its size. */
 char *cli_read_file(const char *path, size_t *len);
+/* The files of paths (NULL-terminated, at most 8), read now; and
+ * whether each still holds exactly those bytes: a run that must leave
+ * existing files as they were. */
+typedef struct {
+    int n;
+    const char *path[8];
+    char *bytes[8];
+    size_t len[8];
+} cli_files;
+void cli_files_read(cli_files *f, const char *const *paths);
+/* Fails naming the first file that changed; frees f. */
+void cli_files_unchanged(cli_files *f);
 /* The same from an open descriptor: a file from its start, a pipe (popen's
  * fileno) to its end. */
 char *cli_read_fd(int fd, size_t *len);

@@ -392,6 +392,13 @@ static void test_no_gpu_existing_file(void **state)
     assert_int_equal(len, before_len);
     assert_memory_equal(have, before, len);
     free(have);
+    /* So does a fresh sweep over it: rows are appended, never cut. */
+    const char *fresh[] = {"sweep", bank_conf, "-o", "x.csv", NULL};
+    cli_expect_no_gpu(fresh, "wavefronts_per_request", NULL);
+    have = cli_read_file("x.csv", &len);
+    assert_int_equal(len, before_len);
+    assert_memory_equal(have, before, len);
+    free(have);
     free(before);
     unlink("x.csv");
 }

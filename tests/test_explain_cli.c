@@ -770,6 +770,42 @@ static void test_program_nothing_captured(void **state)
     cli_result_free(&r);
 }
 
+/* A failed run leaves the files of the last one byte for byte: run 1
+ * collecting nothing (exit 4), and a capture library that wrote nothing
+ * (exit 4); both say which files were kept. */
+static void test_program_failed_keeps_files(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "k.csv", "k-profile.csv", "k-profile-lines.csv", "k-capture.csv",
+        "k-capture.csv.status", "k-want.txt", NULL};
+    cli_result r;
+    cli_files f;
+    stand_ins(1);
+    explain(L("-o", "k.csv", "--", app), 0, &r);
+    cli_result_free(&r);
+    cli_files_read(&f, files);
+    explain(L("-o", "k.csv", "--", app, "--no-status"), 4, &r);
+    cli_must_contain("stderr", r.err, "memprobe: left unchanged: "
+                     "k-profile.csv, k-profile-lines.csv\n");
+    cli_must_contain("stderr", r.err, "memprobe: nothing to explain: run 1 "
+                     "collected no counts\n");
+    cli_result_free(&r);
+    cli_files_unchanged(&f);
+    /* run 1 collects (a new profile: its pid column differs); run 2 not */
+    static const char *const run2[] = {
+        "k.csv", "k-capture.csv", "k-capture.csv.status", "k-want.txt",
+        NULL};
+    cli_files_read(&f, run2);
+    setenv("FAKE_CAPTURE_NONE", "1", 1);
+    explain(L("-o", "k.csv", "--", app), 4, &r);
+    stand_ins(0);
+    cli_must_contain("stderr", r.err, "memprobe: left unchanged: "
+                     "k-want.txt, k-capture.csv, k-capture.csv.status\n");
+    cli_result_free(&r);
+    cli_files_unchanged(&f);
+}
+
 int main(void)
 {
     char repo[PATH_MAX], build[256];
@@ -803,6 +839,7 @@ int main(void)
         cmocka_unit_test(test_program_left),
         cmocka_unit_test(test_program_cap_differ_from),
         cmocka_unit_test(test_program_nothing_captured),
+        cmocka_unit_test(test_program_failed_keeps_files),
     };
     return CLI_RUN_BAD("explain", bad, tests);
 }

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -152,7 +153,10 @@ static void test_merged_csv(void **state)
     cli_must_contain("stderr", r.err, "memprobe: wrote profile.csv (4 "
                      "launches in 4 rows) and profile-lines.csv (11 "
                      "instruction rows)");
-    assert_int_equal(count_lines(r.err, "memprobe: "), 1);
+    /* and the fake-device hook's warning */
+    cli_must_contain("stderr", r.err, "memprobe: warning: MEMPROBE_FAKE_"
+                     "DEVICE is set: the GPU is not looked for\n");
+    assert_int_equal(count_lines(r.err, "memprobe: "), 2);
     cli_result_free(&r);
 
     mp_ncu_table t;
@@ -2030,6 +2034,159 @@ static void test_bad_files(void **state)
     assert_false(cli_path_exists("notprofile-lines.csv"));
 }
 
+/* ---- a run that collects nothing keeps the last profile ---------------- */
+
+static const char *const kept_files[] = {"kept.csv", "kept-lines.csv", NULL};
+
+/* Exit 4 (no status file, an error line, no launch, a program that never
+ * used CUDA): kept.csv and kept-lines.csv stay byte for byte what the last
+ * run wrote, and one line says so. */
+static void test_failed_run_keeps_profile(void **state)
+{
+    (void)state;
+    profile_ok(L("-o", "kept.csv"), NONE);
+    static const char *const args[][3] = {
+        {"--no-status"}, {"--error", "insufficient privileges"},
+        {"--launches", "0"}, {"--no-status", "--crash"}};
+    cli_files f;
+    cli_result r;
+    for (size_t k = 0; k < CLI_COUNT(args); k++) {
+        cli_files_read(&f, kept_files);
+        profile(L("-o", "kept.csv"), args[k], &r);
+        cli_expect_status(&r, 4);
+        cli_must_contain("stderr", r.err, "memprobe: left unchanged: "
+                         "kept.csv, kept-lines.csv\n");
+        assert_null(strstr(r.err, "memprobe: wrote"));
+        cli_result_free(&r);
+        cli_files_unchanged(&f);
+    }
+    const char *const programs[] = {"/bin/true", "/bin/false"};
+    for (int k = 0; k < 2; k++) {
+        cli_files_read(&f, kept_files);
+        const char *const argv[] = {"profile", "-o", "kept.csv", "--",
+                                    programs[k], NULL};
+        cli_run(argv, &r);
+        cli_expect_status(&r, 4);
+        cli_must_contain("stderr", r.err, "never initialised CUDA");
+        cli_result_free(&r);
+        cli_files_unchanged(&f);
+    }
+    /* a run that collects launches replaces both */
+    profile_ok(L("-o", "kept.csv"), L("--launches", "2"));
+    mp_ncu_table t;
+    read_csv("kept.csv", &t);
+    assert_int_equal(t.nrows, 2);
+    mp_ncu_free(&t);
+}
+
+#define SAME_FILE "memprobe: -o ./base.csv is the baseline base.csv: read " \
+                  "before the run, replaced only when the run collects " \
+                  "launches\n"
+
+/* --baseline X with -o naming the same file (./X, and the default
+ * profile.csv): read before the run and said to be replaced; a run that
+ * collects nothing leaves both files; one that collects launches judges
+ * against the old counts (--conflict 2, then fake_app's 32: grew), then
+ * replaces them (the same run again passes). */
+static void test_baseline_is_output(void **state)
+{
+    (void)state;
+    static const char *const base[] = {"base.csv", "base-lines.csv", NULL};
+    profile_ok(L("-o", "base.csv"), L("--conflict", "2"));
+    cli_files f;
+    cli_result r;
+    cli_files_read(&f, base);
+    profile(L("--baseline", "base.csv", "-o", "./base.csv"),
+            L("--no-status"), &r);
+    cli_expect_status(&r, 4);
+    cli_must_contain("stderr", r.err, SAME_FILE);
+    cli_result_free(&r);
+    cli_files_unchanged(&f);
+    /* the default output, profile.csv, is the baseline */
+    static const char *const dflt[] = {"profile.csv", "profile-lines.csv",
+                                       NULL};
+    profile_ok(NONE, NONE);
+    cli_files_read(&f, dflt);
+    profile(L("--baseline", "profile.csv"), L("--launches", "0"), &r);
+    cli_expect_status(&r, 4);
+    cli_must_contain("stderr", r.err, "memprobe: -o profile.csv is the "
+                     "baseline profile.csv: read before the run");
+    cli_result_free(&r);
+    cli_files_unchanged(&f);
+    /* launches collected: judged against the old counts, then replaced */
+    profile(L("--baseline", "base.csv", "-o", "./base.csv"), NONE, &r);
+    cli_expect_status(&r, 1);
+    cli_must_contain("stderr", r.err, SAME_FILE);
+    cli_must_contain("stderr", r.err, "memprobe: baseline failed");
+    cli_result_free(&r);
+    profile(L("--baseline", "base.csv", "-o", "./base.csv"), NONE, &r);
+    cli_expect_status(&r, 0);
+    cli_must_contain("stderr", r.err, "memprobe: baseline passed");
+    cli_result_free(&r);
+}
+
+/* No GPU (the fake-device hook off): exit 3 with the probes' reason,
+ * before the program runs, and the last profile left as it was. */
+static void test_no_gpu(void **state)
+{
+    (void)state;
+    cli_skip_if_gpu();
+    profile_ok(L("-o", "kept.csv"), NONE);
+    cli_files f;
+    cli_files_read(&f, kept_files);
+    cli_result r;
+    unsetenv("MEMPROBE_FAKE_DEVICE");
+    profile(L("-o", "kept.csv"), NONE, &r);
+    setenv("MEMPROBE_FAKE_DEVICE", "1", 1);
+    cli_expect_status(&r, 3);
+    assert_string_equal(r.out, "");
+    if (!strstr(r.err, "no NVIDIA driver found")
+        && !strstr(r.err, "no GPU visible"))
+        fail_msg("stderr names no missing GPU: %s", r.err);
+    cli_must_contain("stderr", r.err, "(profile runs ");
+    assert_int_equal(count_lines(r.err, ""), 1);
+    cli_result_free(&r);
+    cli_files_unchanged(&f);
+}
+
+/* report --plot-data whose write fails midway (a file-size limit of 512
+ * bytes, profile-excess.gp being larger): the last plot files are left
+ * byte for byte, and the line says so. */
+static void test_plot_data_kept(void **state)
+{
+    (void)state;
+    profile_ok(L("-o", "plot.csv"), NONE);
+    const char *const argv[] = {"report", "plot.csv", "--plot-data", "pd",
+                                NULL};
+    cli_result r;
+    cli_run(argv, &r);
+    cli_expect_status(&r, 0);
+    cli_result_free(&r);
+    static const char *const files[] = {"pd/profile-excess.dat",
+                                        "pd/profile-excess.gp", NULL};
+    cli_files f;
+    cli_files_read(&f, files);
+    assert_true(f.len[1] > 512);
+    char cmd[PATH_MAX + 200];
+    snprintf(cmd, sizeof cmd, "exec %s report plot.csv --plot-data pd 2>&1",
+             cli_exe());
+    struct rlimit was, small;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+    small = was;
+    small.rlim_cur = 512;
+    void (*old)(int) = signal(SIGXFSZ, SIG_IGN);   /* write: EFBIG */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    int status;
+    char *out = cli_sh_out(cmd, &status, NULL);   /* a pipe: no limit */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+    signal(SIGXFSZ, old);
+    assert_int_not_equal(status, 0);
+    cli_must_contain("stderr", out, "pd/profile-excess.gp: write failed (an "
+                     "existing file is left unchanged)");
+    free(out);
+    cli_files_unchanged(&f);
+}
+
 int main(void)
 {
     char repo[PATH_MAX], cuda[PATH_MAX + 32];
@@ -2042,6 +2199,8 @@ int main(void)
     /* any existing file lets the command start without the real library */
     setenv("MEMPROBE_INJECT_LIB", app, 1);
     setenv("CUDA_HOME", cuda, 1);
+    /* no GPU here: the fake-device hook lets the stand-in run */
+    setenv("MEMPROBE_FAKE_DEVICE", "1", 1);
     unsetenv("MEMPROBE_KERNEL");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_files),
@@ -2082,6 +2241,10 @@ int main(void)
         cmocka_unit_test(test_check_libraries_option),
         cmocka_unit_test(test_origins_old_csv),
         cmocka_unit_test(test_report_libraries),
+        cmocka_unit_test(test_failed_run_keeps_profile),
+        cmocka_unit_test(test_baseline_is_output),
+        cmocka_unit_test(test_no_gpu),
+        cmocka_unit_test(test_plot_data_kept),
     };
     return CLI_RUN_BAD("profile", bad, tests);
 }
