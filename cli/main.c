@@ -58,12 +58,14 @@ static int cmd_help(int argc, char **argv)
     printf("\nProbes (measure on the GPU; memprobe PROBE --help):\n");
     for (int i = 0; mp_families[i]; i++)
         if (mp_families[i]->probe)
-            printf("  %-10s %s\n", mp_families[i]->name,
-                   mp_families[i]->summary);
-    printf("\nExit status: 0 ok, 1 a check failed (or the output could not "
-           "be written), 2 bad input, 3 no GPU (explain: or no capture "
-           "library), 4 counters unavailable (--counters on, profile; "
-           "explain: nothing to explain), 5 CUDA error.\n");
+            mp_cli_wrap(stdout, printf("  %-10s ", mp_families[i]->name),
+                        13, mp_families[i]->summary);
+    printf("\n");
+    mp_cli_wrap(stdout, 0, 2, "Exit status: 0 ok, 1 a check failed (or "
+                "the output could not be written), 2 bad input, 3 no GPU "
+                "(explain: or no capture library), 4 counters unavailable "
+                "(--counters on, profile; explain: nothing to explain), 5 "
+                "CUDA error.");
     return MP_EXIT_OK;
 }
 

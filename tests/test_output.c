@@ -1,8 +1,9 @@
 /*
  * test_output.c - memprobe's own output, command by command: with
  * standard output on /dev/full (every write fails) each command that
- * prints, and every --help, exits 1 with exactly one line saying so. The
- * commands and probes are those `memprobe help` lists.
+ * prints, and every --help, exits 1 with exactly one line saying so; and
+ * every line of `memprobe help`, `memprobe list` and every --help fits in
+ * 100 columns. The commands and probes are those `memprobe help` lists.
  */
 #include "cli_util.h"
 
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #define MAX_NAMES 64
+#define WIDTH 100
 
 /* The names `memprobe help` lists under "Commands:" and under "Probes";
  * *ncommands of them are commands, the rest probes. Returns how many. */
@@ -39,6 +41,44 @@ static int help_names(char names[][32], int *ncommands)
     assert_true(*ncommands >= 10);   /* device .. help */
     assert_true(n - *ncommands >= 10);  /* bank .. cluster */
     return n;
+}
+
+/* Every line of what `memprobe args` prints (exit 0) is at most WIDTH
+ * columns; the first that is not fails the test, named. */
+static void expect_narrow(const char *const *args)
+{
+    cli_result r;
+    cli_run_ok(args, &r);
+    int no = 1;
+    for (const char *s = r.out; *s; no++) {
+        size_t len = strcspn(s, "\n");
+        if (len > WIDTH)
+            fail_msg("memprobe %s %s: line %d has %zu columns (at most %d): "
+                     "%.*s", args[0], args[1] ? args[1] : "", no, len,
+                     WIDTH, (int)len, s);
+        s += len + (s[len] == '\n');
+    }
+    cli_result_free(&r);
+}
+
+/* `memprobe help`, `list` and every command's and probe's --help (a
+ * probe's predict --help too) fit in 100 columns. */
+static void test_lines_fit(void **state)
+{
+    (void)state;
+    char names[MAX_NAMES][32];
+    int ncommands;
+    int n = help_names(names, &ncommands);
+    const char *const fixed[][3] = {{"help"}, {"--help"}, {"list"}};
+    for (size_t i = 0; i < CLI_COUNT(fixed); i++)
+        expect_narrow(fixed[i]);
+    for (int i = 0; i < n; i++) {
+        const char *help[] = {names[i], "--help", NULL};
+        expect_narrow(help);
+        const char *predict[] = {"predict", names[i], "--help", NULL};
+        if (i >= ncommands)
+            expect_narrow(predict);
+    }
 }
 
 /* The skip where the machine has no /dev/full. */
@@ -142,7 +182,8 @@ int main(void)
 {
     enum { NFULL = CLI_COUNT(full_lines) };
     static char names[NFULL][128];
-    struct CMUnitTest tests[NFULL + 2] = {
+    struct CMUnitTest tests[NFULL + 3] = {
+        cmocka_unit_test(test_lines_fit),
         cmocka_unit_test(test_full_stdout_help),
         cmocka_unit_test(test_bad_input_first),
     };
@@ -151,8 +192,8 @@ int main(void)
         for (int k = 0; full_lines[i][k]; k++)
             len += snprintf(names[i] + len, sizeof names[i] - (size_t)len,
                             " %s", full_lines[i][k]);
-        tests[2 + i] = (struct CMUnitTest){names[i], test_full_stdout, NULL,
+        tests[3 + i] = (struct CMUnitTest){names[i], test_full_stdout, NULL,
                                            NULL, (void *)full_lines[i]};
     }
-    return cli_run_group("output", NULL, 0, NULL, 0, tests, NFULL + 2);
+    return cli_run_group("output", NULL, 0, NULL, 0, tests, NFULL + 3);
 }
