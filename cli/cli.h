@@ -6,6 +6,9 @@
 #ifndef MP_CLI_H
 #define MP_CLI_H
 
+#include <stdio.h>
+
+#include "params.h"
 #include "probe.h"
 
 int mp_cmd_measure(const mp_probe *p, int argc, char **argv); /* cmd_probe.c */
@@ -33,5 +36,19 @@ void mp_cli_check_params(const mp_probe *p, int argc, char **argv);
  * exits 2 on any argument. */
 int mp_cli_no_options(const char *cmd, const char *usage, int argc,
                       char **argv);
+
+/* The widest line of memprobe's help and list texts. */
+#define MP_CLI_WIDTH 100
+
+/* Prints text, then a newline, on a line that already holds col columns:
+ * its words wrapped to lines of at most MP_CLI_WIDTH columns, every line
+ * after the first indented by indent spaces. A bracketed part ("[stsm:
+ * compute capability 9.0+]") counts as one word; a word longer than a
+ * line stands alone on its line. */
+void mp_cli_wrap(FILE *out, int col, int indent, const char *text);
+
+/* One parameter's line of a --help or of `memprobe list`: name, range,
+ * default and its help, wrapped under the help's column. */
+void mp_cli_param_help(const mp_param_def *d, FILE *out);
 
 #endif

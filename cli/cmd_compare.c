@@ -19,8 +19,13 @@ static const char usage[] =
     "times are summarised, not judged. Exit 1 when\na value "
     "differs beyond tolerance, a BASE configuration is "
     "missing from NEW,\nor a NEW row differs from the model. "
-    "Exit 2\nwhen no counter value is in both files (nothing "
-    "compared). No GPU needed.\n";
+    "Exit 1 too, with one line and\nnothing compared, when "
+    "rows of one name were measured with a different\nsetting "
+    "that sets a launch's work (iterations, threads, blocks, "
+    "bytes, ...):\ntheir counters count different work. "
+    "Different warmup or timed runs move\nonly the times: "
+    "compared, with a note. Exit 2 when no counter value is "
+    "in\nboth files (nothing compared). No GPU needed.\n";
 
 int mp_cmd_compare(int argc, char **argv)
 {

@@ -36,7 +36,7 @@ int mp_cmd_hierarchy(int argc, char **argv)
         .rest = files, .nrest = &nfiles, .max_rest = argc,
         .usage = "usage: memprobe hierarchy FILE.csv... [--format txt|md]"
                  "\n\nL1, L2 and device-memory latency, effective cache "
-                 "capacities, fetch granularity and TLB reach from the "
+                 "capacities, fetch granularity and TLB\nreach from the "
                  "latency probe's rows (docs/latency.md).\n"};
     mp_opts_parse(&spec, argc, argv, NULL);
     if (nfiles == 0)

@@ -37,36 +37,101 @@ static const mp_param_def format_option = {
     "format", MP_PARAM_CHOICE, 0, 0, 0, NULL, 0, formats,
     "txt for people, csv for programs", NULL, NULL, NULL};
 
-static void print_param_help(const mp_param_def *d, FILE *out)
+/* Characters up to the next space outside brackets: "[stsm: compute
+ * capability 9.0+]" is one word to mp_cli_wrap, never split. */
+static int word_length(const char *s)
 {
-    char range[128], def[64], cc[256];
+    int n = 0, depth = 0;
+    for (; s[n] && (s[n] != ' ' || depth > 0); n++)
+        depth += (s[n] == '[') - (s[n] == ']' && depth > 0);
+    return n;
+}
+
+void mp_cli_wrap(FILE *out, int col, int indent, const char *text)
+{
+    int words = 0;   /* on this line */
+    for (const char *s = text; *s;) {
+        if (*s == ' ') {
+            s++;
+            continue;
+        }
+        int n = word_length(s);
+        if (col > indent && col + (words > 0) + n > MP_CLI_WIDTH) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+            words = 0;
+        }
+        if (words++) {
+            fputc(' ', out);
+            col++;
+        }
+        fwrite(s, 1, (size_t)n, out);
+        col += n;
+        s += n;
+    }
+    fputc('\n', out);
+}
+
+/* The columns where mp_cli_param_help's ranges, defaults and
+ * descriptions start. */
+#define PARAM_RANGE_COLUMN 16
+#define PARAM_DEFAULT_COLUMN 30
+#define PARAM_HELP_COLUMN 46
+
+/* A parameter's range from column col, a long list of choices broken
+ * after a '|' where it would pass MP_CLI_WIDTH, the next part under the
+ * first; returns the column where it ends. */
+static int put_range(FILE *out, int col, const char *range)
+{
+    for (const char *s = range; *s;) {
+        int n = (int)strcspn(s, "|");
+        n += s[n] == '|';
+        if (col > PARAM_RANGE_COLUMN && col + n > MP_CLI_WIDTH) {
+            fprintf(out, "\n%*s", PARAM_RANGE_COLUMN, "");
+            col = PARAM_RANGE_COLUMN;
+        }
+        fwrite(s, 1, (size_t)n, out);
+        col += n;
+        s += n;
+    }
+    return col;
+}
+
+void mp_cli_param_help(const mp_param_def *d, FILE *out)
+{
+    char range[256], def[64], cc[256], text[1024];
     mp_param_describe_range(d, range, sizeof range);
     mp_param_format(d, d->def, def, sizeof def);
     mp_param_describe_cc(d, cc, sizeof cc);
-    fprintf(out, "  --%-11s %-14s default %-6s %s%s\n", d->name, range, def,
-            d->help, cc);
+    int col = put_range(out, fprintf(out, "  --%-11s ", d->name), range);
+    col += fprintf(out, "%*s default %-6s ",
+                   col < PARAM_DEFAULT_COLUMN ? PARAM_DEFAULT_COLUMN - col : 0,
+                   "", def);
+    snprintf(text, sizeof text, "%s%s", d->help, cc);
+    mp_cli_wrap(out, col, PARAM_HELP_COLUMN, text);
 }
 
 static void probe_help(const mp_probe *p, int predict, FILE *out)
 {
-    fprintf(out, "usage: memprobe %s%s [--PARAM VALUE]...%s\n\n%s\n\n",
+    fprintf(out, "usage: memprobe %s%s [--PARAM VALUE]...%s\n\n",
             predict ? "predict " : "", p->name,
-            predict ? " [--format txt|csv]" : " [-o FILE] [options]",
-            mp_family_find(p->name)->summary);
+            predict ? " [--format txt|csv]" : " [-o FILE] [options]");
+    mp_cli_wrap(out, 0, 0, mp_family_find(p->name)->summary);
+    fputc('\n', out);
     if (p->cc)
         fprintf(out, "Needs compute capability %d.%d or newer.\n\n",
                 p->cc / 10, p->cc % 10);
     fprintf(out, "Parameters (a value, a list 1,2,4 or a range 0..64[:step]; "
             "lists make a sweep):\n");
     for (int i = 0; i < p->nparams; i++)
-        print_param_help(&p->params[i], out);
+        mp_cli_param_help(&p->params[i], out);
     if (predict) {
-        print_param_help(&format_option, out);
+        mp_cli_param_help(&format_option, out);
         return;
     }
     fprintf(out, "\nOptions:\n");
     for (int i = 0; i < O_COUNT; i++)
-        print_param_help(&run_options[i], out);
+        mp_cli_param_help(&run_options[i], out);
     fprintf(out, "  -o, --output FILE          append CSV rows to FILE "
             "(default %s; - = stdout)\n", DEFAULT_OUTPUT);
     fprintf(out, "  --check-model              exit 1 if a measured counter "
@@ -299,12 +364,16 @@ int mp_cmd_list(int argc, char **argv)
     }
     for (int i = 0; mp_probe_at(i); i++) {
         const mp_probe *p = mp_probe_at(i);
-        printf("%s - %s", p->name, mp_family_find(p->name)->summary);
+        char text[1024];
+        int col = printf("%s - ", p->name);
+        int n = snprintf(text, sizeof text, "%s",
+                         mp_family_find(p->name)->summary);
         if (p->cc)
-            printf(" [compute capability %d.%d+]", p->cc / 10, p->cc % 10);
-        printf("\n");
+            snprintf(text + n, sizeof text - (size_t)n,
+                     " [compute capability %d.%d+]", p->cc / 10, p->cc % 10);
+        mp_cli_wrap(stdout, col, col, text);
         for (int k = 0; k < p->nparams; k++)
-            print_param_help(&p->params[k], stdout);
+            mp_cli_param_help(&p->params[k], stdout);
         printf("\n");
     }
     return MP_EXIT_OK;

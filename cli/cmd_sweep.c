@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "cli.h"
 #include "device.h"
 #include "options.h"
 #include "runner.h"
@@ -68,14 +69,8 @@ static void usage(FILE *out)
         "set\n"
         "  --resume-from CSV          also skip what CSV holds (the workers "
         "of --devices)\n", DEFAULT_OUTPUT);
-    for (int k = 0; k < O_COUNT; k++) {
-        const mp_param_def *d = &mp_run_option_defs[options[k]];
-        char range[64], def[32];
-        mp_param_describe_range(d, range, sizeof range);
-        mp_param_format(d, d->def, def, sizeof def);
-        fprintf(out, "  --%-11s %-14s default %-6s %s\n", d->name, range,
-                def, d->help);
-    }
+    for (int k = 0; k < O_COUNT; k++)
+        mp_cli_param_help(&mp_run_option_defs[options[k]], out);
 }
 
 /* ---- the progress line ------------------------------------------------ */

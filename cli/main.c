@@ -58,12 +58,14 @@ static int cmd_help(int argc, char **argv)
     printf("\nProbes (measure on the GPU; memprobe PROBE --help):\n");
     for (int i = 0; mp_families[i]; i++)
         if (mp_families[i]->probe)
-            printf("  %-10s %s\n", mp_families[i]->name,
-                   mp_families[i]->summary);
-    printf("\nExit status: 0 ok, 1 a check failed, 2 bad input, 3 no GPU "
-           "(explain: or no capture library), 4 counters unavailable "
-           "(--counters on, profile; explain: nothing to explain), 5 CUDA "
-           "error.\n");
+            mp_cli_wrap(stdout, printf("  %-10s ", mp_families[i]->name),
+                        13, mp_families[i]->summary);
+    printf("\n");
+    mp_cli_wrap(stdout, 0, 2, "Exit status: 0 ok, 1 a check failed (or "
+                "the output could not be written), 2 bad input, 3 no GPU "
+                "(explain: or no capture library), 4 counters unavailable "
+                "(--counters on, profile; explain: nothing to explain), 5 "
+                "CUDA error.");
     return MP_EXIT_OK;
 }
 
@@ -73,6 +75,9 @@ int main(int argc, char **argv)
      * EFBIG, reported like a full disk, instead of killing memprobe. */
     signal(SIGXFSZ, SIG_IGN);
     mp_families_register();
+    /* Every command's output, its --help included, is checked here once:
+     * a run that cannot write stdout exits 1 with one line. */
+    mp_check_stdout_at_exit(NULL);
     if (argc < 2) {
         cmd_help(0, NULL);
         return MP_EXIT_USAGE;
@@ -83,10 +88,14 @@ int main(int argc, char **argv)
     if (!strcmp(name, "--help") || !strcmp(name, "-h"))
         return cmd_help(0, NULL);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(name, commands[i].name))
+        if (!strcmp(name, commands[i].name)) {
+            mp_check_stdout_at_exit(name);
             return commands[i].run(argc - 2, argv + 2);
+        }
     const mp_probe *p = mp_probe_find(name);
-    if (p)
+    if (p) {
+        mp_check_stdout_at_exit(name);
         return mp_cmd_measure(p, argc - 2, argv + 2);
+    }
     mp_usage_error("unknown command or probe '%s' (see memprobe help)", name);
 }

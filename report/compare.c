@@ -149,6 +149,109 @@ static void pair_index(pair *p)
     p->match = mp_ncu_column(&p->b, "model_match");
 }
 
+/* The columns of a configuration that its name does not always carry and
+ * that set how much one launch does: two rows of one name that differ in
+ * one of them count different work (16384 iterations against 4096 are 4x
+ * the wavefronts), so their counters cannot be compared. */
+static const int counted_settings[] = {
+    MP_COL_OP, MP_COL_WIDTH, MP_COL_STRIDE, MP_COL_BASE, MP_COL_GROUP,
+    MP_COL_PERIOD, MP_COL_PAD, MP_COL_OFFSET, MP_COL_LAYOUT, MP_COL_CACHE,
+    MP_COL_KERNEL, MP_COL_ARRAY_BYTES, MP_COL_SWIZZLE, MP_COL_TILE_BYTES,
+    MP_COL_PASSES, MP_COL_CLUSTER_SIZE, MP_COL_SPREAD, MP_COL_SPACING,
+    MP_COL_SOURCE, MP_COL_ACCESS, MP_COL_VARIANT, MP_COL_WORKLOAD,
+    MP_COL_ELEMENTS, MP_COL_THREADS, MP_COL_BLOCKS, MP_COL_ITERATIONS,
+    MP_COL_SHARED_BYTES, MP_COL_DIRECTION, MP_COL_HOST_MEMORY, MP_COL_METHOD,
+    MP_COL_BYTES, MP_COL_SRC_DEVICE, MP_COL_DST_DEVICE, MP_COL_PEER_ACCESS,
+    MP_COL_PREFETCH, MP_COL_FOOTPRINT, MP_COL_STRIDE_BYTES, MP_COL_ORDER,
+    MP_COL_SPACE, MP_COL_LOADS, MP_COL_WARM_LOADS, MP_COL_INFLIGHT,
+    MP_COL_GRID,
+};
+
+/* The run settings that move only the times: their difference is said,
+ * and the counters are compared all the same. */
+static const int timing_settings[] = {
+    MP_COL_WARMUP, MP_COL_RUNS, MP_COL_LAUNCHES_PER_SAMPLE,
+};
+
+/* A setting column that differs between rows of one name. */
+typedef struct {
+    const char *name;      /* the column; NULL when none differs */
+    const char *x, *y;     /* its cells in the first such pair */
+    int pairs;             /* configurations in both where it differs */
+    int others;            /* further columns of the list that differ */
+} setting_diff;
+
+/* The first column of cols[0 .. n) whose cells differ between base and
+ * new rows of one configuration name, with how many do. */
+static setting_diff differing_setting(const pair *p, const int *cols, int n)
+{
+    setting_diff d = {NULL, NULL, NULL, 0, 0};
+    for (int k = 0; k < n; k++) {
+        const char *name = mp_schema_name(cols[k]);
+        int ca = mp_ncu_column(&p->a, name), cb = mp_ncu_column(&p->b, name);
+        int pairs = 0;
+        const char *x = NULL, *y = NULL;
+        for (int i = 0; ca >= 0 && cb >= 0 && i < p->na; i++) {
+            int s = find(p->eb, p->nb, p->ea[i].name);
+            if (s < 0 || !strcmp(p->a.cells[p->ea[i].row][ca],
+                                 p->b.cells[s][cb]))
+                continue;
+            if (!pairs++) {
+                x = p->a.cells[p->ea[i].row][ca];
+                y = p->b.cells[s][cb];
+            }
+        }
+        if (pairs && d.name)
+            d.others++;
+        else if (pairs)
+            d = (setting_diff){name, x, y, pairs, 0};
+    }
+    return d;
+}
+
+/* "ITERATIONS (16384 vs 4096 in 3 configurations[, and 1 other
+ * setting])" into buf. */
+static void say_setting(const setting_diff *d, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s (%s vs %s in %d configuration%s%s", d->name,
+             d->x[0] ? d->x : "empty", d->y[0] ? d->y : "empty", d->pairs,
+             d->pairs == 1 ? "" : "s", d->others ? ", and " : ")");
+    if (d->others) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, "%d other setting%s)", d->others,
+                 d->others == 1 ? "" : "s");
+    }
+}
+
+/* 0, with one line on stderr, when rows of one name differ in a setting
+ * that sets the work of a launch; else 1, with a note for out in note
+ * ("" when none) where they differ only in how they were timed. */
+static int settings_comparable(const pair *p, char *note, size_t len)
+{
+    char said[512];
+    setting_diff d = differing_setting(p, counted_settings,
+                                       (int)(sizeof counted_settings
+                                             / sizeof *counted_settings));
+    if (d.name) {
+        say_setting(&d, said, sizeof said);
+        fprintf(stderr, "memprobe: compare: %s and %s were measured with "
+                "different %s: their counters are not comparable\n",
+                p->base, p->fresh, said);
+        return 0;
+    }
+    d = differing_setting(p, timing_settings,
+                          (int)(sizeof timing_settings
+                                / sizeof *timing_settings));
+    note[0] = '\0';
+    if (d.name) {
+        say_setting(&d, said, sizeof said);
+        snprintf(note, len, "note: %s and %s were timed with different %s: "
+                 "the counters compare all the same, the times less well\n",
+                 p->base, p->fresh, said);
+    }
+    return 1;
+}
+
 static void pair_free(pair *p)
 {
     free(p->ea);
@@ -281,6 +384,12 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
         return MP_EXIT_USAGE;
     res->base_rows = p.a.nrows;
     res->new_rows = p.b.nrows;
+    pair_index(&p);
+    char note[1024] = "";
+    if (!settings_comparable(&p, note, sizeof note)) {
+        pair_free(&p);
+        return MP_EXIT_FAIL;
+    }
     /* Everything goes to `out` only once something was compared: a
      * comparison of nothing is refused with one line and no output. */
     char *text = NULL;
@@ -290,7 +399,7 @@ int mp_compare_files(const char *base, const char *fresh, int verbose,
         fprintf(stderr, "memprobe: compare: out of memory\n");
         exit(MP_EXIT_FAIL);
     }
-    pair_index(&p);
+    fputs(note, buf);
     double *ratios = mp_xcalloc((size_t)(p.na ? p.na : 1), sizeof *ratios);
     compare_rows(&p, verbose, buf, ratios, res);
     check_new(&p, buf, res);

@@ -30,9 +30,13 @@ typedef struct {
 
 /* Compares; prints every value beyond tolerance and every configuration
  * missing from NEW to out (and, verbose, every value), then one summary
- * line. Returns 0 when nothing differs beyond tolerance, no base
- * configuration is missing from NEW and no NEW row differs from the model;
- * 1 otherwise; 2 when a file cannot be read, or when no counter value is
+ * line (after a "note:" line where rows of one name were timed with
+ * different warmup, timed runs or launches per sample). Returns 0 when
+ * nothing differs beyond tolerance, no base configuration is missing from
+ * NEW and no NEW row differs from the model; 1 otherwise, and 1 with one
+ * line on stderr and nothing on out when rows of one name differ in a
+ * setting that sets a launch's work (iterations, threads_per_block,
+ * blocks, ...: their counters count different work); 2 when a file cannot be read, or when no counter value is
  * in both files (a comparison of nothing: one line on stderr naming the
  * files, nothing on out). res may be NULL. */
 int mp_compare_files(const char *base, const char *fresh, int verbose,

@@ -10,10 +10,12 @@
 
 #include <cuda_runtime_api.h>
 #include <cupti_result.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void mp_check_cuda(int code, const char *call, const char *file, int line)
 {
@@ -97,4 +99,33 @@ void mp_usage_error(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     exit(MP_EXIT_USAGE);
+}
+
+/* The command whose standard output check_stdout checks ("" for none). */
+static const char *stdout_cmd = "";
+
+/* At exit: a run that would end 0 but whose standard output was not all
+ * written (a full disk, /dev/full, a closed descriptor) ends 1 with one
+ * line instead. A run already ending otherwise has said why. */
+static void check_stdout(int status, void *unused)
+{
+    (void)unused;
+    errno = 0;
+    int flushed = fflush(stdout) == 0;
+    int err = errno;
+    if (status != MP_EXIT_OK || (flushed && !ferror(stdout)))
+        return;
+    fprintf(stderr, "memprobe: %s%scannot write the output: %s\n",
+            stdout_cmd, stdout_cmd[0] ? ": " : "",
+            err ? strerror(err) : "a write failed");
+    fflush(NULL);
+    _exit(MP_EXIT_FAIL);
+}
+
+void mp_check_stdout_at_exit(const char *cmd)
+{
+    static int registered;
+    stdout_cmd = cmd ? cmd : "";
+    if (!registered++)
+        on_exit(check_stdout, NULL);
 }

@@ -55,4 +55,11 @@ char *mp_xstrdup(const char *s);
 void mp_usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2), noreturn));
 
+/* Makes every way out of memprobe (a return from main, exit(), a --help
+ * that exits 0) check standard output: where it would exit 0 but a write
+ * to stdout failed, memprobe prints "memprobe: CMD: cannot write the
+ * output: REASON" and exits MP_EXIT_FAIL instead. cmd names the command in
+ * that line (NULL: none); called again, only the name changes. */
+void mp_check_stdout_at_exit(const char *cmd);
+
 #endif

@@ -88,8 +88,10 @@ static int tmp_fd(void)
     return fd;
 }
 
-/* stdout and stderr go to unlinked temporary files that are read back. */
-int cli_run(const char *const *args, cli_result *r)
+/* stdout and stderr go to unlinked temporary files that are read back;
+ * with out_path, stdout goes to that file instead (r->out stays ""). */
+static int run_binary(const char *const *args, const char *out_path,
+                      cli_result *r)
 {
     char *argv[MAXARGV + 2];
     int n = 0;
@@ -105,7 +107,11 @@ int cli_run(const char *const *args, cli_result *r)
     assert_int_equal(posix_spawn_file_actions_init(&fa), 0);
     assert_int_equal(posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
                                                       O_RDONLY, 0), 0);
-    assert_int_equal(posix_spawn_file_actions_adddup2(&fa, out, 1), 0);
+    if (out_path)
+        assert_int_equal(posix_spawn_file_actions_addopen(&fa, 1, out_path,
+                                                          O_WRONLY, 0), 0);
+    else
+        assert_int_equal(posix_spawn_file_actions_adddup2(&fa, out, 1), 0);
     assert_int_equal(posix_spawn_file_actions_adddup2(&fa, err, 2), 0);
     pid_t pid;
     int rc = posix_spawn(&pid, exe, &fa, NULL, argv, environ);
@@ -120,6 +126,17 @@ int cli_run(const char *const *args, cli_result *r)
     close(out);
     close(err);
     return r->status;
+}
+
+int cli_run(const char *const *args, cli_result *r)
+{
+    return run_binary(args, NULL, r);
+}
+
+int cli_run_stdout_to(const char *path, const char *const *args,
+                      cli_result *r)
+{
+    return run_binary(args, path, r);
 }
 
 void cli_param_values(const mp_probe *p, long long *v, ...)

@@ -41,6 +41,10 @@ typedef struct {
  * Returns r->status. Free r with cli_result_free. */
 int cli_run(const char *const *args, cli_result *r);
 void cli_result_free(cli_result *r);
+/* cli_run with stdout opened (for writing, not created) on path, such as
+ * /dev/full, instead of captured: r->out stays empty. */
+int cli_run_stdout_to(const char *path, const char *const *args,
+                      cli_result *r);
 
 /* Fills v[] with probe p's defaults, then sets the parameters named in
  * the NULL-terminated list of (const char *name, long long value) pairs;

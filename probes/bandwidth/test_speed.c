@@ -524,6 +524,67 @@ static void compare_command_line(void **state)
     unlink("y.csv");
 }
 
+/* Rows of one configuration measured with different settings: different
+ * iterations (or threads, blocks, ...) count different work, so compare
+ * refuses in one line, exit 1, no DIFFERS lines; different timed runs
+ * move only the times: the counters compare, with a note. */
+static void compare_unlike_settings(void **state)
+{
+    (void)state;
+#define SET_HEAD "probe,config,threads_per_block,iterations,timed_runs," \
+                 "requests,time_ns_median," \
+                 "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum," \
+                 "smsp__sass_inst_executed_op_shared_ld.sum\n"
+    cli_write_file("s-base.csv", SET_HEAD
+                   "bank,a,256,4096,20,1000,100,8000,1000\n"
+                   "bank,b,256,4096,20,1000,100,4000,1000\n"
+                   "bank,c,256,4096,20,1000,100,1000,1000\n");
+    /* a quarter of the iterations: a quarter of every count */
+    cli_write_file("s-iter.csv", SET_HEAD
+                   "bank,a,256,1024,20,250,25,2000,250\n"
+                   "bank,b,256,1024,20,250,25,1000,250\n"
+                   "bank,c,256,1024,20,250,25,250,250\n");
+    cli_result r;
+    const char *iter[] = {"compare", "s-base.csv", "s-iter.csv", NULL};
+    cli_run(iter, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(r.outlen, 0);
+    assert_int_equal(cli_count_char(r.err, '\n'), 1);
+    cli_must_contain("stderr", r.err, "memprobe: compare: s-base.csv and "
+                     "s-iter.csv were measured with different iterations "
+                     "(4096 vs 1024 in 3 configurations): their counters "
+                     "are not comparable");
+    cli_result_free(&r);
+    /* one configuration of three, and a second setting besides */
+    cli_write_file("s-one.csv", SET_HEAD
+                   "bank,a,256,4096,20,1000,100,8000,1000\n"
+                   "bank,b,128,1024,20,1000,100,4000,1000\n"
+                   "bank,c,256,4096,20,1000,100,1000,1000\n");
+    const char *one[] = {"compare", "s-base.csv", "s-one.csv", NULL};
+    cli_run(one, &r);
+    cli_expect_status(&r, 1);
+    assert_int_equal(r.outlen, 0);
+    cli_must_contain("stderr", r.err, "different threads_per_block (256 vs "
+                     "128 in 1 configuration, and 1 other setting)");
+    cli_result_free(&r);
+    /* timed with 5 runs instead of 20: the same counters, a note */
+    cli_write_file("s-runs.csv", SET_HEAD
+                   "bank,a,256,4096,5,1000,110,8000,1000\n"
+                   "bank,b,256,4096,5,1000,90,4000,1000\n"
+                   "bank,c,256,4096,5,1000,100,1000,1000\n");
+    const char *runs[] = {"compare", "s-base.csv", "s-runs.csv", NULL};
+    cli_run_expect(runs, 2,
+                   "note: s-base.csv and s-runs.csv were timed with "
+                   "different timed_runs (20 vs 5 in 3 configurations)",
+                   "6 counter values compared, 0 differ beyond tolerance",
+                   NULL);
+#undef SET_HEAD
+    unlink("s-base.csv");
+    unlink("s-iter.csv");
+    unlink("s-one.csv");
+    unlink("s-runs.csv");
+}
+
 int main(void)
 {
     if (!getcwd(repo, sizeof repo))
@@ -541,6 +602,7 @@ int main(void)
         cmocka_unit_test(compare_within_and_beyond),
         cmocka_unit_test(compare_uses_the_probes_set),
         cmocka_unit_test(compare_command_line),
+        cmocka_unit_test(compare_unlike_settings),
     };
     return CLI_RUN_TESTS("speed", tests);
 }

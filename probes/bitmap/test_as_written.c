@@ -93,7 +93,9 @@ static void probe_seed_layout_is_the_seeds_kernel(void **state)
     glob_t g;
     if (glob("../shared/seeds/004_*.txt", 0, NULL, &g) != 0) {
         globfree(&g);
-        MP_SKIP("../shared/seeds/004_*.txt is not beside the checkout");
+        MP_SKIP("needs seed tutorial 004's own text (the bitmap kernel) "
+                "as ../shared/seeds/004_*.txt, to compare its kernel's PTX "
+                "with the probe's");
     }
     char path[] = "/tmp/mp-seed004-XXXXXX.cu";
     int fd = mkstemps(path, 3);
