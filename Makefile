@@ -12,6 +12,10 @@
 #                             localhost (root, slurm-wlm, munge; else a skip)
 #   make sweep CONFIG=f.conf  run a sweep file (docs/sweep-files.md)
 #   make study                the study sweep, configs/study.conf (GPU)
+#   make install PREFIX=dir   memprobe, its libraries and data under dir
+#                             (default /usr/local; DESTDIR=stage too);
+#                             make uninstall removes them
+#   make test-install         install, move the prefix, run from elsewhere
 #   make clean
 #
 # Host code is C11 compiled by gcc; kernels are CUDA C compiled by nvcc.
@@ -90,9 +94,9 @@ endif
 endif
 endif
 ifneq ($(DEPS),)
+DEPS_LIB := $(abspath $(DEPS))/usr/lib/x86_64-linux-gnu
 CFLAGS += -I$(DEPS)/usr/include
-LDLIBS := -L$(DEPS)/usr/lib/x86_64-linux-gnu \
-	-Wl,-rpath,$(abspath $(DEPS))/usr/lib/x86_64-linux-gnu $(LDLIBS)
+LDLIBS := -L$(DEPS_LIB) -Wl,-rpath,$(DEPS_LIB) $(LDLIBS)
 endif
 
 # SANITIZE=1: the host code with AddressSanitizer and UndefinedBehavior-
@@ -223,8 +227,8 @@ $(BUILD)/tests/gpu/test_gpu_profile $(BUILD)/tests/gpu/test_gpu_explain: $(BUILD
 # library builds against CUPTI 13.5 from PyPI's nvidia-cuda-cupti wheel,
 # kept in $(DEPS_DIR)/cupti/ (the GPU machine gets .deps/ carried) and
 # unpacked into $(BUILD)/cupti/. When the wheel is missing, a plain `make`
-# fetches it once (scripts/fetch-cupti.sh; not under -n, not for other
-# goals); a failed fetch leaves $(DEPS_DIR)/cupti/fetch-failed so later
+# or `make install` fetches it once (scripts/fetch-cupti.sh; not under -n,
+# not for other goals); a failed fetch leaves $(DEPS_DIR)/cupti/fetch-failed so later
 # makes do not try again, and the library builds against the toolkit's
 # CUPTI, saying so in one line. `make cupti` fetches again.
 INJECT_SO := $(BUILD)/lib/libmemprobe_inject.so
@@ -235,7 +239,7 @@ CLIENT_SO := $(BUILD)/lib/libmemprobe_client.so
 CUPTI_VERSION := 13.5.25
 CUPTI_DEPS := $(DEPS_DIR)/cupti
 CUPTI_FETCH_FAILED := $(CUPTI_DEPS)/fetch-failed
-ifneq ($(filter all $(INJECT_SO),$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter all install $(INJECT_SO),$(or $(MAKECMDGOALS),all)),)
 ifeq ($(wildcard $(CUPTI_DEPS)/*.whl)$(wildcard $(CUPTI_FETCH_FAILED)),)
 ifeq ($(findstring n,$(filter-out -%,$(firstword $(MAKEFLAGS)))),)
 CUPTI_FETCH := $(shell scripts/fetch-cupti.sh '$(CUPTI_DEPS)' $(CUPTI_VERSION))
@@ -595,3 +599,79 @@ plots: $(BIN)
 study-report: $(BIN)
 	./$(BIN) report --study docs/study.md --plot-data $(BUILD)/study-plots
 	@$(call run_gnuplot,$(BUILD)/study-plots,docs/plots)
+
+# ---- make install, make uninstall (GNU conventions) ---------------------
+#   make install [PREFIX=/usr/local] [DESTDIR=stage]   (prefix=... too)
+#   make uninstall [PREFIX=...] [DESTDIR=...]
+# PREFIX and DESTDIR count from the environment too (see cmdline above).
+# The layout below the prefix is fixed, because memprobe finds its files by
+# their places relative to its own executable (runtime/own_files.h): an
+# installed memprobe works from any directory, also after the whole prefix
+# is moved.
+#   PREFIX/bin/memprobe
+#   PREFIX/lib/memprobe/     the injection and client libraries, the capture
+#                            library and its patches (where built), the
+#                            CUPTI beside them, and libcsv and inih when
+#                            the build took them from DEPS (.deps/)
+#   PREFIX/share/memprobe/   the gnuplot scripts (plots/*.gp) and the
+#                            committed data memprobe reads at run time:
+#                            results/h200/FAMILY/*.csv (explain's H200
+#                            figures; the study's CSVs) and the study's
+#                            other inputs (STUDY_INPUTS)
+# The installed binary is linked again, with RPATH the toolkit's lib64 then
+# $ORIGIN/../lib/memprobe (for DEPS' libraries) instead of the checkout's
+# .deps/; the injection library's RPATH is $ORIGIN already. Nothing of it
+# needs a GPU. tests/test_install.c installs, moves the prefix and runs the
+# README's examples that need no GPU from another directory
+# (make test-install runs it alone).
+PREFIX := $(or $(call fromuser,prefix),$(call fromuser,PREFIX),/usr/local)
+DESTDIR := $(call fromuser,DESTDIR)
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+ifneq ($(patsubst /%,,$(PREFIX)),)
+$(error make $(firstword $(filter install uninstall,$(MAKECMDGOALS))): PREFIX=$(PREFIX): give an absolute path)
+endif
+endif
+bindir := $(PREFIX)/bin
+pkglibdir := $(PREFIX)/lib/memprobe
+pkgdatadir := $(PREFIX)/share/memprobe
+STUDY_INPUTS := results/h200/device/device.txt \
+	results/h200/hazards/catalogue/hazards.csv \
+	results/h200/latency/partitions/l2map.csv \
+	results/h200/suite/gpu-test-probes-summary.txt \
+	results/h200x2/transfer-p2p.csv
+INSTALL_DATA := $(wildcard $(patsubst probes/%,results/h200/%/*.csv,$(FAMILY_DIRS)) \
+	results/h200/study/*.csv) $(STUDY_INPUTS)
+INSTALL_LIBS := $(INJECT_SO) $(CLIENT_SO) $(addprefix $(BUILD)/lib/,$(CUPTI_LIBS)) \
+	$(if $(HAVE_SANITIZER),$(CAPTURE_SO))
+INSTALL_BIN := $(BUILD)/install/memprobe
+comma := ,
+# built by make too, so that `sudo make install` only copies
+all: $(INSTALL_BIN)
+
+$(INSTALL_BIN): $(BUILD)/cli/main.o $(BUILD)/libmemprobe.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(filter-out -Wl$(comma)-rpath$(comma)%,$(LDLIBS)) \
+	    -Wl,-rpath,'$$ORIGIN/../lib/memprobe'
+
+.PHONY: install uninstall test-install
+install: $(INSTALL_BIN) $(INJECT_SO) $(CLIENT_SO) $(BUILD)/lib/cupti-libs \
+	$(if $(HAVE_SANITIZER),$(CAPTURE_SO) $(CAPTURE_FATBIN))
+	install -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(pkglibdir)' '$(DESTDIR)$(pkgdatadir)/plots'
+	install -m 755 $(INSTALL_BIN) '$(DESTDIR)$(bindir)/memprobe'
+	install -m 755 $(INSTALL_LIBS) '$(DESTDIR)$(pkglibdir)'
+	$(if $(HAVE_SANITIZER),install -m 644 $(CAPTURE_FATBIN) '$(DESTDIR)$(pkglibdir)')
+	$(if $(DEPS),for l in $$(readelf -d $(INSTALL_BIN) | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do \
+	    if [ -e $(DEPS_LIB)/$$l ]; then install -m 644 $(DEPS_LIB)/$$l '$(DESTDIR)$(pkglibdir)' || exit 1; fi; \
+	done)
+	install -m 644 $(PLOT_SCRIPTS) '$(DESTDIR)$(pkgdatadir)/plots'
+	@echo "install -m 644 results/... $(DESTDIR)$(pkgdatadir)/results/ ($(words $(INSTALL_DATA)) files)"
+	@for f in $(INSTALL_DATA); do \
+	    install -D -m 644 $$f '$(DESTDIR)$(pkgdatadir)'/$$f || exit 1; \
+	done
+
+uninstall:
+	rm -f '$(DESTDIR)$(bindir)/memprobe'
+	rm -rf '$(DESTDIR)$(pkglibdir)' '$(DESTDIR)$(pkgdatadir)'
+
+test-install: $(BIN) $(BUILD)/tests/test_install
+	@$(call run_tap,$(or $(call cmdline,TAP_LOG),$(BUILD)/test-install.tap),$(BUILD)/tests/test_install)
