@@ -55,7 +55,8 @@ static const char usage[] =
     "                  configuration twice, and print the tables of the\n"
     "                  merged file, devices side by side\n"
     "  --study OUT.md  write the study document (docs/study.md) from the\n"
-    "                  CSVs in --results DIR (default results/h200)\n"
+    "                  CSVs in --results DIR (default results/h200 of the\n"
+    "                  current folder, else the copy installed with memprobe)\n"
     "\n"
     "Exit status: 0 done; 2 bad option, or a file that cannot be read, is\n"
     "empty or lacks a column the tables need (one line naming the file), or\n"
@@ -218,8 +219,7 @@ static int write_study(const report_args *a, mp_rep_data *d)
         mp_usage_error("--study: cannot write %s: %s", a->study,
                        strerror(errno));
     }
-    int rc = mp_study_write(d, a->results ? a->results : "results/h200",
-                            out, err, sizeof err);
+    int rc = mp_study_write(d, a->results, out, err, sizeof err);
     if (fclose(out) != 0 && rc == 0) {
         rc = -1;
         snprintf(err, sizeof err, "%s: %s", a->study, strerror(errno));

@@ -15,8 +15,8 @@
 #include "check.h"
 #include "ncu_csv.h"
 #include "options.h"
+#include "own_files.h"
 #include "probe.h"
-#include "subprocess.h"
 
 /* The configuration `memprobe PROBE --name value ...` measures: its probe
  * and label. 0, or -1 when the words are not such a command. */
@@ -52,23 +52,16 @@ static int command_config(const char *command, const mp_probe **probe,
     return rc;
 }
 
-/* results/h200/NAME below the binary's folder or one of the three above
- * it, into dir: 0, or -1. */
+/* results/h200/NAME of memprobe's committed data (mp_own_path: the
+ * checkout of the binary, or share/memprobe/ of its installed prefix), into
+ * dir: 0, or -1. */
 static int family_dir(const char *name, char *dir, size_t len)
 {
-    char base[2048];
-    snprintf(base, sizeof base, "%s", mp_self_path());
-    for (int up = 0; up < 4; up++) {
-        char *slash = strrchr(base, '/');
-        if (!slash)
-            return -1;
-        *slash = '\0';
-        struct stat sb;
-        snprintf(dir, len, "%s/results/h200/%s", base, name);
-        if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode))
-            return 0;
-    }
-    return -1;
+    char rel[256];
+    struct stat sb;
+    snprintf(rel, sizeof rel, "results/h200/%s", name);
+    return mp_own_path(MP_OWN_DATA, rel, dir, len) == 0
+           && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode) ? 0 : -1;
 }
 
 static int cmp_name(const void *a, const void *b)

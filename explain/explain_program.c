@@ -77,14 +77,13 @@ static int find_capture_lib(char *lib, size_t len)
     const char *env = getenv(MP_XP_ENV_LIB);
     if (env && env[0])
         fprintf(stderr, "memprobe: explain needs the capture library, and "
-                "%s names %s: no such file (unset it to use build/lib/%s "
-                "beside memprobe)\n", MP_XP_ENV_LIB, lib, MP_XP_CAPTURE_LIB);
+                "%s names %s: no such file (unset it to use the %s beside "
+                "memprobe)\n", MP_XP_ENV_LIB, lib, MP_XP_CAPTURE_LIB);
     else
-        fprintf(stderr, "memprobe: explain needs build/lib/%s beside "
-                "memprobe (built where the CUDA toolkit has "
-                "compute-sanitizer: make capture; %s names another); "
-                "--capture FILE explains a recorded capture without it\n",
-                MP_XP_CAPTURE_LIB, MP_XP_ENV_LIB);
+        fprintf(stderr, "memprobe: explain needs %s (built where the CUDA "
+                "toolkit has compute-sanitizer: make capture, then make "
+                "install puts it in PREFIX/lib/memprobe/; %s names another); --capture FILE explains "
+                "a recorded capture without it\n", lib, MP_XP_ENV_LIB);
     return -1;
 }
 

@@ -22,6 +22,7 @@
 
 #include "check.h"
 #include "device.h"
+#include "own_files.h"
 #include "profile_range.h"
 #include "raw.h"
 #include "replace.h"
@@ -76,23 +77,10 @@ int mp_prof_find_lib(const char *env_name, const char *lib, char *out,
                      size_t len)
 {
     const char *env = getenv(env_name);
-    char cand[PATH_MAX + 64];
-    if (env && env[0]) {
-        snprintf(cand, sizeof cand, "%s", env);
-    } else {
-        char dir[PATH_MAX];
-        snprintf(dir, sizeof dir, "%s", mp_self_path());
-        char *slash = strrchr(dir, '/');
-        if (slash)
-            *slash = '\0';
-        else
-            snprintf(dir, sizeof dir, ".");
-        snprintf(cand, sizeof cand, "%s/build/lib/%s", dir, lib);
-        if (!is_file(cand))
-            snprintf(cand, sizeof cand, "%s/lib/%s", dir, lib);
-    }
-    if (!is_file(cand) || !realpath(cand, out)) {
-        snprintf(out, len, "%.*s", (int)len - 1, cand);
+    if (!env || !env[0])
+        return mp_own_path(MP_OWN_LIB, lib, out, len);
+    if (!is_file(env) || !realpath(env, out)) {
+        snprintf(out, len, "%s", env);
         return -1;
     }
     return 0;

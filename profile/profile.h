@@ -59,8 +59,9 @@ void mp_prof_need_program(const char *cmd, const char *name, char *out,
                           size_t len);
 
 /* A library of memprobe's: the file the environment variable env_name
- * names, else build/lib/LIB or lib/LIB beside the memprobe binary. 0 and
- * its absolute path in out, or -1 and the path looked at. */
+ * names, else LIB where mp_own_path finds it (lib/memprobe/ of an installed
+ * prefix, build/lib/ beside ./memprobe). 0 and its absolute path in out
+ * (PATH_MAX bytes), or -1 and the path looked at. */
 int mp_prof_find_lib(const char *env_name, const char *lib, char *out,
                      size_t len);
 

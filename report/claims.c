@@ -7,18 +7,25 @@
 #include "report.h"
 #include "check.h"
 #include "claims.h"
+#include "own_files.h"
 #include "part.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The full study sweep's CSV (`make study`), below the results directory;
  * its rows come first. The families' own CSVs follow, as their parts list
  * them (report/part.h: study_files), in registry order. */
 #define STUDY_CSV "study/study.csv"
+
+/* The results folder of the study by default: here (a checkout), else the
+ * copy installed with memprobe (own_files.h). */
+#define STUDY_RESULTS "results/h200"
 
 /* The study's files in the order their rows are taken: STUDY_CSV, then
  * each family's; *n of them (a malloc'd array of the parts' strings). */
@@ -41,7 +48,15 @@ static const char **study_files(int *n)
 
 const char *mp_study_dir(const char *dir)
 {
-    return dir ? dir : "results/h200";
+    static char own[PATH_MAX];
+    struct stat st;
+    if (dir)
+        return dir;
+    if (stat(STUDY_RESULTS, &st) == 0 && S_ISDIR(st.st_mode))
+        return STUDY_RESULTS;
+    if (!own[0] && mp_own_path(MP_OWN_DATA, STUDY_RESULTS, own, sizeof own))
+        snprintf(own, sizeof own, "%s", STUDY_RESULTS);
+    return own;
 }
 
 int mp_study_load(mp_rep_data *d, const char *results_dir, char *err,

@@ -69,7 +69,9 @@ typedef struct {
 
 /* ---- reading values (report/claims.c) ------------------------------ */
 
-/* The results folder the study reads: dir, or results/h200 when NULL. */
+/* The results folder the study reads: dir; when NULL results/h200 of the
+ * current folder (a checkout), else the copy installed with memprobe
+ * (share/memprobe/results/h200, own_files.h). */
 const char *mp_study_dir(const char *dir);
 
 /* Notes `file` among the claim's sources. */

@@ -283,7 +283,8 @@ int mp_rep_plot_close(FILE *f, const char *dir, const char *name, char *err,
 int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,
                      size_t errlen);
 
-/* Loads the study's CSVs from results_dir (NULL: results/h200) into d. */
+/* Loads the study's CSVs from results_dir (NULL: mp_study_dir's default,
+ * results/h200 here or the installed copy) into d. */
 int mp_study_load(mp_rep_data *d, const char *results_dir, char *err,
                   size_t errlen);
 

@@ -1,8 +1,10 @@
 /*
  * test_make.c - the Makefile as a user meets it, without a GPU:
  *   - only variables given on the command line reach memprobe or the build
- *     (a shell exporting OUT, STRIDE, ARCH, SANITIZE ... changes nothing):
- *     checked on the commands `make -n` would run;
+ *     (a shell exporting STRIDE, ARCH, SANITIZE ... changes nothing), but
+ *     for OUT, the output's path, which counts from the environment too
+ *     (OUT=x make probe-bank is make probe-bank OUT=x): checked on the
+ *     commands `make -n` would run;
  *   - the three libraries: with the system's copies hidden
  *     (MP_DEPS_HIDE_SYSTEM=1, scripts/deps.sh) and no way to fetch them,
  *     make stops with one line naming the packages and runs no compiler;
@@ -28,9 +30,10 @@
 
 #include "mp_skip.h"
 
-/* Every variable a user might have exported; none may count. */
+/* Every variable a user might have exported; none may count (OUT does:
+ * test_environment_out). */
 #define ENV_NOISE                                                           \
-    "OUT=/tmp/env-out.csv STRIDE=9 WIDTH=8 OP=st CACHE=pf256 THREADS=64 "   \
+    "STRIDE=9 WIDTH=8 OP=st CACHE=pf256 THREADS=64 "                        \
     "RUNS=7 COUNTERS=off TIMEOUT=99 PROBE=bank CONFIG=configs/bank.conf "  \
     "RESUME=1 SUMMARY=/tmp/env-summary FILES=/tmp/env.csv FORMAT=md "       \
     "TABLE=bank PLOTS=/tmp/env-plots ARCH=x86_64 SANITIZE=1 FUZZ=1 "        \
@@ -94,17 +97,19 @@ static char *line_starting(const char *text, const char *prefix,
     return NULL;
 }
 
-/* `make -n ARGS` with ENV_NOISE in the environment runs exactly `want`
- * (the line starting like it, trailing blanks dropped). */
-static void expect_recipe(const char *args, const char *prefix,
-                          const char *want)
+/* `make -n ARGS` with ENV_NOISE and `env` (VAR=value ...) in the
+ * environment runs exactly `want` (the line starting like it, trailing
+ * blanks dropped). */
+static void expect_recipe_env(const char *env, const char *args,
+                              const char *prefix, const char *want)
 {
     /* want ending in '*': the line must start with the rest */
     size_t wn = strlen(want);
     int starts = wn && want[wn - 1] == '*';
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
-             "env " ENV_NOISE "make -n -s --no-print-directory %s", args);
+             "env " ENV_NOISE "%s make -n -s --no-print-directory %s", env,
+             args);
     run_result r;
     run_sh(cmd, &r);
     if (r.status != 0)
@@ -131,6 +136,12 @@ static void expect_recipe(const char *args, const char *prefix,
     run_free(&r);
 }
 
+static void expect_recipe(const char *args, const char *prefix,
+                          const char *want)
+{
+    expect_recipe_env("", args, prefix, want);
+}
+
 static void test_environment_ignored(void **state)
 {
     (void)state;
@@ -155,6 +166,25 @@ static void test_environment_ignored(void **state)
                   "mkdir -p 'build/' && : > 'build/test-gpu.tap'*");
     expect_recipe("test TAP_LOG=/tmp/cl/t.tap", "mkdir -p '",
                   "mkdir -p '/tmp/cl/' && : > '/tmp/cl/t.tap'*");
+}
+
+/* OUT, the output's path, counts from the environment as from the
+ * command line, which wins over it. */
+static void test_environment_out(void **state)
+{
+    (void)state;
+    const char *env = "OUT=/tmp/user-out.csv";
+    expect_recipe_env(env, "probe-bank STRIDE=4", "./",
+                      "./memprobe bank --stride '4' -o /tmp/user-out.csv");
+    expect_recipe_env(env, "probe-bank STRIDE=4 OUT=/tmp/cl.csv", "./",
+                      "./memprobe bank --stride '4' -o /tmp/cl.csv");
+    expect_recipe_env(env, "sweep CONFIG=configs/texture.conf", "./",
+                      "./memprobe sweep configs/texture.conf -o "
+                      "/tmp/user-out.csv");
+    expect_recipe_env(env, "hazards", "./",
+                      "./memprobe hazards -o /tmp/user-out.csv");
+    expect_recipe_env(env, "study", "out=",
+                      "out=\"/tmp/user-out.csv\";*");
 }
 
 /* The binary `make test` runs (MEMPROBE): under SANITIZE=1 the make
@@ -425,6 +455,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_environment_ignored),
+        cmocka_unit_test(test_environment_out),
         cmocka_unit_test(test_unknown_variables),
         cmocka_unit_test(test_make_vars_current),
         cmocka_unit_test(test_exit_status),
