@@ -5,9 +5,13 @@
  * --profile (memprobe profile's per-instruction counts of a program
  * against ncu's source counters) report/ncu_profile.c, with --level
  * kernel+ (its per-launch L1, L2 and DRAM values against ncu's raw
- * metrics) report/ncu_kplus.c.
+ * metrics) report/ncu_kplus.c. Each check runs in a folder of its own
+ * inside --dir, whose files replace --dir's only when it compared: a
+ * check that fails leaves the last one's files as they were.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +119,81 @@ static int take_profile(int argc, char **argv, int *i, void *dest, char *err,
     return 0;
 }
 
+/* What one check runs: the probe's configurations `args`, or with
+ * `program` memprobe profile's (kplus: --level kernel+) of it. */
+typedef struct {
+    const mp_probe *p;
+    const char *args, *ncu;
+    char **program;
+    int kplus;
+} check_job;
+
+static int run_job(const check_job *j, const char *dir, int *compared)
+{
+    if (!j->program)
+        return mp_ncu_check(j->p, j->args, j->ncu, dir, stdout, compared);
+    return j->kplus ? mp_ncu_kplus_check(j->ncu, dir, j->program, stdout,
+                                         compared)
+                    : mp_ncu_profile_check(j->ncu, dir, j->program, stdout,
+                                           compared);
+}
+
+/* Moves every file of run into dir, replacing those of the same names;
+ * removes run. 0, or -1 after a line naming what could not be moved. */
+static int move_files(const char *run, const char *dir)
+{
+    DIR *d = opendir(run);
+    int bad = !d;
+    struct dirent *e;
+    char from[PATH_MAX + 256], to[PATH_MAX + 256];
+    while (d && (e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(from, sizeof from, "%s/%s", run, e->d_name);
+            snprintf(to, sizeof to, "%s/%s", dir, e->d_name);
+            if (rename(from, to)) {
+                fprintf(stderr, "memprobe: ncu-check: cannot move %s to %s: "
+                        "%s\n", from, to, strerror(errno));
+                bad = 1;
+            }
+        }
+    if (d)
+        closedir(d);
+    return bad || rmdir(run) ? -1 : 0;
+}
+
+/* Runs the check in a new folder of its own, DIR/run-XXXXXX: when it
+ * compared, its files replace DIR's of the same names; else DIR's files
+ * of an earlier check are left as they were, and the run's (its logs,
+ * which its messages name) stay in that folder. results/ and DIR are
+ * made as far as they are missing. */
+static int staged(const check_job *j, const char *dir)
+{
+    int made = mkdir("results", 0777) == 0;
+    if (!made && errno != EEXIST)
+        mp_usage_error("--dir: cannot create results/: %s", strerror(errno));
+    if (mkdir(dir, 0777) && errno != EEXIST) {
+        if (made)
+            rmdir("results");   /* a refused check leaves no folder */
+        mp_usage_error("ncu-check: cannot use directory %s: %s", dir,
+                       strerror(errno));
+    }
+    char run[PATH_MAX];
+    snprintf(run, sizeof run, "%s/run-XXXXXX", dir);
+    if (!mkdtemp(run))
+        mp_usage_error("ncu-check: cannot use directory %s: %s", dir,
+                       strerror(errno));
+    int compared = 0;
+    int rc = run_job(j, run, &compared);
+    if (compared) {
+        if (move_files(run, dir))
+            return MP_EXIT_FAIL;
+        return rc;
+    }
+    fprintf(stderr, "memprobe: ncu-check: nothing compared: %s is left as "
+            "it was; this run's files are in %s\n", dir, run);
+    return rc == MP_EXIT_OK ? MP_EXIT_FAIL : rc;
+}
+
 int mp_cmd_ncu_check(int argc, char **argv)
 {
     const char *probe = "bank", *ncu = "ncu", *dir = "results/ncu-check";
@@ -172,22 +251,10 @@ int mp_cmd_ncu_check(int argc, char **argv)
         fprintf(stderr, "memprobe: ncu-check: %s; nothing run\n", why);
         return MP_EXIT_NOGPU;
     }
-    int made = mkdir("results", 0777) == 0;
-    if (!made && errno != EEXIST)
-        mp_usage_error("--dir: cannot create results/: %s", strerror(errno));
-    if (program) {
-        if (mkdir(dir, 0777) && errno != EEXIST)
-            mp_usage_error("--dir: cannot create %s: %s", dir,
-                           strerror(errno));
-        return level && !strcmp(level, "kernel+")
-               ? mp_ncu_kplus_check(ncu, dir, program, stdout)
-               : mp_ncu_profile_check(ncu, dir, program, stdout);
-    }
     /* Without --args: the family's standard set. */
-    if (!args)
+    if (!program && !args)
         args = mp_family_find(p->name)->ncu_check_args;
-    int rc = mp_ncu_check(p, args, ncu, dir, stdout);
-    if (rc != MP_EXIT_OK && made)
-        rmdir("results");   /* a failed check leaves no empty folder */
-    return rc;
+    const check_job job = {p, args, ncu, program,
+                           level && !strcmp(level, "kernel+")};
+    return staged(&job, dir);
 }

@@ -132,13 +132,14 @@ typedef struct {
 } config_words;
 
 static int check_in(const mp_probe *p, const config_words *cw,
-                    const char *ncu, const char *dir, FILE *out);
+                    const char *ncu, const char *dir, FILE *out,
+                    int *compared);
 
 int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
-                 const char *dir, FILE *out)
+                 const char *dir, FILE *out, int *compared)
 {
-    int made = mkdir(dir, 0777) == 0;
-    if (!made && access(dir, W_OK)) {
+    *compared = 0;
+    if (access(dir, W_OK)) {
         fprintf(stderr, "memprobe: ncu-check: cannot use directory %s\n",
                 dir);
         return MP_EXIT_USAGE;
@@ -151,12 +152,8 @@ int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
         fprintf(stderr, "memprobe: ncu-check: --args: more than %d words\n",
                 MP_NCU_CHECK_MAX_WORDS);
     else
-        rc = check_in(p, &cw, ncu, dir, out);
+        rc = check_in(p, &cw, ncu, dir, out, compared);
     free(buf);
-    /* A failed check leaves no empty folder behind (the log its message
-     * names keeps it). */
-    if (rc != MP_EXIT_OK && made)
-        rmdir(dir);
     return rc;
 }
 
@@ -170,7 +167,8 @@ void mp_ncu_check_fresh_path(char *out, size_t len, const char *dir,
 /* mp_ncu_check of the configurations cw in the folder dir, which
  * exists. */
 static int check_in(const mp_probe *p, const config_words *cw,
-                    const char *ncu, const char *dir, FILE *out)
+                    const char *ncu, const char *dir, FILE *out,
+                    int *compared)
 {
     char mine[4096], theirs[4096], run[4096], log[4096], metrics[4096] = "";
     mp_ncu_check_fresh_path(mine, sizeof mine, dir, "memprobe.csv");
@@ -234,5 +232,7 @@ static int check_in(const mp_probe *p, const config_words *cw,
                 ncu, rc, log);
         return rc == 127 ? MP_EXIT_USAGE : MP_EXIT_FAIL;
     }
-    return mp_ncu_compare(p, mine, theirs, out);
+    rc = mp_ncu_compare(p, mine, theirs, out);
+    *compared = rc == MP_EXIT_OK || rc == MP_EXIT_FAIL;
+    return rc;
 }

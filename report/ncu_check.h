@@ -14,13 +14,16 @@
  * as memprobe with --counters on, once as memprobe under `ncu` with the
  * same metrics and --counters off. Both runs launch exactly one kernel per
  * configuration in the profiled phase, so ncu's launch i is configuration
- * i. Writes both CSVs and logs into dir, prints per configuration and
- * metric memprobe's value, ncu's and the difference, and returns 0 when
- * every metric agrees within its tolerance (the metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c), 1 when
- * one does not, 2/3/5 when a run could not be made. */
+ *  * i. Writes both CSVs and logs into dir (which exists), prints per
+ * configuration and metric memprobe's value, ncu's and the difference,
+ * and returns 0 when every metric agrees within its tolerance (the
+ * metric sets: probes/NAME/NAME_metrics.c, probes/metric_sets.c), 1 when
+ * one does not, 2/3/5 when a run could not be made; *compared is 1 when
+ * the two runs' values were compared (0 or 1 returned by the
+ * comparison). */
 #define MP_NCU_CHECK_MAX_WORDS 96   /* words of args it passes on */
 int mp_ncu_check(const mp_probe *p, const char *args, const char *ncu,
-                 const char *dir, FILE *out);
+                 const char *dir, FILE *out, int *compared);
 
 /* Compares the two CSV files only (no runs): memprobe's CSV and ncu's
  * --csv --page raw output. Same return values; 2 (one line, nothing
@@ -35,7 +38,8 @@ void mp_ncu_check_metrics(const mp_probe *p, const char *status, char *out,
                           size_t outlen);
 
 /* out = dir/name, a file this check writes (ncu-check and its --profile),
- * with the copy a previous check left there removed. */
+ * with any copy already there removed (dir is the run's own folder:
+ * cli/cmd_ncu_check.c moves its files on only when the check compared). */
 void mp_ncu_check_fresh_path(char *out, size_t len, const char *dir,
                              const char *name);
 

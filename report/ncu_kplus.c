@@ -155,8 +155,9 @@ int mp_ncu_kplus_compare(const mp_ncu_table *prof, const mp_ncu_table *ncu,
 }
 
 int mp_ncu_kplus_check(const char *ncu, const char *dir, char *const *argv,
-                       FILE *out)
+                       FILE *out, int *compared)
 {
+    *compared = 0;
     char csv[4096], lines[4096], ncsv[4096], plog[4096], nlog[4096];
     char err[1024];
     mp_ncu_check_fresh_path(csv, sizeof csv, dir, "kplus.csv");
@@ -193,6 +194,7 @@ int mp_ncu_kplus_check(const char *ncu, const char *dir, char *const *argv,
         return MP_EXIT_FAIL;
     }
     rc = mp_ncu_kplus_compare(&p, &n, out, err, sizeof err);
+    *compared = rc == MP_EXIT_OK || rc == MP_EXIT_FAIL;
     if (rc == MP_EXIT_USAGE) {
         fprintf(stderr, "memprobe: ncu-check: %s\n", err);
         rc = MP_EXIT_FAIL;

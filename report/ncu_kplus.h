@@ -40,8 +40,9 @@ int mp_ncu_kplus_compare(const mp_ncu_table *prof, const mp_ncu_table *ncu,
  *       --log-file DIR/kplus-ncu.csv PROGRAM ARGS
  * then mp_ncu_kplus_compare. Returns its status; 2 when ncu is not found
  * or memprobe profile refused the program, 4 when it collected nothing,
- * 1 when a run failed otherwise (a `memprobe: ` line names the log). */
+ * 1 when a run failed otherwise (a `memprobe: ` line names the log);
+ * *compared: 1 when the comparison ran (0 or 1 returned by it). */
 int mp_ncu_kplus_check(const char *ncu, const char *dir, char *const *argv,
-                       FILE *out);
+                       FILE *out, int *compared);
 
 #endif

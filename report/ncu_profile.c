@@ -522,11 +522,13 @@ static int compare_files(const runs *r, const char *repeat, FILE *out)
 /* The comparison; where memprobe and ncu differ, memprobe profiles the
  * program again, and the kernels whose counts differ between its two
  * runs (CUB's onesweep radix sort spins on a look-back) are said to
- * vary from run to run instead of disagreeing. */
-static int compare_runs(const runs *r, FILE *out)
+ * vary from run to run instead of disagreeing. *compared: 1 when the
+ * comparison that is printed compared (0 or 1). */
+static int compare_runs(const runs *r, FILE *out, int *compared)
 {
     FILE *first = tmpfile();
     int rc = compare_files(r, NULL, first ? first : out);
+    *compared = rc == MP_EXIT_OK || rc == MP_EXIT_FAIL;
     if (rc != MP_EXIT_FAIL || !first) {
         if (first) {   /* no difference: the comparison as it is */
             rewind(first);
@@ -546,14 +548,16 @@ static int compare_runs(const runs *r, FILE *out)
     fprintf(out, "ncu-check --profile: memprobe and ncu differ: memprobe "
             "profile -- %s again, to find the kernels whose counts vary "
             "from run to run\n", r->argv[0]);
-    if (mp_ncu_profile_memprobe(NULL, csv2, r->argv, plog2))
-        return compare_files(r, NULL, out);
-    return compare_files(r, lines2, out);
+    rc = mp_ncu_profile_memprobe(NULL, csv2, r->argv, plog2)
+         ? compare_files(r, NULL, out) : compare_files(r, lines2, out);
+    *compared = rc == MP_EXIT_OK || rc == MP_EXIT_FAIL;
+    return rc;
 }
 
 int mp_ncu_profile_check(const char *ncu, const char *dir,
-                         char *const *argv, FILE *out)
+                         char *const *argv, FILE *out, int *compared)
 {
+    *compared = 0;
     char csv[4096], lines[4096], rep[4096], rep_file[4096], page[4096];
     char plog[4096], nlog[4096];
     snprintf(rep, sizeof rep, "%s/source", dir);   /* ncu adds .ncu-rep */
@@ -592,5 +596,5 @@ int mp_ncu_profile_check(const char *ncu, const char *dir,
     }
 
     const runs r = {dir, page, lines, argv};
-    return compare_runs(&r, out);
+    return compare_runs(&r, out, compared);
 }

@@ -69,8 +69,8 @@ int mp_ncu_profile_memprobe(const char *level, const char *csv,
  * 2 when ncu is not found or memprobe profile refused the program (2),
  * 4 when memprobe profile collected nothing (4), 1 when a run failed
  * otherwise; a `memprobe: ` line on stderr says which and names the
- * log. */
+ * log. *compared: 1 when the comparison ran (0 or 1 returned by it). */
 int mp_ncu_profile_check(const char *ncu, const char *dir,
-                         char *const *argv, FILE *out);
+                         char *const *argv, FILE *out, int *compared);
 
 #endif

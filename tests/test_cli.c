@@ -16,6 +16,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -444,6 +445,44 @@ static void test_ncu_check_failure_leaves_no_folder(void **state)
     assert_false(cli_path_exists("no"));
 }
 
+/* An ncu-check that compares nothing (here: under the fake device, its
+ * ncu fails) leaves the files of the last check in --dir byte for byte,
+ * says so in one line, and keeps its own run's files apart. */
+static void test_ncu_check_failure_keeps_files(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir("keep", 0777), 0);
+    cli_write_file("keep/memprobe.csv", "config,last check\nw4,1\n");
+    cli_write_file("keep/ncu-check.log", "the last check's log\n");
+    const char *const paths[] = {"keep/memprobe.csv", "keep/ncu-check.log",
+                                 NULL};
+    cli_files before;
+    cli_files_read(&before, paths);
+    setenv("MEMPROBE_FAKE_DEVICE", "h200", 1);
+    const char *args[] = {"ncu-check", "--probe", "const", "--dir", "keep",
+                          "--ncu", "/bin/false", NULL};
+    cli_result r;
+    cli_run(args, &r);
+    unsetenv("MEMPROBE_FAKE_DEVICE");
+    assert_int_not_equal(r.status, 0);
+    cli_must_contain("stderr", r.err, "memprobe: ncu-check: nothing "
+                     "compared: keep is left as it was; this run's files "
+                     "are in keep/run-");
+    cli_result_free(&r);
+    cli_files_unchanged(&before);
+    /* the run's own folder holds its log */
+    DIR *d = opendir("keep");
+    assert_non_null(d);
+    struct dirent *e;
+    int runs = 0;
+    while ((e = readdir(d)))
+        runs += !strncmp(e->d_name, "run-", 4);
+    closedir(d);
+    assert_int_equal(runs, 1);
+    cli_remove_tree("keep");
+    rmdir("results");   /* the check made it: the next tests want none */
+}
+
 static void test_no_gpu_device(void **state)
 {
     (void)state;
@@ -468,6 +507,7 @@ int main(void)
         cmocka_unit_test(test_predict_txt),
         cmocka_unit_test(test_no_gpu_measure_new_file),
         cmocka_unit_test(test_no_gpu_measure_existing_file),
+        cmocka_unit_test(test_ncu_check_failure_keeps_files),
         cmocka_unit_test(test_no_gpu_device),
         cmocka_unit_test(test_no_gpu_reasons),
         cmocka_unit_test(test_no_gpu_ncu_check),
