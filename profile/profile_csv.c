@@ -1136,7 +1136,7 @@ static void origin_lines(mp_prof_data *d, raw_modules *m)
  * without one, that of its kernel's rows in its process (d's lines are
  * ordered by pid and mangled name: order_and_name); else unknown. A
  * library's launch when that origin is a library's, or when its
- * instructions (all_lib) are all lines of the CUDA toolkit's headers
+ * instructions' lines (all_lib) all lie in the CUDA toolkit's headers
  * (CUB's and Thrust's kernels compiled into the program). */
 static void origin_launch(const mp_prof_data *d, mp_prof_launch *l,
                           const mp_prof_line *first, int all_lib)
@@ -1174,7 +1174,8 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
             first++;
         mp_u64 ls[4][2] = {{0}};
         const mp_prof_line *own = NULL;   /* its first instruction */
-        int all_lib = 1;   /* its instructions all library lines */
+        int all_lib = 1, any_line = 0;   /* its lines all a library's or
+                                            the toolkit's headers */
         for (int q = first; q < ops->n && !cmp_op_launch(&ops->v[q], &key);
              q++) {
             const raw_op *o = &ops->v[q];
@@ -1183,14 +1184,17 @@ static void split_launches(mp_prof_data *d, const raw_ops *ops)
                 continue;   /* another kernel of the same graph launch */
             if (i && !own)
                 own = i;
-            all_lib &= !i || i->library;
+            if (i && i->file && i->file[0]) {   /* lines of no file: neither */
+                all_lib &= i->library || mp_prof_toolkit_header(i->file);
+                any_line = 1;
+            }
             /* a load executed op_ld instructions; else a store (or an
              * atomic or reduction): SASS metrics, no disassembler */
             int st = o->m[MP_PM_LD] == 0;
             for (int m = 0; m < 4; m++)
                 ls[m][st] += o->m[MP_PM_SH + m];
         }
-        origin_launch(d, l, own, all_lib);
+        origin_launch(d, l, own, all_lib && any_line);
         int known = 1;
         for (int m = 0; m < 4; m++)
             if (ls[m][0] + ls[m][1] != l->m[MP_PM_SH + m])

@@ -5,7 +5,10 @@
  */
 #include "profile_origin.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Libraries whose kernels the user cannot change: NVIDIA's CUDA
  * libraries (their static runtime included), and the frameworks and
@@ -75,6 +78,48 @@ int mp_prof_toolkit_file(const char *path)
             if (!strncmp(rest, cccl[k], strlen(cccl[k])))
                 return 1;
         if (!strncmp(rest, "cuda/", 5) && libcudacxx(rest + 5))
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when the folder path[0 .. n) is a CUDA toolkit's root: it has
+ * bin/nvcc. The last few answers are kept (a profile asks once a line). */
+static int toolkit_root(const char *path, size_t n)
+{
+    enum { KEEP = 8 };
+    static char root[KEEP][PATH_MAX];
+    static int is[KEEP], next;
+    if (n >= PATH_MAX - 16)
+        return 0;
+    for (int k = 0; k < KEEP; k++)
+        if (strlen(root[k]) == n && !strncmp(root[k], path, n))
+            return is[k];
+    char nvcc[PATH_MAX];
+    snprintf(nvcc, sizeof nvcc, "%.*s/bin/nvcc", (int)n, path);
+    int k = next++ % KEEP;
+    snprintf(root[k], sizeof root[k], "%.*s", (int)n, path);
+    is[k] = access(nvcc, F_OK) == 0;
+    return is[k];
+}
+
+int mp_prof_toolkit_header(const char *path)
+{
+    if (mp_prof_toolkit_file(path))
+        return 1;
+    if (!path)
+        return 0;
+    for (const char *inc = strstr(path, "/include/"); inc;
+         inc = strstr(inc + 1, "/include/")) {
+        size_t n = (size_t)(inc - path);
+        /* ROOT/include/ or ROOT/targets/ARCH/include/ */
+        const char *t = NULL;
+        for (const char *p = path; (p = strstr(p, "/targets/")) && p < inc;
+             p++)
+            t = p;
+        if (t && !memchr(t + 9, '/', (size_t)(inc - (t + 9))))
+            n = (size_t)(t - path);
+        if (toolkit_root(path, n))
             return 1;
     }
     return 0;

@@ -32,6 +32,14 @@ int mp_prof_origin_library(const char *origin);
  * stay the program's. */
 int mp_prof_toolkit_file(const char *path);
 
+/* 1 when a source line's file is any header of a CUDA toolkit: one of
+ * mp_prof_toolkit_file's, or a file under ROOT/include/ or
+ * ROOT/targets/ARCH/include/ where ROOT/bin/nvcc exists on this machine
+ * (sm_30_intrinsics.hpp, the atomic functions). A kernel all of whose
+ * lines are such (CUB's, Thrust's) is a library's kernel: the program
+ * wrote none of it. */
+int mp_prof_toolkit_header(const char *path);
+
 /* The prefixes, in the order docs/profile.md lists them. */
 int mp_prof_library_nprefixes(void);
 const char *mp_prof_library_prefix(int i);

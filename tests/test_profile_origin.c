@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "profile_origin.h"
@@ -106,6 +107,45 @@ static void test_toolkit_headers(void **state)
             fail_msg("'%s' should be the program's line", own[k]);
 }
 
+/* Any header of a toolkit (a folder with bin/nvcc above its include/,
+ * or above targets/ARCH/include/) counts for a kernel made only of
+ * them; the same names elsewhere do not. */
+static void test_toolkit_any_header(void **state)
+{
+    (void)state;
+    char top[] = "/tmp/test_profile_origin.XXXXXX", path[512];
+    assert_non_null(mkdtemp(top));
+    snprintf(path, sizeof path, "%s/cuda-13.0", top);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/cuda-13.0/bin", top);
+    assert_int_equal(mkdir(path, 0777), 0);
+    snprintf(path, sizeof path, "%s/cuda-13.0/bin/nvcc", top);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    static const struct {
+        const char *rest;
+        int toolkit;
+    } cases[] = {
+        {"/cuda-13.0/targets/x86_64-linux/include/sm_30_intrinsics.hpp", 1},
+        {"/cuda-13.0/include/cuda_fp16.hpp", 1},
+        {"/cuda-13.0/bin/../targets/x86_64-linux/include/crt/math.hpp", 1},
+        {"/project/include/kernels.cuh", 0},
+        {"/project/cuda-13.0/include/kernels.cuh", 0},
+        {"/cuda-13.0/src/kernels.cu", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        snprintf(path, sizeof path, "%s%s", top, cases[k].rest);
+        if (mp_prof_toolkit_header(path) != cases[k].toolkit)
+            fail_msg("%s: %d, want %d", path, !cases[k].toolkit,
+                     cases[k].toolkit);
+    }
+    /* CUB's header anywhere, without a toolkit */
+    assert_true(mp_prof_toolkit_header("/opt/x/include/cub/util.cuh"));
+    snprintf(path, sizeof path, "rm -r %s", top);
+    assert_int_equal(system(path), 0);
+}
+
 static void test_every_prefix(void **state)
 {
     (void)state;
@@ -147,6 +187,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_origin_rule),
         cmocka_unit_test(test_toolkit_headers),
+        cmocka_unit_test(test_toolkit_any_header),
         cmocka_unit_test(test_every_prefix),
         cmocka_unit_test(test_prefixes_documented),
     };
