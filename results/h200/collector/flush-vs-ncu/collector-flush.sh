@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # collector-flush.sh - how far the in-process collector's DRAM and L2
-# counts are from Nsight Compute's defaults (session 12, docs/notes.md):
-# the collector "flushes" the L2 with a device-to-host copy, which session
-# 11 measured to leave clean lines resident. For each cache-dependent
+# counts are from Nsight Compute's defaults: the collector "flushes" the
+# L2 with a device-to-host copy, which leaves clean lines resident
+# (results/h200/profile/l2-hit/explore1-summary.txt). For each cache-dependent
 # family's standard set (memprobe list --standard):
 #   ncu-check as it is (ncu --cache-control none)      -> P-none.txt
 #   the same memprobe.csv against ncu --cache-control all -> P-all.txt
