@@ -237,7 +237,7 @@ $(BUILD)/tests/gpu/test_gpu_profile $(BUILD)/tests/gpu/test_gpu_explain: $(BUILD
 #
 # CUPTI: the toolkit's 13.0 patches only a program's first kernel, so the
 # library builds against CUPTI 13.5 from PyPI's nvidia-cuda-cupti wheel,
-# kept in $(DEPS_DIR)/cupti/ (the GPU machine gets .deps/ carried) and
+# kept in $(DEPS_DIR)/cupti/ (copied with the tree to a GPU machine that reaches no registry) and
 # unpacked into $(BUILD)/cupti/. When the wheel is missing, a plain `make`
 # or `make install` fetches it once (scripts/fetch-cupti.sh; not under -n,
 # not for other goals); a failed fetch leaves $(DEPS_DIR)/cupti/fetch-failed so later
