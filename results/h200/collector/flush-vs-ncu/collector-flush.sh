@@ -2,12 +2,13 @@
 # collector-flush.sh - how far the in-process collector's DRAM and L2
 # counts are from Nsight Compute's defaults: the collector "flushes" the
 # L2 with a device-to-host copy, which leaves clean lines resident
-# (results/h200/profile/l2-hit/explore1-summary.txt). For each cache-dependent
+# (docs/findings.md, "Counters, CUPTI and Nsight Compute"; the runs in
+# results/h200/profile/l2-hit/). For each cache-dependent
 # family's standard set (memprobe list --standard):
 #   ncu-check as it is (ncu --cache-control none)      -> P-none.txt
 #   the same memprobe.csv against ncu --cache-control all -> P-all.txt
 #   memprobe with MEMPROBE_PROFILE_FLUSH=0 against the none run -> P-noflush.txt
-# Run on the device from the repository root after a build:
+# Run on a GPU machine from the repository root after a build:
 #   OUT=$OUT results/h200/collector/flush-vs-ncu/collector-flush.sh
 # FAMILIES="a b" picks the families, TAG=name the folder ($OUT/TAG) and
 # its archive ($OUT/TAG.tar.gz; default flush).
