@@ -59,7 +59,8 @@ static void run_profile(void)
     printf("# memprobe profile --check ... -o %s -- %s -> exit %d (log %s)\n",
            out, prog, rc_profile, log);
     char why[256];
-    err_text = mp_read_file(log, NULL, why, sizeof why);
+    size_t n;
+    err_text = mp_read_file(log, &n, why, sizeof why);
     have_launches = gpu_read_csv(dir, "thrust.csv", &launches);
 }
 
