@@ -1325,6 +1325,30 @@ static void add_opcodes(const char *raw_dir, mp_prof_data *d, raw_extra *x,
     free_opcodes(&ops);
 }
 
+/* Every line of a library's kernel is a library's: CUB's kernels
+ * compiled into the program are a library's by their lines in the
+ * toolkit's headers (split_launches), and their lines in the intrinsic
+ * headers beside them (device_atomic_functions.hpp) go with the kernel,
+ * not with the program. d's lines are ordered by pid and mangled name. */
+static void library_kernels_lines(mp_prof_data *d)
+{
+    for (int k = 0; k < d->nl; k++) {
+        const mp_prof_launch *l = &d->l[k];
+        if (!l->library || !d->ni)
+            continue;
+        const mp_prof_line key = {.pid = l->pid, .mangled = l->mangled};
+        const mp_prof_line *hit = bsearch(&key, d->i, (size_t)d->ni,
+                                          sizeof *d->i, cmp_line_kernel);
+        if (!hit)
+            continue;
+        int j = (int)(hit - d->i);
+        while (j > 0 && !cmp_line_kernel(&d->i[j - 1], &key))
+            j--;
+        for (; j < d->ni && !cmp_line_kernel(&d->i[j], &key); j++)
+            d->i[j].library = 1;
+    }
+}
+
 int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
                   mp_prof_data *d, mp_prof_status *st, char *err,
                   size_t errlen)
@@ -1364,6 +1388,7 @@ int mp_prof_merge(const char *raw_dir, const char *kernel_re, int opcodes,
     origin_lines(d, &x.modules);
     mp_sort(x.ops.v, (size_t)x.ops.n, sizeof *x.ops.v, cmp_op_launch);
     split_launches(d, &x.ops);
+    library_kernels_lines(d);
     free_ops(&x.ops);
     free_modules(&x.modules);
     return 0;

@@ -20,6 +20,7 @@
 #include "ncu_csv.h"
 #include "profile_csv.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -1788,6 +1789,48 @@ static void test_check_libraries(void **state)
     cli_result_free(&r);
 }
 
+/* A kernel of CUB's compiled into the program is a library's, and so
+ * is each of its lines, the one in the toolkit's intrinsic header
+ * (device_atomic_functions.hpp, 3x its ideal) too: --check leaves it
+ * unless --check-libraries. */
+static void test_check_toolkit_kernel(void **state)
+{
+    (void)state;
+    char root[PATH_MAX + 16];
+    assert_non_null(getcwd(root, PATH_MAX));
+    strcat(root, "/tk");
+    assert_int_equal(mkdir("tk", 0777) && errno != EEXIST, 0);
+    assert_int_equal(mkdir("tk/bin", 0777) && errno != EEXIST, 0);
+    FILE *nvcc = fopen("tk/bin/nvcc", "w");
+    assert_non_null(nvcc);
+    fclose(nvcc);
+    cli_result r;
+    profile(L("-o", "cub.csv", "--check", SPEC), L("--cub", root), &r);
+    cli_expect_status(&r, 1);
+    assert_null(strstr(r.err, "device_atomic_functions"));
+    assert_null(strstr(r.err, "cub::"));
+    cli_result_free(&r);
+    const char *files[2] = {"cub.csv", "cub-lines.csv"};
+    for (int f = 0; f < 2; f++) {
+        mp_ncu_table t;
+        read_csv(files[f], &t);
+        int cub = 0;
+        for (int row = 0; row < t.nrows; row++) {
+            int is_cub = !strncmp(cell(&t, row, "mangled"), "_ZN3cub", 7);
+            cub += is_cub;
+            expect_cell(&t, row, "library", is_cub ? "1" : "0");
+        }
+        assert_int_equal(cub, f ? 2 : 1);   /* a launch; its two lines */
+        mp_ncu_free(&t);
+    }
+    const char *all[] = {"profile", "--from", "cub.csv", "--check", SPEC,
+                         "--check-libraries", NULL};
+    cli_run(all, &r);
+    cli_expect_status(&r, 1);
+    cli_must_contain("stderr", r.err, "device_atomic_functions.hpp:112 ");
+    cli_result_free(&r);
+}
+
 /* A --check that judged no line exits 4, never a pass, and one line says
  * why: only library kernels' lines (naming --check-libraries), or none
  * with what the spec and --min-count ask. */
@@ -2236,6 +2279,7 @@ int main(void)
         cmocka_unit_test(test_level_option),
         cmocka_unit_test(test_origins_csv),
         cmocka_unit_test(test_check_libraries),
+        cmocka_unit_test(test_check_toolkit_kernel),
         cmocka_unit_test(test_check_nothing_judged),
         cmocka_unit_test(test_baseline_libraries),
         cmocka_unit_test(test_check_libraries_option),

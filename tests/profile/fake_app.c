@@ -84,6 +84,13 @@
  * makes both cubins LIBRARY_PATH's; --jit makes
  * cubin 3735928559 compiled at run time; --no-modules writes no modules
  * file (a library from before origins: every module unknown).
+ * --cub ROOT launches, in copy_kernel's place, a kernel of CUB's compiled
+ * into the program (cub::detail::radix_sort::
+ * DeviceRadixSortHistogramKernel()), cubin 12345:
+ *                    ROOT/include/cub/agent/agent_radix_sort_histogram.cuh:180
+ *                        0x80 LDG.E 16 -/- 32/32
+ *                    ROOT/include/device_atomic_functions.hpp:112
+ *                        0x90 ATOMS.ADD 16 96/32 -/-
  * --print-preload prints its LD_PRELOAD to stdout after its own line.
  * --subscribe calls cuptiSubscribe as a program with its own CUPTI client
  * does (looked up at run time: the preloaded stand-in CUPTI of
@@ -96,6 +103,7 @@
 #include <fcntl.h>
 #include <regex.h>
 #include <signal.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +157,16 @@ static kernel template_kernels[3] = {
         {"", 0, 0x13c0, "LDG.E", {16, 0, 0, 192, 32, 16}},
         {"", 0, 0x2770, "STG.E", {16, 0, 0, 32, 32, 0}}}},
 };
+/* --cub ROOT: in copy_kernel's place, a kernel of CUB's compiled into
+ * the program, its lines in ROOT/include/ (a toolkit's headers when
+ * ROOT/bin/nvcc exists): one in CUB's header, one in the intrinsic
+ * header beside it, an atomic 3x its ideal */
+static char cub_header[PATH_MAX], cub_atomics[PATH_MAX];
+static const kernel cub_kernel = {
+    "_ZN3cub6detail10radix_sort30DeviceRadixSortHistogramKernelEv", "12345",
+    "", 2, {
+        {cub_header, 180, 0x80, "LDG.E", {16, 0, 0, 32, 32, 16}},
+        {cub_atomics, 112, 0x90, "ATOMS.ADD", {16, 96, 32, 0, 0, 0}}}};
 static kernel *kernels = base_kernels;
 static const int order[4] = {0, 1, 0, 2};
 
@@ -587,7 +605,14 @@ int main(int argc, char **argv)
             library = 1;
         else if (!strcmp(a, "--all-library"))
             all_library = 1;
-        else if (!strcmp(a, "--jit"))
+        else if (!strcmp(a, "--cub")) {
+            snprintf(cub_header, sizeof cub_header,
+                     "%s/include/cub/agent/agent_radix_sort_histogram.cuh", v);
+            snprintf(cub_atomics, sizeof cub_atomics,
+                     "%s/include/device_atomic_functions.hpp", v);
+            base_kernels[2] = cub_kernel;
+            i++;
+        } else if (!strcmp(a, "--jit"))
             jit = 1;
         else if (!strcmp(a, "--no-modules"))
             no_modules = 1;
