@@ -865,6 +865,8 @@ static void nvtx_register(const CUpti_NvtxData *nd, const char *ascii,
                           const wchar_t *wide)
 {
     const void *const *handle = nd->functionReturnValue;
+    dbg("nvtx register: handle %p, string '%s'", handle ? *handle : NULL,
+        ascii ? ascii : "(wide)");
     if (handle)
         ic_nvtx_register(&nvtx_strings, *handle, ascii, wide);
 }
@@ -2094,4 +2096,31 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     write_status("flush");
     unlock();
     return 1;
+}
+
+/* NVTX's first call in the process loads NVTX_INJECTION64_PATH (this
+ * library, from memprobe profile) and calls this: memprobe subscribes
+ * now, not at the first CUDA call, so the strings a program registers and
+ * the ranges it pushes before it touches CUDA are seen (Thrust's sort
+ * test registers its range names first thing in main); then CUPTI's own
+ * NVTX entry (MEMPROBE_NVTX_CUPTI) takes NVTX's calls and hands them to
+ * the subscriber. 0 (NVTX then calls no tool) when that entry is missing. */
+__attribute__((visibility("default"))) int
+InitializeInjectionNvtx2(void *get_export_table)
+{
+    InitializeInjection();
+    const char *path = getenv(MP_ENV_NVTX_CUPTI);
+    void *h = path && *path ? dlopen(path, RTLD_NOW | RTLD_GLOBAL) : NULL;
+    int (*next)(void *) = NULL;
+    void *sym = h ? dlsym(h, "InitializeInjectionNvtx2") : NULL;
+    memcpy(&next, &sym, sizeof next);
+    if (!next) {
+        fprintf(stderr, "memprobe-inject: no NVTX ranges: %s%s has no "
+                "InitializeInjectionNvtx2\n", MP_ENV_NVTX_CUPTI "=",
+                path ? path : "(unset)");
+        return 0;
+    }
+    dbg("NVTX: started before the first CUDA call; NVTX's calls handed "
+        "to CUPTI's NVTX entry in %s", path);
+    return next(get_export_table);
 }

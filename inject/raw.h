@@ -25,6 +25,10 @@
 /* MEMPROBE_DEBUG=1: each callback and flush on stderr, and the SASS
  * metrics of the chip in MP_RAW_SASS_METRICS_FMT. */
 #define MP_ENV_DEBUG "MEMPROBE_DEBUG"
+/* The libcupti.so.13 whose NVTX entry (InitializeInjectionNvtx2) the
+ * injection library hands NVTX's calls to, once subscribed: memprobe
+ * profile sets NVTX_INJECTION64_PATH to the injection library itself. */
+#define MP_ENV_NVTX_CUPTI "MEMPROBE_NVTX_CUPTI"
 /* MEMPROBE_PASS: "sass" (or unset: the first pass, SASS metrics, exact
  * per-line counts) or "range" (the second pass of --level kernel+ and of
  * the fallback: no SASS metrics, CUPTI's range profiler per launch, auto

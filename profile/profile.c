@@ -181,7 +181,10 @@ static void exec_program(const mp_prof_opts *o, const char *prog,
     snprintf(client, sizeof client, "%.*s/%s", dir, lib, CLIENT_LIB);
     setenv("CUDA_INJECTION64_PATH", lib, 1);
     if (is_file(nvtx)) {
-        setenv("NVTX_INJECTION64_PATH", nvtx, 1);
+        /* NVTX's first call subscribes memprobe (ranges and registered
+         * strings before the first CUDA call), then hands NVTX to CUPTI */
+        setenv("NVTX_INJECTION64_PATH", lib, 1);
+        setenv(MP_ENV_NVTX_CUPTI, nvtx, 1);
         mp_prof_preload_first(nvtx);
     }
     /* before CUPTI: the program's own cuptiSubscribe comes here first */

@@ -847,6 +847,12 @@ names)
         -o $P/thrust_sort.csv -- build/tests/profile/thrust_sort > $P/thrust_sort.txt 2>&1;
         echo exit \$? >> $P/thrust_sort.txt"
     ./memprobe report "$P/thrust_sort.csv" > "$P/thrust_sort-report.txt" 2>&1
+    # the NVTX calls the injection library saw, and the ranges it kept
+    MEMPROBE_DEBUG=1 ./memprobe profile -o "$P/thrust_sort-debug.csv" \
+        -- build/tests/profile/thrust_sort 2>&1 | grep -E 'NVTX|nvtx' \
+        > "$P/thrust_sort-nvtx.txt"
+    python3 -c 'import csv,sys; [print(r["nvtx"], "|", r["kernel"][:60]) for r in csv.DictReader(open(sys.argv[1]))]' \
+        "$P/thrust_sort.csv" | sort | uniq -c | tee -a "$SUMMARY"
     step names-numba bash -c "./memprobe profile --check 'shared<=1.0' -o $P/numba_offender.csv \
         -- python3 tests/profile/real/numba_offender.py > $P/numba_offender.txt 2>&1;
         echo exit \$? >> $P/numba_offender.txt"

@@ -16,8 +16,9 @@
  *     toolkit's headers, a library's;
  *   - in thrust.csv, CUB's kernels (cub in the mangled name) have
  *     library 1, tile_t's library 0, and the nvtx column reads the
- *     registered strings: "sort keys" for CUB's, "transpose tiles" for
- *     tile_t's.
+ *     registered strings, pushed before the program's first CUDA call:
+ *     "sort keys" for CUB's (with CUB's own range inside it, as
+ *     "sort keys/cub::DeviceRadixSort"), "transpose tiles" for tile_t's.
  * Skips without a GPU or the program.
  */
 #include <setjmp.h>
@@ -113,7 +114,9 @@ static void test_library_and_ranges(void **state)
         if (strstr(m, "cub")) {
             cub++;
             assert_string_equal(lib, "1");
-            assert_string_equal(nvtx, "sort keys");
+            /* inside CUB's own range, when its version pushes one */
+            if (strncmp(nvtx, "sort keys", 9) || (nvtx[9] && nvtx[9] != '/'))
+                fail_msg("%s: nvtx '%s', not in 'sort keys'", m, nvtx);
         } else if (strstr(m, "tile_t")) {
             tile++;
             assert_string_equal(lib, "0");
