@@ -42,6 +42,8 @@
 #                               tests/profile/app: each memory instruction's
 #                               lane addresses in the first launches
 #                               (results/h200/explain/)
+#   xfit                        candidate rules for LDGSTS, LDSM, STSM and
+#                               atomics against the counts of real programs
 #   l2map                       the L2's two halves from every SM, the
 #                               plateau chases and the TLB sweep, again
 #                               on four SMs for the repeat spread
@@ -891,6 +893,29 @@ opcodes)
     done > "$P/triton-sass.txt" 2>&1
     rm -rf "$TRITON_CACHE_DIR"
     cat "$P/opcodes.md" >> "$SUMMARY" ;;
+xfit)
+    # Rules for the counts of LDGSTS, LDSM, STSM and the atomics, tried
+    # on real programs: memprobe explain --check-libraries on each of
+    # XFIT_PROGRAMS (default: histograms with atomics, Thrust's sort, the
+    # Triton matrix product, PyTorch's attention), its capture kept, and
+    # scripts/explore/opcode-fit.py's table of each instruction's measured
+    # count beside each candidate rule's (results/h200/explain/fit/).
+    F=$W/fit; mkdir -p "$F"
+    make -j16 DEPS=.deps memprobe capture real-cpp >> "$W/log.txt" 2>&1
+    for n in ${XFIT_PROGRAMS:-histogram thrust_sort triton_matmul torch_sdpa}; do
+        case $n in
+            histogram|thrust_sort) cmd=build/tests/profile/$n ;;
+            *) cmd="python3 tests/profile/real/$n.py" ;;
+        esac
+        step "xfit-$n" timeout -k 10 "${XFIT_LIMIT_S:-150}" ./memprobe explain \
+            --check-libraries --max-warps "${XFIT_WARPS:-300000}" -o "$F/$n.csv" \
+            -- $cmd > "$F/$n.txt" 2>&1
+        python3 scripts/explore/opcode-fit.py "$F/$n" > "$F/$n-fit.txt" 2>&1
+        grep -E 'model equal|not explained' "$F/$n.txt" | head -3 >> "$SUMMARY"
+        cut -c1-400 "$F/$n-fit.txt" | head -40 >> "$SUMMARY"
+        rm -f "$F/$n-capture.csv" "$F/$n-capture.csv.gz"
+    done
+    (cd "$F" && find . -type f -size +4M -delete) ;;
 profilecost)
     # What a profiler costs a program, timed inside the program (step
     # times after warm-up; import, start-up and compilation left out): a
