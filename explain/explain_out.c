@@ -31,7 +31,7 @@ static int width_of(const mp_xp_inst *x)
     int w = 0;
     if (!x->cap || !mp_explain_opcode(x->cap->opcode, NULL, &w, NULL))
         return 0;
-    return w;
+    return w ? w : x->cap->acc.width;   /* an atomic: the capture's */
 }
 
 /* "shared" or "global": the capture's space, else the profile's class. */
@@ -187,7 +187,8 @@ static mp_rep_table *inst_table(const mp_xp_inst *x, mp_rep_format f)
     mp_rep_table *t = mp_rep_table_new("instruction", 2, keys, 0, NULL, 8);
     char buf[1024];
     snprintf(buf, sizeof buf, "%s, %d bytes, %s", space_of(x), width_of(x),
-             x->p.is_store ? "store" : "load");
+             x->p.atomic ? "atomic (counted as a store)"
+             : x->p.is_store ? "store" : "load");
     field(t, "space, width", buf);
     pattern_words(x, buf, sizeof buf);
     field(t, "pattern", buf);

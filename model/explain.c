@@ -182,8 +182,6 @@ static const struct {
     {"STSM", "matrix store STSM (stmatrix)"},
     {"UTMA", "tensor memory access (TMA)"},
     {"UBLKCP", "bulk copy (TMA)"},
-    {"ATOM", "atomic"},
-    {"RED", "reduction (atomic without result)"},
     {"LDL", "local memory"},
     {"STL", "local memory"},
     {"LDC", "constant memory"},
@@ -193,9 +191,33 @@ static const struct {
     {"SUST", "surface"},
 };
 
+int mp_explain_opcode_atomic(const char *opcode)
+{
+    static const char *const atomic[] = {"ATOMS", "ATOMG", "ATOM", "REDG",
+                                         "RED"};
+    size_t n = strcspn(opcode, ". ");
+    for (size_t i = 0; i < sizeof atomic / sizeof atomic[0]; i++)
+        if (n == strlen(atomic[i]) && !strncmp(opcode, atomic[i], n))
+            return 1;
+    return 0;
+}
+
 int mp_explain_opcode(const char *opcode, int *space, int *width,
                       const char **why)
 {
+    if (mp_explain_opcode_atomic(opcode)) {
+        if (space)
+            *space = !strncmp(opcode, "ATOMS", 5) ? MP_SPACE_SHARED
+                     : !strncmp(opcode, "ATOMG", 5)
+                             || !strncmp(opcode, "REDG", 4)
+                         ? MP_SPACE_GLOBAL
+                         : -1;
+        if (width)
+            *width = 0;
+        if (why)
+            *why = "atomic: counted as a store of the same addresses";
+        return 1;
+    }
     static const char *const plain[] = {"LDS", "STS", "LDG", "STG",
                                         "LD", "ST"};
     static const int plain_space[] = {MP_SPACE_SHARED, MP_SPACE_SHARED,

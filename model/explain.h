@@ -36,6 +36,10 @@ typedef struct {
     long long count;                  /* wavefronts or sectors */
     long long ideal;
     long long requests;               /* global: L1TEX requests */
+    int atomic;                       /* an atomic or reduction (set by
+                                         the caller): counted as a store of
+                                         the same addresses, its fixes
+                                         those that keep it one atomic */
     int nexec, cap;
     mp_explain_exec *exec;            /* every execution added */
 } mp_explain_acc;
@@ -57,13 +61,20 @@ long long mp_explain_exec_count(const mp_explain_exec *e, long long *ideal);
 
 /* Classifies a SASS opcode ("LDS.U.128", "LDG.E.64", "STG.E", "LD.E",
  * "LDGSTS.E.BYPASS.128", "UTMALDG.2D", "ATOMS.ADD", ...): 1 when the
- * model explains it (plain LDS, STS, LDG, STG, LD, ST), with *space
- * (shared, global, or -1 for generic LD/ST) and *width (bytes, from .U8,
- * .S16, .64, .128 ...; 4 by default) when not NULL; 0 when not
- * explained, with *why saying what it is ("matrix load LDSM
- * (ldmatrix)"). */
+ * model explains it (plain LDS, STS, LDG, STG, LD, ST; the atomics and
+ * reductions ATOMS, ATOMG, ATOM, REDG, RED, counted as stores of the same
+ * addresses: measured so on the H200, docs/findings.md), with *space
+ * (shared, global, or -1 for generic LD/ST/ATOM/RED) and *width (bytes,
+ * from .U8, .S16, .64, .128 ...; 4 by default; 0 for an atomic: its
+ * modifiers name an operation, the capture says its width) when not
+ * NULL; 0 when not explained, with *why saying what it is ("matrix load
+ * LDSM (ldmatrix)"). */
 int mp_explain_opcode(const char *opcode, int *space, int *width,
                       const char **why);
+
+/* 1 when the opcode is an atomic or a reduction (ATOMS, ATOMG, ATOM,
+ * REDG, RED, with any modifiers). */
+int mp_explain_opcode_atomic(const char *opcode);
 
 /* ---- the pattern ------------------------------------------------------ */
 
@@ -72,6 +83,7 @@ typedef struct {
                                k = (lane % period) / group */
     int full;               /* all 32 lanes active */
     int space, width, is_store;
+    int atomic;             /* the instruction is an atomic (acc->atomic) */
     uint32_t active;
     long long base_bytes;   /* lane k = 0's address */
     long long stride_bytes; /* between neighbouring address groups */
@@ -111,6 +123,8 @@ enum {
     MP_FIX_VECTOR,     /* global: `param`-byte vector accesses */
     MP_FIX_SOA,        /* global: structure of arrays, field of `param` B */
     MP_FIX_STAGE,      /* global: staged through shared memory */
+    MP_FIX_PRIVATE,    /* shared atomic: a private copy per lane, word w
+                          of the array at w * 32 + lane */
 };
 
 #define MP_EXPLAIN_MAX_FIXES 12

@@ -1,8 +1,9 @@
 /*
  * explain_fix.c - the fixes of `memprobe explain` (see explain.h): each
  * transforms the SAME captured addresses of every execution (padding,
- * XOR swizzle, another width, sequential addressing, alignment, vector
- * width, structure of arrays, staging through shared memory) and counts
+ * XOR swizzle, another width, sequential addressing, a private copy per
+ * lane for atomics, alignment, vector width, structure of arrays,
+ * staging through shared memory) and counts
  * them again with the
  * bank or sector model; ranked by the predicted count.
  */
@@ -128,6 +129,23 @@ static int compact_xform(const mp_explain_exec *in, mp_explain_exec *out,
     for (int l = 0; l < MP_WARP_SIZE; l++)
         if (in->active >> l & 1u)
             out->addr[l] = lo + k++ * in->width;
+    return 0;
+}
+
+/* ---- a private copy per lane (atomics) ------------------------------------ */
+
+/* Word k of the array (counted from the instruction's lowest address
+ * over all executions, *ctx) moves to word k * 32 + lane: each lane
+ * updates its own copy, in its own bank. */
+static int private_xform(const mp_explain_exec *in, mp_explain_exec *out,
+                         const void *ctx)
+{
+    long long base = *(const long long *)ctx;
+    *out = *in;
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        if (in->active >> l & 1u)
+            out->addr[l] = base + (((in->addr[l] - base) / in->width)
+                                   * MP_WARP_SIZE + l) * in->width;
     return 0;
 }
 
@@ -262,6 +280,22 @@ static void shared_fixes(const mp_explain_acc *acc,
      * column, whose fixes are the padding and the swizzle above (its
      * consecutive words would be reading rows, another algorithm) */
     int column = p->full && p->stride_bytes >= 128;
+    if (acc->atomic) {
+        /* an atomic stays one: no other width, no other lanes; the
+         * privatised copies (a histogram's bins per lane) instead */
+        long long base = -1;
+        for (int i = 0; i < acc->nexec; i++)
+            if (acc->exec[i].active
+                && (base < 0 || lowest(&acc->exec[i]) < base))
+                base = lowest(&acc->exec[i]);
+        if (!f->already_ideal && acc->width == 4 && base >= 0
+            && (x = add_fix(f, acc, MP_FIX_PRIVATE, 0,
+                            count_with(acc, private_xform, &base, NULL))))
+            snprintf(x->what, sizeof x->what, "a private copy per lane: "
+                     "word k of the array at k * 32 + lane (32 times the "
+                     "memory; the copies summed after)");
+        return;
+    }
     if (!f->already_ideal && p->regular && p->group == 1 && !column
         && p->stride_bytes > acc->width
         && (x = add_fix(f, acc, MP_FIX_COMPACT, 0,
@@ -316,7 +350,8 @@ static void global_fixes(const mp_explain_acc *acc,
                         count_with(acc, align_xform, NULL, NULL))))
         snprintf(x->what, sizeof x->what, "align to a 32-byte sector (the "
                  "first lane %lld bytes off)", p->misalign);
-    for (int w = 2 * acc->width; w <= 16 && acc->width >= 4; w *= 2)
+    for (int w = 2 * acc->width; w <= 16 && acc->width >= 4 && !acc->atomic;
+         w *= 2)
         if ((x = add_fix(f, acc, MP_FIX_VECTOR, w,
                          count_with(acc, vector_xform, &w, NULL)))) {
             x->instructions = (acc->executions * acc->width + w - 1) / w;
@@ -332,7 +367,8 @@ static void global_fixes(const mp_explain_acc *acc,
                      "%d-byte field of a %lld-byte struct in its own array)",
                      acc->width, p->stride_bytes);
     }
-    stage_fix(acc, p, f);
+    if (!acc->atomic)   /* staging would not make it one atomic */
+        stage_fix(acc, p, f);
 }
 
 /* Sorts the fixes by count, keeping the listed order on ties. */

@@ -126,6 +126,7 @@ int mp_explain_infer(const mp_explain_acc *acc, mp_explain_pattern *p)
     p->space = e->space;
     p->width = e->width;
     p->is_store = e->is_store;
+    p->atomic = acc->atomic;
     p->active = e->active;
     p->full = e->active == 0xffffffffu;
     if (e->active)

@@ -89,6 +89,7 @@ static mp_capture_inst *find_inst(mp_capture *c, const char *kernel,
     snprintf(in->opcode, sizeof in->opcode, "%s", opcode);
     in->explained = mp_explain_opcode(opcode, NULL, NULL, &in->why);
     mp_explain_init(&in->acc);
+    in->acc.atomic = mp_explain_opcode_atomic(opcode);
     return in;
 }
 
@@ -190,7 +191,7 @@ static int add_row(mp_capture *c, char f[NCOLS][MAX_FIELD], char *why,
     if (!in->explained)
         return 0;
     mp_explain_opcode(f[C_OPCODE], &space, &width, NULL);
-    if ((space >= 0 && space != e.space) || width != e.width)
+    if ((space >= 0 && space != e.space) || (width && width != e.width))
         return snprintf(why, n, "opcode %s does not match space %s, width "
                         "%d", f[C_OPCODE], f[C_SPACE], e.width), -1;
     return mp_explain_add(&in->acc, &e, why, n);

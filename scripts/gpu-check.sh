@@ -907,9 +907,9 @@ xfit)
             histogram|thrust_sort) cmd=build/tests/profile/$n ;;
             *) cmd="python3 tests/profile/real/$n.py" ;;
         esac
-        step "xfit-$n" timeout -k 10 "${XFIT_LIMIT_S:-150}" ./memprobe explain \
-            --check-libraries --max-warps "${XFIT_WARPS:-300000}" -o "$F/$n.csv" \
-            -- $cmd > "$F/$n.txt" 2>&1
+        step "xfit-$n" bash -c "timeout -k 10 ${XFIT_LIMIT_S:-150} ./memprobe explain \
+            --check-libraries --max-warps ${XFIT_WARPS:-300000} -o $F/$n.csv \
+            -- $cmd > $F/$n.txt 2>&1"
         python3 scripts/explore/opcode-fit.py "$F/$n" > "$F/$n-fit.txt" 2>&1
         grep -E 'model equal|not explained' "$F/$n.txt" | head -3 >> "$SUMMARY"
         cut -c1-400 "$F/$n-fit.txt" | head -40 >> "$SUMMARY"

@@ -533,8 +533,15 @@ static void test_opcodes(void **state)
         {"LDSM.16.M88.4", 0, 0, 0},
         {"STSM.16.M88.4", 0, 0, 0},
         {"UTMALDG.2D", 0, 0, 0},
-        {"ATOMS.ADD", 0, 0, 0},
-        {"RED.E.ADD.STRONG.GPU", 0, 0, 0},
+        {"ATOMS.ADD", 1, MP_SPACE_SHARED, 0},
+        {"ATOMS.POPC.INC.32", 1, MP_SPACE_SHARED, 0},
+        {"ATOMS.CAS.64", 1, MP_SPACE_SHARED, 0},
+        {"ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU", 1, MP_SPACE_GLOBAL, 0},
+        {"REDG.E.ADD.STRONG.GPU", 1, MP_SPACE_GLOBAL, 0},
+        {"ATOM.E.ADD", 1, -1, 0},
+        {"RED.E.ADD.STRONG.GPU", 1, -1, 0},
+        {"ATOMSX", 0, 0, 0},
+        {"REDUX.SUM", 0, 0, 0},
         {"LDSU", 0, 0, 0},
         {"FADD", 0, 0, 0},
     };
@@ -551,9 +558,77 @@ static void test_opcodes(void **state)
     }
     const char *why;
     mp_explain_opcode("ATOMG.E.ADD", NULL, NULL, &why);
-    assert_string_equal(why, "atomic");
+    assert_string_equal(why, "atomic: counted as a store of the same "
+                        "addresses");
+    assert_true(mp_explain_opcode_atomic("RED.E.ADD"));
+    assert_false(mp_explain_opcode_atomic("REDUX.SUM"));
+    assert_false(mp_explain_opcode_atomic("STS"));
     mp_explain_opcode("UTMALDG.2D", NULL, NULL, &why);
     assert_string_equal(why, "tensor memory access (TMA)");
+}
+
+/* Shared atomics count as the stores of their addresses (measured on
+ * the H200: a histogram's and CUB's ATOMS, 33 of 33): lanes on one word
+ * merge, distinct words in one bank serialise. Bins 0, 32, 64 and 96
+ * hit by 8 lanes each: 4 distinct words in bank 0, 4 wavefronts, ideal
+ * 1. No other width or lanes are offered for an atomic (padding the
+ * bins is); the private copy per lane (word k at k * 32 + lane) is
+ * conflict-free: 1, the ideal.
+ * Global atomics: the sectors of their addresses, no vector width and no
+ * staging offered. */
+static void test_atomics(void **state)
+{
+    (void)state;
+    mp_explain_acc acc;
+    mp_explain_init(&acc);
+    acc.atomic = 1;
+    mp_explain_exec e = {MP_SPACE_SHARED, 4, 1, FULL, {0}};
+    for (int l = 0; l < 32; l++)
+        e.addr[l] = 1024 + 4LL * 32 * (l % 4);
+    char err[128];
+    assert_int_equal(mp_explain_add(&acc, &e, err, sizeof err), 0);
+    assert_int_equal(mp_explain_add(&acc, &e, err, sizeof err), 0);
+    assert_int_equal(acc.count, 8);
+    assert_int_equal(acc.ideal, 2);
+    mp_explain_pattern p;
+    mp_explain_fixes f;
+    assert_int_equal(mp_explain_infer(&acc, &p), 0);
+    assert_true(p.atomic);
+    mp_explain_fixes_for(&acc, &p, &f);
+    int private = 0;
+    for (int i = 0; i < f.n; i++) {
+        assert_int_not_equal(f.fix[i].kind, MP_FIX_WIDTH);
+        assert_int_not_equal(f.fix[i].kind, MP_FIX_COMPACT);
+        if (f.fix[i].kind == MP_FIX_PRIVATE) {
+            private++;
+            assert_int_equal(f.fix[i].count, 2);
+            assert_true(f.fix[i].reaches_ideal);
+        }
+    }
+    assert_int_equal(private, 1);
+    /* the same addresses as a plain store: the width and lane fixes */
+    acc.atomic = 0;
+    mp_explain_fixes_for(&acc, &p, &f);
+    for (int i = 0; i < f.n; i++)
+        assert_int_not_equal(f.fix[i].kind, MP_FIX_PRIVATE);
+    mp_explain_free(&acc);
+
+    /* global: 32 lanes on 32 scattered sectors, 4-byte, ideal 4 */
+    mp_explain_init(&acc);
+    acc.atomic = 1;
+    mp_explain_exec g = {MP_SPACE_GLOBAL, 4, 1, FULL, {0}};
+    for (int l = 0; l < 32; l++)
+        g.addr[l] = 0x100000 + 4096LL * l;
+    assert_int_equal(mp_explain_add(&acc, &g, err, sizeof err), 0);
+    assert_int_equal(acc.count, 32);
+    assert_int_equal(acc.ideal, 4);
+    assert_int_equal(mp_explain_infer(&acc, &p), 0);
+    mp_explain_fixes_for(&acc, &p, &f);
+    for (int i = 0; i < f.n; i++) {
+        assert_int_not_equal(f.fix[i].kind, MP_FIX_VECTOR);
+        assert_int_not_equal(f.fix[i].kind, MP_FIX_STAGE);
+    }
+    mp_explain_free(&acc);
 }
 
 /* A tile's column 281 words into the shared window: the probe command
@@ -781,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_opcodes),
         cmocka_unit_test(test_irregular),
         cmocka_unit_test(test_base_banks),
+        cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_bad_captures),
         cmocka_unit_test(test_launches),
         cmocka_unit_test(test_status),

@@ -475,20 +475,63 @@ static void test_not_explained(void **state)
     for (int l = 0; l < 32; l++)
         snprintf(text + strlen(text), sizeof text - strlen(text), ",lane%d",
                  l);
-    strcat(text, "\ntranspose_naive,0x180,0,0,shared,ATOMS.ADD,4,1,"
+    strcat(text, "\ntranspose_naive,0x180,0,0,shared,LDSM.16.M88.4,16,0,"
                  "0x00000001,0");
     for (int l = 1; l < 32; l++)
         strcat(text, ",");
     strcat(text, "\n");
-    cli_write_file("atoms.csv", text);
-    explain(L("--capture", "atoms.csv", "--from",
+    cli_write_file("ldsm.csv", text);
+    explain(L("--capture", "ldsm.csv", "--from",
               FIX("transpose_profile.csv")), 4, &r);
-    cli_must_contain("stdout", r.out, "+0x180 ATOMS.ADD: 1 warp execution "
-                     "in 1 launch\nnot explained (atomic)\n");
+    cli_must_contain("stdout", r.out, "+0x180 LDSM.16.M88.4: 1 warp "
+                     "execution in 1 launch\nnot explained (matrix load "
+                     "LDSM (ldmatrix))\n");
     assert_string_equal(r.err, "memprobe: nothing explained: the offenders' "
                         "captured instructions are all of opcodes the model "
                         "does not explain\n");
     cli_result_free(&r);
+}
+
+/* A shared atomic (a histogram's bins 0, 32, 64, 96 from 8 lanes each)
+ * explained as the store of its addresses: 4 wavefronts, ideal 1; the
+ * private copy per lane offered, 1 predicted; no other width. */
+static void test_atomics(void **state)
+{
+    (void)state;
+    cli_result r;
+    char text[4096] = "kernel,pc_offset,launch,warp,space,opcode,width,"
+                      "is_store,active";
+    for (int l = 0; l < 32; l++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ",lane%d",
+                 l);
+    strcat(text, "\nhist,0x260,0,0,shared,ATOMS,4,1,0xffffffff");
+    for (int l = 0; l < 32; l++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ",0x%x",
+                 1024 + 128 * (l % 4));
+    strcat(text, "\n");
+    cli_write_file("hist.csv", text);
+    explain(L("--capture", "hist.csv", "-o", "hist-x.csv"), 0, &r);
+    cli_must_contain("stdout", r.out, "shared, 4 bytes, atomic (counted as "
+                     "a store)");
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("hist-x.csv", &t);
+    int fix = mp_ncu_column(&t, "fix"), private = 0;
+    assert_true(fix >= 0 && t.nrows > 0);
+    for (int row = 0; row < t.nrows; row++) {
+        expect_cell(&t, row, "explained", "yes");
+        expect_cell(&t, row, "model", "4");
+        expect_cell(&t, row, "model_ideal", "1");
+        expect_cell(&t, row, "width", "4");
+        assert_null(strstr(t.cells[row][fix], "-byte accesses"));
+        if (strstr(t.cells[row][fix], "a private copy per lane")) {
+            private++;
+            expect_cell(&t, row, "predicted", "1");
+            expect_cell(&t, row, "reaches_ideal", "yes");
+        }
+    }
+    assert_int_equal(private, 1);
+    mp_ncu_free(&t);
 }
 
 /* Nothing to explain: no offender (the padded tile), or no capture row
@@ -832,6 +875,7 @@ int main(void)
         cmocka_unit_test(test_status_dropped),
         cmocka_unit_test(test_capture_alone),
         cmocka_unit_test(test_not_explained),
+        cmocka_unit_test(test_atomics),
         cmocka_unit_test(test_nothing),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_no_capture_lib),

@@ -1,7 +1,9 @@
 // histogram.cu - histograms as users write them, with atomics: 256 bins
 // privatised in shared memory (atomicAdd on shared words: ATOMS), the same
 // straight into global memory (ATOMG / RED), and a skewed input where most
-// lanes of a warp add to one bin. Each histogram checked on the CPU.
+// lanes of a warp add to one bin; and the fix memprobe explain offers for
+// the shared one, a private copy of the bins per lane (hist_private). Each
+// histogram checked on the CPU.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -23,6 +25,27 @@ __global__ void hist_shared(const unsigned char *in, int n, unsigned *bins)
     __syncthreads();
     for (int b = threadIdx.x; b < BINS; b += blockDim.x)
         atomicAdd(&bins[b], h[b]);
+}
+
+// hist_shared with a copy of the bins per lane: bin b of lane l at word
+// b * 32 + l, in the lane's own bank; the copies summed after, each thread
+// starting at another copy (bank) so that a warp's reads do not conflict.
+__global__ void hist_private(const unsigned char *in, int n, unsigned *bins)
+{
+    __shared__ unsigned h[BINS * 32];
+    unsigned lane = threadIdx.x % 32;
+    for (int b = threadIdx.x; b < BINS * 32; b += blockDim.x)
+        h[b] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&h[in[i] * 32 + lane], 1u);
+    __syncthreads();
+    for (int b = threadIdx.x; b < BINS; b += blockDim.x) {
+        unsigned sum = 0;
+        for (int j = 0; j < 32; j++)
+            sum += h[b * 32 + (j + b) % 32];
+        atomicAdd(&bins[b], sum);
+    }
 }
 
 // Every element straight into the global histogram.
@@ -68,6 +91,7 @@ int main()
     bad += run("shared, uniform", hist_shared, uniform);
     bad += run("shared, skewed", hist_shared, skewed);
     bad += run("global, uniform", hist_global, uniform);
+    bad += run("private, uniform", hist_private, uniform);
     CK(cudaDeviceSynchronize());
     std::printf("histogram: %s\n", bad ? "WRONG" : "ok");
     return bad != 0;
