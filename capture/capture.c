@@ -295,6 +295,9 @@ static void on_module(const Sanitizer_ResourceModuleData *md)
     san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC,
                                       md->module, "mp_capture_memcpy_async"),
            "sanitizerPatchInstructions memcpy async");
+    san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS,
+                                      md->module, "mp_capture_matrix"),
+           "sanitizerPatchInstructions matrix");
     if (san_ok(sanitizerPatchModule(md->module), "sanitizerPatchModule")) {
         CUmodule *m = realloc(g.mods, (g.nmods + 1) * sizeof *m);
         if (m) {
@@ -478,12 +481,14 @@ static void write_records(const pending *p, const mp_capture_block *h)
         if (recs[i].want < nwant)
             order[at[recs[i].want]++] = i;
     for (uint32_t k = 0; k < nwant; k++) {
-        uint32_t kept = start[k + 1] - start[k];
-        for (uint32_t i = start[k]; i < start[k + 1]; i++)
+        uint32_t kept = 0;   /* executions: a copy's source row is not one */
+        for (uint32_t i = start[k]; i < start[k + 1]; i++) {
             fwrite(line, 1, mp_capture_row(line, p->mangled,
                                            p->host.want[k], p->launch,
                                            &recs[order[i]]), g.out);
-        g.t.rows += kept;
+            kept += !(recs[order[i]].flags & MP_CAPTURE_SOURCE);
+        }
+        g.t.rows += start[k + 1] - start[k];
         fprintf(g.status, "captured %s 0x%x launch %llu executions %u\n",
                 p->mangled, p->host.want[k], (unsigned long long)p->launch,
                 kept);

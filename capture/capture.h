@@ -32,6 +32,20 @@ typedef struct {
 /* set with MP_CAPTURE_SHARED by the asynchronous-copy patch (LDGSTS: its
  * shared-memory destination is recorded) */
 #define MP_CAPTURE_ASYNC 0x40000000u
+/* set with MP_CAPTURE_ASYNC, without MP_CAPTURE_SHARED, on the record
+ * that follows a copy's destination in the pool: the same execution's
+ * global source, each lane's address (MP_CAPTURE_NO_SOURCE for a lane
+ * that read nothing, its bytes zero-filled) */
+#define MP_CAPTURE_SOURCE 0x10000000u
+#define MP_CAPTURE_NO_SOURCE UINT64_MAX
+/* set with MP_CAPTURE_SHARED by the matrix patch (LDSM, STSM: ldmatrix,
+ * stmatrix): each lane's row address, 16 bytes a row; the matrices the
+ * instruction moves (1, 2 or 4) in MP_CAPTURE_MATRICES(flags) */
+#define MP_CAPTURE_MATRIX 0x20000000u
+#define MP_CAPTURE_MATRICES_SHIFT 24
+#define MP_CAPTURE_MATRICES(flags) (((flags) >> MP_CAPTURE_MATRICES_SHIFT) & 0x7u)
+/* a pool slot no execution filled (its pair did not fit): skipped */
+#define MP_CAPTURE_NO_WANT 0xffffffffu
 
 /* The device block of one captured launch (the patches' userdata). Each
  * execution of want[k] is counted in count[k]; the first cap of them take

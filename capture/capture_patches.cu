@@ -1,6 +1,7 @@
 // capture_patches.cu - the device side of the capture library: the
 // callbacks compute-sanitizer's patching API calls before each global and
-// shared memory access and each asynchronous copy (LDGSTS) of a patched
+// shared memory access, each asynchronous copy (LDGSTS: destination and
+// source) and each matrix load or store (LDSM, STSM) of a patched
 // module (built with nvcc --fatbin
 // --compile-as-tools-patch, loaded by capture/capture.c). A launch with a
 // capture block (its userdata) records, for the instructions it wants
@@ -29,39 +30,49 @@ static __device__ __forceinline__ unsigned warp_number(void)
     return block * ((threads + 31) / 32) + tid / 32;
 }
 
-static __device__ SanitizerPatchResult record(void *userdata, uint64_t pc,
-                                              uint64_t addr, uint32_t size,
-                                              uint32_t flags)
+// The index of the instruction at pc in the block's want[] (ascending: a
+// binary search), or -1 when it is not wanted.
+static __device__ int want_index(const mp_capture_block *b, uint64_t pc)
 {
-    mp_capture_block *b = (mp_capture_block *)userdata;
-    if (!b)
-        return SANITIZER_PATCH_SUCCESS;
     uint64_t off = pc - b->base;
-    int k = -1, lo = 0, hi = (int)b->nwant - 1;
-    while (lo <= hi) {   // want[] ascends: a binary search
+    int lo = 0, hi = (int)b->nwant - 1;
+    while (lo <= hi) {
         int mid = (lo + hi) / 2;
-        if (b->want[mid] == off) {
-            k = mid;
-            break;
-        }
+        if (b->want[mid] == off)
+            return mid;
         if (b->want[mid] < off)
             lo = mid + 1;
         else
             hi = mid - 1;
     }
-    if (k < 0)
-        return SANITIZER_PATCH_SUCCESS;
-    // the lanes at this instruction now: one record between them
-    unsigned mask = __activemask();
-    unsigned lane = lane_id();
-    unsigned leader = __ffs(mask) - 1;
+    return -1;
+}
+
+// The lanes at this instruction now take nrec consecutive records between
+// them, one execution of want[k] counted: the first slot, or one past the
+// pool (past the cap, or the pool spent; a pair that does not fit whole
+// has its first slot marked MP_CAPTURE_NO_WANT).
+static __device__ unsigned claim(mp_capture_block *b, int k, unsigned nrec,
+                                 unsigned mask, unsigned lane,
+                                 unsigned leader)
+{
     unsigned slot = 0xffffffffu;
-    if (lane == leader && atomicAdd(&b->count[k], 1u) < b->cap)
-        slot = atomicAdd(&b->used, 1u);
-    slot = __shfl_sync(mask, slot, leader);
-    if (slot >= b->pool)   // past the cap, or the pool is spent
-        return SANITIZER_PATCH_SUCCESS;
-    mp_capture_rec *r = &b->rec[slot];
+    if (lane == leader && atomicAdd(&b->count[k], 1u) < b->cap) {
+        slot = atomicAdd(&b->used, nrec);
+        if (slot < b->pool && slot + nrec > b->pool) {
+            b->rec[slot].want = MP_CAPTURE_NO_WANT;
+            b->rec[slot].active = 0;
+            slot = b->pool;
+        }
+    }
+    return __shfl_sync(mask, slot, leader);
+}
+
+// This lane's address in record r; the leader writes the rest.
+static __device__ void put(mp_capture_rec *r, unsigned lane, unsigned leader,
+                           unsigned mask, uint64_t addr, uint32_t size,
+                           uint32_t flags, int k)
+{
     r->addr[lane] = addr;
     if (lane == leader) {
         r->active = mask;
@@ -70,6 +81,26 @@ static __device__ SanitizerPatchResult record(void *userdata, uint64_t pc,
         r->flags = flags;
         r->want = (uint32_t)k;
     }
+}
+
+static __device__ SanitizerPatchResult record(void *userdata, uint64_t pc,
+                                              uint64_t addr, uint32_t size,
+                                              uint32_t flags)
+{
+    mp_capture_block *b = (mp_capture_block *)userdata;
+    if (!b)
+        return SANITIZER_PATCH_SUCCESS;
+    int k = want_index(b, pc);
+    if (k < 0)
+        return SANITIZER_PATCH_SUCCESS;
+    // the lanes at this instruction now: one record between them
+    unsigned mask = __activemask();
+    unsigned lane = lane_id();
+    unsigned leader = __ffs(mask) - 1;
+    unsigned slot = claim(b, k, 1, mask, lane, leader);
+    if (slot >= b->pool)
+        return SANITIZER_PATCH_SUCCESS;
+    put(&b->rec[slot], lane, leader, mask, addr, size, flags, k);
     return SANITIZER_PATCH_SUCCESS;
 }
 
@@ -81,17 +112,47 @@ mp_capture_global(void *userdata, uint64_t pc, void *ptr, uint32_t size,
     return record(userdata, pc, (uint64_t)(uintptr_t)ptr, size, flags);
 }
 
-// An asynchronous copy (LDGSTS): its store into shared memory, at dst (an
-// offset in the shared window) of accessSize bytes; the global source is
-// not recorded.
+// An asynchronous copy (LDGSTS): two records of one execution, its store
+// into shared memory, at dst (an offset in the shared window) of
+// accessSize bytes, then its global source (MP_CAPTURE_NO_SOURCE where a
+// lane read nothing: src is NULL when its source size is 0).
 extern "C" __device__ __noinline__ SanitizerPatchResult
 mp_capture_memcpy_async(void *userdata, uint64_t pc, void *src, uint32_t dst,
                         uint32_t accessSize)
 {
-    (void)src;
-    return record(userdata, pc, dst, accessSize,
-                  SANITIZER_MEMORY_DEVICE_FLAG_WRITE | MP_CAPTURE_SHARED
-                  | MP_CAPTURE_ASYNC);
+    mp_capture_block *b = (mp_capture_block *)userdata;
+    if (!b)
+        return SANITIZER_PATCH_SUCCESS;
+    int k = want_index(b, pc);
+    if (k < 0)
+        return SANITIZER_PATCH_SUCCESS;
+    unsigned mask = __activemask();
+    unsigned lane = lane_id();
+    unsigned leader = __ffs(mask) - 1;
+    unsigned slot = claim(b, k, 2, mask, lane, leader);
+    if (slot >= b->pool)
+        return SANITIZER_PATCH_SUCCESS;
+    put(&b->rec[slot], lane, leader, mask, dst, accessSize,
+        SANITIZER_MEMORY_DEVICE_FLAG_WRITE | MP_CAPTURE_SHARED
+            | MP_CAPTURE_ASYNC, k);
+    put(&b->rec[slot + 1], lane, leader, mask,
+        src ? (uint64_t)(uintptr_t)src : MP_CAPTURE_NO_SOURCE, accessSize,
+        SANITIZER_MEMORY_DEVICE_FLAG_READ | MP_CAPTURE_ASYNC
+            | MP_CAPTURE_SOURCE, k);
+    return SANITIZER_PATCH_SUCCESS;
+}
+
+// A matrix load or store (LDSM, STSM): each lane's row address (an offset
+// in the shared window, 16 bytes a row) and the matrices it moves.
+extern "C" __device__ __noinline__ SanitizerPatchResult
+mp_capture_matrix(void *userdata, uint64_t pc, uint32_t address,
+                  uint32_t accessSize, uint32_t flags, uint32_t count,
+                  const void *pNewValue)
+{
+    (void)pNewValue;
+    return record(userdata, pc, address, accessSize,
+                  flags | MP_CAPTURE_SHARED | MP_CAPTURE_MATRIX
+                      | ((count & 0x7u) << MP_CAPTURE_MATRICES_SHIFT));
 }
 
 extern "C" __device__ __noinline__ SanitizerPatchResult

@@ -69,6 +69,15 @@ static char *put_opcode(char *p, const mp_capture_rec *r)
                          : "";
     if (r->flags & MP_CAPTURE_ASYNC)
         return put_str(put_str(p, "LDGSTS"), suffix);
+    if (r->flags & MP_CAPTURE_MATRIX) {   /* LDSM.16.M88.4, STSM.16.M88 */
+        unsigned m = MP_CAPTURE_MATRICES(r->flags);
+        p = put_str(p, store ? "STSM.16.M88" : "LDSM.16.M88");
+        if (m > 1) {
+            *p++ = '.';
+            p = put_dec(p, m);
+        }
+        return p;
+    }
     if (store && load)   /* an atomic: named, not explained */
         return put_str(p, shared ? "ATOMS" : "ATOMG");
     p = put_str(p, store ? "ST" : "LD");
@@ -95,11 +104,16 @@ size_t mp_capture_row(char *buf, const char *mangled, uint32_t offset,
     *p++ = ',';
     *p++ = (r->flags & MP_CAPTURE_WRITE) ? '1' : '0';
     p = put_str(p, ",0x");
+    uint32_t active = r->active;   /* a copy's source: lanes that read */
+    if (r->flags & MP_CAPTURE_SOURCE)
+        for (int l = 0; l < 32; l++)
+            if (r->addr[l] == MP_CAPTURE_NO_SOURCE)
+                active &= ~(1u << l);
     for (int s = 28; s >= 0; s -= 4)   /* active: eight digits */
-        *p++ = "0123456789abcdef"[r->active >> s & 0xf];
+        *p++ = "0123456789abcdef"[active >> s & 0xf];
     for (int l = 0; l < 32; l++) {
         *p++ = ',';
-        if (r->active >> l & 1u)
+        if (active >> l & 1u)
             p = put_hex(p, r->addr[l]);
     }
     *p++ = '\n';

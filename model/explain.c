@@ -31,6 +31,12 @@ static long long exec_predict(const mp_explain_exec *e, long long *ideal,
     if (e->space == MP_SPACE_SHARED) {
         mp_warp_access a;
         mp_bank_prediction p;
+        if (e->matrices > 0) {   /* each matrix's 8 rows a phase */
+            mp_bank_predict_matrix(e->addr, e->matrices, &p);
+            if (ideal)
+                *ideal = p.ideal;
+            return p.wavefronts;
+        }
         a.width = e->width;
         a.is_store = e->is_store;
         a.active = e->active;
@@ -115,7 +121,8 @@ int mp_explain_add(mp_explain_acc *acc, const mp_explain_exec *e,
     mp_explain_exec n = *e;
     normalise(&n);
     if (acc->nexec > 0 && (n.space != acc->space || n.width != acc->width
-                           || n.is_store != acc->is_store)) {
+                           || n.is_store != acc->is_store
+                           || n.matrices != acc->exec[0].matrices)) {
         snprintf(err, errlen, "an execution of another space, width or "
                  "direction than the instruction's first");
         return -1;
@@ -178,8 +185,6 @@ static const struct {
     {"LDGSTS", "asynchronous copy LDGSTS: its shared-memory wavefronts "
                "do not follow the STS bank rule"},
     {"LDGDEPBAR", "asynchronous copy barrier"},
-    {"LDSM", "matrix load LDSM (ldmatrix)"},
-    {"STSM", "matrix store STSM (stmatrix)"},
     {"UTMA", "tensor memory access (TMA)"},
     {"UBLKCP", "bulk copy (TMA)"},
     {"LDL", "local memory"},
@@ -190,6 +195,25 @@ static const struct {
     {"SULD", "surface"},
     {"SUST", "surface"},
 };
+
+int mp_explain_opcode_matrices(const char *opcode)
+{
+    if (strncmp(opcode, "LDSM.", 5) && strncmp(opcode, "STSM.", 5)
+        && strcmp(opcode, "LDSM") && strcmp(opcode, "STSM"))
+        return 0;
+    const char *m = strstr(opcode, ".M88");
+    if (!m)
+        m = strstr(opcode, ".MT88");
+    if (!m)
+        return 1;
+    m = strchr(m + 1, '.');
+    if (!m)
+        return 1;
+    int n = m[1] - '0';
+    return (n == 1 || n == 2 || n == 4) && (m[2] == '\0' || m[2] == '.')
+               ? n
+               : 1;
+}
 
 int mp_explain_opcode_atomic(const char *opcode)
 {
@@ -205,6 +229,15 @@ int mp_explain_opcode_atomic(const char *opcode)
 int mp_explain_opcode(const char *opcode, int *space, int *width,
                       const char **why)
 {
+    if (mp_explain_opcode_matrices(opcode)) {
+        if (space)
+            *space = MP_SPACE_SHARED;
+        if (width)
+            *width = 16;
+        if (why)
+            *why = "matrix load or store: each matrix's rows a phase";
+        return 1;
+    }
     if (mp_explain_opcode_atomic(opcode)) {
         if (space)
             *space = !strncmp(opcode, "ATOMS", 5) ? MP_SPACE_SHARED

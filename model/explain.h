@@ -27,6 +27,9 @@ typedef struct {
     int is_store;
     uint32_t active;                  /* bit i: lane i takes part */
     long long addr[MP_WARP_SIZE];     /* byte offset/address per lane */
+    int matrices;                     /* LDSM/STSM: the 8x8 matrices it
+                                         moves, lanes 8m..8m+7 the 16-byte
+                                         rows of matrix m; 0 otherwise */
 } mp_explain_exec;
 
 /* The executions of one instruction and the model's totals over them. */
@@ -61,7 +64,9 @@ long long mp_explain_exec_count(const mp_explain_exec *e, long long *ideal);
 
 /* Classifies a SASS opcode ("LDS.U.128", "LDG.E.64", "STG.E", "LD.E",
  * "LDGSTS.E.BYPASS.128", "UTMALDG.2D", "ATOMS.ADD", ...): 1 when the
- * model explains it (plain LDS, STS, LDG, STG, LD, ST; the atomics and
+ * model explains it (plain LDS, STS, LDG, STG, LD, ST; the matrix loads
+ * and stores LDSM and STSM, 16 bytes a lane, each matrix's 8 rows a
+ * phase (the bank probe's matrix mode, docs/findings.md); the atomics and
  * reductions ATOMS, ATOMG, ATOM, REDG, RED, counted as stores of the same
  * addresses: measured so on the H200, docs/findings.md), with *space
  * (shared, global, or -1 for generic LD/ST/ATOM/RED) and *width (bytes,
@@ -76,6 +81,10 @@ int mp_explain_opcode(const char *opcode, int *space, int *width,
  * REDG, RED, with any modifiers). */
 int mp_explain_opcode_atomic(const char *opcode);
 
+/* The 8x8 matrices a matrix load or store moves (LDSM.16.M88.4: 4,
+ * LDSM.16.MT88.2: 2, STSM.16.M88: 1), or 0 for any other opcode. */
+int mp_explain_opcode_matrices(const char *opcode);
+
 /* ---- the pattern ------------------------------------------------------ */
 
 typedef struct {
@@ -84,6 +93,7 @@ typedef struct {
     int full;               /* all 32 lanes active */
     int space, width, is_store;
     int atomic;             /* the instruction is an atomic (acc->atomic) */
+    int matrices;           /* LDSM/STSM: its matrices; 0 otherwise */
     uint32_t active;
     long long base_bytes;   /* lane k = 0's address */
     long long stride_bytes; /* between neighbouring address groups */

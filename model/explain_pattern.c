@@ -127,6 +127,7 @@ int mp_explain_infer(const mp_explain_acc *acc, mp_explain_pattern *p)
     p->width = e->width;
     p->is_store = e->is_store;
     p->atomic = acc->atomic;
+    p->matrices = e->matrices;
     p->active = e->active;
     p->full = e->active == 0xffffffffu;
     if (e->active)
@@ -166,6 +167,30 @@ static int bank_command(const mp_explain_pattern *p, const mp_explain_exec *e,
 {
     const char *op = p->is_store ? "st" : "ld";
     char gp[64];
+    if (p->matrices) {   /* the matrix mode: each lane's row, as captured */
+        long long lo = -1;
+        for (int l = 0; l < 8 * p->matrices; l++)
+            if (lo < 0 || e->addr[l] < lo)
+                lo = e->addr[l];
+        lo -= lo % 128;   /* keeps every row's banks */
+        int len = snprintf(out, n, "memprobe bank --op %s --matrices %d "
+                           "--offsets '", p->is_store ? "stsm" : "ldsm",
+                           p->matrices);
+        for (int l = 0; l < MP_WARP_SIZE && (size_t)len < n; l++) {
+            long long o = l < 8 * p->matrices ? e->addr[l] - lo : 0;
+            if (o >= 10000000) {
+                snprintf(out, n, "no probe replays this pattern: the rows "
+                         "span more than the bank probe's 10^7-byte "
+                         "offsets");
+                return 0;
+            }
+            len += snprintf(out + len, n - (size_t)len, "%s%lld",
+                            l ? ";" : "", o);
+        }
+        if ((size_t)len < n)
+            snprintf(out + len, n - (size_t)len, "'");
+        return 1;
+    }
     if (!p->full) {
         snprintf(out, n, "no probe replays this pattern: the bank probe "
                  "runs all 32 lanes, this warp has active mask 0x%08x",

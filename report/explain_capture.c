@@ -184,12 +184,17 @@ static int add_row(mp_capture *c, char f[NCOLS][MAX_FIELD], char *why,
         return snprintf(why, n, "opcode: '%s' where earlier rows of %s+0x%llx "
                         "say '%s'", f[C_OPCODE], in->kernel,
                         (unsigned long long)pc, in->opcode), -1;
-    in->rows++;
+    /* an asynchronous copy's global source follows its destination's row:
+     * the same execution, not another */
+    int source = !strncmp(f[C_OPCODE], "LDGSTS", 6)
+                 && e.space == MP_SPACE_GLOBAL;
+    in->rows += !source;
     c->rows++;
     if (note_launch(in, launch))
         return snprintf(why, n, "out of memory"), -1;
     if (!in->explained)
         return 0;
+    e.matrices = mp_explain_opcode_matrices(f[C_OPCODE]);
     mp_explain_opcode(f[C_OPCODE], &space, &width, NULL);
     if ((space >= 0 && space != e.space) || (width && width != e.width))
         return snprintf(why, n, "opcode %s does not match space %s, width "

@@ -50,7 +50,11 @@ static void test_opcodes(void **state)
 {
     (void)state;
     const uint32_t R = MP_CAPTURE_READ, W = MP_CAPTURE_WRITE,
-                   S = MP_CAPTURE_SHARED, A = MP_CAPTURE_ASYNC;
+                   S = MP_CAPTURE_SHARED, A = MP_CAPTURE_ASYNC,
+                   SRC = MP_CAPTURE_SOURCE, M = MP_CAPTURE_MATRIX,
+                   X1 = 1u << MP_CAPTURE_MATRICES_SHIFT,
+                   X2 = 2u << MP_CAPTURE_MATRICES_SHIFT,
+                   X4 = 4u << MP_CAPTURE_MATRICES_SHIFT;
     static const struct {
         uint32_t flags, width;
         const char *opcode;
@@ -62,6 +66,10 @@ static void test_opcodes(void **state)
         {R | S, 8, "LDS.64"},    {R | W | S, 4, "ATOMS"},
         {R | W, 8, "ATOMG"},     {W | S | A, 16, "LDGSTS.128"},
         {W | S | A, 4, "LDGSTS"},
+        {R | A | SRC, 16, "LDGSTS.128"},
+        {R | S | M | X4, 16, "LDSM.16.M88.4"},
+        {R | S | M | X2, 16, "LDSM.16.M88.2"},
+        {W | S | M | X1, 16, "STSM.16.M88"},
     };
     char got[MP_CAPTURE_ROW_MAX(16)], want[2048];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -73,6 +81,24 @@ static void test_opcodes(void **state)
         assert_string_equal(got, want);
         assert_int_equal(n, strlen(want));
     }
+}
+
+/* A copy's source row: a lane that read nothing (its bytes zero-filled)
+ * is left out of the mask and empty. */
+static void test_source_lanes(void **state)
+{
+    (void)state;
+    mp_capture_rec r = record(MP_CAPTURE_READ | MP_CAPTURE_ASYNC
+                                  | MP_CAPTURE_SOURCE,
+                              16, 0xffffffffu, 0x7f0000000000ull, 16);
+    r.addr[3] = MP_CAPTURE_NO_SOURCE;
+    r.addr[31] = MP_CAPTURE_NO_SOURCE;
+    char got[MP_CAPTURE_ROW_MAX(8)], want[2048];
+    mp_capture_row(got, "_Z1kv", 0x40, 0, &r);
+    mp_capture_rec shown = r;
+    shown.active = 0x7ffffff7u;
+    reference(want, sizeof want, "_Z1kv", 0x40, 0, &shown, "LDGSTS.128");
+    assert_string_equal(got, want);
 }
 
 /* Inactive lanes empty, zeros as 0x0, the largest values, the bound. */
@@ -152,11 +178,50 @@ static void test_read_back(void **state)
     mp_capture_free(&c);
 }
 
+/* An asynchronous copy's two rows are one execution (its destination,
+ * then its source); an ldmatrix .x4 is explained by its matrices' rows:
+ * rows 256 bytes apart, 8 wavefronts a matrix, 32. */
+static void test_copy_and_matrix_read_back(void **state)
+{
+    (void)state;
+    char buf[4 * MP_CAPTURE_ROW_MAX(16)];
+    size_t len = mp_capture_header(buf);
+    mp_capture_rec dst = record(MP_CAPTURE_WRITE | MP_CAPTURE_SHARED
+                                    | MP_CAPTURE_ASYNC,
+                                16, 0xffffffffu, 0, 16);
+    mp_capture_rec src = record(MP_CAPTURE_READ | MP_CAPTURE_ASYNC
+                                    | MP_CAPTURE_SOURCE,
+                                16, 0xffffffffu, 0x7f0000000000ull, 16);
+    mp_capture_rec ldsm = record(MP_CAPTURE_READ | MP_CAPTURE_SHARED
+                                     | MP_CAPTURE_MATRIX
+                                     | 4u << MP_CAPTURE_MATRICES_SHIFT,
+                                 16, 0xffffffffu, 0, 256);
+    len += mp_capture_row(buf + len, "_Z1kv", 0x40, 0, &dst);
+    len += mp_capture_row(buf + len, "_Z1kv", 0x40, 0, &src);
+    len += mp_capture_row(buf + len, "_Z1kv", 0x90, 0, &ldsm);
+    mp_capture c;
+    char err[256];
+    assert_int_equal(mp_capture_parse(buf, len, "rows", &c, err, sizeof err),
+                     0);
+    assert_int_equal(c.n, 2);
+    assert_string_equal(c.inst[0].opcode, "LDGSTS.128");
+    assert_int_equal(c.inst[0].rows, 1);
+    assert_false(c.inst[0].explained);
+    assert_string_equal(c.inst[1].opcode, "LDSM.16.M88.4");
+    assert_true(c.inst[1].explained);
+    assert_int_equal(c.inst[1].rows, 1);
+    assert_int_equal(c.inst[1].acc.count, 32);
+    assert_int_equal(c.inst[1].acc.ideal, 4);
+    mp_capture_free(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_opcodes),
         cmocka_unit_test(test_extremes),
+        cmocka_unit_test(test_source_lanes),
+        cmocka_unit_test(test_copy_and_matrix_read_back),
         cmocka_unit_test(test_header),
         cmocka_unit_test(test_read_back),
     };

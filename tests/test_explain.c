@@ -530,8 +530,9 @@ static void test_opcodes(void **state)
         {"LDGSTS.E.BYPASS.LTC128B.128", 0, 0, 0},
         {"LDGSTS.E.LTC128B", 0, 0, 0},
         {"LDGDEPBAR", 0, 0, 0},
-        {"LDSM.16.M88.4", 0, 0, 0},
-        {"STSM.16.M88.4", 0, 0, 0},
+        {"LDSM.16.M88.4", 1, MP_SPACE_SHARED, 16},
+        {"LDSM.16.MT88.2", 1, MP_SPACE_SHARED, 16},
+        {"STSM.16.M88", 1, MP_SPACE_SHARED, 16},
         {"UTMALDG.2D", 0, 0, 0},
         {"ATOMS.ADD", 1, MP_SPACE_SHARED, 0},
         {"ATOMS.POPC.INC.32", 1, MP_SPACE_SHARED, 0},
@@ -563,6 +564,14 @@ static void test_opcodes(void **state)
     assert_true(mp_explain_opcode_atomic("RED.E.ADD"));
     assert_false(mp_explain_opcode_atomic("REDUX.SUM"));
     assert_false(mp_explain_opcode_atomic("STS"));
+    static const struct {
+        const char *op;
+        int matrices;
+    } m[] = {{"LDSM.16.M88.4", 4}, {"LDSM.16.MT88.2", 2}, {"STSM.16.M88", 1},
+             {"STSM.16.MT88.4", 4}, {"LDSM", 1}, {"LDS.128", 0},
+             {"LDSMX.4", 0}, {"STS", 0}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
+        assert_int_equal(mp_explain_opcode_matrices(m[i].op), m[i].matrices);
     mp_explain_opcode("UTMALDG.2D", NULL, NULL, &why);
     assert_string_equal(why, "tensor memory access (TMA)");
 }
@@ -582,7 +591,7 @@ static void test_atomics(void **state)
     mp_explain_acc acc;
     mp_explain_init(&acc);
     acc.atomic = 1;
-    mp_explain_exec e = {MP_SPACE_SHARED, 4, 1, FULL, {0}};
+    mp_explain_exec e = {MP_SPACE_SHARED, 4, 1, FULL, {0}, 0};
     for (int l = 0; l < 32; l++)
         e.addr[l] = 1024 + 4LL * 32 * (l % 4);
     char err[128];
@@ -616,7 +625,7 @@ static void test_atomics(void **state)
     /* global: 32 lanes on 32 scattered sectors, 4-byte, ideal 4 */
     mp_explain_init(&acc);
     acc.atomic = 1;
-    mp_explain_exec g = {MP_SPACE_GLOBAL, 4, 1, FULL, {0}};
+    mp_explain_exec g = {MP_SPACE_GLOBAL, 4, 1, FULL, {0}, 0};
     for (int l = 0; l < 32; l++)
         g.addr[l] = 0x100000 + 4096LL * l;
     assert_int_equal(mp_explain_add(&acc, &g, err, sizeof err), 0);
@@ -628,6 +637,58 @@ static void test_atomics(void **state)
         assert_int_not_equal(f.fix[i].kind, MP_FIX_VECTOR);
         assert_int_not_equal(f.fix[i].kind, MP_FIX_STAGE);
     }
+    mp_explain_free(&acc);
+}
+
+/* An ldmatrix .x4 whose rows lie 256 bytes apart (a 64-word tile row):
+ * each matrix's 8 rows on banks 0-3, 8 wavefronts a matrix, 32 for the
+ * ideal 4. Padding the row by one 16-byte chunk or the XOR swizzle of
+ * the 16-byte chunks by row % 8 (CuTe's and Triton's) reaches the ideal;
+ * no other width or lanes. The bank probe's matrix mode replays it. */
+static void test_matrices(void **state)
+{
+    (void)state;
+    mp_explain_acc acc;
+    mp_explain_init(&acc);
+    mp_explain_exec e = {MP_SPACE_SHARED, 16, 0, FULL, {0}, 4};
+    for (int l = 0; l < 32; l++)
+        e.addr[l] = 256LL * l;
+    char err[128];
+    assert_int_equal(mp_explain_add(&acc, &e, err, sizeof err), 0);
+    assert_int_equal(acc.count, 32);
+    assert_int_equal(acc.ideal, 4);
+    mp_explain_pattern p;
+    mp_explain_fixes f;
+    assert_int_equal(mp_explain_infer(&acc, &p), 0);
+    assert_int_equal(p.matrices, 4);
+    mp_explain_fixes_for(&acc, &p, &f);
+    int pad = 0, xor = 0;
+    for (int i = 0; i < f.n; i++) {
+        assert_int_not_equal(f.fix[i].kind, MP_FIX_WIDTH);
+        assert_int_not_equal(f.fix[i].kind, MP_FIX_COMPACT);
+        pad += f.fix[i].kind == MP_FIX_PAD && f.fix[i].count == 4;
+        xor += f.fix[i].kind == MP_FIX_XOR && f.fix[i].count == 4;
+    }
+    assert_int_equal(pad, 1);
+    assert_int_equal(xor, 1);
+    char cmd[1024], want[1024];
+    assert_true(mp_explain_probe_command(&p, &acc, cmd, sizeof cmd));
+    int len = snprintf(want, sizeof want, "memprobe bank --op ldsm "
+                       "--matrices 4 --offsets '");
+    for (int l = 0; l < 32; l++)
+        len += snprintf(want + len, sizeof want - (size_t)len, "%s%d",
+                        l ? ";" : "", 256 * l);
+    snprintf(want + len, sizeof want - (size_t)len, "'");
+    assert_string_equal(cmd, want);
+    /* .x1: only lanes 0-7's rows count, 8 wavefronts for the ideal 1 */
+    mp_explain_free(&acc);
+    e.matrices = 1;
+    assert_int_equal(mp_explain_add(&acc, &e, err, sizeof err), 0);
+    assert_int_equal(acc.count, 8);
+    assert_int_equal(acc.ideal, 1);
+    /* another matrix count than the first execution's: refused */
+    e.matrices = 2;
+    assert_int_equal(mp_explain_add(&acc, &e, err, sizeof err), -1);
     mp_explain_free(&acc);
 }
 
@@ -647,7 +708,7 @@ static void test_base_banks(void **state)
         long long counts[2];
         for (int k = 0; k < 2; k++) {
             mp_explain_acc acc;
-            mp_explain_exec e = {MP_SPACE_SHARED, c[i].width, 0, FULL, {0}};
+            mp_explain_exec e = {MP_SPACE_SHARED, c[i].width, 0, FULL, {0}, 0};
             mp_explain_pattern p;
             char cmd[1024], err[256];
             long long base = k ? c[i].base % (128 / c[i].width) : c[i].base;
@@ -673,7 +734,7 @@ static void test_irregular(void **state)
 {
     (void)state;
     mp_explain_acc acc;
-    mp_explain_exec e = {MP_SPACE_SHARED, 4, 0, FULL, {0}};
+    mp_explain_exec e = {MP_SPACE_SHARED, 4, 0, FULL, {0}, 0};
     mp_explain_pattern p;
     mp_explain_fixes f;
     char cmd[1024], want[1024], err[256];
@@ -857,6 +918,7 @@ int main(void)
         cmocka_unit_test(test_irregular),
         cmocka_unit_test(test_base_banks),
         cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_matrices),
         cmocka_unit_test(test_bad_captures),
         cmocka_unit_test(test_launches),
         cmocka_unit_test(test_status),

@@ -475,17 +475,18 @@ static void test_not_explained(void **state)
     for (int l = 0; l < 32; l++)
         snprintf(text + strlen(text), sizeof text - strlen(text), ",lane%d",
                  l);
-    strcat(text, "\ntranspose_naive,0x180,0,0,shared,LDSM.16.M88.4,16,0,"
+    strcat(text, "\ntranspose_naive,0x180,0,0,shared,LDGSTS,4,1,"
                  "0x00000001,0");
     for (int l = 1; l < 32; l++)
         strcat(text, ",");
     strcat(text, "\n");
-    cli_write_file("ldsm.csv", text);
-    explain(L("--capture", "ldsm.csv", "--from",
+    cli_write_file("ldgsts.csv", text);
+    explain(L("--capture", "ldgsts.csv", "--from",
               FIX("transpose_profile.csv")), 4, &r);
-    cli_must_contain("stdout", r.out, "+0x180 LDSM.16.M88.4: 1 warp "
-                     "execution in 1 launch\nnot explained (matrix load "
-                     "LDSM (ldmatrix))\n");
+    cli_must_contain("stdout", r.out, "+0x180 LDGSTS: 1 warp execution in 1 "
+                     "launch\nnot explained (asynchronous copy LDGSTS: its "
+                     "shared-memory wavefronts do not follow the STS bank "
+                     "rule)\n");
     assert_string_equal(r.err, "memprobe: nothing explained: the offenders' "
                         "captured instructions are all of opcodes the model "
                         "does not explain\n");

@@ -6,7 +6,9 @@
 # NAME-profile-lines.csv: their measured counts, the first launch of each
 # kernel) and prints, per captured instruction, the measured count beside
 # each rule's sum over the captured warp executions. A rule is worth
-# keeping where it equals the measured count on every instruction.
+# keeping where it equals the measured count on every instruction. An
+# LDGSTS's rows come in pairs, its destination then its global source;
+# the x4_ rules are four times a rule with quarter wavefronts.
 #
 #   scripts/explore/opcode-fit.py DIR/NAME [DIR/NAME...]
 import csv
@@ -78,6 +80,34 @@ def rules_global(addrs, w):
     return {"sectors": len(sectors), "lines128": len(lines)}
 
 
+def group_wavefronts(dst, src, w, unit):
+    """Lanes grouped by the `unit`-byte block of their source: each group's
+    destinations counted by the bank rule, summed over the groups."""
+    groups = defaultdict(dict)
+    for lane, a in src.items():
+        groups[a // unit][lane] = dst[lane]
+    return sum(bank_wavefronts(g, w, 32) for g in groups.values())
+
+
+def rules_copy(dst, src, w):
+    """An LDGSTS execution: its destinations (shared) with its sources."""
+    r = {}
+    sts = bank_wavefronts(dst, w, max(1, 128 // max(w, 4)))
+    sec = rules_global(src, w)["sectors"] if src else 0
+    lines = rules_global(src, w)["lines128"] if src else 0
+    r["dst_sts"] = sts
+    r["src_sectors"] = sec
+    r["src_lines"] = lines
+    r["sts+sectors-1"] = sts + max(sec - 1, 0)
+    r["sts+sectors-lines"] = sts + sec - lines
+    r["max(sts,sectors)"] = max(sts, sec)
+    r["per_sector_groups"] = group_wavefronts(dst, src, w, 32) if src else 0
+    r["per_line_groups"] = group_wavefronts(dst, src, w, 128) if src else 0
+    r["x4_sts+3/4sectors"] = 4 * sts + 3 * sec   # the totals' relation, x4
+    r["x4_sts+1/4sectors"] = 4 * sts + sec
+    return r
+
+
 def main(prefixes):
     for pre in prefixes:
         measured = {}
@@ -91,6 +121,7 @@ def main(prefixes):
             continue
         sums = defaultdict(Counter)
         info = {}
+        pending = {}   # an LDGSTS's destination row, until its source row
         try:
             f = open(pre + "-capture.csv")
         except OSError as e:
@@ -108,6 +139,19 @@ def main(prefixes):
                 if base in ("LDS", "STS", "LDG", "STG", "LD", "ST"):
                     continue   # explained already
                 addrs = {l: int(row[9 + l], 16) for l in range(32) if row[9 + l]}
+                if base == "LDGSTS" or op.startswith("LDGSTS"):
+                    if space == "shared":   # the destination: its source next
+                        pending[key] = addrs
+                        continue
+                    dst = pending.pop(key, None)
+                    if dst is None:
+                        continue
+                    rs = rules_copy(dst, addrs, w)
+                    rs["rows"] = 1
+                    rs["lanes"] = len(dst)
+                    sums[key].update(rs)
+                    info[key] = (pop, op, "shared", w)
+                    continue
                 rs = rules_shared(addrs, w, pop) if space == "shared" else rules_global(addrs, w)
                 rs["rows"] = 1
                 rs["lanes"] = len(addrs)
