@@ -201,9 +201,11 @@ $(CPP_APP): tests/profile/real/cpp_app.cu
 # More C++ programs of the real-program checks (scripts/gpu-check.sh
 # profilereal, opcodes): Thrust's sort with CUB's kernels compiled in, a
 # kernel template instantiated twice and NVTX ranges named by registered
-# strings; histograms with shared and global atomics.
+# strings; histograms with shared and global atomics; ldmatrix and
+# stmatrix on a tile with and without the XOR swizzle.
 # Built on demand (Thrust for every architecture is slow): make real-cpp.
-REAL_CPP := $(BUILD)/tests/profile/thrust_sort $(BUILD)/tests/profile/histogram
+REAL_CPP := $(BUILD)/tests/profile/thrust_sort $(BUILD)/tests/profile/histogram \
+	$(BUILD)/tests/profile/matrix_tile
 .PHONY: real-cpp
 real-cpp: $(REAL_CPP)
 $(REAL_CPP): $(BUILD)/tests/profile/%: tests/profile/real/%.cu

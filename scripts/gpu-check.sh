@@ -896,15 +896,16 @@ opcodes)
 xfit)
     # Rules for the counts of LDGSTS, LDSM, STSM and the atomics, tried
     # on real programs: memprobe explain --check-libraries on each of
-    # XFIT_PROGRAMS (default: histograms with atomics, Thrust's sort, the
-    # Triton matrix product, PyTorch's attention), its capture kept, and
+    # XFIT_PROGRAMS (default: histograms with atomics, Thrust's sort,
+    # ldmatrix and stmatrix on a tile, the Triton matrix product, PyTorch's
+    # attention), its capture kept, and
     # scripts/explore/opcode-fit.py's table of each instruction's measured
     # count beside each candidate rule's (results/h200/explain/fit/).
     F=$W/fit; mkdir -p "$F"
     make -j16 DEPS=.deps memprobe capture real-cpp >> "$W/log.txt" 2>&1
-    for n in ${XFIT_PROGRAMS:-histogram thrust_sort triton_matmul torch_sdpa}; do
+    for n in ${XFIT_PROGRAMS:-histogram thrust_sort matrix_tile triton_matmul torch_sdpa}; do
         case $n in
-            histogram|thrust_sort) cmd=build/tests/profile/$n ;;
+            histogram|thrust_sort|matrix_tile) cmd=build/tests/profile/$n ;;
             *) cmd="python3 tests/profile/real/$n.py" ;;
         esac
         step "xfit-$n" bash -c "timeout -k 10 ${XFIT_LIMIT_S:-150} ./memprobe explain \
