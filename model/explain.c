@@ -185,11 +185,14 @@ static const struct {
     {"LDGSTS", "asynchronous copy LDGSTS: its shared-memory wavefronts "
                "do not follow the STS bank rule"},
     {"LDGDEPBAR", "asynchronous copy barrier"},
-    {"UTMA", "tensor memory access (TMA)"},
-    {"UBLKCP", "bulk copy (TMA)"},
-    {"LDL", "local memory"},
-    {"STL", "local memory"},
-    {"LDC", "constant memory"},
+    /* not compared: the profile has no count to compare a model with */
+    {"UTMA", "tensor memory access (TMA): the profile counts its "
+             "instructions only, no wavefront or sector of the copy"},
+    {"UBLKCP", "bulk copy (TMA): the profile counts its instructions only, "
+               "no wavefront or sector of the copy"},
+    {"LDL", "local memory: the profile counts no local-memory sectors"},
+    {"STL", "local memory: the profile counts no local-memory sectors"},
+    {"LDC", "constant memory: the profile has no constant-memory counter"},
     {"TEX", "texture"},
     {"TLD", "texture"},
     {"SULD", "surface"},

@@ -573,7 +573,15 @@ static void test_opcodes(void **state)
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++)
         assert_int_equal(mp_explain_opcode_matrices(m[i].op), m[i].matrices);
     mp_explain_opcode("UTMALDG.2D", NULL, NULL, &why);
-    assert_string_equal(why, "tensor memory access (TMA)");
+    assert_string_equal(why, "tensor memory access (TMA): the profile counts "
+                        "its instructions only, no wavefront or sector of "
+                        "the copy");
+    mp_explain_opcode("LDC.64", NULL, NULL, &why);
+    assert_string_equal(why, "constant memory: the profile has no "
+                        "constant-memory counter");
+    mp_explain_opcode("STL.128", NULL, NULL, &why);
+    assert_string_equal(why, "local memory: the profile counts no "
+                        "local-memory sectors");
 }
 
 /* Shared atomics count as the stores of their addresses (measured on
