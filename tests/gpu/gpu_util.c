@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -299,4 +300,75 @@ void gpu_print_table(const gpu_col *cols, const mp_ncu_table *t)
 __attribute__((constructor)) static void register_families(void)
 {
     mp_families_register();
+}
+
+/* ---- explain on a program --------------------------------------------- */
+
+void gpu_explain_program(gpu_explain_run *r, const char *subdir,
+                         const char *prog, const char *name,
+                         const char *const *args)
+{
+    memset(r, 0, sizeof *r);
+    r->rc = -1;
+    gpu_test_subdir(subdir, r->dir, sizeof r->dir);
+    snprintf(r->prog, sizeof r->prog, "%s/tests/profile/%s",
+             gpu_build_dir(), prog);
+    char lib[1100];
+    snprintf(lib, sizeof lib, "%s/lib/libmemprobe_capture.so",
+             gpu_build_dir());
+    if (access("/dev/nvidiactl", F_OK)) {
+        snprintf(r->skip_why, sizeof r->skip_why, "no NVIDIA GPU here "
+                 "(/dev/nvidiactl missing)");
+        return;
+    }
+    if (access(r->prog, X_OK)) {
+        snprintf(r->skip_why, sizeof r->skip_why, "%s not built (make "
+                 "real-cpp)", r->prog);
+        return;
+    }
+    if (access(lib, R_OK)) {
+        snprintf(r->skip_why, sizeof r->skip_why, "no capture library %s "
+                 "(make capture: it needs the toolkit's compute-sanitizer)",
+                 lib);
+        return;
+    }
+    gpu_make_test_dirs(r->dir);
+    char out[1200], log[1200], csv[256], lines[300];
+    snprintf(out, sizeof out, "%s/%s.csv", r->dir, name);
+    snprintf(log, sizeof log, "%s/%s.log", r->dir, name);
+    char *argv[24];
+    int n = 0;
+    argv[n++] = (char *)gpu_memprobe();
+    argv[n++] = "explain";
+    for (int i = 0; args && args[i] && n < 18; i++)
+        argv[n++] = (char *)args[i];
+    argv[n++] = "-o";
+    argv[n++] = out;
+    argv[n++] = "--";
+    argv[n++] = r->prog;
+    argv[n] = NULL;
+    r->rc = mp_spawn_wait_timeout(argv, log, 120);
+    printf("# memprobe explain ... -o %s -- %s -> exit %d (log %s)\n", out,
+           r->prog, r->rc, log);
+    snprintf(csv, sizeof csv, "%s.csv", name);
+    snprintf(lines, sizeof lines, "%s-profile-lines.csv", name);
+    r->have_xp = gpu_read_csv(r->dir, csv, &r->xp);
+    r->have_plines = gpu_read_csv(r->dir, lines, &r->plines);
+}
+
+void gpu_explain_free(gpu_explain_run *r)
+{
+    if (r->have_xp)
+        mp_ncu_free(&r->xp);
+    if (r->have_plines)
+        mp_ncu_free(&r->plines);
+    r->have_xp = r->have_plines = 0;
+}
+
+int gpu_explain_row(const gpu_explain_run *r, const char *k)
+{
+    for (int i = 0; r->have_xp && i < r->xp.nrows; i++)
+        if (!strncmp(gpu_cell(&r->xp, i, "kernel"), k, strlen(k)))
+            return i;
+    return -1;
 }

@@ -43,6 +43,30 @@ typedef struct {
 void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
                     mp_ncu_table *tables, int *rc);
 
+/* ---- explain on a program --------------------------------------------- */
+
+/* A memprobe explain run of a program: its files in dir, NAME.csv (the
+ * explanation) and NAME-profile-lines.csv (the measured counts) read
+ * back; why a test skips, when it must ("" when it runs). */
+typedef struct {
+    char dir[1024], prog[1024], skip_why[1200];
+    int rc;
+    mp_ncu_table xp, plines;
+    int have_xp, have_plines;
+} gpu_explain_run;
+
+/* Skips (skip_why) without a GPU, the program BUILD/tests/profile/PROG
+ * or the capture library; else runs `memprobe explain ARGS -o
+ * DIR/NAME.csv -- PROG` (ARGS: words, NULL-ended) with DIR its
+ * gpu_test_subdir(subdir), and reads both CSVs. */
+void gpu_explain_program(gpu_explain_run *r, const char *subdir,
+                         const char *prog, const char *name,
+                         const char *const *args);
+void gpu_explain_free(gpu_explain_run *r);
+
+/* explain.csv's first row whose kernel starts with k, or -1. */
+int gpu_explain_row(const gpu_explain_run *r, const char *k);
+
 /* ---- files ----------------------------------------------------------- */
 
 /* Reads DIR/NAME into t: 1, or 0 after a "# why" line. */
