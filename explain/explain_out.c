@@ -186,9 +186,15 @@ static mp_rep_table *inst_table(const mp_xp_inst *x, mp_rep_format f)
     static const char *const keys[] = {"field", "value"};
     mp_rep_table *t = mp_rep_table_new("instruction", 2, keys, 0, NULL, 8);
     char buf[1024];
-    snprintf(buf, sizeof buf, "%s, %d bytes, %s", space_of(x), width_of(x),
-             x->p.atomic ? "atomic (counted as a store)"
-             : x->p.is_store ? "store" : "load");
+    if (x->p.matrices)   /* ldmatrix / stmatrix: rows of 8x8 matrices */
+        snprintf(buf, sizeof buf, "%s, %d-byte rows, matrix %s of %d 8x8 "
+                 "matrices (each one's 8 rows a phase)", space_of(x),
+                 width_of(x), x->p.is_store ? "store" : "load",
+                 x->p.matrices);
+    else
+        snprintf(buf, sizeof buf, "%s, %d bytes, %s", space_of(x),
+                 width_of(x), x->p.atomic ? "atomic (counted as a store)"
+                 : x->p.is_store ? "store" : "load");
     field(t, "space, width", buf);
     pattern_words(x, buf, sizeof buf);
     field(t, "pattern", buf);

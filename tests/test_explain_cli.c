@@ -535,6 +535,49 @@ static void test_atomics(void **state)
     mp_ncu_free(&t);
 }
 
+/* An ldmatrix .x4 on rows 128 bytes apart: each matrix's 8 rows in one
+ * bank group, 8 wavefronts a matrix, 32 for the ideal 4; said as a matrix
+ * load, replayed by the bank probe's matrix mode, fixed by padding or the
+ * XOR swizzle (4 each). */
+static void test_matrix(void **state)
+{
+    (void)state;
+    cli_result r;
+    char text[4096] = "kernel,pc_offset,launch,warp,space,opcode,width,"
+                      "is_store,active";
+    for (int l = 0; l < 32; l++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ",lane%d",
+                 l);
+    strcat(text, "\nldsm_rows,0x300,0,0,shared,LDSM.16.M88.4,16,0,"
+                 "0xffffffff");
+    for (int l = 0; l < 32; l++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), ",0x%x",
+                 128 * l);
+    strcat(text, "\n");
+    cli_write_file("ldsm.csv", text);
+    explain(L("--capture", "ldsm.csv", "-o", "ldsm-x.csv"), 0, &r);
+    cli_must_contain("stdout", r.out, "shared, 16-byte rows, matrix load of "
+                     "4 8x8 matrices (each one's 8 rows a phase)");
+    cli_must_contain("stdout", r.out, "memprobe bank --op ldsm --matrices 4 "
+                     "--offsets '0;128;256;");
+    cli_result_free(&r);
+    mp_ncu_table t;
+    read_csv("ldsm-x.csv", &t);
+    int fix = mp_ncu_column(&t, "fix"), reach = 0;
+    assert_true(fix >= 0 && t.nrows > 0);
+    for (int row = 0; row < t.nrows; row++) {
+        expect_cell(&t, row, "model", "32");
+        expect_cell(&t, row, "model_ideal", "4");
+        if (strstr(t.cells[row][fix], "pad each")
+            || strstr(t.cells[row][fix], "XOR swizzle")) {
+            reach++;
+            expect_cell(&t, row, "predicted", "4");
+        }
+    }
+    assert_int_equal(reach, 2);
+    mp_ncu_free(&t);
+}
+
 /* Nothing to explain: no offender (the padded tile), or no capture row
  * of any offender: exit 4, one line, nothing on stdout, no -o file. */
 static void test_nothing(void **state)
@@ -877,6 +920,7 @@ int main(void)
         cmocka_unit_test(test_capture_alone),
         cmocka_unit_test(test_not_explained),
         cmocka_unit_test(test_atomics),
+        cmocka_unit_test(test_matrix),
         cmocka_unit_test(test_nothing),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_no_capture_lib),
