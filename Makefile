@@ -57,12 +57,13 @@ BUILD := build
 # it must not reach nvcc, whose C++ headers need the real one.
 # The rooms (docs/architecture.md): cli/ on top, the families in probes/
 # (one folder each) and profile/ (memprobe profile) beside them, explain/
-# (memprobe explain) above profile/, report/ and runtime/ below them, model/
+# (memprobe explain) above profile/, crosscheck/ (the comparisons with
+# Nsight Compute) beside them, report/ and runtime/ below them, model/
 # at the bottom; inject/ and capture/ apart (libraries loaded into a
 # user's program).
 FAMILY_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard probes/*/*.c probes/*/*.cu))))
 INCLUDES := -Icli -Iexplain -Iprofile -Iinject -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
-	-Ireport -I$(CUDA_HOME)/include
+	-Icrosscheck -Ireport -I$(CUDA_HOME)/include
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -Wall -Wextra -D_GNU_SOURCE -Ishim $(INCLUDES) -MMD -MP
 # -pthread: verification splits its compares across CPU threads
@@ -123,7 +124,7 @@ endif
 # A family's CPU tests live in its folder (probes/NAME/test_*.c) and build
 # to $(BUILD)/tests/NAME/; the rest are tests/test_*.c.
 FAMILY_TESTS := $(wildcard probes/*/test_*.c)
-LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c explain/*.c profile/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
+LIB_C := $(filter-out cli/main.c $(FAMILY_TESTS),$(wildcard cli/*.c explain/*.c profile/*.c crosscheck/*.c runtime/*.c model/*.c probes/*.c probes/*/*.c report/*.c))
 LIB_CU := $(wildcard runtime/*.cu probes/*.cu probes/*/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/%.o) $(LIB_CU:%.cu=$(BUILD)/%.cu.o)
 TESTS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_*.c)) \

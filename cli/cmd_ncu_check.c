@@ -1,11 +1,11 @@
 /*
  * cmd_ncu_check.c - `memprobe ncu-check`: its arguments; the check itself
  * (run the probe's standard set under memprobe and Nsight Compute, then
- * compare) is report/ncu_check.c, the repeat spread report/ncu_spread.c,
+ * compare) is crosscheck/ncu_check.c, the repeat spread crosscheck/ncu_spread.c,
  * --profile (memprobe profile's per-instruction counts of a program
- * against ncu's source counters) report/ncu_profile.c, with --level
+ * against ncu's source counters) crosscheck/ncu_profile.c, with --level
  * kernel+ (its per-launch L1, L2 and DRAM values against ncu's raw
- * metrics) report/ncu_kplus.c. Each check runs in a folder of its own
+ * metrics) crosscheck/ncu_kplus.c. Each check runs in a folder of its own
  * inside --dir, whose files replace --dir's only when it compared: a
  * check that fails leaves the last one's files as they were.
  */

@@ -2,7 +2,7 @@
  * explain_analyse.h - the analysis of `memprobe explain`: the offending
  * source lines' instructions (from a profile, or from a capture's own
  * counts), each matched with its captured warp executions, explained by
- * the core (model/explain.h: the model's count, the pattern, the probe
+ * the core (explain/explain.h: the model's count, the pattern, the probe
  * command, the ranked fixes) and its model count compared with the
  * measured one where both count the same launches.
  */

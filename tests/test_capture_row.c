@@ -2,7 +2,7 @@
  * test_capture_row.c - the capture library's rows (capture/capture_row.c)
  * against the same rows written by snprintf here, for each opcode the
  * flags and widths give, partial masks, the largest values and a long
- * name; and read back by explain's reader (report/explain_capture.c):
+ * name; and read back by explain's reader (explain/explain_capture.c):
  * the lane addresses and the opcode it keeps equal the record's.
  */
 #include <setjmp.h>

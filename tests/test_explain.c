@@ -1,6 +1,7 @@
 /*
  * test_explain.c - CPU tests of the analysis core of `memprobe explain`
- * (model/explain*.c) and its capture reader (report/explain_capture.c:
+ * (explain/explain_rules.c, explain_pattern.c, explain_fix.c) and its
+ * capture reader (explain/explain_capture.c:
  * the captures, each instruction's launches, the capture library's status
  * file), numbers against numbers on the seeds' patterns.
  *

@@ -9,6 +9,8 @@
  *   explain/              memprobe explain: profile/ (its judging and
  *                         its runs of a program), report/, runtime/,
  *                         model/; only cli/ uses it
+ *   crosscheck/           the comparisons with Nsight Compute (ncu-check):
+ *                         report/, runtime/, model/; only cli/ uses it
  *   profile/              memprobe profile, beside probes/: report/,
  *                         runtime/, model/, and inject/'s headers (only
  *                         included: the library is another binary); only
@@ -47,26 +49,27 @@
 
 /* Rooms from the top down; a room may use itself and those below it, as
  * its rule says. */
-enum { CLI, EXPLAIN, PROBES, PROFILE, REPORT, RUNTIME, MODEL, INJECT,
-       NROOMS };
-static const char *const room_names[] = {"cli", "explain", "probes",
-                                         "profile", "report", "runtime",
-                                         "model", "inject"};
+enum { CLI, EXPLAIN, CROSSCHECK, PROBES, PROFILE, REPORT, RUNTIME, MODEL,
+       INJECT, NROOMS };
+static const char *const room_names[] = {"cli", "explain", "crosscheck",
+                                         "probes", "profile", "report",
+                                         "runtime", "model", "inject"};
 
 /* may[a][b]: room a may include from and call into room b (1), or only
  * include its headers (INC: profile/ reads the raw files whose names
  * inject/raw.h gives, and calls nothing of the library). */
 enum { INC = 2 };
 static const int may[NROOMS][NROOMS] = {
-    /*           cli explain probes profile report runtime model inject */
-    [CLI] =     {1,  1,      1,     1,      1,     1,      1,    0},
-    [EXPLAIN] = {0,  1,      0,     1,      1,     1,      1,    0},
-    [PROBES] =  {0,  0,      1,     0,      1,     1,      1,    0},
-    [PROFILE] = {0,  0,      0,     1,      1,     1,      1,    INC},
-    [REPORT] =  {0,  0,      0,     0,      1,     1,      1,    0},
-    [RUNTIME] = {0,  0,      0,     0,      0,     1,      1,    0},
-    [MODEL] =   {0,  0,      0,     0,      0,     0,      1,    0},
-    [INJECT] =  {0,  0,      0,     0,      0,     0,      0,    1},
+    /*              cli explain cross probes profile report runtime model inject */
+    [CLI] =        {1,  1,      1,    1,     1,      1,     1,      1,    0},
+    [EXPLAIN] =    {0,  1,      0,    0,     1,      1,     1,      1,    0},
+    [CROSSCHECK] = {0,  0,      1,    0,     0,      1,     1,      1,    0},
+    [PROBES] =     {0,  0,      0,    1,     0,      1,     1,      1,    0},
+    [PROFILE] =    {0,  0,      0,    0,     1,      1,     1,      1,    INC},
+    [REPORT] =     {0,  0,      0,    0,     0,      1,     1,      1,    0},
+    [RUNTIME] =    {0,  0,      0,    0,     0,      0,     1,      1,    0},
+    [MODEL] =      {0,  0,      0,    0,     0,      0,     0,      1,    0},
+    [INJECT] =     {0,  0,      0,    0,     0,      0,     0,      0,    1},
 };
 
 /* A source folder: its room, and for a family folder its path. */
@@ -85,13 +88,14 @@ static void add_folder(const char *dir, int room)
     folders[nfolders++].room = room;
 }
 
-/* The rooms' folders: cli, explain, probes and each probes/NAME, profile,
- * report, runtime, model, inject. */
+/* The rooms' folders: cli, explain, crosscheck, probes and each
+ * probes/NAME, profile, report, runtime, model, inject. */
 static void find_folders(void)
 {
     nfolders = 0;
     add_folder("cli", CLI);
     add_folder("explain", EXPLAIN);
+    add_folder("crosscheck", CROSSCHECK);
     add_folder("probes", PROBES);
     glob_t g;
     if (glob("probes/*/", 0, NULL, &g) == 0) {

@@ -1,6 +1,6 @@
 /*
  * test_ncu_kplus.c - `memprobe ncu-check --profile --level kernel+`'s
- * comparison (report/ncu_kplus.c) on small tables made here with the H200's
+ * comparison (crosscheck/ncu_kplus.c) on small tables made here with the H200's
  * figures for tests/profile/app (results/h200/profile/l2-hit/): launches
  * within tolerance, one outside, a run of two launches summed, a graph
  * launch not compared, launch sequences that differ, missing columns.

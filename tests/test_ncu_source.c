@@ -5,7 +5,7 @@
  * output: a "Kernel Name" line before each table, absolute addresses,
  * thousands separators, "Instructions Executed" twice) and synthetic
  * edge cases; and of `ncu-check --profile`'s comparison
- * (report/ncu_profile.c) against a profile-lines CSV written here.
+ * (crosscheck/ncu_profile.c) against a profile-lines CSV written here.
  *
  * Fixture paths are relative to the repository root, where `make test`
  * runs; set MP_TEST_DATA to run from elsewhere.

@@ -1,5 +1,5 @@
 /*
- * test_ncu_spread.c - `memprobe ncu-check --spread` (report/ncu_spread.c)
+ * test_ncu_spread.c - `memprobe ncu-check --spread` (crosscheck/ncu_spread.c)
  * on small CSVs made here: repeated ncu runs that agree, that differ by
  * less than a third of a tolerance, by more, an exact metric that moves,
  * and files that cannot be compared. No GPU.

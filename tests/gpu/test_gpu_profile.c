@@ -535,7 +535,7 @@ static void test_ncu_agrees(void **state)
 }
 
 /* ncu-check --level kernel+: every launch's DRAM bytes, L2 sectors and L1
- * hit rate within the tolerances of report/ncu_kplus.c against ncu with
+ * hit rate within the tolerances of crosscheck/ncu_kplus.c against ncu with
  * --cache-control all (its lines printed for the record). */
 static void test_ncu_kplus_agrees(void **state)
 {

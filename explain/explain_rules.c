@@ -1,7 +1,9 @@
 /*
- * explain.c - the accumulator of an instruction's warp executions, the
- * opcode classes, the pattern inference and the probe command of
- * `memprobe explain` (see explain.h; the fixes are in explain_fix.c).
+ * explain_rules.c - the rules of `memprobe explain` (explain.h): the
+ * accumulator of an instruction's warp executions, each counted by the
+ * bank or sector model, and the opcode classes (which opcodes are
+ * explained and how they count); the pattern and the probe command are in
+ * explain_pattern.c, the fixes in explain_fix.c.
  */
 #include "explain.h"
 

@@ -2,7 +2,7 @@
  * explain_capture.h - reader of the lane-address captures that `memprobe
  * explain` analyses (docs/explain-design.md): CSV, one row per warp
  * execution of a memory instruction, grouped into instructions (kernel
- * and pc offset) whose executions go into a model/explain.h accumulator.
+ * and pc offset) whose executions go into a explain/explain.h accumulator.
  *
  *   # comment lines and blank lines are skipped
  *   kernel,pc_offset,launch,warp,space,opcode,width,is_store,active,lane0,...,lane31
@@ -11,7 +11,7 @@
  * kernel: the kernel's name (quoted when it holds a comma); pc_offset: the
  * instruction's offset in the kernel (decimal or 0x hex); launch and warp:
  * integers >= 0 (which launch, which warp of it); space: shared or global;
- * opcode: the SASS opcode (LDS, LDG.E.64, ...; model/explain.h's
+ * opcode: the SASS opcode (LDS, LDG.E.64, ...; explain/explain.h's
  * mp_explain_opcode decides which are explained); width: bytes per lane;
  * is_store: 0 or 1; active: the lane mask in hex; lane0..lane31: each
  * lane's byte address (global) or shared-window offset (shared), decimal
