@@ -293,6 +293,17 @@ static const include_case include_cases[] = {
     {"cli", "c.c", "#include \"explain_run.h\"\n", 0},
     {"profile", "p.c", "#include \"explain_run.h\"\n", 1},
     {"explain", "x.c", "#include \"cli.h\"\n#include \"bank.h\"\n", 2},
+    /* crosscheck/: report/ and below, used by cli/ only; explain's rules
+     * are explain/'s, not model/'s or report/'s to include */
+    {"crosscheck", "n.c",
+     "#include \"ncu_source.h\"\n#include \"ncu_csv.h\"\n#include "
+     "\"probe.h\"\n", 0},
+    {"cli", "c.c", "#include \"ncu_check.h\"\n", 0},
+    {"report", "r.c", "#include \"ncu_profile.h\"\n", 1},
+    {"crosscheck", "n.c",
+     "#include \"profile_csv.h\"\n#include \"explain.h\"\n", 2},
+    {"model", "m.c", "#include \"explain.h\"\n", 1},
+    {"report", "r.c", "#include \"explain_capture.h\"\n", 1},
 };
 
 static void test_checker_catches_breaks(void **state)
