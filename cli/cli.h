@@ -8,13 +8,14 @@
 
 #include <stdio.h>
 
+#include "options.h"
 #include "params.h"
 #include "probe.h"
 
 int mp_cmd_measure(const mp_probe *p, int argc, char **argv); /* cmd_probe.c */
 int mp_cmd_predict(int argc, char **argv);                    /* cmd_probe.c */
-int mp_cmd_list(int argc, char **argv);                       /* cmd_probe.c */
-int mp_cmd_columns(int argc, char **argv);                    /* cmd_probe.c */
+int mp_cmd_list(int argc, char **argv);                       /* cmd_list.c */
+int mp_cmd_columns(int argc, char **argv);                    /* cmd_columns.c */
 int mp_cmd_device(int argc, char **argv);                     /* cmd_device.c */
 int mp_cmd_version(int argc, char **argv);                    /* cmd_device.c */
 int mp_cmd_ncu_check(int argc, char **argv);                  /* cmd_ncu_check.c */
@@ -31,6 +32,12 @@ int mp_cmd_explain(int argc, char **argv);                    /* cmd_explain.c *
  * of p (no run options) whose every configuration passes p's check: what
  * `ncu-check --args` runs. */
 void mp_cli_check_params(const mp_probe *p, int argc, char **argv);
+
+/* Parses a command whose usage is one fixed text and whose arguments are
+ * only the options opts[0 .. nopts) (none: NULL, 0): --help prints the
+ * usage and exits 0, anything else is one line and exit 2. */
+void mp_cli_fixed_usage(const char *cmd, const char *usage,
+                        const mp_opt *opts, int nopts, int argc, char **argv);
 
 /* A command without options: prints usage and exits 0 on --help or -h,
  * exits 2 on any argument. */
