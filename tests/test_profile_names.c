@@ -1,6 +1,6 @@
 /*
  * test_profile_names.c - the names `memprobe profile` prints kernels by
- * (profile/profile_csv.c, mp_prof_short_name): the short name of a
+ * (profile/profile_names.c, mp_prof_short_name): the short name of a
  * demangled kernel name, on real names from the H200's profiles of
  * PyTorch, JAX, CuPy, cuBLAS and a C++ program
  * (results/h200/profile/real/, real-offender/) and on the corners of the
