@@ -47,12 +47,12 @@ int mp_cmd_hierarchy(int argc, char **argv)
         if (stat(files[i], &sb) == 0 && S_ISDIR(sb.st_mode))
             mp_usage_error("hierarchy: %s is a folder, not a CSV", files[i]);
     }
-    mp_ncu_table *tables = mp_xcalloc((size_t)nfiles, sizeof *tables);
+    mp_csv_table *tables = mp_xcalloc((size_t)nfiles, sizeof *tables);
     for (int i = 0; i < nfiles; i++) {
         if (mp_csv_table_read(files[i], &tables[i], err, sizeof err)) {
             /* the tables read so far go before the usage error exits */
             for (int k = 0; k < i; k++)
-                mp_ncu_free(&tables[k]);
+                mp_csv_free(&tables[k]);
             free(tables);
             mp_usage_error("hierarchy: %s", err);
         }
@@ -74,7 +74,7 @@ int mp_cmd_hierarchy(int argc, char **argv)
     }
     mp_hier_free(&h);
     for (int i = 0; i < nfiles; i++)
-        mp_ncu_free(&tables[i]);
+        mp_csv_free(&tables[i]);
     free(tables);
     return rc;
 }

@@ -19,26 +19,26 @@
 
 #include "check.h"
 #include "metrics.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "options.h"
 #include "subprocess.h"
 
 int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
                    const char *ncu_csv, FILE *out)
 {
-    mp_ncu_table mine, theirs;
+    mp_csv_table mine, theirs;
     if (mp_table_read_or_say(mp_csv_table_read, memprobe_csv, &mine,
                              "ncu-check"))
         return MP_EXIT_USAGE;
     if (mp_table_read_or_say(mp_ncu_read, ncu_csv, &theirs, "ncu-check")) {
-        mp_ncu_free(&mine);
+        mp_csv_free(&mine);
         return MP_EXIT_USAGE;
     }
     if (mine.nrows == 0) {
         fprintf(stderr, "memprobe: ncu-check: %s has no data rows: nothing "
                 "to compare\n", memprobe_csv);
-        mp_ncu_free(&mine);
-        mp_ncu_free(&theirs);
+        mp_csv_free(&mine);
+        mp_csv_free(&theirs);
         return MP_EXIT_USAGE;
     }
     int rc = MP_EXIT_OK;
@@ -50,9 +50,9 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
     }
     size_t nm;
     const mp_metric *m = mp_metric_set_get(p->metrics, &nm);
-    int config_col = mp_ncu_column(&mine, "config");
-    int status_col = mp_ncu_column(&mine, "counters_status");
-    int requests_col = mp_ncu_column(&mine, "requests");
+    int config_col = mp_csv_column(&mine, "config");
+    int status_col = mp_csv_column(&mine, "counters_status");
+    int requests_col = mp_csv_column(&mine, "requests");
     int compared = 0, failed = 0;
     fprintf(out, "%-30s %-58s %16s %16s %12s %12s  %s\n", "configuration",
             "metric", "memprobe", "ncu", "difference", "allowed", "");
@@ -65,12 +65,12 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
                         "(chip lacks it)\n", config, m[k].name, "", "", "", "");
                 continue;
             }
-            int a_col = mp_ncu_column(&mine, m[k].name);
-            int b_col = mp_ncu_column(&theirs, m[k].name);
+            int a_col = mp_csv_column(&mine, m[k].name);
+            int b_col = mp_csv_column(&theirs, m[k].name);
             double a, b;
             if (a_col < 0 || b_col < 0
-                || mp_ncu_number(&mine, r, a_col, &a)
-                || mp_ncu_number(&theirs, r, b_col, &b)) {
+                || mp_csv_number(&mine, r, a_col, &a)
+                || mp_csv_number(&theirs, r, b_col, &b)) {
                 fprintf(out, "%-30s %-58s %16s %16s %12s %12s  MISSING\n",
                         config, m[k].name, "", "", "", "");
                 failed++;
@@ -78,7 +78,7 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
             }
             double diff = a - b, requests = 0;
             if (requests_col >= 0)
-                mp_ncu_number(&mine, r, requests_col, &requests);
+                mp_csv_number(&mine, r, requests_col, &requests);
             double allowed = mp_metric_allowed(&m[k], b, requests);
             int ok = fabs(diff) <= allowed;
             compared++;
@@ -100,8 +100,8 @@ int mp_ncu_compare(const mp_probe *p, const char *memprobe_csv,
                     "chip): not a pass\n", memprobe_csv, ncu_csv);
         rc = MP_EXIT_FAIL;
     }
-    mp_ncu_free(&mine);
-    mp_ncu_free(&theirs);
+    mp_csv_free(&mine);
+    mp_csv_free(&theirs);
     return rc;
 }
 
@@ -200,12 +200,12 @@ static int check_in(const mp_probe *p, const config_words *cw,
     /* The set, less the names this chip lacks (ncu refuses a name the
      * chip does not have): memprobe's run says which in counters_status. */
     char status[1024] = "";
-    mp_ncu_table ran;
+    mp_csv_table ran;
     if (mp_csv_table_read(mine, &ran, status, sizeof status) == 0) {
-        int col = mp_ncu_column(&ran, "counters_status");
+        int col = mp_csv_column(&ran, "counters_status");
         snprintf(status, sizeof status, "%s",
                  col >= 0 && ran.nrows > 0 ? ran.cells[0][col] : "");
-        mp_ncu_free(&ran);
+        mp_csv_free(&ran);
     } else {
         status[0] = '\0';
     }

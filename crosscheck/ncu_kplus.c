@@ -42,24 +42,24 @@ enum { NJUDGED = sizeof judge / sizeof judge[0] };
 #define RATE "lts__t_sector_hit_rate.pct"
 
 /* memprobe's value in a cell: NAN when empty (not measured). */
-static double value(const mp_ncu_table *t, int r, int c)
+static double value(const mp_csv_table *t, int r, int c)
 {
     double v;
-    return mp_ncu_parse_number(t->cells[r][c], &v) ? NAN : v;
+    return mp_csv_parse_number(t->cells[r][c], &v) ? NAN : v;
 }
 
 /* The number in a cell, or -1 with err (who, row, column). */
-static int number(const mp_ncu_table *t, int r, int c, const char *who,
+static int number(const mp_csv_table *t, int r, int c, const char *who,
                   double *v, char *err, size_t errlen)
 {
-    if (!mp_ncu_parse_number(t->cells[r][c], v))
+    if (!mp_csv_parse_number(t->cells[r][c], v))
         return 0;
     mp_reason(err, errlen, "%s: data row %d: %s '%s' is not a number", who,
               r + 1, t->header[c], t->cells[r][c]);
     return -1;
 }
 
-int mp_ncu_kplus_compare(const mp_ncu_table *prof, const mp_ncu_table *ncu,
+int mp_ncu_kplus_compare(const mp_csv_table *prof, const mp_csv_table *ncu,
                          FILE *out, char *err, size_t errlen)
 {
     /* profile.csv's columns: these nine, then the judged ones; ncu's:
@@ -74,11 +74,11 @@ int mp_ncu_kplus_compare(const mp_ncu_table *prof, const mp_ncu_table *ncu,
     nnames[NJUDGED + 2] = RATE, nnames[NJUDGED + 3] = "Kernel Name";
     int pc[9 + NJUDGED], nc[NJUDGED + 4];
     for (int k = 0; k < 9 + NJUDGED; k++)
-        if ((pc[k] = mp_ncu_need_column(prof, pnames[k], "profile CSV", err,
+        if ((pc[k] = mp_csv_need_column(prof, pnames[k], "profile CSV", err,
                                         errlen)) < 0)
             return MP_EXIT_USAGE;
     for (int k = 0; k < NJUDGED + 4; k++)
-        if ((nc[k] = mp_ncu_need_column(ncu, nnames[k], "ncu CSV", err,
+        if ((nc[k] = mp_csv_need_column(ncu, nnames[k], "ncu CSV", err,
                                         errlen)) < 0)
             return MP_EXIT_USAGE;
     const int nkernel = nc[NJUDGED + 3];
@@ -186,11 +186,11 @@ int mp_ncu_kplus_check(const char *ncu, const char *dir, char *const *argv,
                 rc == 127 ? "not found" : "failed", rc, nlog);
         return rc == 127 ? MP_EXIT_USAGE : MP_EXIT_FAIL;
     }
-    mp_ncu_table p, n;
+    mp_csv_table p, n;
     if (mp_table_read_or_say(mp_csv_table_read, csv, &p, "ncu-check"))
         return MP_EXIT_FAIL;
     if (mp_table_read_or_say(mp_ncu_read, ncsv, &n, "ncu-check")) {
-        mp_ncu_free(&p);
+        mp_csv_free(&p);
         return MP_EXIT_FAIL;
     }
     rc = mp_ncu_kplus_compare(&p, &n, out, err, sizeof err);
@@ -199,7 +199,7 @@ int mp_ncu_kplus_check(const char *ncu, const char *dir, char *const *argv,
         fprintf(stderr, "memprobe: ncu-check: %s\n", err);
         rc = MP_EXIT_FAIL;
     }
-    mp_ncu_free(&p);
-    mp_ncu_free(&n);
+    mp_csv_free(&p);
+    mp_csv_free(&n);
     return rc;
 }

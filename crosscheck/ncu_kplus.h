@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 /* The metrics ncu is asked for (and the columns the comparison reads). */
 #define MP_KPLUS_NCU_METRICS                                                 \
@@ -30,7 +30,7 @@
  * out. Returns 0 all within tolerance, 1 one outside, 4 nothing compared;
  * 2 with a one-line reason in err when a table lacks a column, a cell is
  * not a number, or the launch sequences differ (kernel names, counts). */
-int mp_ncu_kplus_compare(const mp_ncu_table *prof, const mp_ncu_table *ncu,
+int mp_ncu_kplus_compare(const mp_csv_table *prof, const mp_csv_table *ncu,
                          FILE *out, char *err, size_t errlen);
 
 /* Runs, in dir (which exists), with logs there:

@@ -124,23 +124,23 @@ static int parse_offset(const char *text, long long *out)
 
 /* Reads memprobe's rows into e as side 0 (its run) or 2 (its repeat);
  * -1 with err on a bad table. */
-static int read_memprobe(const mp_ncu_table *t, int side, kernels *k,
+static int read_memprobe(const mp_csv_table *t, int side, kernels *k,
                          entry *e, int *ne, int *has_inst, char *err,
                          size_t errlen)
 {
     static const char who[] = "profile lines CSV";
-    int cm = mp_ncu_column(t, "mangled"), cop = mp_ncu_column(t, "opcode");
-    int cl = mp_ncu_column(t, "launches");
-    int ck = mp_ncu_need_column(t, "kernel", who, err, errlen);
-    int co = ck < 0 ? -1 : mp_ncu_need_column(t, "function_offset", who,
+    int cm = mp_csv_column(t, "mangled"), cop = mp_csv_column(t, "opcode");
+    int cl = mp_csv_column(t, "launches");
+    int ck = mp_csv_need_column(t, "kernel", who, err, errlen);
+    int co = ck < 0 ? -1 : mp_csv_need_column(t, "function_offset", who,
                                               err, errlen);
     if (co < 0)
         return -1;
     int cv[MP_SRC_VALUES];
     for (int v = 0; v < MP_SRC_VALUES; v++) {
         cv[v] = v == MP_SRC_INST   /* optional: compared where both have it */
-                ? mp_ncu_column(t, mp_ncu_profile_columns[v])
-                : mp_ncu_need_column(t, mp_ncu_profile_columns[v], who, err,
+                ? mp_csv_column(t, mp_ncu_profile_columns[v])
+                : mp_csv_need_column(t, mp_ncu_profile_columns[v], who, err,
                                      errlen);
         if (cv[v] < 0 && v != MP_SRC_INST)
             return -1;
@@ -156,7 +156,7 @@ static int read_memprobe(const mp_ncu_table *t, int side, kernels *k,
         double *most = side ? k->launches2 : k->launches;
         x->text = cop >= 0 ? t->cells[r][cop] : "";
         double launches = 0;
-        if (cl >= 0 && !mp_ncu_parse_number(t->cells[r][cl], &launches)
+        if (cl >= 0 && !mp_csv_parse_number(t->cells[r][cl], &launches)
             && launches > most[x->kernel])
             most[x->kernel] = launches;
         if (parse_offset(t->cells[r][co], &x->offset)) {
@@ -167,7 +167,7 @@ static int read_memprobe(const mp_ncu_table *t, int side, kernels *k,
         }
         for (int v = 0; v < MP_SRC_VALUES; v++) {
             const char *cell = cv[v] >= 0 ? t->cells[r][cv[v]] : "";
-            if (cell[0] && mp_ncu_parse_number(cell, &x->value[v])) {
+            if (cell[0] && mp_csv_parse_number(cell, &x->value[v])) {
                 mp_reason(err, errlen, "profile lines CSV: data row %d: %s "
                           "'%s' is not a number", r + 1,
                           mp_ncu_profile_columns[v], cell);
@@ -406,8 +406,8 @@ static void say_summary(const tally *t, int paired, int nkernels,
 }
 
 int mp_ncu_profile_compare(const mp_ncu_source *ncu,
-                           const mp_ncu_table *lines,
-                           const mp_ncu_table *repeat, FILE *out, int show,
+                           const mp_csv_table *lines,
+                           const mp_csv_table *repeat, FILE *out, int show,
                            char *err, size_t errlen)
 {
     entries x;
@@ -490,7 +490,7 @@ typedef struct {
 static int compare_files(const runs *r, const char *repeat, FILE *out)
 {
     mp_ncu_source src;
-    mp_ncu_table t, t2;
+    mp_csv_table t, t2;
     char err[1024];
     if (mp_ncu_source_read(r->page, &src, err, sizeof err)) {
         fprintf(stderr, "memprobe: ncu-check: %s\n", err);
@@ -502,7 +502,7 @@ static int compare_files(const runs *r, const char *repeat, FILE *out)
     }
     if (repeat
         && mp_table_read_or_say(mp_csv_table_read, repeat, &t2, "ncu-check")) {
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
         mp_ncu_source_free(&src);
         return MP_EXIT_FAIL;
     }
@@ -513,8 +513,8 @@ static int compare_files(const runs *r, const char *repeat, FILE *out)
         rc = MP_EXIT_FAIL;
     }
     if (repeat)
-        mp_ncu_free(&t2);
-    mp_ncu_free(&t);
+        mp_csv_free(&t2);
+    mp_csv_free(&t);
     mp_ncu_source_free(&src);
     return rc;
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "ncu_source.h"
 
 /* memprobe's column of each ncu value (MP_SRC_*). */
@@ -39,8 +39,8 @@ int mp_ncu_profile_same_kernel(const char *ncu, const char *kernel,
  * nothing was compared; 2 with a one-line reason in err when a table
  * lacks a column it needs or a cell is not a number. */
 int mp_ncu_profile_compare(const mp_ncu_source *ncu,
-                           const mp_ncu_table *lines,
-                           const mp_ncu_table *repeat, FILE *out, int show,
+                           const mp_csv_table *lines,
+                           const mp_csv_table *repeat, FILE *out, int show,
                            char *err, size_t errlen);
 
 /* argv of `head... program args...` (both NULL-terminated), for

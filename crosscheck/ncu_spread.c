@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "metrics.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 /* The largest spread of one metric over the configurations. */
 typedef struct {
@@ -26,8 +26,8 @@ typedef struct {
  * CSV `mine` has configurations; *read: how many tables to free. 0, or
  * MP_EXIT_USAGE (said on stderr) when one cannot be read or its launches
  * do not match. */
-static int read_runs(const mp_ncu_table *mine, const char *memprobe_csv,
-                     const char *const *ncu_csvs, int n, mp_ncu_table *runs,
+static int read_runs(const mp_csv_table *mine, const char *memprobe_csv,
+                     const char *const *ncu_csvs, int n, mp_csv_table *runs,
                      int *read)
 {
     for (*read = 0; *read < n; ++*read) {
@@ -48,8 +48,8 @@ static int read_runs(const mp_ncu_table *mine, const char *memprobe_csv,
 /* Metric m's largest spread over the n runs at every configuration of
  * `mine` that all of them measured, into *w; counts each such
  * configuration in *compared. Returns 1 when there was one, 0 when none. */
-static int metric_worst(const mp_metric *m, const mp_ncu_table *mine,
-                        const mp_ncu_table *runs, int n, int requests_col,
+static int metric_worst(const mp_metric *m, const mp_csv_table *mine,
+                        const mp_csv_table *runs, int n, int requests_col,
                         worst *w, int *compared)
 {
     int seen = 0;
@@ -57,8 +57,8 @@ static int metric_worst(const mp_metric *m, const mp_ncu_table *mine,
         double lo = INFINITY, hi = -INFINITY, x;
         int have = 0;
         for (int i = 0; i < n; i++) {
-            int col = mp_ncu_column(&runs[i], m->name);
-            if (col < 0 || mp_ncu_number(&runs[i], r, col, &x))
+            int col = mp_csv_column(&runs[i], m->name);
+            if (col < 0 || mp_csv_number(&runs[i], r, col, &x))
                 continue;
             lo = x < lo ? x : lo;
             hi = x > hi ? x : hi;
@@ -69,7 +69,7 @@ static int metric_worst(const mp_metric *m, const mp_ncu_table *mine,
         seen = 1;
         double requests = 0;
         if (requests_col >= 0)
-            mp_ncu_number(mine, r, requests_col, &requests);
+            mp_csv_number(mine, r, requests_col, &requests);
         double scale = m->tolerance_per == MP_TOL_VALUE
                            ? fabs(hi) : requests;
         double spread = hi - lo;
@@ -93,7 +93,7 @@ static int metric_worst(const mp_metric *m, const mp_ncu_table *mine,
  * returns 1 when its tolerance covers 3x the spread (an exact metric: no
  * spread), else 0. */
 static int say_metric(const mp_metric *m, const worst *w,
-                      const mp_ncu_table *mine, int config_col, FILE *out)
+                      const mp_csv_table *mine, int config_col, FILE *out)
 {
     int exact = m->tolerance == 0 && m->tolerance_floor == 0;
     int ok = exact ? w->spread == 0 : m->tolerance >= w->needed;
@@ -108,13 +108,13 @@ static int say_metric(const mp_metric *m, const worst *w,
 
 /* The table of spreads, one line per metric of the probe's set with a
  * non-zero tolerance, and the count line; MP_EXIT_OK or MP_EXIT_FAIL. */
-static int say_spreads(const mp_probe *p, const mp_ncu_table *mine,
-                       const mp_ncu_table *runs, int n, FILE *out)
+static int say_spreads(const mp_probe *p, const mp_csv_table *mine,
+                       const mp_csv_table *runs, int n, FILE *out)
 {
     size_t nm;
     const mp_metric *m = mp_metric_set_get(p->metrics, &nm);
-    int config_col = mp_ncu_column(mine, "config");
-    int requests_col = mp_ncu_column(mine, "requests");
+    int config_col = mp_csv_column(mine, "config");
+    int requests_col = mp_csv_column(mine, "requests");
     int compared = 0, rc = MP_EXIT_OK;
     fprintf(out, "%-62s %12s %12s %12s %10s %10s  %s\n", "metric",
             "spread", "per", "tolerance", "needed", "floor",
@@ -146,11 +146,11 @@ int mp_ncu_spread(const mp_probe *p, const char *memprobe_csv,
                 "ncu CSVs, got %d\n", n);
         return MP_EXIT_USAGE;
     }
-    mp_ncu_table mine;
+    mp_csv_table mine;
     if (mp_table_read_or_say(mp_csv_table_read, memprobe_csv, &mine,
                              "ncu-check --spread"))
         return MP_EXIT_USAGE;
-    mp_ncu_table *runs = calloc((size_t)n, sizeof *runs);
+    mp_csv_table *runs = calloc((size_t)n, sizeof *runs);
     if (!runs) {
         fprintf(stderr, "memprobe: out of memory\n");
         exit(MP_EXIT_FAIL);
@@ -160,8 +160,8 @@ int mp_ncu_spread(const mp_probe *p, const char *memprobe_csv,
     if (rc != MP_EXIT_USAGE)
         rc = say_spreads(p, &mine, runs, n, out);
     for (int i = 0; i < read; i++)
-        mp_ncu_free(&runs[i]);
+        mp_csv_free(&runs[i]);
     free(runs);
-    mp_ncu_free(&mine);
+    mp_csv_free(&mine);
     return rc;
 }

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "options.h"
 #include "own_files.h"
 #include "probe.h"
@@ -74,18 +74,18 @@ static int cmp_name(const void *a, const void *b)
 static int row_of(const char *csv, const char *config, const char *count,
                   double *v)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[512];
     if (mp_csv_table_read(csv, &t, err, sizeof err))
         return 0;
-    int c = mp_ncu_column(&t, "config"), ok = mp_ncu_column(&t, "verified");
-    int m = mp_ncu_column(&t, count), found = 0;
+    int c = mp_csv_column(&t, "config"), ok = mp_csv_column(&t, "verified");
+    int m = mp_csv_column(&t, count), found = 0;
     for (int r = 0; r < t.nrows && c >= 0 && ok >= 0 && m >= 0 && !found;
          r++)
         found = !strcmp(t.cells[r][c], config)
                 && !strcmp(t.cells[r][ok], "yes")
-                && !mp_ncu_number(&t, r, m, v);
-    mp_ncu_free(&t);
+                && !mp_csv_number(&t, r, m, v);
+    mp_csv_free(&t);
     return found;
 }
 

@@ -19,7 +19,7 @@
 
 #include "check.h"
 #include "csv_writer.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "profile_origin.h"
 #include "raw.h"
 #include "report.h"
@@ -378,10 +378,10 @@ void mp_prof_free(mp_prof_data *d)
 }
 
 /* The column name of t (its index), or -1 after an error naming path. */
-int mp_prof_need_col(const mp_ncu_table *t, const char *path,
+int mp_prof_need_col(const mp_csv_table *t, const char *path,
                     const char *name, char *err, size_t errlen)
 {
-    int c = mp_ncu_column(t, name);
+    int c = mp_csv_column(t, name);
     if (c < 0)
         mp_reason(err, errlen, "%s: no column '%s'", path, name);
     return c;
@@ -539,13 +539,13 @@ int mp_prof_check_output(const char *csv, char *err, size_t errlen)
 /* A profile CSV read and the columns of cols (n) found, into idx: 0
  * (free t), or -1 with err. */
 static int open_csv(const char *path, const column *cols, int n,
-                    mp_ncu_table *t, int *idx, char *err, size_t errlen)
+                    mp_csv_table *t, int *idx, char *err, size_t errlen)
 {
     if (mp_csv_table_read(path, t, err, errlen))
         return -1;
     for (int k = 0; k < n; k++)
         if ((idx[k] = mp_prof_need_col(t, path, cols[k].name, err, errlen)) < 0) {
-            mp_ncu_free(t);
+            mp_csv_free(t);
             return -1;
         }
     return 0;
@@ -553,24 +553,24 @@ static int open_csv(const char *path, const column *cols, int n,
 
 /* A data row r of path with a count that did not parse: frees t, says
  * so and returns -1. */
-static int bad_count(mp_ncu_table *t, const char *path, int r, char *err,
+static int bad_count(mp_csv_table *t, const char *path, int r, char *err,
                      size_t errlen)
 {
     mp_reason(err, errlen, "%s: data row %d: a count that is not a whole "
               "number", path, r + 1);
-    mp_ncu_free(t);
+    mp_csv_free(t);
     return -1;
 }
 
 static int load_launches(const char *path, mp_prof_data *d, char *err,
                          size_t errlen)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     int idx[L_N];
     if (open_csv(path, launch_cols, L_N_OLD, &t, idx, err, errlen))
         return -1;
     for (int k = L_N_OLD; k < L_N; k++)   /* -1: an older file */
-        idx[k] = mp_ncu_column(&t, launch_cols[k].name);
+        idx[k] = mp_csv_column(&t, launch_cols[k].name);
     d->l = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->l);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_launch *l = &d->l[d->nl++];
@@ -611,19 +611,19 @@ static int load_launches(const char *path, mp_prof_data *d, char *err,
         if (bad)
             return bad_count(&t, path, r, err, errlen);
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 
 static int load_lines(const char *path, mp_prof_data *d, char *err,
                       size_t errlen)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     int idx[I_N];
     if (open_csv(path, line_cols, I_N_OLD, &t, idx, err, errlen))
         return -1;
     for (int k = I_N_OLD; k < I_N; k++)   /* -1: an older file */
-        idx[k] = mp_ncu_column(&t, line_cols[k].name);
+        idx[k] = mp_csv_column(&t, line_cols[k].name);
     d->i = mp_xcalloc((size_t)t.nrows + 1, sizeof *d->i);
     for (int r = 0; r < t.nrows; r++) {
         mp_prof_line *i = &d->i[d->ni++];
@@ -643,7 +643,7 @@ static int load_lines(const char *path, mp_prof_data *d, char *err,
         if (bad)
             return bad_count(&t, path, r, err, errlen);
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 

@@ -6,7 +6,7 @@
 #ifndef MP_PROFILE_CSV_INT_H
 #define MP_PROFILE_CSV_INT_H
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "profile_csv.h"
 
 int mp_prof_parse_u64(const char *s, mp_u64 *out);
@@ -15,7 +15,7 @@ int mp_prof_parse_long(const char *s, long *out);
 void mp_prof_free_launch(mp_prof_launch *l);
 void mp_prof_free_line(mp_prof_line *i);
 /* The index of column name in t, or -1 with "PATH: no column NAME". */
-int mp_prof_need_col(const mp_ncu_table *t, const char *path,
+int mp_prof_need_col(const mp_csv_table *t, const char *path,
                      const char *name, char *err, size_t errlen);
 
 /* Sets the opcode of each of d's instructions found in `cuobjdump -sass`

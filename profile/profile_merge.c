@@ -21,7 +21,7 @@
 
 #include "check.h"
 #include "csv_writer.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "profile_origin.h"
 #include "raw.h"
 #include "report.h"
@@ -35,7 +35,7 @@
 /* A raw file of a process that may have died while writing: what follows
  * the last newline is dropped (the file is the raw directory's, memprobe's
  * own). An empty file has no rows: 1; read: 0; error: -1. */
-static int read_raw(const char *path, mp_ncu_table *t, char *err,
+static int read_raw(const char *path, mp_csv_table *t, char *err,
                     size_t errlen)
 {
     memset(t, 0, sizeof *t);
@@ -146,7 +146,7 @@ static const char *const raw_line_names[RI_N] = {MP_RAW_LINE_COLS(RAW_NAME)};
 #undef RAW_NAME
 
 /* The columns `names` (n) and the five metrics of t into idx. */
-static int map_cols(const mp_ncu_table *t, const char *path,
+static int map_cols(const mp_csv_table *t, const char *path,
                     const char *const *names, int n, int metrics, int *idx,
                     char *err, size_t errlen)
 {
@@ -162,14 +162,14 @@ static int map_cols(const mp_ncu_table *t, const char *path,
 /* A raw file read and its columns (names, n, then the metrics when
  * `metrics`) found: 0 (free t), 1 nothing in it yet, -1 with err. */
 static int open_raw(const char *path, const char *const *names, int n,
-                    int metrics, mp_ncu_table *t, int *idx, char *err,
+                    int metrics, mp_csv_table *t, int *idx, char *err,
                     size_t errlen)
 {
     int rc = read_raw(path, t, err, errlen);
     if (rc)
         return rc;
     if (map_cols(t, path, names, n, metrics, idx, err, errlen)) {
-        mp_ncu_free(t);
+        mp_csv_free(t);
         return -1;
     }
     return 0;
@@ -184,7 +184,7 @@ static int bad_cell(const char *path, int row, const char *col,
 }
 
 /* The metrics of row r into m. */
-static int read_metrics(const mp_ncu_table *t, const char *path, int r,
+static int read_metrics(const mp_csv_table *t, const char *path, int r,
                         const int *idx, mp_u64 *m, char *err, size_t errlen)
 {
     for (int k = 0; k < MP_PM_N; k++)
@@ -194,7 +194,7 @@ static int read_metrics(const mp_ncu_table *t, const char *path, int r,
     return 0;
 }
 
-static char *xyz(const mp_ncu_table *t, int r, const int *idx, int first)
+static char *xyz(const mp_csv_table *t, int r, const int *idx, int first)
 {
     char buf[256];
     snprintf(buf, sizeof buf, "%s,%s,%s", t->cells[r][idx[first]],
@@ -205,7 +205,7 @@ static char *xyz(const mp_ncu_table *t, int r, const int *idx, int first)
 static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
                             size_t errlen)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     int idx[RL_N + MP_PM_N];
     int rc = open_raw(path, raw_launch_names, RL_N, 1, &t, idx, err, errlen);
     if (rc)
@@ -218,12 +218,12 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
         if (mp_prof_parse_long(c[idx[RL_PID]], &l->pid)
             || mp_prof_parse_long(c[idx[RL_LAUNCH]], &l->launch)
             || mp_prof_parse_long(c[idx[RL_LAUNCHES]], &l->launches)) {
-            mp_ncu_free(&t);
+            mp_csv_free(&t);
             return bad_cell(path, r, "pid or launch", c[idx[RL_PID]], err,
                             errlen);
         }
         if (read_metrics(&t, path, r, idx + RL_N, l->m, err, errlen)) {
-            mp_ncu_free(&t);
+            mp_csv_free(&t);
             return -1;
         }
         l->mangled = mp_xstrdup(c[idx[RL_MANGLED]]);
@@ -238,7 +238,7 @@ static int add_raw_launches(mp_prof_data *d, const char *path, char *err,
         l->why = mp_xstrdup(c[idx[RL_WHY]]);
         d->nl++;
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 
@@ -264,7 +264,7 @@ static int add_raw_kernels(raw_kernels *k, const char *path, char *err,
 #define RAW_NAME(id, name) name,
     static const char *const names[RK_N] = {MP_RAW_KERNEL_COLS(RAW_NAME)};
 #undef RAW_NAME
-    mp_ncu_table t;
+    mp_csv_table t;
     int idx[RK_N];
     int rc = open_raw(path, names, RK_N, 0, &t, idx, err, errlen);
     if (rc)
@@ -277,7 +277,7 @@ static int add_raw_kernels(raw_kernels *k, const char *path, char *err,
         if (mp_prof_parse_long(c[idx[RK_PID]], &x->pid)
             || mp_prof_parse_u64(c[idx[RK_SEEN]], &v)
             || mp_prof_parse_u64(c[idx[RK_PROFILED]], &v)) {
-            mp_ncu_free(&t);
+            mp_csv_free(&t);
             return bad_cell(path, r, "pid or launches", c[idx[RK_PID]], err,
                             errlen);
         }
@@ -288,7 +288,7 @@ static int add_raw_kernels(raw_kernels *k, const char *path, char *err,
         x->profiled = mp_xstrdup(c[idx[RK_PROFILED]]);
         k->n++;
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 
@@ -331,7 +331,7 @@ static void join_kernels(mp_prof_data *d, raw_kernels *k)
 static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
                          size_t errlen)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     int idx[RI_N + MP_PM_N];
     int rc = open_raw(path, raw_line_names, RI_N, 1, &t, idx, err, errlen);
     if (rc)
@@ -360,7 +360,7 @@ static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
                     : RI_LAUNCHES;
             if (bad)
                 bad_cell(path, r, bad, c[idx[k]], err, errlen);
-            mp_ncu_free(&t);
+            mp_csv_free(&t);
             return -1;
         }
         i->mangled = mp_xstrdup(c[idx[RI_MANGLED]]);
@@ -370,7 +370,7 @@ static int add_raw_lines(mp_prof_data *d, const char *path, char *err,
         i->opcode = mp_xstrdup("");
         d->ni++;
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 
@@ -476,7 +476,7 @@ static const char *const raw_op_names[RO_N] = {
 
 static int add_raw_ops(raw_ops *o, const char *path, char *err, size_t errlen)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     int idx[RO_N + MP_PM_N];
     int rc = open_raw(path, raw_op_names, RO_N, 1, &t, idx, err, errlen);
     if (rc)
@@ -489,18 +489,18 @@ static int add_raw_ops(raw_ops *o, const char *path, char *err, size_t errlen)
             || mp_prof_parse_long(c[idx[RO_LAUNCH]], &x->launch)
             || mp_prof_parse_long(c[idx[RO_FUNCTION_INDEX]], &x->fidx)
             || mp_prof_parse_offset(c[idx[RO_PC_OFFSET]], &x->offset)) {
-            mp_ncu_free(&t);
+            mp_csv_free(&t);
             return bad_cell(path, r, "pid, launch, function_index or "
                             "pc_offset", c[idx[RO_PID]], err, errlen);
         }
         if (read_metrics(&t, path, r, idx + RO_N, x->m, err, errlen)) {
-            mp_ncu_free(&t);
+            mp_csv_free(&t);
             return -1;
         }
         x->cubin = mp_xstrdup(c[idx[RO_CUBIN_CRC]]);
         o->n++;
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 
@@ -578,7 +578,7 @@ static const char *const raw_module_names[RM_N] = {
 static int add_raw_modules(raw_modules *m, const char *path, char *err,
                            size_t errlen)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     int idx[RM_N];
     /* the columns before `found` (how it was found: for people, not read) */
     int rc = open_raw(path, raw_module_names, RM_FOUND, 0, &t, idx, err,
@@ -590,14 +590,14 @@ static int add_raw_modules(raw_modules *m, const char *path, char *err,
         raw_module *x = &m->v[m->n];
         char **c = t.cells[r];
         if (mp_prof_parse_long(c[idx[RM_PID]], &x->pid)) {
-            mp_ncu_free(&t);
+            mp_csv_free(&t);
             return bad_cell(path, r, "pid", c[idx[RM_PID]], err, errlen);
         }
         x->crc = mp_xstrdup(c[idx[RM_CUBIN_CRC]]);
         x->origin = mp_xstrdup(c[idx[RM_ORIGIN]]);
         m->n++;
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 

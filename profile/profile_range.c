@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "raw.h"
 
 typedef struct {
@@ -132,17 +132,17 @@ static int ordinal_of(const range_data *rd, long pid)
 static int read_range_file(const char *path, range_data *rd, char *err,
                            size_t errlen)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     if (mp_csv_table_read(path, &t, err, errlen))
         return -1;
     static const char *const fixed[] = {"pid", "launch", "mangled", "grid_x",
         "grid_y", "grid_z", "block_x", "block_y", "block_z", "why"};
     int c[10], v[MP_PR_N];
     for (int k = 0; k < 10; k++)
-        if ((c[k] = mp_ncu_need_column(&t, fixed[k], path, err, errlen)) < 0)
+        if ((c[k] = mp_csv_need_column(&t, fixed[k], path, err, errlen)) < 0)
             goto fail;
     for (int k = 0; k < MP_PR_N; k++)
-        if ((v[k] = mp_ncu_need_column(&t, mp_prof_range_name(k), path, err,
+        if ((v[k] = mp_csv_need_column(&t, mp_prof_range_name(k), path, err,
                                        errlen)) < 0)
             goto fail;
     rd->r = mp_xrealloc(rd->r, (size_t)(rd->nr + t.nrows + 1) * sizeof *rd->r);
@@ -171,10 +171,10 @@ static int read_range_file(const char *path, range_data *rd, char *err,
         for (int k = 0; k < MP_PR_N; k++)
             x->v[k] = mp_xstrdup(cell[v[k]]);
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 fail:
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return -1;
 }
 

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "profile_csv.h"
 #include "stats.h"
 #include "subprocess.h"
@@ -148,7 +148,7 @@ enum { XP_MANGLED, XP_FILE, XP_LINE, XP_OFFSET, XP_OPCODE, XP_MEASURED,
 
 /* The row of instruction x's rows (those from `first` on that share its
  * kernel and offset) to show: the fix ranked 1, else the first. */
-static int best_row(const mp_ncu_table *x, const int *c, int first)
+static int best_row(const mp_csv_table *x, const int *c, int first)
 {
     for (int r = first; r < x->nrows; r++) {
         if (strcmp(x->cells[r][c[XP_MANGLED]], x->cells[first][c[XP_MANGLED]])
@@ -162,7 +162,7 @@ static int best_row(const mp_ncu_table *x, const int *c, int first)
 }
 
 /* Whether explain row r is on source line l. */
-static int on_line(const mp_ncu_table *x, const int *c, int r,
+static int on_line(const mp_csv_table *x, const int *c, int r,
                    const mp_prof_src *l)
 {
     return l->file[0] && !strcmp(x->cells[r][c[XP_MANGLED]], l->mangled)
@@ -175,7 +175,7 @@ static int on_line(const mp_ncu_table *x, const int *c, int r,
  * *shown: the instructions listed; *all: those explain.csv holds. */
 static mp_rep_table *explained_table(const mp_prof_src *s, int n,
                                      const worst *w, int nw,
-                                     const mp_ncu_table *x, const int *c,
+                                     const mp_csv_table *x, const int *c,
                                      int *shown, int *all)
 {
     static const char *const keys[] = {"#", "line", "opcode", "offset",
@@ -225,16 +225,16 @@ static mp_rep_table *explained_table(const mp_prof_src *s, int n,
 }
 
 /* Reads explain.csv into x and its columns into c: 0, or -1 with why. */
-static int read_explain(const char *path, mp_ncu_table *x, int *c,
+static int read_explain(const char *path, mp_csv_table *x, int *c,
                         char *err, size_t errlen)
 {
     if (mp_csv_table_read(path, x, err, errlen))
         return -1;
     for (int i = 0; i < XP_NCOLS; i++)
-        if ((c[i] = mp_ncu_column(x, xp_cols[i])) < 0) {
+        if ((c[i] = mp_csv_column(x, xp_cols[i])) < 0) {
             snprintf(err, errlen, "%s: no column %s: not a CSV of memprobe "
                      "explain (-o)", path, xp_cols[i]);
-            mp_ncu_free(x);
+            mp_csv_free(x);
             return -1;
         }
     return 0;
@@ -791,7 +791,7 @@ int mp_prof_report(const char *csv, const char *explain_csv,
                    char *err, size_t errlen)
 {
     mp_prof_data d;
-    mp_ncu_table x;
+    mp_csv_table x;
     int xc[XP_NCOLS];
     if (mp_prof_load(csv, &d, err, errlen))
         return -1;
@@ -817,7 +817,7 @@ int mp_prof_report(const char *csv, const char *explain_csv,
         mp_rep_table_free(xp.t);
     free(w);
     if (explain_csv)
-        mp_ncu_free(&x);
+        mp_csv_free(&x);
     free(s);
     mp_prof_free(&d);
     return rc;

@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "metrics.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "probe.h"
 #include "stats.h"
 
@@ -32,7 +32,7 @@ static int by_name(const void *a, const void *b)
 
 /* Index of t's rows by config column; duplicates after the first are
  * dropped. Returns the number of entries (*out malloc'd). */
-static int index_rows(const mp_ncu_table *t, int col, entry **out)
+static int index_rows(const mp_csv_table *t, int col, entry **out)
 {
     entry *e = mp_xcalloc((size_t)(t->nrows ? t->nrows : 1), sizeof *e);
     for (int r = 0; r < t->nrows; r++)
@@ -99,7 +99,7 @@ static const mp_metric *row_metric(const char *probe, const mp_metric *def)
  * indexes, and the columns the comparison reads. */
 typedef struct {
     const char *base, *fresh;
-    mp_ncu_table a, b;
+    mp_csv_table a, b;
     int ca, cb;
     entry *ea, *eb;
     int na, nb;
@@ -117,16 +117,16 @@ static int pair_open(pair *p, const char *base, const char *fresh)
     if (mp_table_read_or_say(mp_csv_table_read, base, &p->a, "compare"))
         return MP_EXIT_USAGE;
     if (mp_table_read_or_say(mp_csv_table_read, fresh, &p->b, "compare")) {
-        mp_ncu_free(&p->a);
+        mp_csv_free(&p->a);
         return MP_EXIT_USAGE;
     }
-    p->ca = mp_ncu_column(&p->a, "config");
-    p->cb = mp_ncu_column(&p->b, "config");
+    p->ca = mp_csv_column(&p->a, "config");
+    p->cb = mp_csv_column(&p->b, "config");
     if (p->ca < 0 || p->cb < 0) {
         fprintf(stderr, "memprobe: compare: %s has no config column\n",
                 p->ca < 0 ? base : fresh);
-        mp_ncu_free(&p->a);
-        mp_ncu_free(&p->b);
+        mp_csv_free(&p->a);
+        mp_csv_free(&p->b);
         return MP_EXIT_USAGE;
     }
     return MP_EXIT_OK;
@@ -139,14 +139,14 @@ static void pair_index(pair *p)
     p->nb = index_rows(&p->b, p->cb, &p->eb);
     p->nm = all_metrics(p->m, 64);
     for (int k = 0; k < p->nm; k++) {
-        p->ma[k] = mp_ncu_column(&p->a, p->m[k]->name);
-        p->mb[k] = mp_ncu_column(&p->b, p->m[k]->name);
+        p->ma[k] = mp_csv_column(&p->a, p->m[k]->name);
+        p->mb[k] = mp_csv_column(&p->b, p->m[k]->name);
     }
-    p->req = mp_ncu_column(&p->a, "requests");
-    p->pc = mp_ncu_column(&p->a, "probe");
-    p->ta = mp_ncu_column(&p->a, "time_ns_median");
-    p->tb = mp_ncu_column(&p->b, "time_ns_median");
-    p->match = mp_ncu_column(&p->b, "model_match");
+    p->req = mp_csv_column(&p->a, "requests");
+    p->pc = mp_csv_column(&p->a, "probe");
+    p->ta = mp_csv_column(&p->a, "time_ns_median");
+    p->tb = mp_csv_column(&p->b, "time_ns_median");
+    p->match = mp_csv_column(&p->b, "model_match");
 }
 
 /* The columns of a configuration that its name does not always carry and
@@ -188,7 +188,7 @@ static setting_diff differing_setting(const pair *p, const int *cols, int n)
     setting_diff d = {NULL, NULL, NULL, 0, 0};
     for (int k = 0; k < n; k++) {
         const char *name = mp_schema_name(cols[k]);
-        int ca = mp_ncu_column(&p->a, name), cb = mp_ncu_column(&p->b, name);
+        int ca = mp_csv_column(&p->a, name), cb = mp_csv_column(&p->b, name);
         int pairs = 0;
         const char *x = NULL, *y = NULL;
         for (int i = 0; ca >= 0 && cb >= 0 && i < p->na; i++) {
@@ -256,8 +256,8 @@ static void pair_free(pair *p)
 {
     free(p->ea);
     free(p->eb);
-    mp_ncu_free(&p->a);
-    mp_ncu_free(&p->b);
+    mp_csv_free(&p->a);
+    mp_csv_free(&p->b);
 }
 
 /* Compares the counters of base row r with new row s, each within its
@@ -268,13 +268,13 @@ static void compare_row(const pair *p, int r, int s, int verbose, FILE *out,
     const char *name = p->a.cells[r][p->ca];
     double requests = 0;
     if (p->req >= 0)
-        mp_ncu_number(&p->a, r, p->req, &requests);
+        mp_csv_number(&p->a, r, p->req, &requests);
     for (int k = 0; k < p->nm; k++) {
         double x, y;
         if (p->ma[k] < 0 || p->mb[k] < 0
             || !strcmp(p->m[k]->name, MP_METRIC_TIME)
-            || mp_ncu_number(&p->a, r, p->ma[k], &x)
-            || mp_ncu_number(&p->b, s, p->mb[k], &y))
+            || mp_csv_number(&p->a, r, p->ma[k], &x)
+            || mp_csv_number(&p->b, s, p->mb[k], &y))
             continue;
         double allowed = mp_metric_allowed(
             row_metric(p->pc >= 0 ? p->a.cells[r][p->pc] : NULL, p->m[k]),
@@ -308,8 +308,8 @@ static void compare_rows(const pair *p, int verbose, FILE *out,
         res->matched++;
         compare_row(p, r, s, verbose, out, res);
         double x, y;
-        if (p->ta >= 0 && p->tb >= 0 && !mp_ncu_number(&p->a, r, p->ta, &x)
-            && !mp_ncu_number(&p->b, s, p->tb, &y) && x > 0)
+        if (p->ta >= 0 && p->tb >= 0 && !mp_csv_number(&p->a, r, p->ta, &x)
+            && !mp_csv_number(&p->b, s, p->tb, &y) && x > 0)
             ratios[res->time_pairs++] = y / x;
     }
 }

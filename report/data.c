@@ -34,7 +34,7 @@ const char *mp_rep_text(const mp_rep_data *d, const mp_rep_row *r, int f)
 int mp_rep_num(const mp_rep_data *d, const mp_rep_row *r, int f,
                double *out)
 {
-    return mp_ncu_parse_number(mp_rep_text(d, r, f), out);
+    return mp_csv_parse_number(mp_rep_text(d, r, f), out);
 }
 
 void mp_rep_free(mp_rep_data *d)
@@ -43,7 +43,7 @@ void mp_rep_free(mp_rep_data *d)
         return;
     for (int i = 0; i < d->nfiles; i++) {
         free(d->files[i].path);
-        mp_ncu_free(&d->files[i].t);
+        mp_csv_free(&d->files[i].t);
     }
     free(d->files);
     free(d->rows);
@@ -64,9 +64,9 @@ static const char *base_name(const char *path)
  * its source page, report/ncu_source.h)? */
 static int is_ncu_output(const char *path)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     int ncu = mp_ncu_read(path, &t, NULL, 0) == 0;
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     if (!ncu) {
         mp_ncu_source s;
         char err[256];
@@ -90,12 +90,12 @@ static int read_file(mp_rep_file *f, const char *path, char *err,
         return -1;
     }
     for (int i = 0; i < MP_F_COUNT; i++)
-        f->col[i] = mp_ncu_column(&f->t, field_names[i]);
+        f->col[i] = mp_csv_column(&f->t, field_names[i]);
     static const int identity[] = {MP_F_DEVICE, MP_F_PROBE, MP_F_CONFIG};
     for (size_t i = 0; i < sizeof identity / sizeof *identity; i++) {
         if (f->col[identity[i]] < 0) {
             int ncu = is_ncu_output(path);
-            mp_ncu_free(&f->t);
+            mp_csv_free(&f->t);
             if (ncu)
                 return 1;
             mp_reason(err, errlen, "%s: no column '%s': not a memprobe "
@@ -118,7 +118,7 @@ static int read_file(mp_rep_file *f, const char *path, char *err,
                 mp_reason(err, errlen, "%s: %s rows need column '%s', which "
                           "the header lacks", path, probe,
                           field_names[fld]);
-                mp_ncu_free(&f->t);
+                mp_csv_free(&f->t);
                 return -1;
             }
         }
@@ -129,13 +129,13 @@ static int read_file(mp_rep_file *f, const char *path, char *err,
             mp_reason(err, errlen, "%s: data row %d has no %s", path, r + 1,
                       f->t.cells[r][f->col[MP_F_DEVICE]][0] ? "config"
                                                             : "device_name");
-            mp_ncu_free(&f->t);
+            mp_csv_free(&f->t);
             return -1;
         }
     }
     f->path = strdup(path);
     if (!f->path) {
-        mp_ncu_free(&f->t);
+        mp_csv_free(&f->t);
         mp_reason(err, errlen, "%s: out of memory", path);
         return -1;
     }

@@ -43,41 +43,41 @@
 #define KIB 1024.0
 #define MIB (1024.0 * 1024)
 
-static void copy_cell(char *dst, size_t len, const mp_ncu_table *t, int r,
+static void copy_cell(char *dst, size_t len, const mp_csv_table *t, int r,
                       int c)
 {
     snprintf(dst, len, "%s", c >= 0 ? t->cells[r][c] : "");
 }
 
-void mp_hier_add(mp_hier *h, const mp_ncu_table *t, const char *file)
+void mp_hier_add(mp_hier *h, const mp_csv_table *t, const char *file)
 {
-    int probe = mp_ncu_column(t, "probe");
-    int verified = mp_ncu_column(t, "verified");
-    int fp = mp_ncu_column(t, "footprint_bytes");
-    int st = mp_ncu_column(t, "stride_bytes");
-    int cy = mp_ncu_column(t, "cycles_per_load");
+    int probe = mp_csv_column(t, "probe");
+    int verified = mp_csv_column(t, "verified");
+    int fp = mp_csv_column(t, "footprint_bytes");
+    int st = mp_csv_column(t, "stride_bytes");
+    int cy = mp_csv_column(t, "cycles_per_load");
     if (probe < 0 || fp < 0 || st < 0 || cy < 0)
         return;
-    int ns = mp_ncu_column(t, "ns_per_load");
+    int ns = mp_csv_column(t, "ns_per_load");
     for (int r = 0; r < t->nrows; r++) {
         mp_hier_row x;
         memset(&x, 0, sizeof x);
         if (strcmp(t->cells[r][probe], "latency")
             || (verified >= 0 && strcmp(t->cells[r][verified], "yes"))
-            || mp_ncu_number(t, r, fp, &x.footprint)
-            || mp_ncu_number(t, r, st, &x.stride)
-            || mp_ncu_number(t, r, cy, &x.cycles))
+            || mp_csv_number(t, r, fp, &x.footprint)
+            || mp_csv_number(t, r, st, &x.stride)
+            || mp_csv_number(t, r, cy, &x.cycles))
             continue;
-        if (ns < 0 || mp_ncu_number(t, r, ns, &x.ns))
+        if (ns < 0 || mp_csv_number(t, r, ns, &x.ns))
             x.ns = NAN;
-        copy_cell(x.order, sizeof x.order, t, r, mp_ncu_column(t, "order"));
-        copy_cell(x.cache, sizeof x.cache, t, r, mp_ncu_column(t, "cache"));
-        copy_cell(x.space, sizeof x.space, t, r, mp_ncu_column(t, "space"));
+        copy_cell(x.order, sizeof x.order, t, r, mp_csv_column(t, "order"));
+        copy_cell(x.cache, sizeof x.cache, t, r, mp_csv_column(t, "cache"));
+        copy_cell(x.space, sizeof x.space, t, r, mp_csv_column(t, "space"));
         copy_cell(x.model, sizeof x.model, t, r,
-                  mp_ncu_column(t, "model_level"));
+                  mp_csv_column(t, "model_level"));
         copy_cell(x.counter, sizeof x.counter, t, r,
-                  mp_ncu_column(t, "counter_level"));
-        copy_cell(x.config, sizeof x.config, t, r, mp_ncu_column(t, "config"));
+                  mp_csv_column(t, "counter_level"));
+        copy_cell(x.config, sizeof x.config, t, r, mp_csv_column(t, "config"));
         x.file = file;
         if (h->n == h->cap) {
             h->cap = h->cap ? 2 * h->cap : 64;
@@ -489,7 +489,7 @@ static int repeated(const char *config)
     return 0;
 }
 
-int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
+int mp_hier_bandwidth_plot_data(const mp_csv_table *const *tables, int n,
                                 const char *dir)
 {
     FILE *out = create_in(dir, "bandwidth-footprint.dat");
@@ -502,12 +502,12 @@ int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
         point pts[64];
         int np = 0;
         for (int i = 0; i < n; i++) {
-            const mp_ncu_table *t = tables[i];
-            int probe = mp_ncu_column(t, "probe");
-            int config = mp_ncu_column(t, "config");
-            int kernel = mp_ncu_column(t, "kernel");
-            int bytes = mp_ncu_column(t, "array_bytes");
-            int gbs = mp_ncu_column(t, "bandwidth_gbs");
+            const mp_csv_table *t = tables[i];
+            int probe = mp_csv_column(t, "probe");
+            int config = mp_csv_column(t, "config");
+            int kernel = mp_csv_column(t, "kernel");
+            int bytes = mp_csv_column(t, "array_bytes");
+            int gbs = mp_csv_column(t, "bandwidth_gbs");
             if (probe < 0 || config < 0 || kernel < 0 || bytes < 0 || gbs < 0)
                 continue;
             for (int r = 0; r < t->nrows && np < 64; r++) {
@@ -515,8 +515,8 @@ int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
                 if (strcmp(t->cells[r][probe], "bandwidth")
                     || !repeated(t->cells[r][config])
                     || strcmp(t->cells[r][kernel], kernels[k])
-                    || mp_ncu_number(t, r, bytes, &b)
-                    || mp_ncu_number(t, r, gbs, &g))
+                    || mp_csv_number(t, r, bytes, &b)
+                    || mp_csv_number(t, r, gbs, &g))
                     continue;
                 int dup = 0;
                 for (int j = 0; j < np && !dup; j++)

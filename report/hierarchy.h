@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 /* One verified latency row. */
 typedef struct {
@@ -29,7 +29,7 @@ typedef struct {
 
 /* Adds the verified latency rows of one result table (other probes' rows
  * and rows without cycles are skipped). `file` must outlive h. */
-void mp_hier_add(mp_hier *h, const mp_ncu_table *t, const char *file);
+void mp_hier_add(mp_hier *h, const mp_csv_table *t, const char *file);
 void mp_hier_free(mp_hier *h);
 
 #define MP_HIER_FIGURES 12
@@ -64,7 +64,7 @@ int mp_hier_plot_data(const mp_hier *h, const char *dir);
 /* DIR/bandwidth-footprint.dat from the bandwidth rows of repeated walks
  * (a "/r<n>" config segment, configs/bandwidth-footprint.conf): one block per
  * kernel (read, write, copy), array size in KiB and GB/s. 0 or -1. */
-int mp_hier_bandwidth_plot_data(const mp_ncu_table *const *tables, int n,
+int mp_hier_bandwidth_plot_data(const mp_csv_table *const *tables, int n,
                                 const char *dir);
 
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 const char *const mp_ncu_source_columns[MP_SRC_VALUES] = {
     "Instructions Executed", "L1 Wavefronts Shared",
@@ -193,7 +193,7 @@ static void data_row(reader *r)
         const char *t = c >= 0 ? r->cells[c] : "";
         if (!t[0] || !strcmp(t, "-"))
             continue;
-        if (mp_ncu_parse_number(t, &row.value[v])) {
+        if (mp_csv_parse_number(t, &row.value[v])) {
             fail(r, "%s '%s' is not a number", mp_ncu_source_columns[v], t);
             return;
         }

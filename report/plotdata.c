@@ -87,7 +87,7 @@ int mp_rep_plot_data(const mp_rep_data *d, const char *dir, char *err,
     int rc = mp_hier_plot_data(&h, dir);
     mp_hier_free(&h);
     if (!rc) {
-        const mp_ncu_table **tables =
+        const mp_csv_table **tables =
             mp_xcalloc((size_t)d->nfiles + 1, sizeof *tables);
         for (int i = 0; i < d->nfiles; i++)
             tables[i] = &d->files[i].t;

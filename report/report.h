@@ -3,7 +3,7 @@
  * memprobe's own result CSVs (`memprobe report`).
  *
  * The pieces, in the order they run:
- *   data.c     reads CSVs (libcsv, through ncu_csv.h), checks that every
+ *   data.c     reads CSVs (libcsv, through csv_table.h), checks that every
  *              column a table needs is there, keeps one row per device and
  *              configuration, and lists the devices;
  *   part.c     the families' parts (part.h), registered by the layer above:
@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 /* ------------------------------------------------------------------ */
 /* Loaded rows                                                        */
@@ -124,7 +124,7 @@ const char *mp_rep_field_name(int field);
 typedef struct {
     char *path;            /* as given */
     const char *base;      /* the file name without its directory */
-    mp_ncu_table t;
+    mp_csv_table t;
     int col[MP_F_COUNT];   /* column of each field, -1 where absent */
 } mp_rep_file;
 

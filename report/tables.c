@@ -68,7 +68,7 @@ static double word_rank(const char *s)
 static double sort_value(const char *s)
 {
     double v;
-    if (mp_ncu_parse_number(s, &v) == 0)
+    if (mp_csv_parse_number(s, &v) == 0)
         return v;
     return word_rank(s);
 }
@@ -483,7 +483,7 @@ static void print_files(const mp_rep_table *t, FILE *out, int md)
 static int is_numeric_text(const char *s)
 {
     double v;
-    return mp_ncu_parse_number(s, &v) == 0;
+    return mp_csv_parse_number(s, &v) == 0;
 }
 
 /* The column layout of aligned text: per column its text width, whether

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "row.h"
 
 /* The run options a section may set: warmup and runs, checked by the same
@@ -535,7 +535,7 @@ static int ends_with_newline(const char *path, char *err, size_t errlen)
 }
 
 /* Does row r of t record configuration v (key cells in `want`)? */
-static int row_matches(const mp_ncu_table *t, int r, const mp_row *want,
+static int row_matches(const mp_csv_table *t, int r, const mp_row *want,
                        int warmup, int runs)
 {
     char text[32];
@@ -571,7 +571,7 @@ int mp_sweep_resume(mp_sweep *s, const char *csv_path, char *err,
         return 0;
     if (ends_with_newline(csv_path, err, errlen))
         return -1;
-    mp_ncu_table t;
+    mp_csv_table t;
     if (mp_csv_table_read(csv_path, &t, err, errlen))
         return -1;
     int ncols = mp_schema_columns();
@@ -582,7 +582,7 @@ int mp_sweep_resume(mp_sweep *s, const char *csv_path, char *err,
         mp_reason(err, errlen, "%s: its header is not this memprobe's "
                   "columns (memprobe columns): --resume needs the file this "
                   "sweep writes", csv_path);
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
         return -1;
     }
 
@@ -631,7 +631,7 @@ int mp_sweep_resume(mp_sweep *s, const char *csv_path, char *err,
     }
     mp_row_free(&want);
     free(rows);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 

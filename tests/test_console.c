@@ -18,7 +18,7 @@
 #include "cli_util.h"
 #include "console.h"
 #include "family.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "row.h"
 
 #define MAX_TOKENS 32
@@ -34,7 +34,7 @@ static int tokens(char *line, char **tok)
 }
 
 /* The schema column of each of t's columns (-1: not memprobe's). */
-static int *schema_of(const mp_ncu_table *t)
+static int *schema_of(const mp_csv_table *t)
 {
     int *col = malloc((size_t)t->ncols * sizeof *col);
     assert_non_null(col);
@@ -48,7 +48,7 @@ static int *schema_of(const mp_ncu_table *t)
 }
 
 /* Row i of t into row, by column name. */
-static void load_row(const mp_ncu_table *t, const int *col, int i,
+static void load_row(const mp_csv_table *t, const int *col, int i,
                      mp_row *row)
 {
     mp_row_clear(row);
@@ -91,11 +91,11 @@ static int render_family(const mp_family *f, mp_row *row, int *shown)
     for (const char *const *s = f->report.study_files; s && *s; s++) {
         char path[256], err[512];
         snprintf(path, sizeof path, "results/h200/%s", *s);
-        mp_ncu_table t;
+        mp_csv_table t;
         if (mp_csv_table_read(path, &t, err, sizeof err))
             fail_msg("%s", err);
         int *col = schema_of(&t);
-        int probe = mp_ncu_column(&t, "probe");
+        int probe = mp_csv_column(&t, "probe");
         assert_true(probe >= 0);
         for (int i = 0; i < t.nrows; i++) {
             if (strcmp(t.cells[i][probe], f->name))
@@ -105,7 +105,7 @@ static int render_family(const mp_family *f, mp_row *row, int *shown)
             rows++;
         }
         free(col);
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
     }
     return rows;
 }
@@ -181,11 +181,11 @@ static int committed_line(const char *path, const char *probe,
                           char **tok)
 {
     char err[512];
-    mp_ncu_table t;
+    mp_csv_table t;
     if (mp_csv_table_read(path, &t, err, sizeof err))
         fail_msg("%s", err);
     int *col = schema_of(&t);
-    int c = mp_ncu_column(&t, "config"), found = 0;
+    int c = mp_csv_column(&t, "config"), found = 0;
     mp_row row;
     assert_int_equal(mp_row_init(&row), 0);
     for (int i = 0; i < t.nrows && !found; i++)
@@ -196,7 +196,7 @@ static int committed_line(const char *path, const char *probe,
         }
     mp_row_free(&row);
     free(col);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     if (!found)
         fail_msg("%s: no row %s", path, config);
     return tokens(line, tok);

@@ -26,7 +26,7 @@
  *   that wrote nothing (exit 4).
  */
 #include "cli_util.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -61,17 +61,17 @@ static int nlines(const char *text)
     return cli_count_char(text, '\n');
 }
 
-static void read_csv(const char *path, mp_ncu_table *t)
+static void read_csv(const char *path, mp_csv_table *t)
 {
     char err[1024];
     if (mp_csv_table_read(path, t, err, sizeof err))
         fail_msg("%s", err);
 }
 
-static void expect_cell(const mp_ncu_table *t, int row, const char *col,
+static void expect_cell(const mp_csv_table *t, int row, const char *col,
                         const char *want)
 {
-    int c = mp_ncu_column(t, col);
+    int c = mp_csv_column(t, col);
     if (c < 0)
         fail_msg("no column %s", col);
     assert_true(row < t->nrows);
@@ -201,7 +201,7 @@ static void test_csv(void **state)
     assert_string_equal(r.out, file);
     free(file);
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("x.csv", &t);
     assert_int_equal(t.nrows, 2);
     static const char *const both[][2] = {
@@ -227,25 +227,25 @@ static void test_csv(void **state)
     expect_cell(&t, 0, "fix", "pad each 32-word row by 1 word");
     /* the H200's count quoted is the committed row's */
     expect_cell(&t, 0, "h200_file", "results/h200/bank/bank-pads.csv");
-    mp_ncu_table h;
+    mp_csv_table h;
     read_csv(cli_in_repo("results/h200/bank/bank-pads.csv"), &h);
-    int hc = mp_ncu_column(&h, "config"), found = 0;
+    int hc = mp_csv_column(&h, "config"), found = 0;
     for (int r = 0; r < h.nrows && !found; r++)
         if (!strcmp(h.cells[r][hc], "bank/ld/w4/s32/b0/g1/p32")) {
             char want[32];
             double v;
-            assert_int_equal(mp_ncu_number(&h, r, mp_ncu_column(
+            assert_int_equal(mp_csv_number(&h, r, mp_csv_column(
                                  &h, "wavefronts_per_request"), &v), 0);
             snprintf(want, sizeof want, "%.2f", v);
             expect_cell(&t, 0, "h200_per_request", want);
             found = 1;
         }
     assert_true(found);
-    mp_ncu_free(&h);
+    mp_csv_free(&h);
     expect_cell(&t, 1, "fix_rank", "2");
     expect_cell(&t, 1, "fix", "XOR swizzle: column ^ (row % 32) in each "
                 "32-word row");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* `memprobe report PROFILE.csv EXPLAIN.csv`: the explained instruction
@@ -356,12 +356,12 @@ static void test_differ(void **state)
     cli_must_contain("stdout", r.out, "model equal to measured for 0, "
                      "differing for 1, not compared for 0.");
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("d.csv", &t);
     expect_cell(&t, 0, "measured", "132");
     expect_cell(&t, 0, "model", "128");
     expect_cell(&t, 0, "equal", "no");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* A profile of 2 launches against a capture of 1: not compared, the model
@@ -377,14 +377,14 @@ static void test_launches_differ(void **state)
                      "measured 256; not compared: the profile counted 2 "
                      "launches, the capture 1\n");
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("n.csv", &t);
     expect_cell(&t, 0, "equal", "not compared");
     expect_cell(&t, 0, "why_not_compared", "the profile counted 2 launches, "
                 "the capture 1");
     expect_cell(&t, 0, "launches_profiled", "2");
     expect_cell(&t, 0, "launches_captured", "1");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* The capture's rows of the LDS (launch 0) again as launch 5: 2 launches
@@ -515,9 +515,9 @@ static void test_atomics(void **state)
     cli_must_contain("stdout", r.out, "shared, 4 bytes, atomic (counted as "
                      "a store)");
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("hist-x.csv", &t);
-    int fix = mp_ncu_column(&t, "fix"), private = 0;
+    int fix = mp_csv_column(&t, "fix"), private = 0;
     assert_true(fix >= 0 && t.nrows > 0);
     for (int row = 0; row < t.nrows; row++) {
         expect_cell(&t, row, "explained", "yes");
@@ -532,7 +532,7 @@ static void test_atomics(void **state)
         }
     }
     assert_int_equal(private, 1);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* An ldmatrix .x4 on rows 128 bytes apart: each matrix's 8 rows in one
@@ -561,9 +561,9 @@ static void test_matrix(void **state)
     cli_must_contain("stdout", r.out, "memprobe bank --op ldsm --matrices 4 "
                      "--offsets '0;128;256;");
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("ldsm-x.csv", &t);
-    int fix = mp_ncu_column(&t, "fix"), reach = 0;
+    int fix = mp_csv_column(&t, "fix"), reach = 0;
     assert_true(fix >= 0 && t.nrows > 0);
     for (int row = 0; row < t.nrows; row++) {
         expect_cell(&t, row, "model", "32");
@@ -575,7 +575,7 @@ static void test_matrix(void **state)
         }
     }
     assert_int_equal(reach, 2);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* Nothing to explain: no offender (the padded tile), or no capture row
@@ -793,10 +793,10 @@ static void test_program(void **state)
     assert_true(cli_path_exists("e-profile.csv"));
     assert_true(cli_path_exists("e-profile-lines.csv"));
     assert_true(cli_path_exists("e-capture.csv.status"));
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("e.csv", &t);
     assert_int_equal(t.nrows, 3 + 2 + 3);   /* STS 2 fixes, STG.E 3 */
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* An instruction the library left (past the instructions a kernel's

@@ -15,7 +15,7 @@
  * MEMPROBE_FAULT_SEED to replay one.
  */
 #include "cli_util.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -96,7 +96,7 @@ static int read_configs(const char *path, char ***names)
     free(text);
     if (len == 0)
         return 0;
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[512];
     if (mp_csv_table_read(path, &t, err, sizeof err))
         fail_msg("%s is not a valid CSV: %s", path, err);
@@ -107,10 +107,10 @@ static int read_configs(const char *path, char ***names)
                                       "warmup_runs", "timed_runs"};
     int col[6];
     for (int k = 0; k < 6; k++) {
-        col[k] = mp_ncu_column(&t, key[k]);
+        col[k] = mp_csv_column(&t, key[k]);
         assert_true(col[k] >= 0);
     }
-    int dev = mp_ncu_column(&t, "device_name");
+    int dev = mp_csv_column(&t, "device_name");
     assert_true(dev >= 0);
     *names = calloc((size_t)t.nrows + 1, sizeof **names);
     for (int r = 0; r < t.nrows; r++) {
@@ -123,7 +123,7 @@ static int read_configs(const char *path, char ***names)
         (*names)[r] = strdup(buf);
     }
     int n = t.nrows;
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return n;
 }
 

@@ -75,7 +75,7 @@ static void write_csv(void)
     fclose(f);
 }
 
-static void load(mp_hier *h, mp_ncu_table *t)
+static void load(mp_hier *h, mp_csv_table *t)
 {
     char err[256];
     write_csv();
@@ -119,7 +119,7 @@ static void tlb_figure(const double *cycles, int n, char *value,
         row(f, 16777216.0 * (1 << i), 2097152, "seq", "cg", "global",
             cycles[i]);
     fclose(f);
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[256];
     assert_int_equal(mp_csv_table_read(CSV, &t, err, sizeof err), 0);
     mp_hier h;
@@ -129,7 +129,7 @@ static void tlb_figure(const double *cycles, int n, char *value,
     int k = mp_hier_derive(&h, fig);
     snprintf(value, size, "%s", figure(fig, k, "TLB reach (2 MiB pages)")->value);
     mp_hier_free(&h);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 static void test_tlb_step(void **state)
@@ -157,7 +157,7 @@ static void test_figures(void **state)
 {
     (void)state;
     mp_hier h;
-    mp_ncu_table t;
+    mp_csv_table t;
     load(&h, &t);
     /* 18 x 2 staircase + 12 strides + 5 x 2 TLB + 4 spaces. */
     assert_int_equal(h.n, 36 + 12 + 10 + 4);
@@ -205,7 +205,7 @@ static void test_figures(void **state)
     assert_null(strstr(dat, "\"seq, cg"));
     free(dat);
     mp_hier_free(&h);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* Nothing measured: every figure empty, plot data a comment only. */
@@ -291,10 +291,10 @@ static void test_bandwidth_plot_data(void **state)
             "4200\r\n"
             "bandwidth,bandwidth/copy/w16/o0/s1/b4096/r2,copy,4096,300\r\n");
     fclose(f);
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[256];
     assert_int_equal(mp_csv_table_read("bw.csv", &t, err, sizeof err), 0);
-    const mp_ncu_table *tables[] = {&t};
+    const mp_csv_table *tables[] = {&t};
     assert_int_equal(mp_hier_bandwidth_plot_data(tables, 1, "."), 0);
     size_t len;
     char *dat = cli_read_file("bandwidth-footprint.dat", &len);
@@ -303,7 +303,7 @@ static void test_bandwidth_plot_data(void **state)
     assert_null(strstr(dat, "4200"));    /* one walk: not this plot's */
     assert_null(strstr(dat, "write"));
     free(dat);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* An impossible latency (below 0, not a number, infinite) in a CSV is

@@ -277,7 +277,7 @@ static const include_case include_cases[] = {
      * below */
     {"cli", "c.c", "#include \"profile.h\"\n", 0},
     {"profile", "p.c",
-     "#include \"report.h\"\n#include \"ncu_csv.h\"\n#include "
+     "#include \"report.h\"\n#include \"csv_table.h\"\n#include "
      "\"pattern.h\"\n", 0},
     {"report", "r.c", "#include \"profile_csv.h\"\n", 1},
     {"probes/bank", "p.c", "#include \"profile.h\"\n", 1},
@@ -296,7 +296,7 @@ static const include_case include_cases[] = {
     /* crosscheck/: report/ and below, used by cli/ only; explain's rules
      * are explain/'s, not model/'s or report/'s to include */
     {"crosscheck", "n.c",
-     "#include \"ncu_source.h\"\n#include \"ncu_csv.h\"\n#include "
+     "#include \"ncu_source.h\"\n#include \"csv_table.h\"\n#include "
      "\"probe.h\"\n", 0},
     {"cli", "c.c", "#include \"ncu_check.h\"\n", 0},
     {"report", "r.c", "#include \"ncu_profile.h\"\n", 1},

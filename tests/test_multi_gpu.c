@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 extern char **environ;
 
@@ -173,12 +173,12 @@ static void test_bad_input(void **state)
  * each device_id in per_device[0..8). Returns the row count. */
 static int check_once(const char *path, int per_device[8])
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[512];
     if (mp_csv_table_read(path, &t, err, sizeof err))
         fail_msg("%s", err);
-    int cfg = mp_ncu_column(&t, "config");
-    int dev = mp_ncu_column(&t, "device_id");
+    int cfg = mp_csv_column(&t, "config");
+    int dev = mp_csv_column(&t, "device_id");
     assert_true(cfg >= 0 && dev >= 0);
     memset(per_device, 0, 8 * sizeof *per_device);
     for (int i = 0; i < t.nrows; i++) {
@@ -191,7 +191,7 @@ static int check_once(const char *path, int per_device[8])
         per_device[d]++;
     }
     int n = t.nrows;
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return n;
 }
 

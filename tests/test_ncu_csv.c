@@ -1,6 +1,6 @@
 /*
  * test_ncu_csv.c - CPU-only tests of the Nsight Compute CSV reader
- * (runtime/ncu_csv.c): the real H200 sample in tests/data, synthetic edge
+ * (runtime/csv_table.c): the real H200 sample in tests/data, synthetic edge
  * cases (in memory, or written to temporary files where the file path
  * matters), and the number-text table.
  *
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "row.h"
 
 /* Facts about tests/data/ncu-bank-sample.csv, read off the file by hand. */
@@ -38,7 +38,7 @@ static const char *data_path(const char *file)
 }
 
 /* Parses a NUL-terminated literal as a file called `name`. */
-static int parse_str(const char *text, const char *name, mp_ncu_table *t,
+static int parse_str(const char *text, const char *name, mp_csv_table *t,
                      char *err, size_t errlen)
 {
     return mp_ncu_parse(text, strlen(text), name, t, err, errlen);
@@ -61,7 +61,7 @@ static void write_temp(const char *data, size_t len, char *path, size_t plen)
 /* Each sample test gets a freshly read table. */
 static int sample_setup(void **state)
 {
-    mp_ncu_table *t = malloc(sizeof *t);
+    mp_csv_table *t = malloc(sizeof *t);
     char err[512] = "";
     if (!t)
         return -1;
@@ -76,14 +76,14 @@ static int sample_setup(void **state)
 
 static int sample_teardown(void **state)
 {
-    mp_ncu_free(*state);
+    mp_csv_free(*state);
     free(*state);
     return 0;
 }
 
 static void test_sample_shape(void **state)
 {
-    const mp_ncu_table *t = *state;
+    const mp_csv_table *t = *state;
     assert_int_equal(t->nrows, SAMPLE_ROWS);
     assert_int_equal(t->ncols, SAMPLE_COLS);
     assert_string_equal(t->header[0], "ID");
@@ -96,8 +96,8 @@ static void test_sample_shape(void **state)
 
 static void test_sample_kernel_name(void **state)
 {
-    const mp_ncu_table *t = *state;
-    int col = mp_ncu_column(t, "Kernel Name");
+    const mp_csv_table *t = *state;
+    int col = mp_csv_column(t, "Kernel Name");
     assert_int_equal(col, 4);
     /* A quoted cell with commas inside stays one cell. */
     assert_non_null(strstr(t->cells[0][col], "bank_probe<4, 0>"));
@@ -108,74 +108,74 @@ static void test_sample_kernel_name(void **state)
 
 static void test_sample_counter(void **state)
 {
-    const mp_ncu_table *t = *state;
-    int col = mp_ncu_column(t, LD_WAVEFRONTS);
+    const mp_csv_table *t = *state;
+    int col = mp_csv_column(t, LD_WAVEFRONTS);
     double v = -1;
     assert_true(col > 0);
     assert_string_equal(t->cells[0][col], "8,448");
-    assert_int_equal(mp_ncu_number(t, 0, col, &v), 0);
+    assert_int_equal(mp_csv_number(t, 0, col, &v), 0);
     assert_true(v == LD_WAVEFRONTS_ROW0);
-    assert_int_equal(mp_ncu_number(t, 1, col, &v), 0);
+    assert_int_equal(mp_csv_number(t, 1, col, &v), 0);
     assert_true(v == LD_WAVEFRONTS_ROW1);
     /* An average with separators and decimals: "1,811.77". */
-    col = mp_ncu_column(t, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.avg");
+    col = mp_csv_column(t, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.avg");
     assert_true(col > 0);
-    assert_int_equal(mp_ncu_number(t, 1, col, &v), 0);
+    assert_int_equal(mp_csv_number(t, 1, col, &v), 0);
     assert_true(v == 1811.77);
 }
 
 static void test_sample_clock_rate(void **state)
 {
-    const mp_ncu_table *t = *state;
-    int col = mp_ncu_column(t, "device__attribute_clock_rate");
+    const mp_csv_table *t = *state;
+    int col = mp_csv_column(t, "device__attribute_clock_rate");
     double v = -1;
     assert_true(col > 0);
-    assert_int_equal(mp_ncu_number(t, 0, col, &v), 0);
+    assert_int_equal(mp_csv_number(t, 0, col, &v), 0);
     assert_true(v == 1980000.0);
 }
 
 static void test_sample_text_cells(void **state)
 {
-    const mp_ncu_table *t = *state;
+    const mp_csv_table *t = *state;
     double v = 42;
-    int col = mp_ncu_column(t, "Block Size");
+    int col = mp_csv_column(t, "Block Size");
     assert_true(col > 0);
     assert_string_equal(t->cells[0][col], "(256, 1, 1)");
-    assert_int_equal(mp_ncu_number(t, 0, col, &v), -1);
-    col = mp_ncu_column(t, "device__attribute_confidential_computing_mode");
+    assert_int_equal(mp_csv_number(t, 0, col, &v), -1);
+    col = mp_csv_column(t, "device__attribute_confidential_computing_mode");
     assert_true(col > 0);
     assert_string_equal(t->cells[0][col], "No-CC");
-    assert_int_equal(mp_ncu_number(t, 0, col, &v), -1);
-    col = mp_ncu_column(t, "launch__kernel_name");  /* empty in this ncu */
+    assert_int_equal(mp_csv_number(t, 0, col, &v), -1);
+    col = mp_csv_column(t, "launch__kernel_name");  /* empty in this ncu */
     assert_true(col > 0);
     assert_string_equal(t->cells[0][col], "");
-    assert_int_equal(mp_ncu_number(t, 0, col, &v), -1);
+    assert_int_equal(mp_csv_number(t, 0, col, &v), -1);
     assert_true(v == 42);  /* untouched on failure */
 }
 
 static void test_sample_lookups_out_of_range(void **state)
 {
-    const mp_ncu_table *t = *state;
+    const mp_csv_table *t = *state;
     double v;
-    assert_int_equal(mp_ncu_column(t, "no__such_metric.sum"), -1);
-    assert_int_equal(mp_ncu_column(t, ""), -1);
-    assert_int_equal(mp_ncu_column(t, NULL), -1);
-    assert_int_equal(mp_ncu_column(NULL, "ID"), -1);
-    assert_int_equal(mp_ncu_number(t, -1, 0, &v), -1);
-    assert_int_equal(mp_ncu_number(t, SAMPLE_ROWS, 0, &v), -1);
-    assert_int_equal(mp_ncu_number(t, 0, -1, &v), -1);
-    assert_int_equal(mp_ncu_number(t, 0, SAMPLE_COLS, &v), -1);
-    assert_int_equal(mp_ncu_number(NULL, 0, 0, &v), -1);
+    assert_int_equal(mp_csv_column(t, "no__such_metric.sum"), -1);
+    assert_int_equal(mp_csv_column(t, ""), -1);
+    assert_int_equal(mp_csv_column(t, NULL), -1);
+    assert_int_equal(mp_csv_column(NULL, "ID"), -1);
+    assert_int_equal(mp_csv_number(t, -1, 0, &v), -1);
+    assert_int_equal(mp_csv_number(t, SAMPLE_ROWS, 0, &v), -1);
+    assert_int_equal(mp_csv_number(t, 0, -1, &v), -1);
+    assert_int_equal(mp_csv_number(t, 0, SAMPLE_COLS, &v), -1);
+    assert_int_equal(mp_csv_number(NULL, 0, 0, &v), -1);
 }
 
 static void test_sample_units(void **state)
 {
-    const mp_ncu_table *t = *state;
+    const mp_csv_table *t = *state;
     assert_string_equal(t->units[0], "");
-    assert_string_equal(t->units[mp_ncu_column(t, "gpu__time_duration.sum")],
+    assert_string_equal(t->units[mp_csv_column(t, "gpu__time_duration.sum")],
                         "ns");
     assert_string_equal(
-        t->units[mp_ncu_column(t, "launch__shared_mem_per_block")],
+        t->units[mp_csv_column(t, "launch__shared_mem_per_block")],
         "byte/block");
 }
 
@@ -197,7 +197,7 @@ static void test_no_header_file(void **state)
         "==PROF== Disconnected from process 1\n"
         "==WARNING== No kernels were profiled.\n";
     char path[512], err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     write_temp(text, sizeof text - 1, path, sizeof path);
     assert_int_equal(mp_ncu_read(path, &t, err, sizeof err), -1);
     unlink(path);
@@ -217,7 +217,7 @@ static void test_ragged_row(void **state)
 {
     (void)state;
     char err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     static const char text[] =
         "==PROF== Connected to process 1 (/x/memprobe)\n" /* line 1 */
         HDR UNITS ROW0                                   /* lines 2-4 */
@@ -240,7 +240,7 @@ static void test_unterminated_quote(void **state)
 {
     (void)state;
     char err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     assert_int_equal(parse_str(HDR UNITS ROW0 "\"1\",\"k<3, 4>(int",
                                "cut.csv", &t, err, sizeof err), -1);
     assert_string_equal(err, "cut.csv:4: quoted cell opened here is not "
@@ -260,7 +260,7 @@ static void test_empty_file(void **state)
 {
     (void)state;
     char path[512], err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     write_temp("", 0, path, sizeof path);
     assert_int_equal(mp_ncu_read(path, &t, err, sizeof err), -1);
     unlink(path);
@@ -280,7 +280,7 @@ static void test_missing_file(void **state)
     (void)state;
     const char *path = "/nonexistent/dir/ncu-report.csv";
     char err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     assert_int_equal(mp_ncu_read(path, &t, err, sizeof err), -1);
     assert_non_null(strstr(err, path));
     assert_null(t.header);
@@ -300,7 +300,7 @@ static void test_crlf(void **state)
         "\"1\",\"k<3, 4>(int, int)\",\"87.50\"\r\n"
         "==PROF== Report: x.ncu-rep\r\n";
     char path[512], err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     double v;
     write_temp(text, sizeof text - 1, path, sizeof path);
     int rc = mp_ncu_read(path, &t, err, sizeof err);
@@ -312,9 +312,9 @@ static void test_crlf(void **state)
     assert_string_equal(t.header[2], "a.sum");  /* no stray '\r' */
     assert_string_equal(t.units[2], "byte");
     assert_string_equal(t.cells[1][2], "87.50");
-    assert_int_equal(mp_ncu_number(&t, 0, 2, &v), 0);
+    assert_int_equal(mp_csv_number(&t, 0, 2, &v), 0);
     assert_true(v == 1024.0);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 
     /* Line numbers count CRLF lines once. */
     assert_int_equal(parse_str("\"ID\",\"a\"\r\n\"\",\"\"\r\n\"0\"\r\n", "c.csv",
@@ -337,14 +337,14 @@ static void test_messages_and_second_block(void **state)
         HDR UNITS ROW1
         "==PROF== Report: /tmp/x.ncu-rep\n";
     char err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     if (parse_str(text, "two.csv", &t, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(t.nrows, 2);
     assert_string_equal(t.cells[0][0], "0");
     assert_string_equal(t.cells[1][0], "1");
     assert_string_equal(t.cells[1][1], "k<3, 4>(int, int)");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 
     /* A second header with other columns cannot be appended. */
     assert_int_equal(parse_str(HDR UNITS ROW0 "\"ID\",\"Kernel Name\",\"b\"\n",
@@ -364,14 +364,14 @@ static void test_multiline_cell(void **state)
         "==lines\",\"1\"\n"   /* line 4: inside the quoted cell */
         "\"1\",\"k\"\n";      /* line 5: ragged */
     char err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     assert_int_equal(parse_str(text, "ml.csv", &t, err, sizeof err), -1);
     assert_string_equal(err, "ml.csv:5: row has 2 cells, header has 3");
     assert_int_equal(parse_str(HDR UNITS "\"0\",\"two\n==lines\",\"1\"\n",
                                "ml.csv", &t, err, sizeof err), 0);
     assert_int_equal(t.nrows, 1);
     assert_string_equal(t.cells[0][1], "two\n==lines");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* Variants ncu might print: no units row, unquoted cells, no final
@@ -380,7 +380,7 @@ static void test_variants(void **state)
 {
     (void)state;
     char err[512] = "";
-    mp_ncu_table t;
+    mp_csv_table t;
     double v;
     if (parse_str("ID,Kernel Name,a.sum\n0,k,\"1,5e3\"\n1,\"say \"\"hi\"\"\",7",
                   "v.csv", &t, err, sizeof err))
@@ -388,17 +388,17 @@ static void test_variants(void **state)
     assert_int_equal(t.nrows, 2);
     assert_string_equal(t.units[2], "");  /* no units row */
     assert_string_equal(t.cells[1][1], "say \"hi\"");
-    assert_int_equal(mp_ncu_number(&t, 1, 2, &v), 0);
+    assert_int_equal(mp_csv_number(&t, 1, 2, &v), 0);
     assert_true(v == 7.0);
-    assert_int_equal(mp_ncu_number(&t, 0, 2, &v), -1);  /* "1,5e3" */
-    mp_ncu_free(&t);
-    mp_ncu_free(&t);  /* twice is harmless */
+    assert_int_equal(mp_csv_number(&t, 0, 2, &v), -1);  /* "1,5e3" */
+    mp_csv_free(&t);
+    mp_csv_free(&t);  /* twice is harmless */
 
     /* A header only: a table with no launches. */
     assert_int_equal(parse_str(HDR UNITS, "h.csv", &t, err, sizeof err), 0);
     assert_int_equal(t.nrows, 0);
     assert_int_equal(t.ncols, 3);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 static void test_bad_bytes_and_small_err(void **state)
@@ -406,7 +406,7 @@ static void test_bad_bytes_and_small_err(void **state)
     (void)state;
     static const char text[] = HDR UNITS "\"0\",\"k\0\",\"1\"\n";
     char err[16];
-    mp_ncu_table t;
+    mp_csv_table t;
     assert_int_equal(mp_ncu_parse(text, sizeof text - 1, "nul.csv", &t, err,
                                   sizeof err), -1);
     assert_string_equal(err, "nul.csv:3: NUL ");  /* cut to fit */
@@ -427,7 +427,7 @@ static void test_every_prefix(void **state)
     for (size_t n = 0; n <= len; n++) {
         char *copy = malloc(n ? n : 1);
         char err[256];
-        mp_ncu_table t;
+        mp_csv_table t;
         assert_non_null(copy);
         memcpy(copy, text, n);
         if (mp_ncu_parse(copy, n, "prefix.csv", &t, err, sizeof err) == 0) {
@@ -440,7 +440,7 @@ static void test_every_prefix(void **state)
         } else {
             assert_non_null(strstr(err, "prefix.csv"));
         }
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
         free(copy);
     }
     assert_true(ok > 0);
@@ -495,7 +495,7 @@ static void test_number_table(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         double v = -12345;
-        int rc = mp_ncu_parse_number(cases[i].text, &v);
+        int rc = mp_csv_parse_number(cases[i].text, &v);
         if (rc != (cases[i].ok ? 0 : -1))
             fail_msg("\"%s\": returned %d", cases[i].text, rc);
         if (cases[i].ok && v != cases[i].value)
@@ -509,9 +509,9 @@ static void test_number_table(void **state)
     memset(big, '1', sizeof big - 1);
     big[sizeof big - 1] = '\0';
     double v;
-    assert_int_equal(mp_ncu_parse_number(big, &v), -1);
-    assert_int_equal(mp_ncu_parse_number(NULL, &v), -1);
-    assert_int_equal(mp_ncu_parse_number("1", NULL), -1);
+    assert_int_equal(mp_csv_parse_number(big, &v), -1);
+    assert_int_equal(mp_csv_parse_number(NULL, &v), -1);
+    assert_int_equal(mp_csv_parse_number("1", NULL), -1);
 }
 
 /* memprobe's own CSVs (mp_csv_table_read): a numeric column of the schema
@@ -569,7 +569,7 @@ static void test_result_values(void **state)
         snprintf(text, sizeof text, "config,%s\r\na,1\r\nb,%s\r\n",
                  cases[i].col, cases[i].cell);
         write_temp(text, strlen(text), path, sizeof path);
-        mp_ncu_table t;
+        mp_csv_table t;
         int rc = mp_csv_table_read(path, &t, err, sizeof err);
         if (!cases[i].error) {
             if (rc != 0)
@@ -585,16 +585,16 @@ static void test_result_values(void **state)
             if (!strstr(err, cases[i].error))
                 fail_msg("'%s' lacks '%s'", err, cases[i].error);
         }
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
         unlink(path);
     }
     /* The same cells in Nsight Compute's CSV are its business. */
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[256];
     assert_int_equal(parse_str("\"ID\",\"cycles_per_load\"\n\"0\",\"-5\"\n",
                                "ncu.csv", &t, err, sizeof err), 0);
     assert_string_equal(t.cells[0][1], "-5");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 #define SAMPLE_TEST(f) cmocka_unit_test_setup_teardown(f, sample_setup, \

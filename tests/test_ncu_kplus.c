@@ -80,7 +80,7 @@ static int compare(const char *from, const char *to, int drop,
     assert_true(!from || strstr(text, to));
     snprintf(path, sizeof path, "%s/prof.csv", dir);
     cli_write_file(path, text);
-    mp_ncu_table p, n;
+    mp_csv_table p, n;
     assert_int_equal(mp_csv_table_read(path, &p, err, 512), 0);
     snprintf(text, sizeof text, "%s", NCU_HEADER);
     for (int i = 0; i < 5; i++)
@@ -100,8 +100,8 @@ static int compare(const char *from, const char *to, int drop,
     size_t got = fread(out, 1, outlen - 1, f);
     out[got] = '\0';
     fclose(f);
-    mp_ncu_free(&p);
-    mp_ncu_free(&n);
+    mp_csv_free(&p);
+    mp_csv_free(&n);
     return rc;
 }
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "ncu_profile.h"
 #include "ncu_source.h"
 
@@ -197,7 +197,7 @@ static int compare_with(const char *page, const char *lines, char *out,
                         size_t outlen)
 {
     mp_ncu_source s;
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[512] = "", path[] = "/tmp/test_ncu_source.XXXXXX";
     temp_file(path, lines);
     int bad = mp_ncu_source_read(page, &s, err, sizeof err);
@@ -212,7 +212,7 @@ static int compare_with(const char *page, const char *lines, char *out,
     assert_non_null(f);
     int rc = mp_ncu_profile_compare(&s, &t, NULL, f, 5, err, sizeof err);
     fclose(f);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     mp_ncu_source_free(&s);
     return rc;
 }
@@ -254,7 +254,7 @@ static int compare_repeat(const char *lines, const char *repeat, char *out,
                           size_t outlen)
 {
     mp_ncu_source s;
-    mp_ncu_table t, t2;
+    mp_csv_table t, t2;
     char err[512] = "", path[] = "/tmp/test_ncu_source.XXXXXX";
     char path2[] = "/tmp/test_ncu_source.XXXXXX";
     temp_file(path, lines);
@@ -269,8 +269,8 @@ static int compare_repeat(const char *lines, const char *repeat, char *out,
     assert_non_null(f);
     int rc = mp_ncu_profile_compare(&s, &t, &t2, f, 5, err, sizeof err);
     fclose(f);
-    mp_ncu_free(&t);
-    mp_ncu_free(&t2);
+    mp_csv_free(&t);
+    mp_csv_free(&t2);
     mp_ncu_source_free(&s);
     return rc;
 }
@@ -303,7 +303,7 @@ static void test_compare_nothing(void **state)
 {
     (void)state;
     mp_ncu_source s = {0};
-    mp_ncu_table t;
+    mp_csv_table t;
     char path[] = "/tmp/test_ncu_source.XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
@@ -320,7 +320,7 @@ static void test_compare_nothing(void **state)
     assert_int_equal(mp_ncu_profile_compare(&s, &t, NULL, f, 5, err, sizeof err), 4);
     fclose(f);
     assert_non_null(strstr(out, "0 instructions compared"));
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 
     /* without memprobe's shared column: 2 and a reason */
     t.nrows = 0;
@@ -438,7 +438,7 @@ static void test_h200_page(void **state)
         fprintf(f, "1,transpose_naive,transpose_naive,app.cu,73,0x1b0,STG.E,1,"
                 "0,0,%d,8192\n", 8192 * k);
         assert_int_equal(fclose(f), 0);
-        mp_ncu_table t;
+        mp_csv_table t;
         int rc = mp_csv_table_read(path, &t, err, sizeof err);
         unlink(path);
         if (rc)
@@ -448,7 +448,7 @@ static void test_h200_page(void **state)
         assert_non_null(f);
         rc = mp_ncu_profile_compare(&s, &t, NULL, f, 5, err, sizeof err);
         fclose(f);
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
         assert_int_equal(rc, k == 1 ? 0 : 1);
         if (!strstr(out, k == 1 ? "40 instructions compared (1 of 1 "
                     "kernels paired by name; shared wavefronts and global "

@@ -17,7 +17,7 @@
  * heading for library kernels, profiles from before the columns).
  */
 #include "cli_util.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "profile_csv.h"
 
 #include <errno.h>
@@ -75,23 +75,23 @@ static void profile_ok(const char *const *opts, const char *const *args)
     cli_result_free(&r);
 }
 
-static void read_csv(const char *path, mp_ncu_table *t)
+static void read_csv(const char *path, mp_csv_table *t)
 {
     char err[1024];
     if (mp_csv_table_read(path, t, err, sizeof err))
         fail_msg("%s", err);
 }
 
-static const char *cell(const mp_ncu_table *t, int row, const char *col)
+static const char *cell(const mp_csv_table *t, int row, const char *col)
 {
-    int c = mp_ncu_column(t, col);
+    int c = mp_csv_column(t, col);
     if (c < 0)
         fail_msg("no column %s", col);
     assert_true(row < t->nrows);
     return t->cells[row][c];
 }
 
-static void expect_cell(const mp_ncu_table *t, int row, const char *col,
+static void expect_cell(const mp_csv_table *t, int row, const char *col,
                         const char *want)
 {
     const char *got = cell(t, row, col);
@@ -100,7 +100,7 @@ static void expect_cell(const mp_ncu_table *t, int row, const char *col,
 }
 
 /* The row whose `col` is `value` (the n-th such, from 0). */
-static int row_where(const mp_ncu_table *t, const char *col,
+static int row_where(const mp_csv_table *t, const char *col,
                      const char *value, int nth)
 {
     for (int r = 0; r < t->nrows; r++)
@@ -160,7 +160,7 @@ static void test_merged_csv(void **state)
     assert_int_equal(count_lines(r.err, "memprobe: "), 2);
     cli_result_free(&r);
 
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("profile.csv", &t);
     assert_int_equal(t.nrows, 4);
     for (int i = 0; i < 4; i++) {
@@ -197,7 +197,7 @@ static void test_merged_csv(void **state)
     assert_true(atoi(pid) > 1);
     for (int i = 1; i < 4; i++)
         expect_cell(&t, i, "pid", pid);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 
     read_csv("profile-lines.csv", &t);
     assert_int_equal(t.nrows, 11);
@@ -218,7 +218,7 @@ static void test_merged_csv(void **state)
     expect_cell(&t, ldg, "opcode", "LDG.E");
     expect_cell(&t, ldg, "ratio", "1.25");
     expect_cell(&t, ldg, "pid", pid);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* No cuobjdump: no opcodes, so no load/store split (empty, not a guess). */
@@ -231,7 +231,7 @@ static void test_no_opcodes(void **state)
     profile(L("-o", "noop.csv"), L("--no-cubin"), &r);
     cli_expect_status(&r, 0);
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("noop.csv", &t);
     expect_cell(&t, 0, SH, "33792");
     expect_cell(&t, 0, SH "_op_ld", "1024");
@@ -239,10 +239,10 @@ static void test_no_opcodes(void **state)
     expect_cell(&t, 0, GL "_op_ld", "6144");
     expect_cell(&t, 0, GL "_op_st", "32768");
     expect_cell(&t, 0, "smsp__sass_inst_executed_op_ld", "2048");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     read_csv("noop-lines.csv", &t);
     expect_cell(&t, 0, "opcode", "");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     /* --opcodes auto (the default): the modules have line info, so no
      * disassembly; the check names the class and load or store */
     profile(L("-o", "auto.csv", "--opcodes", "auto", "--check",
@@ -253,7 +253,7 @@ static void test_no_opcodes(void **state)
     cli_result_free(&r);
     read_csv("auto-lines.csv", &t);
     expect_cell(&t, 0, "opcode", "");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* A program that forks: one CSV, both processes' rows by pid. */
@@ -273,7 +273,7 @@ static void test_opcodes_library(void **state)
                 L("--templates", "--library"), &r);
         cli_expect_status(&r, 0);
         cli_result_free(&r);
-        mp_ncu_table t;
+        mp_csv_table t;
         read_csv(lines, &t);
         int lib = 0, own = 0;
         for (int row = 0; row < t.nrows; row++) {
@@ -288,7 +288,7 @@ static void test_opcodes_library(void **state)
         }
         assert_int_equal(lib, 2);
         assert_int_equal(own, 4);
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
     }
 }
 
@@ -305,7 +305,7 @@ static void test_fork(void **state)
                      "ideal 4096)\n");
     assert_int_equal(count_lines(r.err, "memprobe: check: "), 4);
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("fork.csv", &t);
     assert_int_equal(t.nrows, 8);
     char a[16], b[16];
@@ -315,12 +315,12 @@ static void test_fork(void **state)
     for (int i = 0; i < 8; i++)
         expect_cell(&t, i, "pid", i < 4 ? (atoi(a) < atoi(b) ? a : b)
                     : (atoi(a) < atoi(b) ? b : a));
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     read_csv("fork-lines.csv", &t);
     assert_int_equal(t.nrows, 22);
     row_where(&t, "pid", a, 10);
     row_where(&t, "pid", b, 10);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* A crash: 128 + 11, said on stderr, and the rows flushed before it (the
@@ -334,17 +334,17 @@ static void test_crash(void **state)
     cli_must_contain("stderr", r.err, "was killed by signal 11");
     cli_must_contain("stderr", r.err, "(2 launches in 2 rows)");
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("crash.csv", &t);
     assert_int_equal(t.nrows, 2);
     expect_cell(&t, 0, "launch", "0");
     expect_cell(&t, 1, "launch", "1");
     expect_cell(&t, 1, SH, "2048");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     read_csv("crash-lines.csv", &t);
     assert_int_equal(t.nrows, 9);
     expect_cell(&t, row_where(&t, "opcode", "STS", 1), "launches", "1");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     /* with --check the offender wins over the program's status */
     profile(L("-o", "crash2.csv", "--check", "shared<=1"), L("--crash"), &r);
     cli_expect_status(&r, 1);
@@ -484,7 +484,7 @@ static void test_kernel_plus(void **state)
                      "sectors from an L2 flushed before each launch)");
     assert_null(strstr(r.err, "did not repeat"));
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("kp.csv", &t);
     assert_int_equal(t.nrows, 4);
     static const char *const l1[4] = {"25", "87.5", "25", "0"};
@@ -502,7 +502,7 @@ static void test_kernel_plus(void **state)
         expect_cell(&t, i, "line_counts", "exact");
     }
     expect_cell(&t, 0, SH, "33792");   /* the SASS sums stay the first run's */
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* A second run that does not repeat the first: the launch it changed
@@ -519,7 +519,7 @@ static void test_kernel_plus_unmatched(void **state)
                      "same launch in the second run");
     assert_int_equal(count_lines(r.err, "memprobe: 1 of 4"), 1);
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("un.csv", &t);
     expect_cell(&t, 1, "range_counters", "unavailable");
     expect_cell(&t, 1, R_L1, "");
@@ -529,7 +529,7 @@ static void test_kernel_plus_unmatched(void **state)
     for (int i = 0; i < 4; i += 1 + (i == 0))
         expect_cell(&t, i, "range_counters", "range_profiler");
     expect_cell(&t, 3, R_DRAM, "512");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* Two processes: each first-run process joins the second run's process of
@@ -542,7 +542,7 @@ static void test_kernel_plus_fork(void **state)
     cli_expect_status(&r, 0);
     assert_null(strstr(r.err, "did not repeat"));
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("kf.csv", &t);
     assert_int_equal(t.nrows, 8);
     int naive = 0;
@@ -551,7 +551,7 @@ static void test_kernel_plus_fork(void **state)
         naive += !strcmp(cell(&t, i, R_DRAM), "1048576");
     }
     assert_int_equal(naive, 4);   /* launches 0 and 2 of both processes */
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* --fallback rerun: without --level kernel+, launches without line counts
@@ -588,7 +588,7 @@ static void test_fallback(void **state)
     cli_must_contain("stderr", r.err, "2 of them have the range profiler's "
                      "per-launch counts");
     cli_result_free(&r);
-    mp_ncu_table p, t;
+    mp_csv_table p, t;
     read_csv("plain.csv", &p);
     read_csv("fb.csv", &t);
     assert_int_equal(t.nrows, 4);
@@ -608,8 +608,8 @@ static void test_fallback(void **state)
         expect_cell(&t, i, R_GL_LD, cell(&p, i, GL "_op_ld"));
         expect_cell(&t, i, R_GL_ST, cell(&p, i, GL "_op_st"));
     }
-    mp_ncu_free(&p);
-    mp_ncu_free(&t);
+    mp_csv_free(&p);
+    mp_csv_free(&t);
     /* every kernel without line counts: --check judges nothing: 4 */
     setenv("MEMPROBE_INJECT_NO_SASS", ".", 1);
     profile(L("-o", "fb2.csv", "--check", SPEC, "--fallback", "rerun"), NONE,
@@ -621,7 +621,7 @@ static void test_fallback(void **state)
     read_csv("fb2.csv", &t);
     for (int i = 0; i < 4; i++)
         expect_cell(&t, i, "range_counters", "range_profiler");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 static char *report_of(const char *csv, const char *format);
@@ -655,7 +655,7 @@ static void test_fallback_off(void **state)
                          "rerun runs the program again for their hardware "
                          "counts\n");
         cli_result_free(&r);
-        mp_ncu_table t;
+        mp_csv_table t;
         read_csv("once.csv", &t);
         assert_int_equal(t.nrows, 4);
         for (int i = 0; i < 4; i++) {
@@ -671,7 +671,7 @@ static void test_fallback_off(void **state)
                 expect_cell(&t, i, "why", "no SASS records: dropped by the "
                             "test hook MEMPROBE_INJECT_NO_SASS");
         }
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
     }
     /* --check: the two launches not judged, none with hardware counts */
     cli_result r;
@@ -1010,7 +1010,7 @@ static void test_names_check(void **state)
                      "among 5 source lines judged");
     lines_shorter(r.err, "memprobe: check", 200);
     cli_result_free(&r);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("tpl.csv", &t);
     assert_int_equal(t.nrows, 4);
     expect_cell(&t, 0, "kernel", "void scale<float>(float const*, float*, "
@@ -1022,12 +1022,12 @@ static void test_names_check(void **state)
     assert_int_equal(strlen(cell(&t, 3, "kernel")), 814);
     assert_int_equal(strncmp(cell(&t, 3, "kernel"), TORCH_COPY_HEAD,
                              strlen(TORCH_COPY_HEAD)), 0);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     read_csv("tpl-lines.csv", &t);
     int row = row_where(&t, "function_offset", "0x13c0", 0);
     assert_int_equal(strlen(cell(&t, row, "kernel")), 814);
     expect_cell(&t, row, "file", "");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 
     /* the same from the file, and a launch not judged named likewise */
     const char *from[] = {"profile", "--from", "tpl.csv", "--check", SPEC,
@@ -1105,7 +1105,7 @@ static void test_filters(void **state)
 {
     (void)state;
     cli_result r;
-    mp_ncu_table t;
+    mp_csv_table t;
     /* through the environment: the stand-in matches the mangled name */
     profile(L("-o", "k.csv", "--kernel", "transpose_naive"), NONE, &r);
     cli_expect_status(&r, 0);
@@ -1114,7 +1114,7 @@ static void test_filters(void **state)
     assert_int_equal(t.nrows, 2);
     expect_cell(&t, 0, "launch", "0");
     expect_cell(&t, 1, "launch", "2");   /* the gap shows the filter */
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     profile(L("-o", "s.csv", "--launch-skip", "1", "--launch-count", "2"),
             NONE, &r);
     cli_expect_status(&r, 0);
@@ -1123,7 +1123,7 @@ static void test_filters(void **state)
     assert_int_equal(t.nrows, 2);
     expect_cell(&t, 0, "launch", "1");
     expect_cell(&t, 1, "launch", "2");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     /* rechecked at merge, on the mangled or the demangled name */
     profile(L("-o", "m.csv", "--kernel", "^copy"),
             L("--ignore-kernel-filter"), &r);
@@ -1132,17 +1132,17 @@ static void test_filters(void **state)
     read_csv("m.csv", &t);
     assert_int_equal(t.nrows, 1);
     expect_cell(&t, 0, "kernel", "copy_kernel");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     read_csv("m-lines.csv", &t);
     assert_int_equal(t.nrows, 2);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     profile(L("-o", "d.csv", "--kernel", "naive\\(float"),
             L("--ignore-kernel-filter"), &r);
     cli_expect_status(&r, 0);
     cli_result_free(&r);
     read_csv("d.csv", &t);
     assert_int_equal(t.nrows, 2);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* --per-kernel 1 over 8 launches (naive 4, pad 2, copy 2): one row per
@@ -1153,7 +1153,7 @@ static void test_per_kernel(void **state)
 {
     (void)state;
     cli_result r;
-    mp_ncu_table t;
+    mp_csv_table t;
     profile(L("-o", "pk.csv", "--per-kernel", "1"),
             L("--launches", "8", "--cost"), &r);
     cli_expect_status(&r, 0);
@@ -1186,7 +1186,7 @@ static void test_per_kernel(void **state)
         expect_cell(&t, row, "kernel_launches_profiled", want[k][2]);
         expect_cell(&t, row, "launches", "1");
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     /* without it: every launch profiled, the same columns 4/4, 2/2 */
     profile(L("-o", "all.csv"), L("--launches", "8"), &r);
     cli_expect_status(&r, 0);
@@ -1198,7 +1198,7 @@ static void test_per_kernel(void **state)
     int naive = row_where(&t, "launch", "6", 0);   /* naive's fourth */
     expect_cell(&t, naive, "kernel_launches_seen", "4");
     expect_cell(&t, naive, "kernel_launches_profiled", "4");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     /* bad values, before the program starts */
     static const char *const bad[][2] = {{"0", "positive"}, {"-1", "positive"},
                                          {"x", "positive"}, {"", "empty"}};
@@ -1221,12 +1221,12 @@ static void test_keep_raw(void **state)
     cli_must_contain("stderr", r.err, "raw files kept in ");
     cli_result_free(&r);
     assert_true(cli_path_exists("raw/cubin.12345"));
-    mp_ncu_table t;
+    mp_csv_table t;
     const char *status = NULL;
     char path[64];
     read_csv("kr.csv", &t);
     snprintf(path, sizeof path, "raw/status.%s", cell(&t, 0, "pid"));
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     assert_true(cli_path_exists(path));
     (void)status;
     /* a second run into the same folder is refused before it starts */
@@ -1262,10 +1262,10 @@ static void test_sigterm_forwarded(void **state)
     char *err = cli_read_file("term.err", &len);
     cli_must_contain("stderr", err, "was killed by signal 15");
     free(err);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("term.csv", &t);
     assert_int_equal(t.nrows, 4);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* ---- the report -------------------------------------------------------- */
@@ -1401,7 +1401,7 @@ typedef struct {
     long launches;
 } range_sums;
 
-static range_sums sums_of(const mp_ncu_table *t, const char *col,
+static range_sums sums_of(const mp_csv_table *t, const char *col,
                           const char *key)
 {
     range_sums s = {0, 0, 0, 0, 0, 0};
@@ -1444,7 +1444,7 @@ static void test_kernel_plus_run(void **state)
 {
     (void)state;
     profile_ok(L("--level", "kernel+", "-o", "run.csv"), L("--run"));
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("run.csv", &t);
     assert_int_equal(t.nrows, 5);
     expect_cell(&t, 4, "launches", "2");
@@ -1464,7 +1464,7 @@ static void test_kernel_plus_run(void **state)
     expect_cell(&t, 4, "lts__t_sectors_lookup_hit.sum", "120");
     expect_cell(&t, 4, "lts__t_sectors.sum", "128");
     expect_cell(&t, 4, R_L2, "93.75");
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* --level kernel+ with launches without line counts: a third range run
@@ -1499,7 +1499,7 @@ static void test_kernel_plus_fallback(void **state)
                      "hook MEMPROBE_INJECT_NO_SASS)\n");
     cli_result_free(&r);
     for (int f = 0; f < 2; f++) {
-        mp_ncu_table t;
+        mp_csv_table t;
         read_csv(f ? "kpf-off.csv" : "kpf.csv", &t);
         assert_int_equal(t.nrows, 4);
         for (int i = 0; i < 4; i++) {
@@ -1508,7 +1508,7 @@ static void test_kernel_plus_fallback(void **state)
             expect_cell(&t, i, R_L2, i == 1 ? "50" : "75");
             expect_cell(&t, i, R_SH_ST, naive ? "32768" : "");
         }
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
     }
 }
 
@@ -1525,7 +1525,7 @@ static void test_report_range(void **state)
     for (size_t f = 0; f < CLI_COUNT(runs); f++) {
         profile_ok(L("--level", "kernel+", "-o", runs[f].file),
                 f ? L(runs[f].arg) : L(runs[f].arg, "4"));
-        mp_ncu_table t;
+        mp_csv_table t;
         read_csv(runs[f].file, &t);
         char *out = report_of(runs[f].file, "csv");
         static const struct {
@@ -1569,7 +1569,7 @@ static void test_report_range(void **state)
         cli_must_contain("report md", out, "| L1 hit % | L2 hit % | DRAM "
                          "read | DRAM written |\n");
         free(out);
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
     }
 }
 
@@ -1617,7 +1617,7 @@ static void test_report_range_gaps(void **state)
     /* no line counts anywhere, and launch 1 not repeated: "none" */
     profile_ok(L("--level", "kernel+", "-o", "rn.csv"),
             L("--unavailable", "--nondeterministic"));
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("rn.csv", &t);
     out = report_of("rn.csv", "csv");
     expect_report_cell(out, "kernels,transpose_pad,none,", "launches", "1");
@@ -1633,7 +1633,7 @@ static void test_report_range_gaps(void **state)
     cli_must_contain("report md", out, line);
     cli_must_contain("report md", out, "none = neither.\n\n");
     free(out);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* A CSV without range values (plain --level kernel) and one from before
@@ -1653,9 +1653,9 @@ static void test_report_no_range(void **state)
         assert_null(strstr(now[f], "Range profiler"));
     }
     /* the old file: the columns up to the range columns */
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("nr.csv", &t);
-    int keep = mp_ncu_column(&t, R_L1);
+    int keep = mp_csv_column(&t, R_L1);
     assert_true(keep > 0);
     FILE *o = fopen("nr.csv", "w");
     assert_non_null(o);
@@ -1668,10 +1668,10 @@ static void test_report_no_range(void **state)
         fputs("\r\n", o);
     }
     fclose(o);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     read_csv("nr.csv", &t);
-    assert_int_equal(mp_ncu_column(&t, R_L1), -1);
-    mp_ncu_free(&t);
+    assert_int_equal(mp_csv_column(&t, R_L1), -1);
+    mp_csv_free(&t);
     for (int f = 0; f < 3; f++) {
         char *old = report_of("nr.csv", formats[f]);
         assert_string_equal(old, now[f]);
@@ -1699,7 +1699,7 @@ static void expect_origins(const char *csv, const char *origin,
     mp_prof_lines_path(csv, lines, sizeof lines);
     const char *files[2] = {csv, lines};
     for (int f = 0; f < 2; f++) {
-        mp_ncu_table t;
+        mp_csv_table t;
         read_csv(files[f], &t);
         int others = 0;
         for (int r = 0; r < t.nrows; r++) {
@@ -1711,7 +1711,7 @@ static void expect_origins(const char *csv, const char *origin,
         }
         /* profile.csv: the kernel's launches; -lines.csv: its rows */
         assert_int_equal(others, f ? 2 * want_other : want_other);
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
     }
 }
 
@@ -1812,7 +1812,7 @@ static void test_check_toolkit_kernel(void **state)
     cli_result_free(&r);
     const char *files[2] = {"cub.csv", "cub-lines.csv"};
     for (int f = 0; f < 2; f++) {
-        mp_ncu_table t;
+        mp_csv_table t;
         read_csv(files[f], &t);
         int cub = 0;
         for (int row = 0; row < t.nrows; row++) {
@@ -1821,7 +1821,7 @@ static void test_check_toolkit_kernel(void **state)
             expect_cell(&t, row, "library", is_cub ? "1" : "0");
         }
         assert_int_equal(cub, f ? 2 : 1);   /* a launch; its two lines */
-        mp_ncu_free(&t);
+        mp_csv_free(&t);
     }
     const char *all[] = {"profile", "--from", "cub.csv", "--check", SPEC,
                          "--check-libraries", NULL};
@@ -1937,7 +1937,7 @@ static void test_check_libraries_option(void **state)
  * memprobe). */
 static void keep_columns(const char *path, int keep)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv(path, &t);
     FILE *o = fopen(path, "w");
     assert_non_null(o);
@@ -1950,7 +1950,7 @@ static void keep_columns(const char *path, int keep)
         fputs("\r\n", o);
     }
     fclose(o);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* A profile from before the origin columns: still read, its kernels all
@@ -1959,16 +1959,16 @@ static void test_origins_old_csv(void **state)
 {
     (void)state;
     profile_ok(L("-o", "old.csv"), L("--library"));
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("old.csv", &t);   /* before the per-kernel counts too */
-    int keep = mp_ncu_column(&t, "kernel_launches_seen");
+    int keep = mp_csv_column(&t, "kernel_launches_seen");
     assert_int_equal(keep, t.ncols - 4);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     keep_columns("old.csv", keep);
     read_csv("old-lines.csv", &t);
-    keep = mp_ncu_column(&t, "origin");
+    keep = mp_csv_column(&t, "origin");
     assert_int_equal(keep, t.ncols - 2);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     keep_columns("old-lines.csv", keep);
     cli_result r;
     const char *from[] = {"profile", "--from", "old.csv", "--check", SPEC,
@@ -1986,8 +1986,8 @@ static void test_origins_old_csv(void **state)
     free(out);
     profile_ok(L("-o", "old.csv"), NONE);   /* replaced */
     read_csv("old-lines.csv", &t);
-    assert_true(mp_ncu_column(&t, "library") > 0);
-    mp_ncu_free(&t);
+    assert_true(mp_csv_column(&t, "library") > 0);
+    mp_csv_free(&t);
 }
 
 /* The report: library kernels under their own heading after the
@@ -2116,10 +2116,10 @@ static void test_failed_run_keeps_profile(void **state)
     }
     /* a run that collects launches replaces both */
     profile_ok(L("-o", "kept.csv"), L("--launches", "2"));
-    mp_ncu_table t;
+    mp_csv_table t;
     read_csv("kept.csv", &t);
     assert_int_equal(t.nrows, 2);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 #define SAME_FILE "memprobe: -o ./base.csv is the baseline base.csv: read " \

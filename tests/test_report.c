@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "metrics.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "probe.h"
 #include "report.h"
 #include "part.h"
@@ -412,11 +412,11 @@ static void test_ncu_check_compares_something(void **state)
 {
     (void)state;
     const char *ncu = cli_in_repo("tests/data/ncu-bank-sample.csv");
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[256];
     assert_int_equal(mp_ncu_read(ncu, &t, err, sizeof err), 0);
     int rows = t.nrows;
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     /* counters_status: every metric of the bank set unavailable. */
     const mp_probe *bank = mp_probe_find("bank");
     size_t nm;

@@ -18,7 +18,7 @@
 #include "clock_watch.h"
 #include "compare.h"
 #include "cost.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "runner.h"
 #include "stats.h"
 
@@ -30,23 +30,23 @@ static char repo[PATH_MAX];
 
 /* The number in row `scope`,`name` (name NULL: the first row of the
  * scope) under column col of a cost CSV. */
-static double cost_cell(const mp_ncu_table *t, const char *scope,
+static double cost_cell(const mp_csv_table *t, const char *scope,
                         const char *name, const char *col)
 {
-    int c = mp_ncu_column(t, col);
+    int c = mp_csv_column(t, col);
     assert_true(c >= 0);
     for (int r = 0; r < t->nrows; r++)
         if (!strcmp(t->cells[r][0], scope)
             && (!name || !strcmp(t->cells[r][1], name))) {
             double x;
-            assert_int_equal(mp_ncu_number(t, r, c, &x), 0);
+            assert_int_equal(mp_csv_number(t, r, c, &x), 0);
             return x;
         }
     fail_msg("no row %s,%s", scope, name ? name : "*");
     return NAN;
 }
 
-static int count_scope(const mp_ncu_table *t, const char *scope)
+static int count_scope(const mp_csv_table *t, const char *scope)
 {
     int n = 0;
     for (int r = 0; r < t->nrows; r++)
@@ -100,7 +100,7 @@ static void cost_rows_totals_and_means(void **state)
     mp_cost_finish();   /* writes cost.csv, turns recording off */
     assert_int_equal(mp_cost_enabled(), 0);
 
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[256];
     assert_int_equal(mp_csv_table_read("cost.csv", &t, err, sizeof err), 0);
     assert_int_equal(count_scope(&t, "config"), 2);
@@ -128,7 +128,7 @@ static void cost_rows_totals_and_means(void **state)
                        1e-3);
     assert_float_equal(cost_cell(&t, "per_config", NULL, "begin_start"),
                        75.0, 1e-6);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     unlink("cost.csv");
     unsetenv(MP_COST_ENV);
 }
@@ -183,7 +183,7 @@ static void cost_of_a_fake_run(void **state)
         n++;
     n--;   /* the count line */
 
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[256];
     assert_int_equal(mp_csv_table_read("run-cost.csv", &t, err, sizeof err),
                      0);
@@ -197,7 +197,7 @@ static void cost_of_a_fake_run(void **state)
     char total[64];
     snprintf(total, sizeof total, "%d configurations", n);
     assert_string_equal(t.cells[t.nrows - 2][1], total);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     cli_result_free(&r);
 }
 

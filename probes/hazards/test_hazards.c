@@ -34,7 +34,7 @@
 
 #include "cli.h"
 #include "hazards.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "subprocess.h"
 #include "version.h"
 
@@ -813,11 +813,11 @@ static int fake_table(const char *const *args, char **text)
 }
 
 /* The row of the CSV for (hazard, threads, tool). */
-static int csv_row(const mp_ncu_table *t, const char *hazard, int threads,
+static int csv_row(const mp_csv_table *t, const char *hazard, int threads,
                    const char *tool)
 {
-    int ch = mp_ncu_column(t, "hazard"), ct = mp_ncu_column(t, "threads"),
-        co = mp_ncu_column(t, "tool");
+    int ch = mp_csv_column(t, "hazard"), ct = mp_csv_column(t, "threads"),
+        co = mp_csv_column(t, "tool");
     assert_true(ch >= 0 && ct >= 0 && co >= 0);
     for (int r = 0; r < t->nrows; r++)
         if (!strcmp(t->cells[r][ch], hazard)
@@ -828,15 +828,15 @@ static int csv_row(const mp_ncu_table *t, const char *hazard, int threads,
     return -1;
 }
 
-static const char *cell(const mp_ncu_table *t, int row, const char *col)
+static const char *cell(const mp_csv_table *t, int row, const char *col)
 {
-    int c = mp_ncu_column(t, col);
+    int c = mp_csv_column(t, col);
     if (c < 0)
         fail_msg("no column %s", col);
     return t->cells[row][c];
 }
 
-static void expect_cells(const mp_ncu_table *t, const char *hazard,
+static void expect_cells(const mp_csv_table *t, const char *hazard,
                          int threads, const char *tool, const char *outcome,
                          const char *result, const char *status)
 {
@@ -895,7 +895,7 @@ static void test_table_fake(void **state)
     cli_must_contain("table", text,
         "correct kernel: right, and clean under every tool\n");
 
-    mp_ncu_table t;
+    mp_csv_table t;
     char err[256];
     if (mp_csv_table_read("fake/hazards.csv", &t, err, sizeof err))
         fail_msg("%s", err);
@@ -955,7 +955,7 @@ static void test_table_fake(void **state)
                      "--ignore-result\n");
     assert_int_equal(strncmp(log, "$ ", 2), 0);
     free(log);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     free(text);
 }
 

@@ -24,7 +24,7 @@
 
 /* Loads DIR/latency/latency.csv into h (t keeps the cells). 0, or -1
  * with the reason in missing. */
-static int load(const char *dir, mp_ncu_table *t, mp_hier *h, char *missing,
+static int load(const char *dir, mp_csv_table *t, mp_hier *h, char *missing,
                 size_t len)
 {
     char path[4096], err[512];
@@ -39,7 +39,7 @@ static int load(const char *dir, mp_ncu_table *t, mp_hier *h, char *missing,
     if (h->n == 0) {
         snprintf(missing, len, "`%s` has no verified latency rows",
                  LATENCY_CSV);
-        mp_ncu_free(t);
+        mp_csv_free(t);
         return -1;
     }
     return 0;
@@ -58,7 +58,7 @@ static int latencies(const char *dir, mp_hier_latency *l, char *m,
                      size_t len, char *missing, size_t mlen,
                      const char **source)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     mp_hier h;
     if (load(dir, &t, &h, missing, mlen)) {
         unmeasured(m, len);
@@ -67,7 +67,7 @@ static int latencies(const char *dir, mp_hier_latency *l, char *m,
     *source = LATENCY_CSV;
     mp_hier_latencies(&h, l);
     mp_hier_free(&h);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return 0;
 }
 
@@ -130,16 +130,16 @@ int mp_study_latency_shared(const char *dir, char *m, char *why, size_t len,
 /* The map's TLB rows (one line per 2 MiB page from SM 0, L2 hits) as a
  * table: pages, footprint and cycles per load, and the reach the model
  * takes. */
-static void tlb_rows(const mp_ncu_table *t, FILE *out)
+static void tlb_rows(const mp_csv_table *t, FILE *out)
 {
-    int kind = mp_ncu_column(t, "kind"), pages = mp_ncu_column(t, "lines");
-    int fp = mp_ncu_column(t, "footprint_bytes");
-    int cyc = mp_ncu_column(t, "cycles_per_load"), header = 0;
+    int kind = mp_csv_column(t, "kind"), pages = mp_csv_column(t, "lines");
+    int fp = mp_csv_column(t, "footprint_bytes");
+    int cyc = mp_csv_column(t, "cycles_per_load"), header = 0;
     for (int r = 0; r < t->nrows && kind >= 0 && pages >= 0 && fp >= 0
                     && cyc >= 0; r++) {
         double n, f, c;
-        if (strcmp(t->cells[r][kind], "tlb") || mp_ncu_number(t, r, pages, &n)
-            || mp_ncu_number(t, r, fp, &f) || mp_ncu_number(t, r, cyc, &c))
+        if (strcmp(t->cells[r][kind], "tlb") || mp_csv_number(t, r, pages, &n)
+            || mp_csv_number(t, r, fp, &f) || mp_csv_number(t, r, cyc, &c))
             continue;
         if (!header++) {
             mp_lat_partitions p;
@@ -160,14 +160,14 @@ static void tlb_rows(const mp_ncu_table *t, FILE *out)
 static void halves_section(const char *dir, FILE *out)
 {
     char path[4096], err[512];
-    mp_ncu_table t;
+    mp_csv_table t;
     snprintf(path, sizeof path, "%s/%s", dir, L2MAP_CSV);
     if (mp_csv_table_read(path, &t, err, sizeof err))
         return;
-    int kind = mp_ncu_column(&t, "kind"), sm = mp_ncu_column(&t, "sm");
-    int half = mp_ncu_column(&t, "half"), set = mp_ncu_column(&t, "set");
-    int fp = mp_ncu_column(&t, "footprint_bytes");
-    int cyc = mp_ncu_column(&t, "cycles_per_load");
+    int kind = mp_csv_column(&t, "kind"), sm = mp_csv_column(&t, "sm");
+    int half = mp_csv_column(&t, "half"), set = mp_csv_column(&t, "set");
+    int fp = mp_csv_column(&t, "footprint_bytes");
+    int cyc = mp_csv_column(&t, "cycles_per_load");
     static const char *const what[MP_L2MAP_LATENCY_FIELDS] = {
         "device memory, line homed in the SM's half",
         "device memory, homed in the other half",
@@ -181,9 +181,9 @@ static void halves_section(const char *dir, FILE *out)
             continue;
         mp_l2map_row *row = &rows[n];
         double x;
-        int ok = !mp_ncu_number(&t, r, sm, &x);
+        int ok = !mp_csv_number(&t, r, sm, &x);
         for (int f = 0; f < MP_L2MAP_LATENCY_FIELDS && ok; f++)
-            ok = !mp_ncu_number(&t, r, mp_ncu_column(&t, mp_l2map_field_name(
+            ok = !mp_csv_number(&t, r, mp_csv_column(&t, mp_l2map_field_name(
                                     (mp_l2map_field)f)),
                                 mp_l2map_field_ref(row, (mp_l2map_field)f));
         if (!ok)
@@ -214,7 +214,7 @@ static void halves_section(const char *dir, FILE *out)
                     && cyc >= 0; r++) {
         double f, c, lo, hi;
         if (strcmp(t.cells[r][kind], "plateau") || strcmp(t.cells[r][set], "all")
-            || mp_ncu_number(&t, r, fp, &f) || mp_ncu_number(&t, r, cyc, &c)
+            || mp_csv_number(&t, r, fp, &f) || mp_csv_number(&t, r, cyc, &c)
             || mp_lat_cycles(&p, (long long)f, 128, &lo, &hi))
             continue;
         if (!header++)
@@ -225,12 +225,12 @@ static void halves_section(const char *dir, FILE *out)
     }
     tlb_rows(&t, out);
     free(rows);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 void mp_study_latency_section(const char *dir, FILE *out)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     mp_hier h;
     char missing[512];
     fprintf(out, "\n## The memory hierarchy\n\n"
@@ -261,5 +261,5 @@ void mp_study_latency_section(const char *dir, FILE *out)
     }
     halves_section(dir, out);
     mp_hier_free(&h);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }

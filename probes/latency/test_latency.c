@@ -9,7 +9,7 @@
  */
 #include "cli_util.h"
 #include "latency_model.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -289,25 +289,25 @@ static void test_predict_spaces(void **state)
 
 #define PART_DIR "results/h200/latency/partitions/"
 
-static void read_table(const char *rel, mp_ncu_table *t)
+static void read_table(const char *rel, mp_csv_table *t)
 {
     char err[512];
     if (mp_csv_table_read(cli_in_repo(rel), t, err, sizeof err))
         fail_msg("%s", err);
 }
 
-static double cell(const mp_ncu_table *t, int row, const char *col)
+static double cell(const mp_csv_table *t, int row, const char *col)
 {
     double x;
-    int c = mp_ncu_column(t, col);
+    int c = mp_csv_column(t, col);
     assert_true(c >= 0);
-    assert_int_equal(mp_ncu_number(t, row, c, &x), 0);
+    assert_int_equal(mp_csv_number(t, row, c, &x), 0);
     return x;
 }
 
-static int is_kind(const mp_ncu_table *t, int row, const char *kind)
+static int is_kind(const mp_csv_table *t, int row, const char *kind)
 {
-    return strcmp(t->cells[row][mp_ncu_column(t, "kind")], kind) == 0;
+    return strcmp(t->cells[row][mp_csv_column(t, "kind")], kind) == 0;
 }
 
 static int cmp_dbl(const void *a, const void *b)
@@ -323,7 +323,7 @@ static void test_partitions_are_the_map(void **state)
     (void)state;
     mp_lat_partitions p;
     mp_lat_partitions_h200(&p);
-    mp_ncu_table t, rep;
+    mp_csv_table t, rep;
     read_table(PART_DIR "l2map.csv", &t);
     read_table(PART_DIR "l2map-repeat.csv", &rep);
     static const char *const names[] = {"near_hit", "copy_hit", "far_hit",
@@ -336,7 +336,7 @@ static void test_partitions_are_the_map(void **state)
         for (int r = 0; r < t.nrows; r++)
             if (is_kind(&t, r, "map")) {
                 assert_string_equal(
-                    t.cells[r][mp_ncu_column(&t, "verified")], "yes");
+                    t.cells[r][mp_csv_column(&t, "verified")], "yes");
                 v[n++] = cell(&t, r, names[f]);
             }
         assert_int_equal(n, 132);           /* every SM of the H200 */
@@ -386,8 +386,8 @@ static void test_partitions_are_the_map(void **state)
             reach = cell(&t, r, "footprint_bytes");
     assert_true(p.tlb_reach_bytes == (long long)reach);
     free(v);
-    mp_ncu_free(&t);
-    mp_ncu_free(&rep);
+    mp_csv_free(&t);
+    mp_csv_free(&rep);
 }
 
 /* The bands tell the regimes apart (else the next test could not fail),
@@ -420,11 +420,11 @@ static void check_sweep(const char *path)
 {
     mp_lat_partitions p;
     mp_lat_partitions_h200(&p);
-    mp_ncu_table t;
+    mp_csv_table t;
     read_table(path, &t);
     int checked = 0, regimes[3] = {0, 0, 0};
     for (int r = 0; r < t.nrows; r++) {
-        if (strcmp(t.cells[r][mp_ncu_column(&t, "space")], "global"))
+        if (strcmp(t.cells[r][mp_csv_column(&t, "space")], "global"))
             continue;
         double fp = cell(&t, r, "footprint_bytes");
         double stride = cell(&t, r, "stride_bytes");
@@ -435,13 +435,13 @@ static void check_sweep(const char *path)
                          0);
         if (c < lo || c > hi)
             fail_msg("%s %s: %.1f cycles, the model %.1f..%.1f", path,
-                     t.cells[r][mp_ncu_column(&t, "config")], c, lo, hi);
+                     t.cells[r][mp_csv_column(&t, "config")], c, lo, hi);
         checked++;
         regimes[fp <= 24 * 1048576.0 ? 0 : fp < 64 * 1048576.0 ? 1 : 2]++;
     }
     assert_int_equal(checked, 70);
     assert_true(regimes[0] > 0 && regimes[1] > 0 && regimes[2] > 0);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 /* The sweep measured beside the map (the die the constants come from)

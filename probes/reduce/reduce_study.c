@@ -81,17 +81,17 @@ static verdict divergent_barrier(ctx *c, char *m, char *why, size_t len)
                                         "synccheck", "initcheck"};
     char path[4096], err[512];
     snprintf(path, sizeof path, "%s/%s", c->dir, HAZARDS_CSV);
-    mp_ncu_table t;
+    mp_csv_table t;
     if (mp_csv_table_read(path, &t, err, sizeof err)) {
         snprintf(c->missing, sizeof c->missing, "%.200s", err);
         return UNMEASURED;
     }
     note_source(c, HAZARDS_CSV);
-    int hz = mp_ncu_column(&t, "hazard"), tool = mp_ncu_column(&t, "tool");
-    int outcome = mp_ncu_column(&t, "outcome");
-    int result = mp_ncu_column(&t, "result");
-    int threads = mp_ncu_column(&t, "threads");
-    int blocks = mp_ncu_column(&t, "blocks");
+    int hz = mp_csv_column(&t, "hazard"), tool = mp_csv_column(&t, "tool");
+    int outcome = mp_csv_column(&t, "outcome");
+    int result = mp_csv_column(&t, "result");
+    int threads = mp_csv_column(&t, "threads");
+    int blocks = mp_csv_column(&t, "blocks");
     const char *plain = NULL, *said[4] = {NULL, NULL, NULL, NULL};
     const char *nthreads = "?", *nblocks = "?";
     int caught = 0, timeouts = 0;
@@ -139,7 +139,7 @@ static verdict divergent_barrier(ctx *c, char *m, char *why, size_t len)
             vd = HOLDS;
         }
     }
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
     return vd;
 }
 

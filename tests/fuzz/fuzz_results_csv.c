@@ -8,7 +8,7 @@
  * crash, a leak or undefined behaviour.
  */
 #include "fuzz_util.h"
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "report.h"
 #include "sweep_file.h"
 
@@ -25,10 +25,10 @@ int fuzz_results_csv(const uint8_t *data, size_t size)
     char path[64], err[512] = "";
     int fd = fuzz_file(data, size, "results.csv", path, sizeof path);
 
-    mp_ncu_table t;
+    mp_csv_table t;
     if (mp_csv_table_read(path, &t, err, sizeof err) != 0)
         fuzz_check_reason(err);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 
     mp_rep_data d;
     const char *paths[] = {path};

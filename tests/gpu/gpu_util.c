@@ -55,7 +55,7 @@ const char *gpu_build_dir(void)
 }
 
 int gpu_run_sweep(const char *probe, const char *name, const char *args,
-                  mp_ncu_table *t)
+                  mp_csv_table *t)
 {
     char path[1024], log[1024], err[512];
     mkdir("results", 0777);
@@ -87,7 +87,7 @@ int gpu_run_sweep(const char *probe, const char *name, const char *args,
 }
 
 void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
-                    mp_ncu_table *tables, int *rc)
+                    mp_csv_table *tables, int *rc)
 {
     for (int s = 0; s < n; s++) {
         int r = gpu_run_sweep(probe, defs[s].name, defs[s].args, &tables[s]);
@@ -96,7 +96,7 @@ void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
     }
 }
 
-int gpu_read_csv(const char *dir, const char *name, mp_ncu_table *t)
+int gpu_read_csv(const char *dir, const char *name, mp_csv_table *t)
 {
     char path[2048], err[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -113,27 +113,27 @@ const char *gpu_base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-const char *gpu_cell(const mp_ncu_table *t, int row, const char *col)
+const char *gpu_cell(const mp_csv_table *t, int row, const char *col)
 {
-    int c = mp_ncu_column(t, col);
+    int c = mp_csv_column(t, col);
     if (c < 0)
         fail_msg("no column %s", col);
     return t->cells[row][c];
 }
 
-double gpu_number(const mp_ncu_table *t, int row, const char *col)
+double gpu_number(const mp_csv_table *t, int row, const char *col)
 {
     double x = 0;
-    int c = mp_ncu_column(t, col);
+    int c = mp_csv_column(t, col);
     if (c < 0)
         fail_msg("no column %s", col);
-    if (mp_ncu_number(t, row, c, &x))
+    if (mp_csv_number(t, row, c, &x))
         fail_msg("row %d column %s: '%s' is not a number", row, col,
                  t->cells[row][c]);
     return x;
 }
 
-void gpu_assert_one_shared_inst(const mp_ncu_table *t, int row)
+void gpu_assert_one_shared_inst(const mp_csv_table *t, int row)
 {
     char inst[96];
     snprintf(inst, sizeof inst, "smsp__sass_inst_executed_op_shared_%s.sum",
@@ -141,7 +141,7 @@ void gpu_assert_one_shared_inst(const mp_ncu_table *t, int row)
     assert_true(gpu_number(t, row, inst) == gpu_number(t, row, "requests"));
 }
 
-int gpu_find_row(const mp_ncu_table *t, const char *config)
+int gpu_find_row(const mp_csv_table *t, const char *config)
 {
     for (int i = 0; i < t->nrows; i++)
         if (!strcmp(gpu_cell(t, i, "config"), config))
@@ -154,7 +154,7 @@ int gpu_find_row(const mp_ncu_table *t, const char *config)
 
 /* A row test's state. */
 typedef struct {
-    const mp_ncu_table *t;
+    const mp_csv_table *t;
     int row;
     gpu_row_check check;
 } row_ref;
@@ -170,7 +170,7 @@ static void row_test(void **state)
     r->check(r->t, r->row);
 }
 
-int gpu_run_row_tests(const char *group, mp_ncu_table *tables, int ntables,
+int gpu_run_row_tests(const char *group, mp_csv_table *tables, int ntables,
                       gpu_row_check check,
                       const struct CMUnitTest *before, int nbefore,
                       const struct CMUnitTest *after, int nafter)
@@ -190,7 +190,7 @@ int gpu_run_row_tests(const char *group, mp_ncu_table *tables, int ntables,
     for (int i = 0; i < nbefore; i++)
         tests[k++] = before[i];
     for (int s = 0; s < ntables; s++) {
-        int c = mp_ncu_column(&tables[s], "config");
+        int c = mp_csv_column(&tables[s], "config");
         for (int i = 0; i < tables[s].nrows; i++, k++, r++) {
             refs[r] = (row_ref){&tables[s], i, check};
             tests[k].name = c >= 0 ? tables[s].cells[i][c] : "?";
@@ -202,7 +202,7 @@ int gpu_run_row_tests(const char *group, mp_ncu_table *tables, int ntables,
         tests[k++] = after[i];
     int failed = _cmocka_run_group_tests(group, tests, (size_t)k, NULL, NULL);
     for (int s = 0; s < ntables; s++)
-        mp_ncu_free(&tables[s]);
+        mp_csv_free(&tables[s]);
     free(tests);
     free(refs);
     return failed;
@@ -244,13 +244,13 @@ void gpu_print_header(const gpu_col *cols)
     printf("%s\n", line);
 }
 
-static double col_value(const gpu_col *c, const mp_ncu_table *t, int row)
+static double col_value(const gpu_col *c, const mp_csv_table *t, int row)
 {
     double x;
     if (c->value)
         x = c->value(t, row);
     else if ((c->flags & GPU_COL_OPTIONAL)
-             && (mp_ncu_column(t, c->column) < 0
+             && (mp_csv_column(t, c->column) < 0
                  || !gpu_cell(t, row, c->column)[0]))
         return NAN;
     else
@@ -260,7 +260,7 @@ static double col_value(const gpu_col *c, const mp_ncu_table *t, int row)
     return c->scale ? x * c->scale : x;
 }
 
-void gpu_print_row(const gpu_col *cols, const mp_ncu_table *t, int row)
+void gpu_print_row(const gpu_col *cols, const mp_csv_table *t, int row)
 {
     char line[1024];
     size_t n = (size_t)snprintf(line, sizeof line, "#");
@@ -286,7 +286,7 @@ void gpu_print_row(const gpu_col *cols, const mp_ncu_table *t, int row)
     printf("%s\n", line);
 }
 
-void gpu_print_table(const gpu_col *cols, const mp_ncu_table *t)
+void gpu_print_table(const gpu_col *cols, const mp_csv_table *t)
 {
     gpu_print_header(cols);
     for (int i = 0; i < t->nrows; i++)
@@ -359,9 +359,9 @@ void gpu_explain_program(gpu_explain_run *r, const char *subdir,
 void gpu_explain_free(gpu_explain_run *r)
 {
     if (r->have_xp)
-        mp_ncu_free(&r->xp);
+        mp_csv_free(&r->xp);
     if (r->have_plines)
-        mp_ncu_free(&r->plines);
+        mp_csv_free(&r->plines);
     r->have_xp = r->have_plines = 0;
 }
 

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "ncu_csv.h"
+#include "csv_table.h"
 
 struct CMUnitTest;
 
@@ -30,7 +30,7 @@ const char *gpu_build_dir(void);
  * DIR/NAME.log), prints a "# ..." line, reads the CSV into t. Exits 1 if
  * the CSV cannot be read. Returns memprobe's exit status. */
 int gpu_run_sweep(const char *probe, const char *name, const char *args,
-                  mp_ncu_table *t);
+                  mp_csv_table *t);
 
 /* One sweep of a probe: the CSV's name and memprobe's arguments. */
 typedef struct {
@@ -41,7 +41,7 @@ typedef struct {
  * of the n sweeps, in order; their exit statuses go to rc[s] unless rc is
  * NULL. */
 void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
-                    mp_ncu_table *tables, int *rc);
+                    mp_csv_table *tables, int *rc);
 
 /* ---- explain on a program --------------------------------------------- */
 
@@ -51,7 +51,7 @@ void gpu_run_sweeps(const char *probe, const gpu_sweep *defs, int n,
 typedef struct {
     char dir[1024], prog[1024], skip_why[1200];
     int rc;
-    mp_ncu_table xp, plines;
+    mp_csv_table xp, plines;
     int have_xp, have_plines;
 } gpu_explain_run;
 
@@ -70,7 +70,7 @@ int gpu_explain_row(const gpu_explain_run *r, const char *k);
 /* ---- files ----------------------------------------------------------- */
 
 /* Reads DIR/NAME into t: 1, or 0 after a "# why" line. */
-int gpu_read_csv(const char *dir, const char *name, mp_ncu_table *t);
+int gpu_read_csv(const char *dir, const char *name, mp_csv_table *t);
 
 /* The file name of path, after its last '/'. */
 const char *gpu_base_name(const char *path);
@@ -79,21 +79,21 @@ const char *gpu_base_name(const char *path);
 
 /* Cell text / number of column `col` in `row`; a missing column or a
  * non-number fails the current cmocka test. */
-const char *gpu_cell(const mp_ncu_table *t, int row, const char *col);
-double gpu_number(const mp_ncu_table *t, int row, const char *col);
+const char *gpu_cell(const mp_csv_table *t, int row, const char *col);
+double gpu_number(const mp_csv_table *t, int row, const char *col);
 
 /* The row whose "config" is `config`; fails the current test if none. */
-int gpu_find_row(const mp_ncu_table *t, const char *config);
+int gpu_find_row(const mp_csv_table *t, const char *config);
 
 /* One shared-memory instruction (LDS or STS, by the row's "op") per
  * warp-level request: the probe does what it claims. Fails the current
  * test otherwise. */
-void gpu_assert_one_shared_inst(const mp_ncu_table *t, int row);
+void gpu_assert_one_shared_inst(const mp_csv_table *t, int row);
 
 /* ---- one test per row ------------------------------------------------- */
 
 /* The checks of one configuration: row `row` of `t`. */
-typedef void (*gpu_row_check)(const mp_ncu_table *t, int row);
+typedef void (*gpu_row_check)(const mp_csv_table *t, int row);
 
 /* Runs the cmocka group `group`: the `before` tests, then one test per
  * row of tables[0..ntables), in order, named by the row's "config" cell
@@ -101,7 +101,7 @@ typedef void (*gpu_row_check)(const mp_ncu_table *t, int row);
  * asserts verified = yes and counters_status = ok, then calls check.
  * Frees the tables afterwards. Returns the number of failed tests (1 if
  * memory runs out before they run). */
-int gpu_run_row_tests(const char *group, mp_ncu_table *tables, int ntables,
+int gpu_run_row_tests(const char *group, mp_csv_table *tables, int ntables,
                       gpu_row_check check,
                       const struct CMUnitTest *before, int nbefore,
                       const struct CMUnitTest *after, int nafter);
@@ -128,7 +128,7 @@ typedef struct {
     const char *column;
     unsigned flags;
     double scale;
-    double (*value)(const mp_ncu_table *t, int row);
+    double (*value)(const mp_csv_table *t, int row);
 } gpu_col;
 
 #define GPU_COL(title, fmt, column) {(title), (fmt), (column), 0, 0, NULL}
@@ -143,7 +143,7 @@ typedef struct {
  * every row of t. A line prints only once all its values are read, so a
  * missing column fails the test without a partial line. */
 void gpu_print_header(const gpu_col *cols);
-void gpu_print_row(const gpu_col *cols, const mp_ncu_table *t, int row);
-void gpu_print_table(const gpu_col *cols, const mp_ncu_table *t);
+void gpu_print_row(const gpu_col *cols, const mp_csv_table *t, int row);
+void gpu_print_table(const gpu_col *cols, const mp_csv_table *t);
 
 #endif

@@ -32,9 +32,9 @@
 #include "gpu_util.h"
 
 enum { DRAM, L2, SWIZZLE, NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *config = gpu_cell(t, i, "config");
     const char *method = gpu_cell(t, i, "method");
@@ -92,7 +92,7 @@ static void test_claim_async_not_slower(void **state)
                ? "L2 -> shared" : "tensor copies, each swizzle (L2)");
         gpu_print_table(cols, &sweeps[s]);
     }
-    const mp_ncu_table *t = &sweeps[DRAM];
+    const mp_csv_table *t = &sweeps[DRAM];
     double staged = 0, best_async = 0;
     for (int i = 0; i < t->nrows; i++) {
         double gbs = gpu_number(t, i, "bandwidth_gbs");

@@ -56,12 +56,12 @@ static const gpu_sweep sweep_def[NSWEEPS] = {
                 "--kernel read,copy --width 16 --stride 1,2,4,8,16,32" SHAPE},
 };
 
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 static int sweep_rc[NSWEEPS];
 
 /* Sum of metric `fmt` (with %s for ld/st) over the kernel's probed ops:
  * loads for read, stores for write, both for copy. */
-static double op_sum(const mp_ncu_table *t, int i, const char *fmt)
+static double op_sum(const mp_csv_table *t, int i, const char *fmt)
 {
     const char *kernel = gpu_cell(t, i, "kernel");
     char name[96];
@@ -79,14 +79,14 @@ static double op_sum(const mp_ncu_table *t, int i, const char *fmt)
 
 /* One configuration: the checks every row must pass (besides verified
  * and counters ok, which gpu_run_row_tests checks). */
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *config = gpu_cell(t, i, "config");
     /* One warp-level instruction per group of 32 elements of a pass (x2
      * for copy), whatever the grid and inflight (where the metric set
      * counts instructions), and one L1 request per instruction. */
     double want = gpu_number(t, i, "requests");
-    if (mp_ncu_column(t, "smsp__sass_inst_executed_op_global_ld.sum") >= 0) {
+    if (mp_csv_column(t, "smsp__sass_inst_executed_op_global_ld.sum") >= 0) {
         double inst =
             op_sum(t, i, "smsp__sass_inst_executed_op_global_%s.sum");
         if (inst != want)
@@ -132,7 +132,7 @@ static void test_sweep_exit(void **state)
 static void test_dram_bytes(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[DRAM];
+    const mp_csv_table *t = &sweeps[DRAM];
     int checked = 0;
     for (int i = 0; i < t->nrows; i++) {
         const char *kernel = gpu_cell(t, i, "kernel");
@@ -150,14 +150,14 @@ static void test_dram_bytes(void **state)
     assert_int_equal(checked, 2);
 }
 
-static double dram_total(const mp_ncu_table *t, int i)
+static double dram_total(const mp_csv_table *t, int i)
 {
     return gpu_number(t, i, "dram__bytes_read.sum")
            + gpu_number(t, i, "dram__bytes_write.sum");
 }
 
 /* DRAM bytes read and written per byte the kernel counts. */
-static double dram_per_byte(const mp_ncu_table *t, int i)
+static double dram_per_byte(const mp_csv_table *t, int i)
 {
     double bytes = gpu_number(t, i, "array_bytes");
     double counted = strcmp(gpu_cell(t, i, "kernel"), "copy") ? bytes
@@ -181,7 +181,7 @@ static void test_print_table(void **state)
         GPU_COL_VALUE("DRAM/B", "%9.4f", dram_per_byte),
         GPU_COL_END,
     };
-    const mp_ncu_table *t = &sweeps[TABLE];
+    const mp_csv_table *t = &sweeps[TABLE];
     assert_int_equal(t->nrows, 9);
     gpu_print_table(cols, t);
     printf("# peak %.1f GB/s (memory clock x bus width x 2)\n",
@@ -190,7 +190,7 @@ static void test_print_table(void **state)
 
 /* The model's DRAM bytes: bytes x min(stride, 32 / width) for these
  * aligned or contiguous cases, from the sector count. */
-static double model_dram(const mp_ncu_table *t, int i)
+static double model_dram(const mp_csv_table *t, int i)
 {
     double bytes = gpu_number(t, i, "array_bytes");
     double width = gpu_number(t, i, "width_bytes");

@@ -34,7 +34,7 @@
 
 /* One configuration of a sweep: the checks every row must pass (besides
  * verified and counters ok, which gpu_run_row_tests checks). */
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     /* One LDS/STS per warp per iteration: the probe does what it claims. */
     gpu_assert_one_shared_inst(t, i);
@@ -47,10 +47,10 @@ static void check_row(const mp_ncu_table *t, int i)
 }
 
 enum { SWEEP, PATTERNS, PADS, NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 
 /* Cycles per request of ld/st 4-byte rows at each stride. */
-static double cycles_at(const mp_ncu_table *t, const char *op, int width,
+static double cycles_at(const mp_csv_table *t, const char *op, int width,
                         int stride)
 {
     for (int i = 0; i < t->nrows; i++)

@@ -51,7 +51,7 @@
 #define BANK_NOISE 0.001
 
 enum { BITMAP, BANK2D, BANK2D_48X2, NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 
 /* Half a unit in the last place the CSV printed `cell` with: the CSV
  * prints measured wavefronts per request with 4 decimals and the model
@@ -63,7 +63,7 @@ static double printed_half_ulp(const char *cell)
     return 0.5 * pow(10.0, -decimals) + 1e-12;
 }
 
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *op = gpu_cell(t, i, "op");
     const char *probe = gpu_cell(t, i, "probe");

@@ -36,7 +36,7 @@
 #define STSM_WF "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum"
 #define ARGS "--stride 0..31 --op ld --runs 3"
 
-static mp_ncu_table full, drop;
+static mp_csv_table full, drop;
 
 static int lacked(const char *name)
 {
@@ -103,7 +103,7 @@ int main(void)
         cmocka_unit_test(test_rows),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    mp_ncu_free(&full);
-    mp_ncu_free(&drop);
+    mp_csv_free(&full);
+    mp_csv_free(&drop);
     return failed;
 }

@@ -28,10 +28,10 @@
 #include "subprocess.h"
 
 enum { CHASE, BANDWIDTH, NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 static int status[NSWEEPS];
 
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *config = gpu_cell(t, i, "config");
     int remote = !strcmp(gpu_cell(t, i, "method"), "remote");
@@ -75,7 +75,7 @@ static const gpu_col bw_cols[] = {
 static void test_claim_remote_slower(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[CHASE];
+    const mp_csv_table *t = &sweeps[CHASE];
     printf("# pointer chase, one thread, 4000 hops of 128 bytes\n");
     gpu_print_table(chase_cols, t);
     printf("# loads and stores, GPU full of clusters\n");

@@ -38,7 +38,7 @@
 #include "subprocess.h"
 
 /* The L1TEX counter `what` (requests, sectors) of the row's op. */
-static double l1(const mp_ncu_table *t, int i, const char *what,
+static double l1(const mp_csv_table *t, int i, const char *what,
                  const char *op)
 {
     char name[96];
@@ -49,7 +49,7 @@ static double l1(const mp_ncu_table *t, int i, const char *what,
 
 /* One configuration: the checks every row must pass (besides verified
  * and counters ok, which gpu_run_row_tests checks). */
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *config = gpu_cell(t, i, "config");
     const char *op = gpu_cell(t, i, "op");
@@ -73,7 +73,7 @@ static void check_row(const mp_ncu_table *t, int i)
 
 enum { SWEEP_W4, SWEEP_W8, SWEEP_W16, SWEEP_CG, SWEEP_GROUPS, SWEEP_LAYOUTS,
        NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 
 /* The layouts side by side: times, sectors, L2 and DRAM traffic. */
 static const gpu_col layout_cols[] = {
@@ -92,7 +92,7 @@ static const gpu_col layout_cols[] = {
 static void test_layout_table(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[SWEEP_LAYOUTS];
+    const mp_csv_table *t = &sweeps[SWEEP_LAYOUTS];
     if (t->nrows == 0)
         MP_SKIP("GPU_TEST_SKIP_SWEEP is set: no sweep to check");
     assert_int_equal(t->nrows, 4);

@@ -44,11 +44,11 @@
 #define MAX_EXTRA_LDC_PER_WARP 16
 
 enum { SWEEP, SOURCES, INTERLEAVED2, INTERLEAVED16, NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 
 /* One configuration: the checks every row must pass (besides verified
  * and counters ok, which gpu_run_row_tests checks). */
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *config = gpu_cell(t, i, "config");
     double requests = gpu_number(t, i, "requests");
@@ -100,7 +100,7 @@ static const gpu_col cols[] = {
 static void test_claim_broadcast(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[SWEEP];
+    const mp_csv_table *t = &sweeps[SWEEP];
     static const int spreads[] = {1, 2, 4, 8, 16, 32};
     printf("# claim: a constant read is broadcast to a half-warp "
            "(seed 004)\n");
@@ -116,8 +116,8 @@ static void test_claim_broadcast(void **state)
         }
     printf("# blocked (g = 32/spread) vs interleaved (g1, p = spread):\n");
     gpu_print_header(cols);
-    const mp_ncu_table *i2 = &sweeps[INTERLEAVED2];
-    const mp_ncu_table *i16 = &sweeps[INTERLEAVED16];
+    const mp_csv_table *i2 = &sweeps[INTERLEAVED2];
+    const mp_csv_table *i16 = &sweeps[INTERLEAVED16];
     gpu_print_row(cols, t, gpu_find_row(t, "const/constant/s2/sp4/g16/p32"));
     gpu_print_row(cols, i2, gpu_find_row(i2, "const/constant/s2/sp4/g1/p2"));
     gpu_print_row(cols, t, gpu_find_row(t, "const/constant/s16/sp4/g2/p32"));
@@ -170,7 +170,7 @@ static void test_claim_64kb(void **state)
 static void test_claim_caching(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[SOURCES];
+    const mp_csv_table *t = &sweeps[SOURCES];
     static const char *const sources[] = {"constant", "global", "ldg"};
     static const int spreads[] = {1, 2, 8, 32};
     printf("# claim: constant reads are cached (seed 004); source "
@@ -186,7 +186,7 @@ static void test_claim_caching(void **state)
                          sources[s], spreads[k], sp, g, p);
                 gpu_print_row(cols, t, gpu_find_row(t, name));
             }
-    if (mp_ncu_column(t, "idc__requests_lookup_hit.sum") < 0)
+    if (mp_csv_column(t, "idc__requests_lookup_hit.sum") < 0)
         printf("# (the constant set has no idc__requests_lookup_hit/miss "
                "or lts__t_sectors_srcunit_gcc: hit/req and L2sec/req are "
                "nan)\n");

@@ -42,14 +42,14 @@
 #define TIME_FLOOR_SHORT 0.25  /* shorter ones (see above) */
 #define LONG_NS 50000.0
 
-static mp_ncu_table runs[MAX_FAMILIES][2];
+static mp_csv_table runs[MAX_FAMILIES][2];
 static int rcs[MAX_FAMILIES][2];
 
 static void test_family(void **state)
 {
     int f = (int)(intptr_t)*state;
     const mp_probe *p = mp_probe_at(f);
-    mp_ncu_table *a = &runs[f][0], *b = &runs[f][1];
+    mp_csv_table *a = &runs[f][0], *b = &runs[f][1];
     if (rcs[f][0] || rcs[f][1])
         fail_msg("%s: a run exited %d, %d", p->name, rcs[f][0], rcs[f][1]);
     assert_int_equal(a->nrows, b->nrows);
@@ -152,8 +152,8 @@ int main(void)
     int failed = _cmocka_run_group_tests("gpu_determinism", tests,
                                          (size_t)nf, NULL, NULL);
     for (int f = 0; f < nf; f++) {
-        mp_ncu_free(&runs[f][0]);
-        mp_ncu_free(&runs[f][1]);
+        mp_csv_free(&runs[f][0]);
+        mp_csv_free(&runs[f][1]);
     }
     return failed;
 }

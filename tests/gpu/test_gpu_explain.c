@@ -43,7 +43,7 @@
 static char dir[1024], app[1024], capture_lib[1024];
 static char skip_why[4096];
 static int rc_explain = -1;
-static mp_ncu_table xp, plines;
+static mp_csv_table xp, plines;
 static int have_xp, have_plines;
 static int *marker_line;
 static char marker_err[512];
@@ -92,7 +92,7 @@ static void run_explain(void)
 /* ---- the rows ---------------------------------------------------------- */
 
 /* 1 when row r of t is on app.cu line `line`. */
-static int on_line(const mp_ncu_table *t, int r, int line)
+static int on_line(const mp_csv_table *t, int r, int line)
 {
     return !strcmp(gpu_base_name(gpu_cell(t, r, "file")), "app.cu")
            && gpu_number(t, r, "line") == (double)line;
@@ -275,9 +275,9 @@ int main(void)
     };
     int rc = cmocka_run_group_tests_name("gpu_explain", tests, NULL, NULL);
     if (have_xp)
-        mp_ncu_free(&xp);
+        mp_csv_free(&xp);
     if (have_plines)
-        mp_ncu_free(&plines);
+        mp_csv_free(&plines);
     free(marker_line);
     return rc;
 }

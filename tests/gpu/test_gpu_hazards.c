@@ -37,7 +37,7 @@
 #include "hazards.h"
 #include "subprocess.h"
 
-static mp_ncu_table table;
+static mp_csv_table table;
 static int hazards_rc;
 static double timeout_s;
 
@@ -341,6 +341,6 @@ int main(void)
         free(names[r]);
     free(names);
     free(tests);
-    mp_ncu_free(&table);
+    mp_csv_free(&table);
     return failed;
 }

@@ -30,7 +30,7 @@
 
 static char dir[1024];
 static int rc_map = -1, rc_lat = -1;
-static mp_ncu_table map, lat;
+static mp_csv_table map, lat;
 static int have_map, have_lat;
 
 static int run(const char *args)
@@ -138,8 +138,8 @@ int main(void)
     };
     int rc = cmocka_run_group_tests_name("gpu_l2map", tests, NULL, NULL);
     if (have_map)
-        mp_ncu_free(&map);
+        mp_csv_free(&map);
     if (have_lat)
-        mp_ncu_free(&lat);
+        mp_csv_free(&lat);
     return rc;
 }

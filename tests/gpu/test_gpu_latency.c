@@ -37,9 +37,9 @@
 #include "latency_model.h"
 
 enum { STAIRS, PLATEAU, SPACES, NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *config = gpu_cell(t, i, "config");
     double cycles = gpu_number(t, i, "cycles_per_load");
@@ -100,7 +100,7 @@ static const gpu_col space_cols[] = {
     GPU_COL_END,
 };
 
-static double cycles_of(const mp_ncu_table *t, const char *config)
+static double cycles_of(const mp_csv_table *t, const char *config)
 {
     return gpu_number(t, gpu_find_row(t, config), "cycles_per_load");
 }
@@ -110,7 +110,7 @@ static double cycles_of(const mp_ncu_table *t, const char *config)
 static void test_levels_rise(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[STAIRS];
+    const mp_csv_table *t = &sweeps[STAIRS];
     double l1 = cycles_of(t, "latency/global/default/random/f65536/s128");
     double l2 = cycles_of(t, "latency/global/default/random/f4194304/s128");
     double dram = cycles_of(t,
@@ -130,7 +130,7 @@ static void test_levels_rise(void **state)
 static void test_staircase_monotone(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[STAIRS];
+    const mp_csv_table *t = &sweeps[STAIRS];
     static const char *const caches[] = {"default", "cg"};
     for (int c = 0; c < 2; c++) {
         double prev = 0, prev_f = 0;
@@ -155,7 +155,7 @@ static void test_staircase_monotone(void **state)
 static void test_dram_plateau(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[PLATEAU];
+    const mp_csv_table *t = &sweeps[PLATEAU];
     double lo = 1e30, hi = 0;
     for (int i = 0; i < t->nrows; i++) {
         double cyc = gpu_number(t, i, "cycles_per_load");
@@ -178,7 +178,7 @@ static void test_claims_table(void **state)
     gpu_print_table(cols, &sweeps[STAIRS]);
     printf("# shared and constant chases\n");
     gpu_print_table(space_cols, &sweeps[SPACES]);
-    const mp_ncu_table *s = &sweeps[SPACES];
+    const mp_csv_table *s = &sweeps[SPACES];
     double shared = cycles_of(s, "latency/shared/default/random/f16384/s64");
     double l1 = cycles_of(&sweeps[STAIRS],
                           "latency/global/default/random/f65536/s128");

@@ -51,7 +51,7 @@
     "192;72;200;80;208;88;216;96;224;104;232;112;240;120;248"
 
 enum { PLAIN, MMA, TRANS, OFFSETS, MATRIX_OFFSETS, NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 
 static const char *inst_counter(const char *op)
 {
@@ -64,7 +64,7 @@ static const char *inst_counter(const char *op)
     return "smsp__sass_inst_executed_op_shared_st.sum";
 }
 
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *op = gpu_cell(t, i, "op");
     double inst = gpu_number(t, i, inst_counter(op));

@@ -57,7 +57,7 @@ static char skip_why[3072];
 #define SH_COL "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
 #define GL_COL "smsp__sass_sectors_mem_global"
 static char dir[1024], app[1024], inject[1024];
-static mp_ncu_table launches, lines, crash, shorts, forked, forked_lines;
+static mp_csv_table launches, lines, crash, shorts, forked, forked_lines;
 static int have_launches, have_lines, have_crash, have_shorts, have_forked;
 static int rc_fork;
 static int rc_main, rc_check_bad, rc_check_good, rc_crash, rc_ncu = -1;
@@ -65,14 +65,14 @@ static int rc_ncu_kplus = -1;
 static int rc_short;
 /* --level kernel+ and the fallback (the NO_SASS hook on two kernels):
  * --fallback rerun, and the default (once) */
-static mp_ncu_table kplus, fallback, once;
+static mp_csv_table kplus, fallback, once;
 static int have_kplus, have_fallback, have_once, rc_kplus, rc_fallback;
 static int rc_once;
-static mp_ncu_table per_kernel;
+static mp_csv_table per_kernel;
 static int have_per_kernel, rc_per_kernel;
 /* many_launches 300 (three kernels alternating: 300 rows, the row table
  * grows inside batches) with a flush per run and with batches of 32 */
-static mp_ncu_table runs1, runs32;
+static mp_csv_table runs1, runs32;
 static int have_runs1, have_runs32, rc_runs1 = -1, rc_runs32 = -1;
 static char many[1024];
 #define NO_SASS_RE "^(transpose_padded|load_aligned)$"
@@ -180,7 +180,7 @@ static void run_all(void)
     rc_fork = run("fork", a7);
     have_forked = gpu_read_csv(dir, "fork.csv", &forked);
     if (have_forked && !gpu_read_csv(dir, "fork-lines.csv", &forked_lines)) {
-        mp_ncu_free(&forked);
+        mp_csv_free(&forked);
         have_forked = 0;
     }
     char kp[1200], fb[1200], on[1200];
@@ -351,7 +351,7 @@ static void test_no_unmarked_line(void **state)
 
 /* Rows of t that are launches that ran (a launch made while a stream was
  * capturing runs later, in the graph: its row, if any, says so). */
-static int ran(const mp_ncu_table *t, int r)
+static int ran(const mp_csv_table *t, int r)
 {
     return !strstr(gpu_cell(t, r, "why"), "capture");
 }
@@ -488,7 +488,7 @@ static void test_short_runs(void **state)
 /* A program that forks is followed: app --fork runs the sequence in two
  * processes; one CSV, two pids, each with the launch rows of the plain
  * run, and twice its shared wavefronts and global sectors. */
-static double column_sum(const mp_ncu_table *t, const char *col)
+static double column_sum(const mp_csv_table *t, const char *col)
 {
     double sum = 0;
     for (int r = 0; r < t->nrows; r++)
@@ -556,7 +556,7 @@ static void test_ncu_kplus_agrees(void **state)
 /* ---- the range pass --------------------------------------------------- */
 
 /* The row of table t with launch number `launch` and kernel k, or -1. */
-static int row_of(const mp_ncu_table *t, const char *launch, const char *k)
+static int row_of(const mp_csv_table *t, const char *launch, const char *k)
 {
     for (int r = 0; r < t->nrows; r++)
         if (!strcmp(gpu_cell(t, r, "launch"), launch)
@@ -930,28 +930,28 @@ int main(void)
     };
     int rc = cmocka_run_group_tests_name("gpu_profile", tests, NULL, NULL);
     if (have_launches)
-        mp_ncu_free(&launches);
+        mp_csv_free(&launches);
     if (have_lines)
-        mp_ncu_free(&lines);
+        mp_csv_free(&lines);
     if (have_crash)
-        mp_ncu_free(&crash);
+        mp_csv_free(&crash);
     if (have_shorts)
-        mp_ncu_free(&shorts);
+        mp_csv_free(&shorts);
     if (have_kplus)
-        mp_ncu_free(&kplus);
+        mp_csv_free(&kplus);
     if (have_per_kernel)
-        mp_ncu_free(&per_kernel);
+        mp_csv_free(&per_kernel);
     if (have_runs1)
-        mp_ncu_free(&runs1);
+        mp_csv_free(&runs1);
     if (have_runs32)
-        mp_ncu_free(&runs32);
+        mp_csv_free(&runs32);
     if (have_fallback)
-        mp_ncu_free(&fallback);
+        mp_csv_free(&fallback);
     if (have_once)
-        mp_ncu_free(&once);
+        mp_csv_free(&once);
     if (have_forked) {
-        mp_ncu_free(&forked);
-        mp_ncu_free(&forked_lines);
+        mp_csv_free(&forked);
+        mp_csv_free(&forked_lines);
     }
     free(marker_line);
     return rc;

@@ -40,7 +40,7 @@
 static char dir[1024], prog[1024], skip_why[1200];
 static int rc_profile = -1;
 static char *err_text;
-static mp_ncu_table launches;
+static mp_csv_table launches;
 static int have_launches;
 
 #define NEED_RUN()                                                        \
@@ -150,7 +150,7 @@ int main(void)
     int rc = cmocka_run_group_tests_name("gpu_profile_names", tests, NULL,
                                          NULL);
     if (have_launches)
-        mp_ncu_free(&launches);
+        mp_csv_free(&launches);
     free(err_text);
     return rc;
 }

@@ -74,7 +74,7 @@ typedef struct {
     /* filled in */
     char skip[1400];
     int rc_memprobe, rc_ncu;
-    mp_ncu_table prof, lines, ncu;
+    mp_csv_table prof, lines, ncu;
     int have;
 } program;
 
@@ -298,8 +298,8 @@ static void test_counted(void **state)
 static void test_equal_ncu(void **state)
 {
     program *p = prog_of(state);
-    const mp_ncu_table *m = &p->prof, *n = &p->ncu;
-    int kcol = mp_ncu_column(n, "Kernel Name");
+    const mp_csv_table *m = &p->prof, *n = &p->ncu;
+    int kcol = mp_csv_column(n, "Kernel Name");
     assert_true(kcol >= 0);
     char *used = calloc((size_t)n->nrows + 1, 1);
     const char *cols[3][2] = {{INST, INST ".sum"}, {SH, SH ".sum"},
@@ -439,7 +439,7 @@ static int origin_ok(expect e, const char *origin, const char *library)
  * that are not as expected; each kernel (first row of its mangled name;
  * all: every kernel, else only rows not as expected) appended to found
  * as "KERNEL -> ORIGIN [library L]". */
-static int check_origins(const program *p, const mp_ncu_table *t, int all,
+static int check_origins(const program *p, const mp_csv_table *t, int all,
                          int *checked, char *found, size_t len)
 {
     int wrong = 0;
@@ -565,11 +565,11 @@ int main(void)
                                      NULL, NULL);
     for (int k = 0; k < NPROG; k++)
         if (progs[k].have) {
-            mp_ncu_free(&progs[k].prof);
+            mp_csv_free(&progs[k].prof);
             if (progs[k].have > 1)
-                mp_ncu_free(&progs[k].lines);
+                mp_csv_free(&progs[k].lines);
             if (progs[k].have > 2)
-                mp_ncu_free(&progs[k].ncu);
+                mp_csv_free(&progs[k].ncu);
         }
     return rc;
 }

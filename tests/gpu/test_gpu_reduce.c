@@ -65,7 +65,7 @@ static const gpu_sweep sweep_def[NSWEEPS] = {
                "--runs 20"},
 };
 
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 static int sweep_rc[NSWEEPS];
 
 #define LD_INST "smsp__sass_inst_executed_op_shared_ld.sum"
@@ -74,7 +74,7 @@ static int sweep_rc[NSWEEPS];
 #define ST_CONFLICTS "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
 
 /* The variant in a configuration name "reduce/VARIANT/WORKLOAD/...". */
-static int is_variant(const mp_ncu_table *t, int i, const char *variant)
+static int is_variant(const mp_csv_table *t, int i, const char *variant)
 {
     char want[64];
     snprintf(want, sizeof want, "reduce/%s/", variant);
@@ -83,7 +83,7 @@ static int is_variant(const mp_ncu_table *t, int i, const char *variant)
 
 /* One configuration: the checks every row must pass (besides verified
  * and counters ok, which gpu_run_row_tests checks). */
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *config = gpu_cell(t, i, "config");
     /* The LDS count is the model's: "requests" is the model's loads per
@@ -152,7 +152,7 @@ static void test_row_counts(void **state)
 static void test_conflicts(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[SEEDS];
+    const mp_csv_table *t = &sweeps[SEEDS];
     int checked = 0;
     for (int i = 0; i < t->nrows; i++) {
         double req = gpu_number(t, i, "requests");
@@ -177,25 +177,25 @@ static void test_conflicts(void **state)
 }
 
 /* Event time in SM cycles at the reported clock. */
-static double event_cycles(const mp_ncu_table *t, int i)
+static double event_cycles(const mp_csv_table *t, int i)
 {
     return gpu_number(t, i, "time_ns_median")
            * gpu_number(t, i, "sm_clock_mhz") / 1000.0;
 }
 
 /* The seeds' clock64 span over the event time (both in cycles). */
-static double span_ratio(const mp_ncu_table *t, int i)
+static double span_ratio(const mp_csv_table *t, int i)
 {
     return gpu_number(t, i, "clock64_span_cycles") / event_cycles(t, i);
 }
 
-static double block_ratio(const mp_ncu_table *t, int i)
+static double block_ratio(const mp_csv_table *t, int i)
 {
     return gpu_number(t, i, "clock64_block_cycles_median")
            / event_cycles(t, i);
 }
 
-static double time_us(const mp_ncu_table *t, int i)
+static double time_us(const mp_csv_table *t, int i)
 {
     return gpu_number(t, i, "time_ns_median") / 1000.0;
 }
@@ -248,7 +248,7 @@ static void test_clock64_vs_events(void **state)
         GPU_COL_VALUE("span/ev", "%7.2f", span_ratio),
         GPU_COL_END,
     };
-    const mp_ncu_table *t = &sweeps[SHAPES];
+    const mp_csv_table *t = &sweeps[SHAPES];
     gpu_print_header(cols);
     int printed = 0;
     for (int i = 0; i < t->nrows; i++)

@@ -33,9 +33,9 @@
 #include "texture.h"
 
 enum { LARGE, SMALL, NSWEEPS };
-static mp_ncu_table sweeps[NSWEEPS];
+static mp_csv_table sweeps[NSWEEPS];
 
-static int is_tex(const mp_ncu_table *t, int i)
+static int is_tex(const mp_csv_table *t, int i)
 {
     const char *s = gpu_cell(t, i, "source");
     return !strcmp(s, "tex1d") || !strcmp(s, "tex2d");
@@ -43,7 +43,7 @@ static int is_tex(const mp_ncu_table *t, int i)
 
 /* One configuration: the checks every row must pass (besides verified
  * and counters ok, which gpu_run_row_tests checks). */
-static void check_row(const mp_ncu_table *t, int i)
+static void check_row(const mp_csv_table *t, int i)
 {
     const char *config = gpu_cell(t, i, "config");
     double requests = gpu_number(t, i, "requests");
@@ -79,14 +79,14 @@ static void check_row(const mp_ncu_table *t, int i)
     assert_string_equal(gpu_cell(t, i, "model_match"), "yes");
 }
 
-static double time_us(const mp_ncu_table *t, int i)
+static double time_us(const mp_csv_table *t, int i)
 {
     return gpu_number(t, i, "time_ns_median") / 1e3;
 }
 
 /* L1 hit rate in percent: of the TEX pipe's sectors for the texture
  * sources, of the global loads' for the others; nan without sectors. */
-static double hit_percent(const mp_ncu_table *t, int i)
+static double hit_percent(const mp_csv_table *t, int i)
 {
     int tex = is_tex(t, i);
     double sectors = gpu_number(
@@ -106,7 +106,7 @@ static double hit_percent(const mp_ncu_table *t, int i)
 static void test_claim_spatial_locality(void **state)
 {
     (void)state;
-    const mp_ncu_table *t = &sweeps[LARGE];
+    const mp_csv_table *t = &sweeps[LARGE];
     static const char *const access[] = {"stencil", "column", "row"};
     static const char *const sources[] = {"tex1d", "tex2d", "global", "ldg"};
     static const gpu_col cols[] = {

@@ -69,7 +69,7 @@ static const gpu_col cols[] = {
 };
 
 /* Every row of a sweep verified, with sane numbers. */
-static void check_rows(const mp_ncu_table *t, int want_rows)
+static void check_rows(const mp_csv_table *t, int want_rows)
 {
     assert_int_equal(t->nrows, want_rows);
     gpu_print_table(cols, t);
@@ -121,20 +121,20 @@ static void check_rows(const mp_ncu_table *t, int want_rows)
 /* Runs the extra transfer sweep `name` with args; check_rows on it. */
 static void sweep_rows(const char *name, const char *args, int want_rows)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     assert_int_equal(gpu_run_sweep("transfer", name, args, &t), 0);
     check_rows(&t, want_rows);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 static void run_and_check(int s, int rows)
 {
-    mp_ncu_table t;
+    mp_csv_table t;
     int rc = gpu_run_sweep("transfer", sweep_def[s].name, sweep_def[s].args,
                            &t);
     assert_int_equal(rc, 0);
     check_rows(&t, rows);
-    mp_ncu_free(&t);
+    mp_csv_free(&t);
 }
 
 static void test_host(void **state)

@@ -1,15 +1,16 @@
 /*
- * ncu_csv.h - reader for Nsight Compute's CSV output, for the ncu
- * cross-check (memprobe's own counter values against ncu's).
- *
- * Reads what `ncu --csv --page raw --metrics ... ./app` prints (to stdout or
- * to --log-file): ncu's own "==PROF=="/"==WARNING=="/"==ERROR==" lines, a
- * header row whose first cell is "ID", a units row, then one row per
- * profiled kernel launch. Numbers carry thousands separators ("1,980,000").
- * CSV syntax is parsed by libcsv (link with -lcsv).
+ * csv_table.h - the tree's CSV reader: a file into a table of raw cells
+ * (mp_csv_table), its columns looked up by name and its numbers read. Two
+ * readers fill it: mp_csv_table_read, a plain CSV with its header on the
+ * first line (memprobe's own result, profile and capture files), and
+ * mp_ncu_read, what `ncu --csv --page raw --metrics ... ./app` prints (to
+ * stdout or to --log-file): ncu's own "==PROF=="/"==WARNING=="/"==ERROR=="
+ * lines, a header row whose first cell is "ID", a units row, then one row
+ * per profiled kernel launch, numbers with thousands separators
+ * ("1,980,000"). CSV syntax is parsed by libcsv (link with -lcsv).
  */
-#ifndef MP_NCU_CSV_H
-#define MP_NCU_CSV_H
+#ifndef MP_CSV_TABLE_H
+#define MP_CSV_TABLE_H
 
 #include <stddef.h>
 
@@ -20,7 +21,7 @@ typedef struct {
     char **units;   /* units[col]: the units row ("ns", "byte", ...), ""
                        where ncu left it empty or printed no units row */
     char ***cells;  /* cells[row][col]: raw text, never NULL */
-} mp_ncu_table;
+} mp_csv_table;
 
 /*
  * Parses ncu --csv --page raw output from a file.
@@ -40,14 +41,14 @@ typedef struct {
  * header has 41"). Errors: file missing or unreadable, no header, a row
  * whose cell count differs from the header's, a second header that differs
  * from the first, malformed quoting, a quote still open at end of file, a
- * NUL byte. On error *t is left empty (safe to pass to mp_ncu_free).
+ * NUL byte. On error *t is left empty (safe to pass to mp_csv_free).
  */
-int mp_ncu_read(const char *path, mp_ncu_table *t, char *err, size_t errlen);
+int mp_ncu_read(const char *path, mp_csv_table *t, char *err, size_t errlen);
 
 /* The same on an in-memory buffer of len bytes (need not be NUL-terminated;
  * never read past len). `name` stands for the file in error messages. */
 int mp_ncu_parse(const char *buf, size_t len, const char *name,
-                 mp_ncu_table *t, char *err, size_t errlen);
+                 mp_csv_table *t, char *err, size_t errlen);
 
 /* Reads a plain CSV file with its header on the first line (memprobe's own
  * results): the same table, with empty units, the same errors, and one
@@ -55,25 +56,25 @@ int mp_ncu_parse(const char *buf, size_t len, const char *name,
  * mp_schema_value_rule) that is neither empty nor a finite number, or is
  * negative where the column cannot be ("x.csv: data row 3, column
  * cycles_per_load: '-5' is negative, ..."). */
-int mp_csv_table_read(const char *path, mp_ncu_table *t, char *err,
+int mp_csv_table_read(const char *path, mp_csv_table *t, char *err,
                       size_t errlen);
 
 /* A reader of a table file: mp_ncu_read or mp_csv_table_read. */
-typedef int (*mp_table_reader)(const char *path, mp_ncu_table *t, char *err,
+typedef int (*mp_table_reader)(const char *path, mp_csv_table *t, char *err,
                                size_t errlen);
 
 /* Reads path with `read` for the command `who`; on error prints
  * "memprobe: WHO: <the reader's reason>" on stderr and returns -1 (*t left
  * empty), else 0. */
 int mp_table_read_or_say(mp_table_reader read, const char *path,
-                         mp_ncu_table *t, const char *who);
+                         mp_csv_table *t, const char *who);
 
 /* Index of the first column called `name` (exact match), or -1. */
-int mp_ncu_column(const mp_ncu_table *t, const char *name);
+int mp_csv_column(const mp_csv_table *t, const char *name);
 
 /* The same for a column the caller cannot do without: -1 also sets err
  * to "WHO: no column NAME" (who: the file or table, for the message). */
-int mp_ncu_need_column(const mp_ncu_table *t, const char *name,
+int mp_csv_need_column(const mp_csv_table *t, const char *name,
                        const char *who, char *err, size_t errlen);
 
 /*
@@ -85,14 +86,14 @@ int mp_ncu_need_column(const mp_ncu_table *t, const char *name,
  * untouched) if the text is empty, "n/a", any other non-number, or beyond
  * the range of a double. Independent of the C locale.
  */
-int mp_ncu_parse_number(const char *text, double *out);
+int mp_csv_parse_number(const char *text, double *out);
 
-/* mp_ncu_parse_number() of cells[row][col]; -1 also when row or col is out
+/* mp_csv_parse_number() of cells[row][col]; -1 also when row or col is out
  * of range. */
-int mp_ncu_number(const mp_ncu_table *t, int row, int col, double *out);
+int mp_csv_number(const mp_csv_table *t, int row, int col, double *out);
 
 /* Frees everything *t holds and leaves it empty; safe on an empty table and
  * when called twice. */
-void mp_ncu_free(mp_ncu_table *t);
+void mp_csv_free(mp_csv_table *t);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * ncu_csv.c - reads Nsight Compute's `--csv --page raw` output into a table
- * of raw cells, and converts ncu's number text (see ncu_csv.h).
+ * csv_table.c - reads a CSV file, memprobe's own or Nsight Compute's
+ * `--csv --page raw` output, into a table of raw cells, and converts
+ * number text, ncu's included (see csv_table.h).
  *
  * CSV syntax is left to libcsv in strict mode. What this file adds is the
  * line layer around it: the input is fed to libcsv one physical line at a
@@ -11,7 +12,7 @@
  * where it opens or closes a quoted cell (or doubled inside one), so the
  * parity of the quotes fed so far tells exactly whether we are inside one.
  */
-#include "ncu_csv.h"
+#include "csv_table.h"
 #include "check.h"
 #include "row.h"
 
@@ -48,7 +49,7 @@ static void free_strings(char **v, int n)
     free(v);
 }
 
-void mp_ncu_free(mp_ncu_table *t)
+void mp_csv_free(mp_csv_table *t)
 {
     if (!t)
         return;
@@ -66,7 +67,7 @@ void mp_ncu_free(mp_ncu_table *t)
 enum expect { EXPECT_HEADER, EXPECT_UNITS, EXPECT_DATA };
 
 typedef struct {
-    mp_ncu_table *t;
+    mp_csv_table *t;
     const char *name;    /* file name for messages */
     char **rec;          /* cells of the record being read */
     int nrec, caprec;
@@ -162,7 +163,7 @@ static int same_as_header(const builder *b)
 
 static void add_data_row(builder *b)
 {
-    mp_ncu_table *t = b->t;
+    mp_csv_table *t = b->t;
     if (t->nrows == b->rowcap) {
         if (b->rowcap > MAX_ROWS / 2) {
             fail(b, b->rec_line, "too many rows");
@@ -189,7 +190,7 @@ static void add_data_row(builder *b)
 static void on_record(int c, void *data)
 {
     builder *b = data;
-    mp_ncu_table *t = b->t;
+    mp_csv_table *t = b->t;
     (void)c;
     if (b->failed || b->nrec == 0)
         goto done;
@@ -370,7 +371,7 @@ static int parse(const char *buf, size_t len, builder *b)
 }
 
 static int parse_table(const char *buf, size_t len, const char *name,
-                       int plain, mp_ncu_table *t, char *err, size_t errlen)
+                       int plain, mp_csv_table *t, char *err, size_t errlen)
 {
     builder b;
     if (!name)
@@ -396,7 +397,7 @@ static int parse_table(const char *buf, size_t len, const char *name,
     drop_record(&b);
     free(b.rec);
     if (b.failed) {
-        mp_ncu_free(t);
+        mp_csv_free(t);
         return -1;
     }
     /* No units row printed: give every column an empty unit. */
@@ -406,13 +407,13 @@ static int parse_table(const char *buf, size_t len, const char *name,
             t->units[i] = calloc(1, 1);
             if (!t->units[i]) {
                 mp_reason(err, errlen, "%s: out of memory", name);
-                mp_ncu_free(t);  /* frees the unit strings made so far */
+                mp_csv_free(t);  /* frees the unit strings made so far */
                 return -1;
             }
         }
         if (!t->units) {
             mp_reason(err, errlen, "%s: out of memory", name);
-            mp_ncu_free(t);
+            mp_csv_free(t);
             return -1;
         }
     }
@@ -420,13 +421,13 @@ static int parse_table(const char *buf, size_t len, const char *name,
 }
 
 int mp_ncu_parse(const char *buf, size_t len, const char *name,
-                 mp_ncu_table *t, char *err, size_t errlen)
+                 mp_csv_table *t, char *err, size_t errlen)
 {
     return parse_table(buf, len, name ? name : "(ncu csv)", 0, t, err,
                        errlen);
 }
 
-static int read_table(const char *path, int plain, mp_ncu_table *t,
+static int read_table(const char *path, int plain, mp_csv_table *t,
                       char *err, size_t errlen)
 {
     FILE *f;
@@ -476,7 +477,7 @@ static int read_table(const char *path, int plain, mp_ncu_table *t,
     return rc;
 }
 
-int mp_ncu_read(const char *path, mp_ncu_table *t, char *err, size_t errlen)
+int mp_ncu_read(const char *path, mp_csv_table *t, char *err, size_t errlen)
 {
     return read_table(path, 0, t, err, errlen);
 }
@@ -484,7 +485,7 @@ int mp_ncu_read(const char *path, mp_ncu_table *t, char *err, size_t errlen)
 /* Every cell of a column that holds numbers (row.h's rule for its name)
  * is empty or such a number: -1 with the file, row and column named at
  * the first that is not ("nan", "inf", text, -5 where only >= 0 can be). */
-static int check_values(const char *path, const mp_ncu_table *t, char *err,
+static int check_values(const char *path, const mp_csv_table *t, char *err,
                         size_t errlen)
 {
     for (int c = 0; c < t->ncols; c++) {
@@ -496,7 +497,7 @@ static int check_values(const char *path, const mp_ncu_table *t, char *err,
             double v;
             if (!cell[0])
                 continue;   /* not measured */
-            int bad = mp_ncu_parse_number(cell, &v) != 0;
+            int bad = mp_csv_parse_number(cell, &v) != 0;
             if (bad || (rule == MP_VALUE_NONNEG && v < 0)) {
                 mp_reason(err, errlen, "%s: data row %d, column %s: '%.40s' "
                           "is %s", path, r + 1, t->header[c], cell,
@@ -509,20 +510,20 @@ static int check_values(const char *path, const mp_ncu_table *t, char *err,
     return 0;
 }
 
-int mp_csv_table_read(const char *path, mp_ncu_table *t, char *err,
+int mp_csv_table_read(const char *path, mp_csv_table *t, char *err,
                       size_t errlen)
 {
     if (read_table(path, 1, t, err, errlen))
         return -1;
     if (check_values(path, t, err, errlen)) {
-        mp_ncu_free(t);
+        mp_csv_free(t);
         return -1;
     }
     return 0;
 }
 
 int mp_table_read_or_say(mp_table_reader read, const char *path,
-                         mp_ncu_table *t, const char *who)
+                         mp_csv_table *t, const char *who)
 {
     char err[1024];
     if (read(path, t, err, sizeof err) == 0)
@@ -534,7 +535,7 @@ int mp_table_read_or_say(mp_table_reader read, const char *path,
 /* ------------------------------------------------------------------ */
 /* Lookups                                                            */
 
-int mp_ncu_column(const mp_ncu_table *t, const char *name)
+int mp_csv_column(const mp_csv_table *t, const char *name)
 {
     if (!t || !name || !t->header)
         return -1;
@@ -544,10 +545,10 @@ int mp_ncu_column(const mp_ncu_table *t, const char *name)
     return -1;
 }
 
-int mp_ncu_need_column(const mp_ncu_table *t, const char *name,
+int mp_csv_need_column(const mp_csv_table *t, const char *name,
                        const char *who, char *err, size_t errlen)
 {
-    int c = mp_ncu_column(t, name);
+    int c = mp_csv_column(t, name);
     if (c < 0)
         mp_reason(err, errlen, "%s: no column %s", who, name);
     return c;
@@ -558,7 +559,7 @@ static int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
-int mp_ncu_parse_number(const char *text, double *out)
+int mp_csv_parse_number(const char *text, double *out)
 {
     char buf[MAX_NUMBER + 1];  /* text without separators, for strtod */
     size_t n = 0;
@@ -631,9 +632,9 @@ int mp_ncu_parse_number(const char *text, double *out)
     return 0;
 }
 
-int mp_ncu_number(const mp_ncu_table *t, int row, int col, double *out)
+int mp_csv_number(const mp_csv_table *t, int row, int col, double *out)
 {
     if (!t || row < 0 || row >= t->nrows || col < 0 || col >= t->ncols)
         return -1;
-    return mp_ncu_parse_number(t->cells[row][col], out);
+    return mp_csv_parse_number(t->cells[row][col], out);
 }
