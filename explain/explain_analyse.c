@@ -75,8 +75,8 @@ static void gather(const mp_prof_data *d, const mp_prof_offender *o,
             continue;
         mp_xp_inst *x = inst_of(r, l->first, i, o);
         x->measured_known = measured;
-        x->measured += i->m[MP_PM_SH + 2 * o->cls];
-        x->measured_ideal += i->m[MP_PM_SH_IDEAL + 2 * o->cls];
+        x->measured += i->m[mp_prof_count_of(o->cls)];
+        x->measured_ideal += i->m[mp_prof_ideal_of(o->cls)];
         x->launches += i->launches;
     }
     l->n = r->ninst - l->first;
@@ -258,8 +258,8 @@ static void capture_row(const mp_capture_inst *in, mp_prof_line *i)
     i->offset = (mp_u64)in->pc;
     i->launches = (mp_u64)in->nlaunches;
     i->m[MP_PM_INST] = (mp_u64)acc->executions;
-    i->m[MP_PM_SH + 2 * c] = (mp_u64)acc->count;
-    i->m[MP_PM_SH_IDEAL + 2 * c] = (mp_u64)acc->ideal;
+    i->m[mp_prof_count_of(c)] = (mp_u64)acc->count;
+    i->m[mp_prof_ideal_of(c)] = (mp_u64)acc->ideal;
     i->m[MP_PM_LD] = acc->is_store ? 0 : (mp_u64)acc->executions;
 }
 

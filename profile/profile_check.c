@@ -222,8 +222,8 @@ static kernel_sum *kernel_sums(const mp_prof_data *d, int *n)
         }
         k[j].library &= l->library;
         for (int c = 0; c < MP_NCLASS; c++) {
-            k[j].meas[c] += l->m[MP_PM_SH + 2 * c];
-            k[j].ideal[c] += l->m[MP_PM_SH_IDEAL + 2 * c];
+            k[j].meas[c] += l->m[mp_prof_count_of(c)];
+            k[j].ideal[c] += l->m[mp_prof_ideal_of(c)];
         }
     }
     return k;

@@ -26,10 +26,6 @@
 #include "stats.h"
 #include "subprocess.h"
 
-#define METRIC_NAME(id, name) name,
-static const char *const metric_names[MP_PM_N] = {
-    MP_RAW_METRICS(METRIC_NAME)};
-#undef METRIC_NAME
 
 const char *const mp_prof_class_name[MP_NCLASS] = {"shared", "global"};
 const char *const mp_prof_class_unit[MP_NCLASS] = {"wavefronts", "sectors"};
@@ -46,7 +42,7 @@ const char *mp_prof_range_name(int k)
 
 const char *mp_prof_metric_name(int m)
 {
-    return m >= 0 && m < MP_PM_N ? metric_names[m] : NULL;
+    return m >= 0 && m < MP_PM_N ? mp_prof_metrics[m].raw : NULL;
 }
 
 /* ---- schema ---------------------------------------------------------- */

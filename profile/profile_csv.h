@@ -9,14 +9,13 @@
 
 #include <stddef.h>
 
+#include "profile_metrics.h"
 #include "profile_names.h"
 #include "raw.h"
 
 typedef unsigned long long mp_u64;
 
-/* The five per-instruction metrics (inject/raw.h: MP_RAW_METRICS). */
-enum { MP_PM_INST, MP_PM_SH, MP_PM_SH_IDEAL, MP_PM_GL, MP_PM_GL_IDEAL,
-       MP_PM_LD, MP_PM_N };
+/* The per-instruction metrics: profile_metrics.h's table. */
 const char *mp_prof_metric_name(int m);
 
 /* The per-launch range-profiler metrics of the range pass, MP_PR_<id>
@@ -39,8 +38,7 @@ enum { MP_PS_SH_LD, MP_PS_SH_ST, MP_PS_SH_IDEAL_LD, MP_PS_SH_IDEAL_ST,
        MP_PS_GL_LD, MP_PS_GL_ST, MP_PS_GL_IDEAL_LD, MP_PS_GL_IDEAL_ST,
        MP_PS_N };
 
-/* The memory classes a source line is judged in. */
-enum { MP_CLASS_SHARED, MP_CLASS_GLOBAL, MP_NCLASS };
+/* The memory classes a source line is judged in (profile_metrics.h). */
 extern const char *const mp_prof_class_name[MP_NCLASS];  /* shared, global */
 extern const char *const mp_prof_class_unit[MP_NCLASS];  /* wavefronts, sectors */
 /* An instruction's direction: load, or store (atomics and reductions too). */

@@ -55,7 +55,7 @@ static void add_op(char *ops, size_t len, const char *op)
  * count of the class. */
 static int class_dir(const mp_prof_line *i, int c)
 {
-    if (!i->m[MP_PM_SH + 2 * c] && !i->m[MP_PM_SH_IDEAL + 2 * c])
+    if (!i->m[mp_prof_count_of(c)] && !i->m[mp_prof_ideal_of(c)])
         return -1;
     return i->m[MP_PM_LD] ? MP_DIR_LOAD : MP_DIR_STORE;
 }
@@ -97,8 +97,8 @@ mp_prof_src *mp_prof_sources(const mp_prof_data *d, int *n)
             int dir = class_dir(i, c);
             if (dir < 0)
                 continue;
-            t->meas[c][dir] += i->m[MP_PM_SH + 2 * c];
-            t->ideal[c][dir] += i->m[MP_PM_SH_IDEAL + 2 * c];
+            t->meas[c][dir] += i->m[mp_prof_count_of(c)];
+            t->ideal[c][dir] += i->m[mp_prof_ideal_of(c)];
             t->cinst[c] += i->m[MP_PM_INST];
             /* no opcode: the class and load or store, from the metrics */
             char what[32];
