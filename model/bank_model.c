@@ -170,3 +170,66 @@ void mp_bank_predict_matrix(const long long *row_offset, int matrices,
     }
     mp_bank_predict(&a, p);
 }
+
+/* Distinct values among the n in v[] (n <= 4 x 32). */
+static int distinct(const long long *v, int n)
+{
+    int d = 0;
+    for (int i = 0; i < n; i++) {
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = v[j] == v[i];
+        d += !seen;
+    }
+    return d;
+}
+
+/* An LDGSTS's shared wavefronts, the hypothesis of bank_model.h: the
+ * async family's copy probe (--offsets, --src-offsets) replays captured
+ * copies and sweeps around them to decide it (docs/findings.md). What
+ * led to it: the tile copies of the async probe, each line's bytes landing
+ * in the same banks, cost the store rule exactly (1, 2, 4 for 4, 8, 16
+ * bytes), while cuBLAS's conflict-free 4-byte copies reading four lines
+ * cost 4 and Triton's 16-byte copies reading eight lines cost 8. */
+void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
+                          mp_copy_prediction *p)
+{
+    mp_bank_prediction whole;
+    long long sector[MP_WARP_SIZE * 2], line[MP_WARP_SIZE];
+    int nsec = 0, nline = 0;
+    memset(p, 0, sizeof *p);
+    mp_bank_predict(dst, &whole);
+    p->dst_wavefronts = whole.wavefronts;
+    p->ideal = whole.ideal;
+    uint32_t left = dst->active;
+    for (int lane = 0; lane < MP_WARP_SIZE; lane++) {
+        if (!(dst->active >> lane & 1u) || src[lane] == MP_COPY_NO_SOURCE)
+            continue;
+        sector[nsec++] = src[lane] / 32;
+        if ((src[lane] + dst->width - 1) / 32 != src[lane] / 32)
+            sector[nsec++] = (src[lane] + dst->width - 1) / 32;
+        line[nline++] = src[lane] / 128;
+    }
+    p->src_sectors = distinct(sector, nsec);
+    p->src_lines = distinct(line, nline);
+    while (left) {
+        int first = __builtin_ctz(left);
+        int zero = src[first] == MP_COPY_NO_SOURCE;
+        mp_warp_access g = *dst;
+        g.active = 0;
+        for (int lane = first; lane < MP_WARP_SIZE; lane++) {
+            if (!(left >> lane & 1u))
+                continue;
+            int same = zero ? src[lane] == MP_COPY_NO_SOURCE
+                            : src[lane] != MP_COPY_NO_SOURCE
+                                  && src[lane] / 128 == src[first] / 128;
+            if (same)
+                g.active |= 1u << lane;
+        }
+        left &= ~g.active;
+        int words = 0;
+        int worst = busiest_bank(&g, 0, MP_WARP_SIZE, &words);
+        int least = (words + MP_SHARED_BANKS - 1) / MP_SHARED_BANKS;
+        p->wavefronts += worst > least ? worst : least;
+    }
+}

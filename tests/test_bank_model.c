@@ -549,6 +549,81 @@ static void test_pattern_offsets(void **state)
     assert_int_equal(off[2], 208);
 }
 
+/* A warp's copy with destinations dst[] (4 bytes a lane) and sources
+ * src[]; its prediction. */
+static mp_copy_prediction copy_of(const long long *dst, const long long *src,
+                                  int width)
+{
+    mp_warp_access a;
+    mp_copy_prediction p;
+    memset(&a, 0, sizeof a);
+    a.width = width;
+    a.is_store = 1;
+    a.active = 0xffffffffu;
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        a.offset[l] = dst[l];
+    mp_bank_predict_copy(&a, src, &p);
+    return p;
+}
+
+static void test_copy_lines(void **state)
+{
+    (void)state;
+    long long dst[MP_WARP_SIZE], src[MP_WARP_SIZE];
+    /* the tile copy: lane l's 4 bytes from l*4 to l*4: one line, one
+     * wavefront, 4 sectors */
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        dst[l] = src[l] = 4 * l;
+    mp_copy_prediction p = copy_of(dst, src, 4);
+    assert_int_equal(p.wavefronts, 1);
+    assert_int_equal(p.dst_wavefronts, 1);
+    assert_int_equal(p.src_sectors, 4);
+    assert_int_equal(p.src_lines, 1);
+    /* cuBLAS's conflict-free destinations (lanes 0-7 36 words apart, each
+     * next 8 a word on) from four lines: 4 groups of 1 */
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        dst[l] = 4 * (36 * (l % 8) + l / 8);
+        src[l] = 512 * (l / 8) + 4 * (l % 8);
+    }
+    p = copy_of(dst, src, 4);
+    assert_int_equal(p.dst_wavefronts, 1);
+    assert_int_equal(p.ideal, 1);
+    assert_int_equal(p.src_lines, 4);
+    assert_int_equal(p.wavefronts, 4);
+    /* the same from one line: 1 */
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        src[l] = 4 * l;
+    assert_int_equal(copy_of(dst, src, 4).wavefronts, 1);
+    /* each line's 8 lanes on one bank (word 32 (l % 8) + l / 8): 8 a
+     * group, 32 in all, where the warp alone would be 8-way */
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        dst[l] = 4 * (32 * (l % 8) + l / 8);
+        src[l] = 512 * (l / 8) + 4 * (l % 8);
+    }
+    p = copy_of(dst, src, 4);
+    assert_int_equal(p.dst_wavefronts, 8);
+    assert_int_equal(p.wavefronts, 32);
+    /* 16-byte copies, 4 lanes a line: 8 groups of 64 bytes */
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        dst[l] = 16 * l;
+        src[l] = 1024 * (l / 4) + 16 * (l % 4);
+    }
+    p = copy_of(dst, src, 16);
+    assert_int_equal(p.dst_wavefronts, 4);
+    assert_int_equal(p.src_sectors, 16);
+    assert_int_equal(p.src_lines, 8);
+    assert_int_equal(p.wavefronts, 8);
+    /* zero fill: odd lanes read nothing, a group of their own */
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        dst[l] = 4 * l;
+        src[l] = l % 2 ? MP_COPY_NO_SOURCE : 4 * l;
+    }
+    p = copy_of(dst, src, 4);
+    assert_int_equal(p.src_sectors, 4);
+    assert_int_equal(p.src_lines, 1);
+    assert_int_equal(p.wavefronts, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -563,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_arbitrary_offsets),
         cmocka_unit_test(test_pattern_element),
         cmocka_unit_test(test_pattern_offsets),
+        cmocka_unit_test(test_copy_lines),
     };
     return cmocka_run_group_tests_name("bank_model", tests, NULL, NULL);
 }

@@ -28,9 +28,11 @@
 
 #include "arch.h"
 #include "async.h"
+#include "async_lanes.h"
 #include "async_model.h"
 #include "check.h"
 #include "common_params.h"
+#include "lane_offsets.h"
 #include "launch.h"
 #include "probe.h"
 
@@ -39,7 +41,8 @@ extern const mp_metric_set_def mp_set_async;
 #define MP_SET_ASYNC (&mp_set_async)
 
 enum { P_METHOD, P_WIDTH, P_CACHE, P_SWIZZLE, P_TILE, P_BYTES, P_PASSES,
-       P_THREADS, P_BLOCKS, P_COUNT };
+       P_THREADS, P_BLOCKS, P_OFFSETS, P_SRC_OFFSETS, P_SRC_STEP,
+       P_ITERATIONS, P_COUNT };
 
 static const char *const method_names[] = {"staged", "cpasync", "bulk",
                                            "tensor", NULL};
@@ -53,6 +56,20 @@ static const long long tiles[] = {1024, 2048, 4096, 8192, 16384, 32768,
 /* What each method's instructions need (probes/arch.h): the runner
  * refuses a method the GPU lacks before any launch. */
 static const int method_cc[] = {0, MP_CC_CP_ASYNC, MP_CC_TMA, MP_CC_TMA};
+
+static int dst_check(const char *text, char *err, size_t errlen)
+{
+    long long off[32];
+    return mp_lane_offsets_parse(text, MP_LANES_ALLOW_OFF, off, err, errlen);
+}
+
+static int src_check(const char *text, char *err, size_t errlen)
+{
+    long long off[32];
+    return mp_lane_offsets_parse(text,
+                                 MP_LANES_ALLOW_OFF | MP_LANES_ALLOW_ZERO,
+                                 off, err, errlen);
+}
 
 static const mp_param_def async_params[P_COUNT] = {
     [P_METHOD] = {.name = "method", .kind = MP_PARAM_CHOICE, .def = 0,
@@ -79,11 +96,92 @@ static const mp_param_def async_params[P_COUNT] = {
         "L2-resident)"),
     [P_THREADS] = MP_PARAM_THREADS,
     [P_BLOCKS] = MP_PARAM_BLOCKS(1048576),
+    [P_OFFSETS] = {.name = "offsets", .kind = MP_PARAM_TEXT, .def = 0,
+                   .help = "cpasync: replay one copy instead of tiles: "
+                           "each lane's shared destination in bytes, '-' "
+                           "for a lane that copies nothing",
+                   .text_form = "d0;d1;...;d31",
+                   .text_check = dst_check},
+    [P_SRC_OFFSETS] = {.name = "src-offsets", .kind = MP_PARAM_TEXT,
+                       .def = 0,
+                       .help = "with --offsets: each lane's global source "
+                               "in bytes, 'z' for one that reads nothing "
+                               "(zero fill), '-' where --offsets has '-' "
+                               "(default: the destination's offset)",
+                       .text_form = "s0;s1;...;s31",
+                       .text_check = src_check},
+    [P_SRC_STEP] = MP_INT_PARAM("src-step", 0, 0, 1048576,
+        "with --offsets: bytes the sources move each iteration (0: the "
+        "same bytes again)"),
+    [P_ITERATIONS] = MP_INT_PARAM("iterations", 1024, 1, 1048576,
+        "with --offsets: copies each warp issues per launch"),
 };
+
+static int is_replay(const long long *v)
+{
+    return v[P_OFFSETS] != 0;
+}
+
+/* The replayed copy's lanes; 0, or -1 with why. */
+static int lanes_of(const long long *v, mp_async_lanes *l, char *err,
+                    size_t errlen)
+{
+    return mp_async_lanes_read(mp_param_text(v[P_OFFSETS]),
+                               v[P_SRC_OFFSETS]
+                                   ? mp_param_text(v[P_SRC_OFFSETS])
+                                   : NULL,
+                               (int)v[P_WIDTH], v[P_SRC_STEP],
+                               v[P_ITERATIONS], l, err, errlen);
+}
 
 static int swizzle_of(const long long *v)
 {
     return swizzle_bytes[v[P_SWIZZLE]];
+}
+
+/* The replay's own checks: its options only with --offsets, the tile
+ * copy's only without, the lanes, and the shared memory of the block. */
+static int replay_check(const long long *v, size_t smem_limit, char *err,
+                        size_t errlen)
+{
+    static const int tile_only[] = {P_TILE, P_BYTES, P_PASSES};
+    static const int replay_only[] = {P_SRC_OFFSETS, P_SRC_STEP,
+                                      P_ITERATIONS};
+    if (!is_replay(v)) {
+        for (int i = 0; i < 3; i++)
+            if (v[replay_only[i]] != async_params[replay_only[i]].def) {
+                snprintf(err, errlen, "--%s: applies to the replay of one "
+                         "copy (--offsets) only",
+                         async_params[replay_only[i]].name);
+                return -1;
+            }
+        return 0;
+    }
+    if (v[P_METHOD] != MP_ASYNC_CPASYNC) {
+        snprintf(err, errlen, "--offsets: replays one cp.async; give "
+                 "--method cpasync, not %s", method_names[v[P_METHOD]]);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++)
+        if (v[tile_only[i]] != async_params[tile_only[i]].def) {
+            snprintf(err, errlen, "--%s: applies to tile copies, not to the "
+                     "replay of one copy (--offsets)",
+                     async_params[tile_only[i]].name);
+            return -1;
+        }
+    mp_async_lanes l;
+    if (lanes_of(v, &l, err, errlen))
+        return -1;
+    long long bytes = mp_async_lanes_tile_bytes(&l) * (v[P_THREADS] / 32)
+                      + 1024;
+    if (bytes > (long long)smem_limit) {
+        snprintf(err, errlen, "--offsets: %lld bytes a warp for %lld warps "
+                 "and 1024 for alignment exceed the %zu bytes of shared "
+                 "memory a block may use", mp_async_lanes_tile_bytes(&l),
+                 v[P_THREADS] / 32, smem_limit);
+        return -1;
+    }
+    return 0;
 }
 
 static int async_check(const long long *v, size_t smem_limit, char *err,
@@ -111,6 +209,10 @@ static int async_check(const long long *v, size_t smem_limit, char *err,
                  "only, not to %s", swizzle_names[v[P_SWIZZLE]], name);
         return -1;
     }
+    if (replay_check(v, smem_limit, err, errlen))
+        return -1;
+    if (is_replay(v))
+        return 0;
     if (v[P_BYTES] % v[P_TILE]) {
         snprintf(err, errlen, "--bytes: %lld is not a multiple of the "
                  "%lld-byte tile", v[P_BYTES], v[P_TILE]);
@@ -133,6 +235,15 @@ static int async_check(const long long *v, size_t smem_limit, char *err,
 
 static void async_label(const long long *v, char *buf, size_t len)
 {
+    if (is_replay(v)) {
+        unsigned src = v[P_SRC_OFFSETS]
+            ? mp_lane_offsets_hash(mp_param_text(v[P_SRC_OFFSETS])) : 0;
+        snprintf(buf, len, "async/cpasync/w%lld/%s/o%08x/s%08x/st%lld/"
+                 "i%lld/n%lld", v[P_WIDTH], cache_names[v[P_CACHE]],
+                 mp_lane_offsets_hash(mp_param_text(v[P_OFFSETS])), src,
+                 v[P_SRC_STEP], v[P_ITERATIONS], v[P_THREADS]);
+        return;
+    }
     snprintf(buf, len, "async/%s/w%lld/%s/sw%s/t%lld/b%lld/x%lld/n%lld",
              method_names[v[P_METHOD]], v[P_WIDTH], cache_names[v[P_CACHE]],
              swizzle_names[v[P_SWIZZLE]], v[P_TILE], v[P_BYTES],
@@ -145,8 +256,32 @@ static void model_of(const long long *v, mp_async_prediction *m)
                      v[P_TILE], v[P_BYTES], v[P_PASSES], m);
 }
 
+/* The replayed copy's model (mp_bank_predict_copy): the wavefronts of one
+ * warp's copy, the destinations' ideal and their count alone, and the
+ * sectors and lines its sources read. */
+static void replay_model(const long long *v, mp_copy_prediction *p)
+{
+    mp_async_lanes l;
+    char err[512];
+    if (lanes_of(v, &l, err, sizeof err))
+        mp_usage_error("%s", err);
+    mp_async_lanes_predict(&l, p);
+}
+
 static void async_predict(const long long *v, mp_prediction *out)
 {
+    if (is_replay(v)) {
+        mp_copy_prediction p;
+        replay_model(v, &p);
+        mp_prediction_clear(out);
+        mp_prediction_put(out, "copies_per_warp", (double)v[P_ITERATIONS]);
+        mp_prediction_put(out, "wavefronts_per_request", p.wavefronts);
+        mp_prediction_put(out, "ideal_wavefronts_per_request", p.ideal);
+        mp_prediction_put(out, "destination_wavefronts", p.dst_wavefronts);
+        mp_prediction_put(out, "source_sectors", p.src_sectors);
+        mp_prediction_put(out, "source_lines", p.src_lines);
+        return;
+    }
     mp_async_prediction m;
     model_of(v, &m);
     mp_prediction_clear(out);
@@ -159,8 +294,36 @@ static void async_predict(const long long *v, mp_prediction *out)
     mp_prediction_put(out, "boxes_per_tile", m.boxes_per_tile);
 }
 
+/* A replay's row: the lanes as given, the model's count of one copy, the
+ * destinations' ideal, their conflict ways alone (wavefronts / ideal by
+ * the store rule) and the sectors the sources read. */
+static void replay_describe(const long long *v, mp_row *row)
+{
+    mp_copy_prediction p;
+    replay_model(v, &p);
+    mp_row_set(row, MP_COL_ITERATIONS, "%lld", v[P_ITERATIONS]);
+    mp_row_set(row, MP_COL_ACCESS, "offsets=%s/src=%s/step=%lld",
+               mp_param_text(v[P_OFFSETS]),
+               v[P_SRC_OFFSETS] ? mp_param_text(v[P_SRC_OFFSETS]) : "same",
+               v[P_SRC_STEP]);
+    mp_row_set(row, MP_COL_MODEL_WAVEFRONTS, "%d", p.wavefronts);
+    mp_row_set(row, MP_COL_MODEL_IDEAL, "%d", p.ideal);
+    mp_row_set(row, MP_COL_MODEL_CONFLICT_WAYS, "%g",
+               p.ideal ? (double)p.dst_wavefronts / p.ideal : 0.0);
+    mp_row_set(row, MP_COL_MODEL_SECTORS, "%d", p.src_sectors);
+}
+
 static void async_describe(const long long *v, mp_row *row)
 {
+    if (is_replay(v)) {
+        mp_row_set(row, MP_COL_PROBE, "async");
+        mp_row_set(row, MP_COL_METHOD, "cpasync");
+        mp_row_set(row, MP_COL_OP, "copy");
+        mp_row_set(row, MP_COL_WIDTH, "%lld", v[P_WIDTH]);
+        mp_row_set(row, MP_COL_CACHE, "%s", cache_names[v[P_CACHE]]);
+        replay_describe(v, row);
+        return;
+    }
     mp_async_prediction m;
     model_of(v, &m);
     mp_row_set(row, MP_COL_PROBE, "async");
@@ -186,10 +349,51 @@ typedef struct {
     unsigned *host_sums;
     unsigned *host_dump;
     mp_launch_shape shape;     /* the clock64 stamps (l.clocks) only */
+    mp_async_lanes lanes;      /* replay: the copy's lanes */
 } async_state;
+
+/* The replay's launch: its lanes, a source array of the words its lanes
+ * read, one checksum word a thread, the grid. */
+static int replay_setup(const long long *v, const mp_device *dev, void **out)
+{
+    async_state *s = mp_xcalloc(1, sizeof *s);
+    char err[512];
+    memcpy(s->v, v, sizeof s->v);
+    if (lanes_of(v, &s->lanes, err, sizeof err))
+        mp_usage_error("%s", err);
+    s->l.replay = 1;
+    s->l.method = MP_ASYNC_CPASYNC;
+    s->l.width = (int)v[P_WIDTH];
+    s->l.cg = (int)v[P_CACHE];
+    s->l.threads = (int)v[P_THREADS];
+    memcpy(s->l.lane_dst, s->lanes.dst, sizeof s->l.lane_dst);
+    memcpy(s->l.lane_src, s->lanes.src, sizeof s->l.lane_src);
+    s->l.step = s->lanes.step;
+    s->l.iterations = s->lanes.iterations;
+    s->l.region_bytes = (int)mp_async_lanes_tile_bytes(&s->lanes);
+    size_t words = (size_t)(mp_async_lanes_src_bytes(&s->lanes) / 4);
+    unsigned *host = mp_xmalloc(words * sizeof *host);
+    for (size_t k = 0; k < words; k++)
+        host[k] = mp_async_word(k);
+    CHECK_CUDA(cudaMalloc((void **)&s->src, words * sizeof *host));
+    CHECK_CUDA(cudaMemcpy(s->src, host, words * sizeof *host,
+                          cudaMemcpyHostToDevice));
+    free(host);
+    s->l.src = s->src;
+    MP_LAUNCH_BLOCKS(s->l.blocks, v[P_BLOCKS], dev, mp_async_occupancy,
+                     &s->l);
+    size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+    CHECK_CUDA(cudaMalloc((void **)&s->l.sums, nthreads * sizeof(unsigned)));
+    s->host_sums = mp_xmalloc(nthreads * sizeof(unsigned));
+    mp_launch_alloc(&s->shape, s->l.blocks, NULL, 0, &s->l.clocks);
+    *out = s;
+    return 0;
+}
 
 static int async_setup(const long long *v, const mp_device *dev, void **out)
 {
+    if (is_replay(v))
+        return replay_setup(v, dev, out);
     int m = (int)v[P_METHOD];
     async_state *s = mp_xcalloc(1, sizeof *s);
     memcpy(s->v, v, sizeof s->v);
@@ -248,9 +452,36 @@ static void async_launch(void *state)
     CHECK_CUDA(mp_async_launch_kernel(&s->l));
 }
 
+/* Each thread read back what its lane's source held at the last
+ * iteration (zero fill and lanes off: 0). */
+static int replay_verify(async_state *s, char *err, size_t errlen)
+{
+    size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
+    CHECK_CUDA(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaMemcpy(s->host_sums, s->l.sums,
+                          nthreads * sizeof(unsigned),
+                          cudaMemcpyDeviceToHost));
+    int rc = 0;
+    for (size_t t = 0; t < nthreads && rc == 0; t++) {
+        int lane = (int)(t % 32);
+        unsigned want = mp_async_lanes_expected(&s->lanes, lane);
+        if (s->host_sums[t] != want) {
+            snprintf(err, errlen, "thread %zu (lane %d): its destination "
+                     "holds words summing to %u, the CPU reference to %u",
+                     t, lane, s->host_sums[t], want);
+            rc = -1;
+        }
+    }
+    mp_poison_copy(s->l.sums, s->host_sums, 0xff,
+                   nthreads * sizeof(unsigned));
+    return rc;
+}
+
 static int async_verify(void *state, char *err, size_t errlen)
 {
     async_state *s = state;
+    if (s->l.replay)
+        return replay_verify(s, err, errlen);
     size_t nthreads = (size_t)s->l.blocks * (size_t)s->l.threads;
     size_t tile_words = (size_t)s->l.tile_bytes / 4;
     size_t dump_bytes = (size_t)s->l.blocks * tile_words * sizeof(unsigned);
@@ -346,10 +577,48 @@ static void async_counters(const async_state *s, const mp_measurement *m,
     mp_row_set_match(row, match);
 }
 
+/* A replay's counters: its LDGSTS instructions against the copies issued,
+ * their shared wavefronts per copy against the model's count, and the L2
+ * sectors read per copy (none once the sources sit in L1). */
+static void replay_derive(async_state *s, const mp_device *dev,
+                          const mp_measurement *m, mp_row *row)
+{
+    mp_copy_prediction p;
+    mp_async_lanes_predict(&s->lanes, &p);
+    double requests = (double)s->l.blocks * (s->l.threads / 32)
+                      * (double)s->lanes.iterations;
+    mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);
+    mp_row_set(row, MP_COL_BLOCKS, "%d", s->l.blocks);
+    mp_row_set(row, MP_COL_SHARED_BYTES, "%d", mp_async_shared_bytes(&s->l));
+    mp_row_set_per_request(row, dev, m, requests, s->l.blocks);
+    if (!m->counters)
+        return;
+    double ldgsts = mp_counter(m, MP_SET_ASYNC,
+                               "smsp__inst_executed_op_ldgsts.sum");
+    double wf = mp_counter(m, MP_SET_ASYNC,
+        "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum");
+    double l2 = mp_counter(m, MP_SET_ASYNC,
+                           "lts__t_sectors_srcunit_tex_op_read.sum");
+    if (ldgsts < 0 || wf < 0)
+        return;
+    double per = wf / requests;
+    mp_row_set(row, MP_COL_WAVEFRONTS_PER_REQUEST, "%.4f", per);
+    mp_row_set(row, MP_COL_EXCESS_WAVEFRONTS, "%.4f", per - p.ideal);
+    if (l2 >= 0)
+        mp_row_set(row, MP_COL_SECTORS_PER_REQUEST, "%.4f", l2 / requests);
+    /* one instruction, nothing else in the loop: exact but for 1% */
+    mp_row_set_match(row, ldgsts == requests
+                              && fabs(per - p.wavefronts) <= 0.01 * p.wavefronts);
+}
+
 static void async_derive(void *state, const mp_device *dev,
                          const mp_measurement *m, mp_row *row)
 {
     async_state *s = state;
+    if (s->l.replay) {
+        replay_derive(s, dev, m, row);
+        return;
+    }
     mp_async_prediction p;
     model_of(s->v, &p);
     mp_row_set(row, MP_COL_THREADS, "%d", s->l.threads);

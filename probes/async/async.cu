@@ -220,6 +220,72 @@ __global__ void async_probe(const unsigned char *src, int tile_bytes,
     }
 }
 
+/* The replay of one copy instruction (async_lanes.h): each warp copies its
+ * lanes into its own region of the buffer, one cp.async per iteration
+ * (zero fill through a source size of 0, so every lane runs the same
+ * LDGSTS), waits for it, and after the last reads its destination back. */
+struct copy_lanes {
+    long long dst[32], src[32];
+};
+
+template <int W, bool CG>
+__global__ void replay_probe(const unsigned char *src, copy_lanes lanes,
+                             long long step, long long iterations,
+                             int region_bytes, unsigned *sums,
+                             long long *clocks)
+{
+#if MP_ARCH_HAS(MP_CC_CP_ASYNC)
+    extern __shared__ unsigned char raw[];
+    unsigned char *tile = raw + ((1024 - (smem_addr(raw) & 1023)) & 1023)
+                          + (threadIdx.x / 32) * region_bytes;
+    unsigned lane = threadIdx.x % 32;
+    long long d = lanes.dst[lane], s = lanes.src[lane];
+    unsigned dst = smem_addr(tile + (d < 0 ? 0 : d));
+    unsigned size = s < 0 ? 0u : (unsigned)W;
+    const unsigned char *g = src + (s < 0 ? 0 : s);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        clocks[blockIdx.x] = clock64();
+    for (long long i = 0; i < iterations; i++) {
+        if (d >= 0) {
+            if (CG)
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;"
+                             :: "r"(dst), "l"(g), "r"(size) : "memory");
+            else
+                asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;"
+                             :: "r"(dst), "l"(g), "n"(W), "r"(size)
+                             : "memory");
+        }
+        asm volatile("cp.async.commit_group;" ::: "memory");
+        asm volatile("cp.async.wait_group 0;" ::: "memory");
+        g += step;
+    }
+    __syncwarp();
+    if (threadIdx.x == 0)
+        clocks[gridDim.x + blockIdx.x] = clock64();
+    unsigned acc = 0;
+    if (d >= 0)
+        for (int j = 0; j < W / 4; j++)
+            acc += ((volatile const unsigned *)(tile + d))[j];
+    sums[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+#else
+    (void)src; (void)lanes; (void)step; (void)iterations;
+    (void)region_bytes; (void)sums; (void)clocks;
+    MP_ARCH_MISSING();
+#endif
+}
+
+typedef void (*replay_fn)(const unsigned char *, copy_lanes, long long,
+                          long long, int, unsigned *, long long *);
+
+replay_fn pick_replay(int width, int cg)
+{
+    if (width == 4 && !cg) return replay_probe<4, false>;
+    if (width == 8 && !cg) return replay_probe<8, false>;
+    if (width == 16) return cg ? replay_probe<16, true> : replay_probe<16, false>;
+    return 0;
+}
+
 typedef void (*kernel_fn)(const unsigned char *, int, long long, long long,
                           int, int, unsigned *, unsigned *, long long *,
                           const CUtensorMap);
@@ -245,12 +311,17 @@ kernel_fn pick(int method, int width, int cg)
     return 0;
 }
 
-int prepare(const mp_async_launch *l, kernel_fn *k)
+/* The kernel of l (a replay or a tile copy) in *k or *r, the other NULL,
+ * allowed its shared memory; `fn` the one picked. */
+int prepare(const mp_async_launch *l, kernel_fn *k, replay_fn *r,
+            const void **fn)
 {
-    *k = pick(l->method, l->width, l->cg);
-    if (!*k)
+    *k = l->replay ? 0 : pick(l->method, l->width, l->cg);
+    *r = l->replay ? pick_replay(l->width, l->cg) : 0;
+    *fn = *k ? (const void *)*k : (const void *)*r;
+    if (!*fn)
         return (int)cudaErrorInvalidValue;
-    return (int)cudaFuncSetAttribute((const void *)*k,
+    return (int)cudaFuncSetAttribute(*fn,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      mp_async_shared_bytes(l));
 }
@@ -259,6 +330,8 @@ int prepare(const mp_async_launch *l, kernel_fn *k)
 
 extern "C" int mp_async_shared_bytes(const mp_async_launch *l)
 {
+    if (l->replay)
+        return l->region_bytes * (l->threads / 32) + 1024;
     return l->tile_bytes + 1024;
 }
 
@@ -307,20 +380,33 @@ extern "C" int mp_async_occupancy(const mp_async_launch *l,
                                   int *blocks_per_sm)
 {
     kernel_fn k;
-    int rc = prepare(l, &k);
+    replay_fn r;
+    const void *fn;
+    int rc = prepare(l, &k, &r, &fn);
     if (rc)
         return rc;
     return (int)cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        blocks_per_sm, (const void *)k, l->threads,
+        blocks_per_sm, fn, l->threads,
         mp_async_shared_bytes(l));
 }
 
 extern "C" int mp_async_launch_kernel(const mp_async_launch *l)
 {
     kernel_fn k;
-    int rc = prepare(l, &k);
+    replay_fn r;
+    const void *fn;
+    int rc = prepare(l, &k, &r, &fn);
     if (rc)
         return rc;
+    if (r) {
+        copy_lanes lanes;
+        memcpy(lanes.dst, l->lane_dst, sizeof lanes.dst);
+        memcpy(lanes.src, l->lane_src, sizeof lanes.src);
+        r<<<l->blocks, l->threads, mp_async_shared_bytes(l)>>>(
+            (const unsigned char *)l->src, lanes, l->step, l->iterations,
+            l->region_bytes, l->sums, l->clocks);
+        return (int)cudaGetLastError();
+    }
     CUtensorMap map;
     memcpy(&map, l->tensor_map, sizeof map);
     int row = mp_async_row_bytes(l->swizzle);

@@ -28,6 +28,15 @@ typedef struct {
      * mp_async_encode_tensor_map; the launcher copies it into an aligned
      * CUtensorMap. */
     unsigned long long tensor_map[16];
+    /* replay (--offsets): one cp.async a warp per iteration, lane i from
+     * src + lane_src[i] + iteration x step into its warp's region of
+     * region_bytes at lane_dst[i]; a negative lane_dst: no copy; a
+     * negative lane_src: zero fill (reads nothing). sums: each thread's
+     * destination words, read back after the last copy. */
+    int replay;
+    long long lane_dst[32], lane_src[32];
+    long long step, iterations;
+    int region_bytes;
 } mp_async_launch;
 
 /* Dynamic shared memory one block of this configuration asks for: the

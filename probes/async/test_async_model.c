@@ -130,14 +130,30 @@ static void test_predict_counts(void **state)
  * (1 MiB in 8 KiB tiles: 128 tiles; 8-byte cp.async: 4096 LDGSTS of 2
  * wavefronts; the tensor copy with 32-byte rows: 2 boxes per 16 KiB
  * tile). */
+/* cuBLAS's 4-byte copy (docs/findings.md): lanes 0-7 36 words apart,
+ * each next 8 lanes a word on; sources 8 lanes a line, four lines */
+#define CUBLAS_DST "0;144;288;432;576;720;864;1008;4;148;292;436;580;724;868;1012;8;152;296;440;584;728;872;1016;12;156;300;444;588;732;876;1020"
+#define CUBLAS_SRC "0;4;8;12;16;20;24;28;512;516;520;524;528;532;536;540;1024;1028;1032;1036;1040;1044;1048;1052;1536;1540;1544;1548;1552;1556;1560;1564"
+#define IDENT4_TAIL ";4;8;12;16;20;24;28;32;36;40;44;48;52;56;60;64;68;72;76;80;84;88;92;96;100;104;108;112;116;120;124"
+#define IDENT4 "0" IDENT4_TAIL
+
 static const cli_ok_case ok[] = {
     {{"predict", "async", "--method", "cpasync", "--width", "8", "--tile",
       "8192", "--bytes", "1048576", "--format", "csv", NULL},
-     {"async,cpasync,8,ca,none,8192,1048576,1,1048576,128,4096,2,2,0",
+     {"async,cpasync,8,ca,none,8192,1048576,1,none,none,0,1048576,128,4096,2,2,"
+      "0",
       NULL}},
     {{"predict", "async", "--method", "tensor", "--swizzle", "32",
       "--bytes", "1048576", "--format", "csv", NULL},
-     {"async,tensor,16,ca,32,16384,1048576,1,1048576,64,128,0,0,2", NULL}},
+     {"async,tensor,16,ca,32,16384,1048576,1,none,none,0,1048576,64,128,0,"
+      "0,2", NULL}},
+    /* the replay of cuBLAS's copy: conflict-free destinations, sources in
+     * four lines; the model counts a group of lanes a source line */
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", CUBLAS_DST, "--src-offsets", CUBLAS_SRC, "--format",
+      "csv", NULL},
+     {"async,cpasync,4,ca,none,16384,268435456,1," CUBLAS_DST ","
+      CUBLAS_SRC ",0,1024,4,1,1,4,4", NULL}},
 };
 
 /* Combinations the probe refuses with exit 2 and a line naming the
@@ -156,6 +172,38 @@ static const cli_bad_case bad[] = {
     {{"predict", "async", "--threads", "48", NULL}, "--threads"},
     {{"predict", "async", "--swizzle", "16", NULL}, "--swizzle"},
     {{"async", "--method", "tensor", "--tile", "262144", NULL}, "--tile"},
+    /* the replay: its options only with --offsets, the tile copy's only
+     * without; the lanes' alignment, '-' and 'z', one writer a byte */
+    {{"predict", "async", "--iterations", "8", NULL}, "--iterations"},
+    {{"predict", "async", "--src-step", "16", NULL}, "--src-step"},
+    {{"predict", "async", "--method", "staged", "--offsets", IDENT4, NULL},
+     "--offsets"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", IDENT4, "--tile", "8192", NULL}, "--tile"},
+    {{"predict", "async", "--method", "cpasync", "--width", "16",
+      "--offsets", IDENT4, NULL}, "--offsets"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", IDENT4, "--src-offsets", "2" IDENT4_TAIL, NULL},
+     "--src-offsets"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", "-" IDENT4_TAIL, "--src-offsets", IDENT4, NULL},
+     "--src-offsets"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", IDENT4, "--src-offsets", "-" IDENT4_TAIL, NULL},
+     "--src-offsets"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", "4" IDENT4_TAIL, "--src-offsets", "8" IDENT4_TAIL, NULL},
+     "--offsets"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", IDENT4, "--src-step", "6", NULL}, "--src-step"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", IDENT4, "--src-step", "1048576", "--iterations",
+      "1048576", NULL}, "--src-step"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", "z" IDENT4_TAIL, NULL}, "--offsets"},
+    {{"predict", "async", "--method", "cpasync", "--width", "4",
+      "--offsets", "-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;-;"
+      "-;-;-;-;-", NULL}, "--offsets"},
 };
 
 int main(void)

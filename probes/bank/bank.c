@@ -32,6 +32,7 @@
 #include "bank.h"
 #include "bank_model.h"
 #include "check.h"
+#include "lane_offsets.h"
 #include "launch.h"
 #include "metric_sets.h"
 #include "pattern.h"
@@ -55,38 +56,11 @@ static const long long matrix_counts[] = {1, 2, 4};
 static const char *const rows_names[] = {"plain", "mma", NULL};
 static const char *const swizzle_names[] = {"none", "32", "64", "128", NULL};
 
-/* Reads 32 byte offsets "o0;o1;...;o31" into off; 0, or -1 with a reason
- * (no "--offsets: " prefix). */
+/* Reads --offsets' 32 byte offsets into off (probes/lane_offsets.h). */
 static int parse_offsets(const char *text, long long off[32], char *err,
                          size_t errlen)
 {
-    const char *p = text;
-    int n = 0;
-    for (;;) {
-        const char *q = p;
-        while (*q >= '0' && *q <= '9')
-            q++;
-        if (q == p || q - p > 7 || (*q != ';' && *q != '\0')) {
-            snprintf(err, errlen, "'%s': offset %d is not a whole number of "
-                     "bytes below 10^7 (want 32 offsets 'o0;o1;...;o31')",
-                     text, n);
-            return -1;
-        }
-        if (n == 32) {
-            snprintf(err, errlen, "'%s': more than 32 offsets", text);
-            return -1;
-        }
-        off[n++] = strtoll(p, NULL, 10);
-        if (*q == '\0')
-            break;
-        p = q + 1;
-    }
-    if (n != 32) {
-        snprintf(err, errlen, "'%s': %d offsets, want 32 (one per lane)",
-                 text, n);
-        return -1;
-    }
-    return 0;
+    return mp_lane_offsets_parse(text, 0, off, err, errlen);
 }
 
 static int offsets_check(const char *text, char *err, size_t errlen)
@@ -326,15 +300,6 @@ static int bank_check(const long long *v, size_t smem_limit, char *err,
     return 0;
 }
 
-/* A short name for an offsets text (FNV-1a). */
-static unsigned text_hash(const char *t)
-{
-    unsigned h = 2166136261u;
-    for (; *t; t++)
-        h = (h ^ (unsigned char)*t) * 16777619u;
-    return h;
-}
-
 static void bank_label(const long long *v, char *buf, size_t len)
 {
     char lanes[64];
@@ -343,7 +308,7 @@ static void bank_label(const long long *v, char *buf, size_t len)
                  rows_names[v[P_ROWS]], swizzle_names[v[P_SWIZZLE]]);
     if (v[P_OFFSETS])
         snprintf(lanes, sizeof lanes, "o%08x",
-                 text_hash(mp_param_text(v[P_OFFSETS])));
+                 mp_lane_offsets_hash(mp_param_text(v[P_OFFSETS])));
     if (is_matrix(v)) {
         snprintf(buf, len, "bank/%s/x%lld/t%lld/%s", op_names[v[P_OP]],
                  v[P_MATRICES], v[P_TRANS], lanes);
