@@ -30,6 +30,12 @@ typedef struct {
     int matrices;                     /* LDSM/STSM: the 8x8 matrices it
                                          moves, lanes 8m..8m+7 the 16-byte
                                          rows of matrix m; 0 otherwise */
+    long long *src;                   /* LDGSTS (addr its shared
+                                         destinations): each lane's global
+                                         source, MP_COPY_NO_SOURCE where it
+                                         read nothing; NULL otherwise. An
+                                         added execution's is the
+                                         accumulator's own copy */
 } mp_explain_exec;
 
 /* The executions of one instruction and the model's totals over them. */
@@ -77,6 +83,11 @@ long long mp_explain_exec_count(const mp_explain_exec *e, long long *ideal);
 int mp_explain_opcode(const char *opcode, int *space, int *width,
                       const char **why);
 
+/* 1 when opcode is an asynchronous copy (LDGSTS): explained by the copy
+ * rule of model/bank_model.h (mp_bank_predict_copy) on its destinations
+ * and sources. */
+int mp_explain_opcode_copy(const char *opcode);
+
 /* 1 when the opcode is an atomic or a reduction (ATOMS, ATOMG, ATOM,
  * REDG, RED, with any modifiers). */
 int mp_explain_opcode_atomic(const char *opcode);
@@ -94,6 +105,9 @@ typedef struct {
     int space, width, is_store;
     int atomic;             /* the instruction is an atomic (acc->atomic) */
     int matrices;           /* LDSM/STSM: its matrices; 0 otherwise */
+    int copy;               /* LDGSTS: addresses are its destinations */
+    int src_lines;          /* copy: 128-byte lines its sources read */
+    int src_sectors;        /* copy: 32-byte sectors they read */
     uint32_t active;
     long long base_bytes;   /* lane k = 0's address */
     long long stride_bytes; /* between neighbouring address groups */

@@ -4,6 +4,8 @@
  * the capture library's status file beside a capture.
  */
 #include "explain_capture.h"
+
+#include "bank_model.h"
 #include "readfile.h"
 
 #include <errno.h>
@@ -90,6 +92,7 @@ static mp_capture_inst *find_inst(mp_capture *c, const char *kernel,
     in->explained = mp_explain_opcode(opcode, NULL, NULL, &in->why);
     mp_explain_init(&in->acc);
     in->acc.atomic = mp_explain_opcode_atomic(opcode);
+    in->copy = mp_explain_opcode_copy(opcode);
     return in;
 }
 
@@ -161,6 +164,34 @@ static int row_exec(char f[NCOLS][MAX_FIELD], mp_explain_exec *e, char *why,
     return lanes(f, e, why, n);
 }
 
+/* A copy's row: a destination waits for its source row; the source row
+ * makes the execution, a lane that read nothing with no source. A
+ * destination row after another (no source between) leaves the earlier
+ * unpaired. 0, or -1 with why. */
+static int copy_row(mp_capture_inst *in, const mp_explain_exec *e,
+                    int source, char *why, size_t n)
+{
+    if (!source) {
+        in->unpaired += in->has_pending;
+        in->pending = *e;
+        in->has_pending = 1;
+        return 0;
+    }
+    if (!in->has_pending)
+        return snprintf(why, n, "a copy's source row with no destination "
+                        "row before it"), -1;
+    long long src[MP_WARP_SIZE];
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        src[l] = e->active >> l & 1u ? e->addr[l] : MP_COPY_NO_SOURCE;
+    if (e->active & ~in->pending.active)
+        return snprintf(why, n, "a copy's source row has lanes its "
+                        "destination row lacks"), -1;
+    in->has_pending = 0;
+    mp_explain_exec x = in->pending;
+    x.src = src;
+    return mp_explain_add(&in->acc, &x, why, n);
+}
+
 /* One data row into c; 0, or -1 with why. */
 static int add_row(mp_capture *c, char f[NCOLS][MAX_FIELD], char *why,
                    size_t n)
@@ -186,14 +217,15 @@ static int add_row(mp_capture *c, char f[NCOLS][MAX_FIELD], char *why,
                         (unsigned long long)pc, in->opcode), -1;
     /* an asynchronous copy's global source follows its destination's row:
      * the same execution, not another */
-    int source = !strncmp(f[C_OPCODE], "LDGSTS", 6)
-                 && e.space == MP_SPACE_GLOBAL;
+    int source = in->copy && e.space == MP_SPACE_GLOBAL;
     in->rows += !source;
     c->rows++;
     if (note_launch(in, launch))
         return snprintf(why, n, "out of memory"), -1;
     if (!in->explained)
         return 0;
+    if (in->copy)
+        return copy_row(in, &e, source, why, n);
     e.matrices = mp_explain_opcode_matrices(f[C_OPCODE]);
     mp_explain_opcode(f[C_OPCODE], &space, &width, NULL);
     if ((space >= 0 && space != e.space) || (width && width != e.width))
@@ -243,6 +275,23 @@ static int parse_line(mp_capture *c, const char *line, size_t len,
     return add_row(c, f, why, n);
 }
 
+/* A copy with a destination row that had no source row (a capture made
+ * before the sources were kept) is not compared: the model needs both. */
+static void copies_done(mp_capture *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        mp_capture_inst *in = &c->inst[i];
+        in->unpaired += in->has_pending;
+        in->has_pending = 0;
+        if (in->copy && in->unpaired && in->explained) {
+            in->explained = 0;
+            in->why = "asynchronous copy LDGSTS: the capture holds its "
+                      "destinations without their sources (made before "
+                      "memprobe kept them); capture it again";
+        }
+    }
+}
+
 int mp_capture_parse(const char *buf, size_t len, const char *name,
                      mp_capture *c, char *err, size_t errlen)
 {
@@ -267,6 +316,8 @@ int mp_capture_parse(const char *buf, size_t len, const char *name,
         rc = -1;
         line = 1;
     }
+    if (rc == 0)
+        copies_done(c);
     if (rc) {
         snprintf(err, errlen, "%s:%d: %s", name, line, why);
         mp_capture_free(c);

@@ -36,6 +36,12 @@ typedef struct {
     int nlaunches;          /* distinct launch numbers of its rows */
     int caplaunches;
     long long *launch;      /* those numbers, in the order first seen */
+    int copy;               /* LDGSTS: a destination row, then its
+                               source row, make one execution */
+    int has_pending;        /* a destination row waits for its source */
+    mp_explain_exec pending;
+    long long unpaired;     /* destination rows with no source row (a
+                               capture made before sources were kept) */
 } mp_capture_inst;
 
 typedef struct {

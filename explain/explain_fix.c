@@ -276,9 +276,9 @@ static void shared_fixes(const mp_explain_acc *acc,
         snprintf(x->what, sizeof x->what, "XOR swizzle: column ^ (row %% "
                  "%d) in each %lld-word row", MP_WARP_SIZE / (acc->width / 4),
                  row);
-    if (acc->exec[0].matrices)   /* a matrix load or store stays one:
-                                     its rows padded or swizzled only */
-        return;
+    if (acc->exec[0].matrices || acc->exec[0].src)
+        return;   /* a matrix load or store, or a copy, stays one: its
+                     rows padded or swizzled only */
     /* not for a full warp down a column of 32 words or more: a tile's
      * column, whose fixes are the padding and the swizzle above (its
      * consecutive words would be reading rows, another algorithm) */

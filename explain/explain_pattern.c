@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bank_model.h"
 #include "pattern.h"
 
 /* 1 when e's active lanes sit at base + stride * ((lane % p) / g) for
@@ -128,6 +129,15 @@ int mp_explain_infer(const mp_explain_acc *acc, mp_explain_pattern *p)
     p->is_store = e->is_store;
     p->atomic = acc->atomic;
     p->matrices = e->matrices;
+    p->copy = e->src != NULL;
+    if (p->copy) {
+        mp_warp_access a = {e->width, 1, e->active, {0}};
+        mp_copy_prediction c;
+        memcpy(a.offset, e->addr, sizeof a.offset);
+        mp_bank_predict_copy(&a, e->src, &c);
+        p->src_lines = c.src_lines;
+        p->src_sectors = c.src_sectors;
+    }
     p->active = e->active;
     p->full = e->active == 0xffffffffu;
     if (e->active)
@@ -267,6 +277,61 @@ static int coalesce_command(const mp_explain_pattern *p, char *out, size_t n)
     return 1;
 }
 
+/* The lowest of the active lanes' values v[] (sources: those that read),
+ * down to a multiple of 128 (every lane keeps its bank or place in a
+ * line); -1 when none. */
+static long long line_base(const long long *v, uint32_t active)
+{
+    long long lo = -1;
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        if (active >> l & 1u && v[l] >= 0 && (lo < 0 || v[l] < lo))
+            lo = v[l];
+    return lo < 0 ? lo : lo - lo % 128;
+}
+
+/* One lane list of the async probe's replay into out at *len: value - lo,
+ * '-' for an inactive lane, 'z' for a source that reads nothing; 0, or -1
+ * past the probe's 10^7-byte offsets. */
+static int copy_lanes(const long long *v, uint32_t active, long long lo,
+                      char *out, size_t n, int *len)
+{
+    for (int l = 0; l < MP_WARP_SIZE && (size_t)*len < n; l++) {
+        const char *sep = l ? ";" : "";
+        if (!(active >> l & 1u))
+            *len += snprintf(out + *len, n - (size_t)*len, "%s-", sep);
+        else if (v[l] == MP_COPY_NO_SOURCE)
+            *len += snprintf(out + *len, n - (size_t)*len, "%sz", sep);
+        else if (v[l] - lo >= 10000000)
+            return -1;
+        else
+            *len += snprintf(out + *len, n - (size_t)*len, "%s%lld", sep,
+                             v[l] - lo);
+    }
+    return 0;
+}
+
+/* The async probe's replay of a copy: its destinations and sources as
+ * captured, each moved down to a 128-byte boundary. */
+static int copy_command(const mp_explain_exec *e, char *out, size_t n)
+{
+    int len = snprintf(out, n, "memprobe async --method cpasync --width %d "
+                       "--offsets '", e->width);
+    int ok = copy_lanes(e->addr, e->active, line_base(e->addr, e->active),
+                        out, n, &len) == 0;
+    if (ok && (size_t)len < n)
+        len += snprintf(out + len, n - (size_t)len, "' --src-offsets '");
+    ok = ok && copy_lanes(e->src, e->active, line_base(e->src, e->active),
+                          out, n, &len) == 0;
+    if (!ok) {
+        snprintf(out, n, "no probe replays this copy: its lanes span more "
+                 "than the async probe's 10^7-byte offsets");
+        return 0;
+    }
+    if ((size_t)len < n)
+        snprintf(out + len, n - (size_t)len, "'");
+    return 1;
+}
+
 int mp_explain_probe_command(const mp_explain_pattern *p,
                              const mp_explain_acc *acc, char *out,
                              size_t outlen)
@@ -276,6 +341,8 @@ int mp_explain_probe_command(const mp_explain_pattern *p,
                  "took part");
         return 0;
     }
+    if (p->copy)
+        return copy_command(&acc->exec[p->exec_index], out, outlen);
     if (p->space == MP_SPACE_SHARED)
         return bank_command(p, &acc->exec[p->exec_index], out, outlen);
     return coalesce_command(p, out, outlen);

@@ -21,6 +21,8 @@ void mp_explain_init(mp_explain_acc *acc)
 
 void mp_explain_free(mp_explain_acc *acc)
 {
+    for (int i = 0; i < acc->nexec; i++)
+        free(acc->exec[i].src);
     free(acc->exec);
     mp_explain_init(acc);
 }
@@ -43,6 +45,13 @@ static long long exec_predict(const mp_explain_exec *e, long long *ideal,
         a.is_store = e->is_store;
         a.active = e->active;
         memcpy(a.offset, e->addr, sizeof a.offset);
+        if (e->src) {   /* a copy: its destinations per source line */
+            mp_copy_prediction c;
+            mp_bank_predict_copy(&a, e->src, &c);
+            if (ideal)
+                *ideal = c.ideal;
+            return c.wavefronts;
+        }
         mp_bank_predict(&a, &p);
         if (ideal)
             *ideal = p.ideal;
@@ -124,15 +133,30 @@ int mp_explain_add(mp_explain_acc *acc, const mp_explain_exec *e,
     normalise(&n);
     if (acc->nexec > 0 && (n.space != acc->space || n.width != acc->width
                            || n.is_store != acc->is_store
-                           || n.matrices != acc->exec[0].matrices)) {
+                           || n.matrices != acc->exec[0].matrices
+                           || !n.src != !acc->exec[0].src)) {
         snprintf(err, errlen, "an execution of another space, width or "
                  "direction than the instruction's first");
         return -1;
+    }
+    if (e->src) {
+        if (n.space != MP_SPACE_SHARED || n.width < 4) {
+            snprintf(err, errlen, "a copy's destinations are shared, 4, 8 "
+                     "or 16 bytes a lane");
+            return -1;
+        }
+        n.src = malloc(MP_WARP_SIZE * sizeof *n.src);
+        if (!n.src) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        memcpy(n.src, e->src, MP_WARP_SIZE * sizeof *n.src);
     }
     if (acc->nexec == acc->cap) {
         int cap = acc->cap ? 2 * acc->cap : 16;
         mp_explain_exec *x = realloc(acc->exec, (size_t)cap * sizeof *x);
         if (!x) {
+            free(n.src);
             snprintf(err, errlen, "out of memory");
             return -1;
         }
@@ -181,11 +205,6 @@ static const struct {
     const char *prefix;
     const char *why;
 } not_explained[] = {
-    /* the capture records its shared destinations, but on the H200 its
-     * wavefronts are not an STS's: cuBLAS's copies to conflict-free
-     * destinations measured 4 a request (docs/findings.md) */
-    {"LDGSTS", "asynchronous copy LDGSTS: its shared-memory wavefronts "
-               "do not follow the STS bank rule"},
     {"LDGDEPBAR", "asynchronous copy barrier"},
     /* not compared: the profile has no count to compare a model with */
     {"UTMA", "tensor memory access (TMA): the profile counts its "
@@ -220,6 +239,12 @@ int mp_explain_opcode_matrices(const char *opcode)
                : 1;
 }
 
+int mp_explain_opcode_copy(const char *opcode)
+{
+    return !strncmp(opcode, "LDGSTS", 6)
+           && (opcode[6] == '\0' || opcode[6] == '.');
+}
+
 int mp_explain_opcode_atomic(const char *opcode)
 {
     static const char *const atomic[] = {"ATOMS", "ATOMG", "ATOM", "REDG",
@@ -241,6 +266,16 @@ int mp_explain_opcode(const char *opcode, int *space, int *width,
             *width = 16;
         if (why)
             *why = "matrix load or store: each matrix's rows a phase";
+        return 1;
+    }
+    if (mp_explain_opcode_copy(opcode)) {
+        if (space)
+            *space = MP_SPACE_SHARED;
+        if (width)
+            *width = opcode_width(opcode);
+        if (why)
+            *why = "asynchronous copy: its destinations' banks counted per "
+                   "128-byte line of its sources";
         return 1;
     }
     if (mp_explain_opcode_atomic(opcode)) {

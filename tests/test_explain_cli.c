@@ -484,9 +484,10 @@ static void test_not_explained(void **state)
     explain(L("--capture", "ldgsts.csv", "--from",
               FIX("transpose_profile.csv")), 4, &r);
     cli_must_contain("stdout", r.out, "+0x180 LDGSTS: 1 warp execution in 1 "
-                     "launch\nnot explained (asynchronous copy LDGSTS: its "
-                     "shared-memory wavefronts do not follow the STS bank "
-                     "rule)\n");
+                     "launch\nnot explained (asynchronous copy LDGSTS: the "
+                     "capture holds its destinations without their sources "
+                     "(made before memprobe kept them); capture it "
+                     "again)\n");
     assert_string_equal(r.err, "memprobe: nothing explained: the offenders' "
                         "captured instructions are all of opcodes the model "
                         "does not explain\n");
