@@ -179,8 +179,10 @@ static void test_read_back(void **state)
 }
 
 /* An asynchronous copy's two rows are one execution (its destination,
- * then its source); an ldmatrix .x4 is explained by its matrices' rows:
- * rows 256 bytes apart, 8 wavefronts a matrix, 32. */
+ * then its source): 16 bytes a lane from four lines into 512 contiguous
+ * bytes, each line's 8 lanes one wavefront, 4; an ldmatrix .x4 is
+ * explained by its matrices' rows: rows 256 bytes apart, 8 wavefronts a
+ * matrix, 32. */
 static void test_copy_and_matrix_read_back(void **state)
 {
     (void)state;
@@ -206,7 +208,10 @@ static void test_copy_and_matrix_read_back(void **state)
     assert_int_equal(c.n, 2);
     assert_string_equal(c.inst[0].opcode, "LDGSTS.128");
     assert_int_equal(c.inst[0].rows, 1);
-    assert_false(c.inst[0].explained);
+    assert_true(c.inst[0].explained);
+    assert_int_equal(c.inst[0].acc.nexec, 1);
+    assert_int_equal(c.inst[0].acc.count, 4);
+    assert_int_equal(c.inst[0].acc.ideal, 4);
     assert_string_equal(c.inst[1].opcode, "LDSM.16.M88.4");
     assert_true(c.inst[1].explained);
     assert_int_equal(c.inst[1].rows, 1);
