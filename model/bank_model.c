@@ -184,13 +184,22 @@ static int distinct(const long long *v, int n)
     return d;
 }
 
-/* An LDGSTS's shared wavefronts, the hypothesis of bank_model.h: the
- * async family's copy probe (--offsets, --src-offsets) replays captured
- * copies and sweeps around them to decide it (docs/findings.md). What
- * led to it: the tile copies of the async probe, each line's bytes landing
- * in the same banks, cost the store rule exactly (1, 2, 4 for 4, 8, 16
- * bytes), while cuBLAS's conflict-free 4-byte copies reading four lines
- * cost 4 and Triton's 16-byte copies reading eight lines cost 8. */
+/* Whether lanes a and b of a copy read the same 128-byte line (both
+ * zero fills count as one group). */
+static int same_line(const long long *src, int a, int b)
+{
+    if (src[a] == MP_COPY_NO_SOURCE || src[b] == MP_COPY_NO_SOURCE)
+        return src[a] == src[b];
+    return src[a] / 128 == src[b] / 128;
+}
+
+/* An LDGSTS's shared wavefronts (docs/findings.md, "LDGSTS"): replayed
+ * alone by the async family's copy probe (--offsets, --src-offsets) on 35
+ * .ca configurations and met on cuBLAS's, CUTLASS's and Triton's captured
+ * copies, a copy costs max(D, M + L - 1): D its destinations' bank rule as
+ * one store, L the 128-byte lines its sources read, M the largest, over
+ * those lines, of the bank rule of one line's lanes' destinations taken
+ * together. Zero-fill lanes count in D only. */
 void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
                           mp_copy_prediction *p)
 {
@@ -214,22 +223,22 @@ void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
     p->src_lines = distinct(line, nline);
     while (left) {
         int first = __builtin_ctz(left);
-        int zero = src[first] == MP_COPY_NO_SOURCE;
         mp_warp_access g = *dst;
         g.active = 0;
-        for (int lane = first; lane < MP_WARP_SIZE; lane++) {
-            if (!(left >> lane & 1u))
-                continue;
-            int same = zero ? src[lane] == MP_COPY_NO_SOURCE
-                            : src[lane] != MP_COPY_NO_SOURCE
-                                  && src[lane] / 128 == src[first] / 128;
-            if (same)
+        for (int lane = first; lane < MP_WARP_SIZE; lane++)
+            if ((left >> lane & 1u) && same_line(src, first, lane))
                 g.active |= 1u << lane;
-        }
         left &= ~g.active;
+        if (src[first] == MP_COPY_NO_SOURCE)
+            continue;   /* zero fills: in D only */
         int words = 0;
         int worst = busiest_bank(&g, 0, MP_WARP_SIZE, &words);
         int least = (words + MP_SHARED_BANKS - 1) / MP_SHARED_BANKS;
-        p->wavefronts += worst > least ? worst : least;
+        int cost = worst > least ? worst : least;
+        if (cost > p->deepest_line)
+            p->deepest_line = cost;
     }
+    int lines = p->deepest_line + p->src_lines - 1;
+    p->wavefronts = p->src_lines && lines > p->dst_wavefronts
+                        ? lines : p->dst_wavefronts;
 }

@@ -66,18 +66,19 @@ void mp_bank_predict_matrix(const long long *row_offset, int matrices,
  * (a store of dst->width bytes a lane, dst->active the lanes that copy),
  * src[lane] each lane's global source address, or MP_COPY_NO_SOURCE for
  * a lane that reads nothing and fills its destination with zeros.
- * HYPOTHESIS for the H200's LDGSTS wavefront counter to decide
- * (bank_model.c): the lanes are grouped by the 128-byte line their source
- * lies in (zero-fill lanes one more group), and each group's destinations
- * cost its busiest bank's distinct words, at least one wavefront per 32
- * words; the copy costs the sum over its groups. */
+ * Its wavefronts (docs/findings.md, measured on H100s and met on the
+ * captured copies of cuBLAS, CUTLASS and Triton): max(D, M + L - 1), D
+ * the destinations' bank rule as one store, L the 128-byte lines the
+ * sources read, M the deepest line: the largest bank rule of one line's
+ * lanes' destinations taken together. Zero-fill lanes count in D only. */
 #define MP_COPY_NO_SOURCE (-2LL)
 typedef struct {
     int wavefronts;       /* predicted */
     int ideal;            /* the destinations' ideal as a store */
     int dst_wavefronts;   /* the destinations alone by the store rule */
     int src_sectors;      /* distinct 32-byte sectors read */
-    int src_lines;        /* distinct 128-byte lines read */
+    int src_lines;        /* distinct 128-byte lines read (L) */
+    int deepest_line;     /* the largest one line's bank rule (M) */
 } mp_copy_prediction;
 void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
                           mp_copy_prediction *p);

@@ -594,15 +594,33 @@ static void test_copy_lines(void **state)
     for (int l = 0; l < MP_WARP_SIZE; l++)
         src[l] = 4 * l;
     assert_int_equal(copy_of(dst, src, 4).wavefronts, 1);
-    /* each line's 8 lanes on one bank (word 32 (l % 8) + l / 8): 8 a
-     * group, 32 in all, where the warp alone would be 8-way */
+    /* each line's 8 lanes on one bank (word 32 (l % 8) + l / 8): the
+     * deepest line 8, four lines, 8 + 4 - 1 = 11 (CUTLASS's copies in
+     * PyTorch's attention, measured 11), where the warp alone is 8-way */
     for (int l = 0; l < MP_WARP_SIZE; l++) {
         dst[l] = 4 * (32 * (l % 8) + l / 8);
         src[l] = 512 * (l / 8) + 4 * (l % 8);
     }
     p = copy_of(dst, src, 4);
     assert_int_equal(p.dst_wavefronts, 8);
-    assert_int_equal(p.wavefronts, 32);
+    assert_int_equal(p.deepest_line, 8);
+    assert_int_equal(p.wavefronts, 11);
+    /* two lines only, the first 8 lanes on one bank and the next 24
+     * conflict-free from the second: 8 + 2 - 1 = 9 (measured 9) */
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        dst[l] = l < 8 ? 4 * 32 * l : 4 * l;
+        src[l] = l < 8 ? 4 * l : 1024 + 4 * l;
+    }
+    p = copy_of(dst, src, 4);
+    assert_int_equal(p.src_lines, 2);
+    assert_int_equal(p.deepest_line, 8);
+    assert_int_equal(p.wavefronts, 9);
+    /* 4-byte copies of conflict-free destinations from 32 lines: 32 */
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        dst[l] = 4 * l;
+        src[l] = 4096 * l;
+    }
+    assert_int_equal(copy_of(dst, src, 4).wavefronts, 32);
     /* 16-byte copies, 4 lanes a line: 8 groups of 64 bytes */
     for (int l = 0; l < MP_WARP_SIZE; l++) {
         dst[l] = 16 * l;
@@ -613,7 +631,7 @@ static void test_copy_lines(void **state)
     assert_int_equal(p.src_sectors, 16);
     assert_int_equal(p.src_lines, 8);
     assert_int_equal(p.wavefronts, 8);
-    /* zero fill: odd lanes read nothing, a group of their own */
+    /* zero fill: odd lanes read nothing, counted in D only: 1 */
     for (int l = 0; l < MP_WARP_SIZE; l++) {
         dst[l] = 4 * l;
         src[l] = l % 2 ? MP_COPY_NO_SOURCE : 4 * l;
@@ -621,7 +639,13 @@ static void test_copy_lines(void **state)
     p = copy_of(dst, src, 4);
     assert_int_equal(p.src_sectors, 4);
     assert_int_equal(p.src_lines, 1);
-    assert_int_equal(p.wavefronts, 2);
+    assert_int_equal(p.wavefronts, 1);
+    /* every lane a zero fill: D alone */
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        src[l] = MP_COPY_NO_SOURCE;
+    p = copy_of(dst, src, 4);
+    assert_int_equal(p.src_lines, 0);
+    assert_int_equal(p.wavefronts, 1);
 }
 
 int main(void)
