@@ -203,10 +203,11 @@ $(CPP_APP): tests/profile/real/cpp_app.cu
 # profilereal, opcodes): Thrust's sort with CUB's kernels compiled in, a
 # kernel template instantiated twice and NVTX ranges named by registered
 # strings; histograms with shared and global atomics; ldmatrix and
-# stmatrix on a tile with and without the XOR swizzle.
+# stmatrix on a tile with and without the XOR swizzle; cp.async copying a
+# tile transposed, with and without padded rows.
 # Built on demand (Thrust for every architecture is slow): make real-cpp.
 REAL_CPP := $(BUILD)/tests/profile/thrust_sort $(BUILD)/tests/profile/histogram \
-	$(BUILD)/tests/profile/matrix_tile
+	$(BUILD)/tests/profile/matrix_tile $(BUILD)/tests/profile/copy_tile
 .PHONY: real-cpp
 real-cpp: $(REAL_CPP)
 $(REAL_CPP): $(BUILD)/tests/profile/%: tests/profile/real/%.cu

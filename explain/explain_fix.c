@@ -8,6 +8,7 @@
  * bank or sector model; ranked by the predicted count.
  */
 #include "explain.h"
+#include "bank_model.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -264,6 +265,9 @@ static void shared_fixes(const mp_explain_acc *acc,
 {
     long long row = p->row_words, n, id;
     mp_explain_fix *x;
+    if (row <= 0 && acc->exec[0].src && !f->already_ideal)
+        row = MP_SHARED_BANKS;   /* a copy's lanes with no row of their
+                                    own: the banks' 32-word rows */
     if (row > 0) {
         long long pad = best_pad(acc, row, 0, acc->width / 4, &n, &id);
         if ((x = add_fix(f, acc, MP_FIX_PAD, pad, n)))

@@ -746,9 +746,10 @@ static void test_copies(void **state)
     assert_true(four->explained);
     assert_int_equal(four->rows, 2);
     assert_int_equal(four->acc.nexec, 2);
-    /* warp 1's lane 31 read nothing: its zero fill a group of its own,
-     * its line's other 7 lanes still one */
-    assert_int_equal(four->acc.count, 4 + 5);
+    /* warp 1's lane 31 read nothing: its zero fill counts in the
+     * destinations' rule only, its line's other 7 lanes still a line:
+     * max(1, 1 + 4 - 1) twice */
+    assert_int_equal(four->acc.count, 4 + 4);
     assert_int_equal(four->acc.ideal, 2);
     assert_int_equal(line->acc.count, 1);
     assert_false(old->explained);
@@ -776,6 +777,33 @@ static void test_copies(void **state)
                       l ? ";" : "", src[l] - 0x7f0000001000LL);
     snprintf(want + n, sizeof want - (size_t)n, "'");
     assert_string_equal(x.cmd, want);
+    mp_capture_free(&c);
+    /* copy_tile's copy_rows (tests/profile/real/copy_tile.cu): a warp's 4
+     * rows x 8 words of a matrix of 128-byte rows, transposed into a
+     * tile of 32-word rows: each line's 8 lanes on one bank, 8 + 4 - 1 =
+     * 11 a copy; its lanes have no row of their own, so the banks'
+     * 32-word rows are padded: by 1 word, copy_padded's layout, 4 */
+    for (int l = 0; l < 32; l++) {
+        int r = l / 8, col = l % 8;
+        d[l] = 4096 + 4 * (32 * col + r);
+        src[l] = 0x7f0000001000LL + 4 * (32 * r + col);
+    }
+    f = fmemopen(text, sizeof text, "w");
+    header(f, "copy_rows");
+    row(f, "copy_rows", 0x100, 0, 0, "LDGSTS", 4, 1, FULL, d);
+    row(f, "copy_rows", 0x100, 0, 1, "LDGSTS", 4, 0, FULL, src);
+    len = (size_t)ftell(f);
+    fclose(f);
+    assert_int_equal(mp_capture_parse(text, len, "rows.csv", &c, err,
+                                      sizeof err), 0);
+    assert_int_equal(c.n, 1);
+    assert_int_equal(c.inst[0].acc.count, 11);
+    explain(&c.inst[0], &x);
+    assert_true(x.f.n >= 1);
+    assert_int_equal(x.f.fix[0].kind, MP_FIX_PAD);
+    assert_int_equal(x.f.fix[0].param, 1);
+    assert_int_equal(x.f.fix[0].count, 4);
+    assert_string_equal(x.f.fix[0].what, "pad each 32-word row by 1 word");
     mp_capture_free(&c);
     /* a source row with no destination row before it: refused */
     f = fmemopen(text, sizeof text, "w");

@@ -1,0 +1,153 @@
+/*
+ * test_gpu_explain_copy.c - GPU tests of `memprobe explain` on cp.async
+ * (LDGSTS): build/tests/profile/copy_tile (tests/profile/real/copy_tile.cu).
+ *
+ * Runs (files in $GPU_TEST_DIR/explain-copy/, default results/gpu-test):
+ *   memprobe explain -o copy.csv -- copy_tile
+ * and asserts:
+ *   - copy_rows's LDGSTS (each source line's 8 lanes landing on one bank,
+ *     four lines a copy) is captured with its sources and explained by
+ *     the copy rule, model = measured, above its ideal;
+ *   - the padding explain offers for it measures what it predicted:
+ *     copy_padded, the tile's rows padded so, counts on its LDGSTS the
+ *     predicted wavefronts.
+ * Every row of copy.csv and both kernels' shared counts are printed to the
+ * TAP log first, so that a failure shows its numbers.
+ * Skips without a GPU, the program, or the capture library.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "../mp_skip.h"
+#include "gpu_util.h"
+#include "subprocess.h"
+
+#define SH_COL "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared"
+#define GL_COL "smsp__sass_sectors_mem_global"
+#define PAD_FIX "pad each"
+
+static gpu_explain_run run;
+
+#define NEED_RUN()                                                        \
+    do {                                                                  \
+        if (run.skip_why[0])                                              \
+            MP_SKIP("%s", run.skip_why);                                  \
+    } while (0)
+
+/* Whether profile line r is kernel k's LDGSTS: its opcode when the
+ * profile has one, else the instruction that both reads global memory
+ * and writes shared memory. */
+static int is_copy_line(int r, const char *k)
+{
+    const gpu_explain_run *x = &run;
+    if (strncmp(gpu_cell(&x->plines, r, "kernel"), k, strlen(k)))
+        return 0;
+    const char *op = gpu_cell(&x->plines, r, "opcode");
+    if (op[0])
+        return !strncmp(op, "LDGSTS", 6);
+    return gpu_number(&x->plines, r, SH_COL) > 0
+           && gpu_number(&x->plines, r, GL_COL) > 0;
+}
+
+/* Every row of copy.csv and the two kernels' shared lines, to the log. */
+static void dump(void)
+{
+    static const char *const cols[] = {
+        "kernel", "function_offset", "opcode", "executions", "measured",
+        "measured_ideal", "model", "equal", "explained", "why_not_compared",
+        "fix", "predicted", "reaches_ideal"};
+    for (int r = 0; r < run.xp.nrows; r++) {
+        printf("# copy.csv %d:", r);
+        for (size_t c = 0; c < sizeof cols / sizeof cols[0]; c++)
+            printf(" %s=%.60s", cols[c], gpu_cell(&run.xp, r, cols[c]));
+        printf("\n");
+    }
+    for (int r = 0; r < run.plines.nrows; r++)
+        if (gpu_number(&run.plines, r, SH_COL) > 0)
+            printf("# line %.40s %s %s: shared %s ideal %s, global %s\n",
+                   gpu_cell(&run.plines, r, "kernel"),
+                   gpu_cell(&run.plines, r, "function_offset"),
+                   gpu_cell(&run.plines, r, "opcode"),
+                   gpu_cell(&run.plines, r, SH_COL),
+                   gpu_cell(&run.plines, r, SH_COL "_ideal"),
+                   gpu_cell(&run.plines, r, GL_COL));
+}
+
+static void test_runs(void **state)
+{
+    (void)state;
+    NEED_RUN();
+    dump();
+    assert_int_equal(run.rc, 0);
+    assert_true(run.have_xp);
+    assert_true(run.have_plines);
+}
+
+/* copy_rows's LDGSTS: explained by the copy rule, model equal to
+ * measured, above the ideal. */
+static void test_model_equals_measured(void **state)
+{
+    (void)state;
+    NEED_RUN();
+    assert_true(run.have_xp);
+    int r = gpu_explain_row(&run, "copy_rows");
+    if (r < 0)
+        fail_msg("no row of copy_rows in copy.csv");
+    assert_true(!strncmp(gpu_cell(&run.xp, r, "opcode"), "LDGSTS", 6));
+    assert_string_equal(gpu_cell(&run.xp, r, "explained"), "yes");
+    assert_string_equal(gpu_cell(&run.xp, r, "equal"), "yes");
+    assert_true(gpu_number(&run.xp, r, "model")
+                == gpu_number(&run.xp, r, "measured"));
+    assert_true(gpu_number(&run.xp, r, "measured")
+                > gpu_number(&run.xp, r, "measured_ideal"));
+}
+
+/* The padding predicted for copy_rows against copy_padded's LDGSTS as
+ * measured. */
+static void test_padding_measured(void **state)
+{
+    (void)state;
+    NEED_RUN();
+    assert_true(run.have_xp && run.have_plines);
+    long long predicted = -1, measured = 0;
+    for (int r = 0; r < run.xp.nrows; r++)
+        if (!strncmp(gpu_cell(&run.xp, r, "kernel"), "copy_rows", 9)
+            && !strncmp(gpu_cell(&run.xp, r, "fix"), PAD_FIX, strlen(PAD_FIX))
+            && predicted < 0)
+            predicted = (long long)gpu_number(&run.xp, r, "predicted");
+    int n = 0;
+    for (int r = 0; r < run.plines.nrows; r++)
+        if (is_copy_line(r, "copy_padded")) {
+            n++;
+            measured += (long long)gpu_number(&run.plines, r, SH_COL);
+        }
+    printf("# copy_rows, %s: predicted %lld; copy_padded's LDGSTS measured "
+           "%lld (%d instruction%s)\n", PAD_FIX, predicted, measured, n,
+           n == 1 ? "" : "s");
+    assert_true(n >= 1);
+    assert_true(predicted > 0);
+    assert_int_equal(measured, predicted);
+}
+
+int main(void)
+{
+    static const char *const args[] = {NULL};
+    gpu_explain_program(&run, "explain-copy", "copy_tile", "copy", args);
+    static const struct CMUnitTest tests[] = {
+        GPU_TEST("explain_runs", test_runs),
+        GPU_TEST("copy_model_equals_measured", test_model_equals_measured),
+        GPU_TEST("padding_measures_the_prediction", test_padding_measured),
+    };
+    int rc = cmocka_run_group_tests_name("gpu_explain_copy", tests, NULL,
+                                         NULL);
+    gpu_explain_free(&run);
+    return rc;
+}
