@@ -897,15 +897,17 @@ xfit)
     # Rules for the counts of LDGSTS, LDSM, STSM and the atomics, tried
     # on real programs: memprobe explain --check-libraries on each of
     # XFIT_PROGRAMS (default: histograms with atomics, Thrust's sort,
-    # ldmatrix and stmatrix on a tile, the Triton matrix product, PyTorch's
-    # attention), its capture kept, and
+    # ldmatrix and stmatrix on a tile, cp.async on a tile, the Triton
+    # matrix product, PyTorch's attention; train_loop, the training loop of
+    # 3 steps, on demand), its capture kept, and
     # scripts/explore/opcode-fit.py's table of each instruction's measured
     # count beside each candidate rule's (results/h200/explain/fit/).
     F=$W/fit; mkdir -p "$F"
     make -j16 DEPS=.deps memprobe capture real-cpp >> "$W/log.txt" 2>&1
-    for n in ${XFIT_PROGRAMS:-histogram thrust_sort matrix_tile triton_matmul torch_sdpa}; do
+    for n in ${XFIT_PROGRAMS:-histogram thrust_sort matrix_tile copy_tile triton_matmul torch_sdpa}; do
         case $n in
-            histogram|thrust_sort|matrix_tile) cmd=build/tests/profile/$n ;;
+            histogram|thrust_sort|matrix_tile|copy_tile) cmd=build/tests/profile/$n ;;
+            train_loop) cmd="python3 tests/profile/real/train_loop.py 3 1" ;;
             *) cmd="python3 tests/profile/real/$n.py" ;;
         esac
         step "xfit-$n" bash -c "timeout -k 10 ${XFIT_LIMIT_S:-150} ./memprobe explain \
