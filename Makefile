@@ -59,7 +59,7 @@ BUILD := build
 # (one folder each) and profile/ (memprobe profile) beside them, explain/
 # (memprobe explain) above profile/, crosscheck/ (the comparisons with
 # Nsight Compute) beside them, report/ and runtime/ below them, model/
-# at the bottom; inject/ and capture/ apart (libraries loaded into a
+# at the bottom; inject/ and explain/capture/ apart (libraries loaded into a
 # user's program).
 FAMILY_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard probes/*/*.c probes/*/*.cu))))
 INCLUDES := -Icli -Iexplain -Iprofile -Iinject -Iruntime -Imodel -Iprobes $(addprefix -I,$(FAMILY_DIRS)) \
@@ -309,7 +309,7 @@ $(CLIENT_SO): $(BUILD)/inject/client.o
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -o $@ $< -ldl
 
-# The capture library of `memprobe explain` (capture/): compute-sanitizer's
+# The capture library of `memprobe explain` (explain/capture/): compute-sanitizer's
 # patching API, in the toolkit only where compute-sanitizer is installed
 # (the GPU machine; not the CPU machines' toolkit). `make` builds it there
 # and skips it elsewhere; `make capture` fails with one line where it
@@ -327,24 +327,24 @@ capture:
 	@echo "make capture: no compute-sanitizer in $(SANITIZER_HOME) (its include/sanitizer_patching.h): the capture library of memprobe explain is built where the CUDA toolkit has it (SANITIZER_HOME=DIR names another)" >&2; exit 1
 endif
 .PHONY: capture
-$(BUILD)/capture/capture.o: capture/capture.c capture/capture.h capture/capture_row.h
+$(BUILD)/capture/capture.o: explain/capture/capture.c explain/capture/capture.h explain/capture/capture_row.h
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) -fPIC \
-	    -fvisibility=hidden -Icapture -I$(SANITIZER_HOME)/include -c -o $@ $<
+	    -fvisibility=hidden -Iexplain/capture -I$(SANITIZER_HOME)/include -c -o $@ $<
 # the rows' writer: also in the CPU tests' stand-in library, built anywhere
-$(BUILD)/capture/capture_row.o: capture/capture_row.c capture/capture_row.h capture/capture.h
+$(BUILD)/capture/capture_row.o: explain/capture/capture_row.c explain/capture/capture_row.h explain/capture/capture.h
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) -fPIC \
-	    -fvisibility=hidden -Icapture -c -o $@ $<
+	    -fvisibility=hidden -Iexplain/capture -c -o $@ $<
 $(CAPTURE_SO): $(BUILD)/capture/capture.o $(BUILD)/capture/capture_row.o
 	@mkdir -p $(dir $@)
 	$(CC) -shared -fPIC -Wl,--no-undefined -o $@ $^ -L$(SANITIZER_HOME) \
 	    -lsanitizer-public -Wl,--disable-new-dtags,-rpath,$(SANITIZER_HOME) -ldl \
 	    -lpthread
-$(CAPTURE_FATBIN): capture/capture_patches.cu capture/capture.h
+$(CAPTURE_FATBIN): explain/capture/capture_patches.cu explain/capture/capture.h
 	@mkdir -p $(dir $@)
 	$(NVCC) --fatbin --compile-as-tools-patch -I$(SANITIZER_HOME)/include \
-	    -Icapture $(GENCODE) -o $@ -c $<
+	    -Iexplain/capture $(GENCODE) -o $@ -c $<
 
 # make cupti: fetch the CUPTI wheel again (after a failure), then build.
 .PHONY: cupti
@@ -374,11 +374,11 @@ $(BUILD)/tests/test_profile: $(BUILD)/tests/profile/fake_app \
 # writes a capture as the real one would.
 $(BUILD)/tests/test_capture_row: tests/test_capture_row.c $(BUILD)/capture/capture_row.o $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Icapture -o $@ $< $(BUILD)/capture/capture_row.o $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Iexplain/capture -o $@ $< $(BUILD)/capture/capture_row.o $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
-$(BUILD)/tests/explain/fake_capture.so: tests/explain/fake_capture.c capture/capture_row.c capture/capture_row.h capture/capture.h
+$(BUILD)/tests/explain/fake_capture.so: tests/explain/fake_capture.c explain/capture/capture_row.c explain/capture/capture_row.h explain/capture/capture.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -Icapture -o $@ $< capture/capture_row.c
+	$(CC) -std=c11 -O2 -Wall -Wextra -shared -fPIC -Iexplain/capture -o $@ $< explain/capture/capture_row.c
 $(BUILD)/tests/test_explain_cli: $(BUILD)/tests/profile/fake_app \
 	$(BUILD)/tests/explain/fake_capture.so
 

@@ -766,7 +766,7 @@ profileci)
         done
     done ;;
 capture)
-    # memprobe explain (explain/, the capture library capture/) on the
+    # memprobe explain (explain/, its capture library explain/capture/) on the
     # test program, then on real programs (C++ with cuBLAS, a Triton
     # kernel, PyTorch eager with its library kernels judged): each
     # `memprobe explain -o NAME.csv -- PROGRAM` (its profile, want file

@@ -1,5 +1,5 @@
 /*
- * test_capture_row.c - the capture library's rows (capture/capture_row.c)
+ * test_capture_row.c - the capture library's rows (explain/capture/capture_row.c)
  * against the same rows written by snprintf here, for each opcode the
  * flags and widths give, partial masks, the largest values and a long
  * name; and read back by explain's reader (explain/explain_capture.c):

@@ -50,26 +50,30 @@
 /* Rooms from the top down; a room may use itself and those below it, as
  * its rule says. */
 enum { CLI, EXPLAIN, CROSSCHECK, PROBES, PROFILE, REPORT, RUNTIME, MODEL,
-       INJECT, NROOMS };
+       INJECT, CAPTURE, NROOMS };
 static const char *const room_names[] = {"cli", "explain", "crosscheck",
                                          "probes", "profile", "report",
-                                         "runtime", "model", "inject"};
+                                         "runtime", "model", "inject",
+                                         "capture"};
 
 /* may[a][b]: room a may include from and call into room b (1), or only
  * include its headers (INC: profile/ reads the raw files whose names
- * inject/raw.h gives, and calls nothing of the library). */
+ * inject/raw.h gives, and calls nothing of the library). The capture
+ * library (explain/capture/, built as capture/) is a room apart like
+ * inject/: loaded into a user's program, it includes only its own. */
 enum { INC = 2 };
 static const int may[NROOMS][NROOMS] = {
-    /*              cli explain cross probes profile report runtime model inject */
-    [CLI] =        {1,  1,      1,    1,     1,      1,     1,      1,    0},
-    [EXPLAIN] =    {0,  1,      0,    0,     1,      1,     1,      1,    0},
-    [CROSSCHECK] = {0,  0,      1,    0,     0,      1,     1,      1,    0},
-    [PROBES] =     {0,  0,      0,    1,     0,      1,     1,      1,    0},
-    [PROFILE] =    {0,  0,      0,    0,     1,      1,     1,      1,    INC},
-    [REPORT] =     {0,  0,      0,    0,     0,      1,     1,      1,    0},
-    [RUNTIME] =    {0,  0,      0,    0,     0,      0,     1,      1,    0},
-    [MODEL] =      {0,  0,      0,    0,     0,      0,     0,      1,    0},
-    [INJECT] =     {0,  0,      0,    0,     0,      0,     0,      0,    1},
+    /*              cli explain cross probes profile report runtime model inject capture */
+    [CLI] =        {1,  1,      1,    1,     1,      1,     1,      1,    0,     0},
+    [EXPLAIN] =    {0,  1,      0,    0,     1,      1,     1,      1,    0,     0},
+    [CROSSCHECK] = {0,  0,      1,    0,     0,      1,     1,      1,    0,     0},
+    [PROBES] =     {0,  0,      0,    1,     0,      1,     1,      1,    0,     0},
+    [PROFILE] =    {0,  0,      0,    0,     1,      1,     1,      1,    INC,   0},
+    [REPORT] =     {0,  0,      0,    0,     0,      1,     1,      1,    0,     0},
+    [RUNTIME] =    {0,  0,      0,    0,     0,      0,     1,      1,    0,     0},
+    [MODEL] =      {0,  0,      0,    0,     0,      0,     0,      1,    0,     0},
+    [INJECT] =     {0,  0,      0,    0,     0,      0,     0,      0,    1,     0},
+    [CAPTURE] =    {0,  0,      0,    0,     0,      0,     0,      0,    0,     1},
 };
 
 /* A source folder: its room, and for a family folder its path. */
@@ -89,7 +93,7 @@ static void add_folder(const char *dir, int room)
 }
 
 /* The rooms' folders: cli, explain, crosscheck, probes and each
- * probes/NAME, profile, report, runtime, model, inject. */
+ * probes/NAME, profile, report, runtime, model, inject, explain/capture. */
 static void find_folders(void)
 {
     nfolders = 0;
@@ -112,6 +116,7 @@ static void find_folders(void)
     add_folder("runtime", RUNTIME);
     add_folder("model", MODEL);
     add_folder("inject", INJECT);
+    add_folder("explain/capture", CAPTURE);
 }
 
 static int file_exists(const char *dir, const char *name)
@@ -304,6 +309,12 @@ static const include_case include_cases[] = {
      "#include \"profile_csv.h\"\n#include \"explain.h\"\n", 2},
     {"model", "m.c", "#include \"explain.h\"\n", 1},
     {"report", "r.c", "#include \"explain_capture.h\"\n", 1},
+    /* explain/capture/: its own headers only, and nobody else's to use
+     * (explain reads its files, not its code) */
+    {"explain/capture", "c.c", "#include \"capture_row.h\"\n", 0},
+    {"explain/capture", "c.c", "#include \"explain.h\"\n#include \"row.h\"\n", 2},
+    {"explain", "x.c", "#include \"capture.h\"\n", 1},
+    {"profile", "p.c", "#include \"capture_row.h\"\n", 1},
 };
 
 static void test_checker_catches_breaks(void **state)

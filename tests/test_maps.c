@@ -641,7 +641,7 @@ static void check_source(findings *f, const char *path)
 
 static const char *const source_dirs[] = {
     "cli/", "explain/", "probes/", "profile/", "inject/", "runtime/",
-    "model/", "report/", "capture/", "shim/", "tests/", "scripts/",
+    "model/", "report/", "crosscheck/", "shim/", "tests/", "scripts/",
 };
 
 static int is_source(const char *path)

@@ -47,7 +47,7 @@ static int wanted(const char *path, unsigned off)
 }
 
 /* Execution k of the instruction at off: its row, written by the capture
- * library's own row writer (capture/capture_row.c). */
+ * library's own row writer (explain/capture/capture_row.c). */
 static void row(FILE *out, unsigned off, int k)
 {
     int sts = off == 0x110;

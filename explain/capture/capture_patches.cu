@@ -3,7 +3,7 @@
 // shared memory access, each asynchronous copy (LDGSTS: destination and
 // source) and each matrix load or store (LDSM, STSM) of a patched
 // module (built with nvcc --fatbin
-// --compile-as-tools-patch, loaded by capture/capture.c). A launch with a
+// --compile-as-tools-patch, loaded by explain/capture/capture.c). A launch with a
 // capture block (its userdata) records, for the instructions it wants
 // only, each warp's execution: the lanes that ran it and their addresses;
 // other launches (userdata NULL) return at once.

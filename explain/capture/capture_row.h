@@ -3,7 +3,7 @@
  * format) made from one warp's record, written by hand into a buffer:
  * the capture library writes millions of them (4.9 M rows of 33 values
  * for a training loop's library kernels). Shared by the capture library
- * (capture/capture.c) and the CPU tests' stand-in for it; plain C.
+ * (explain/capture/capture.c) and the CPU tests' stand-in for it; plain C.
  */
 #ifndef MP_CAPTURE_ROW_H
 #define MP_CAPTURE_ROW_H

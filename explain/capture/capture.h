@@ -1,6 +1,6 @@
 /*
- * capture.h - what the capture library (capture/capture.c, host) and its
- * device patches (capture/capture_patches.cu) share: the block of device
+ * capture.h - what the capture library (explain/capture/capture.c, host) and its
+ * device patches (explain/capture/capture_patches.cu) share: the block of device
  * memory each captured launch gets, and the record of one warp's
  * execution of one wanted instruction. C and CUDA C alike.
  */
