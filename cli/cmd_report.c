@@ -24,6 +24,7 @@ static const char usage[] =
     "       memprobe report --merge -o MERGED.csv SHARD.csv... [--format F]\n"
     "       memprobe report PROFILE.csv [EXPLAIN.csv] [--format F] "
     "[--plot-data DIR]\n"
+    "       memprobe report --kind results|profile|explain FILE.csv...\n"
     "\n"
     "Tables from memprobe's result CSVs: bank conflicts (stride x width, ld\n"
     "and st), padding, ldmatrix/stmatrix (pitch x swizzle, and which swizzle\n"
@@ -41,6 +42,11 @@ static const char usage[] =
     "lines, their explained instructions: model against measured, the best\n"
     "fix and its predicted count (docs/explain.md).\n"
     "\n"
+    "  --kind K        what the files are, instead of reading it from their\n"
+    "                  headers: results (memprobe's result CSVs), profile\n"
+    "                  (PROFILE.csv, optionally its EXPLAIN.csv) or explain\n"
+    "                  (PROFILE.csv and EXPLAIN.csv); a file whose header\n"
+    "                  says otherwise is refused\n"
     "  --format F      txt (aligned text, default), md (Markdown) or csv\n"
     "                  (one block per table, its first column 'table')\n"
     "  --table NAME    only this table: bank, padding, matrix, matrix-free,\n"
@@ -82,7 +88,7 @@ static void probe_names(const mp_rep_data *d, char *out, size_t len)
 /* What `memprobe report` was asked for. */
 typedef struct {
     const char *format, *table, *device, *plot_dir, *study, *results;
-    const char *output;
+    const char *output, *kind;
     int merge;
     const char **files;   /* gathered at the front of argv */
     int nfiles;
@@ -105,13 +111,14 @@ static void parse_args(int argc, char **argv, report_args *a)
         TEXT("plot-data", &a->plot_dir, "empty value"),
         TEXT("study", &a->study, "empty value"),
         TEXT("results", &a->results, "empty value"),
+        TEXT("kind", &a->kind, "empty value"),
         {.name = "merge", .kind = MP_OPT_FLAG, .dest = &a->merge, .once = 1},
         {.name = "output", .alias = "-o", .kind = MP_OPT_TEXT,
          .dest = &a->output, .once = 1, .empty = "empty file name"},
     };
 #undef TEXT
     const mp_opts_spec spec = {
-        .cmd = "report", .opts = opts, .nopts = 8,
+        .cmd = "report", .opts = opts, .nopts = 9,
         .dashes = MP_OPTS_DASH_ONE, .rest = a->files, .nrest = &a->nfiles,
         .max_rest = argc, .usage = usage};
     mp_opts_parse(&spec, argc, argv, NULL);
@@ -253,6 +260,12 @@ static void print_tables(const report_args *a, mp_rep_data *d)
                    others ? " and the other files" : "", probes);
 }
 
+/* What a CSV is, by its header: the one place memprobe report reads it. */
+typedef enum { CSV_RESULTS, CSV_PROFILE, CSV_LINES, CSV_EXPLAIN } csv_kind;
+static const char *const csv_kind_names[] = {
+    "memprobe's results", "memprobe profile's launches (PROFILE.csv)",
+    "memprobe profile's lines", "memprobe explain's"};
+
 /* Whether path's first line names memprobe explain's columns. */
 static int is_explain_csv(const char *path)
 {
@@ -264,6 +277,55 @@ static int is_explain_csv(const char *path)
               && strstr(line, "fix_rank");
     fclose(f);
     return yes;
+}
+
+static csv_kind sniff(const char *path)
+{
+    if (mp_prof_is_profile_csv(path))
+        return CSV_PROFILE;
+    if (mp_prof_is_lines_csv(path))
+        return CSV_LINES;
+    return is_explain_csv(path) ? CSV_EXPLAIN : CSV_RESULTS;
+}
+
+/* A file --kind names that cannot be read: exit 2 naming it. */
+static void must_open(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        mp_usage_error("report: %s: cannot open: %s", path, strerror(errno));
+    fclose(f);
+}
+
+/* --kind K: the files must be what K names (exit 2 naming the first
+ * that is not); returns the report to make: CSV_RESULTS, or CSV_PROFILE
+ * (with an explain CSV when there are two files). */
+static csv_kind check_kind(const report_args *a)
+{
+    int profile = !strcmp(a->kind, "profile"), explain = !strcmp(a->kind,
+                                                                  "explain");
+    if (!profile && !explain && strcmp(a->kind, "results"))
+        mp_usage_error("--kind: '%s' is not results, profile or explain",
+                       a->kind);
+    if (profile || explain) {
+        if (a->nfiles != 1 + explain && !(profile && a->nfiles == 2))
+            mp_usage_error("--kind %s: takes PROFILE.csv%s", a->kind,
+                           explain ? " and EXPLAIN.csv" : " [EXPLAIN.csv]");
+        for (int i = 0; i < a->nfiles; i++) {
+            must_open(a->files[i]);
+            csv_kind want = i ? CSV_EXPLAIN : CSV_PROFILE, got = sniff(a->files[i]);
+            if (got != want)
+                mp_usage_error("--kind %s: %s is a CSV of %s, not of %s",
+                               a->kind, a->files[i], csv_kind_names[got],
+                               csv_kind_names[want]);
+        }
+        return CSV_PROFILE;
+    }
+    for (int i = 0; i < a->nfiles; i++)
+        if (sniff(a->files[i]) != CSV_RESULTS)
+            mp_usage_error("--kind results: %s is a CSV of %s", a->files[i],
+                           csv_kind_names[sniff(a->files[i])]);
+    return CSV_RESULTS;
 }
 
 /* A CSV of memprobe profile, reported alone (or with memprobe explain's
@@ -297,18 +359,20 @@ int mp_cmd_report(int argc, char **argv)
     report_args a;
     char err[1024] = "";
     parse_args(argc, argv, &a);
-    if (a.nfiles == 1 && mp_prof_is_profile_csv(a.files[0]))
+    if (a.kind && check_kind(&a) == CSV_PROFILE)
+        return report_profile(&a, a.nfiles == 2 ? a.files[1] : NULL);
+    if (a.nfiles == 1 && sniff(a.files[0]) == CSV_PROFILE)
         return report_profile(&a, NULL);
-    if (a.nfiles == 2 && mp_prof_is_profile_csv(a.files[0])
-        && is_explain_csv(a.files[1]))
+    if (a.nfiles == 2 && sniff(a.files[0]) == CSV_PROFILE
+        && sniff(a.files[1]) == CSV_EXPLAIN)
         return report_profile(&a, a.files[1]);
     /* Among several files (a results folder's glob), the CSVs of memprobe
      * profile are left out, each said: they are reported one at a time. */
     int kept = 0, left = 0;
     const char *first_left = NULL;
     for (int i = 0; i < a.nfiles; i++)
-        if (mp_prof_is_profile_csv(a.files[i])
-            || mp_prof_is_lines_csv(a.files[i])) {
+        if (sniff(a.files[i]) == CSV_PROFILE
+            || sniff(a.files[i]) == CSV_LINES) {
             if (!left++)
                 first_left = a.files[i];
         }
@@ -317,8 +381,8 @@ int mp_cmd_report(int argc, char **argv)
                        "one at a time (memprobe report PROFILE.csv)",
                        first_left, left > 1 ? " and the others" : "");
     for (int i = 0; i < a.nfiles; i++) {
-        if (mp_prof_is_profile_csv(a.files[i])
-            || mp_prof_is_lines_csv(a.files[i]))
+        if (sniff(a.files[i]) == CSV_PROFILE
+            || sniff(a.files[i]) == CSV_LINES)
             fprintf(stderr, "memprobe: report: skipping %s: a CSV of "
                     "memprobe profile (report it alone)\n", a.files[i]);
         else

@@ -405,6 +405,42 @@ static void test_nothing_to_report(void **state)
                            "nothing to compare");
 }
 
+/* --kind names what the files are: the same report as their headers
+ * give, and a file whose header says otherwise refused, named (exit 2). */
+static void test_report_kind(void **state)
+{
+    (void)state;
+    const char *prof = cli_in_repo("results/h200/explain/csv/app-profile.csv");
+    char *p = strdup(prof);
+    const char *xp = cli_in_repo("results/h200/explain/csv/app.csv");
+    cli_result r1, r2;
+    const char *plain[] = {"report", p, xp, NULL};
+    const char *kind[] = {"report", "--kind", "explain", p, xp, NULL};
+    cli_run_ok(plain, &r1);
+    cli_run_ok(kind, &r2);
+    assert_true(strlen(r1.out) > 100);
+    assert_string_equal(r1.out, r2.out);
+    cli_result_free(&r1);
+    cli_result_free(&r2);
+    cli_write_file("a.csv", csv_a);
+    const char *a1[] = {"report", "--kind", "profile", "a.csv", NULL};
+    cli_expect_usage_error(a1, "--kind profile: a.csv is a CSV of memprobe's "
+                           "results, not of memprobe profile's launches");
+    const char *a2[] = {"report", "--kind", "results", p, NULL};
+    cli_expect_usage_error(a2, "is a CSV of memprobe profile's launches");
+    const char *a3[] = {"report", "--kind", "explain", p, NULL};
+    cli_expect_usage_error(a3, "--kind explain: takes PROFILE.csv and "
+                           "EXPLAIN.csv");
+    const char *a4[] = {"report", "--kind", "tables", "a.csv", NULL};
+    cli_expect_usage_error(a4, "--kind: 'tables' is not results, profile "
+                           "or explain");
+    const char *a5[] = {"report", "--kind", "results", "a.csv", NULL};
+    cli_run_ok(a5, &r1);
+    cli_must_contain("report", r1.out, "Bank conflicts");
+    cli_result_free(&r1);
+    free(p);
+}
+
 /* ncu-check never passes on nothing compared: rows whose every metric
  * the chip lacks compare 0 values and fail (exit 1) with a line saying
  * so. */
@@ -863,6 +899,7 @@ int main(void)
         cmocka_unit_test(test_empty_tables),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_nothing_to_report),
+        cmocka_unit_test(test_report_kind),
         cmocka_unit_test(test_ncu_check_compares_something),
         cmocka_unit_test(test_ncu_file_skipped),
         cmocka_unit_test(test_cli_report),
