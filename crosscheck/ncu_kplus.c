@@ -59,6 +59,59 @@ static int number(const mp_csv_table *t, int r, int c, const char *who,
     return -1;
 }
 
+/* Sums ncu's nl rows from *j (advanced past them) for profile row r,
+ * each checked to be the same kernel: 0, or -1 with err set. */
+static int sum_ncu_rows(const mp_csv_table *ncu, const int *nc, int *j,
+                        int nl, const mp_csv_table *prof, int r,
+                        const int *pc, double *sum, char *err, size_t errlen)
+{
+    char **c = prof->cells[r];
+    const int nkernel = nc[NJUDGED + 3];
+    for (int i = 0; i < nl; i++, (*j)++) {
+        if (!mp_ncu_profile_same_kernel(ncu->cells[*j][nkernel], c[pc[0]],
+                                        c[pc[1]])) {
+            mp_reason(err, errlen, "launch sequences differ: ncu row %d "
+                      "is %.200s, profile CSV row %d %.200s", *j + 1,
+                      ncu->cells[*j][nkernel], r + 1, c[pc[0]]);
+            return -1;
+        }
+        for (int k = 0; k < NJUDGED + 3; k++) {
+            double v;
+            if (number(ncu, *j, nc[k], "ncu CSV", &v, err, errlen))
+                return -1;
+            sum[k] += v;
+        }
+    }
+    return 0;
+}
+
+/* Prints profile row r (nl launches) against ncu's sums, each judged
+ * column within its tolerance; returns 1 when all are. */
+static int judge_row(const mp_csv_table *prof, int r, const int *pc, int nl,
+                     const double *sum, FILE *out)
+{
+    char **c = prof->cells[r];
+    int ok = 1;
+    fprintf(out, "  %s launch %s%s:", c[pc[0]], c[pc[2]],
+            nl > 1 ? " (a run: sums)" : "");
+    for (int k = 0; k < NJUDGED; k++) {
+        if (judge[k].single && nl > 1)
+            continue;
+        double m = value(prof, r, pc[9 + k]);   /* NAN: not measured */
+        double t = judge[k].single ? sum[k] / nl : sum[k];
+        int in = fabs(m - t) <= judge[k].rel * fabs(t) + judge[k].abs;
+        ok &= in;
+        fprintf(out, " %s %.6g / %.6g%s;", judge[k].what, m, t,
+                in ? "" : " OUTSIDE");
+    }
+    double hits = value(prof, r, pc[7]), rate = value(prof, r, pc[8]);
+    fprintf(out, " L2 hits %.6g / %.6g (ncu's hits + misses - sectors "
+            "%+.6g), L2 hit %% %.4g / %.4g (shown)\n", hits,
+            sum[NJUDGED], sum[NJUDGED] + sum[NJUDGED + 1] - sum[2],
+            rate, nl > 1 ? sum[NJUDGED + 2] / nl : sum[NJUDGED + 2]);
+    return ok;
+}
+
 int mp_ncu_kplus_compare(const mp_csv_table *prof, const mp_csv_table *ncu,
                          FILE *out, char *err, size_t errlen)
 {
@@ -81,7 +134,6 @@ int mp_ncu_kplus_compare(const mp_csv_table *prof, const mp_csv_table *ncu,
         if ((nc[k] = mp_csv_need_column(ncu, nnames[k], "ncu CSV", err,
                                         errlen)) < 0)
             return MP_EXIT_USAGE;
-    const int nkernel = nc[NJUDGED + 3];
 
     long compared = 0, within = 0, skipped = 0;
     int j = 0;   /* ncu's next row */
@@ -98,21 +150,8 @@ int mp_ncu_kplus_compare(const mp_csv_table *prof, const mp_csv_table *ncu,
             return MP_EXIT_USAGE;
         }
         double sum[NJUDGED + 3] = {0};
-        for (int i = 0; i < nl; i++, j++) {
-            if (!mp_ncu_profile_same_kernel(ncu->cells[j][nkernel], c[pc[0]],
-                                            c[pc[1]])) {
-                mp_reason(err, errlen, "launch sequences differ: ncu row %d "
-                          "is %.200s, profile CSV row %d %.200s", j + 1,
-                          ncu->cells[j][nkernel], r + 1, c[pc[0]]);
-                return MP_EXIT_USAGE;
-            }
-            for (int k = 0; k < NJUDGED + 3; k++) {
-                double v;
-                if (number(ncu, j, nc[k], "ncu CSV", &v, err, errlen))
-                    return MP_EXIT_USAGE;
-                sum[k] += v;
-            }
-        }
+        if (sum_ncu_rows(ncu, nc, &j, nl, prof, r, pc, sum, err, errlen))
+            return MP_EXIT_USAGE;
         if (strcmp(c[pc[5]], "range_profiler")) {
             fprintf(out, "  %s launch %s: not compared (%s)\n", c[pc[0]],
                     c[pc[2]], c[pc[6]][0] ? c[pc[6]] : "no range values");
@@ -120,25 +159,7 @@ int mp_ncu_kplus_compare(const mp_csv_table *prof, const mp_csv_table *ncu,
             continue;
         }
         compared++;
-        int ok = 1;
-        fprintf(out, "  %s launch %s%s:", c[pc[0]], c[pc[2]],
-                nl > 1 ? " (a run: sums)" : "");
-        for (int k = 0; k < NJUDGED; k++) {
-            if (judge[k].single && nl > 1)
-                continue;
-            double m = value(prof, r, pc[9 + k]);   /* NAN: not measured */
-            double t = judge[k].single ? sum[k] / nl : sum[k];
-            int in = fabs(m - t) <= judge[k].rel * fabs(t) + judge[k].abs;
-            ok &= in;
-            fprintf(out, " %s %.6g / %.6g%s;", judge[k].what, m, t,
-                    in ? "" : " OUTSIDE");
-        }
-        double hits = value(prof, r, pc[7]), rate = value(prof, r, pc[8]);
-        fprintf(out, " L2 hits %.6g / %.6g (ncu's hits + misses - sectors "
-                "%+.6g), L2 hit %% %.4g / %.4g (shown)\n", hits,
-                sum[NJUDGED], sum[NJUDGED] + sum[NJUDGED + 1] - sum[2],
-                rate, nl > 1 ? sum[NJUDGED + 2] / nl : sum[NJUDGED + 2]);
-        within += ok;
+        within += judge_row(prof, r, pc, nl, sum, out);
     }
     if (j != ncu->nrows) {
         mp_reason(err, errlen, "launch sequences differ: ncu has %d rows, "

@@ -292,6 +292,30 @@ static int runs_once(const mp_prof_opts *o)
     return !o->kernel_plus && !o->fallback_rerun;
 }
 
+/* The range runs' rows joined onto the first run's; a failure, and the
+ * launches that found no match or no values, said. */
+static void join_runs(const mp_prof_opts *o, const char *raw,
+                      const mp_prof_range_run *runs, int nruns,
+                      mp_prof_data *d)
+{
+    mp_prof_join_stats js;
+    char err[1024];
+    if (mp_prof_range_join(d, raw, runs, nruns, o->kernel_plus, &js, err,
+                           sizeof err)) {
+        range_failed(d, o->kernel_plus, err);
+        return;
+    }
+    if (js.unmatched)
+        fprintf(stderr, "memprobe: %ld of %ld launch%s found no same launch "
+                "in the second run (the program did not repeat itself): "
+                "their range columns are empty (range_why says why)\n",
+                js.unmatched, js.wanted, js.wanted == 1 ? "" : "es");
+    if (js.other)
+        fprintf(stderr, "memprobe: %ld of %ld launch%s got no range-profiler "
+                "values: %s\n", js.other, js.wanted,
+                js.wanted == 1 ? "" : "es", js.other_why);
+}
+
 /* After the first run: when --level kernel+ asks for it, or a launch has
  * no line counts and --fallback rerun asks for their counts, the program
  * runs again with the range profiler (inject/inject_range.c), once per
@@ -371,22 +395,7 @@ static void range_pass(const mp_prof_opts *o, const char *prog,
         nruns++;
     }
     free(re);
-    mp_prof_join_stats js;
-    char err[1024];
-    if (mp_prof_range_join(d, raw, runs, nruns, o->kernel_plus, &js, err,
-                           sizeof err)) {
-        range_failed(d, o->kernel_plus, err);
-        return;
-    }
-    if (js.unmatched)
-        fprintf(stderr, "memprobe: %ld of %ld launch%s found no same launch "
-                "in the second run (the program did not repeat itself): "
-                "their range columns are empty (range_why says why)\n",
-                js.unmatched, js.wanted, js.wanted == 1 ? "" : "es");
-    if (js.other)
-        fprintf(stderr, "memprobe: %ld of %ld launch%s got no range-profiler "
-                "values: %s\n", js.other, js.wanted,
-                js.wanted == 1 ? "" : "es", js.other_why);
+    join_runs(o, raw, runs, nruns, d);
 }
 
 /* ---- after it ended ---------------------------------------------------- */
