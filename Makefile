@@ -331,6 +331,10 @@ $(BUILD)/capture/capture.o: explain/capture/capture.c explain/capture/capture.h 
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -fsanitize=% -fno-sanitize-recover=%,$(CFLAGS)) -fPIC \
 	    -fvisibility=hidden -Iexplain/capture -I$(SANITIZER_HOME)/include -c -o $@ $<
+# The library's sources lay in capture/ before; a build folder from then
+# names them in its dependency files: they count as changed, so that the
+# objects are built again from explain/capture/ (and their .d rewritten).
+capture/capture.c capture/capture_row.c capture/capture.h capture/capture_row.h:
 # the rows' writer: also in the CPU tests' stand-in library, built anywhere
 $(BUILD)/capture/capture_row.o: explain/capture/capture_row.c explain/capture/capture_row.h explain/capture/capture.h
 	@mkdir -p $(dir $@)
