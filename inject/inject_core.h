@@ -1,6 +1,7 @@
 /*
  * inject_core.h - the part of the injection library that needs no CUDA
- * (inject/inject_core.c), tested on the CPU by tests/test_inject_core.c:
+ * (inject/inject_core.c; the writers inject/inject_core_write.c), tested
+ * on the CPU by tests/test_inject_core.c:
  *
  *   ic_lines    the per-instruction table: key (cubin crc, function index,
  *               pc offset), values file, line, launches and the
