@@ -23,9 +23,10 @@
  *
  * Includes: every `#include "X"` of a room's sources names a header the
  * room may use (a family's own tests, probes/NAME/test_*.c, sit above
- * every room, like tests/). Calls: in the objects of the build, no room refers to a
- * symbol defined in a room above it, and no two object files refer to
- * each other (no circle). The checkers run on made-up input too, so that a
+ * every room, like tests/). Calls: in the objects of the build, no room refers to an
+ * external symbol defined in a room above it, and no two object files
+ * refer to each other (no circle); a static function or variable is
+ * nobody else's to call, whatever its name. The checkers run on made-up input too, so that a
  * broken rule is seen to fail.
  *
  * Runs from the repository root (where `make test` runs); the objects are
@@ -409,7 +410,10 @@ static int load_objects(const char *build_dir, object *objs)
                 continue;
             snprintf(objs[n].path, sizeof objs[n].path, "%s", rel);
             objs[n].room = room;
-            objs[n].defined = nm_list(g.gl_pathv[i], "--defined-only");
+            /* what another object can take: its external symbols (a
+             * static of the same name elsewhere is no call) */
+            objs[n].defined = nm_list(g.gl_pathv[i],
+                                      "--defined-only --extern-only");
             objs[n].undefined = nm_list(g.gl_pathv[i], "-u");
             n++;
         }
