@@ -53,6 +53,9 @@
 #include "inject_core.h"
 #include "inject_range.h"
 #include "raw.h"
+#include "inject_say.h"
+#include "inject_state.h"
+#include "inject_write.h"
 
 /* Debugging knobs (docs/profile-design.md): where SASS metrics are
  * enabled ("context" at context creation, "launch" at a context's first
@@ -91,70 +94,7 @@ typedef struct {
     const void *what;
 } load_params;
 
-/* what a failed call costs (inject_range.h) */
-enum { QUIET = INJ_QUIET, WARN = INJ_WARN, FATAL = INJ_FATAL };
 #define RANGE_WRITE_S 0.1
-enum { MAX_DEVICES = 64, MAX_CONTEXTS = 256, NVTX_DEPTH = 32,
-       NVTX_NAME = IC_NVTX_NAME };
-
-typedef struct {
-    int tried, ok;
-    uint64_t ids[MP_RAW_NMETRICS];
-} device_info;
-
-typedef struct {
-    CUcontext ctx;
-    int dev, enabled, failed;
-    int paused; /* SASS metrics off by --per-kernel: on again when needed */
-} context_info;
-
-typedef struct {
-    uint64_t crc;
-    char *data;
-    size_t size;
-    int saved;
-} cubin_info;
-
-typedef struct {
-    char *name;
-    unsigned grid[3], block[3], shared;
-} graph_kernel;
-
-static pthread_mutex_t g_lock;
-/* this thread holds g_lock (the signal handler must not touch the tables) */
-static _Thread_local int tl_locked;
-
-static struct {
-    int on, debug, enable_at_launch, lazy, stopped, write_failed;
-    int profiler_initialized;
-    int ordinal;
-    int has_no_sass;      /* MEMPROBE_INJECT_NO_SASS, the test hook */
-    regex_t no_sass;
-    char dir[4096];
-    long pid;
-    uint32_t cupti_version;
-    CUpti_SubscriberHandle sub;
-    ic_filter filter;
-    ic_lines lines;
-    ic_launches rows;
-    ic_status status;
-    ic_kernels kernels;   /* per kernel, grid and block (--per-kernel) */
-    uint64_t pk_streak;   /* launches in a row not profiled since one was */
-    ic_fnlines fnlines;   /* functions without line information */
-    uint64_t flush_launches, since_write;
-    int batch_runs;       /* ENV_BATCH_RUNS */
-    int granularity;      /* ENV_GRANULARITY: a CUpti_SassMetrics_... */
-    double flush_seconds, last_write, t_start;
-    device_info devs[MAX_DEVICES];
-    context_info ctxs[MAX_CONTEXTS];
-    int nctx;
-    cubin_info *cubins;
-    size_t ncubins;
-    ic_modules modules;   /* where each kept cubin came from */
-    char exe[4096];       /* the executable's path (/proc/self/exe) */
-    graph_kernel *gk;
-    size_t ngk;
-} g;
 
 /* The NVTX range stack of this thread (push/pop ranges are per thread):
  * the outermost NVTX_DEPTH names, each cut to NVTX_NAME - 1 bytes. */
@@ -178,163 +118,6 @@ static _Thread_local struct {
 
 static const int fatal_sigs[] = {SIGINT, SIGTERM, SIGSEGV, SIGABRT};
 static struct sigaction old_actions[4];
-
-/* ---- small helpers ------------------------------------------------- */
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* Adds the time since t0 to cost field i (MP_RAW_KEY_COST). */
-static void cost(int i, double t0)
-{
-    g.status.cost_n[i]++;
-    g.status.cost_s[i] += now_s() - t0;
-}
-
-static void dbg(const char *fmt, ...)
-{
-    if (!g.debug)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    char line[1024];
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    /* seconds since InitializeInjection: where the time goes */
-    fprintf(stderr, "memprobe-inject: %9.6f %s\n", now_s() - g.t_start,
-            line);
-}
-
-
-static void write_status(const char *end)
-{
-    if (!g.dir[0])
-        return;
-    if (ic_write_status(g.dir, g.pid, &g.status, end) && !g.write_failed) {
-        g.write_failed = 1;
-        fprintf(stderr, "memprobe-inject: cannot write %s/" MP_RAW_STATUS_FMT
-                "\n", g.dir, g.pid);
-    }
-}
-
-/* A status line, written at once. */
-static void vsay(const char *key, const char *fmt, va_list ap)
-{
-    char value[768];
-    vsnprintf(value, sizeof value, fmt, ap);
-    dbg("status: %s %s", key, value);
-    if (ic_status_event(&g.status, key, value) == 1)
-        write_status("flush");
-}
-
-static void say(const char *key, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsay(key, fmt, ap);
-    va_end(ap);
-}
-
-/* The debug line of a va_list (for inject_range.c). */
-static void vdbg(const char *fmt, va_list ap)
-{
-    if (!g.debug)
-        return;
-    char line[1024];
-    vsnprintf(line, sizeof line, fmt, ap);
-    dbg("%s", line);
-}
-
-/* The one place a failed CUDA or CUPTI call is noted: FATAL as an
- * `error` status line (profiling cannot be done), WARN as a `warning`
- * (some data lost), QUIET on stderr under MEMPROBE_DEBUG only. */
-static void note_failure(int sev, const char *what, int code,
-                         const char *name, const char *hint)
-{
-    if (sev == QUIET)
-        dbg("%s failed: %d%s%s", what, code, name ? " " : "",
-            name ? name : "");
-    else
-        say(sev == FATAL ? MP_RAW_KEY_ERROR : MP_RAW_KEY_WARNING,
-            "%s failed: %d%s%s%s", what, code, name ? " " : "",
-            name ? name : "", hint);
-}
-
-static int cupti_ok(CUptiResult r, const char *what, int sev)
-{
-    if (r == CUPTI_SUCCESS)
-        return 1;
-    const char *name = NULL;
-    if (cuptiGetResultString(r, &name) != CUPTI_SUCCESS)
-        name = NULL;
-    const char *hint = "";
-    if (r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ||
-        r == CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES)
-        hint = " (GPU profiling needs root, CAP_SYS_ADMIN or the driver "
-               "option NVreg_RestrictProfilingToAdminUsers=0)";
-    note_failure(sev, what, (int)r, name, hint);
-    return 0;
-}
-
-static int cu_ok(CUresult r, const char *what, int sev)
-{
-    if (r == CUDA_SUCCESS)
-        return 1;
-    const char *name = NULL;
-    if (cuGetErrorName(r, &name) != CUDA_SUCCESS)
-        name = NULL;
-    note_failure(sev, what, (int)r, name, "");
-    return 0;
-}
-
-static void lock(void)
-{
-    pthread_mutex_lock(&g_lock);
-    tl_locked++;
-}
-
-static void unlock(void)
-{
-    tl_locked--;
-    pthread_mutex_unlock(&g_lock);
-}
-
-/* ---- writing the raw files ----------------------------------------- */
-
-static void write_all(const char *end)
-{
-    size_t rows = g.rows.n;
-    double t0 = now_s();
-    /* the range pass writes range.PID.csv itself (inject_range.c) */
-    if (!ir_on() && (ic_write_launches(g.dir, g.pid, &g.rows) ||
-        ic_write_lines(g.dir, g.pid, &g.lines) ||
-        ic_write_kernels(g.dir, g.pid, &g.kernels) ||
-        ic_write_modules(g.dir, g.pid, &g.modules))) {
-        if (!g.write_failed)
-            fprintf(stderr, "memprobe-inject: cannot write the raw files "
-                    "in %s\n", g.dir);
-        g.write_failed = 1;
-    }
-    cost(IC_COST_WRITES, t0);
-    write_status(end);
-    g.since_write = 0;
-    g.last_write = now_s();
-    dbg("write (%s): %zu launch rows, %zu lines, %llu launches seen, "
-        "%llu profiled", end, rows, g.lines.n,
-        (unsigned long long)g.status.seen,
-        (unsigned long long)g.status.profiled);
-}
-
-static void maybe_write(void)
-{
-    if (g.since_write >= g.flush_launches ||
-        now_s() - g.last_write >= g.flush_seconds)
-        write_all("flush");
-}
 
 static void end_run(int can_call, const char *lost_why);
 static void end_run_at_exit(void);
@@ -1118,15 +901,6 @@ static void add_record(const CUpti_SassMetrics_Data *r, size_t ninst,
         say(MP_RAW_KEY_WARNING, "out of memory in a launch's instructions");
 }
 
-/* A launch's shape and stream from its parameters. */
-typedef struct {
-    const char *name;
-    unsigned grid[3], block[3], shared;
-    CUstream stream;
-    CUgraphExec exec;
-    int graph, ptsz;
-} launch_desc;
-
 static int describe_launch(CUpti_CallbackId cbid, const CUpti_CallbackData *cb,
                            launch_desc *ld)
 {
@@ -1207,16 +981,6 @@ static ic_launch *graph_row(size_t first, uint64_t launch, const char *name,
 }
 
 /* ---- runs of identical launches ------------------------------------ */
-
-/* A run: launches one after another of the same kernel, shape, stream,
- * NVTX stack and filter decision; a row counts its launches. */
-typedef struct {
-    char name[512];
-    unsigned grid[3], block[3], shared;
-    unsigned long long sid;
-    char nvtx[NVTX_DEPTH * NVTX_NAME];
-    int profile;
-} launch_key;
 
 /* A batch: the runs launched on one context since the last flush, not
  * synchronised or flushed yet; per-launch flushes cost 30-45 us each on
@@ -1761,7 +1525,6 @@ static const CUpti_CallbackId load_cbids[] = {
     CUPTI_DRIVER_TRACE_CBID_cuModuleLoad,
     CUPTI_DRIVER_TRACE_CBID_cuLibraryLoadFromFile,
 };
-
 
 static void on_driver(CUpti_CallbackId cbid, const CUpti_CallbackData *cb)
 {
