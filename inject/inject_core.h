@@ -20,7 +20,7 @@
  *
  * The writers use only open/write/rename and no allocation, so that the
  * library's signal handlers may call them. None of this is thread-safe:
- * inject.c holds one lock around it.
+ * the library holds one lock around it (inject_state.h).
  */
 #ifndef MP_INJECT_CORE_H
 #define MP_INJECT_CORE_H

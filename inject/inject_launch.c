@@ -210,6 +210,8 @@ void on_launch_exit(const CUpti_CallbackData *cb)
     maybe_write();
 }
 
+/* 1 while this thread is inside a launch call described at its entry (the
+ * range pass decodes no batch there: kernel replay may call back). */
 int launch_in_call(void)
 {
     return cur.valid;
