@@ -27,9 +27,9 @@
 #define ENV_ENABLE_AT "MEMPROBE_ENABLE_AT"
 #define ENV_LAZY "MEMPROBE_LAZY_PATCHING"
 /* And for finding where the time goes (docs/profile-design.md): the
- * most runs a flush may wait for (1-64; default 1, a flush per run) and
- * CUPTI's output granularity (gpu, the default; sm or smsp cost more and
- * their sums differ). */
+ * most runs a flush may wait for (1-64; default BATCH_RUNS_DEFAULT, 32;
+ * 1 is a flush per run) and CUPTI's output granularity (gpu, the
+ * default; sm or smsp cost more and their sums differ). */
 #define ENV_BATCH_RUNS "MEMPROBE_BATCH_RUNS"
 #define ENV_GRANULARITY "MEMPROBE_SASS_GRANULARITY"
 
