@@ -237,7 +237,8 @@ $(BUILD)/tests/gpu/test_gpu_profile $(BUILD)/tests/gpu/test_gpu_explain: $(BUILD
 # CUDA_INJECTION64_PATH: inject/*.c, libc, libcuda and CUPTI only (nothing
 # of libmemprobe.a). Its objects are position-independent and never
 # sanitized (an ASan library cannot load into a plain program), also under
-# SANITIZE=1; tests/test_inject_core links the same inject_core.o.
+# SANITIZE=1; tests/test_inject_core links the same inject_core.o and
+# inject_core_write.o.
 #
 # CUPTI: the toolkit's 13.0 patches only a program's first kernel, so the
 # library builds against CUPTI 13.5 from PyPI's nvidia-cuda-cupti wheel,
@@ -357,9 +358,10 @@ cupti:
 	scripts/fetch-cupti.sh '$(CUPTI_DEPS)' $(CUPTI_VERSION) >/dev/null || { echo "make cupti: the download failed: $$(cat $(CUPTI_FETCH_FAILED))" >&2; exit 1; }
 	$(MAKE) $(INJECT_SO) $(CLIENT_SO)
 
-$(BUILD)/tests/test_inject_core: tests/test_inject_core.c $(BUILD)/inject/inject_core.o $(CLI_UTIL) $(BUILD)/libmemprobe.a
+INJECT_CORE_OBJ := $(BUILD)/inject/inject_core.o $(BUILD)/inject/inject_core_write.o
+$(BUILD)/tests/test_inject_core: tests/test_inject_core.c $(INJECT_CORE_OBJ) $(CLI_UTIL) $(BUILD)/libmemprobe.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Iinject -o $@ $< $(BUILD)/inject/inject_core.o $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -Iinject -o $@ $< $(INJECT_CORE_OBJ) $(CLI_UTIL) $(BUILD)/libmemprobe.a -lcmocka $(LDLIBS)
 
 # tests/test_profile.c runs `memprobe profile` on a stand-in program that
 # writes the injection library's raw files (tests/profile/fake_app.c); plain

@@ -1,6 +1,7 @@
 /*
  * inject_core.h - the part of the injection library that needs no CUDA
- * (inject/inject_core.c), tested on the CPU by tests/test_inject_core.c:
+ * (inject/inject_core.c; the writers inject/inject_core_write.c), tested
+ * on the CPU by tests/test_inject_core.c:
  *
  *   ic_lines    the per-instruction table: key (cubin crc, function index,
  *               pc offset), values file, line, launches and the
@@ -19,7 +20,7 @@
  *
  * The writers use only open/write/rename and no allocation, so that the
  * library's signal handlers may call them. None of this is thread-safe:
- * inject.c holds one lock around it.
+ * the library holds one lock around it (inject_state.h).
  */
 #ifndef MP_INJECT_CORE_H
 #define MP_INJECT_CORE_H

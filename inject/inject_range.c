@@ -526,7 +526,7 @@ static int enable(range_ctx *c)
 }
 
 /* A CUDA call of the L2 flush, made with the program's callbacks ignored
- * (tl_own): 1 when it succeeded; else a `warning` (inject.c's cu_ok) and
+ * (tl_own): 1 when it succeeded; else a `warning` (inject_say.c's cu_ok) and
  * the range profiler off for the context, so that no launch gets values
  * from an L2 that was not flushed. */
 static int flush_ok(range_ctx *c, CUresult r, const char *what)

@@ -9,8 +9,8 @@
  * "The range pass", says how and why.
  *
  * In the first pass (MEMPROBE_PASS unset or "sass") ir_on() is 0 and
- * inject.c makes no other ir_ call: no range-profiler call at all.
- * All of it runs under inject.c's lock.
+ * the library makes no other ir_ call: no range-profiler call at all.
+ * All of it runs under the library's lock (inject_state.h).
  */
 #ifndef MP_INJECT_RANGE_H
 #define MP_INJECT_RANGE_H
@@ -23,9 +23,9 @@
 
 #include "inject_core.h"
 
-/* ---- inject.c's helpers, handed over by ir_init ---------------------
- * (function pointers: inject.o calls this object, never the other way,
- * as tests/test_layering.c wants) */
+/* ---- the library's helpers (inject_say.c), handed over by ir_init ---
+ * (function pointers, from inject_start.c: the library's other objects
+ * call this one, never the other way, as tests/test_layering.c wants) */
 
 /* what a failed call costs: debug line only, a `warning`, an `error` */
 enum { INJ_QUIET, INJ_WARN, INJ_FATAL };
@@ -50,7 +50,7 @@ typedef struct {
 
 /* MEMPROBE_PASS's value (NULL or "" = sass), MEMPROBE_RANGE_KERNEL (NULL
  * or "" = every profiled launch), MEMPROBE_RANGE_GROUP (NULL or "" =
- * counts) and inject.c's helpers: 0, or -1 with a
+ * counts) and the library's helpers: 0, or -1 with a
  * reason naming the variable in err. */
 int ir_init(const char *pass, const char *kernel_re, const char *group,
             const ir_glue *glue, char *err, size_t errlen);
@@ -63,7 +63,7 @@ int ir_own_call(void);
  * KERNEL)? */
 int ir_wants(const char *mangled);
 
-/* The launch being made (inject.c's description of it). */
+/* The launch being made (inject_launch.c's description of it). */
 typedef struct {
     const char *mangled;
     unsigned grid[3], block[3];

@@ -270,7 +270,7 @@
  * exit, the driver's and CUPTI's time inside them, while SASS metrics
  * are on on their context (launch_off: while off); enable/disable: SASS
  * metrics switched on or off on a context. sync counts flushes: a flush
- * ends a batch of runs (inject.c). */
+ * ends a batch of runs (inject_flush.c). */
 #define MP_RAW_KEY_COST "cost"
 #define MP_RAW_COST_FIELDS(X)                                               \
     X(SYNC, "sync") X(FLUSH, "flush") X(ATTRIBUTE, "attribute")             \

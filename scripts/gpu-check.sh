@@ -945,7 +945,7 @@ profilecost)
     # (default "alone memprobe ncu") picks phases; "batch" runs the full
     # profile with batches of 32 runs and twice with a flush per run and
     # compares their rows; "diag" adds runs of
-    # memprobe under inject.c's cost knobs (full-NAME, diag-NAME), to
+    # memprobe under inject_start.c's cost knobs (full-NAME, diag-NAME), to
     # find where the time goes.
     C=$W/profilecost
     mkdir -p "$C"
@@ -978,7 +978,7 @@ profilecost)
                     --keep-raw "$C/$p-raw-full" -o "$C/$p-full.csv" -- $cmd ;;
             diag)
                 # --per-kernel 3 twice more, for its spread; then where
-                # the time goes (inject.c's knobs): a flush per run,
+                # the time goes (inject_start.c's knobs): a flush per run,
                 # CUPTI's per-SM and per-SMSP output
                 for r in 2 3; do
                     cost_run "$p" pk3-$r 150 ./memprobe profile --per-kernel 3 \

@@ -1,7 +1,11 @@
 /*
  * test_function_length.c - no function of the sources is longer than 100
  * lines: a longer one is split into named steps (static helpers, each
- * with a comment saying what it does).
+ * with a comment saying what it does). The injection library (inject/),
+ * one of the profiler's rooms, is held to a stricter measure: no
+ * function over 80 lines and no file over 1,000 (strict_rooms below;
+ * profile/, explain/ and crosscheck/ are not held to it yet: a function
+ * of each of profile/ and crosscheck/ is longer than 80).
  *
  * The sources: every .c, .cu and .h under the repository root except the
  * tests (tests/, and a family's own tests probes/NAME/test_*.c), the build
@@ -41,6 +45,12 @@
 
 /* The longest a function may be, in lines (its brace lines included). */
 #define MAX_FUNCTION_LINES 100
+/* The longest a function and a file of a strict room may be, in lines. */
+#define STRICT_FUNCTION_LINES 80
+#define STRICT_FILE_LINES 1000
+/* The rooms held to the stricter measure (each a folder, all its
+ * sources). */
+static const char *const strict_rooms[] = {"inject"};
 
 /* One function found: its name, the line of its opening brace (from 1)
  * and its length in lines. */
@@ -300,9 +310,11 @@ static int scan_functions(const char *text, found_fn found, void *ctx)
 
 /* ---- the check ------------------------------------------------------ */
 
-/* What one file's check collects: the functions over the limit as
- * "PATH:NAME:LINES; " in bad, their count, and the longest function. */
+/* What one file's check collects: the functions over the limit (max
+ * lines) as "PATH:NAME:LINES; " in bad, their count, and the longest
+ * function. */
 typedef struct {
+    int max;
     const char *path;
     char *bad;
     size_t badlen;
@@ -319,7 +331,7 @@ static void note_function(const function *f, void *ctx)
         t->longest = *f;
         snprintf(t->longest_path, sizeof t->longest_path, "%s", t->path);
     }
-    if (f->lines <= MAX_FUNCTION_LINES)
+    if (f->lines <= t->max)
         return;
     size_t used = strlen(t->bad);
     snprintf(t->bad + used, t->badlen - used, "%s:%s:%d (line %d); ", t->path,
@@ -366,11 +378,34 @@ static int left_out(const char *dir, const char *name, int is_dir)
            && !strchr(dir + 9, '/');
 }
 
-/* The walk's state: the tally and the files checked. */
+/* The walk's state: the tally, the longest a file may be (0: any) and
+ * the files checked. */
 typedef struct {
     tally *t;
-    int files;
+    int max_file, files;
 } walk;
+
+/* The lines of a text, as wc -l counts them (its newlines). */
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+/* Notes in t a file longer than max lines (max 0: any length is fine). */
+static void check_file_length(const char *path, const char *text, int max,
+                              tally *t)
+{
+    int n = count_lines(text);
+    if (!max || n <= max)
+        return;
+    size_t used = strlen(t->bad);
+    snprintf(t->bad + used, t->badlen - used, "%s: %d lines (over %d); ",
+             path, n, max);
+    t->over++;
+}
 
 /* cli_walk's visit: a folder walked into unless left out; a source of the
  * program checked. */
@@ -388,17 +423,18 @@ static int visit(const char *path, const char *name, int is_dir, void *ctx)
         size_t len;
         char *text = cli_read_file(path, &len);
         check_text(path + 2, text, w->t);   /* without the "./" */
+        check_file_length(path + 2, text, w->max_file, w->t);
         free(text);
         w->files++;
     }
     return 0;
 }
 
-/* Checks every source under dir (recursively) into t; returns the files
- * checked. */
-static int check_tree(const char *dir, tally *t)
+/* Checks every source under dir ("./" first, recursively) into t, each
+ * file at most max_file lines (0: any); returns the files checked. */
+static int check_tree(const char *dir, tally *t, int max_file)
 {
-    walk w = {t, 0};
+    walk w = {t, max_file, 0};
     if (cli_walk(dir, visit, &w))
         fail_msg("cannot open %s/", dir);
     return w.files;
@@ -412,8 +448,8 @@ static void test_no_function_over_100_lines(void **state)
         fail_msg("no report/study.c or cli/main.c: run from the repository "
                  "root");
     char bad[16384] = "";
-    tally t = {.bad = bad, .badlen = sizeof bad};
-    int files = check_tree(".", &t);
+    tally t = {.max = MAX_FUNCTION_LINES, .bad = bad, .badlen = sizeof bad};
+    int files = check_tree(".", &t, 0);
     print_message("# %d functions in %d files; the longest: %s:%s:%d\n",
                   t.functions, files, t.longest_path, t.longest.name,
                   t.longest.lines);
@@ -423,6 +459,29 @@ static void test_no_function_over_100_lines(void **state)
     if (t.over)
         fail_msg("%d function(s) over %d lines (split them into named "
                  "steps): %s", t.over, MAX_FUNCTION_LINES, bad);
+}
+
+/* The strict rooms: no function over STRICT_FUNCTION_LINES, no file over
+ * STRICT_FILE_LINES. */
+static void test_strict_rooms(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof strict_rooms / sizeof *strict_rooms; i++) {
+        char dir[64], bad[16384] = "";
+        snprintf(dir, sizeof dir, "./%s", strict_rooms[i]);
+        tally t = {.max = STRICT_FUNCTION_LINES, .bad = bad,
+                   .badlen = sizeof bad};
+        int files = check_tree(dir, &t, STRICT_FILE_LINES);
+        print_message("# %s/: %d functions in %d files; the longest: "
+                      "%s:%s:%d\n", strict_rooms[i], t.functions, files,
+                      t.longest_path, t.longest.name, t.longest.lines);
+        assert_true(files >= 2);
+        if (t.over)
+            fail_msg("%s/ is held to functions of at most %d lines and "
+                     "files of at most %d (split them into named steps, "
+                     "files by concern): %d over: %s", strict_rooms[i],
+                     STRICT_FUNCTION_LINES, STRICT_FILE_LINES, t.over, bad);
+    }
 }
 
 /* ---- the scanner on made-up files ----------------------------------- */
@@ -446,7 +505,7 @@ static void test_limit_is_counted(void **state)
 {
     (void)state;
     char bad[1024] = "";
-    tally t = {.bad = bad, .badlen = sizeof bad};
+    tally t = {.max = MAX_FUNCTION_LINES, .bad = bad, .badlen = sizeof bad};
     char *ok = function_text("/* } */\n", "at_limit", MAX_FUNCTION_LINES);
     char *over = function_text("#include <x.h>\n", "one_over",
                                MAX_FUNCTION_LINES + 1);
@@ -458,6 +517,37 @@ static void test_limit_is_counted(void **state)
     assert_string_equal(bad, "x/over.c:one_over:101 (line 4); ");
     free(ok);
     free(over);
+}
+
+/* The strict rooms' limits: a function of 81 lines and a file of 1,001
+ * are over them, one of 80 and one of 1,000 are not. */
+static void test_strict_limits_are_counted(void **state)
+{
+    (void)state;
+    char bad[1024] = "";
+    tally t = {.max = STRICT_FUNCTION_LINES, .bad = bad,
+               .badlen = sizeof bad};
+    char *ok = function_text("", "at_limit", STRICT_FUNCTION_LINES);
+    char *over = function_text("", "one_over", STRICT_FUNCTION_LINES + 1);
+    assert_int_equal(check_text("inject/ok.c", ok, &t), 0);
+    assert_int_equal(check_text("inject/over.c", over, &t), 1);
+    assert_string_equal(bad, "inject/over.c:one_over:81 (line 3); ");
+    free(ok);
+    free(over);
+    char *text = malloc(STRICT_FILE_LINES + 2);
+    assert_non_null(text);
+    memset(text, '\n', STRICT_FILE_LINES + 1);
+    text[STRICT_FILE_LINES + 1] = '\0';
+    bad[0] = '\0';
+    t.over = 0;
+    check_file_length("inject/long.c", text, STRICT_FILE_LINES, &t);
+    assert_int_equal(t.over, 1);
+    assert_string_equal(bad, "inject/long.c: 1001 lines (over 1000); ");
+    text[STRICT_FILE_LINES] = '\0';
+    check_file_length("inject/at.c", text, STRICT_FILE_LINES, &t);
+    check_file_length("inject/at.c", text, 0, &t);
+    assert_int_equal(t.over, 1);
+    free(text);
 }
 
 /* What one made-up file must give: its functions as "NAME:FIRST:LINES "
@@ -552,8 +642,10 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scanner_finds_functions),
         cmocka_unit_test(test_limit_is_counted),
+        cmocka_unit_test(test_strict_limits_are_counted),
         cmocka_unit_test(test_tests_left_out),
         cmocka_unit_test(test_no_function_over_100_lines),
+        cmocka_unit_test(test_strict_rooms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

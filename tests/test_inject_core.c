@@ -1,9 +1,10 @@
 /*
  * test_inject_core.c - CPU tests of the injection library's CUDA-free
- * part (inject/inject_core.c): the per-instruction sums, the filters
- * (kernel regex, NVTX include, launch skip/count) over tables of cases,
- * RFC 4180 quoting, the modules' origins (which frames of a call stack
- * are the CUDA stack's, the first frame outside it), and the raw files:
+ * part (inject/inject_core.c and its writers, inject_core_write.c): the
+ * per-instruction sums, the filters (kernel regex, NVTX include, launch
+ * skip/count) over tables of cases, RFC 4180 quoting, the modules'
+ * origins (which frames of a call stack are the CUDA stack's, the first
+ * frame outside it), and the raw files:
  * launches appended (never rewritten), lines and modules rewritten whole
  * through a .tmp, status with its counts last, cubins saved once.
  *

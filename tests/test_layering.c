@@ -19,14 +19,18 @@
  *   runtime/              runtime/, model/
  *   model/                model/ only
  *   inject/               the injection library loaded into the user's
- *                         program: uses no other room (libc, CUDA, CUPTI)
+ *                         program: uses no other room (libc, CUDA, CUPTI);
+ *                         its own files stand in floors (inject_floors
+ *                         below), each using only its floor and those
+ *                         below it
  *
  * Includes: every `#include "X"` of a room's sources names a header the
  * room may use (a family's own tests, probes/NAME/test_*.c, sit above
- * every room, like tests/). Calls: in the objects of the build, no room refers to a
- * symbol defined in a room above it, and no two object files refer to
- * each other (no circle). The checkers run on made-up input too, so that a
- * broken rule is seen to fail.
+ * every room, like tests/). Calls: in the objects of the build, no room
+ * refers to an external symbol defined in a room above it, and no two
+ * object files refer to each other (no circle); a static function or
+ * variable is nobody else's to call, whatever its name. The checkers run
+ * on made-up input too, so that a broken rule is seen to fail.
  *
  * Runs from the repository root (where `make test` runs); the objects are
  * those of $MEMPROBE's build (build/, or build/san/ under SANITIZE=1).
@@ -90,6 +94,56 @@ static void add_folder(const char *dir, int room)
     assert_true(nfolders < 64);
     snprintf(folders[nfolders].dir, sizeof folders[0].dir, "%s", dir);
     folders[nfolders++].room = room;
+}
+
+/* inject/'s files in floors, bottom first (docs/architecture.md): a file
+ * may include the headers of, and call into, only its own floor and the
+ * floors below it, so that calls go one way between them. A name is a
+ * file's without .c, .h or .o; a file of inject/ not listed breaks the
+ * rule, so that the list stays whole. client.c is a library of its own
+ * and uses nothing of the others. */
+static const char *const inject_floors[] = {
+    "client",            /* libmemprobe_client.so */
+    "raw",               /* the raw files' names, shared with profile/ */
+    "inject_core",       /* what needs no CUDA: the tables, the filters */
+    "inject_core_write", /* the raw files' writers */
+    "inject_range",      /* the range pass (helpers handed over) */
+    "inject_state",      /* the one state and its lock */
+    "inject_say",        /* status and debug lines, cu_ok, cupti_ok */
+    "inject_write",      /* every raw file written */
+    "inject_context",    /* devices and contexts, SASS metrics on/off */
+    "inject_module",     /* modules, cubins, their origins, graph nodes */
+    "inject_nvtx",       /* NVTX range stacks and strings */
+    "inject_records",    /* SASS records flushed, onto lines and rows */
+    "inject_flush",      /* runs and batches, ended by one flush */
+    "inject_switch",     /* --per-kernel */
+    "inject_launch",     /* kernel and graph launches */
+    "inject_exit",       /* at exit, fatal signals, fork */
+    "inject_start",      /* the settings, before subscribing */
+    "inject",            /* InitializeInjection, subscription, dispatch */
+};
+enum { NFLOORS = sizeof inject_floors / sizeof *inject_floors };
+
+/* The floor of a file of inject/ (its name, a path's last part, with or
+ * without .c, .h or .o), or -1 when it has none. */
+static int inject_floor(const char *name)
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    size_t n = strcspn(base, ".");
+    for (int i = 0; i < NFLOORS; i++)
+        if (strlen(inject_floors[i]) == n
+            && !strncmp(inject_floors[i], base, n))
+            return i;
+    return -1;
+}
+
+/* 1 when a file of inject/ may use file `used` of inject/: both have a
+ * floor and used's is not above its own. */
+static int inject_may(const char *file, const char *used)
+{
+    int from = inject_floor(file), to = inject_floor(used);
+    return from >= 0 && to >= 0 && to <= from;
 }
 
 /* The rooms' folders: cli, explain, crosscheck, probes and each
@@ -166,7 +220,10 @@ static int check_text(const folder *from, const char *file, const char *text,
                     char header[256];
                     snprintf(header, sizeof header, "%.*s",
                              (int)(close - s - 1), s + 1);
-                    if (!allowed(from, header)) {
+                    if (!allowed(from, header)
+                        || (from->room == INJECT
+                            && file_exists(from->dir, header)
+                            && !inject_may(file, header))) {
                         size_t used = strlen(bad);
                         snprintf(bad + used, badlen - used, "%s/%s: \"%s\"; ",
                                  from->dir, file, header);
@@ -289,6 +346,17 @@ static const include_case include_cases[] = {
     {"profile", "p.c", "#include \"cli.h\"\n#include \"family.h\"\n", 2},
     /* inject/: includes from no other room; only profile/ includes it */
     {"inject", "i.c", "#include \"check.h\"\n", 1},
+    /* inject/'s own files: their floor and those below it, never one
+     * above; a file with no floor may include none of them */
+    {"inject", "inject_launch.c",
+     "#include \"inject_launch.h\"\n#include \"inject_flush.h\"\n"
+     "#include \"inject_say.h\"\n#include \"raw.h\"\n#include <cuda.h>\n", 0},
+    {"inject", "inject_say.c",
+     "#include \"inject_say.h\"\n#include \"inject_launch.h\"\n", 1},
+    {"inject", "inject_core.c",
+     "#include \"inject_core.h\"\n#include \"inject_state.h\"\n", 1},
+    {"inject", "inject_records.h", "#include \"inject_flush.h\"\n", 1},
+    {"inject", "inject_new.c", "#include \"raw.h\"\n", 1},
     {"profile", "p.c", "#include \"raw.h\"\n", 0},
     {"cli", "c.c", "#include \"raw.h\"\n", 1},
     /* explain/: above profile/, used by cli/ only */
@@ -332,6 +400,37 @@ static void test_checker_catches_breaks(void **state)
     }
     assert_non_null(strstr(bad, "runtime/x.c: \"bank.h\""));
     assert_non_null(strstr(bad, "runtime/x.c: \"hazards.h\""));
+    assert_non_null(strstr(bad, "inject/inject_say.c: \"inject_launch.h\""));
+    assert_non_null(strstr(bad, "inject/inject_new.c: \"raw.h\""));
+}
+
+/* Every source of inject/ has a floor, and every floor is a file. */
+static void test_inject_floors_whole(void **state)
+{
+    (void)state;
+    char missing[4096] = "";
+    glob_t g;
+    assert_int_equal(glob("inject/*.[ch]", 0, NULL, &g), 0);
+    assert_true(g.gl_pathc >= 10);
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        if (inject_floor(g.gl_pathv[i]) < 0) {
+            size_t used = strlen(missing);
+            snprintf(missing + used, sizeof missing - used, "%s ",
+                     g.gl_pathv[i]);
+        }
+    globfree(&g);
+    if (missing[0])
+        fail_msg("inject/ files without a floor in tests/test_layering.c's "
+                 "inject_floors (put each where it belongs: it may use "
+                 "only the floors below it): %s", missing);
+    for (int i = 0; i < NFLOORS; i++) {
+        char c[80], h[80];
+        snprintf(c, sizeof c, "%s.c", inject_floors[i]);
+        snprintf(h, sizeof h, "%s.h", inject_floors[i]);
+        if (!file_exists("inject", c) && !file_exists("inject", h))
+            fail_msg("inject_floors names %s, which is no file of inject/",
+                     inject_floors[i]);
+    }
 }
 
 /* ---- calls: the symbols of the build's objects ---------------------- */
@@ -420,7 +519,10 @@ static int load_objects(const char *build_dir, object *objs)
                 continue;
             snprintf(objs[n].path, sizeof objs[n].path, "%s", rel);
             objs[n].room = room;
-            objs[n].defined = nm_list(g.gl_pathv[i], "--defined-only");
+            /* what another object can take: its external symbols (a
+             * static of the same name elsewhere is no call) */
+            objs[n].defined = nm_list(g.gl_pathv[i],
+                                      "--defined-only --extern-only");
             objs[n].undefined = nm_list(g.gl_pathv[i], "-u");
             n++;
         }
@@ -453,7 +555,9 @@ static int check_calls(const object *objs, int n, char *bad, size_t badlen)
             if (a == b || !first_taken(&objs[a], &objs[b], sym, sizeof sym))
                 continue;
             size_t used = strlen(bad);
-            if (may[objs[a].room][objs[b].room] != 1) {
+            if (may[objs[a].room][objs[b].room] != 1
+                || (objs[a].room == INJECT && objs[b].room == INJECT
+                    && !inject_may(objs[a].path, objs[b].path))) {
                 snprintf(bad + used, badlen - used, "%s calls up into %s "
                          "(%s); ", objs[a].path, objs[b].path, sym);
                 found++;
@@ -558,6 +662,27 @@ static void test_call_checker_catches_breaks(void **state)
     x[1].undefined = "\n";
     bad[0] = '\0';
     assert_int_equal(check_calls(x, 2, bad, sizeof bad), 0);
+    /* inject/'s objects: a call down its floors, none up (not even
+     * without a circle), none from an object with no floor */
+    object j[4] = {
+        {"inject/inject_say.o", INJECT, "\nsay\n", "\nend_run\n"},
+        {"inject/inject_flush.o", INJECT, "\nend_run\n", "\nsay\n"},
+        {"inject/inject_launch.o", INJECT, "\non_launch_exit\n",
+         "\nend_run\nsay\n"},
+        {"inject/inject_new.o", INJECT, "\nnew_thing\n", "\n"},
+    };
+    bad[0] = '\0';
+    assert_int_equal(check_calls(j, 4, bad, sizeof bad), 1);
+    assert_non_null(strstr(bad, "inject/inject_say.o calls up into "
+                                "inject/inject_flush.o (end_run)"));
+    j[0].undefined = "\n";
+    bad[0] = '\0';
+    assert_int_equal(check_calls(j, 4, bad, sizeof bad), 0);
+    j[3].undefined = "\nsay\n";
+    bad[0] = '\0';
+    assert_int_equal(check_calls(j, 4, bad, sizeof bad), 1);
+    assert_non_null(strstr(bad, "inject/inject_new.o calls up into "
+                                "inject/inject_say.o (say)"));
 }
 
 int main(void)
@@ -565,6 +690,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_checker_catches_breaks),
         cmocka_unit_test(test_folders_keep_their_layers),
+        cmocka_unit_test(test_inject_floors_whole),
         cmocka_unit_test(test_call_checker_catches_breaks),
         cmocka_unit_test(test_calls_point_down),
     };
