@@ -17,11 +17,24 @@
 
 enum { N = 32, TILE = N * N, BLOCK = 256, GRID = 264 };
 
-// One 4-byte asynchronous copy, global to shared (cp.async.ca).
+// One 4-byte asynchronous copy, global to shared (cp.async.ca, sm_80 and
+// later; before them a load and a store, for the program to run there).
 __device__ __forceinline__ void copy4(unsigned *dst, const unsigned *src)
 {
+#if __CUDA_ARCH__ >= 800
     unsigned d = (unsigned)__cvta_generic_to_shared(dst);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(d), "l"(src) : "memory");
+#else
+    *dst = *src;
+#endif
+}
+
+// Waits for the thread's copies.
+__device__ __forceinline__ void copies_done()
+{
+#if __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+#endif
 }
 
 // Tile word (c, r) of the transposed tile at c * PITCH + r.
@@ -36,7 +49,7 @@ __device__ void copy_tile(const unsigned *in, unsigned *out)
         int r = 4 * (b % 8) + lane / 8, c = 8 * (b / 8) + lane % 8;
         copy4(&tile[c * PITCH + r], &src[r * N + c]);
     }
-    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+    copies_done();
     __syncthreads();
     unsigned *dst = out + (size_t)blockIdx.x * TILE;
     for (int i = threadIdx.x; i < TILE; i += blockDim.x)
