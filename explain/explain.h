@@ -108,6 +108,7 @@ typedef struct {
     int copy;               /* LDGSTS: addresses are its destinations */
     int src_lines;          /* copy: 128-byte lines its sources read */
     int src_sectors;        /* copy: 32-byte sectors they read */
+    int deepest_line;       /* copy: the largest one line's bank rule */
     uint32_t active;
     long long base_bytes;   /* lane k = 0's address */
     long long stride_bytes; /* between neighbouring address groups */

@@ -274,8 +274,8 @@ int mp_explain_opcode(const char *opcode, int *space, int *width,
         if (width)
             *width = opcode_width(opcode);
         if (why)
-            *why = "asynchronous copy: its destinations' banks counted per "
-                   "128-byte line of its sources";
+            *why = "asynchronous copy: its destinations' banks counted by "
+                   "the copy rule, with its sources' lines";
         return 1;
     }
     if (mp_explain_opcode_atomic(opcode)) {

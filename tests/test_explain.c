@@ -704,9 +704,10 @@ static void test_matrices(void **state)
     mp_explain_free(&acc);
 }
 
-/* A copy (LDGSTS) is counted per 128-byte line of its sources: cuBLAS's
- * conflict-free destinations (lanes 0-7 36 words apart, each next 8 a
- * word on) from four lines cost 4 for the ideal 1, from one line 1. The
+/* A copy (LDGSTS) is counted by the copy rule, max(D, M + L - 1), with
+ * the 128-byte lines of its sources: cuBLAS's conflict-free destinations
+ * (lanes 0-7 36 words apart, each next 8 a word on) from four lines cost
+ * 4 for the ideal 1, from one line 1. The
  * capture's rows: the destinations, then the sources (a lane that read
  * nothing left empty); a destination row without its source row (an
  * older capture) leaves the copy not compared. The async probe replays

@@ -5,9 +5,11 @@
 // 4 rows x 8 words: each row's 8 lanes one line, landing 32 words apart
 // in the tile's 32-word rows, so on one bank (copy_rows: the copy rule
 // gives 8 + 4 - 1 = 11 wavefronts a copy, the destinations alone 8). The
-// fixed variant pads the tile's rows to 33 words (copy_padded: 4, as
-// explain's padding of copy_rows predicts). Each result checked on the
-// CPU.
+// fixed variants pad the tile's rows to 33 words (copy_padded: the copy
+// rule gives 4, explain's padding of copy_rows predicts it; an H100
+// measured 7) or XOR-swizzle each row's words by the row, as CuTe and
+// Triton lay tiles out (copy_xor: the rule gives 4). Each result checked
+// on the CPU.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -37,8 +39,15 @@ __device__ __forceinline__ void copies_done()
 #endif
 }
 
-// Tile word (c, r) of the transposed tile at c * PITCH + r.
-template <int PITCH>
+// Tile word (c, r) of the transposed tile at c * PITCH + r, or with
+// XOR (PITCH 32) at c * 32 + (r ^ c).
+template <int PITCH, bool XOR>
+__device__ __forceinline__ int at(int c, int r)
+{
+    return c * PITCH + (XOR ? r ^ c : r);
+}
+
+template <int PITCH, bool XOR>
 __device__ void copy_tile(const unsigned *in, unsigned *out)
 {
     __shared__ __align__(128) unsigned tile[N * PITCH];
@@ -47,17 +56,18 @@ __device__ void copy_tile(const unsigned *in, unsigned *out)
     for (int i = 0; i < 4; i++) {
         int b = warp + 8 * i;                      // the warp's 4 x 8 block
         int r = 4 * (b % 8) + lane / 8, c = 8 * (b / 8) + lane % 8;
-        copy4(&tile[c * PITCH + r], &src[r * N + c]);
+        copy4(&tile[at<PITCH, XOR>(c, r)], &src[r * N + c]);
     }
     copies_done();
     __syncthreads();
     unsigned *dst = out + (size_t)blockIdx.x * TILE;
     for (int i = threadIdx.x; i < TILE; i += blockDim.x)
-        dst[i] = tile[i / N * PITCH + i % N];     // row c of the transpose
+        dst[i] = tile[at<PITCH, XOR>(i / N, i % N)];   // row c of the transpose
 }
 
-__global__ void copy_rows(const unsigned *in, unsigned *out) { copy_tile<N>(in, out); }
-__global__ void copy_padded(const unsigned *in, unsigned *out) { copy_tile<N + 1>(in, out); }
+__global__ void copy_rows(const unsigned *in, unsigned *out) { copy_tile<N, false>(in, out); }
+__global__ void copy_padded(const unsigned *in, unsigned *out) { copy_tile<N + 1, false>(in, out); }
+__global__ void copy_xor(const unsigned *in, unsigned *out) { copy_tile<N, true>(in, out); }
 
 static int run(const char *what, void (*k)(const unsigned *, unsigned *))
 {
@@ -89,6 +99,7 @@ int main()
     int bad = 0;
     bad += run("copy_rows", copy_rows);
     bad += run("copy_padded", copy_padded);
+    bad += run("copy_xor", copy_xor);
     std::printf("copy_tile: %s\n", bad ? "WRONG" : "ok");
     return bad != 0;
 }
