@@ -42,6 +42,8 @@
 #                               tests/profile/app: each memory instruction's
 #                               lane addresses in the first launches
 #                               (results/h200/explain/)
+#   ldgsts                      the copy rule's cp.async replays
+#                               (results/h200/explain/ldgsts-sweep/)
 #   xfit                        candidate rules for LDGSTS, LDSM, STSM and
 #                               atomics against the counts of real programs
 #   l2map                       the L2's two halves from every SM, the
@@ -893,6 +895,27 @@ opcodes)
     done > "$P/triton-sass.txt" 2>&1
     rm -rf "$TRITON_CACHE_DIR"
     cat "$P/opcodes.md" >> "$SUMMARY" ;;
+ldgsts)
+    # The copy rule's replays: scripts/explore/ldgsts-sweep.py's first set
+    # (LDGSTS_SET=base) or the lines-spread-over-rows set (default,
+    # --spread), each configuration one `memprobe async --method cpasync`
+    # row with counters, and the opcode of the replay kernel from cuobjdump
+    # (results/h200/explain/ldgsts-sweep/).
+    G=$W/ldgsts; mkdir -p "$G"
+    make -j16 DEPS=.deps memprobe >> "$W/log.txt" 2>&1
+    set_arg=--spread; [ "${LDGSTS_SET:-spread}" = base ] && set_arg=
+    step ldgsts-sweep timeout -k 10 ${LDGSTS_LIMIT_S:-240} python3 \
+        scripts/explore/ldgsts-sweep.py ./memprobe "$G/ldgsts" $set_arg
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$G/card.txt" 2>&1
+    cuobjdump --dump-sass memprobe 2>/dev/null | grep -E 'LDGSTS' | sort | uniq -c > "$G/replay-sass.txt"
+    python3 - "$G/ldgsts.csv" "$G/ldgsts-names.txt" >> "$SUMMARY" 2>&1 <<'PY'
+import csv, sys
+names = [l.split("\t")[0] for l in open(sys.argv[2])]
+for n, r in zip(names, csv.DictReader(open(sys.argv[1]))):
+    print(f"{n:22s} model {r['model_wavefronts_per_request']:>4s} "
+          f"measured {r['wavefronts_per_request']:>8s} verified {r['verified']}")
+PY
+    ;;
 xfit)
     # Rules for the counts of LDGSTS, LDSM, STSM and the atomics, tried
     # on real programs: memprobe explain --check-libraries on each of

@@ -6,8 +6,9 @@
 # several, 4-, 8- and 16-byte copies, zero-fill and idle lanes, the same
 # sources again (L1) or new ones each copy. Each configuration appends a
 # row to OUT.csv (model beside measured) and its name to OUT-names.txt.
-# Usage: ldgsts-sweep.py MEMPROBE OUT [EXTRA.tsv]; EXTRA.tsv: name, width,
-# cache, dst, src, step (replays of captured copies).
+# Usage: ldgsts-sweep.py MEMPROBE OUT [EXTRA.tsv | --spread]; EXTRA.tsv:
+# name, width, cache, dst, src, step (replays of captured copies);
+# --spread: the lines-spread-over-rows set instead of the first one.
 import subprocess
 import sys
 
@@ -73,10 +74,68 @@ def configs():
     return c
 
 
+def lines4(word, lanes=8, lines=4):
+    """Single-word copies, `lines` source lines of `lanes` lanes each (lane
+    l: line l // lanes, element l % lanes; lines 512 bytes apart), lane i
+    of line k writing word word(k, i); lanes past lines * lanes idle."""
+    d, s = [], []
+    for l in range(32):
+        k, i = divmod(l, lanes)
+        if k < lines:
+            d.append(4 * word(k, i))
+            s.append(512 * k + 4 * i)
+        else:
+            d.append("-")
+            s.append("-")
+    return d, s
+
+
+def spread_configs():
+    """Lines whose lanes land on single words spread over the tile's rows
+    against lines whose lanes land on runs of words in one row, with the
+    same banks: which of the two counts (D + L - 1 or max(D, M + L - 1))
+    holds where (docs/findings.md, the copy rule)."""
+    c = []
+
+    def add(name, word, lanes=8, lines=4, step=0):
+        d, s = lines4(word, lanes, lines)
+        c.append((name, 4, "ca", d, s, step))
+    # copy_tile's three copies, warp 0 (tests/profile/real/copy_tile.cu)
+    add("tile-rows", lambda k, i: 32 * i + k)
+    add("tile-padded", lambda k, i: 33 * i + k)
+    add("tile-xor", lambda k, i: 32 * i + (k ^ i))
+    add("tile-padded-new", lambda k, i: 33 * i + k, step=2048)
+    add("tile-xor-new", lambda k, i: 32 * i + (k ^ i), step=2048)
+    # all four lines on banks 0-7: a run in one row, reordered runs, every
+    # other word of a row, every fourth, one word a row, pairs a row
+    add("same8-run", lambda k, i: 32 * k + i)
+    add("same8-run-rev", lambda k, i: 32 * k + 7 - i)
+    add("same8-run-perm", lambda k, i: 32 * k + (3 * i) % 8)
+    add("same8-stride2", lambda k, i: 32 * k + 2 * i)
+    add("same8-stride4", lambda k, i: 32 * k + 4 * i)
+    add("same8-rows", lambda k, i: 32 * (8 * k + i) + i)
+    add("same8-pairs", lambda k, i: 32 * (4 * k + i // 2) + i)
+    add("same8-rows-new", lambda k, i: 32 * (8 * k + i) + i, step=2048)
+    # line k on banks s*k to s*k+7: as runs in a row or a word a row
+    for sh in (1, 4, 8):
+        add(f"shift{sh}-run", lambda k, i, sh=sh: 32 * k + (sh * k + i) % 32)
+        add(f"shift{sh}-rows",
+            lambda k, i, sh=sh: 32 * (8 * k + i) + (sh * k + i) % 32)
+    # two lines, eight lines of four lanes
+    add("same8-run-2lines", lambda k, i: 32 * k + i, lines=2)
+    add("same8-rows-2lines", lambda k, i: 32 * (8 * k + i) + i, lines=2)
+    add("same4-run-8lines", lambda k, i: 32 * k + i, lanes=4, lines=8)
+    add("same4-rows-8lines", lambda k, i: 32 * (4 * k + i) + i, lanes=4,
+        lines=8)
+    # two lanes on a bank in each line, a word a row
+    add("same4x2-rows", lambda k, i: 32 * (8 * k + i) + i % 4)
+    return c
+
+
 def main():
     memprobe, out = sys.argv[1], sys.argv[2]
-    cfgs = configs()
-    if len(sys.argv) > 3:
+    cfgs = spread_configs() if "--spread" in sys.argv else configs()
+    if len(sys.argv) > 3 and sys.argv[3] != "--spread":
         for line in open(sys.argv[3]):
             f = line.rstrip("\n").split("\t")
             if len(f) == 6 and not f[0].startswith("#"):
