@@ -297,10 +297,10 @@ static void must_open(const char *path)
     fclose(f);
 }
 
-/* --kind K: the files must be what K names (exit 2 naming the first
- * that is not); returns the report to make: CSV_RESULTS, or CSV_PROFILE
+/* --kind K: the files must be what K names, by their kinds (exit 2
+ * naming the first that is not); returns the report to make: CSV_RESULTS, or CSV_PROFILE
  * (with an explain CSV when there are two files). */
-static csv_kind check_kind(const report_args *a)
+static csv_kind check_kind(const report_args *a, const csv_kind *kinds)
 {
     int profile = !strcmp(a->kind, "profile"), explain = !strcmp(a->kind,
                                                                   "explain");
@@ -313,7 +313,7 @@ static csv_kind check_kind(const report_args *a)
                            explain ? " and EXPLAIN.csv" : " [EXPLAIN.csv]");
         for (int i = 0; i < a->nfiles; i++) {
             must_open(a->files[i]);
-            csv_kind want = i ? CSV_EXPLAIN : CSV_PROFILE, got = sniff(a->files[i]);
+            csv_kind want = i ? CSV_EXPLAIN : CSV_PROFILE, got = kinds[i];
             if (got != want)
                 mp_usage_error("--kind %s: %s is a CSV of %s, not of %s",
                                a->kind, a->files[i], csv_kind_names[got],
@@ -322,9 +322,9 @@ static csv_kind check_kind(const report_args *a)
         return CSV_PROFILE;
     }
     for (int i = 0; i < a->nfiles; i++)
-        if (sniff(a->files[i]) != CSV_RESULTS)
+        if (kinds[i] != CSV_RESULTS)
             mp_usage_error("--kind results: %s is a CSV of %s", a->files[i],
-                           csv_kind_names[sniff(a->files[i])]);
+                           csv_kind_names[kinds[i]]);
     return CSV_RESULTS;
 }
 
@@ -359,20 +359,23 @@ int mp_cmd_report(int argc, char **argv)
     report_args a;
     char err[1024] = "";
     parse_args(argc, argv, &a);
-    if (a.kind && check_kind(&a) == CSV_PROFILE)
+    /* each file's header read once, here (a variable-length array: the
+     * usage errors below leave nothing on the heap) */
+    csv_kind kinds[a.nfiles + 1];
+    for (int i = 0; i < a.nfiles; i++)
+        kinds[i] = sniff(a.files[i]);
+    if (a.kind && check_kind(&a, kinds) == CSV_PROFILE)
         return report_profile(&a, a.nfiles == 2 ? a.files[1] : NULL);
-    if (a.nfiles == 1 && sniff(a.files[0]) == CSV_PROFILE)
+    if (a.nfiles == 1 && kinds[0] == CSV_PROFILE)
         return report_profile(&a, NULL);
-    if (a.nfiles == 2 && sniff(a.files[0]) == CSV_PROFILE
-        && sniff(a.files[1]) == CSV_EXPLAIN)
+    if (a.nfiles == 2 && kinds[0] == CSV_PROFILE && kinds[1] == CSV_EXPLAIN)
         return report_profile(&a, a.files[1]);
     /* Among several files (a results folder's glob), the CSVs of memprobe
      * profile are left out, each said: they are reported one at a time. */
     int kept = 0, left = 0;
     const char *first_left = NULL;
     for (int i = 0; i < a.nfiles; i++)
-        if (sniff(a.files[i]) == CSV_PROFILE
-            || sniff(a.files[i]) == CSV_LINES) {
+        if (kinds[i] == CSV_PROFILE || kinds[i] == CSV_LINES) {
             if (!left++)
                 first_left = a.files[i];
         }
@@ -381,8 +384,7 @@ int mp_cmd_report(int argc, char **argv)
                        "one at a time (memprobe report PROFILE.csv)",
                        first_left, left > 1 ? " and the others" : "");
     for (int i = 0; i < a.nfiles; i++) {
-        if (sniff(a.files[i]) == CSV_PROFILE
-            || sniff(a.files[i]) == CSV_LINES)
+        if (kinds[i] == CSV_PROFILE || kinds[i] == CSV_LINES)
             fprintf(stderr, "memprobe: report: skipping %s: a CSV of "
                     "memprobe profile (report it alone)\n", a.files[i]);
         else

@@ -372,3 +372,10 @@ int gpu_explain_row(const gpu_explain_run *r, const char *k)
             return i;
     return -1;
 }
+
+void gpu_explain_assert_ran(const gpu_explain_run *r)
+{
+    assert_int_equal(r->rc, 0);
+    assert_true(r->have_xp);
+    assert_true(r->have_plines);
+}

@@ -67,6 +67,17 @@ void gpu_explain_free(gpu_explain_run *r);
 /* explain.csv's first row whose kernel starts with k, or -1. */
 int gpu_explain_row(const gpu_explain_run *r, const char *k);
 
+/* In a test of run r: skips with r's reason when it must (mp_skip.h's
+ * MP_SKIP, which the test includes). */
+#define GPU_EXPLAIN_NEED_RUN(r)                                           \
+    do {                                                                  \
+        if ((r)->skip_why[0])                                             \
+            MP_SKIP("%s", (r)->skip_why);                                 \
+    } while (0)
+
+/* Asserts that run r exited 0 and wrote both CSVs. */
+void gpu_explain_assert_ran(const gpu_explain_run *r);
+
 /* ---- files ----------------------------------------------------------- */
 
 /* Reads DIR/NAME into t: 1, or 0 after a "# why" line. */

@@ -36,11 +36,7 @@
 
 static gpu_explain_run run;
 
-#define NEED_RUN()                                                        \
-    do {                                                                  \
-        if (run.skip_why[0])                                              \
-            MP_SKIP("%s", run.skip_why);                                  \
-    } while (0)
+#define NEED_RUN() GPU_EXPLAIN_NEED_RUN(&run)
 
 /* Whether profile line r is kernel k's LDGSTS: its opcode when the
  * profile has one, else the instruction that both reads global memory
@@ -86,9 +82,7 @@ static void test_runs(void **state)
     (void)state;
     NEED_RUN();
     dump();
-    assert_int_equal(run.rc, 0);
-    assert_true(run.have_xp);
-    assert_true(run.have_plines);
+    gpu_explain_assert_ran(&run);
 }
 
 /* copy_rows's LDGSTS: explained by the copy rule, model equal to
