@@ -922,7 +922,8 @@ xfit)
     # XFIT_PROGRAMS (default: histograms with atomics, Thrust's sort,
     # ldmatrix and stmatrix on a tile, cp.async on a tile, the Triton
     # matrix product, PyTorch's attention; train_loop, the training loop of
-    # 3 steps, on demand), its capture kept, and
+    # 3 steps (XFIT_TRAIN_ARGS: steps and warm-up), on demand), its capture
+    # kept, and
     # scripts/explore/opcode-fit.py's table of each instruction's measured
     # count beside each candidate rule's (results/h200/explain/fit/).
     F=$W/fit; mkdir -p "$F"
@@ -930,7 +931,7 @@ xfit)
     for n in ${XFIT_PROGRAMS:-histogram thrust_sort matrix_tile copy_tile triton_matmul torch_sdpa}; do
         case $n in
             histogram|thrust_sort|matrix_tile|copy_tile) cmd=build/tests/profile/$n ;;
-            train_loop) cmd="python3 tests/profile/real/train_loop.py 3 1" ;;
+            train_loop) cmd="python3 tests/profile/real/train_loop.py ${XFIT_TRAIN_ARGS:-3 1}" ;;
             *) cmd="python3 tests/profile/real/$n.py" ;;
         esac
         step "xfit-$n" bash -c "timeout -k 10 ${XFIT_LIMIT_S:-150} ./memprobe explain \
