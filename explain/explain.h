@@ -109,6 +109,8 @@ typedef struct {
     int src_lines;          /* copy: 128-byte lines its sources read */
     int src_sectors;        /* copy: 32-byte sectors they read */
     int deepest_line;       /* copy: the largest one line's bank rule */
+    int single_words;       /* copy: 4-byte lanes, no line's two lanes on
+                               adjacent words */
     uint32_t active;
     long long base_bytes;   /* lane k = 0's address */
     long long stride_bytes; /* between neighbouring address groups */

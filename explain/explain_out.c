@@ -114,9 +114,12 @@ static void pattern_words(const mp_xp_inst *x, char *buf, size_t len)
         misalignment(p, buf, len);
     if (p->copy)
         append(buf, len, "; sources in %d 128-byte line%s (%d sector%s), "
-               "the deepest line's destinations %d-way", p->src_lines,
-               p->src_lines == 1 ? "" : "s", p->src_sectors,
-               p->src_sectors == 1 ? "" : "s", p->deepest_line);
+               "%s %d-way", p->src_lines, p->src_lines == 1 ? "" : "s",
+               p->src_sectors, p->src_sectors == 1 ? "" : "s",
+               p->single_words ? "single words (no line's lanes on adjacent "
+                                 "words), the deepest line's destinations"
+                               : "the deepest line's destinations",
+               p->deepest_line);
     if (!p->full)
         append(buf, len, "; active lanes 0x%08x", (unsigned)p->active);
 }
@@ -193,9 +196,13 @@ static mp_rep_table *inst_table(const mp_xp_inst *x, mp_rep_format f)
     char buf[1024];
     if (x->p.copy)   /* cp.async: the copy rule of bank_model.h */
         snprintf(buf, sizeof buf, "%s, %d bytes, asynchronous copy from "
-                 "global memory (counted by the copy rule: the larger of "
-                 "its destinations' bank rule and the deepest source "
-                 "line's plus the other lines)", space_of(x), width_of(x));
+                 "global memory (counted by the copy rule: %s)",
+                 space_of(x), width_of(x),
+                 x->p.single_words
+                     ? "single words, so its destinations' bank rule plus "
+                       "one for each source line after the first"
+                     : "the larger of its destinations' bank rule and the "
+                       "deepest source line's plus the other lines");
     else if (x->p.matrices)   /* ldmatrix / stmatrix: rows of 8x8 matrices */
         snprintf(buf, sizeof buf, "%s, %d-byte rows, matrix %s of %d 8x8 "
                  "matrices (each one's 8 rows a phase)", space_of(x),

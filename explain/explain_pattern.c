@@ -138,6 +138,7 @@ int mp_explain_infer(const mp_explain_acc *acc, mp_explain_pattern *p)
         p->src_lines = c.src_lines;
         p->src_sectors = c.src_sectors;
         p->deepest_line = c.deepest_line;
+        p->single_words = c.single_words;
     }
     p->active = e->active;
     p->full = e->active == 0xffffffffu;

@@ -193,13 +193,34 @@ static int same_line(const long long *src, int a, int b)
     return src[a] / 128 == src[b] / 128;
 }
 
-/* An LDGSTS's shared wavefronts (docs/findings.md, "LDGSTS"): replayed
- * alone by the async family's copy probe (--offsets, --src-offsets) on 35
- * .ca configurations and met on cuBLAS's, CUTLASS's and Triton's captured
- * copies, a copy costs max(D, M + L - 1): D its destinations' bank rule as
- * one store, L the 128-byte lines its sources read, M the largest, over
- * those lines, of the bank rule of one line's lanes' destinations taken
- * together. Zero-fill lanes count in D only. */
+/* Whether lanes a and b both copy and land on adjacent words: a's
+ * destination the word before b's (4-byte lanes). */
+static int adjacent(const mp_warp_access *dst, int a, int b)
+{
+    return dst->offset[b] - dst->offset[a] == 4;
+}
+
+/* Whether a line's lanes g (a mask of dst's lanes) hold two that land on
+ * adjacent words. */
+static int line_has_run(const mp_warp_access *dst, uint32_t g)
+{
+    for (int a = 0; a < MP_WARP_SIZE; a++)
+        for (int b = 0; (g >> a & 1u) && b < MP_WARP_SIZE; b++)
+            if ((g >> b & 1u) && adjacent(dst, a, b))
+                return 1;
+    return 0;
+}
+
+/* An LDGSTS's shared wavefronts (docs/findings.md, "LDGSTS"), fitted to
+ * the async family's replays of single copies (--offsets, --src-offsets)
+ * and to the captured copies of cuBLAS, CUTLASS, Triton and copy_tile:
+ * with D the destinations' bank rule as one store, L the 128-byte lines
+ * the sources read and M the deepest line (the largest bank rule of one
+ * line's lanes' destinations taken together), a copy of 4-byte lanes
+ * none of whose lines holds two lanes on adjacent words costs D + L - 1;
+ * every other copy max(D, M + L - 1). Zero-fill lanes count in D only.
+ * Where it misses: 16-byte .cg copies (LDGSTS.E.BYPASS) measured up to
+ * twice it; docs/findings.md has the cases. */
 void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
                           mp_copy_prediction *p)
 {
@@ -221,6 +242,7 @@ void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
     }
     p->src_sectors = distinct(sector, nsec);
     p->src_lines = distinct(line, nline);
+    p->single_words = dst->width == 4;
     while (left) {
         int first = __builtin_ctz(left);
         mp_warp_access g = *dst;
@@ -231,6 +253,8 @@ void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
         left &= ~g.active;
         if (src[first] == MP_COPY_NO_SOURCE)
             continue;   /* zero fills: in D only */
+        if (line_has_run(dst, g.active))
+            p->single_words = 0;
         int words = 0;
         int worst = busiest_bank(&g, 0, MP_WARP_SIZE, &words);
         int least = (words + MP_SHARED_BANKS - 1) / MP_SHARED_BANKS;
@@ -238,7 +262,8 @@ void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
         if (cost > p->deepest_line)
             p->deepest_line = cost;
     }
-    int lines = p->deepest_line + p->src_lines - 1;
+    int deepest = p->single_words ? p->dst_wavefronts : p->deepest_line;
+    int lines = deepest + p->src_lines - 1;
     p->wavefronts = p->src_lines && lines > p->dst_wavefronts
                         ? lines : p->dst_wavefronts;
 }

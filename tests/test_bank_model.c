@@ -604,7 +604,34 @@ static void test_copy_lines(void **state)
     p = copy_of(dst, src, 4);
     assert_int_equal(p.dst_wavefronts, 8);
     assert_int_equal(p.deepest_line, 8);
+    assert_true(p.single_words);
     assert_int_equal(p.wavefronts, 11);
+    /* copy_tile's padded tile (33-word rows): line k's 8 lanes on banks
+     * k to k + 7, single words 33 apart: D + L - 1 = 4 + 4 - 1 = 7
+     * (measured 7), where max(D, M + L - 1) would give 4 */
+    for (int l = 0; l < MP_WARP_SIZE; l++) {
+        dst[l] = 4 * (33 * (l % 8) + l / 8);
+        src[l] = 128 * (l / 8) + 4 * (l % 8);
+    }
+    p = copy_of(dst, src, 4);
+    assert_int_equal(p.dst_wavefronts, 4);
+    assert_int_equal(p.deepest_line, 1);
+    assert_true(p.single_words);
+    assert_int_equal(p.wavefronts, 7);
+    /* its XOR swizzle (word 32 c + (r ^ c)): 7 (measured 7) */
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        dst[l] = 4 * (32 * (l % 8) + ((l / 8) ^ (l % 8)));
+    p = copy_of(dst, src, 4);
+    assert_int_equal(p.dst_wavefronts, 4);
+    assert_int_equal(p.wavefronts, 7);
+    /* the same banks as runs of 8 words, a row a line (the replay
+     * dst4way-4lines): max(4, 1 + 4 - 1) = 4 (measured 4) */
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        dst[l] = 4 * (32 * (l / 8) + l % 8);
+    p = copy_of(dst, src, 4);
+    assert_int_equal(p.dst_wavefronts, 4);
+    assert_false(p.single_words);
+    assert_int_equal(p.wavefronts, 4);
     /* two lines only, the first 8 lanes on one bank and the next 24
      * conflict-free from the second: 8 + 2 - 1 = 9 (measured 9) */
     for (int l = 0; l < MP_WARP_SIZE; l++) {

@@ -5,11 +5,11 @@
 // 4 rows x 8 words: each row's 8 lanes one line, landing 32 words apart
 // in the tile's 32-word rows, so on one bank (copy_rows: the copy rule
 // gives 8 + 4 - 1 = 11 wavefronts a copy, the destinations alone 8). The
-// fixed variants pad the tile's rows to 33 words (copy_padded: the copy
-// rule gives 4, explain's padding of copy_rows predicts it; an H100
-// measured 7) or XOR-swizzle each row's words by the row, as CuTe and
-// Triton lay tiles out (copy_xor: the rule gives 4). Each result checked
-// on the CPU.
+// fixed variants pad the tile's rows to 33 words (copy_padded: single
+// words on banks k to k + 7 for line k, the rule's D + L - 1 = 4 + 4 - 1
+// = 7, what explain's padding of copy_rows predicts) or XOR-swizzle each
+// row's words by the row, as CuTe and Triton lay tiles out (copy_xor:
+// also 7). Each result checked on the CPU.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
