@@ -48,7 +48,8 @@ extern const char *const mp_prof_dir_name[MP_NDIR];  /* load, store */
 /* ---- schema ---------------------------------------------------------- */
 
 /* Columns of profile.csv (one row per profiled launch) and of
- * profile-lines.csv (one row per SASS instruction), with their meaning. */
+ * profile-lines.csv (one row per SASS instruction), with their meaning:
+ * profile_columns.c's tables. */
 int mp_prof_launch_ncols(void);
 const char *mp_prof_launch_col(int i);
 const char *mp_prof_launch_desc(int i);

@@ -1,7 +1,8 @@
 /*
- * profile_csv_int.h - what profile_csv.c shares with profile_merge.c
- * and profile_opcodes.c inside profile/: parsing a cell, finding a
- * column, freeing a launch or a line, the opcodes from cuobjdump.
+ * profile_csv_int.h - what profile_csv.c and profile_columns.c share
+ * with profile_merge.c and profile_opcodes.c inside profile/: parsing a
+ * cell (profile_columns.c), finding a column, freeing a launch or a line,
+ * the opcodes from cuobjdump.
  */
 #ifndef MP_PROFILE_CSV_INT_H
 #define MP_PROFILE_CSV_INT_H
