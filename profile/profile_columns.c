@@ -123,6 +123,13 @@ int mp_prof_col_parse(const mp_prof_col *c, void *row, const char *cell)
     }
 }
 
+void mp_prof_free_cells(const mp_prof_schema *s, void *row)
+{
+    for (int k = 0; k < s->n; k++)
+        if (s->cols[k].kind == MP_COL_STR || s->cols[k].kind == MP_COL_RANGE)
+            free(*(char **)(void *)((char *)row + s->cols[k].off));
+}
+
 /* ---- the columns a kind cannot say ------------------------------------ */
 
 /* A launch's count split by opcode class k (MP_PS_*): empty unless its

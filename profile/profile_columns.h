@@ -80,4 +80,8 @@ const char *mp_prof_col_format(const mp_prof_col *c, const void *row,
  * or -1 when a number is not a whole number. */
 int mp_prof_col_parse(const mp_prof_col *c, void *row, const char *cell);
 
+/* Frees the text of row's string columns (STR, RANGE) of s: what
+ * mp_prof_col_parse copied, as the merge's rows hold theirs. */
+void mp_prof_free_cells(const mp_prof_schema *s, void *row);
+
 #endif

@@ -138,21 +138,17 @@ int mp_prof_find_program(const char *name, const char *dir, char *out,
     return -1;
 }
 
+/* A row's strings are its string columns' (profile_columns.c), and a
+ * line's cubin (the merge's only). */
 void mp_prof_free_launch(mp_prof_launch *l)
 {
-    free(l->kernel), free(l->mangled), free(l->grid), free(l->block);
-    free(l->dyn_shared), free(l->stream), free(l->nvtx), free(l->graph);
-    free(l->line_counts), free(l->why);
-    for (int k = 0; k < MP_PR_N; k++)
-        free(l->range[k]);
-    free(l->range_src), free(l->range_why), free(l->origin);
-    free(l->seen), free(l->profiled);
+    mp_prof_free_cells(&mp_prof_launch_schema, l);
 }
 
 void mp_prof_free_line(mp_prof_line *i)
 {
-    free(i->kernel), free(i->mangled), free(i->file), free(i->opcode);
-    free(i->cubin), free(i->origin);
+    mp_prof_free_cells(&mp_prof_line_schema, i);
+    free(i->cubin);
 }
 
 void mp_prof_free(mp_prof_data *d)
