@@ -34,7 +34,8 @@ typedef struct {
     const char *name;   /* NULL: the metric's or range value's (kind) */
     const char *desc;   /* its meaning */
     int kind;           /* MP_COL_* */
-    size_t off;         /* where its value lies in the row (offsetof) */
+    size_t off;         /* where its value lies in the row (offsetof; of
+                         * m[k], range[k] for those; CUSTOM: unused) */
     int k;              /* METRIC, RANGE, CUSTOM: which value of its array */
     int since;          /* the version of the file that added it (0: the
                          * first); a file from before lacks it, and it is
