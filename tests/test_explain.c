@@ -783,7 +783,9 @@ static void test_copies(void **state)
      * rows x 8 words of a matrix of 128-byte rows, transposed into a
      * tile of 32-word rows: each line's 8 lanes on one bank, 8 + 4 - 1 =
      * 11 a copy; its lanes have no row of their own, so the banks'
-     * 32-word rows are padded: by 1 word, copy_padded's layout, 4 */
+     * 32-word rows are padded: by 4 words (copy_pad36's layout, every
+     * lane on a bank of its own), 1 + 4 - 1 = 4, where 1 word leaves
+     * single words on shared banks, 7 */
     for (int l = 0; l < 32; l++) {
         int r = l / 8, col = l % 8;
         d[l] = 4096 + 4 * (32 * col + r);
@@ -802,9 +804,9 @@ static void test_copies(void **state)
     explain(&c.inst[0], &x);
     assert_true(x.f.n >= 1);
     assert_int_equal(x.f.fix[0].kind, MP_FIX_PAD);
-    assert_int_equal(x.f.fix[0].param, 1);
+    assert_int_equal(x.f.fix[0].param, 4);
     assert_int_equal(x.f.fix[0].count, 4);
-    assert_string_equal(x.f.fix[0].what, "pad each 32-word row by 1 word");
+    assert_string_equal(x.f.fix[0].what, "pad each 32-word row by 4 words");
     mp_capture_free(&c);
     /* a source row with no destination row before it: refused */
     f = fmemopen(text, sizeof text, "w");

@@ -100,10 +100,11 @@ def spread_configs():
     def add(name, word, lanes=8, lines=4, step=0):
         d, s = lines4(word, lanes, lines)
         c.append((name, 4, "ca", d, s, step))
-    # copy_tile's three copies, warp 0 (tests/profile/real/copy_tile.cu)
+    # copy_tile's copies, warp 0 (tests/profile/real/copy_tile.cu)
     add("tile-rows", lambda k, i: 32 * i + k)
     add("tile-padded", lambda k, i: 33 * i + k)
     add("tile-xor", lambda k, i: 32 * i + (k ^ i))
+    add("tile-pad36", lambda k, i: 36 * i + k)
     add("tile-padded-new", lambda k, i: 33 * i + k, step=2048)
     add("tile-xor-new", lambda k, i: 32 * i + (k ^ i), step=2048)
     # all four lines on banks 0-7: a run in one row, reordered runs, every

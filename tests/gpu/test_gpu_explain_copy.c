@@ -8,12 +8,12 @@
  *   - copy_rows's LDGSTS (each source line's 8 lanes landing on one bank,
  *     four lines a copy) is captured with its sources and explained by
  *     the copy rule, model = measured, above its ideal; so are the
- *     LDGSTS of copy_padded and copy_xor (single words over rows: the
- *     rule's D + L - 1);
- *   - the padding explain offers for copy_rows, written out as
- *     copy_padded, measures on its LDGSTS what explain predicted for it,
- *     fewer wavefronts than copy_rows's.
- * Every row of copy.csv and both kernels' shared counts are printed to the
+ *     LDGSTS of copy_pad33 and copy_xor (single words over rows sharing
+ *     banks: the rule's D + L - 1 = 7) and of copy_pad36 (4);
+ *   - the padding explain offers for copy_rows (36-word rows), written
+ *     out as copy_pad36, measures on its LDGSTS what explain predicted
+ *     for it, fewer wavefronts than copy_rows's.
+ * Every row of copy.csv and the kernels' shared counts are printed to the
  * TAP log first, so that a failure shows its numbers.
  * Skips without a GPU, the program, or the capture library.
  */
@@ -107,7 +107,7 @@ static int copies_equal(const char *k)
     return n;
 }
 
-/* The three kernels' LDGSTS: explained by the copy rule, model equal to
+/* The four kernels' LDGSTS: explained by the copy rule, model equal to
  * measured, above the ideal. */
 static void test_model_equals_measured(void **state)
 {
@@ -115,7 +115,8 @@ static void test_model_equals_measured(void **state)
     NEED_RUN();
     assert_true(run.have_xp);
     assert_true(copies_equal("copy_rows") >= 1);
-    assert_true(copies_equal("copy_padded") >= 1);
+    assert_true(copies_equal("copy_pad33") >= 1);
+    assert_true(copies_equal("copy_pad36") >= 1);
     assert_true(copies_equal("copy_xor") >= 1);
 }
 
@@ -133,7 +134,7 @@ static long long copy_wavefronts(const char *k, int *n)
     return sum;
 }
 
-/* The padding explain offers for copy_rows, written out as copy_padded:
+/* The padding explain offers for copy_rows, written out as copy_pad36:
  * its copies measure what explain predicted for the fix, fewer
  * wavefronts than copy_rows's. */
 static void test_padding_measured(void **state)
@@ -148,9 +149,9 @@ static void test_padding_measured(void **state)
             predicted += (long long)gpu_number(&run.xp, r, "predicted");
     int nrows = 0, npad = 0;
     long long rows = copy_wavefronts("copy_rows", &nrows);
-    long long padded = copy_wavefronts("copy_padded", &npad);
+    long long padded = copy_wavefronts("copy_pad36", &npad);
     printf("# copy_rows's %d copies measured %lld; %s predicted %lld; "
-           "copy_padded's %d copies measured %lld\n", nrows, rows, PAD_FIX,
+           "copy_pad36's %d copies measured %lld\n", nrows, rows, PAD_FIX,
            predicted, npad, padded);
     assert_true(nrows >= 1);
     assert_int_equal(npad, nrows);

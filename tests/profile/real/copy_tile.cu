@@ -5,11 +5,12 @@
 // 4 rows x 8 words: each row's 8 lanes one line, landing 32 words apart
 // in the tile's 32-word rows, so on one bank (copy_rows: the copy rule
 // gives 8 + 4 - 1 = 11 wavefronts a copy, the destinations alone 8). The
-// fixed variants pad the tile's rows to 33 words (copy_padded: single
-// words on banks k to k + 7 for line k, the rule's D + L - 1 = 4 + 4 - 1
-// = 7, what explain's padding of copy_rows predicts) or XOR-swizzle each
-// row's words by the row, as CuTe and Triton lay tiles out (copy_xor:
-// also 7). Each result checked on the CPU.
+// fixed variants: rows padded to 36 words (copy_pad36, cuBLAS's layout
+// and explain's padding of copy_rows: every lane on a bank of its own,
+// 1 + 4 - 1 = 4), to 33 words (copy_pad33: line k's single words on
+// banks k to k + 7, 4 + 4 - 1 = 7), and each row's words XOR-swizzled by
+// the row, as CuTe and Triton lay tiles out (copy_xor: all four lines on
+// one 8-bank group, 7). Each result checked on the CPU.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -66,7 +67,8 @@ __device__ void copy_tile(const unsigned *in, unsigned *out)
 }
 
 __global__ void copy_rows(const unsigned *in, unsigned *out) { copy_tile<N, false>(in, out); }
-__global__ void copy_padded(const unsigned *in, unsigned *out) { copy_tile<N + 1, false>(in, out); }
+__global__ void copy_pad33(const unsigned *in, unsigned *out) { copy_tile<N + 1, false>(in, out); }
+__global__ void copy_pad36(const unsigned *in, unsigned *out) { copy_tile<N + 4, false>(in, out); }
 __global__ void copy_xor(const unsigned *in, unsigned *out) { copy_tile<N, true>(in, out); }
 
 static int run(const char *what, void (*k)(const unsigned *, unsigned *))
@@ -98,7 +100,8 @@ int main()
 {
     int bad = 0;
     bad += run("copy_rows", copy_rows);
-    bad += run("copy_padded", copy_padded);
+    bad += run("copy_pad33", copy_pad33);
+    bad += run("copy_pad36", copy_pad36);
     bad += run("copy_xor", copy_xor);
     std::printf("copy_tile: %s\n", bad ? "WRONG" : "ok");
     return bad != 0;
