@@ -379,3 +379,13 @@ void gpu_explain_assert_ran(const gpu_explain_run *r)
     assert_true(r->have_xp);
     assert_true(r->have_plines);
 }
+
+void gpu_explain_assert_equal(const gpu_explain_run *r, int i)
+{
+    assert_string_equal(gpu_cell(&r->xp, i, "explained"), "yes");
+    assert_string_equal(gpu_cell(&r->xp, i, "equal"), "yes");
+    assert_true(gpu_number(&r->xp, i, "model")
+                == gpu_number(&r->xp, i, "measured"));
+    assert_true(gpu_number(&r->xp, i, "measured")
+                > gpu_number(&r->xp, i, "measured_ideal"));
+}

@@ -78,6 +78,10 @@ int gpu_explain_row(const gpu_explain_run *r, const char *k);
 /* Asserts that run r exited 0 and wrote both CSVs. */
 void gpu_explain_assert_ran(const gpu_explain_run *r);
 
+/* Asserts that explain.csv's row i is explained, its model equal to the
+ * measured count, which is above its ideal. */
+void gpu_explain_assert_equal(const gpu_explain_run *r, int i);
+
 /* ---- files ----------------------------------------------------------- */
 
 /* Reads DIR/NAME into t: 1, or 0 after a "# why" line. */

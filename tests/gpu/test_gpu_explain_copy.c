@@ -97,12 +97,7 @@ static int copies_equal(const char *k)
             || strncmp(gpu_cell(&run.xp, r, "opcode"), "LDGSTS", 6))
             continue;
         n++;
-        assert_string_equal(gpu_cell(&run.xp, r, "explained"), "yes");
-        assert_string_equal(gpu_cell(&run.xp, r, "equal"), "yes");
-        assert_true(gpu_number(&run.xp, r, "model")
-                    == gpu_number(&run.xp, r, "measured"));
-        assert_true(gpu_number(&run.xp, r, "measured")
-                    > gpu_number(&run.xp, r, "measured_ideal"));
+        gpu_explain_assert_equal(&run, r);
     }
     return n;
 }

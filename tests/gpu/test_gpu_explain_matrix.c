@@ -67,12 +67,7 @@ static void test_model_equals_measured(void **state)
                gpu_cell(&run.xp, r, "model"), gpu_cell(&run.xp, r, "executions"),
                gpu_cell(&run.xp, r, "equal"),
                gpu_cell(&run.xp, r, "why_not_compared"));
-        assert_string_equal(gpu_cell(&run.xp, r, "explained"), "yes");
-        assert_string_equal(gpu_cell(&run.xp, r, "equal"), "yes");
-        assert_true(gpu_number(&run.xp, r, "model")
-                    == gpu_number(&run.xp, r, "measured"));
-        assert_true(gpu_number(&run.xp, r, "measured")
-                    > gpu_number(&run.xp, r, "measured_ideal"));
+        gpu_explain_assert_equal(&run, r);
     }
     assert_int_equal(row_of("ldsm_swizzled"), -1);
     assert_int_equal(row_of("stsm_swizzled"), -1);
