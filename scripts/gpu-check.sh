@@ -640,7 +640,13 @@ gate)
     { echo "commit: $GPU_COMMIT"; echo "result: $result"; echo "duration_s: $dur"
       echo "limit_s: 300"; cat "$W/tap-summary.txt" "$W/gate-why.txt"; } > "$W/test-gpu.txt"
     cat "$W/test-gpu.txt" | head -20 >> "$SUMMARY"
-    cp -r "$GPU_TEST_DIR" "$W/" 2>/dev/null ;;
+    # the tests' files under GATE_KEEP_KB (1024) each, so that the packed
+    # results stay small; the larger ones named in gpu-test-left.txt
+    mkdir -p "$W/gpu-test"
+    (cd "$GPU_TEST_DIR" && find . -type f -size -${GATE_KEEP_KB:-1024}k -print0 \
+        | tar --null -T - -cf -) | tar -C "$W/gpu-test" -xf - 2>/dev/null
+    (cd "$GPU_TEST_DIR" && find . -type f ! -size -${GATE_KEEP_KB:-1024}k -printf '%s %p\n') \
+        > "$W/gpu-test-left.txt" 2>/dev/null ;;
 profile)
     # `memprobe profile` on the test program (tests/profile/app):
     # the raw files kept, with the library's debug trace and the chip's
