@@ -2,7 +2,7 @@
  * profile_stall.h - which loads an instruction waits on, from one
  * function's SASS (`cuobjdump --dump-sass`), so that warp-stall samples
  * can be carried from the instruction that waits to the load that made
- * it wait (issue 54, "GPU time per source line"). Inside profile/ only.
+ * it wait, for GPU time per source line. Inside profile/ only.
  *
  * A long-scoreboard stall is sampled on the first instruction that reads
  * a register a memory load writes, not on the load. The rule here:
