@@ -286,18 +286,24 @@ static void on_module(const Sanitizer_ResourceModuleData *md)
         if (g.npatched < 64)
             g.patched_ctx[g.npatched++] = md->context;
     }
-    san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS,
-                                      md->module, "mp_capture_global"),
-           "sanitizerPatchInstructions global");
-    san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS,
-                                      md->module, "mp_capture_shared"),
-           "sanitizerPatchInstructions shared");
-    san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MEMCPY_ASYNC,
-                                      md->module, "mp_capture_memcpy_async"),
-           "sanitizerPatchInstructions memcpy async");
-    san_ok(sanitizerPatchInstructions(SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS,
-                                      md->module, "mp_capture_matrix"),
-           "sanitizerPatchInstructions matrix");
+    /* each kind of memory instruction and the patch that records it */
+    static const struct {
+        Sanitizer_InstructionId id;
+        const char *patch, *what;
+    } kinds[] = {
+        {SANITIZER_INSTRUCTION_GLOBAL_MEMORY_ACCESS, "mp_capture_global",
+         "sanitizerPatchInstructions global"},
+        {SANITIZER_INSTRUCTION_SHARED_MEMORY_ACCESS, "mp_capture_shared",
+         "sanitizerPatchInstructions shared"},
+        {SANITIZER_INSTRUCTION_MEMCPY_ASYNC, "mp_capture_memcpy_async",
+         "sanitizerPatchInstructions memcpy async"},
+        {SANITIZER_INSTRUCTION_MATRIX_MEMORY_ACCESS, "mp_capture_matrix",
+         "sanitizerPatchInstructions matrix"},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        san_ok(sanitizerPatchInstructions(kinds[i].id, md->module,
+                                          kinds[i].patch),
+               kinds[i].what);
     if (san_ok(sanitizerPatchModule(md->module), "sanitizerPatchModule")) {
         CUmodule *m = realloc(g.mods, (g.nmods + 1) * sizeof *m);
         if (m) {

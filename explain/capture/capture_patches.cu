@@ -83,24 +83,38 @@ static __device__ void put(mp_capture_rec *r, unsigned lane, unsigned leader,
     }
 }
 
+// One execution's place: the lanes at this instruction now, their leader,
+// the want index and the first of its nrec records.
+typedef struct {
+    mp_capture_block *b;
+    unsigned mask, lane, leader, slot;
+    int k;
+} exec_place;
+
+// Claims nrec records for this execution of the instruction at pc: 0,
+// or -1 when nothing is to be recorded (no capture block, an instruction
+// not wanted, past the cap or the pool).
+static __device__ int begin(void *userdata, uint64_t pc, unsigned nrec,
+                            exec_place *e)
+{
+    e->b = (mp_capture_block *)userdata;
+    if (!e->b || (e->k = want_index(e->b, pc)) < 0)
+        return -1;
+    e->mask = __activemask();
+    e->lane = lane_id();
+    e->leader = __ffs(e->mask) - 1;
+    e->slot = claim(e->b, e->k, nrec, e->mask, e->lane, e->leader);
+    return e->slot < e->b->pool ? 0 : -1;
+}
+
 static __device__ SanitizerPatchResult record(void *userdata, uint64_t pc,
                                               uint64_t addr, uint32_t size,
                                               uint32_t flags)
 {
-    mp_capture_block *b = (mp_capture_block *)userdata;
-    if (!b)
-        return SANITIZER_PATCH_SUCCESS;
-    int k = want_index(b, pc);
-    if (k < 0)
-        return SANITIZER_PATCH_SUCCESS;
-    // the lanes at this instruction now: one record between them
-    unsigned mask = __activemask();
-    unsigned lane = lane_id();
-    unsigned leader = __ffs(mask) - 1;
-    unsigned slot = claim(b, k, 1, mask, lane, leader);
-    if (slot >= b->pool)
-        return SANITIZER_PATCH_SUCCESS;
-    put(&b->rec[slot], lane, leader, mask, addr, size, flags, k);
+    exec_place e;
+    if (begin(userdata, pc, 1, &e) == 0)
+        put(&e.b->rec[e.slot], e.lane, e.leader, e.mask, addr, size, flags,
+            e.k);
     return SANITIZER_PATCH_SUCCESS;
 }
 
@@ -120,25 +134,16 @@ extern "C" __device__ __noinline__ SanitizerPatchResult
 mp_capture_memcpy_async(void *userdata, uint64_t pc, void *src, uint32_t dst,
                         uint32_t accessSize)
 {
-    mp_capture_block *b = (mp_capture_block *)userdata;
-    if (!b)
+    exec_place e;
+    if (begin(userdata, pc, 2, &e))
         return SANITIZER_PATCH_SUCCESS;
-    int k = want_index(b, pc);
-    if (k < 0)
-        return SANITIZER_PATCH_SUCCESS;
-    unsigned mask = __activemask();
-    unsigned lane = lane_id();
-    unsigned leader = __ffs(mask) - 1;
-    unsigned slot = claim(b, k, 2, mask, lane, leader);
-    if (slot >= b->pool)
-        return SANITIZER_PATCH_SUCCESS;
-    put(&b->rec[slot], lane, leader, mask, dst, accessSize,
+    put(&e.b->rec[e.slot], e.lane, e.leader, e.mask, dst, accessSize,
         SANITIZER_MEMORY_DEVICE_FLAG_WRITE | MP_CAPTURE_SHARED
-            | MP_CAPTURE_ASYNC, k);
-    put(&b->rec[slot + 1], lane, leader, mask,
+            | MP_CAPTURE_ASYNC, e.k);
+    put(&e.b->rec[e.slot + 1], e.lane, e.leader, e.mask,
         src ? (uint64_t)(uintptr_t)src : MP_CAPTURE_NO_SOURCE, accessSize,
         SANITIZER_MEMORY_DEVICE_FLAG_READ | MP_CAPTURE_ASYNC
-            | MP_CAPTURE_SOURCE, k);
+            | MP_CAPTURE_SOURCE, e.k);
     return SANITIZER_PATCH_SUCCESS;
 }
 
