@@ -108,9 +108,8 @@ typedef struct {
     int copy;               /* LDGSTS: addresses are its destinations */
     int src_lines;          /* copy: 128-byte lines its sources read */
     int src_sectors;        /* copy: 32-byte sectors they read */
-    int deepest_line;       /* copy: the largest one line's bank rule */
-    int single_words;       /* copy: 4-byte lanes, no line's two lanes on
-                               adjacent words */
+    int place_waits;        /* copy: the most writes from other places in
+                               their lines that one write waited for */
     uint32_t active;
     long long base_bytes;   /* lane k = 0's address */
     long long stride_bytes; /* between neighbouring address groups */

@@ -114,12 +114,10 @@ static void pattern_words(const mp_xp_inst *x, char *buf, size_t len)
         misalignment(p, buf, len);
     if (p->copy)
         append(buf, len, "; sources in %d 128-byte line%s (%d sector%s), "
-               "%s %d-way", p->src_lines, p->src_lines == 1 ? "" : "s",
+               "a write waiting for at most %d from other places in their "
+               "lines", p->src_lines, p->src_lines == 1 ? "" : "s",
                p->src_sectors, p->src_sectors == 1 ? "" : "s",
-               p->single_words ? "single words (no line's lanes on adjacent "
-                                 "words), the deepest line's destinations"
-                               : "the deepest line's destinations",
-               p->deepest_line);
+               p->place_waits);
     if (!p->full)
         append(buf, len, "; active lanes 0x%08x", (unsigned)p->active);
 }
@@ -196,13 +194,10 @@ static mp_rep_table *inst_table(const mp_xp_inst *x, mp_rep_format f)
     char buf[1024];
     if (x->p.copy)   /* cp.async: the copy rule of bank_model.h */
         snprintf(buf, sizeof buf, "%s, %d bytes, asynchronous copy from "
-                 "global memory (counted by the copy rule: %s)",
-                 space_of(x), width_of(x),
-                 x->p.single_words
-                     ? "single words, so its destinations' bank rule plus "
-                       "one for each source line after the first"
-                     : "the larger of its destinations' bank rule and the "
-                       "deepest source line's plus the other lines");
+                 "global memory (counted by the copy rule: written source "
+                 "line by source line, each write to a bank after the "
+                 "bank's earlier writes from other places in their lines)",
+                 space_of(x), width_of(x));
     else if (x->p.matrices)   /* ldmatrix / stmatrix: rows of 8x8 matrices */
         snprintf(buf, sizeof buf, "%s, %d-byte rows, matrix %s of %d 8x8 "
                  "matrices (each one's 8 rows a phase)", space_of(x),

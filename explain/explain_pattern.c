@@ -137,8 +137,7 @@ int mp_explain_infer(const mp_explain_acc *acc, mp_explain_pattern *p)
         mp_bank_predict_copy(&a, e->src, &c);
         p->src_lines = c.src_lines;
         p->src_sectors = c.src_sectors;
-        p->deepest_line = c.deepest_line;
-        p->single_words = c.single_words;
+        p->place_waits = c.place_waits;
     }
     p->active = e->active;
     p->full = e->active == 0xffffffffu;

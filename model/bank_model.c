@@ -193,34 +193,22 @@ static int same_line(const long long *src, int a, int b)
     return src[a] / 128 == src[b] / 128;
 }
 
-/* Whether lanes a and b both copy and land on adjacent words: a's
- * destination the word before b's (4-byte lanes). */
-static int adjacent(const mp_warp_access *dst, int a, int b)
-{
-    return dst->offset[b] - dst->offset[a] == 4;
-}
-
-/* Whether a line's lanes g (a mask of dst's lanes) hold two that land on
- * adjacent words. */
-static int line_has_run(const mp_warp_access *dst, uint32_t g)
-{
-    for (int a = 0; a < MP_WARP_SIZE; a++)
-        for (int b = 0; (g >> a & 1u) && b < MP_WARP_SIZE; b++)
-            if ((g >> b & 1u) && adjacent(dst, a, b))
-                return 1;
-    return 0;
-}
-
 /* An LDGSTS's shared wavefronts (docs/findings.md, "LDGSTS"), fitted to
  * the async family's replays of single copies (--offsets, --src-offsets)
- * and to the captured copies of cuBLAS, CUTLASS, Triton and copy_tile:
- * with D the destinations' bank rule as one store, L the 128-byte lines
- * the sources read and M the deepest line (the largest bank rule of one
- * line's lanes' destinations taken together), a copy of 4-byte lanes
- * none of whose lines holds two lanes on adjacent words costs D + L - 1;
- * every other copy max(D, M + L - 1). Zero-fill lanes count in D only.
- * Where it misses: 16-byte .cg copies (LDGSTS.E.BYPASS) measured up to
- * twice it; docs/findings.md has the cases. */
+ * and met on the captured copies of cuBLAS, CUTLASS, Triton and
+ * copy_tile. The copy writes its words line by line: the source lines in
+ * the order of their first lanes (line k = 0, 1, ...), a line's lanes in
+ * lane order, a lane's words in address order. Each word has a place,
+ * its 4-byte offset in its 128-byte source line. A write to bank b goes
+ * out at step k plus the number of earlier writes to b from another
+ * place, and after b's previous write; a line finishes at its last
+ * write's step, or one after the line before it, whichever is later
+ * (lines finish in order); the copy costs its last line's finish + 1,
+ * and at least its destinations' bank rule as one store (zero-fill
+ * lanes count there only). Words from the same place meet on a bank
+ * without waiting: the same destinations cost 4 wavefronts from four
+ * lines read at one place and 7 from four places. Where it misses:
+ * 16-byte .cg copies (LDGSTS.E.BYPASS) measured up to twice it. */
 void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
                           mp_copy_prediction *p)
 {
@@ -231,7 +219,6 @@ void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
     mp_bank_predict(dst, &whole);
     p->dst_wavefronts = whole.wavefronts;
     p->ideal = whole.ideal;
-    uint32_t left = dst->active;
     for (int lane = 0; lane < MP_WARP_SIZE; lane++) {
         if (!(dst->active >> lane & 1u) || src[lane] == MP_COPY_NO_SOURCE)
             continue;
@@ -242,28 +229,50 @@ void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
     }
     p->src_sectors = distinct(sector, nsec);
     p->src_lines = distinct(line, nline);
-    p->single_words = dst->width == 4;
-    while (left) {
+
+    /* per bank: its last step, its writes, its writes from each place */
+    int last[MP_SHARED_BANKS], total[MP_SHARED_BANKS] = {0};
+    unsigned char from[MP_SHARED_BANKS][MP_SHARED_BANKS] = {{0}};
+    int done = -1;   /* the step the lines so far finished at */
+    for (int b = 0; b < MP_SHARED_BANKS; b++)
+        last[b] = -1;
+    uint32_t left = 0;
+    for (int lane = 0; lane < MP_WARP_SIZE; lane++)
+        if ((dst->active >> lane & 1u) && src[lane] != MP_COPY_NO_SOURCE)
+            left |= 1u << lane;
+    for (int k = 0; left; k++) {
         int first = __builtin_ctz(left);
-        mp_warp_access g = *dst;
-        g.active = 0;
-        for (int lane = first; lane < MP_WARP_SIZE; lane++)
-            if ((left >> lane & 1u) && same_line(src, first, lane))
-                g.active |= 1u << lane;
-        left &= ~g.active;
-        if (src[first] == MP_COPY_NO_SOURCE)
-            continue;   /* zero fills: in D only */
-        if (line_has_run(dst, g.active))
-            p->single_words = 0;
-        int words = 0;
-        int worst = busiest_bank(&g, 0, MP_WARP_SIZE, &words);
-        int least = (words + MP_SHARED_BANKS - 1) / MP_SHARED_BANKS;
-        int cost = worst > least ? worst : least;
-        if (cost > p->deepest_line)
-            p->deepest_line = cost;
+        long long words[MP_WARP_SIZE * 4];
+        int nwords = 0, finish = -1;
+        for (int lane = first; lane < MP_WARP_SIZE; lane++) {
+            if (!(left >> lane & 1u) || !same_line(src, first, lane))
+                continue;
+            left &= ~(1u << lane);
+            for (int j = 0; j < dst->width / MP_BANK_BYTES; j++) {
+                long long w = dst->offset[lane] / MP_BANK_BYTES + j;
+                int seen = 0;   /* a word the line already wrote */
+                for (int i = 0; i < nwords && !seen; i++)
+                    seen = words[i] == w;
+                if (seen)
+                    continue;
+                words[nwords++] = w;
+                int b = (int)(w % MP_SHARED_BANKS);
+                int place = (int)(src[lane] % 128 / MP_BANK_BYTES + j)
+                            % MP_SHARED_BANKS;
+                int waits = total[b] - from[b][place];
+                int step = k + waits > last[b] ? k + waits : last[b] + 1;
+                last[b] = step;
+                total[b]++;
+                from[b][place]++;
+                if (waits > p->place_waits)
+                    p->place_waits = waits;
+                if (step > finish)
+                    finish = step;
+            }
+        }
+        done = finish > done ? finish : done + 1;   /* lines finish in order */
     }
-    int deepest = p->single_words ? p->dst_wavefronts : p->deepest_line;
-    int lines = deepest + p->src_lines - 1;
-    p->wavefronts = p->src_lines && lines > p->dst_wavefronts
-                        ? lines : p->dst_wavefronts;
+    p->wavefronts = done + 1;
+    if (p->wavefronts < p->dst_wavefronts)
+        p->wavefronts = p->dst_wavefronts;
 }

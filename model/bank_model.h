@@ -67,13 +67,11 @@ void mp_bank_predict_matrix(const long long *row_offset, int matrices,
  * src[lane] each lane's global source address, or MP_COPY_NO_SOURCE for
  * a lane that reads nothing and fills its destination with zeros.
  * Its wavefronts (docs/findings.md, measured on H100s and met on the
- * captured copies of cuBLAS, CUTLASS, Triton and copy_tile): with D the
- * destinations' bank rule as one store, L the 128-byte lines the sources
- * read and M the deepest line (the largest bank rule of one line's
- * lanes' destinations taken together), D + L - 1 for a copy of single
- * words (4-byte lanes, no line with two lanes on adjacent words), else
- * max(D, M + L - 1). Zero-fill lanes count in D only. 16-byte .cg copies
- * measured up to twice it (bank_model.c). */
+ * captured copies of cuBLAS, CUTLASS, Triton and copy_tile): the words
+ * are written source line by source line, and a write to a bank waits
+ * for each earlier write to that bank from another place in its line
+ * (bank_model.c has the rule). 16-byte .cg copies measured up to twice
+ * it. */
 #define MP_COPY_NO_SOURCE (-2LL)
 typedef struct {
     int wavefronts;       /* predicted */
@@ -81,9 +79,8 @@ typedef struct {
     int dst_wavefronts;   /* the destinations alone by the store rule */
     int src_sectors;      /* distinct 32-byte sectors read */
     int src_lines;        /* distinct 128-byte lines read (L) */
-    int deepest_line;     /* the largest one line's bank rule (M) */
-    int single_words;     /* 1: 4-byte lanes, no line's two on adjacent
-                             words (D + L - 1) */
+    int place_waits;      /* the most earlier writes from other places
+                             in their lines that one write waited for */
 } mp_copy_prediction;
 void mp_bank_predict_copy(const mp_warp_access *dst, const long long *src,
                           mp_copy_prediction *p);

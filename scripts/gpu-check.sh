@@ -72,8 +72,15 @@ METRICS=$(./memprobe columns 2>/dev/null | awk '/^(l1tex__data|smsp__sass_inst_e
 
 # Pack whatever the steps wrote, also when the run is cut short (a time
 # limit sends a signal): a partial run still leaves its tarball.
+# Past 15 MB (what comes back is 16 MiB a file) the tarball is packed
+# again without the tests' files; the gate's TAP log also comes beside it.
 pack() {
     tar -C "$W" -czf "$FINAL_OUT/gpu-results.tar.gz" .
+    if [ "$(stat -c %s "$FINAL_OUT/gpu-results.tar.gz")" -gt 15000000 ]; then
+        echo "pack: gpu-test/ left out of the tarball (over 15 MB)" >> "$SUMMARY"
+        tar -C "$W" --exclude=./gpu-test -czf "$FINAL_OUT/gpu-results.tar.gz" .
+    fi
+    [ -f "$W/test-gpu.tap" ] && gzip -c "$W/test-gpu.tap" > "$FINAL_OUT/test-gpu.tap.gz"
     cp "$SUMMARY" "$FINAL_OUT/summary.txt"
     cat "$SUMMARY"
 }
@@ -903,13 +910,16 @@ opcodes)
     cat "$P/opcodes.md" >> "$SUMMARY" ;;
 ldgsts)
     # The copy rule's replays: scripts/explore/ldgsts-sweep.py's first set
-    # (LDGSTS_SET=base) or the lines-spread-over-rows set (default,
-    # --spread), each configuration one `memprobe async --method cpasync`
+    # (LDGSTS_SET=base), the lines-spread-over-rows set (default, spread)
+    # or the places-in-the-line set (LDGSTS_SET=position), each configuration one `memprobe async --method cpasync`
     # row with counters, and the opcode of the replay kernel from cuobjdump
     # (results/h200/explain/ldgsts-sweep/).
     G=$W/ldgsts; mkdir -p "$G"
     make -j16 DEPS=.deps memprobe >> "$W/log.txt" 2>&1
-    set_arg=--spread; [ "${LDGSTS_SET:-spread}" = base ] && set_arg=
+    case ${LDGSTS_SET:-spread} in
+    base) set_arg= ;;
+    *) set_arg=--${LDGSTS_SET:-spread} ;;
+    esac
     step ldgsts-sweep timeout -k 10 ${LDGSTS_LIMIT_S:-240} python3 \
         scripts/explore/ldgsts-sweep.py ./memprobe "$G/ldgsts" $set_arg
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$G/card.txt" 2>&1

@@ -594,29 +594,28 @@ static void test_copy_lines(void **state)
     for (int l = 0; l < MP_WARP_SIZE; l++)
         src[l] = 4 * l;
     assert_int_equal(copy_of(dst, src, 4).wavefronts, 1);
-    /* each line's 8 lanes on one bank (word 32 (l % 8) + l / 8): the
-     * deepest line 8, four lines, 8 + 4 - 1 = 11 (CUTLASS's copies in
-     * PyTorch's attention, measured 11), where the warp alone is 8-way */
+    /* each line's 8 lanes on one bank (word 32 (l % 8) + l / 8) from
+     * eight places: line k's writes at steps k .. k + 7, 11 (CUTLASS's
+     * copies in PyTorch's attention, measured 11), where the warp alone
+     * is 8-way */
     for (int l = 0; l < MP_WARP_SIZE; l++) {
         dst[l] = 4 * (32 * (l % 8) + l / 8);
         src[l] = 512 * (l / 8) + 4 * (l % 8);
     }
     p = copy_of(dst, src, 4);
     assert_int_equal(p.dst_wavefronts, 8);
-    assert_int_equal(p.deepest_line, 8);
-    assert_true(p.single_words);
+    assert_int_equal(p.place_waits, 7);
     assert_int_equal(p.wavefronts, 11);
     /* copy_tile's padded tile (33-word rows): line k's 8 lanes on banks
-     * k to k + 7, single words 33 apart: D + L - 1 = 4 + 4 - 1 = 7
-     * (measured 7), where max(D, M + L - 1) would give 4 */
+     * k to k + 7, so bank 7's four writes come from four places: the
+     * last at step 3 + 3, 7 (measured 7) */
     for (int l = 0; l < MP_WARP_SIZE; l++) {
         dst[l] = 4 * (33 * (l % 8) + l / 8);
         src[l] = 128 * (l / 8) + 4 * (l % 8);
     }
     p = copy_of(dst, src, 4);
     assert_int_equal(p.dst_wavefronts, 4);
-    assert_int_equal(p.deepest_line, 1);
-    assert_true(p.single_words);
+    assert_int_equal(p.place_waits, 3);
     assert_int_equal(p.wavefronts, 7);
     /* its XOR swizzle (word 32 c + (r ^ c)): 7 (measured 7) */
     for (int l = 0; l < MP_WARP_SIZE; l++)
@@ -625,22 +624,37 @@ static void test_copy_lines(void **state)
     assert_int_equal(p.dst_wavefronts, 4);
     assert_int_equal(p.wavefronts, 7);
     /* the same banks as runs of 8 words, a row a line (the replay
-     * dst4way-4lines): max(4, 1 + 4 - 1) = 4 (measured 4) */
+     * dst4way-4lines): each bank's four writes from one place, 4
+     * (measured 4) */
     for (int l = 0; l < MP_WARP_SIZE; l++)
         dst[l] = 4 * (32 * (l / 8) + l % 8);
     p = copy_of(dst, src, 4);
     assert_int_equal(p.dst_wavefronts, 4);
-    assert_false(p.single_words);
+    assert_int_equal(p.place_waits, 0);
     assert_int_equal(p.wavefronts, 4);
+    /* a word a row, bank i from place i in every line (same8-rows): 4
+     * (measured 4); lanes two a bank from places i and i + 4 (same4x2-
+     * rows): 8 (measured 8) */
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        dst[l] = 4 * (32 * l + l % 8);
+    assert_int_equal(copy_of(dst, src, 4).wavefronts, 4);
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        dst[l] = 4 * (32 * l + l % 4);
+    assert_int_equal(copy_of(dst, src, 4).wavefronts, 8);
+    /* line k on banks 4k .. 4k + 7 (shift4-run): 5 (measured 5) */
+    for (int l = 0; l < MP_WARP_SIZE; l++)
+        dst[l] = 4 * (32 * (l / 8) + 4 * (l / 8) + l % 8);
+    assert_int_equal(copy_of(dst, src, 4).wavefronts, 5);
     /* two lines only, the first 8 lanes on one bank and the next 24
-     * conflict-free from the second: 8 + 2 - 1 = 9 (measured 9) */
+     * conflict-free from the second: the second line finishes after the
+     * first, 9 (measured 9) */
     for (int l = 0; l < MP_WARP_SIZE; l++) {
         dst[l] = l < 8 ? 4 * 32 * l : 4 * l;
         src[l] = l < 8 ? 4 * l : 1024 + 4 * l;
     }
     p = copy_of(dst, src, 4);
     assert_int_equal(p.src_lines, 2);
-    assert_int_equal(p.deepest_line, 8);
+    assert_int_equal(p.place_waits, 7);
     assert_int_equal(p.wavefronts, 9);
     /* 4-byte copies of conflict-free destinations from 32 lines: 32 */
     for (int l = 0; l < MP_WARP_SIZE; l++) {

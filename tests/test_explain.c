@@ -704,7 +704,7 @@ static void test_matrices(void **state)
     mp_explain_free(&acc);
 }
 
-/* A copy (LDGSTS) is counted by the copy rule, max(D, M + L - 1), with
+/* A copy (LDGSTS) is counted by the copy rule (bank_model.c), with
  * the 128-byte lines of its sources: cuBLAS's conflict-free destinations
  * (lanes 0-7 36 words apart, each next 8 a word on) from four lines cost
  * 4 for the ideal 1, from one line 1. The
@@ -781,11 +781,11 @@ static void test_copies(void **state)
     mp_capture_free(&c);
     /* copy_tile's copy_rows (tests/profile/real/copy_tile.cu): a warp's 4
      * rows x 8 words of a matrix of 128-byte rows, transposed into a
-     * tile of 32-word rows: each line's 8 lanes on one bank, 8 + 4 - 1 =
-     * 11 a copy; its lanes have no row of their own, so the banks'
-     * 32-word rows are padded: by 4 words (copy_pad36's layout, every
-     * lane on a bank of its own), 1 + 4 - 1 = 4, where 1 word leaves
-     * single words on shared banks, 7 */
+     * tile of 32-word rows: each line's 8 lanes on one bank from 8
+     * places, line k's at steps k .. k + 7, 11 a copy; its lanes have no
+     * row of their own, so the banks' 32-word rows are padded: by 4
+     * words (copy_pad36's layout, every lane on a bank of its own), 4,
+     * where 1 word leaves banks written from several places, 7 */
     for (int l = 0; l < 32; l++) {
         int r = l / 8, col = l % 8;
         d[l] = 4096 + 4 * (32 * col + r);

@@ -6,9 +6,10 @@
 # several, 4-, 8- and 16-byte copies, zero-fill and idle lanes, the same
 # sources again (L1) or new ones each copy. Each configuration appends a
 # row to OUT.csv (model beside measured) and its name to OUT-names.txt.
-# Usage: ldgsts-sweep.py MEMPROBE OUT [EXTRA.tsv | --spread]; EXTRA.tsv:
-# name, width, cache, dst, src, step (replays of captured copies);
-# --spread: the lines-spread-over-rows set instead of the first one.
+# Usage: ldgsts-sweep.py MEMPROBE OUT [EXTRA.tsv | --spread | --position];
+# EXTRA.tsv: name, width, cache, dst, src, step (replays of captured
+# copies); --spread: the lines-spread-over-rows set instead of the first
+# one; --position: the same destinations from other places in the lines.
 import subprocess
 import sys
 
@@ -74,16 +75,17 @@ def configs():
     return c
 
 
-def lines4(word, lanes=8, lines=4):
+def lines4(word, lanes=8, lines=4, at=lambda k, i: i, split=None):
     """Single-word copies, `lines` source lines of `lanes` lanes each (lane
-    l: line l // lanes, element l % lanes; lines 512 bytes apart), lane i
-    of line k writing word word(k, i); lanes past lines * lanes idle."""
+    l: line l // lanes, element l % lanes, or split(l) = (line, element);
+    lines 512 bytes apart), lane i of line k reading word at(k, i) of its
+    line and writing word word(k, i); lanes past lines * lanes idle."""
     d, s = [], []
     for l in range(32):
-        k, i = divmod(l, lanes)
+        k, i = split(l) if split else divmod(l, lanes)
         if k < lines:
             d.append(4 * word(k, i))
-            s.append(512 * k + 4 * i)
+            s.append(512 * k + 4 * at(k, i))
         else:
             d.append("-")
             s.append("-")
@@ -133,10 +135,43 @@ def spread_configs():
     return c
 
 
+def position_configs():
+    """The same destinations reached from other places in the source
+    lines: does a bank's cost depend on where in its line each word comes
+    from (docs/findings.md, the copy rule)?"""
+    c = []
+
+    def add(name, word, **kw):
+        d, s = lines4(word, **kw)
+        c.append((name, 4, "ca", d, s, 0))
+    # lines on banks 0-7 in one order, then mirrored
+    add("mirror-2lines", lambda k, i: 32 * k + (7 - i if k % 2 else i),
+        lines=2)
+    add("mirror-4lines", lambda k, i: 32 * k + (7 - i if k % 2 else i))
+    # same8-run's destinations, line k's words from 8k on in its line
+    add("offset-run", lambda k, i: 32 * k + i, at=lambda k, i: 8 * k + i)
+    add("offset-run-2lines", lambda k, i: 32 * k + i,
+        at=lambda k, i: 8 * k + i, lines=2)
+    add("offset-run-half", lambda k, i: 32 * k + i,
+        at=lambda k, i: 8 * (k // 2) + i)
+    # a line's words from the same place as its bank: a rotation per line
+    add("offset-follows-bank", lambda k, i: 32 * k + (k + i) % 32,
+        at=lambda k, i: (k + i) % 32)
+    # shift1 with the lines' lanes interleaved (lane l: line l % 4)
+    add("shift1-interleaved", lambda k, i: 32 * k + (k + i) % 32,
+        split=lambda l: (l % 4, l // 4))
+    # two lines of 16 lanes, the second 4 banks on
+    add("shift4-16lanes", lambda k, i: 32 * k + (4 * k + i) % 32, lanes=16,
+        lines=2)
+    return c
+
+
 def main():
     memprobe, out = sys.argv[1], sys.argv[2]
     cfgs = spread_configs() if "--spread" in sys.argv else configs()
-    if len(sys.argv) > 3 and sys.argv[3] != "--spread":
+    if "--position" in sys.argv:
+        cfgs = position_configs()
+    if len(sys.argv) > 3 and not sys.argv[3].startswith("--"):
         for line in open(sys.argv[3]):
             f = line.rstrip("\n").split("\t")
             if len(f) == 6 and not f[0].startswith("#"):

@@ -8,8 +8,8 @@
  *   - copy_rows's LDGSTS (each source line's 8 lanes landing on one bank,
  *     four lines a copy) is captured with its sources and explained by
  *     the copy rule, model = measured, above its ideal; so are the
- *     LDGSTS of copy_pad33 and copy_xor (single words over rows sharing
- *     banks: the rule's D + L - 1 = 7) and of copy_pad36 (4);
+ *     LDGSTS of copy_pad33 and copy_xor (banks each written from several
+ *     places in the lines: 7) and of copy_pad36 (4);
  *   - the padding explain offers for copy_rows (36-word rows), written
  *     out as copy_pad36, measures on its LDGSTS what explain predicted
  *     for it, fewer wavefronts than copy_rows's.

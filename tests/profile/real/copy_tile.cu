@@ -4,13 +4,14 @@
 // transposed, then writes the transposed tile out. A warp's copy reads
 // 4 rows x 8 words: each row's 8 lanes one line, landing 32 words apart
 // in the tile's 32-word rows, so on one bank (copy_rows: the copy rule
-// gives 8 + 4 - 1 = 11 wavefronts a copy, the destinations alone 8). The
-// fixed variants: rows padded to 36 words (copy_pad36, cuBLAS's layout
-// and explain's padding of copy_rows: every lane on a bank of its own,
-// 1 + 4 - 1 = 4), to 33 words (copy_pad33: line k's single words on
-// banks k to k + 7, 4 + 4 - 1 = 7), and each row's words XOR-swizzled by
-// the row, as CuTe and Triton lay tiles out (copy_xor: all four lines on
-// one 8-bank group, 7). Each result checked on the CPU.
+// gives 11 wavefronts a copy, line k's eight writes at steps k to k + 7;
+// the destinations alone 8). The fixed variants: rows padded to 36 words
+// (copy_pad36, cuBLAS's layout and explain's padding of copy_rows: every
+// lane on a bank of its own, 4), to 33 words (copy_pad33: line k's words
+// on banks k to k + 7, a bank's writes from several places in the lines,
+// 7), and each row's words XOR-swizzled by the row, as CuTe and Triton
+// lay tiles out (copy_xor: all four lines on one 8-bank group, each bank
+// from four places, 7). Each result checked on the CPU.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
